@@ -1,0 +1,72 @@
+# Makefile: libmj.a, the tools, tests, install.
+#   make                 library and tools
+#   make check           unit, tool and oracle tests
+#   make check SAN=1     the same under AddressSanitizer and UndefinedBehaviorSanitizer
+#   make bench           compile-time benchmark
+#   make install PREFIX=/usr/local
+
+PREFIX  ?= /usr/local
+CC      ?= gcc
+CFLAGS  ?= -O2
+CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Ilib
+LDLIBS  = -lexpat -lz -lm
+ifdef SAN
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -g
+LDFLAGS += -fsanitize=address,undefined
+BUILD   = build-san
+else
+BUILD   = build
+endif
+
+LIBSRC  = $(wildcard lib/*.c)
+LIBOBJ  = $(LIBSRC:lib/%.c=$(BUILD)/lib/%.o)
+TOOLS   = $(patsubst cmd/%.c,%,$(filter-out cmd/tool.c,$(wildcard cmd/*.c)))
+TOOLBIN = $(TOOLS:%=$(BUILD)/bin/%)
+UNITSRC = $(wildcard t/unit/*.c)
+UNITBIN = $(UNITSRC:t/unit/%.c=$(BUILD)/t/%)
+
+all: $(BUILD)/libmj.a $(TOOLBIN)
+
+$(BUILD)/lib/%.o: lib/%.c lib/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/libmj.a: $(LIBOBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/cmd/tool.o: cmd/tool.c cmd/tool.h lib/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Icmd -c -o $@ $<
+
+$(BUILD)/bin/%: cmd/%.c cmd/tool.h $(BUILD)/cmd/tool.o $(BUILD)/libmj.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Icmd $(LDFLAGS) -o $@ $< $(BUILD)/cmd/tool.o $(BUILD)/libmj.a $(LDLIBS)
+
+$(BUILD)/t/%: t/unit/%.c $(BUILD)/libmj.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libmj.a $(LDLIBS) -lcriterion
+
+check: all $(UNITBIN)
+	@for u in $(UNITBIN); do echo "== $$u"; $$u --jobs 1 || exit 1; done
+	@for s in t/tools/*.sh; do echo "== $$s"; BIN=$(CURDIR)/$(BUILD)/bin sh $$s || exit 1; done
+	@BIN=$(CURDIR)/$(BUILD)/bin sh t/oracle/run.sh
+
+bench: all
+	@BIN=$(CURDIR)/$(BUILD)/bin sh scripts/bench.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/mj \
+	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 755 $(TOOLBIN) $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(BUILD)/libmj.a $(DESTDIR)$(PREFIX)/lib
+	install -m 644 lib/mj.h lib/mjxmacro.h $(DESTDIR)$(PREFIX)/include/mj
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5
+	sed -e 's|@PREFIX@|$(PREFIX)|' lib/mj.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mj.pc
+
+clean:
+	rm -rf build build-san
+
+.PHONY: all check bench install clean

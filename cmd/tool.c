@@ -1,0 +1,72 @@
+// tool.c: shared plumbing of the tools: messages, exits, quiet broken pipes.
+#include "tool.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char* argv0 = "mj";
+
+// a write into a closed pipe ends the tool silently with status 0, as head(1) expects
+void tool_init(const char* name) {
+  argv0 = name;
+  signal(SIGPIPE, SIG_DFL);
+}
+
+// "tool: message", with strerror appended when fmt ends in ':'
+static void vmessage(const char* fmt, va_list ap) {
+  int saved = errno;
+  fprintf(stderr, "%s: ", argv0);
+  vfprintf(stderr, fmt, ap);
+  size_t n = strlen(fmt);
+  if (n && fmt[n - 1] == ':') fprintf(stderr, " %s", strerror(saved));
+  fputc('\n', stderr);
+}
+
+// message and exit 2
+void eprintf(const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage(fmt, ap);
+  va_end(ap);
+  exit(EXIT_ERR);
+}
+
+// message only
+void weprintf(const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage(fmt, ap);
+  va_end(ap);
+}
+
+// the version line
+void version(void) {
+  printf("%s %s (libmj %s)\n", argv0, MJ_VERSION_STRING, MJ_VERSION_STRING);
+  efflush();
+  exit(EXIT_OK);
+}
+
+// malloc or exit
+void* emalloc(size_t n) {
+  void* p = malloc(n ? n : 1);
+  if (!p) eprintf("out of memory");
+  return p;
+}
+
+// flush stdout; a failure other than a closed pipe is an error
+void efflush(void) {
+  if (fflush(stdout) == 0 && !ferror(stdout)) return;
+  if (errno == EPIPE) exit(EXIT_OK);
+  eprintf("write error on standard output:");
+}
+
+// load a model or exit with the library's message
+mjModel* eloadmodel(const char* path) {
+  char err[1024] = "";
+  mjModel* m = mj_loadAny(path, err, sizeof(err));
+  if (!m) eprintf("%s", err);
+  return m;
+}

@@ -1,0 +1,36 @@
+// tool.h: what every tool in cmd/ shares: error exits, the version line, quiet EPIPE.
+#ifndef MJ_TOOL_H
+#define MJ_TOOL_H
+
+#include <stdio.h>
+
+#include "mj.h"
+
+// exit codes (DESIGN.md): success, differences found (mjdiff), usage or data error
+enum { EXIT_OK = 0, EXIT_DIFF = 1, EXIT_ERR = 2 };
+
+// the running tool's name, for messages; set by tool_init
+extern const char* argv0;
+
+// remember the tool name and make a closed pipe end the tool quietly
+void tool_init(const char* name);
+
+// print "tool: message" on stderr and exit 2; a message ending in ':' gets strerror(errno)
+void eprintf(const char* fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+// print "tool: message" on stderr without exiting
+void weprintf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+// print "tool VERSION (libmj VERSION)" on stdout and exit 0
+void version(void) __attribute__((noreturn));
+
+// malloc that exits with a message on failure
+void* emalloc(size_t n);
+
+// flush stdout and exit 2 if writing it failed (quietly on a closed pipe)
+void efflush(void);
+
+// a model of either kind (.xml compiles, otherwise binary); exits 2 with the message on failure
+mjModel* eloadmodel(const char* path);
+
+#endif

@@ -1,0 +1,358 @@
+// model.c: allocation, copy and defaults of mjModel and mjData, names, the data stack.
+#include "model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// bytes of every array of the model, each rounded up to 8 for alignment
+static size_t modelBytes(const mjModel* m) {
+  const mjModel* m_ = m;
+  MJ_SIZES(MJ_X_SIZE_LOCAL)
+  size_t total = 0;
+#define X(type, name, rows, cols) total += mj_align8(sizeof(type) * (size_t)(rows) * (cols));
+  MJ_MODEL_ARRAYS(X)
+#undef X
+  return total;
+}
+
+// point every array pointer of m into m->buffer, in table order
+static void modelPointers(mjModel* m) {
+  const mjModel* m_ = m;
+  MJ_SIZES(MJ_X_SIZE_LOCAL)
+  char* p = (char*)m->buffer;
+#define X(type, name, rows, cols)                                                                \
+  m->name = (type*)p;                                                                            \
+  p += mj_align8(sizeof(type) * (size_t)(rows) * (cols));
+  MJ_MODEL_ARRAYS(X)
+#undef X
+}
+
+// 1 when every size is non-negative and the total stays addressable
+int mj_sizesValid(const mjModel* m) {
+#define X(name) if (m->name < 0 || m->name > (1 << 28)) return 0;
+  MJ_SIZES(X)
+#undef X
+  const mjModel* m_ = m;
+  MJ_SIZES(MJ_X_SIZE_LOCAL)
+#define X(type, name, rows, cols)                                                                \
+  if ((double)(rows) * (double)(cols) * sizeof(type) > (double)(1ull << 34)) return 0;
+  MJ_MODEL_ARRAYS(X)
+#undef X
+  return 1;
+}
+
+// a model with the sizes of *sizes, zeroed arrays, default option/visual/statistic
+mjModel* mj_makeModel(const mjModel* sizes) {
+  if (!mj_sizesValid(sizes)) return NULL;
+  mjModel* m = calloc(1, sizeof(mjModel));
+  if (!m) return NULL;
+#define X(name) m->name = sizes->name;
+  MJ_SIZES(X)
+#undef X
+  mj_defaultOption(&m->opt);
+  mj_defaultVisual(&m->vis);
+  mj_defaultStatistic(&m->stat);
+  m->nbuffer = modelBytes(m);
+  m->buffer = calloc(1, m->nbuffer ? m->nbuffer : 1);
+  if (!m->buffer) {
+    free(m);
+    return NULL;
+  }
+  modelPointers(m);
+  return m;
+}
+
+// free a model and its buffer
+void mj_deleteModel(mjModel* m) {
+  if (!m) return;
+  free(m->buffer);
+  free(m);
+}
+
+// deep copy: same sizes, then the structs and the buffer byte for byte
+mjModel* mj_copyModel(const mjModel* m) {
+  mjModel* c = mj_makeModel(m);
+  if (!c) return NULL;
+  c->opt = m->opt;
+  c->vis = m->vis;
+  c->stat = m->stat;
+  memcpy(c->buffer, m->buffer, m->nbuffer);
+  return c;
+}
+
+// MuJoCo's default physics options
+void mj_defaultOption(mjOption* o) {
+  memset(o, 0, sizeof(*o));
+  o->timestep = 0.002;
+  o->impratio = 1;
+  o->tolerance = 1e-8;
+  o->ls_tolerance = 0.01;
+  o->noslip_tolerance = 1e-6;
+  o->ccd_tolerance = 1e-6;
+  o->gravity[2] = -9.81;
+  o->magnetic[1] = -0.5;
+  o->o_solref[0] = 0.02;
+  o->o_solref[1] = 1;
+  const mjtNum solimp[5] = {0.9, 0.95, 0.001, 0.5, 2};
+  memcpy(o->o_solimp, solimp, sizeof(solimp));
+  const mjtNum friction[5] = {1, 1, 0.005, 0.0001, 0.0001};
+  memcpy(o->o_friction, friction, sizeof(friction));
+  o->integrator = mjINT_EULER;
+  o->cone = mjCONE_PYRAMIDAL;
+  o->jacobian = mjJAC_AUTO;
+  o->solver = mjSOL_NEWTON;
+  o->iterations = 100;
+  o->ls_iterations = 50;
+  o->ccd_iterations = 35;
+  o->sdf_initpoints = 40;
+  o->sdf_iterations = 10;
+}
+
+// set n floats of v
+static void setf(float* v, int n, float a, float b, float c, float d) {
+  const float src[4] = {a, b, c, d};
+  memcpy(v, src, n * sizeof(float));
+}
+
+// MuJoCo's default visualization options
+void mj_defaultVisual(mjVisual* v) {
+  memset(v, 0, sizeof(*v));
+  // global
+  v->global_cameraid = -1;
+  v->global_fovy = 45;
+  v->global_ipd = 0.068f;
+  v->global_azimuth = 90;
+  v->global_elevation = -45;
+  v->global_linewidth = 1;
+  v->global_glow = 0.3f;
+  v->global_realtime = 1;
+  v->global_offwidth = 640;
+  v->global_offheight = 480;
+  v->global_bvactive = 1;
+  // quality
+  v->quality_shadowsize = 4096;
+  v->quality_offsamples = 4;
+  v->quality_numslices = 28;
+  v->quality_numstacks = 16;
+  v->quality_numquads = 4;
+  // headlight
+  setf(v->headlight_ambient, 3, 0.1f, 0.1f, 0.1f, 0);
+  setf(v->headlight_diffuse, 3, 0.4f, 0.4f, 0.4f, 0);
+  setf(v->headlight_specular, 3, 0.5f, 0.5f, 0.5f, 0);
+  v->headlight_active = 1;
+  // map
+  v->map_stiffness = 100;
+  v->map_stiffnessrot = 500;
+  v->map_force = 0.005f;
+  v->map_torque = 0.1f;
+  v->map_alpha = 0.3f;
+  v->map_fogstart = 3;
+  v->map_fogend = 10;
+  v->map_znear = 0.01f;
+  v->map_zfar = 50;
+  v->map_haze = 0.3f;
+  v->map_shadowclip = 1;
+  v->map_shadowscale = 0.6f;
+  v->map_actuatortendon = 2;
+  // scale
+  v->scale_forcewidth = 0.1f;
+  v->scale_contactwidth = 0.3f;
+  v->scale_contactheight = 0.1f;
+  v->scale_connect = 0.2f;
+  v->scale_com = 0.4f;
+  v->scale_camera = 0.3f;
+  v->scale_light = 0.3f;
+  v->scale_selectpoint = 0.2f;
+  v->scale_jointlength = 1;
+  v->scale_jointwidth = 0.1f;
+  v->scale_actuatorlength = 0.7f;
+  v->scale_actuatorwidth = 0.2f;
+  v->scale_framelength = 1;
+  v->scale_framewidth = 0.1f;
+  v->scale_constraint = 0.1f;
+  v->scale_slidercrank = 0.2f;
+  v->scale_frustum = 10;
+  // rgba
+  setf(v->rgba_fog, 4, 0, 0, 0, 1);
+  setf(v->rgba_haze, 4, 1, 1, 1, 1);
+  setf(v->rgba_force, 4, 1, 0.5f, 0.5f, 1);
+  setf(v->rgba_inertia, 4, 0.8f, 0.2f, 0.2f, 0.6f);
+  setf(v->rgba_joint, 4, 0.2f, 0.6f, 0.8f, 1);
+  setf(v->rgba_actuator, 4, 0.2f, 0.25f, 0.2f, 1);
+  setf(v->rgba_actuatornegative, 4, 0.2f, 0.6f, 0.9f, 1);
+  setf(v->rgba_actuatorpositive, 4, 0.9f, 0.4f, 0.2f, 1);
+  setf(v->rgba_com, 4, 0.9f, 0.9f, 0.9f, 1);
+  setf(v->rgba_camera, 4, 0.6f, 0.9f, 0.6f, 1);
+  setf(v->rgba_light, 4, 0.6f, 0.6f, 0.9f, 1);
+  setf(v->rgba_selectpoint, 4, 0.9f, 0.9f, 0.1f, 1);
+  setf(v->rgba_connect, 4, 0.2f, 0.2f, 0.8f, 1);
+  setf(v->rgba_contactpoint, 4, 0.9f, 0.6f, 0.2f, 1);
+  setf(v->rgba_contactforce, 4, 0.7f, 0.9f, 0.9f, 1);
+  setf(v->rgba_contactfriction, 4, 0.9f, 0.8f, 0.4f, 1);
+  setf(v->rgba_contacttorque, 4, 0.9f, 0.7f, 0.9f, 1);
+  setf(v->rgba_contactgap, 4, 0.5f, 0.8f, 0.9f, 1);
+  setf(v->rgba_rangefinder, 4, 1, 1, 0.1f, 1);
+  setf(v->rgba_constraint, 4, 0.9f, 0, 0, 1);
+  setf(v->rgba_slidercrank, 4, 0.5f, 0.3f, 0.8f, 1);
+  setf(v->rgba_crankbroken, 4, 0.9f, 0, 0, 1);
+  setf(v->rgba_frustum, 4, 1, 1, 0, 0.2f);
+  setf(v->rgba_bv, 4, 0, 1, 0, 0.5f);
+  setf(v->rgba_bvactive, 4, 1, 0, 0, 0.5f);
+}
+
+// MuJoCo's default statistics, used until the compiler computes them
+void mj_defaultStatistic(mjStatistic* s) {
+  memset(s, 0, sizeof(*s));
+  s->meaninertia = 1;
+  s->meanmass = 1;
+  s->meansize = 0.2;
+  s->extent = 2;
+}
+
+// ---- data ------------------------------------------------------------------------------------
+
+// bytes of every data array, each rounded up to 8
+static size_t dataBytes(const mjModel* m) {
+  const mjModel* m_ = m;
+  MJ_SIZES(MJ_X_SIZE_LOCAL)
+  size_t total = 0;
+#define X(type, name, rows, cols) total += mj_align8(sizeof(type) * (size_t)(rows) * (cols));
+  MJ_DATA_ARRAYS(X)
+#undef X
+  return total;
+}
+
+// data for m: arrays then the stack in one allocation, reset to the defaults
+mjData* mj_makeData(const mjModel* m) {
+  mjData* d = calloc(1, sizeof(mjData));
+  if (!d) return NULL;
+  size_t arrays = dataBytes(m);
+  d->nbuffer = arrays + sizeof(mjtNum) * (size_t)m->nstack;
+  d->buffer = calloc(1, d->nbuffer ? d->nbuffer : 1);
+  if (!d->buffer) {
+    free(d);
+    return NULL;
+  }
+  const mjModel* m_ = m;
+  MJ_SIZES(MJ_X_SIZE_LOCAL)
+  char* p = (char*)d->buffer;
+#define X(type, name, rows, cols)                                                                \
+  d->name = (type*)p;                                                                            \
+  p += mj_align8(sizeof(type) * (size_t)(rows) * (cols));
+  MJ_DATA_ARRAYS(X)
+#undef X
+  d->stack = (mjtNum*)p;
+  mj_resetData(m, d);
+  return d;
+}
+
+// free data and its buffer
+void mj_deleteData(mjData* d) {
+  if (!d) return;
+  free(d->buffer);
+  free(d);
+}
+
+// zero everything, then qpos0, mocap poses from the model, equality activity from eq_active0
+void mj_resetData(const mjModel* m, mjData* d) {
+  memset(d->buffer, 0, d->nbuffer);
+  d->pstack = 0;
+  d->maxstack = 0;
+  d->time = 0;
+  d->energy[0] = d->energy[1] = 0;
+  d->ncon = d->nefc = 0;
+  memset(d->warning, 0, sizeof(d->warning));
+  memcpy(d->qpos, m->qpos0, sizeof(mjtNum) * m->nq);
+  for (int i = 0; i < m->neq; i++) d->eq_active[i] = m->eq_active0[i];
+  for (int b = 0; b < m->nbody; b++) {
+    int id = m->body_mocapid[b];
+    if (id < 0) continue;
+    memcpy(d->mocap_pos + 3 * id, m->body_pos + 3 * b, 3 * sizeof(mjtNum));
+    memcpy(d->mocap_quat + 4 * id, m->body_quat + 4 * b, 4 * sizeof(mjtNum));
+  }
+}
+
+// reset, then copy the state of keyframe `key` (ignored when out of range)
+void mj_resetDataKeyframe(const mjModel* m, mjData* d, int key) {
+  mj_resetData(m, d);
+  if (key < 0 || key >= m->nkey) return;
+  d->time = m->key_time[key];
+  memcpy(d->qpos, m->key_qpos + (size_t)key * m->nq, sizeof(mjtNum) * m->nq);
+  memcpy(d->qvel, m->key_qvel + (size_t)key * m->nv, sizeof(mjtNum) * m->nv);
+  memcpy(d->act, m->key_act + (size_t)key * m->na, sizeof(mjtNum) * m->na);
+  memcpy(d->ctrl, m->key_ctrl + (size_t)key * m->nu, sizeof(mjtNum) * m->nu);
+  memcpy(d->mocap_pos, m->key_mpos + (size_t)key * 3 * m->nmocap, sizeof(mjtNum) * 3 * m->nmocap);
+  memcpy(d->mocap_quat, m->key_mquat + (size_t)key * 4 * m->nmocap,
+         sizeof(mjtNum) * 4 * m->nmocap);
+}
+
+// ---- names -----------------------------------------------------------------------------------
+
+// the name-address array and count of object type `type`; NULL for types without names
+static const int* nameAdr(const mjModel* m, int type, int* n) {
+  switch (type) {
+    case mjOBJ_BODY: case mjOBJ_XBODY: *n = m->nbody; return m->name_bodyadr;
+    case mjOBJ_JOINT: *n = m->njnt; return m->name_jntadr;
+    case mjOBJ_GEOM: *n = m->ngeom; return m->name_geomadr;
+    case mjOBJ_SITE: *n = m->nsite; return m->name_siteadr;
+    case mjOBJ_CAMERA: *n = m->ncam; return m->name_camadr;
+    case mjOBJ_LIGHT: *n = m->nlight; return m->name_lightadr;
+    case mjOBJ_MESH: *n = m->nmesh; return m->name_meshadr;
+    case mjOBJ_HFIELD: *n = m->nhfield; return m->name_hfieldadr;
+    case mjOBJ_TEXTURE: *n = m->ntex; return m->name_texadr;
+    case mjOBJ_MATERIAL: *n = m->nmat; return m->name_matadr;
+    case mjOBJ_PAIR: *n = m->npair; return m->name_pairadr;
+    case mjOBJ_EXCLUDE: *n = m->nexclude; return m->name_excludeadr;
+    case mjOBJ_EQUALITY: *n = m->neq; return m->name_eqadr;
+    case mjOBJ_TENDON: *n = m->ntendon; return m->name_tendonadr;
+    case mjOBJ_ACTUATOR: *n = m->nu; return m->name_actuatoradr;
+    case mjOBJ_SENSOR: *n = m->nsensor; return m->name_sensoradr;
+    case mjOBJ_KEY: *n = m->nkey; return m->name_keyadr;
+    default: *n = 0; return NULL;
+  }
+}
+
+// id of the object of type `type` named `name`, or -1
+int mj_name2id(const mjModel* m, int type, const char* name) {
+  int n;
+  const int* adr = nameAdr(m, type, &n);
+  if (!adr || !name || !name[0]) return -1;
+  for (int i = 0; i < n; i++)
+    if (adr[i] >= 0 && adr[i] < m->nnames && !strcmp(m->names + adr[i], name)) return i;
+  return -1;
+}
+
+// name of object `id` of type `type`; NULL when unnamed or out of range
+const char* mj_id2name(const mjModel* m, int type, int id) {
+  int n;
+  const int* adr = nameAdr(m, type, &n);
+  if (!adr || id < 0 || id >= n || adr[id] < 0 || adr[id] >= m->nnames) return NULL;
+  const char* s = m->names + adr[id];
+  return s[0] ? s : NULL;
+}
+
+// ---- warnings and the stack ------------------------------------------------------------------
+
+// count a warning with its info
+void mj_warning(mjData* d, int w, int info) {
+  if (w < 0 || w >= mjNWARNING) return;
+  d->warning[w].lastinfo = info;
+  d->warning[w].number++;
+}
+
+// the current top of the stack, to free back to
+size_t mj_markStack(const mjData* d) { return d->pstack; }
+
+// n mjtNums from the stack; NULL when the stack is exhausted (callers treat it as a bug-level
+// sizing error: the stack is sized at compile time for the largest step)
+mjtNum* mj_stackAlloc(mjData* d, size_t n) {
+  size_t cap = (d->nbuffer - (size_t)((char*)d->stack - (char*)d->buffer)) / sizeof(mjtNum);
+  if (d->pstack + n > cap) return NULL;
+  mjtNum* p = d->stack + d->pstack;
+  d->pstack += n;
+  if (d->pstack > d->maxstack) d->maxstack = d->pstack;
+  return p;
+}
+
+// release everything allocated after `mark`
+void mj_freeStack(mjData* d, size_t mark) { d->pstack = mark; }

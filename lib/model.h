@@ -1,0 +1,13 @@
+// model.h: internal helpers of model and data allocation shared across lib/.
+#ifndef MJ_MODEL_H
+#define MJ_MODEL_H
+
+#include "mj.h"
+
+// n rounded up to a multiple of 8, so every array of a buffer is 8-byte aligned
+static inline size_t mj_align8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+// 1 when every size of m is non-negative and every array fits in memory
+int mj_sizesValid(const mjModel* m);
+
+#endif
