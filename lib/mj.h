@@ -256,6 +256,9 @@ void mj_freeStack(mjData* d, size_t mark);
 // ---- math and dynamics used by the compiler (lib/smooth.c, lib/inertia.c) --------------------
 // (section owned by the dynamics work; declarations only)
 
+// ---- model listings (lib/print.c) ---------------------------------------------------------
+// (section owned by the listing/oracle work; declarations only)
+
 // ---- state streams (lib/stream.c) ------------------------------------------------------------
 // (section owned by the file-format work; declarations only)
 
