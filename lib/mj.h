@@ -259,7 +259,169 @@ void mj_freeStack(mjData* d, size_t mark);
 // ---- model listings (lib/print.c) ---------------------------------------------------------
 // (section owned by the listing/oracle work; declarations only)
 
+// print the model as one JSON object driven by the X-macro tables:
+//   {"sizes": {...}, "opt": {...}, "stat": {...}, "vis": {"global_fovy": ...}, "arrays": {...}}
+// arrays are flat row-major lists, char arrays one string (NULs as \u0000), reals %.17g,
+// non-finite reals the strings "Infinity", "-Infinity", "NaN"
+void mj_printModelJSON(const mjModel* m, FILE* f);
+
 // ---- state streams (lib/stream.c) ------------------------------------------------------------
 // (section owned by the file-format work; declarations only)
+//
+// A state stream (.mjt, man 5 mjt) is a 64-byte header binding it to one model (the model hash
+// and the sizes of MJ_STREAM_SIZES) and naming the fields its frames carry, then frames: a
+// marker, the present fields in table order as little-endian float64, a CRC-32.  It is written
+// and read strictly in sequence, so it flows through pipes; a reader detects a truncated or a
+// corrupt frame and names it by index (frames count from 0).
+//
+// Writing:  mjStreamHeader h;  mj_streamInit(&h, m, mjSTREAM_STATE, "out.mjt");
+//           mj_streamWriteHeader(f, &h, err, errsz);  per step: mj_streamWriteFrame(f, &h, d);
+// Reading:  mj_streamReadHeader(f, "in.mjt", &h, err, errsz);
+//           mj_streamCheckModel(&h, m, err, errsz);
+//           while ((r = mj_streamReadFrame(f, &h, m, d, err, errsz)) == 1) ...;  r < 0: error
+
+// the model sizes a stream depends on, in file order
+#define MJ_STREAM_SIZES(X) X(nq) X(nv) X(na) X(nu) X(nbody) X(nmocap) X(neq) X(nsensordata)
+
+// how a field is stored in mjData and how its elements are named
+typedef enum mjtStreamKind_ {
+  mjSK_SCALAR = 0,  // one mjtNum, no index in its name
+  mjSK_INT,         // one int, no index
+  mjSK_QPOS,        // mjtNum per qpos coordinate, named by joint
+  mjSK_DOF,         // mjtNum per dof, named by joint
+  mjSK_ACT,         // mjtNum per activation, named by actuator
+  mjSK_ACTUATOR,    // mjtNum per actuator
+  mjSK_BODY6,       // 6 mjtNum per body
+  mjSK_MOCAP3,      // 3 mjtNum per mocap body
+  mjSK_MOCAP4,      // 4 mjtNum per mocap body
+  mjSK_EQ,          // unsigned char per equality constraint
+  mjSK_SENSOR,      // mjtNum per sensor output, named by sensor
+  mjSK_ENERGY,      // potential, kinetic
+  mjSK_WARNING      // mjWarningStat.number per warning type
+} mjtStreamKind;
+
+// every field a frame may carry, in frame order: X(name, count, source in mjData d, kind);
+// count is an expression in the MJ_STREAM_SIZES names.  Keep the groups contiguous: the masks
+// mjSTREAM_STATE, _INPUT and _OUTPUT below are ranges of this table.
+#define MJ_STREAM_FIELDS(X)                                                                     \
+  /* integration state */                                                                      \
+  X(time,            1,           &d->time,          mjSK_SCALAR)                              \
+  X(qpos,            nq,          d->qpos,           mjSK_QPOS)                                \
+  X(qvel,            nv,          d->qvel,           mjSK_DOF)                                 \
+  X(act,             na,          d->act,            mjSK_ACT)                                 \
+  X(warmstart,       nv,          d->qacc_warmstart, mjSK_DOF)                                 \
+  /* user inputs */                                                                            \
+  X(ctrl,            nu,          d->ctrl,           mjSK_ACTUATOR)                            \
+  X(qfrc_applied,    nv,          d->qfrc_applied,   mjSK_DOF)                                 \
+  X(xfrc_applied,    nbody*6,     d->xfrc_applied,   mjSK_BODY6)                               \
+  X(mocap_pos,       nmocap*3,    d->mocap_pos,      mjSK_MOCAP3)                              \
+  X(mocap_quat,      nmocap*4,    d->mocap_quat,     mjSK_MOCAP4)                              \
+  X(eq_active,       neq,         d->eq_active,      mjSK_EQ)                                  \
+  /* derived outputs */                                                                        \
+  X(qacc,            nv,          d->qacc,           mjSK_DOF)                                 \
+  X(sensordata,      nsensordata, d->sensordata,     mjSK_SENSOR)                              \
+  X(qfrc_inverse,    nv,          d->qfrc_inverse,   mjSK_DOF)                                 \
+  X(qfrc_constraint, nv,          d->qfrc_constraint, mjSK_DOF)                                \
+  X(actuator_force,  nu,          d->actuator_force, mjSK_ACTUATOR)                            \
+  X(energy,          2,           d->energy,         mjSK_ENERGY)                              \
+  X(ncon,            1,           &d->ncon,          mjSK_INT)                                 \
+  X(nefc,            1,           &d->nefc,          mjSK_INT)                                 \
+  X(warning,         mjNWARNING,  d->warning,        mjSK_WARNING)
+
+// field ids: mjSTREAM_time, mjSTREAM_qpos, ...; bit f of a mask selects field f
+typedef enum mjtStreamField_ {
+#define MJ_X_STREAMID(name, count, src, kind) mjSTREAM_##name,
+  MJ_STREAM_FIELDS(MJ_X_STREAMID)
+#undef MJ_X_STREAMID
+  mjNSTREAMFIELD
+} mjtStreamField;
+
+// field groups: the integration state, the user inputs, the derived outputs, everything
+#define mjSTREAM_STATE  ((1u << mjSTREAM_ctrl) - 1)
+#define mjSTREAM_INPUT  ((1u << mjSTREAM_qacc) - (1u << mjSTREAM_ctrl))
+#define mjSTREAM_OUTPUT ((1u << mjNSTREAMFIELD) - (1u << mjSTREAM_qacc))
+#define mjSTREAM_ALL    ((1u << mjNSTREAMFIELD) - 1)
+
+// a stream's header as read or about to be written, and the reading position
+typedef struct mjStreamHeader_ {
+  uint64_t hash;             // mj_modelHash of the model the stream belongs to
+#define MJ_X_STREAMSIZE(name) int name;
+  MJ_STREAM_SIZES(MJ_X_STREAMSIZE)
+#undef MJ_X_STREAMSIZE
+  uint32_t mask;             // bit f set: frames carry field f (mjtStreamField)
+  int nvalue;                // numbers per frame
+  long frame;                // frames read so far: the index of the next frame
+  char name[256];            // file name used in messages
+} mjStreamHeader;
+
+// a header for frames of model m carrying the fields of mask; name is for messages
+void mj_streamInit(mjStreamHeader* h, const mjModel* m, uint32_t mask, const char* name);
+
+// write the 64-byte header; 0 on success, -1 and a message on failure
+int mj_streamWriteHeader(FILE* f, const mjStreamHeader* h, char* err, int errsz);
+
+// write one frame from d (data of the model h was made for); 0 on success, -1 (errno) on failure
+int mj_streamWriteFrame(FILE* f, const mjStreamHeader* h, const mjData* d);
+
+// write one frame of h->nvalue numbers (the present fields, concatenated in table order)
+int mj_streamWriteValues(FILE* f, const mjStreamHeader* h, const mjtNum* values);
+
+// read and check a header; name is for messages ("-" shows as <stdin>); 0 or -1 and a message
+int mj_streamReadHeader(FILE* f, const char* name, mjStreamHeader* h, char* err, int errsz);
+
+// 0 when the stream belongs to model m; else -1 and a message naming the differing size or hash
+int mj_streamCheckModel(const mjStreamHeader* h, const mjModel* m, char* err, int errsz);
+
+// read the next frame into values (h->nvalue numbers): 1 frame read, 0 clean end of stream,
+// -1 error (truncated frame k, corrupt frame k, read error) with a message
+int mj_streamReadValues(FILE* f, mjStreamHeader* h, mjtNum* values, char* err, int errsz);
+
+// read the next frame into the fields of d it carries (m must have the stream's sizes);
+// returns as mj_streamReadValues; d is unchanged unless a whole, valid frame was read
+int mj_streamReadFrame(FILE* f, mjStreamHeader* h, const mjModel* m, mjData* d,
+                       char* err, int errsz);
+
+// the name of field f ("qpos"), NULL when out of range
+const char* mj_streamFieldName(int f);
+
+// the id of the field called name, or -1
+int mj_streamFieldFind(const char* name);
+
+// the kind of field f (mjtStreamKind)
+int mj_streamFieldKind(int f);
+
+// the number of elements of field f under h's sizes (present or not)
+int mj_streamFieldSize(const mjStreamHeader* h, int f);
+
+// the offset of field f in a frame's values, -1 when frames do not carry it
+int mj_streamFieldOffset(const mjStreamHeader* h, int f);
+
+// a mask from a comma-separated list of field names and groups (state, input, output, all);
+// 0 or -1 and a message naming the unknown field
+int mj_streamParseFields(const char* list, uint32_t* mask, char* err, int errsz);
+
+// the name of element i of field f: "qpos[3]" ("time" for scalars); with describe, add what
+// it is where known: "qpos[3] (joint 'elbow')" from model m (may be NULL), "energy[1] (kinetic)"
+void mj_streamElementName(const mjModel* m, int f, int i, int describe, char* buf, int bufsz);
+
+// parse an element name ("qpos[3]", "time") into field and index; 0 or -1 when malformed
+int mj_streamParseElement(const char* s, int* f, int* i);
+
+// ---- atomic output files (lib/io.c) -------------------------------------------------------
+// Output goes to a temporary file in the target's directory, renamed over the target when
+// complete, so readers never see a partial file; "-" writes to standard output instead.
+typedef struct mjOutFile_ {
+  FILE* f;                   // write here
+  char path[4096];           // the target ("-": stdout)
+  char tmp[4096];            // the temporary file ("" for stdout)
+} mjOutFile;
+
+// open an output; 0 on success, -1 and a message on failure
+int mj_outOpen(mjOutFile* o, const char* path, char* err, int errsz);
+
+// commit (nonzero): flush, close, rename into place; else discard the temporary file;
+// 0 on success (a discard always succeeds), -1 and a message; the temporary file is removed
+// on any failure
+int mj_outClose(mjOutFile* o, int commit, char* err, int errsz);
 
 #endif

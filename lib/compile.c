@@ -1,0 +1,2755 @@
+// compile.c: MJCF element tree to mjModel, with MuJoCo's defaults, classes and conventions.
+//
+// The compiler reads the sections of <mujoco> in MuJoCo's fixed order (compiler, option, size,
+// visual, statistic, default, custom, asset, worldbody, contact, equality, tendon, actuator,
+// sensor, keyframe), collects every object into a spec record, then sizes the model, fills
+// every array and calls mj_setConst.  Errors longjmp back to mj_compileTree with a one-line
+// message "file:line: element 'name': problem"; every allocation lives in one arena.
+#include "compile.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+#include "util.h"
+
+// ---- arena, vectors, errors --------------------------------------------------------------------
+
+typedef struct Block_ {
+  struct Block_* next;
+  size_t used, cap;
+  max_align_t data[];
+} Block;
+
+// a growable array of pointers
+typedef struct {
+  void** p;
+  int n, cap;
+} Vec;
+
+typedef struct Ctx_ Ctx;
+
+// report an error at element e and unwind to mj_compileTree
+static void fail(Ctx* c, const mjXNode* e, const char* fmt, ...)
+  __attribute__((format(printf, 3, 4), noreturn));
+
+// ---- the spec records: one per defaultable element kind -----------------------------------------
+
+// an orientation as written: 0 none, 1 quat, 2 axisangle, 3 euler, 4 xyaxes, 5 zaxis
+typedef struct {
+  int type;
+  double v[6];
+} Orient;
+
+typedef struct {
+  int type, group, limited, actfrclimited, actgravcomp;
+  double pos[3], axis[3], range[2], ref, springref, stiffness, damping, armature, frictionloss;
+  double margin, solref_lim[2], solimp_lim[5], solref_fri[2], solimp_fri[5], actfrcrange[2];
+} JointSpec;
+
+typedef struct {
+  int type, contype, conaffinity, condim, group, priority, fluidshape, hasmass, hasfromto;
+  double size[3], friction[3], mass, density, solmix, solref[2], solimp[5], margin, gap;
+  double fromto[6], pos[3], fluidcoef[5];
+  Orient orient;
+  float rgba[4];
+  const char *material, *mesh, *hfield;
+} GeomSpec;
+
+typedef struct {
+  int type, group, hasfromto;
+  double size[3], pos[3], fromto[6];
+  Orient orient;
+  float rgba[4];
+  const char* material;
+} SiteSpec;
+
+typedef struct {
+  int mode, orthographic, resolution[2];
+  double pos[3], fovy, ipd;
+  float sensorsize[2], intrinsic[4];
+  Orient orient;
+  const char* target;
+} CamSpec;
+
+typedef struct {
+  int mode, type, castshadow, active;
+  double pos[3], dir[3];
+  float bulbradius, intensity, range, attenuation[3], cutoff, exponent;
+  float ambient[3], diffuse[3], specular[3];
+  const char *target, *texture;
+} LightSpec;
+
+typedef struct {
+  int texuniform;
+  float texrepeat[2], emission, specular, shininess, reflectance, metallic, roughness, rgba[4];
+  const char* texture;
+} MatSpec;
+
+typedef struct {
+  int limited, actfrclimited, group;
+  double range[2], actfrcrange[2], solref_lim[2], solimp_lim[5], solref_fri[2], solimp_fri[5];
+  double margin, stiffness, damping, armature, frictionloss, springlength[2], width;
+  float rgba[4];
+  const char* material;
+} TendonSpec;
+
+typedef struct {
+  int active;
+  double solref[2], solimp[5];
+} EqSpec;
+
+typedef struct {
+  int condim;
+  double friction[5], solref[2], solreffriction[2], solimp[5], margin, gap;
+} PairSpec;
+
+typedef struct {
+  int ctrllimited, forcelimited, actlimited, dyntype, gaintype, biastype, actdim, actearly;
+  int group;
+  double ctrlrange[2], forcerange[2], actrange[2], lengthrange[2], gear[6], cranklength;
+  double dynprm[10], gainprm[10], biasprm[10], inheritrange;
+} ActSpec;
+
+// a default class: one spec of each kind
+typedef struct Default_ {
+  const char* name;
+  JointSpec joint;
+  GeomSpec geom;
+  SiteSpec site;
+  CamSpec cam;
+  LightSpec light;
+  MatSpec mat;
+  TendonSpec tendon;
+  EqSpec eq;
+  PairSpec pair;
+  ActSpec act;
+} Default;
+
+// ---- the objects collected from the tree ------------------------------------------------------
+
+// what every object record starts with: its element and name
+typedef struct {
+  const mjXNode* e;
+  const char* name;
+} Head;
+
+typedef struct {
+  Head h;
+  int parent, mocap, hasinertial, explicitfull;
+  double pos[3], quat[4], gravcomp;
+  double ipos[3], iquat[4], mass, inertia[3];
+  int id;
+} Body;
+
+// an object attached to a body: joint, geom, site, camera or light
+typedef struct {
+  Head h;
+  int body, freejoint;
+  union {
+    JointSpec joint;
+    GeomSpec geom;
+    SiteSpec site;
+    CamSpec cam;
+    LightSpec light;
+  } s;
+  double pos[3], quat[4];  // compiled local pose in the body frame
+} Item;
+
+// a top-level object (asset, pair, exclude, equality, tendon, actuator, sensor, key) and the
+// element it came from; the spec lives in the matching field
+typedef struct {
+  Head h;
+  int type;                  // eq, sensor, texture type; actuator transmission type
+  MatSpec mat;
+  TendonSpec tendon;
+  EqSpec eq;
+  PairSpec pair;
+  ActSpec act;
+  int id[2];                 // resolved object ids (geoms, bodies, transmission targets...)
+  int objtype, reftype, dim, datatype, stage, wrapadr, nwrap;
+  double data[11], cutoff, noise;
+} Obj;
+
+// one element of a tendon path
+typedef struct {
+  int type, objid;
+  double prm;
+} Wrap;
+
+enum { K_BODY, K_JOINT, K_GEOM, K_SITE, K_CAM, K_LIGHT, K_TEX, K_MAT, K_PAIR, K_EXCLUDE, K_EQ,
+       K_TENDON, K_ACT, K_SENSOR, K_CUSTOM, K_KEY, K_WRAP, NKIND };
+
+// object kind: the element word for messages
+static const char* const kindWord[NKIND] = {
+  "body", "joint", "geom", "site", "camera", "light", "texture", "material", "pair", "exclude",
+  "equality", "tendon", "actuator", "sensor", "custom", "key", "wrap"};
+
+// a name to id hash table (open addressing, power-of-two capacity)
+typedef struct {
+  const char** key;
+  int* val;
+  int cap;
+} NameMap;
+
+struct Ctx_ {
+  jmp_buf jmp;
+  char* err;
+  int errsz;
+  Block* arena;
+  const char* modelname;
+  // <compiler>
+  int degree, autolimits, inertiafromgeom, balanceinertia, discardvisual, igroup[2];
+  char eulerseq[4];
+  double boundmass, boundinertia, settotalmass;
+  // <option>, <visual>, <statistic>, <size>
+  mjOption opt;
+  mjVisual vis;
+  mjStatistic stat;
+  int statset[5];
+  int nconmax, njmax, nstack, nkey;
+  // default classes; [0] is "main"
+  Vec classes;
+  // objects of each kind, in model order once sorted
+  Vec obj[NKIND];
+  NameMap names[NKIND];
+  // assets and objects outside the tree
+  Vec paths;        // texture file paths
+};
+
+// a new zeroed block of n bytes from the arena
+static void* alloc(Ctx* c, size_t n) {
+  n = (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+  Block* b = c->arena;
+  if (!b || b->used + n > b->cap) {
+    size_t cap = n > 65536 ? n : 65536;
+    b = malloc(sizeof(Block) + cap);
+    if (!b) {
+      snprintf(c->err, c->errsz, "out of memory");
+      longjmp(c->jmp, 1);
+    }
+    b->next = c->arena;
+    b->used = 0;
+    b->cap = cap;
+    c->arena = b;
+  }
+  void* p = (char*)b->data + b->used;
+  b->used += n;
+  memset(p, 0, n);
+  return p;
+}
+
+// free every block of the arena
+static void freeArena(Ctx* c) {
+  while (c->arena) {
+    Block* b = c->arena;
+    c->arena = b->next;
+    free(b);
+  }
+}
+
+// append p to v, doubling its capacity when full
+static void push(Ctx* c, Vec* v, void* p) {
+  if (v->n == v->cap) {
+    int cap = v->cap ? 2 * v->cap : 16;
+    void** q = alloc(c, sizeof(void*) * cap);
+    if (v->n) memcpy(q, v->p, sizeof(void*) * v->n);
+    v->p = q;
+    v->cap = cap;
+  }
+  v->p[v->n++] = p;
+}
+
+// "file:line: element 'name': message" into err, then unwind
+static void fail(Ctx* c, const mjXNode* e, const char* fmt, ...) {
+  int n = 0;
+  if (e) {
+    const char* name = mjx_attr(e, "name");
+    n = name ? snprintf(c->err, c->errsz, "%s:%d: %s '%s': ", e->file, e->line, e->name, name)
+             : snprintf(c->err, c->errsz, "%s:%d: %s: ", e->file, e->line, e->name);
+  }
+  if (n >= 0 && n < c->errsz) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->err + n, c->errsz - n, fmt, ap);
+    va_end(ap);
+  }
+  longjmp(c->jmp, 1);
+}
+
+// ---- name tables -------------------------------------------------------------------------------
+
+// FNV-1a hash of a string
+static unsigned hashString(const char* s) {
+  unsigned h = 2166136261u;
+  while (*s) h = (h ^ (unsigned char)*s++) * 16777619u;
+  return h;
+}
+
+// a table with room for n names
+static void mapInit(Ctx* c, NameMap* m, int n) {
+  m->cap = 16;
+  while (m->cap < 2 * n) m->cap *= 2;
+  m->key = alloc(c, sizeof(char*) * m->cap);
+  m->val = alloc(c, sizeof(int) * m->cap);
+}
+
+// the slot holding `name`, or the empty slot where it would go
+static int mapSlot(const NameMap* m, const char* name) {
+  unsigned i = hashString(name) & (m->cap - 1);
+  while (m->key[i] && strcmp(m->key[i], name)) i = (i + 1) & (m->cap - 1);
+  return (int)i;
+}
+
+// id of `name`, or -1
+static int mapFind(const NameMap* m, const char* name) {
+  if (!m->cap || !name) return -1;
+  int i = mapSlot(m, name);
+  return m->key[i] ? m->val[i] : -1;
+}
+
+// build the name table of kind k from its objects' names; duplicates are errors
+static void buildNames(Ctx* c, int k) {
+  Vec* v = &c->obj[k];
+  mapInit(c, &c->names[k], v->n);
+  for (int i = 0; i < v->n; i++) {
+    const Head* h = v->p[i];
+    if (!h->name || !h->name[0]) continue;
+    int s = mapSlot(&c->names[k], h->name);
+    if (c->names[k].key[s]) fail(c, h->e, "repeated %s name '%s'", kindWord[k], h->name);
+    c->names[k].key[s] = h->name;
+    c->names[k].val[s] = i;
+  }
+}
+
+// id of the object of kind k named `name`, referenced by attribute `attr` of e; error if absent
+static int findId(Ctx* c, const mjXNode* e, int k, const char* name, const char* attr) {
+  int id = mapFind(&c->names[k], name);
+  if (id < 0) fail(c, e, "%s '%s' in attribute '%s' not found", kindWord[k], name, attr);
+  return id;
+}
+
+// ---- attributes ------------------------------------------------------------------------------
+
+// value of attribute `name` of e, marked used; NULL when absent
+static const char* getAttr(const mjXNode* e, const char* name) {
+  for (int i = 0; i < e->nattr; i++) {
+    if (!strcmp(e->attr[2 * i], name)) {
+      ((mjXNode*)e)->used |= (uint64_t)1 << i;
+      return e->attr[2 * i + 1];
+    }
+  }
+  return NULL;
+}
+
+// mark attributes as accepted without effect (space-separated list)
+static void ignoreAttrs(const mjXNode* e, const char* list) {
+  char word[64];
+  while (*list) {
+    int n = 0;
+    while (*list && *list != ' ' && n < 63) word[n++] = *list++;
+    word[n] = 0;
+    while (*list == ' ') list++;
+    getAttr(e, word);
+  }
+}
+
+// an error for the first attribute of e that no reader consumed
+static void checkAttrs(Ctx* c, const mjXNode* e) {
+  for (int i = 0; i < e->nattr; i++)
+    if (!(e->used >> i & 1)) fail(c, e, "unknown attribute '%s'", e->attr[2 * i]);
+}
+
+// read between nmin and nmax numbers of attribute `name` into v; returns the count, 0 if absent
+static int readNums(Ctx* c, const mjXNode* e, const char* name, double* v, int nmin, int nmax) {
+  const char* s = getAttr(e, name);
+  if (!s) return 0;
+  int n = 0;
+  for (;;) {
+    while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == ',') s++;
+    if (!*s) break;
+    char* end;
+    double x = strtod(s, &end);
+    if (end == s || !isfinite(x)) fail(c, e, "attribute '%s': malformed number", name);
+    if (n >= nmax) fail(c, e, "attribute '%s': more than %d numbers", name, nmax);
+    v[n++] = x;
+    s = end;
+  }
+  if (n < nmin) {
+    if (nmin == nmax) fail(c, e, "attribute '%s': expected %d numbers, got %d", name, nmin, n);
+    fail(c, e, "attribute '%s': expected at least %d numbers, got %d", name, nmin, n);
+  }
+  return n;
+}
+
+// read exactly n numbers
+static int readVec(Ctx* c, const mjXNode* e, const char* name, double* v, int n) {
+  return readNums(c, e, name, v, n, n);
+}
+
+// read exactly n numbers into floats
+static int readFloats(Ctx* c, const mjXNode* e, const char* name, float* v, int n) {
+  double tmp[16];
+  int got = readNums(c, e, name, tmp, n, n);
+  for (int i = 0; i < got; i++) v[i] = (float)tmp[i];
+  return got;
+}
+
+// read one integer
+static int readInt(Ctx* c, const mjXNode* e, const char* name, int* v) {
+  double x;
+  if (!readVec(c, e, name, &x, 1)) return 0;
+  if (x != floor(x) || fabs(x) > 2e9) fail(c, e, "attribute '%s': expected an integer", name);
+  *v = (int)x;
+  return 1;
+}
+
+// read a keyword from the NULL-terminated list `words`; *v is its index
+static int readKey(Ctx* c, const mjXNode* e, const char* name, const char* const* words,
+                   int* v) {
+  const char* s = getAttr(e, name);
+  if (!s) return 0;
+  for (int i = 0; words[i]; i++) {
+    if (!strcmp(s, words[i])) {
+      *v = i;
+      return 1;
+    }
+  }
+  fail(c, e, "attribute '%s': invalid keyword '%s'", name, s);
+}
+
+static const char* const boolWords[] = {"false", "true", NULL};
+static const char* const limitWords[] = {"false", "true", "auto", NULL};  // auto = 2
+
+// read true/false
+static int readBool(Ctx* c, const mjXNode* e, const char* name, int* v) {
+  return readKey(c, e, name, boolWords, v);
+}
+
+// read a string attribute (pointing into the tree, which outlives compilation)
+static int readStr(const mjXNode* e, const char* name, const char** v) {
+  const char* s = getAttr(e, name);
+  if (s) *v = s;
+  return s != NULL;
+}
+
+// ---- orientation -------------------------------------------------------------------------------
+
+// read whichever orientation attribute e has (at most one) into o
+static void readOrient(Ctx* c, const mjXNode* e, Orient* o) {
+  static const char* const names[] = {"quat", "axisangle", "euler", "xyaxes", "zaxis"};
+  static const int count[] = {4, 4, 3, 6, 3};
+  int found = 0;
+  for (int i = 0; i < 5; i++) {
+    double v[6];
+    if (!readVec(c, e, names[i], v, count[i])) continue;
+    if (found++) fail(c, e, "multiple orientation specifiers");
+    o->type = i + 1;
+    memcpy(o->v, v, sizeof(double) * count[i]);
+  }
+}
+
+// the quaternion of orientation o (identity for none); errors for degenerate input
+static void orientQuat(Ctx* c, const mjXNode* e, const Orient* o, double q[4]) {
+  double scale = c->degree ? mjPI / 180 : 1;
+  mju_unit4(q);
+  switch (o->type) {
+    case 1:  // quat: normalized
+      mju_copy4(q, o->v);
+      if (mju_norm(q, 4) < mjMINVAL) fail(c, e, "quaternion has zero norm");
+      mju_normalize4(q);
+      break;
+    case 2: {  // axisangle: unit axis, angle in degrees or radians
+      double axis[3] = {o->v[0], o->v[1], o->v[2]};
+      if (mju_norm3(axis) < mjMINVAL) fail(c, e, "axisangle axis has zero norm");
+      mju_normalize3(axis);
+      mju_axisAngle2Quat(q, axis, o->v[3] * scale);
+      break;
+    }
+    case 3:  // euler: successive rotations; lowercase rotating axes, uppercase fixed axes
+      for (int i = 0; i < 3; i++) {
+        double axis[3] = {0, 0, 0}, r[4], t[4];
+        char a = c->eulerseq[i];
+        axis[a == 'x' || a == 'X' ? 0 : a == 'y' || a == 'Y' ? 1 : 2] = 1;
+        mju_axisAngle2Quat(r, axis, o->v[i] * scale);
+        if (a >= 'a') mju_mulQuat(t, q, r);
+        else mju_mulQuat(t, r, q);
+        mju_copy4(q, t);
+      }
+      break;
+    case 4: {  // xyaxes: x, y orthogonalized against x, z = x cross y
+      double m[9], x[3] = {o->v[0], o->v[1], o->v[2]}, y[3] = {o->v[3], o->v[4], o->v[5]}, z[3];
+      if (mju_norm3(x) < mjMINVAL) fail(c, e, "xyaxes: x axis has zero norm");
+      mju_normalize3(x);
+      mju_addToScl3(y, x, -mju_dot3(x, y));
+      if (mju_norm3(y) < mjMINVAL) fail(c, e, "xyaxes: y axis is parallel to x");
+      mju_normalize3(y);
+      mju_cross(z, x, y);
+      for (int i = 0; i < 3; i++) {
+        m[3 * i] = x[i];
+        m[3 * i + 1] = y[i];
+        m[3 * i + 2] = z[i];
+      }
+      mju_mat2Quat(q, m);
+      break;
+    }
+    case 5:  // zaxis: minimal rotation of +z onto the axis
+      if (mju_norm3(o->v) < mjMINVAL) fail(c, e, "zaxis has zero norm");
+      mju_quatZ2Vec(q, o->v);
+      break;
+  }
+}
+
+// true when |a - b| < tol componentwise over n numbers
+static int same(const double* a, const double* b, int n) {
+  for (int i = 0; i < n; i++)
+    if (fabs(a[i] - b[i]) > 1e-10) return 0;
+  return 1;
+}
+
+// ---- built-in defaults and the spec readers ----------------------------------------------------
+
+static const double defSolref[2] = {0.02, 1};
+static const double defSolimp[5] = {0.9, 0.95, 0.001, 0.5, 2};
+
+// set n floats
+static void setFloats(float* v, int n, double a, double b, double c_, double d) {
+  const double src[4] = {a, b, c_, d};
+  for (int i = 0; i < n; i++) v[i] = (float)src[i];
+}
+
+// MuJoCo's built-in defaults of every spec: the "main" class before any <default>
+static void builtinDefaults(Default* d) {
+  memset(d, 0, sizeof(*d));
+  JointSpec* j = &d->joint;
+  j->type = mjJNT_HINGE;
+  j->limited = j->actfrclimited = 2;
+  j->axis[2] = 1;
+  memcpy(j->solref_lim, defSolref, sizeof(defSolref));
+  memcpy(j->solref_fri, defSolref, sizeof(defSolref));
+  memcpy(j->solimp_lim, defSolimp, sizeof(defSolimp));
+  memcpy(j->solimp_fri, defSolimp, sizeof(defSolimp));
+  GeomSpec* g = &d->geom;
+  g->type = mjGEOM_SPHERE;
+  g->contype = g->conaffinity = 1;
+  g->condim = 3;
+  g->friction[0] = 1;
+  g->friction[1] = 0.005;
+  g->friction[2] = 0.0001;
+  g->density = 1000;
+  g->solmix = 1;
+  memcpy(g->solref, defSolref, sizeof(defSolref));
+  memcpy(g->solimp, defSolimp, sizeof(defSolimp));
+  setFloats(g->rgba, 4, 0.5, 0.5, 0.5, 1);
+  const double fluid[5] = {0.5, 0.25, 1.5, 1.0, 1.0};
+  memcpy(g->fluidcoef, fluid, sizeof(fluid));
+  SiteSpec* s = &d->site;
+  s->type = mjGEOM_SPHERE;
+  s->size[0] = s->size[1] = s->size[2] = 0.005;
+  setFloats(s->rgba, 4, 0.5, 0.5, 0.5, 1);
+  CamSpec* cam = &d->cam;
+  cam->fovy = 45;
+  cam->ipd = 0.068;
+  cam->resolution[0] = cam->resolution[1] = 1;
+  setFloats(cam->intrinsic, 4, 0.01, 0.01, 0, 0);
+  LightSpec* l = &d->light;
+  l->castshadow = l->active = 1;
+  l->dir[2] = -1;
+  l->bulbradius = 0.02f;
+  l->range = 10;
+  setFloats(l->attenuation, 3, 1, 0, 0, 0);
+  l->cutoff = 45;
+  l->exponent = 10;
+  setFloats(l->diffuse, 3, 0.7, 0.7, 0.7, 0);
+  setFloats(l->specular, 3, 0.3, 0.3, 0.3, 0);
+  MatSpec* m = &d->mat;
+  setFloats(m->texrepeat, 2, 1, 1, 0, 0);
+  m->specular = m->shininess = 0.5f;
+  m->metallic = m->roughness = -1;
+  setFloats(m->rgba, 4, 1, 1, 1, 1);
+  TendonSpec* t = &d->tendon;
+  t->limited = t->actfrclimited = 2;
+  memcpy(t->solref_lim, defSolref, sizeof(defSolref));
+  memcpy(t->solref_fri, defSolref, sizeof(defSolref));
+  memcpy(t->solimp_lim, defSolimp, sizeof(defSolimp));
+  memcpy(t->solimp_fri, defSolimp, sizeof(defSolimp));
+  t->springlength[0] = t->springlength[1] = -1;
+  t->width = 0.003;
+  setFloats(t->rgba, 4, 0.5, 0.5, 0.5, 1);
+  d->eq.active = 1;
+  memcpy(d->eq.solref, defSolref, sizeof(defSolref));
+  memcpy(d->eq.solimp, defSolimp, sizeof(defSolimp));
+  PairSpec* p = &d->pair;
+  p->condim = 3;
+  const double pf[5] = {1, 1, 0.005, 0.0001, 0.0001};
+  memcpy(p->friction, pf, sizeof(pf));
+  memcpy(p->solref, defSolref, sizeof(defSolref));
+  memcpy(p->solimp, defSolimp, sizeof(defSolimp));
+  ActSpec* a = &d->act;
+  a->ctrllimited = a->forcelimited = a->actlimited = 2;
+  a->dynprm[0] = a->gainprm[0] = a->gear[0] = 1;
+  a->actdim = -1;
+}
+
+static const char* const geomTypes[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid",
+                                        "cylinder", "box", "mesh", "sdf", NULL};
+static const char* const camModes[] = {"fixed", "track", "trackcom", "targetbody",
+                                       "targetbodycom", NULL};
+
+// read solimp: 1 to 5 numbers overwrite the leading entries
+static void readSolimp(Ctx* c, const mjXNode* e, const char* name, double* v) {
+  readNums(c, e, name, v, 1, 5);
+}
+
+// joint attributes over s
+static void readJoint(Ctx* c, const mjXNode* e, JointSpec* s) {
+  static const char* const types[] = {"free", "ball", "slide", "hinge", NULL};
+  readKey(c, e, "type", types, &s->type);
+  readInt(c, e, "group", &s->group);
+  readVec(c, e, "pos", s->pos, 3);
+  readVec(c, e, "axis", s->axis, 3);
+  readVec(c, e, "range", s->range, 2);
+  readKey(c, e, "limited", limitWords, &s->limited);
+  readKey(c, e, "actuatorfrclimited", limitWords, &s->actfrclimited);
+  readBool(c, e, "actuatorgravcomp", &s->actgravcomp);
+  readVec(c, e, "ref", &s->ref, 1);
+  readVec(c, e, "springref", &s->springref, 1);
+  readVec(c, e, "stiffness", &s->stiffness, 1);
+  readVec(c, e, "damping", &s->damping, 1);
+  readVec(c, e, "armature", &s->armature, 1);
+  readVec(c, e, "frictionloss", &s->frictionloss, 1);
+  readVec(c, e, "margin", &s->margin, 1);
+  readVec(c, e, "solreflimit", s->solref_lim, 2);
+  readSolimp(c, e, "solimplimit", s->solimp_lim);
+  readVec(c, e, "solreffriction", s->solref_fri, 2);
+  readSolimp(c, e, "solimpfriction", s->solimp_fri);
+  readVec(c, e, "actuatorfrcrange", s->actfrcrange, 2);
+  double sd[2] = {0, 0};
+  if (readVec(c, e, "springdamper", sd, 2) && (sd[0] || sd[1]))
+    fail(c, e, "springdamper is not supported yet");
+  ignoreAttrs(e, "user");
+}
+
+// geom attributes over s
+static void readGeom(Ctx* c, const mjXNode* e, GeomSpec* s) {
+  static const char* const shapes[] = {"none", "ellipsoid", NULL};
+  readKey(c, e, "type", geomTypes, &s->type);
+  readInt(c, e, "contype", &s->contype);
+  readInt(c, e, "conaffinity", &s->conaffinity);
+  if (readInt(c, e, "condim", &s->condim) && s->condim != 1 && s->condim != 3 &&
+      s->condim != 4 && s->condim != 6)
+    fail(c, e, "condim must be 1, 3, 4 or 6");
+  readInt(c, e, "group", &s->group);
+  readInt(c, e, "priority", &s->priority);
+  readNums(c, e, "size", s->size, 1, 3);
+  readStr(e, "material", &s->material);
+  readNums(c, e, "friction", s->friction, 1, 3);
+  if (readVec(c, e, "mass", &s->mass, 1)) s->hasmass = 1;
+  readVec(c, e, "density", &s->density, 1);
+  int shell = 0;
+  if (readBool(c, e, "shellinertia", &shell) && shell)
+    fail(c, e, "shellinertia is not supported yet");
+  readVec(c, e, "solmix", &s->solmix, 1);
+  readVec(c, e, "solref", s->solref, 2);
+  readSolimp(c, e, "solimp", s->solimp);
+  readVec(c, e, "margin", &s->margin, 1);
+  readVec(c, e, "gap", &s->gap, 1);
+  if (readVec(c, e, "fromto", s->fromto, 6)) s->hasfromto = 1;
+  readVec(c, e, "pos", s->pos, 3);
+  readOrient(c, e, &s->orient);
+  readStr(e, "mesh", &s->mesh);
+  readStr(e, "hfield", &s->hfield);
+  readFloats(c, e, "rgba", s->rgba, 4);
+  readKey(c, e, "fluidshape", shapes, &s->fluidshape);
+  readVec(c, e, "fluidcoef", s->fluidcoef, 5);
+  ignoreAttrs(e, "user fitscale");
+}
+
+// site attributes over s
+static void readSite(Ctx* c, const mjXNode* e, SiteSpec* s) {
+  readKey(c, e, "type", geomTypes, &s->type);
+  readInt(c, e, "group", &s->group);
+  readNums(c, e, "size", s->size, 1, 3);
+  readStr(e, "material", &s->material);
+  if (readVec(c, e, "fromto", s->fromto, 6)) s->hasfromto = 1;
+  readVec(c, e, "pos", s->pos, 3);
+  readOrient(c, e, &s->orient);
+  readFloats(c, e, "rgba", s->rgba, 4);
+  ignoreAttrs(e, "user");
+}
+
+// camera attributes over s
+static void readCamera(Ctx* c, const mjXNode* e, CamSpec* s) {
+  readKey(c, e, "mode", camModes, &s->mode);
+  readStr(e, "target", &s->target);
+  readVec(c, e, "pos", s->pos, 3);
+  readOrient(c, e, &s->orient);
+  readVec(c, e, "fovy", &s->fovy, 1);
+  readVec(c, e, "ipd", &s->ipd, 1);
+  double res[2];
+  if (readVec(c, e, "resolution", res, 2)) {
+    if (res[0] < 1 || res[1] < 1) fail(c, e, "resolution must be positive");
+    s->resolution[0] = (int)res[0];
+    s->resolution[1] = (int)res[1];
+  }
+  readFloats(c, e, "sensorsize", s->sensorsize, 2);
+  readFloats(c, e, "focal", s->intrinsic, 2);
+  readFloats(c, e, "principal", s->intrinsic + 2, 2);
+  // pixel units scale by sensor size over resolution
+  float px[2];
+  for (int k = 0; k < 2; k++) {
+    if (!readFloats(c, e, k ? "principalpixel" : "focalpixel", px, 2)) continue;
+    for (int i = 0; i < 2; i++) s->intrinsic[2 * k + i] = px[i] * s->sensorsize[i] /
+                                                          s->resolution[i];
+  }
+  readBool(c, e, "orthographic", &s->orthographic);
+  ignoreAttrs(e, "user");
+}
+
+// light attributes over s
+static void readLight(Ctx* c, const mjXNode* e, LightSpec* s) {
+  static const char* const types[] = {"spot", "directional", "point", "image", NULL};
+  readKey(c, e, "mode", camModes, &s->mode);
+  readStr(e, "target", &s->target);
+  int dir;
+  if (readBool(c, e, "directional", &dir)) s->type = dir ? mjLIGHT_DIRECTIONAL : mjLIGHT_SPOT;
+  readKey(c, e, "type", types, &s->type);
+  readBool(c, e, "castshadow", &s->castshadow);
+  readBool(c, e, "active", &s->active);
+  readVec(c, e, "pos", s->pos, 3);
+  readVec(c, e, "dir", s->dir, 3);
+  readFloats(c, e, "bulbradius", &s->bulbradius, 1);
+  readFloats(c, e, "intensity", &s->intensity, 1);
+  readFloats(c, e, "range", &s->range, 1);
+  readFloats(c, e, "attenuation", s->attenuation, 3);
+  readFloats(c, e, "cutoff", &s->cutoff, 1);
+  readFloats(c, e, "exponent", &s->exponent, 1);
+  readFloats(c, e, "ambient", s->ambient, 3);
+  readFloats(c, e, "diffuse", s->diffuse, 3);
+  readFloats(c, e, "specular", s->specular, 3);
+  readStr(e, "texture", &s->texture);
+}
+
+// material attributes over s
+static void readMaterial(Ctx* c, const mjXNode* e, MatSpec* s) {
+  readStr(e, "texture", &s->texture);
+  readFloats(c, e, "texrepeat", s->texrepeat, 2);
+  readBool(c, e, "texuniform", &s->texuniform);
+  readFloats(c, e, "emission", &s->emission, 1);
+  readFloats(c, e, "specular", &s->specular, 1);
+  readFloats(c, e, "shininess", &s->shininess, 1);
+  readFloats(c, e, "reflectance", &s->reflectance, 1);
+  readFloats(c, e, "metallic", &s->metallic, 1);
+  readFloats(c, e, "roughness", &s->roughness, 1);
+  readFloats(c, e, "rgba", s->rgba, 4);
+}
+
+// tendon attributes over s
+static void readTendon(Ctx* c, const mjXNode* e, TendonSpec* s) {
+  readInt(c, e, "group", &s->group);
+  readKey(c, e, "limited", limitWords, &s->limited);
+  readKey(c, e, "actuatorfrclimited", limitWords, &s->actfrclimited);
+  readVec(c, e, "range", s->range, 2);
+  readVec(c, e, "actuatorfrcrange", s->actfrcrange, 2);
+  readVec(c, e, "solreflimit", s->solref_lim, 2);
+  readSolimp(c, e, "solimplimit", s->solimp_lim);
+  readVec(c, e, "solreffriction", s->solref_fri, 2);
+  readSolimp(c, e, "solimpfriction", s->solimp_fri);
+  readVec(c, e, "frictionloss", &s->frictionloss, 1);
+  // one spring length sets both ends of the dead band
+  if (readNums(c, e, "springlength", s->springlength, 1, 2) == 1)
+    s->springlength[1] = s->springlength[0];
+  readVec(c, e, "width", &s->width, 1);
+  readStr(e, "material", &s->material);
+  readVec(c, e, "margin", &s->margin, 1);
+  readVec(c, e, "stiffness", &s->stiffness, 1);
+  readVec(c, e, "damping", &s->damping, 1);
+  readVec(c, e, "armature", &s->armature, 1);
+  readFloats(c, e, "rgba", s->rgba, 4);
+  ignoreAttrs(e, "user");
+}
+
+// equality attributes common to every type over s
+static void readEquality(Ctx* c, const mjXNode* e, EqSpec* s) {
+  readBool(c, e, "active", &s->active);
+  readVec(c, e, "solref", s->solref, 2);
+  readSolimp(c, e, "solimp", s->solimp);
+}
+
+// contact pair attributes over s
+static void readPair(Ctx* c, const mjXNode* e, PairSpec* s) {
+  if (readInt(c, e, "condim", &s->condim) && s->condim != 1 && s->condim != 3 &&
+      s->condim != 4 && s->condim != 6)
+    fail(c, e, "condim must be 1, 3, 4 or 6");
+  readNums(c, e, "friction", s->friction, 1, 5);
+  readVec(c, e, "solref", s->solref, 2);
+  readVec(c, e, "solreffriction", s->solreffriction, 2);
+  readSolimp(c, e, "solimp", s->solimp);
+  readVec(c, e, "margin", &s->margin, 1);
+  readVec(c, e, "gap", &s->gap, 1);
+}
+
+// the actuator element names; the index is the shortcut kind
+static const char* const actKinds[] = {"general", "motor", "position", "velocity", "intvelocity",
+                                       "damper", "cylinder", "muscle", "adhesion", NULL};
+enum { A_GENERAL, A_MOTOR, A_POSITION, A_VELOCITY, A_INTVELOCITY, A_DAMPER, A_CYLINDER,
+       A_MUSCLE, A_ADHESION };
+
+// index of `name` in the NULL-terminated list, or -1
+static int wordIndex(const char* const* words, const char* name) {
+  for (int i = 0; words[i]; i++)
+    if (!strcmp(words[i], name)) return i;
+  return -1;
+}
+
+// position-like gains: gain kp, bias (., -kp, -kv or +dampratio); kp defaults to gainprm[0]
+static void readPositionGains(Ctx* c, const mjXNode* e, ActSpec* s) {
+  readVec(c, e, "kp", &s->gainprm[0], 1);
+  if (s->gainprm[0] < 0) fail(c, e, "kp cannot be negative");
+  double kv, dampratio;
+  int haskv = readVec(c, e, "kv", &kv, 1), hasdr = readVec(c, e, "dampratio", &dampratio, 1);
+  if (haskv && hasdr) fail(c, e, "kv and dampratio cannot both be given");
+  if ((haskv && kv < 0) || (hasdr && dampratio < 0)) fail(c, e, "kv and dampratio must be >= 0");
+  s->biasprm[1] = -s->gainprm[0];
+  if (haskv) s->biasprm[2] = -kv;
+  if (hasdr) s->biasprm[2] = dampratio;  // positive: a damping ratio, resolved by mj_setConst
+  s->gaintype = mjGAIN_FIXED;
+  s->biastype = mjBIAS_AFFINE;
+  readVec(c, e, "inheritrange", &s->inheritrange, 1);
+}
+
+// actuator attributes over s for shortcut `kind`: common ones, then the shortcut's own,
+// expanded into dyn/gain/bias types and parameters as MuJoCo does
+static void readActuator(Ctx* c, const mjXNode* e, ActSpec* s, int kind) {
+  static const char* const dyn[] = {"none", "integrator", "filter", "filterexact", "muscle",
+                                    "user", NULL};
+  static const char* const gain[] = {"fixed", "affine", "muscle", "user", NULL};
+  static const char* const bias[] = {"none", "affine", "muscle", "user", NULL};
+  readInt(c, e, "group", &s->group);
+  readKey(c, e, "ctrllimited", limitWords, &s->ctrllimited);
+  readKey(c, e, "forcelimited", limitWords, &s->forcelimited);
+  readKey(c, e, "actlimited", limitWords, &s->actlimited);
+  readVec(c, e, "ctrlrange", s->ctrlrange, 2);
+  readVec(c, e, "forcerange", s->forcerange, 2);
+  readVec(c, e, "actrange", s->actrange, 2);
+  readVec(c, e, "lengthrange", s->lengthrange, 2);
+  readNums(c, e, "gear", s->gear, 1, 6);
+  readVec(c, e, "cranklength", &s->cranklength, 1);
+  readInt(c, e, "actdim", &s->actdim);
+  readBool(c, e, "actearly", &s->actearly);
+  ignoreAttrs(e, "user");
+  double x, v[2];
+  switch (kind) {
+    case A_GENERAL:
+      readKey(c, e, "dyntype", dyn, &s->dyntype);
+      readKey(c, e, "gaintype", gain, &s->gaintype);
+      readKey(c, e, "biastype", bias, &s->biastype);
+      readNums(c, e, "dynprm", s->dynprm, 1, 10);
+      readNums(c, e, "gainprm", s->gainprm, 1, 10);
+      readNums(c, e, "biasprm", s->biasprm, 1, 10);
+      break;
+    case A_MOTOR:  // unit gain, no bias, no dynamics
+      s->gainprm[0] = 1;
+      s->dyntype = mjDYN_NONE;
+      s->gaintype = mjGAIN_FIXED;
+      s->biastype = mjBIAS_NONE;
+      break;
+    case A_POSITION:  // optional first-order filter of time constant timeconst
+      readPositionGains(c, e, s);
+      if (readVec(c, e, "timeconst", &x, 1)) {
+        if (x < 0) fail(c, e, "timeconst cannot be negative");
+        s->dynprm[0] = x;
+        s->dyntype = x > 0 ? mjDYN_FILTEREXACT : mjDYN_NONE;
+      }
+      break;
+    case A_INTVELOCITY:  // position servo on an integrated activation
+      readPositionGains(c, e, s);
+      s->dyntype = mjDYN_INTEGRATOR;
+      break;
+    case A_VELOCITY:  // gain kv, bias -kv * velocity
+      readVec(c, e, "kv", &s->gainprm[0], 1);
+      if (s->gainprm[0] < 0) fail(c, e, "kv cannot be negative");
+      s->biasprm[0] = s->biasprm[1] = 0;
+      s->biasprm[2] = -s->gainprm[0];
+      s->dyntype = mjDYN_NONE;
+      s->gaintype = mjGAIN_FIXED;
+      s->biastype = mjBIAS_AFFINE;
+      break;
+    case A_DAMPER:  // force = -kv * velocity * ctrl
+      x = 0;
+      readVec(c, e, "kv", &x, 1);
+      if (x < 0) fail(c, e, "kv cannot be negative");
+      s->gainprm[0] = s->gainprm[1] = 0;
+      s->gainprm[2] = -x;
+      s->dyntype = mjDYN_NONE;
+      s->gaintype = mjGAIN_AFFINE;
+      s->biastype = mjBIAS_NONE;
+      break;
+    case A_CYLINDER: {  // filtered pressure times area (or pi/4 diameter^2), bias[0]
+      readVec(c, e, "timeconst", &s->dynprm[0], 1);
+      readVec(c, e, "area", &s->gainprm[0], 1);
+      if (readVec(c, e, "diameter", &x, 1)) s->gainprm[0] = mjPI / 4 * x * x;
+      double b[3] = {s->biasprm[0], 0, 0};
+      if (readVec(c, e, "bias", b, 3)) s->biasprm[0] = b[0];
+      s->dyntype = mjDYN_FILTER;
+      s->gaintype = mjGAIN_FIXED;
+      s->biastype = mjBIAS_AFFINE;
+      break;
+    }
+    case A_MUSCLE: {  // MuJoCo's muscle defaults replace the built-in general defaults
+      static const double mdef[9] = {0.75, 1.05, -1, 200, 0.5, 1.6, 1.5, 1.3, 1.2};
+      static const double gdef[9] = {1, 0, 0, 0, 0, 0, 0, 0, 0};
+      static const char* const names[9] = {NULL, NULL, "force", "scale", "lmin", "lmax",
+                                           "vmax", "fpmax", "fvmax"};
+      if (s->dynprm[0] == 1) s->dynprm[0] = 0.01;
+      if (s->dynprm[1] == 0) s->dynprm[1] = 0.04;
+      for (int i = 0; i < 9; i++)
+        if (s->gainprm[i] == gdef[i]) s->gainprm[i] = mdef[i];
+      readVec(c, e, "timeconst", s->dynprm, 2);
+      readVec(c, e, "tausmooth", &s->dynprm[2], 1);
+      if (readVec(c, e, "range", v, 2)) memcpy(s->gainprm, v, sizeof(v));
+      for (int i = 2; i < 9; i++) readVec(c, e, names[i], &s->gainprm[i], 1);
+      memcpy(s->biasprm, s->gainprm, sizeof(double) * 9);
+      s->dyntype = mjDYN_MUSCLE;
+      s->gaintype = mjGAIN_MUSCLE;
+      s->biastype = mjBIAS_MUSCLE;
+      break;
+    }
+    case A_ADHESION:  // gain on a body transmission, no bias
+      readVec(c, e, "gain", &s->gainprm[0], 1);
+      if (s->gainprm[0] < 0) fail(c, e, "gain cannot be negative");
+      s->dyntype = mjDYN_NONE;
+      s->gaintype = mjGAIN_FIXED;
+      s->biastype = mjBIAS_NONE;
+      break;
+  }
+}
+
+// ---- top-level settings: compiler, option, size, visual, statistic -----------------------------
+
+// <compiler>: angle units, euler sequence, inertia and limit rules
+static void readCompiler(Ctx* c, const mjXNode* e) {
+  static const char* const angles[] = {"radian", "degree", NULL};
+  static const char* const coords[] = {"local", "global", NULL};
+  static const char* const ifg[] = {"false", "true", "auto", NULL};
+  int coord = 0, v = 0;
+  readKey(c, e, "angle", angles, &c->degree);
+  if (readKey(c, e, "coordinate", coords, &coord) && coord)
+    fail(c, e, "coordinate=\"global\" is not supported (removed from MuJoCo); use local");
+  const char* seq = getAttr(e, "eulerseq");
+  if (seq) {
+    if (strlen(seq) != 3 || strspn(seq, "xyzXYZ") != 3)
+      fail(c, e, "eulerseq must be 3 characters from xyzXYZ");
+    memcpy(c->eulerseq, seq, 4);
+  }
+  readBool(c, e, "autolimits", &c->autolimits);
+  readKey(c, e, "inertiafromgeom", ifg, &c->inertiafromgeom);
+  readVec(c, e, "boundmass", &c->boundmass, 1);
+  readVec(c, e, "boundinertia", &c->boundinertia, 1);
+  readVec(c, e, "settotalmass", &c->settotalmass, 1);
+  readBool(c, e, "balanceinertia", &c->balanceinertia);
+  double g[2];
+  if (readVec(c, e, "inertiagrouprange", g, 2)) {
+    c->igroup[0] = (int)g[0];
+    c->igroup[1] = (int)g[1];
+  }
+  if (readBool(c, e, "fusestatic", &v) && v) fail(c, e, "fusestatic is not supported yet");
+  if (readBool(c, e, "alignfree", &v) && v) fail(c, e, "alignfree is not supported yet");
+  readBool(c, e, "discardvisual", &c->discardvisual);
+  ignoreAttrs(e, "meshdir texturedir assetdir strippath usethread exactmeshinertia fitaabb "
+                 "saveinertial");
+  checkAttrs(c, e);
+  if (e->nchild) fail(c, e->child[0], "unsupported element in compiler");
+}
+
+// the flag names of <option><flag>: disable bits in bit order, then enable bits
+static const char* const disableNames[] = {
+  "constraint", "equality", "frictionloss", "limit", "contact", "spring", "damper", "gravity",
+  "clampctrl", "warmstart", "filterparent", "actuation", "refsafe", "sensor", "midphase",
+  "eulerdamp", "autoreset", "nativeccd", "island", NULL};
+static const char* const enableNames[] = {"override", "energy", "fwdinv", "invdiscrete",
+                                          "multiccd", "sleep", NULL};
+
+// <option> attributes (the mjOption fields by name) and its <flag> child
+static void readOption(Ctx* c, const mjXNode* e) {
+  static const char* const integ[] = {"Euler", "RK4", "implicit", "implicitfast", NULL};
+  static const char* const cones[] = {"pyramidal", "elliptic", NULL};
+  static const char* const jacs[] = {"dense", "sparse", "auto", NULL};
+  static const char* const solvers[] = {"PGS", "CG", "Newton", NULL};
+  mjOption* o = &c->opt;
+  // numeric fields by their table names; the keyword and flag fields are read below
+#define X(type, name, count, shape)                                                          \
+  if (!strcmp(#type, "mjtNum")) readVec(c, e, #name, (double*)(void*)&o->name, count);
+  MJ_OPTION_FIELDS(X)
+#undef X
+  readInt(c, e, "iterations", &o->iterations);
+  readInt(c, e, "ls_iterations", &o->ls_iterations);
+  readInt(c, e, "noslip_iterations", &o->noslip_iterations);
+  readInt(c, e, "ccd_iterations", &o->ccd_iterations);
+  readInt(c, e, "sdf_initpoints", &o->sdf_initpoints);
+  readInt(c, e, "sdf_iterations", &o->sdf_iterations);
+  readKey(c, e, "integrator", integ, &o->integrator);
+  readKey(c, e, "cone", cones, &o->cone);
+  readKey(c, e, "jacobian", jacs, &o->jacobian);
+  readKey(c, e, "solver", solvers, &o->solver);
+  // actuator groups to disable: a list of group numbers 0..30
+  double groups[31];
+  int ng = readNums(c, e, "actuatorgroupdisable", groups, 1, 31);
+  for (int i = 0; i < ng; i++) {
+    if (groups[i] < 0 || groups[i] > 30 || groups[i] != floor(groups[i]))
+      fail(c, e, "actuatorgroupdisable: groups are integers 0..30");
+    o->disableactuator |= 1 << (int)groups[i];
+  }
+  checkAttrs(c, e);
+  // <flag name="enable|disable">
+  static const char* const onoff[] = {"disable", "enable", NULL};
+  for (int i = 0; i < e->nchild; i++) {
+    const mjXNode* f = e->child[i];
+    if (strcmp(f->name, "flag")) fail(c, f, "unknown element in option");
+    int v;
+    for (int b = 0; disableNames[b]; b++) {
+      if (!readKey(c, f, disableNames[b], onoff, &v)) continue;
+      if (v) o->disableflags &= ~(1 << b);
+      else o->disableflags |= 1 << b;
+    }
+    for (int b = 0; enableNames[b]; b++) {
+      if (!readKey(c, f, enableNames[b], onoff, &v)) continue;
+      if (v) o->enableflags |= 1 << b;
+      else o->enableflags &= ~(1 << b);
+    }
+    checkAttrs(c, f);
+  }
+}
+
+// <size>: memory and the preallocation counts; user-data sizes are accepted and ignored
+static void readSize(Ctx* c, const mjXNode* e) {
+  readInt(c, e, "njmax", &c->njmax);
+  readInt(c, e, "nconmax", &c->nconmax);
+  readInt(c, e, "nstack", &c->nstack);
+  readInt(c, e, "nkey", &c->nkey);
+  const char* mem = getAttr(e, "memory");
+  if (mem) {
+    // bytes with an optional K, M or G suffix
+    char* end;
+    double x = strtod(mem, &end);
+    double scale = *end == 'K' || *end == 'k' ? 1024.0 : *end == 'M' || *end == 'm' ? 1048576.0
+                 : *end == 'G' || *end == 'g' ? 1073741824.0 : 1;
+    if (end == mem || x < 0 || (*end && end[1]) || (*end && scale == 1 && *end != ' '))
+      fail(c, e, "attribute 'memory': malformed size");
+    double n = x * scale / sizeof(mjtNum);
+    if (n > c->nstack && n < 1 << 28) c->nstack = (int)n;
+  }
+  ignoreAttrs(e, "nuserdata nuser_body nuser_jnt nuser_geom nuser_site nuser_cam "
+                 "nuser_tendon nuser_actuator nuser_sensor");
+  checkAttrs(c, e);
+}
+
+// <visual>: sections named as in mjVisual, attributes as its fields
+static void readVisual(Ctx* c, const mjXNode* e) {
+  static const char* const sections[] = {"global", "quality", "headlight", "map", "scale",
+                                         "rgba", NULL};
+  for (int i = 0; i < e->nchild; i++) {
+    const mjXNode* s = e->child[i];
+    if (wordIndex(sections, s->name) < 0) fail(c, s, "unknown element in visual");
+    mjVisual* v = &c->vis;
+    const char* sec = s->name;
+#define X(type, section, name, count, shape)                                                 \
+  if (!strcmp(sec, #section)) readFloats(c, s, #name, (float*)(void*)&v->section##_##name, \
+                                             count);
+    MJ_VISUAL_FIELDS(X)
+#undef X
+    checkAttrs(c, s);
+  }
+  checkAttrs(c, e);
+}
+
+// <statistic>: values that override the computed statistics
+static void readStatistic(Ctx* c, const mjXNode* e) {
+  int i = 0;
+#define X(type, name, count, shape)                                                          \
+  c->statset[i++] |= readVec(c, e, #name, (double*)(void*)&c->stat.name, count) > 0;
+  MJ_STAT_FIELDS(X)
+#undef X
+  checkAttrs(c, e);
+}
+
+// ---- default classes ---------------------------------------------------------------------------
+
+// the class called `name`, referenced by element e; error if undefined
+static const Default* findClass(Ctx* c, const mjXNode* e, const char* name) {
+  for (int i = 0; i < c->classes.n; i++) {
+    const Default* d = c->classes.p[i];
+    if (!strcmp(d->name, name)) return d;
+  }
+  fail(c, e, "unknown default class '%s'", name);
+}
+
+// the class named by e's "class" attribute, or `inherited` when it has none
+static const Default* elemClass(Ctx* c, const mjXNode* e, const Default* inherited) {
+  const char* name = getAttr(e, "class");
+  return name ? findClass(c, e, name) : inherited;
+}
+
+// a <default> element: a new class copied from `parent` (or "main" itself at the top level),
+// its element defaults, then its nested classes
+static void readDefault(Ctx* c, const mjXNode* e, Default* parent) {
+  const char* name = getAttr(e, "class");
+  Default* d;
+  if (!parent) {
+    // top level: the main class
+    if (name && strcmp(name, "main")) fail(c, e, "top-level default class must be 'main'");
+    d = c->classes.p[0];
+  } else {
+    if (!name) fail(c, e, "nested default needs a class name");
+    for (int i = 0; i < c->classes.n; i++)
+      if (!strcmp(((Default*)c->classes.p[i])->name, name))
+        fail(c, e, "repeated default class '%s'", name);
+    d = alloc(c, sizeof(Default));
+    *d = *parent;
+    d->name = name;
+    push(c, &c->classes, d);
+  }
+  checkAttrs(c, e);
+  // the element defaults in document order
+  for (int i = 0; i < e->nchild; i++) {
+    const mjXNode* ch = e->child[i];
+    const char* n = ch->name;
+    int kind = wordIndex(actKinds, n);
+    if (!strcmp(n, "default")) continue;
+    if (!strcmp(n, "joint")) readJoint(c, ch, &d->joint);
+    else if (!strcmp(n, "geom")) readGeom(c, ch, &d->geom);
+    else if (!strcmp(n, "site")) readSite(c, ch, &d->site);
+    else if (!strcmp(n, "camera")) readCamera(c, ch, &d->cam);
+    else if (!strcmp(n, "light")) readLight(c, ch, &d->light);
+    else if (!strcmp(n, "material")) readMaterial(c, ch, &d->mat);
+    else if (!strcmp(n, "tendon")) readTendon(c, ch, &d->tendon);
+    else if (!strcmp(n, "equality")) readEquality(c, ch, &d->eq);
+    else if (!strcmp(n, "pair")) readPair(c, ch, &d->pair);
+    else if (kind >= 0) readActuator(c, ch, &d->act, kind);
+    else if (!strcmp(n, "mesh")) ignoreAttrs(ch, "scale maxhullvert inertia");
+    else fail(c, ch, "unknown element in default");
+    checkAttrs(c, ch);
+  }
+  // nested classes after this class is complete
+  for (int i = 0; i < e->nchild; i++)
+    if (!strcmp(e->child[i]->name, "default")) readDefault(c, e->child[i], d);
+}
+
+// ---- assets -----------------------------------------------------------------------------------
+
+// <asset>: textures and materials; meshes, height fields and skins are not supported
+static void readAssets(Ctx* c, const mjXNode* e) {
+  checkAttrs(c, e);
+  for (int i = 0; i < e->nchild; i++) {
+    const mjXNode* a = e->child[i];
+    if (!strcmp(a->name, "mesh") || !strcmp(a->name, "hfield") || !strcmp(a->name, "skin")) {
+      fail(c, a, "%s geometry is not supported yet", a->name);
+    } else if (!strcmp(a->name, "texture")) {
+      // textures are read when filling the model; here only their names
+      Obj* o = alloc(c, sizeof(Obj));
+      o->h.e = a;
+      o->h.name = getAttr(a, "name");
+      // an unnamed file texture is named after its file, without directory and extension
+      const char* file = mjx_attr(a, "file");
+      if (!o->h.name && file) {
+        const char* base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+        size_t n = strcspn(base, ".");
+        char* s = alloc(c, n + 1);
+        memcpy(s, base, n);
+        o->h.name = s;
+      }
+      push(c, &c->obj[K_TEX], o);
+    } else if (!strcmp(a->name, "material")) {
+      Obj* o = alloc(c, sizeof(Obj));
+      o->h.e = a;
+      o->h.name = getAttr(a, "name");
+      o->mat = elemClass(c, a, c->classes.p[0])->mat;
+      readMaterial(c, a, &o->mat);
+      checkAttrs(c, a);
+      if (a->nchild) fail(c, a->child[0], "material layers are not supported yet");
+      push(c, &c->obj[K_MAT], o);
+    } else {
+      fail(c, a, "unknown element in asset");
+    }
+  }
+}
+
+// ---- the body tree -----------------------------------------------------------------------------
+
+// a frame inside a body: its pose in the body frame and the class its children default to
+typedef struct {
+  double pos[3], quat[4];
+  const Default* cls;
+} Frame;
+
+// (pos, quat) = frame * (pos, quat)
+static void applyFrame(const Frame* f, double pos[3], double quat[4]) {
+  mju_mulPose(pos, quat, f->pos, f->quat, pos, quat);
+}
+
+// the local pose of an element with pos, orientation and optionally fromto: the segment's
+// midpoint with +z along from - to, and half its length into size[lenidx]
+static void elemPose(Ctx* c, const mjXNode* e, const double spos[3], const Orient* o,
+                     int hasfromto, const double ft[6], double* size, int lenidx,
+                     double pos[3], double quat[4]) {
+  if (hasfromto) {
+    double d[3] = {ft[0] - ft[3], ft[1] - ft[4], ft[2] - ft[5]};
+    for (int i = 0; i < 3; i++) pos[i] = 0.5 * (ft[i] + ft[i + 3]);
+    double len = mju_norm3(d);
+    if (len < mjMINVAL) fail(c, e, "fromto points coincide");
+    mju_quatZ2Vec(quat, d);
+    size[lenidx] = 0.5 * len;
+    if (lenidx == 2) size[1] = size[0];  // box, ellipsoid: a square cross-section
+  } else {
+    mju_copy3(pos, spos);
+    orientQuat(c, e, o, quat);
+  }
+}
+
+// the size index that fromto sets for geom type t; -1 when fromto is not allowed
+static int fromtoIndex(int t) {
+  if (t == mjGEOM_CAPSULE || t == mjGEOM_CYLINDER) return 1;
+  if (t == mjGEOM_BOX || t == mjGEOM_ELLIPSOID) return 2;
+  return -1;
+}
+
+// a joint, geom, site, camera or light of body `body` under frame f
+static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f) {
+  Item* it = alloc(c, sizeof(Item));
+  it->h.e = e;
+  it->body = body;
+  it->freejoint = !strcmp(e->name, "freejoint");
+  const Default* cls = it->freejoint ? NULL : elemClass(c, e, f->cls);
+  readStr(e, "name", &it->h.name);
+  mju_unit4(it->quat);
+  switch (kind) {
+    case K_JOINT: {
+      JointSpec* s = &it->s.joint;
+      if (it->freejoint) {
+        // a free joint takes no class defaults
+        Default builtin;
+        builtinDefaults(&builtin);
+        *s = builtin.joint;
+        s->type = mjJNT_FREE;
+        readInt(c, e, "group", &s->group);
+        ignoreAttrs(e, "align");
+      } else {
+        *s = cls->joint;
+        readJoint(c, e, s);
+      }
+      if (body == 0) fail(c, e, "joints cannot be attached to the world body");
+      // anchor and axis in the body frame
+      mju_copy3(it->pos, s->pos);
+      mju_rotVecQuat(s->axis, s->axis, f->quat);
+      mju_copy4(it->quat, f->quat);
+      applyFrame(f, it->pos, it->quat);
+      if ((s->type == mjJNT_HINGE || s->type == mjJNT_SLIDE) && mju_norm3(s->axis) < mjMINVAL)
+        fail(c, e, "axis has zero norm");
+      mju_normalize3(s->axis);
+      break;
+    }
+    case K_GEOM: {
+      GeomSpec* s = &it->s.geom;
+      *s = cls->geom;
+      readGeom(c, e, s);
+      if (s->type == mjGEOM_MESH || s->type == mjGEOM_HFIELD || s->type == mjGEOM_SDF ||
+          (s->mesh && s->type != mjGEOM_MESH))
+        fail(c, e, "%s geometry is not supported yet",
+             s->type == mjGEOM_HFIELD ? "hfield" : s->type == mjGEOM_SDF ? "sdf" : "mesh");
+      int k = fromtoIndex(s->type);
+      if (s->hasfromto && k < 0) fail(c, e, "fromto requires capsule, cylinder, box or ellipsoid");
+      elemPose(c, e, s->pos, &s->orient, s->hasfromto, s->fromto, s->size, k, it->pos, it->quat);
+      applyFrame(f, it->pos, it->quat);
+      // sizes the type uses must be positive (planes: non-negative)
+      static const int nsize[] = {3, 0, 1, 2, 3, 2, 3, 0, 0};
+      for (int i = 0; i < nsize[s->type]; i++) {
+        if (s->type == mjGEOM_PLANE ? s->size[i] < 0 : s->size[i] <= 0)
+          fail(c, e, "size %d must be positive", i);
+      }
+      if (s->hasmass && s->mass < 0) fail(c, e, "mass cannot be negative");
+      if (!s->hasmass && s->density < 0) fail(c, e, "density cannot be negative");
+      if (s->fluidshape) fail(c, e, "fluidshape=\"ellipsoid\" is not supported yet");
+      break;
+    }
+    case K_SITE: {
+      SiteSpec* s = &it->s.site;
+      *s = cls->site;
+      readSite(c, e, s);
+      int k = fromtoIndex(s->type);
+      if (s->hasfromto && k < 0) fail(c, e, "fromto requires capsule, cylinder, box or ellipsoid");
+      elemPose(c, e, s->pos, &s->orient, s->hasfromto, s->fromto, s->size, k, it->pos, it->quat);
+      applyFrame(f, it->pos, it->quat);
+      break;
+    }
+    case K_CAM: {
+      CamSpec* s = &it->s.cam;
+      *s = cls->cam;
+      readCamera(c, e, s);
+      mju_copy3(it->pos, s->pos);
+      orientQuat(c, e, &s->orient, it->quat);
+      applyFrame(f, it->pos, it->quat);
+      break;
+    }
+    case K_LIGHT: {
+      LightSpec* s = &it->s.light;
+      *s = cls->light;
+      readLight(c, e, s);
+      mju_copy3(it->pos, s->pos);
+      applyFrame(f, it->pos, it->quat);
+      mju_rotVecQuat(s->dir, s->dir, f->quat);
+      if (mju_norm3(s->dir) < mjMINVAL) fail(c, e, "dir has zero norm");
+      mju_normalize3(s->dir);
+      break;
+    }
+  }
+  checkAttrs(c, e);
+  if (e->nchild) fail(c, e->child[0], "unknown element in %s", e->name);
+  // visual geoms are dropped when the compiler says so
+  if (kind == K_GEOM && c->discardvisual && !it->s.geom.contype && !it->s.geom.conaffinity)
+    return;
+  push(c, &c->obj[kind], it);
+}
+
+// <inertial> of body b: mass and the principal frame of the given inertia
+static void readInertial(Ctx* c, const mjXNode* e, Body* b) {
+  if (b->hasinertial) fail(c, e, "a body has at most one inertial");
+  b->hasinertial = 1;
+  double pos[3] = {0, 0, 0}, diag[3] = {0, 0, 0}, full[6];
+  Orient o = {0, {0}};
+  readVec(c, e, "pos", pos, 3);
+  readOrient(c, e, &o);
+  if (!readVec(c, e, "mass", &b->mass, 1)) fail(c, e, "mass is required");
+  if (b->mass < 0) fail(c, e, "mass cannot be negative");
+  int hasdiag = readVec(c, e, "diaginertia", diag, 3);
+  int hasfull = readVec(c, e, "fullinertia", full, 6);
+  if (hasdiag && hasfull) fail(c, e, "diaginertia and fullinertia cannot both be given");
+  if (!hasdiag && !hasfull) fail(c, e, "diaginertia or fullinertia is required");
+  checkAttrs(c, e);
+  mju_copy3(b->ipos, pos);
+  orientQuat(c, e, &o, b->iquat);
+  if (hasfull) {
+    // principal axes of the full inertia, composed with the given orientation
+    double q[4], t[4];
+    if (mju_fullInertia(full, q, diag)) fail(c, e, "fullinertia is not positive definite");
+    mju_mulQuat(t, b->iquat, q);
+    mju_normalize4(t);
+    mju_copy4(b->iquat, t);
+  }
+  for (int i = 0; i < 3; i++)
+    if (diag[i] < 0) fail(c, e, "inertia cannot be negative");
+  mju_copy3(b->inertia, diag);
+}
+
+static void walkBody(Ctx* c, const mjXNode* e, int body, const Frame* f);
+
+// a <body> under body `parent` and frame f, then its contents
+static void addBody(Ctx* c, const mjXNode* e, int parent, const Frame* f) {
+  Body* b = alloc(c, sizeof(Body));
+  b->h.e = e;
+  readStr(e, "name", &b->h.name);
+  b->parent = parent;
+  b->id = c->obj[K_BODY].n;
+  push(c, &c->obj[K_BODY], b);
+  // the class of the body's children: its childclass, else the inherited one
+  Frame inner = {{0, 0, 0}, {1, 0, 0, 0}, f->cls};
+  const char* cc = getAttr(e, "childclass");
+  if (cc) inner.cls = findClass(c, e, cc);
+  // pose in the parent frame
+  Orient o = {0, {0}};
+  readVec(c, e, "pos", b->pos, 3);
+  readOrient(c, e, &o);
+  orientQuat(c, e, &o, b->quat);
+  applyFrame(f, b->pos, b->quat);
+  readBool(c, e, "mocap", &b->mocap);
+  readVec(c, e, "gravcomp", &b->gravcomp, 1);
+  ignoreAttrs(e, "user");
+  checkAttrs(c, e);
+  if (b->mocap && parent != 0) fail(c, e, "mocap bodies must be children of the world body");
+  mju_unit4(b->iquat);
+  walkBody(c, e, b->id, &inner);
+}
+
+// the children of a body (or frame) element e belonging to body `body`
+static void walkBody(Ctx* c, const mjXNode* e, int body, const Frame* f) {
+  for (int i = 0; i < e->nchild; i++) {
+    const mjXNode* ch = e->child[i];
+    const char* n = ch->name;
+    if (!strcmp(n, "body")) addBody(c, ch, body, f);
+    else if (!strcmp(n, "joint") || !strcmp(n, "freejoint")) addItem(c, K_JOINT, ch, body, f);
+    else if (!strcmp(n, "geom")) addItem(c, K_GEOM, ch, body, f);
+    else if (!strcmp(n, "site")) addItem(c, K_SITE, ch, body, f);
+    else if (!strcmp(n, "camera")) addItem(c, K_CAM, ch, body, f);
+    else if (!strcmp(n, "light")) addItem(c, K_LIGHT, ch, body, f);
+    else if (!strcmp(n, "inertial") && !strcmp(e->name, "body"))
+      readInertial(c, ch, c->obj[K_BODY].p[body]);
+    else if (!strcmp(n, "frame")) {
+      // a frame composes its pose onto f and may set the children's class
+      Frame g = *f;
+      Orient o = {0, {0}};
+      double pos[3] = {0, 0, 0}, quat[4];
+      readVec(c, ch, "pos", pos, 3);
+      readOrient(c, ch, &o);
+      orientQuat(c, ch, &o, quat);
+      mju_mulPose(g.pos, g.quat, f->pos, f->quat, pos, quat);
+      const char* cc = getAttr(ch, "childclass");
+      if (cc) g.cls = findClass(c, ch, cc);
+      ignoreAttrs(ch, "name");
+      checkAttrs(c, ch);
+      walkBody(c, ch, body, &g);
+    } else if (!strcmp(n, "composite") || !strcmp(n, "flexcomp") || !strcmp(n, "replicate") ||
+               !strcmp(n, "attach") || !strcmp(n, "plugin")) {
+      fail(c, ch, "%s is not supported yet", n);
+    } else {
+      fail(c, ch, "unknown element in %s", e->name);
+    }
+  }
+}
+
+// ---- ordering and kinematics of the collected tree --------------------------------------------
+
+// stable counting sort of the items of kind k by body id (model order: body, then document)
+static void sortByBody(Ctx* c, int k) {
+  Vec* v = &c->obj[k];
+  int nbody = c->obj[K_BODY].n;
+  int* start = alloc(c, sizeof(int) * (nbody + 1));
+  for (int i = 0; i < v->n; i++) start[((Item*)v->p[i])->body + 1]++;
+  for (int b = 0; b < nbody; b++) start[b + 1] += start[b];
+  void** sorted = alloc(c, sizeof(void*) * (v->n + 1));
+  for (int i = 0; i < v->n; i++) sorted[start[((Item*)v->p[i])->body]++] = v->p[i];
+  v->p = sorted;
+  v->cap = v->n + 1;
+}
+
+// the bodies' world poses in the model configuration (qpos0): xpos, xquat (nbody x 3, 4)
+static void bodyWorld(Ctx* c, double* xpos, double* xquat) {
+  mju_zero3(xpos);
+  mju_unit4(xquat);
+  for (int b = 1; b < c->obj[K_BODY].n; b++) {
+    const Body* bd = c->obj[K_BODY].p[b];
+    mju_mulPose(xpos + 3 * b, xquat + 4 * b, xpos + 3 * bd->parent, xquat + 4 * bd->parent,
+                bd->pos, bd->quat);
+  }
+}
+
+// a top-level object record for element e with the given class
+static Obj* newObj(Ctx* c, int kind, const mjXNode* e) {
+  Obj* o = alloc(c, sizeof(Obj));
+  o->h.e = e;
+  readStr(e, "name", &o->h.name);
+  push(c, &c->obj[kind], o);
+  return o;
+}
+
+// id of the object of kind k named by attribute `attr` of e; -1 when absent (or an error when
+// `required`)
+static int refId(Ctx* c, const mjXNode* e, int k, const char* attr, int required) {
+  const char* name = getAttr(e, attr);
+  if (!name) {
+    if (required) fail(c, e, "attribute '%s' is required", attr);
+    return -1;
+  }
+  return findId(c, e, k, name, attr);
+}
+
+// body id of geom g
+static int geomBody(Ctx* c, int g) { return ((Item*)c->obj[K_GEOM].p[g])->body; }
+
+// <contact>: explicit pairs (sorted by body signature) and excluded body pairs
+static void readContact(Ctx* c, const mjXNode* e) {
+  checkAttrs(c, e);
+  for (int i = 0; i < e->nchild; i++) {
+    const mjXNode* ch = e->child[i];
+    if (!strcmp(ch->name, "pair")) {
+      Obj* o = newObj(c, K_PAIR, ch);
+      o->pair = elemClass(c, ch, c->classes.p[0])->pair;
+      readPair(c, ch, &o->pair);
+      // geom1 on the lower body id; signature = body1 << 16 + body2
+      int g1 = refId(c, ch, K_GEOM, "geom1", 1), g2 = refId(c, ch, K_GEOM, "geom2", 1);
+      if (geomBody(c, g1) > geomBody(c, g2)) {
+        int t = g1;
+        g1 = g2;
+        g2 = t;
+      }
+      o->id[0] = g1;
+      o->id[1] = g2;
+      o->type = (geomBody(c, g1) << 16) + geomBody(c, g2);
+    } else if (!strcmp(ch->name, "exclude")) {
+      Obj* o = newObj(c, K_EXCLUDE, ch);
+      int b1 = refId(c, ch, K_BODY, "body1", 1), b2 = refId(c, ch, K_BODY, "body2", 1);
+      o->type = b1 < b2 ? (b1 << 16) + b2 : (b2 << 16) + b1;
+    } else {
+      fail(c, ch, "unknown element in contact");
+    }
+    checkAttrs(c, ch);
+  }
+}
+
+// sort pairs or excludes by signature, stable (insertion sort: the lists are short)
+static void sortSignatures(Ctx* c, int k) {
+  Vec* v = &c->obj[k];
+  for (int i = 1; i < v->n; i++) {
+    void* p = v->p[i];
+    int j = i;
+    for (; j > 0 && ((Obj*)v->p[j - 1])->type > ((Obj*)p)->type; j--) v->p[j] = v->p[j - 1];
+    v->p[j] = p;
+  }
+}
+
+// <equality>: connect, weld, joint, tendon with MuJoCo's eq_data layout
+static void readEqualities(Ctx* c, const mjXNode* e, const double* xpos, const double* xquat) {
+  static const char* const types[] = {"connect", "weld", "joint", "tendon", NULL};
+  checkAttrs(c, e);
+  for (int i = 0; i < e->nchild; i++) {
+    const mjXNode* ch = e->child[i];
+    int type = wordIndex(types, ch->name);
+    if (type < 0) fail(c, ch, "unknown or unsupported element in equality");
+    Obj* o = newObj(c, K_EQ, ch);
+    o->type = type;
+    o->eq = elemClass(c, ch, c->classes.p[0])->eq;
+    readEquality(c, ch, &o->eq);
+    double* d = o->data;
+    d[10] = 1;
+    if (type == mjEQ_CONNECT || type == mjEQ_WELD) {
+      if (getAttr(ch, "site1") || getAttr(ch, "site2"))
+        fail(c, ch, "site-based equality constraints are not supported yet");
+      o->objtype = mjOBJ_BODY;
+      int b1 = refId(c, ch, K_BODY, "body1", 1), b2 = refId(c, ch, K_BODY, "body2", 0);
+      if (b2 < 0) b2 = 0;
+      o->id[0] = b1;
+      o->id[1] = b2;
+      double anchor[3] = {0, 0, 0}, p[3], q[4], ip[3], iq[4];
+      if (type == mjEQ_CONNECT && !readVec(c, ch, "anchor", anchor, 3))
+        fail(c, ch, "attribute 'anchor' is required");
+      if (type == mjEQ_WELD) readVec(c, ch, "anchor", anchor, 3);
+      mju_copy3(d, anchor);
+      // pose of body1 relative to body2 at qpos0: inv(x2) * x1
+      mju_negPose(ip, iq, xpos + 3 * b2, xquat + 4 * b2);
+      mju_mulPose(p, q, ip, iq, xpos + 3 * b1, xquat + 4 * b1);
+      if (type == mjEQ_CONNECT) {
+        // data[3:6] = the anchor in body2's frame
+        double a[3];
+        mju_rotVecQuat(a, anchor, q);
+        mju_add3(d + 3, a, p);
+      } else {
+        // data[3:10] = relpose of body2 in body1's frame, from qpos0 unless given
+        double rel[7] = {0, 1, 0, 0, 0, 0, 0};
+        readVec(c, ch, "relpose", rel, 7);
+        if (mju_norm(rel + 3, 4) < mjMINVAL) {
+          mju_negPose(d + 3, d + 6, p, q);
+        } else {
+          mju_copy3(d + 3, rel);
+          mju_copy4(d + 6, rel + 3);
+          mju_normalize4(d + 6);
+        }
+        readVec(c, ch, "torquescale", d + 10, 1);
+      }
+    } else {
+      // joint or tendon coupling: polycoef, default (0, 1, 0, 0, 0)
+      int k = type == mjEQ_JOINT ? K_JOINT : K_TENDON;
+      const char* a1 = k == K_JOINT ? "joint1" : "tendon1";
+      const char* a2 = k == K_JOINT ? "joint2" : "tendon2";
+      o->objtype = mjOBJ_UNKNOWN;  // MuJoCo records an object type only for body/site pairs
+      o->id[0] = refId(c, ch, k, a1, 1);
+      o->id[1] = refId(c, ch, k, a2, 0);
+      d[1] = 1;
+      readNums(c, ch, "polycoef", d, 1, 5);
+    }
+    checkAttrs(c, ch);
+  }
+}
+
+// a new wrap of tendon o
+static void addWrap(Ctx* c, Obj* o, int type, int objid, double prm) {
+  Wrap* w = alloc(c, sizeof(Wrap));
+  w->type = type;
+  w->objid = objid;
+  w->prm = prm;
+  push(c, &c->obj[K_WRAP], w);
+  o->nwrap++;
+}
+
+// <tendon>: fixed (joints with coefficients) and spatial (sites, wrapping geoms, pulleys)
+static void readTendons(Ctx* c, const mjXNode* e) {
+  checkAttrs(c, e);
+  for (int i = 0; i < e->nchild; i++) {
+    const mjXNode* ch = e->child[i];
+    int spatial = !strcmp(ch->name, "spatial");
+    if (!spatial && strcmp(ch->name, "fixed")) fail(c, ch, "unknown element in tendon");
+    Obj* o = newObj(c, K_TENDON, ch);
+    o->type = spatial;
+    o->tendon = elemClass(c, ch, c->classes.p[0])->tendon;
+    readTendon(c, ch, &o->tendon);
+    checkAttrs(c, ch);
+    o->wrapadr = c->obj[K_WRAP].n;
+    for (int j = 0; j < ch->nchild; j++) {
+      const mjXNode* w = ch->child[j];
+      if (!spatial && !strcmp(w->name, "joint")) {
+        double coef = 1;
+        int jid = refId(c, w, K_JOINT, "joint", 1);
+        readVec(c, w, "coef", &coef, 1);
+        addWrap(c, o, mjWRAP_JOINT, jid, coef);
+      } else if (spatial && !strcmp(w->name, "site")) {
+        addWrap(c, o, mjWRAP_SITE, refId(c, w, K_SITE, "site", 1), 0);
+      } else if (spatial && !strcmp(w->name, "geom")) {
+        int g = refId(c, w, K_GEOM, "geom", 1);
+        int side = refId(c, w, K_SITE, "sidesite", 0);
+        int t = ((Item*)c->obj[K_GEOM].p[g])->s.geom.type;
+        if (t != mjGEOM_SPHERE && t != mjGEOM_CYLINDER)
+          fail(c, w, "wrapping geom must be a sphere or a cylinder");
+        addWrap(c, o, t == mjGEOM_SPHERE ? mjWRAP_SPHERE : mjWRAP_CYLINDER, g, side);
+      } else if (spatial && !strcmp(w->name, "pulley")) {
+        double div = 0;
+        if (!readVec(c, w, "divisor", &div, 1) || div <= 0)
+          fail(c, w, "divisor must be positive");
+        addWrap(c, o, mjWRAP_PULLEY, -1, div);
+      } else {
+        fail(c, w, "unknown element in %s tendon", ch->name);
+      }
+      checkAttrs(c, w);
+    }
+    if (!o->nwrap) fail(c, ch, "tendon has no path elements");
+    if (spatial) {
+      // a spatial path starts and ends at sites; a geom sits between two sites
+      const Wrap* const* wr = (const Wrap* const*)c->obj[K_WRAP].p + o->wrapadr;
+      if (wr[0]->type != mjWRAP_SITE || wr[o->nwrap - 1]->type != mjWRAP_SITE)
+        fail(c, ch, "spatial tendon path must start and end at a site");
+      for (int j = 1; j < o->nwrap - 1; j++) {
+        int t = wr[j]->type;
+        if ((t == mjWRAP_SPHERE || t == mjWRAP_CYLINDER) &&
+            (wr[j - 1]->type != mjWRAP_SITE || wr[j + 1]->type != mjWRAP_SITE))
+          fail(c, ch, "a wrapping geom must be between two sites");
+      }
+    }
+  }
+}
+
+// <actuator>: each shortcut expanded over its class default, with one transmission target
+static void readActuators(Ctx* c, const mjXNode* e) {
+  checkAttrs(c, e);
+  for (int i = 0; i < e->nchild; i++) {
+    const mjXNode* ch = e->child[i];
+    int kind = wordIndex(actKinds, ch->name);
+    if (kind < 0) fail(c, ch, "unknown or unsupported element in actuator");
+    Obj* o = newObj(c, K_ACT, ch);
+    o->act = elemClass(c, ch, c->classes.p[0])->act;
+    readActuator(c, ch, &o->act, kind);
+    // the transmission: exactly one target kind
+    static const char* const targets[] = {"joint", "jointinparent", "tendon", "site", "body",
+                                          "cranksite"};
+    static const int trn[] = {mjTRN_JOINT, mjTRN_JOINTINPARENT, mjTRN_TENDON, mjTRN_SITE,
+                              mjTRN_BODY, mjTRN_SLIDERCRANK};
+    static const int kinds[] = {K_JOINT, K_JOINT, K_TENDON, K_SITE, K_BODY, K_SITE};
+    int n = 0;
+    o->id[1] = -1;
+    for (int t = 0; t < 6; t++) {
+      int id = refId(c, ch, kinds[t], targets[t], 0);
+      if (id < 0) continue;
+      n++;
+      o->type = trn[t];
+      o->id[0] = id;
+    }
+    if (n != 1) fail(c, ch, "actuator needs exactly one transmission target");
+    if (kind == A_ADHESION && o->type != mjTRN_BODY) fail(c, ch, "adhesion needs a body");
+    // second ids: the reference site, or the slider site of a slider-crank
+    int ref = refId(c, ch, K_SITE, "refsite", 0);
+    if (ref >= 0 && o->type != mjTRN_SITE) fail(c, ch, "refsite requires a site transmission");
+    int slider = refId(c, ch, K_SITE, "slidersite", 0);
+    if ((slider >= 0) != (o->type == mjTRN_SLIDERCRANK))
+      fail(c, ch, "cranksite and slidersite go together");
+    if (ref >= 0) o->id[1] = ref;
+    if (slider >= 0) o->id[1] = slider;
+    checkAttrs(c, ch);
+  }
+}
+
+// one sensor type: element name, object attribute and kind, dim, datatype, stage
+typedef struct {
+  const char* name;
+  const char* attr;   // object attribute; NULL: objtype/objname or none
+  int kind, dim, datatype, stage;
+} SensorType;
+
+static const SensorType sensorTypes[] = {
+  {"touch", "site", K_SITE, 1, mjDATATYPE_POSITIVE, mjSTAGE_ACC},
+  {"accelerometer", "site", K_SITE, 3, 0, mjSTAGE_ACC},
+  {"velocimeter", "site", K_SITE, 3, 0, mjSTAGE_VEL},
+  {"gyro", "site", K_SITE, 3, 0, mjSTAGE_VEL},
+  {"force", "site", K_SITE, 3, 0, mjSTAGE_ACC},
+  {"torque", "site", K_SITE, 3, 0, mjSTAGE_ACC},
+  {"magnetometer", "site", K_SITE, 3, 0, mjSTAGE_POS},
+  {"rangefinder", "site", K_SITE, 1, 0, mjSTAGE_POS},
+  {"camprojection", "site", K_SITE, 2, 0, mjSTAGE_POS},
+  {"jointpos", "joint", K_JOINT, 1, 0, mjSTAGE_POS},
+  {"jointvel", "joint", K_JOINT, 1, 0, mjSTAGE_VEL},
+  {"tendonpos", "tendon", K_TENDON, 1, 0, mjSTAGE_POS},
+  {"tendonvel", "tendon", K_TENDON, 1, 0, mjSTAGE_VEL},
+  {"actuatorpos", "actuator", K_ACT, 1, 0, mjSTAGE_POS},
+  {"actuatorvel", "actuator", K_ACT, 1, 0, mjSTAGE_VEL},
+  {"actuatorfrc", "actuator", K_ACT, 1, 0, mjSTAGE_ACC},
+  {"jointactuatorfrc", "joint", K_JOINT, 1, 0, mjSTAGE_ACC},
+  {"tendonactuatorfrc", "tendon", K_TENDON, 1, 0, mjSTAGE_ACC},
+  {"ballquat", "joint", K_JOINT, 4, mjDATATYPE_QUATERNION, mjSTAGE_POS},
+  {"ballangvel", "joint", K_JOINT, 3, 0, mjSTAGE_VEL},
+  {"jointlimitpos", "joint", K_JOINT, 1, 0, mjSTAGE_POS},
+  {"jointlimitvel", "joint", K_JOINT, 1, 0, mjSTAGE_VEL},
+  {"jointlimitfrc", "joint", K_JOINT, 1, 0, mjSTAGE_ACC},
+  {"tendonlimitpos", "tendon", K_TENDON, 1, 0, mjSTAGE_POS},
+  {"tendonlimitvel", "tendon", K_TENDON, 1, 0, mjSTAGE_VEL},
+  {"tendonlimitfrc", "tendon", K_TENDON, 1, 0, mjSTAGE_ACC},
+  {"framepos", NULL, 0, 3, 0, mjSTAGE_POS},
+  {"framequat", NULL, 0, 4, mjDATATYPE_QUATERNION, mjSTAGE_POS},
+  {"framexaxis", NULL, 0, 3, mjDATATYPE_AXIS, mjSTAGE_POS},
+  {"frameyaxis", NULL, 0, 3, mjDATATYPE_AXIS, mjSTAGE_POS},
+  {"framezaxis", NULL, 0, 3, mjDATATYPE_AXIS, mjSTAGE_POS},
+  {"framelinvel", NULL, 0, 3, 0, mjSTAGE_VEL},
+  {"frameangvel", NULL, 0, 3, 0, mjSTAGE_VEL},
+  {"framelinacc", NULL, 0, 3, 0, mjSTAGE_ACC},
+  {"frameangacc", NULL, 0, 3, 0, mjSTAGE_ACC},
+  {"subtreecom", "body", K_BODY, 3, 0, mjSTAGE_POS},
+  {"subtreelinvel", "body", K_BODY, 3, 0, mjSTAGE_VEL},
+  {"subtreeangmom", "body", K_BODY, 3, 0, mjSTAGE_VEL},
+  {"insidesite", NULL, 0, 1, mjDATATYPE_POSITIVE, mjSTAGE_POS},
+  {"distance", NULL, 0, 1, 0, mjSTAGE_POS},
+  {"normal", NULL, 0, 3, mjDATATYPE_AXIS, mjSTAGE_POS},
+  {"fromto", NULL, 0, 6, 0, mjSTAGE_POS},
+  {"contact", NULL, 0, 0, 0, 0},
+  {"e_potential", NULL, 0, 1, 0, mjSTAGE_POS},
+  {"e_kinetic", NULL, 0, 1, 0, mjSTAGE_POS},
+  {"clock", NULL, 0, 1, 0, mjSTAGE_POS},
+};
+
+// the kind and mjtObj of a frame-sensor object type keyword
+static void frameObjType(Ctx* c, const mjXNode* e, const char* attr, int* kind, int* obj) {
+  static const char* const words[] = {"body", "xbody", "geom", "site", "camera", NULL};
+  static const int kinds[] = {K_BODY, K_BODY, K_GEOM, K_SITE, K_CAM};
+  static const int objs[] = {mjOBJ_BODY, mjOBJ_XBODY, mjOBJ_GEOM, mjOBJ_SITE, mjOBJ_CAMERA};
+  int t;
+  if (!readKey(c, e, attr, words, &t)) fail(c, e, "attribute '%s' is required", attr);
+  *kind = kinds[t];
+  *obj = objs[t];
+}
+
+// the geom or body named by attribute geomN / bodyN (exactly one) of a distance-type sensor
+static void geomOrBody(Ctx* c, const mjXNode* e, int n, int* objtype, int* id) {
+  char ga[8] = "geom1", ba[8] = "body1";
+  ga[4] = ba[4] = (char)('0' + n);
+  int g = refId(c, e, K_GEOM, ga, 0), b = refId(c, e, K_BODY, ba, 0);
+  if ((g >= 0) == (b >= 0)) fail(c, e, "exactly one of %s and %s is required", ga, ba);
+  *objtype = g >= 0 ? mjOBJ_GEOM : mjOBJ_BODY;
+  *id = g >= 0 ? g : b;
+}
+
+// <sensor>: type, object, reference, dim, datatype, stage, cutoff, noise
+static void readSensors(Ctx* c, const mjXNode* e) {
+  checkAttrs(c, e);
+  int nt = (int)(sizeof(sensorTypes) / sizeof(sensorTypes[0]));
+  for (int i = 0; i < e->nchild; i++) {
+    const mjXNode* ch = e->child[i];
+    int t = 0;
+    while (t < nt && strcmp(sensorTypes[t].name, ch->name)) t++;
+    if (t == nt || t == mjSENS_CONTACT) fail(c, ch, "unknown or unsupported sensor");
+    const SensorType* st = &sensorTypes[t];
+    Obj* o = newObj(c, K_SENSOR, ch);
+    o->type = t;
+    o->dim = st->dim;
+    o->datatype = st->datatype;
+    o->stage = st->stage;
+    o->id[0] = o->id[1] = -1;
+    readVec(c, ch, "cutoff", &o->cutoff, 1);
+    readVec(c, ch, "noise", &o->noise, 1);
+    ignoreAttrs(ch, "user");
+    if (o->cutoff < 0) fail(c, ch, "cutoff cannot be negative");
+    if (st->attr) {
+      // a single object named by its attribute
+      static const int objOf[NKIND] = {mjOBJ_BODY, mjOBJ_JOINT, mjOBJ_GEOM, mjOBJ_SITE,
+                                       mjOBJ_CAMERA, 0, 0, 0, 0, 0, 0, mjOBJ_TENDON,
+                                       mjOBJ_ACTUATOR};
+      o->objtype = objOf[st->kind];
+      o->id[0] = refId(c, ch, st->kind, st->attr, 1);
+    } else if (t >= mjSENS_FRAMEPOS && t <= mjSENS_FRAMEANGACC) {
+      // a frame of some object, optionally measured in the frame of another
+      int k;
+      frameObjType(c, ch, "objtype", &k, &o->objtype);
+      o->id[0] = refId(c, ch, k, "objname", 1);
+      if (getAttr(ch, "reftype") || getAttr(ch, "refname")) {
+        frameObjType(c, ch, "reftype", &k, &o->reftype);
+        o->id[1] = refId(c, ch, k, "refname", 1);
+      }
+    } else if (t == mjSENS_INSIDESITE) {
+      int k;
+      frameObjType(c, ch, "objtype", &k, &o->objtype);
+      o->id[0] = refId(c, ch, k, "objname", 1);
+      o->reftype = mjOBJ_SITE;
+      o->id[1] = refId(c, ch, K_SITE, "site", 1);
+    } else if (t >= mjSENS_GEOMDIST && t <= mjSENS_GEOMFROMTO) {
+      geomOrBody(c, ch, 1, &o->objtype, &o->id[0]);
+      geomOrBody(c, ch, 2, &o->reftype, &o->id[1]);
+    }
+    // the camera of a projection sensor is its reference
+    if (t == mjSENS_CAMPROJECTION) {
+      o->reftype = mjOBJ_CAMERA;
+      o->id[1] = refId(c, ch, K_CAM, "camera", 1);
+    }
+    // joint and tendon sensors that need a particular joint type or limits
+    if (st->kind == K_JOINT) {
+      const Item* j = c->obj[K_JOINT].p[o->id[0]];
+      int jt = j->s.joint.type;
+      int ball = t == mjSENS_BALLQUAT || t == mjSENS_BALLANGVEL;
+      if (ball && jt != mjJNT_BALL) fail(c, ch, "joint must be a ball joint");
+      if (!ball && t != mjSENS_JOINTACTFRC && (jt == mjJNT_FREE || jt == mjJNT_BALL))
+        fail(c, ch, "joint must be a slide or hinge joint");
+    }
+    checkAttrs(c, ch);
+  }
+}
+
+// <custom>: numeric, text and tuple entries are accepted; only their names are kept
+static void readCustom(Ctx* c, const mjXNode* e) {
+  checkAttrs(c, e);
+  for (int i = 0; i < e->nchild; i++) {
+    const mjXNode* ch = e->child[i];
+    if (strcmp(ch->name, "numeric") && strcmp(ch->name, "text") && strcmp(ch->name, "tuple"))
+      fail(c, ch, "unknown element in custom");
+    newObj(c, K_CUSTOM, ch);
+    ignoreAttrs(ch, "data size");
+    checkAttrs(c, ch);
+    for (int j = 0; j < ch->nchild; j++) ignoreAttrs(ch->child[j], "objtype objname prm");
+  }
+}
+
+// ---- body inertia ------------------------------------------------------------------------------
+
+// mass and principal inertia of body b from its geoms with mass in the inertia group range
+static void inertiaFromGeoms(Ctx* c, Body* b, int adr, int num) {
+  int n = 0;
+  double* mass = alloc(c, sizeof(double) * (num + 1));
+  double* pos = alloc(c, sizeof(double) * 3 * (num + 1));
+  double* quat = alloc(c, sizeof(double) * 4 * (num + 1));
+  double* inertia = alloc(c, sizeof(double) * 3 * (num + 1));
+  for (int i = adr; i < adr + num; i++) {
+    const Item* g = c->obj[K_GEOM].p[i];
+    const GeomSpec* s = &g->s.geom;
+    if (s->group < c->igroup[0] || s->group > c->igroup[1]) continue;
+    // mass: given, else density * volume
+    mass[n] = s->hasmass ? s->mass : s->density * mju_geomVolume(s->type, s->size);
+    if (mass[n] < mjMINVAL) continue;  // massless geoms do not count
+    mju_geomInertia(s->type, s->size, mass[n], inertia + 3 * n);
+    mju_copy3(pos + 3 * n, g->pos);
+    mju_copy4(quat + 4 * n, g->quat);
+    n++;
+  }
+  // one geom gives its own frame, as in MuJoCo; several are combined into principal axes
+  if (n == 1) {
+    b->mass = mass[0];
+    mju_copy3(b->ipos, pos);
+    mju_copy4(b->iquat, quat);
+    mju_copy3(b->inertia, inertia);
+  } else if (n > 1) {
+    mju_combineInertia(n, mass, pos, quat, inertia, &b->mass, b->ipos, b->iquat, b->inertia);
+  }
+}
+
+// mass properties of every body: <inertial> or geoms per inertiafromgeom, balance, bounds and
+// the total mass; gadr/gnum are the bodies' geom ranges
+static void bodyInertia(Ctx* c, const int* gadr, const int* gnum) {
+  Vec* bodies = &c->obj[K_BODY];
+  double total = 0;
+  for (int i = 1; i < bodies->n; i++) {
+    Body* b = bodies->p[i];
+    // true: always from geoms; auto: unless <inertial>; false: only <inertial>
+    int fromGeoms = c->inertiafromgeom == 1 || (c->inertiafromgeom == 2 && !b->hasinertial);
+    if (fromGeoms) {
+      b->mass = 0;
+      mju_zero3(b->ipos);
+      mju_unit4(b->iquat);
+      mju_zero3(b->inertia);
+      inertiaFromGeoms(c, b, gadr[i], gnum[i]);
+    }
+    // a principal inertia violating the triangle inequality becomes its mean
+    double* I = b->inertia;
+    if (c->balanceinertia && (I[0] + I[1] < I[2] || I[0] + I[2] < I[1] || I[1] + I[2] < I[0]))
+      I[0] = I[1] = I[2] = (I[0] + I[1] + I[2]) / 3;
+    if (b->mass < c->boundmass) b->mass = c->boundmass;
+    for (int k = 0; k < 3; k++)
+      if (I[k] < c->boundinertia) I[k] = c->boundinertia;
+    total += b->mass;
+  }
+  // settotalmass scales every mass and inertia
+  if (c->settotalmass > 0 && total > mjMINVAL) {
+    double scale = c->settotalmass / total;
+    for (int i = 1; i < bodies->n; i++) {
+      Body* b = bodies->p[i];
+      b->mass *= scale;
+      mju_scl3(b->inertia, b->inertia, scale);
+    }
+  }
+}
+
+// MuJoCo's same-frame code of a pose against the body frame and the inertial frame, tested
+// in this order: 1 body frame, 3 body orientation, 2 inertial frame, 4 inertial orientation,
+// else 0
+static int sameFrame(const double pos[3], const double quat[4], const double ipos[3],
+                     const double iquat[4]) {
+  static const double zero[3] = {0, 0, 0}, unit[4] = {1, 0, 0, 0};
+  if (same(quat, unit, 4)) return same(pos, zero, 3) ? 1 : 3;
+  if (ipos && same(quat, iquat, 4)) return same(pos, ipos, 3) ? 2 : 4;
+  return 0;
+}
+
+// ---- limits ----------------------------------------------------------------------------------
+
+// resolve a limited flag (0, 1, 2 auto) against its range; checks the range when limited
+static int resolveLimited(Ctx* c, const mjXNode* e, int limited, const double range[2],
+                          const char* what) {
+  int hasrange = range[0] != 0 || range[1] != 0;
+  if (limited == 2) {
+    if (!c->autolimits && hasrange)
+      fail(c, e, "%s is given without limited and autolimits is false", what);
+    limited = c->autolimits && hasrange;
+  }
+  if (limited && range[0] >= range[1]) fail(c, e, "invalid %s: lower must be below upper", what);
+  return limited;
+}
+
+// ---- the model -------------------------------------------------------------------------------
+
+// dofs and qpos numbers of a joint type
+static int jointDofs(int type) { return type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1; }
+static int jointQpos(int type) { return type == mjJNT_FREE ? 7 : type == mjJNT_BALL ? 4 : 1; }
+
+// material id named by `name` (NULL: -1), referenced by e
+static int matId(Ctx* c, const mjXNode* e, const char* name) {
+  return name ? findId(c, e, K_MAT, name, "material") : -1;
+}
+
+// body id named by `name` (NULL: -1), referenced by e
+static int bodyRef(Ctx* c, const mjXNode* e, const char* name) {
+  return name ? findId(c, e, K_BODY, name, "target") : -1;
+}
+
+// append s (or "" for NULL) to the names buffer at *pos, recording its address
+static void putName(char* buf, int* pos, int* adr, const char* s) {
+  if (!s) s = "";
+  size_t n = strlen(s) + 1;
+  if (buf) memcpy(buf + *pos, s, n);
+  if (adr) *adr = *pos;
+  *pos += (int)n;
+}
+
+// every name in MuJoCo's order: model, bodies, joints, geoms, sites, cameras, lights,
+// textures, materials, pairs, excludes, equalities, tendons, actuators, sensors, custom
+// (numeric, text, tuple), keys; returns the length (buf NULL: just measure)
+static int writeNames(Ctx* c, mjModel* m) {
+  static const int order[] = {K_BODY, K_JOINT, K_GEOM, K_SITE, K_CAM, K_LIGHT, K_TEX, K_MAT,
+                              K_PAIR, K_EXCLUDE, K_EQ, K_TENDON, K_ACT, K_SENSOR, K_CUSTOM,
+                              K_KEY};
+  int* adr[NKIND] = {NULL};
+  if (m) {
+    adr[K_BODY] = m->name_bodyadr, adr[K_JOINT] = m->name_jntadr;
+    adr[K_GEOM] = m->name_geomadr, adr[K_SITE] = m->name_siteadr;
+    adr[K_CAM] = m->name_camadr, adr[K_LIGHT] = m->name_lightadr;
+    adr[K_TEX] = m->name_texadr, adr[K_MAT] = m->name_matadr;
+    adr[K_PAIR] = m->name_pairadr, adr[K_EXCLUDE] = m->name_excludeadr;
+    adr[K_EQ] = m->name_eqadr, adr[K_TENDON] = m->name_tendonadr;
+    adr[K_ACT] = m->name_actuatoradr, adr[K_SENSOR] = m->name_sensoradr;
+    adr[K_KEY] = m->name_keyadr;
+  }
+  char* buf = m ? m->names : NULL;
+  int pos = 0;
+  putName(buf, &pos, NULL, c->modelname);
+  for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+    const Vec* v = &c->obj[order[k]];
+    // custom entries by kind: numeric, text, tuple
+    for (int pass = 0; pass < (order[k] == K_CUSTOM ? 3 : 1); pass++) {
+      static const char* const custom[] = {"numeric", "text", "tuple"};
+      for (int i = 0; i < v->n; i++) {
+        const Head* h = v->p[i];
+        if (order[k] == K_CUSTOM && strcmp(h->e->name, custom[pass])) continue;
+        putName(buf, &pos, adr[order[k]] ? adr[order[k]] + i : NULL, h->name);
+      }
+    }
+  }
+  return pos;
+}
+
+// bytes of the texture file paths (after the leading empty string); fills when m is given
+static int writePaths(Ctx* c, mjModel* m) {
+  int pos = 1;
+  if (m) m->paths[0] = 0;
+  for (int i = 0; i < c->obj[K_TEX].n; i++) {
+    const Obj* o = c->obj[K_TEX].p[i];
+    const char* file = mjx_attr(o->h.e, "file");
+    if (m) m->tex_pathadr[i] = -1;
+    if (file) putName(m ? m->paths : NULL, &pos, m ? m->tex_pathadr + i : NULL, file);
+  }
+  return pos;
+}
+
+// the texture arrays from the <texture> elements
+static void fillTextures(Ctx* c, mjModel* m) {
+  static const char* const types[] = {"2d", "cube", "skybox", NULL};
+  static const char* const builtins[] = {"none", "gradient", "checker", "flat", NULL};
+  static const char* const marks[] = {"none", "edge", "cross", "random", NULL};
+  for (int i = 0; i < m->ntex; i++) {
+    const Obj* o = c->obj[K_TEX].p[i];
+    const mjXNode* e = o->h.e;
+    double rgb1[3] = {0.8, 0.8, 0.8}, rgb2[3] = {0.5, 0.5, 0.5}, markrgb[3] = {0, 0, 0};
+    double random = 0.01;
+    int type = 0, builtin = 0, mark = 0, width = 0, height = 0;
+    readKey(c, e, "type", types, &type);
+    readKey(c, e, "builtin", builtins, &builtin);
+    readKey(c, e, "mark", marks, &mark);
+    readVec(c, e, "rgb1", rgb1, 3);
+    readVec(c, e, "rgb2", rgb2, 3);
+    readVec(c, e, "markrgb", markrgb, 3);
+    readVec(c, e, "random", &random, 1);
+    readInt(c, e, "width", &width);
+    readInt(c, e, "height", &height);
+    ignoreAttrs(e, "name file gridsize gridlayout fileright fileleft fileup filedown filefront "
+                   "fileback content_type hflip vflip nchannel colorspace");
+    checkAttrs(c, e);
+    if (builtin && (width <= 0 || (type == 0 && height <= 0)))
+      fail(c, e, "builtin texture needs positive width and height");
+    if (!builtin && !mjx_attr(e, "file")) fail(c, e, "texture needs a file or a builtin");
+    // cube and skybox builtins are six square faces stacked vertically
+    if (builtin && type != 0) height = 6 * width;
+    m->tex_type[i] = type;
+    m->tex_builtin[i] = builtin;
+    m->tex_mark[i] = mark;
+    m->tex_width[i] = width;
+    m->tex_height[i] = height;
+    m->tex_nchannel[i] = 3;
+    mju_copy3(m->tex_rgb1 + 3 * i, rgb1);
+    mju_copy3(m->tex_rgb2 + 3 * i, rgb2);
+    mju_copy3(m->tex_markrgb + 3 * i, markrgb);
+    m->tex_random[i] = random;
+  }
+}
+
+// the material arrays
+static void fillMaterials(Ctx* c, mjModel* m) {
+  for (int i = 0; i < m->nmat; i++) {
+    const Obj* o = c->obj[K_MAT].p[i];
+    const MatSpec* s = &o->mat;
+    m->mat_texid[i] = s->texture ? findId(c, o->h.e, K_TEX, s->texture, "texture") : -1;
+    m->mat_texuniform[i] = (unsigned char)s->texuniform;
+    memcpy(m->mat_texrepeat + 2 * i, s->texrepeat, sizeof(s->texrepeat));
+    m->mat_emission[i] = s->emission;
+    m->mat_specular[i] = s->specular;
+    m->mat_shininess[i] = s->shininess;
+    m->mat_reflectance[i] = s->reflectance;
+    m->mat_metallic[i] = s->metallic;
+    m->mat_roughness[i] = s->roughness;
+    memcpy(m->mat_rgba + 4 * i, s->rgba, sizeof(s->rgba));
+  }
+}
+
+// the body arrays except inertia: tree ids, joint/dof/geom ranges, poses, mocap, simple flags
+static void fillBodies(Ctx* c, mjModel* m) {
+  int nmocap = 0, ntree = 0;
+  for (int b = 0; b < m->nbody; b++) {
+    const Body* bd = c->obj[K_BODY].p[b];
+    int p = b ? bd->parent : 0;
+    m->body_parentid[b] = p;
+    m->body_rootid[b] = b == 0 ? 0 : p == 0 ? b : m->body_rootid[p];
+    m->body_weldid[b] = b == 0 ? 0 : m->body_jntnum[b] ? b : m->body_weldid[p];
+    m->body_mocapid[b] = bd->mocap ? nmocap++ : -1;
+    // a tree starts at each moving body whose parent is welded to the world
+    m->body_treeid[b] = m->body_weldid[b] == 0 ? -1
+                      : m->body_weldid[p] == 0 ? ntree++ : m->body_treeid[p];
+    if (b == 0) {
+      mju_unit4(m->body_quat);
+      mju_unit4(m->body_iquat);
+    } else {
+      mju_copy3(m->body_pos + 3 * b, bd->pos);
+      mju_copy4(m->body_quat + 4 * b, bd->quat);
+      mju_normalize4(m->body_quat + 4 * b);
+      mju_copy3(m->body_ipos + 3 * b, bd->ipos);
+      mju_copy4(m->body_iquat + 4 * b, bd->iquat);
+      m->body_mass[b] = bd->mass;
+      mju_copy3(m->body_inertia + 3 * b, bd->inertia);
+    }
+    m->body_gravcomp[b] = bd->gravcomp;
+    int sf = sameFrame(m->body_ipos + 3 * b, m->body_iquat + 4 * b, NULL, NULL);
+    m->body_sameframe[b] = (unsigned char)(sf == 1 || sf == 3 ? sf : 0);
+  }
+  // moving bodies must have mass and inertia
+  for (int b = 1; b < m->nbody; b++) {
+    const mjtNum* I = m->body_inertia + 3 * b;
+    if (m->body_dofnum[b] && (m->body_mass[b] < mjMINVAL || I[0] + I[1] + I[2] < mjMINVAL)) {
+      // unless a welded child carries the mass, as MuJoCo checks the subtree
+      double sub = 0;
+      for (int k = b; k < m->nbody; k++)
+        if (m->body_weldid[k] == b) sub += m->body_mass[k];
+      if (sub < mjMINVAL)
+        fail(c, ((Body*)c->obj[K_BODY].p[b])->h.e,
+             "mass and inertia of moving bodies must be positive");
+    }
+  }
+}
+
+// body_simple and dof_simplenum: bodies whose dofs give a constant diagonal block of M
+static void fillSimple(mjModel* m) {
+  m->body_simple[0] = 1;
+  for (int b = 1; b < m->nbody; b++) {
+    int simple = m->body_sameframe[b] == 1 && m->body_weldid[m->body_parentid[b]] == 0;
+    // no child bodies
+    for (int k = b + 1; k < m->nbody && simple; k++)
+      if (m->body_parentid[k] == b) simple = 0;
+    // joints at the body origin with axes along the body's coordinate axes
+    int slides = m->body_jntnum[b] > 0;
+    for (int j = m->body_jntadr[b]; j >= 0 && j < m->body_jntadr[b] + m->body_jntnum[b]; j++) {
+      const mjtNum* a = m->jnt_axis + 3 * j;
+      int zeros = (fabs(a[0]) < mjMINVAL) + (fabs(a[1]) < mjMINVAL) + (fabs(a[2]) < mjMINVAL);
+      int t = m->jnt_type[j];
+      if (mju_norm3(m->jnt_pos + 3 * j) > mjMINVAL) simple = 0;
+      if ((t == mjJNT_HINGE || t == mjJNT_SLIDE) && zeros != 2) simple = 0;
+      if (t != mjJNT_SLIDE) slides = 0;
+    }
+    m->body_simple[b] = (unsigned char)(simple ? (slides ? 2 : 1) : 0);
+  }
+  // consecutive dofs of simple bodies, counted to the end of each run
+  for (int i = m->nv - 1; i >= 0; i--) {
+    int simple = m->body_simple[m->dof_bodyid[i]] != 0;
+    m->dof_simplenum[i] = simple ? 1 + (i + 1 < m->nv ? m->dof_simplenum[i + 1] : 0) : 0;
+  }
+}
+
+// joints and dofs: addresses, parameters in radians, qpos0 and qpos_spring, the dof tree and
+// the sparse inertia layout (row i holds dof i and its ancestors, diagonal first)
+static void fillJoints(Ctx* c, mjModel* m) {
+  double scale = c->degree ? mjPI / 180 : 1;
+  int qadr = 0, vadr = 0;
+  int* lastdof = alloc(c, sizeof(int) * m->nbody);
+  int* depth = alloc(c, sizeof(int) * (m->nv + 1));
+  lastdof[0] = -1;
+  for (int j = 0; j < m->njnt; j++) {
+    Item* it = c->obj[K_JOINT].p[j];
+    JointSpec* s = &it->s.joint;
+    const Body* bd = c->obj[K_BODY].p[it->body];
+    int t = s->type, angular = t == mjJNT_HINGE || t == mjJNT_BALL;
+    m->jnt_type[j] = t;
+    m->jnt_qposadr[j] = qadr;
+    m->jnt_dofadr[j] = vadr;
+    m->jnt_bodyid[j] = it->body;
+    m->jnt_group[j] = s->group;
+    // limits: free joints have none; angles of limited joints in radians (MuJoCo leaves the
+    // range of an unlimited joint as written)
+    double range[2] = {s->range[0], s->range[1]};
+    m->jnt_limited[j] = (unsigned char)(t == mjJNT_FREE ? 0
+                        : resolveLimited(c, it->h.e, s->limited, range, "joint range"));
+    if (angular && m->jnt_limited[j]) range[0] *= scale, range[1] *= scale;
+    if (t == mjJNT_BALL && m->jnt_limited[j] && range[0] != 0)
+      fail(c, it->h.e, "ball joint range[0] must be 0");
+    m->jnt_actfrclimited[j] = (unsigned char)resolveLimited(c, it->h.e, s->actfrclimited,
+                                                            s->actfrcrange, "actuatorfrcrange");
+    m->jnt_actgravcomp[j] = (unsigned char)s->actgravcomp;
+    memcpy(m->jnt_solref + 2 * j, s->solref_lim, sizeof(s->solref_lim));
+    memcpy(m->jnt_solimp + 5 * j, s->solimp_lim, sizeof(s->solimp_lim));
+    mju_copy3(m->jnt_pos + 3 * j, it->pos);
+    mju_copy3(m->jnt_axis + 3 * j, s->axis);
+    m->jnt_stiffness[j] = s->stiffness;
+    memcpy(m->jnt_range + 2 * j, range, sizeof(range));
+    memcpy(m->jnt_actfrcrange + 2 * j, s->actfrcrange, sizeof(s->actfrcrange));
+    m->jnt_margin[j] = s->margin;
+    // qpos0 and the spring reference
+    mjtNum* q0 = m->qpos0 + qadr;
+    mjtNum* qs = m->qpos_spring + qadr;
+    if (t == mjJNT_FREE) {
+      mju_copy3(q0, bd->pos);
+      mju_copy4(q0 + 3, m->body_quat + 4 * it->body);
+      mju_copy(qs, q0, 7);
+    } else if (t == mjJNT_BALL) {
+      mju_unit4(q0);
+      mju_unit4(qs);
+    } else {
+      q0[0] = s->ref * (angular ? scale : 1);
+      qs[0] = s->springref * (angular ? scale : 1);
+    }
+    // dofs with the joint's friction and inertia parameters
+    for (int k = 0; k < jointDofs(t); k++, vadr++) {
+      m->dof_bodyid[vadr] = it->body;
+      m->dof_jntid[vadr] = j;
+      m->dof_treeid[vadr] = m->body_treeid[it->body];
+      memcpy(m->dof_solref + 2 * vadr, s->solref_fri, sizeof(s->solref_fri));
+      memcpy(m->dof_solimp + 5 * vadr, s->solimp_fri, sizeof(s->solimp_fri));
+      m->dof_frictionloss[vadr] = s->frictionloss;
+      m->dof_armature[vadr] = s->armature;
+      m->dof_damping[vadr] = s->damping;
+    }
+    qadr += jointQpos(t);
+  }
+  // the last dof of each body, or of its nearest ancestor with dofs
+  for (int b = 1; b < m->nbody; b++)
+    lastdof[b] = m->body_dofnum[b] ? m->body_dofadr[b] + m->body_dofnum[b] - 1
+                                   : lastdof[m->body_parentid[b]];
+  // dof parent: the previous dof of the body, else the last dof above it; Madr from depths
+  for (int i = 0; i < m->nv; i++) {
+    int b = m->dof_bodyid[i];
+    int parent = i > m->body_dofadr[b] ? i - 1 : lastdof[m->body_parentid[b]];
+    m->dof_parentid[i] = parent;
+    depth[i] = parent < 0 ? 0 : depth[parent] + 1;
+    m->dof_Madr[i] = i ? m->dof_Madr[i - 1] + depth[i - 1] + 1 : 0;
+  }
+}
+
+// geoms, sites, cameras and lights
+static void fillItems(Ctx* c, mjModel* m) {
+  for (int i = 0; i < m->ngeom; i++) {
+    const Item* it = c->obj[K_GEOM].p[i];
+    const GeomSpec* s = &it->s.geom;
+    int b = it->body;
+    m->geom_type[i] = s->type;
+    m->geom_contype[i] = s->contype;
+    m->geom_conaffinity[i] = s->conaffinity;
+    m->geom_condim[i] = s->condim;
+    m->geom_bodyid[i] = b;
+    m->geom_dataid[i] = -1;
+    m->geom_matid[i] = matId(c, it->h.e, s->material);
+    m->geom_group[i] = s->group;
+    m->geom_priority[i] = s->priority;
+    m->geom_sameframe[i] = (unsigned char)sameFrame(it->pos, it->quat, m->body_ipos + 3 * b,
+                                                    m->body_iquat + 4 * b);
+    m->geom_solmix[i] = s->solmix;
+    memcpy(m->geom_solref + 2 * i, s->solref, sizeof(s->solref));
+    memcpy(m->geom_solimp + 5 * i, s->solimp, sizeof(s->solimp));
+    mju_copy3(m->geom_size + 3 * i, s->size);
+    mju_geomBound(s->type, s->size, m->geom_rbound + i, m->geom_aabb + 6 * i);
+    mju_copy3(m->geom_pos + 3 * i, it->pos);
+    mju_copy4(m->geom_quat + 4 * i, it->quat);
+    mju_copy3(m->geom_friction + 3 * i, s->friction);
+    m->geom_margin[i] = s->margin;
+    m->geom_gap[i] = s->gap;
+    memcpy(m->geom_rgba + 4 * i, s->rgba, sizeof(s->rgba));
+    // the body's collision summary
+    m->body_contype[b] |= s->contype;
+    m->body_conaffinity[b] |= s->conaffinity;
+    if (s->margin > m->body_margin[b]) m->body_margin[b] = s->margin;
+  }
+  for (int i = 0; i < m->nsite; i++) {
+    const Item* it = c->obj[K_SITE].p[i];
+    const SiteSpec* s = &it->s.site;
+    int b = it->body;
+    m->site_type[i] = s->type;
+    m->site_bodyid[i] = b;
+    m->site_matid[i] = matId(c, it->h.e, s->material);
+    m->site_group[i] = s->group;
+    m->site_sameframe[i] = (unsigned char)sameFrame(it->pos, it->quat, m->body_ipos + 3 * b,
+                                                    m->body_iquat + 4 * b);
+    mju_copy3(m->site_size + 3 * i, s->size);
+    mju_copy3(m->site_pos + 3 * i, it->pos);
+    mju_copy4(m->site_quat + 4 * i, it->quat);
+    memcpy(m->site_rgba + 4 * i, s->rgba, sizeof(s->rgba));
+  }
+  for (int i = 0; i < m->ncam; i++) {
+    const Item* it = c->obj[K_CAM].p[i];
+    const CamSpec* s = &it->s.cam;
+    m->cam_mode[i] = s->mode;
+    m->cam_bodyid[i] = it->body;
+    m->cam_targetbodyid[i] = bodyRef(c, it->h.e, s->target);
+    if (s->mode >= mjCAMLIGHT_TARGETBODY && !s->target)
+      fail(c, it->h.e, "target body is required in mode %s", camModes[s->mode]);
+    mju_copy3(m->cam_pos + 3 * i, it->pos);
+    mju_copy4(m->cam_quat + 4 * i, it->quat);
+    m->cam_orthographic[i] = s->orthographic;
+    m->cam_fovy[i] = s->fovy;
+    m->cam_ipd[i] = s->ipd;
+    memcpy(m->cam_resolution + 2 * i, s->resolution, sizeof(s->resolution));
+    memcpy(m->cam_sensorsize + 2 * i, s->sensorsize, sizeof(s->sensorsize));
+    memcpy(m->cam_intrinsic + 4 * i, s->intrinsic, sizeof(s->intrinsic));
+  }
+  for (int i = 0; i < m->nlight; i++) {
+    const Item* it = c->obj[K_LIGHT].p[i];
+    const LightSpec* s = &it->s.light;
+    m->light_mode[i] = s->mode;
+    m->light_bodyid[i] = it->body;
+    m->light_targetbodyid[i] = bodyRef(c, it->h.e, s->target);
+    if (s->mode >= mjCAMLIGHT_TARGETBODY && !s->target)
+      fail(c, it->h.e, "target body is required in mode %s", camModes[s->mode]);
+    m->light_type[i] = s->type;
+    m->light_texid[i] = s->texture ? findId(c, it->h.e, K_TEX, s->texture, "texture") : -1;
+    m->light_castshadow[i] = (unsigned char)s->castshadow;
+    m->light_bulbradius[i] = s->bulbradius;
+    m->light_intensity[i] = s->intensity;
+    m->light_range[i] = s->range;
+    m->light_active[i] = (unsigned char)s->active;
+    mju_copy3(m->light_pos + 3 * i, it->pos);
+    mju_copy3(m->light_dir + 3 * i, s->dir);
+    memcpy(m->light_attenuation + 3 * i, s->attenuation, sizeof(s->attenuation));
+    m->light_cutoff[i] = s->cutoff;
+    m->light_exponent[i] = s->exponent;
+    memcpy(m->light_ambient + 3 * i, s->ambient, sizeof(s->ambient));
+    memcpy(m->light_diffuse + 3 * i, s->diffuse, sizeof(s->diffuse));
+    memcpy(m->light_specular + 3 * i, s->specular, sizeof(s->specular));
+  }
+}
+
+// pairs, excludes and equality constraints
+static void fillConstraints(Ctx* c, mjModel* m) {
+  for (int i = 0; i < m->npair; i++) {
+    const Obj* o = c->obj[K_PAIR].p[i];
+    const PairSpec* s = &o->pair;
+    m->pair_dim[i] = s->condim;
+    m->pair_geom1[i] = o->id[0];
+    m->pair_geom2[i] = o->id[1];
+    m->pair_signature[i] = o->type;
+    memcpy(m->pair_solref + 2 * i, s->solref, sizeof(s->solref));
+    memcpy(m->pair_solreffriction + 2 * i, s->solreffriction, sizeof(s->solreffriction));
+    memcpy(m->pair_solimp + 5 * i, s->solimp, sizeof(s->solimp));
+    m->pair_margin[i] = s->margin;
+    m->pair_gap[i] = s->gap;
+    memcpy(m->pair_friction + 5 * i, s->friction, sizeof(s->friction));
+  }
+  for (int i = 0; i < m->nexclude; i++)
+    m->exclude_signature[i] = ((Obj*)c->obj[K_EXCLUDE].p[i])->type;
+  for (int i = 0; i < m->neq; i++) {
+    const Obj* o = c->obj[K_EQ].p[i];
+    m->eq_type[i] = o->type;
+    m->eq_obj1id[i] = o->id[0];
+    m->eq_obj2id[i] = o->id[1];
+    m->eq_objtype[i] = o->objtype;
+    m->eq_active0[i] = (unsigned char)o->eq.active;
+    memcpy(m->eq_solref + 2 * i, o->eq.solref, sizeof(o->eq.solref));
+    memcpy(m->eq_solimp + 5 * i, o->eq.solimp, sizeof(o->eq.solimp));
+    memcpy(m->eq_data + 11 * i, o->data, sizeof(o->data));
+  }
+}
+
+// length of a tendon in the model configuration when it is computable here (fixed tendons
+// and site/pulley paths); -1 when its path wraps geoms (mj_setConst's job)
+static double tendonLength(const mjModel* m, int t, const double* xpos, const double* xquat) {
+  double len = 0, divisor = 1;
+  int adr = m->tendon_adr[t], num = m->tendon_num[t];
+  for (int k = adr; k < adr + num; k++) {
+    int type = m->wrap_type[k];
+    if (type == mjWRAP_JOINT) {
+      len += m->wrap_prm[k] * m->qpos_spring[m->jnt_qposadr[m->wrap_objid[k]]];
+    } else if (type == mjWRAP_PULLEY) {
+      divisor = m->wrap_prm[k];
+    } else if (type == mjWRAP_SPHERE || type == mjWRAP_CYLINDER) {
+      return -1;
+    } else if (k > adr && m->wrap_type[k - 1] == mjWRAP_SITE) {
+      // a straight segment between consecutive sites, in world coordinates
+      double p[2][3];
+      for (int s = 0; s < 2; s++) {
+        int site = m->wrap_objid[k - 1 + s], b = m->site_bodyid[site];
+        mju_rotVecQuat(p[s], m->site_pos + 3 * site, xquat + 4 * b);
+        mju_addTo3(p[s], xpos + 3 * b);
+      }
+      len += mju_dist3(p[0], p[1]) / divisor;
+    }
+  }
+  return len;
+}
+
+// tendons and their paths
+static void fillTendons(Ctx* c, mjModel* m, const double* xpos, const double* xquat) {
+  for (int i = 0; i < m->nwrap; i++) {
+    const Wrap* w = c->obj[K_WRAP].p[i];
+    m->wrap_type[i] = w->type;
+    m->wrap_objid[i] = w->objid;
+    m->wrap_prm[i] = w->prm;
+  }
+  for (int i = 0; i < m->ntendon; i++) {
+    const Obj* o = c->obj[K_TENDON].p[i];
+    const TendonSpec* s = &o->tendon;
+    m->tendon_adr[i] = o->wrapadr;
+    m->tendon_num[i] = o->nwrap;
+    m->tendon_matid[i] = matId(c, o->h.e, s->material);
+    m->tendon_group[i] = s->group;
+    m->tendon_limited[i] = (unsigned char)resolveLimited(c, o->h.e, s->limited, s->range,
+                                                         "tendon range");
+    m->tendon_actfrclimited[i] = (unsigned char)resolveLimited(
+      c, o->h.e, s->actfrclimited, s->actfrcrange, "actuatorfrcrange");
+    m->tendon_width[i] = s->width;
+    memcpy(m->tendon_solref_lim + 2 * i, s->solref_lim, sizeof(s->solref_lim));
+    memcpy(m->tendon_solimp_lim + 5 * i, s->solimp_lim, sizeof(s->solimp_lim));
+    memcpy(m->tendon_solref_fri + 2 * i, s->solref_fri, sizeof(s->solref_fri));
+    memcpy(m->tendon_solimp_fri + 5 * i, s->solimp_fri, sizeof(s->solimp_fri));
+    memcpy(m->tendon_range + 2 * i, s->range, sizeof(s->range));
+    memcpy(m->tendon_actfrcrange + 2 * i, s->actfrcrange, sizeof(s->actfrcrange));
+    m->tendon_margin[i] = s->margin;
+    m->tendon_stiffness[i] = s->stiffness;
+    m->tendon_damping[i] = s->damping;
+    m->tendon_armature[i] = s->armature;
+    m->tendon_frictionloss[i] = s->frictionloss;
+    memcpy(m->tendon_rgba + 4 * i, s->rgba, sizeof(s->rgba));
+    // spring length: given, else the length in the spring reference configuration
+    memcpy(m->tendon_lengthspring + 2 * i, s->springlength, sizeof(s->springlength));
+    if (s->springlength[0] == -1 && s->springlength[1] == -1) {
+      double len = tendonLength(m, i, xpos, xquat);
+      m->tendon_lengthspring[2 * i] = m->tendon_lengthspring[2 * i + 1] = len;
+    }
+  }
+}
+
+// actuators: types, parameters, limits, transmission, activation addresses
+static void fillActuators(Ctx* c, mjModel* m) {
+  int adr = 0;
+  for (int i = 0; i < m->nu; i++) {
+    const Obj* o = c->obj[K_ACT].p[i];
+    ActSpec s = o->act;
+    const mjXNode* e = o->h.e;
+    m->actuator_trntype[i] = o->type;
+    m->actuator_dyntype[i] = s.dyntype;
+    m->actuator_gaintype[i] = s.gaintype;
+    m->actuator_biastype[i] = s.biastype;
+    m->actuator_trnid[2 * i] = o->id[0];
+    m->actuator_trnid[2 * i + 1] = o->id[1];
+    // activation: actdim when given, else one for stateful dynamics
+    int actnum = s.actdim >= 0 ? s.actdim : s.dyntype != mjDYN_NONE;
+    if (s.dyntype != mjDYN_NONE && actnum == 0) fail(c, e, "dynamics need activation");
+    m->actuator_actnum[i] = actnum;
+    m->actuator_actadr[i] = actnum ? adr : -1;
+    adr += actnum;
+    m->actuator_group[i] = s.group;
+    // inheritrange: a position-like range from the joint's limits
+    if (s.inheritrange > 0) {
+      if (o->type != mjTRN_JOINT || !m->jnt_limited[o->id[0]])
+        fail(c, e, "inheritrange needs a limited joint transmission");
+      const mjtNum* r = m->jnt_range + 2 * o->id[0];
+      double mid = 0.5 * (r[0] + r[1]), half = 0.5 * (r[1] - r[0]) * s.inheritrange;
+      double* dst = s.dyntype == mjDYN_INTEGRATOR ? s.actrange : s.ctrlrange;
+      dst[0] = mid - half;
+      dst[1] = mid + half;
+    }
+    m->actuator_ctrllimited[i] =
+      (unsigned char)resolveLimited(c, e, s.ctrllimited, s.ctrlrange, "ctrlrange");
+    m->actuator_forcelimited[i] =
+      (unsigned char)resolveLimited(c, e, s.forcelimited, s.forcerange, "forcerange");
+    m->actuator_actlimited[i] =
+      (unsigned char)resolveLimited(c, e, s.actlimited, s.actrange, "actrange");
+    memcpy(m->actuator_dynprm + 10 * i, s.dynprm, sizeof(s.dynprm));
+    memcpy(m->actuator_gainprm + 10 * i, s.gainprm, sizeof(s.gainprm));
+    memcpy(m->actuator_biasprm + 10 * i, s.biasprm, sizeof(s.biasprm));
+    m->actuator_actearly[i] = (unsigned char)s.actearly;
+    memcpy(m->actuator_ctrlrange + 2 * i, s.ctrlrange, sizeof(s.ctrlrange));
+    memcpy(m->actuator_forcerange + 2 * i, s.forcerange, sizeof(s.forcerange));
+    memcpy(m->actuator_actrange + 2 * i, s.actrange, sizeof(s.actrange));
+    memcpy(m->actuator_gear + 6 * i, s.gear, sizeof(s.gear));
+    m->actuator_cranklength[i] = s.cranklength;
+    memcpy(m->actuator_lengthrange + 2 * i, s.lengthrange, sizeof(s.lengthrange));
+    if (s.dyntype == mjDYN_MUSCLE && s.lengthrange[0] >= s.lengthrange[1])
+      fail(c, e, "muscle lengthrange must be given (its computation is not supported yet)");
+  }
+}
+
+// sensors, with the joint and tendon limit checks that need resolved limits
+static void fillSensors(Ctx* c, mjModel* m) {
+  int adr = 0;
+  for (int i = 0; i < m->nsensor; i++) {
+    const Obj* o = c->obj[K_SENSOR].p[i];
+    int t = o->type;
+    if (t >= mjSENS_JOINTLIMITPOS && t <= mjSENS_JOINTLIMITFRC && !m->jnt_limited[o->id[0]])
+      fail(c, o->h.e, "joint must be limited");
+    if (t >= mjSENS_TENDONLIMITPOS && t <= mjSENS_TENDONLIMITFRC &&
+        !m->tendon_limited[o->id[0]])
+      fail(c, o->h.e, "tendon must be limited");
+    m->sensor_type[i] = t;
+    m->sensor_datatype[i] = o->datatype;
+    m->sensor_needstage[i] = o->stage;
+    m->sensor_objtype[i] = o->objtype;
+    m->sensor_objid[i] = o->id[0];
+    m->sensor_reftype[i] = o->reftype;
+    m->sensor_refid[i] = o->id[1];
+    m->sensor_dim[i] = o->dim;
+    m->sensor_adr[i] = adr;
+    m->sensor_cutoff[i] = o->cutoff;
+    m->sensor_noise[i] = o->noise;
+    adr += o->dim;
+  }
+}
+
+// keyframes: given values, the rest from qpos0, zeros and the mocap bodies' poses
+static void fillKeys(Ctx* c, mjModel* m) {
+  for (int k = 0; k < m->nkey; k++) {
+    const mjXNode* e = ((Obj*)c->obj[K_KEY].p[k])->h.e;
+    mjtNum* qpos = m->key_qpos + (size_t)k * m->nq;
+    mjtNum* mpos = m->key_mpos + (size_t)k * 3 * m->nmocap;
+    mjtNum* mquat = m->key_mquat + (size_t)k * 4 * m->nmocap;
+    mju_copy(qpos, m->qpos0, m->nq);
+    for (int b = 0; b < m->nbody; b++) {
+      int id = m->body_mocapid[b];
+      if (id < 0) continue;
+      mju_copy3(mpos + 3 * id, m->body_pos + 3 * b);
+      mju_copy4(mquat + 4 * id, m->body_quat + 4 * b);
+    }
+    if (!e) continue;
+    readVec(c, e, "time", m->key_time + k, 1);
+    readVec(c, e, "qpos", qpos, m->nq);
+    readVec(c, e, "qvel", m->key_qvel + (size_t)k * m->nv, m->nv);
+    readVec(c, e, "act", m->key_act + (size_t)k * m->na, m->na);
+    readVec(c, e, "ctrl", m->key_ctrl + (size_t)k * m->nu, m->nu);
+    readVec(c, e, "mpos", mpos, 3 * m->nmocap);
+    if (readVec(c, e, "mquat", mquat, 4 * m->nmocap))
+      for (int i = 0; i < m->nmocap; i++) mju_normalize4(mquat + 4 * i);
+    ignoreAttrs(e, "name");
+    checkAttrs(c, e);
+  }
+}
+
+// ---- sizes and the whole compilation ------------------------------------------------------------
+
+// the body ranges of joints, dofs and geoms (-1 addresses when empty)
+static void fillRanges(Ctx* c, mjModel* m) {
+  for (int b = 0; b < m->nbody; b++) {
+    m->body_jntadr[b] = m->body_dofadr[b] = m->body_geomadr[b] = -1;
+  }
+  int vadr = 0;
+  for (int j = 0; j < m->njnt; j++) {
+    const Item* it = c->obj[K_JOINT].p[j];
+    int b = it->body, nd = jointDofs(it->s.joint.type);
+    if (m->body_jntadr[b] < 0) m->body_jntadr[b] = j;
+    if (m->body_dofadr[b] < 0) m->body_dofadr[b] = vadr;
+    m->body_jntnum[b]++;
+    m->body_dofnum[b] += nd;
+    vadr += nd;
+  }
+  for (int g = 0; g < m->ngeom; g++) {
+    int b = ((Item*)c->obj[K_GEOM].p[g])->body;
+    if (m->body_geomadr[b] < 0) m->body_geomadr[b] = g;
+    m->body_geomnum[b]++;
+  }
+}
+
+// every size of the model from the collected objects
+static void modelSizes(Ctx* c, mjModel* sz) {
+  memset(sz, 0, sizeof(*sz));
+  sz->nbody = c->obj[K_BODY].n;
+  sz->njnt = c->obj[K_JOINT].n;
+  // dofs above each body give the rows of the sparse inertia: nM = sum(depth + 1)
+  int* above = alloc(c, sizeof(int) * sz->nbody);
+  int* dofs = alloc(c, sizeof(int) * sz->nbody);
+  for (int j = 0; j < sz->njnt; j++) {
+    const Item* it = c->obj[K_JOINT].p[j];
+    sz->nq += jointQpos(it->s.joint.type);
+    sz->nv += jointDofs(it->s.joint.type);
+    dofs[it->body] += jointDofs(it->s.joint.type);
+  }
+  for (int b = 1; b < sz->nbody; b++) {
+    int p = ((Body*)c->obj[K_BODY].p[b])->parent;
+    above[b] = above[p] + dofs[p];
+    for (int k = 0; k < dofs[b]; k++) sz->nM += above[b] + k + 1;
+    sz->nmocap += ((Body*)c->obj[K_BODY].p[b])->mocap;
+  }
+  sz->ngeom = c->obj[K_GEOM].n;
+  sz->nsite = c->obj[K_SITE].n;
+  sz->ncam = c->obj[K_CAM].n;
+  sz->nlight = c->obj[K_LIGHT].n;
+  sz->ntex = c->obj[K_TEX].n;
+  sz->nmat = c->obj[K_MAT].n;
+  sz->npair = c->obj[K_PAIR].n;
+  sz->nexclude = c->obj[K_EXCLUDE].n;
+  sz->neq = c->obj[K_EQ].n;
+  sz->ntendon = c->obj[K_TENDON].n;
+  sz->nwrap = c->obj[K_WRAP].n;
+  sz->nu = c->obj[K_ACT].n;
+  for (int i = 0; i < sz->nu; i++) {
+    const ActSpec* s = &((Obj*)c->obj[K_ACT].p[i])->act;
+    sz->na += s->actdim >= 0 ? s->actdim : s->dyntype != mjDYN_NONE;
+  }
+  sz->nsensor = c->obj[K_SENSOR].n;
+  for (int i = 0; i < sz->nsensor; i++) sz->nsensordata += ((Obj*)c->obj[K_SENSOR].p[i])->dim;
+  sz->nkey = c->obj[K_KEY].n;
+  sz->nnames = writeNames(c, NULL);
+  sz->npaths = writePaths(c, NULL);
+  // preallocation for simulation: contacts, constraint rows, and a stack for dense nv x nv
+  // and njmax x nv work
+  int nconmax = 100 > 4 * sz->ngeom ? 100 : 4 * sz->ngeom;
+  sz->nconmax = c->nconmax > nconmax ? c->nconmax : nconmax;
+  int njmax = 4 * sz->nconmax + 2 * sz->nv + 6 * sz->neq + 2 * sz->ntendon + sz->njnt;
+  if (njmax < 500) njmax = 500;
+  sz->njmax = c->njmax > njmax ? c->njmax : njmax;
+  double nv = sz->nv, nj = sz->njmax, nsq = nj < 1000 ? nj : 1000;
+  double need = 6 * nj * nv + 10 * nv * nv + 2 * nj * nsq +
+                50.0 * (nj + nv + sz->nbody + sz->ngeom + sz->nu + sz->ntendon);
+  if (need < 1 << 17) need = 1 << 17;
+  if (need > 1 << 27) need = 1 << 27;
+  sz->nstack = c->nstack > need ? c->nstack : (int)need;
+}
+
+// the sections of <mujoco> in MuJoCo's processing order, and those refused
+static const char* const sections[] = {"compiler", "option", "size", "visual", "statistic",
+                                       "default", "custom", "asset", "worldbody", "contact",
+                                       "equality", "tendon", "actuator", "sensor", "keyframe",
+                                       NULL};
+static const char* const unsupported[] = {"extension", "deformable", "plugin", NULL};
+
+// process every top-level child of root called `name` with fn
+static void eachSection(Ctx* c, const mjXNode* root, const char* name,
+                        void (*fn)(Ctx*, const mjXNode*)) {
+  for (int i = 0; i < root->nchild; i++)
+    if (!strcmp(root->child[i]->name, name)) fn(c, root->child[i]);
+}
+
+// <default> at the top level: the main class
+static void readTopDefault(Ctx* c, const mjXNode* e) { readDefault(c, e, NULL); }
+
+// <worldbody>: the world body's contents
+static void readWorld(Ctx* c, const mjXNode* e) {
+  Frame f = {{0, 0, 0}, {1, 0, 0, 0}, c->classes.p[0]};
+  checkAttrs(c, e);
+  walkBody(c, e, 0, &f);
+}
+
+// <tendon>, <actuator>, <keyframe> sections and the name tables they feed
+static void readTendonSection(Ctx* c, const mjXNode* e) { readTendons(c, e); }
+static void readActuatorSection(Ctx* c, const mjXNode* e) { readActuators(c, e); }
+static void readKeySection(Ctx* c, const mjXNode* e) {
+  checkAttrs(c, e);
+  for (int i = 0; i < e->nchild; i++) {
+    if (strcmp(e->child[i]->name, "key")) fail(c, e->child[i], "unknown element in keyframe");
+    newObj(c, K_KEY, e->child[i]);
+  }
+}
+
+// the whole compilation; the model is kept in *out so that errors can free it
+static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
+  if (strcmp(root->name, "mujoco")) fail(c, root, "the root element must be mujoco");
+  c->modelname = getAttr(root, "model");
+  if (!c->modelname) c->modelname = "MuJoCo Model";
+  checkAttrs(c, root);
+  // the compiler's and MuJoCo's defaults
+  c->degree = c->autolimits = 1;
+  c->inertiafromgeom = 2;
+  c->igroup[1] = 5;
+  memcpy(c->eulerseq, "xyz", 4);
+  mj_defaultOption(&c->opt);
+  mj_defaultVisual(&c->vis);
+  mj_defaultStatistic(&c->stat);
+  Default* main = alloc(c, sizeof(Default));
+  builtinDefaults(main);
+  main->name = "main";
+  push(c, &c->classes, main);
+  Body* world = alloc(c, sizeof(Body));
+  world->h.e = root;
+  world->h.name = "world";
+  mju_unit4(world->quat);
+  mju_unit4(world->iquat);
+  push(c, &c->obj[K_BODY], world);
+  // top-level elements must be known sections
+  for (int i = 0; i < root->nchild; i++) {
+    const mjXNode* s = root->child[i];
+    if (wordIndex(unsupported, s->name) >= 0) fail(c, s, "%s is not supported yet", s->name);
+    if (wordIndex(sections, s->name) < 0) fail(c, s, "unknown element");
+  }
+  // settings, classes, assets, then the tree
+  eachSection(c, root, "compiler", readCompiler);
+  eachSection(c, root, "option", readOption);
+  eachSection(c, root, "size", readSize);
+  eachSection(c, root, "visual", readVisual);
+  eachSection(c, root, "statistic", readStatistic);
+  // cameras' default focal length is the near clipping distance
+  main->cam.intrinsic[0] = main->cam.intrinsic[1] = c->vis.map_znear;
+  eachSection(c, root, "default", readTopDefault);
+  eachSection(c, root, "custom", readCustom);
+  eachSection(c, root, "asset", readAssets);
+  eachSection(c, root, "worldbody", readWorld);
+  static const int tree[] = {K_JOINT, K_GEOM, K_SITE, K_CAM, K_LIGHT};
+  for (int k = 0; k < 5; k++) sortByBody(c, tree[k]);
+  static const int named[] = {K_BODY, K_JOINT, K_GEOM, K_SITE, K_CAM, K_LIGHT, K_TEX, K_MAT};
+  for (int k = 0; k < 8; k++) buildNames(c, named[k]);
+  // objects outside the tree, each kind named before the next refers to it
+  int nbody = c->obj[K_BODY].n;
+  double* xpos = alloc(c, sizeof(double) * 3 * nbody);
+  double* xquat = alloc(c, sizeof(double) * 4 * nbody);
+  bodyWorld(c, xpos, xquat);
+  eachSection(c, root, "contact", readContact);
+  sortSignatures(c, K_PAIR);
+  sortSignatures(c, K_EXCLUDE);
+  eachSection(c, root, "tendon", readTendonSection);
+  buildNames(c, K_TENDON);
+  for (int i = 0; i < root->nchild; i++)
+    if (!strcmp(root->child[i]->name, "equality"))
+      readEqualities(c, root->child[i], xpos, xquat);
+  eachSection(c, root, "actuator", readActuatorSection);
+  buildNames(c, K_ACT);
+  eachSection(c, root, "sensor", readSensors);
+  eachSection(c, root, "keyframe", readKeySection);
+  // <size nkey> adds unnamed keys at the defaults
+  while (c->obj[K_KEY].n < c->nkey) push(c, &c->obj[K_KEY], alloc(c, sizeof(Obj)));
+  static const int rest[] = {K_PAIR, K_EXCLUDE, K_EQ, K_SENSOR, K_CUSTOM, K_KEY};
+  for (int k = 0; k < 6; k++) buildNames(c, rest[k]);
+  // the model: sizes, allocation, arrays
+  mjModel sz;
+  modelSizes(c, &sz);
+  mjModel* m = *out = mj_makeModel(&sz);
+  if (!m) fail(c, root, "model too large or out of memory");
+  m->opt = c->opt;
+  m->vis = c->vis;
+  fillRanges(c, m);
+  bodyInertia(c, m->body_geomadr, m->body_geomnum);
+  fillBodies(c, m);
+  fillJoints(c, m);
+  fillSimple(m);
+  fillItems(c, m);
+  fillTextures(c, m);
+  fillMaterials(c, m);
+  fillConstraints(c, m);
+  fillTendons(c, m, xpos, xquat);
+  fillActuators(c, m);
+  fillSensors(c, m);
+  fillKeys(c, m);
+  writeNames(c, m);
+  writePaths(c, m);
+  // constants that need the model in qpos0, then the statistics given in the file
+  mjData* d = mj_makeData(m);
+  if (!d) fail(c, root, "out of memory");
+  mj_setConst(m, d);
+  mj_deleteData(d);
+  int i = 0;
+#define X(type, name, count, shape)                                                          \
+  if (c->statset[i++]) memcpy(&m->stat.name, &c->stat.name, sizeof(type) * count);
+  MJ_STAT_FIELDS(X)
+#undef X
+}
+
+// compile a tree; NULL and a message on failure
+mjModel* mj_compileTree(const mjXNode* root, char* err, int errsz) {
+  Ctx* c = calloc(1, sizeof(Ctx));
+  if (!c) {
+    snprintf(err, errsz, "out of memory");
+    return NULL;
+  }
+  c->err = err;
+  c->errsz = errsz;
+  mjModel* m = NULL;
+  mjModel** out = calloc(1, sizeof(mjModel*));
+  if (!out || setjmp(c->jmp)) {
+    if (out) mj_deleteModel(*out);
+    if (!out) snprintf(err, errsz, "out of memory");
+    free(out);
+    freeArena(c);
+    free(c);
+    return NULL;
+  }
+  compile(c, root, out);
+  m = *out;
+  free(out);
+  freeArena(c);
+  free(c);
+  return m;
+}
+
+// compile an MJCF file
+mjModel* mj_loadXML(const char* filename, char* err, int errsz) {
+  mjXDoc* doc = mjx_parseFile(filename, err, errsz);
+  if (!doc) return NULL;
+  mjModel* m = mj_compileTree(doc->root, err, errsz);
+  mjx_free(doc);
+  return m;
+}
+
+// compile MJCF text held in memory
+mjModel* mj_parseXMLString(const char* xml, const char* name, const char* dir,
+                           char* err, int errsz) {
+  mjXDoc* doc = mjx_parseString(xml, name, dir, err, errsz);
+  if (!doc) return NULL;
+  mjModel* m = mj_compileTree(doc->root, err, errsz);
+  mjx_free(doc);
+  return m;
+}

@@ -1,0 +1,31 @@
+// io.h: internals shared by the two binary file formats (io.c: models, stream.c: state
+// streams): byte order, hashing, messages.
+#ifndef MJ_IO_H
+#define MJ_IO_H
+
+#include "mj.h"
+
+// byte-order mark: written little-endian, a reader that sees 0x04030201 has a big-endian file
+#define MJ_BYTEORDER 0x01020304u
+#define MJ_BYTEORDER_SWAPPED 0x04030201u
+
+// FNV-1a 64-bit offset basis: the hash of no bytes
+#define MJ_FNV_INIT 0xcbf29ce484222325ull
+
+// copy count elements of size bytes from host order to little-endian or back (the same
+// operation both ways); dst may equal src
+void mj_copyLE(void* dst, const void* src, size_t size, size_t count);
+
+// FNV-1a 64-bit hash of n bytes continuing from h
+uint64_t mj_fnv1a(uint64_t h, const void* p, size_t n);
+
+// CRC-32 (zlib's) of n bytes continuing from crc (0 to start), for any n
+uint32_t mj_crc32(uint32_t crc, const void* p, size_t n);
+
+// printf a one-line message into err; nothing when err is NULL or errsz < 1
+void mj_ioError(char* err, int errsz, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+
+// the name of a file in messages: "<stdin>" for "-" and NULL, else the name itself
+const char* mj_ioName(const char* filename);
+
+#endif

@@ -1,0 +1,472 @@
+// smooth.c: the position stage: kinematics, com-based quantities, composite rigid body
+// inertia, sparse L'DL factorization and solves, Jacobians.
+#include "smooth.h"
+
+#include <math.h>
+
+#include "util.h"
+
+// ---- kinematics ----------------------------------------------------------------------------
+
+// pos = xpos + xmat*lpos, mat = R(xquat * lquat): the world pose of an object fixed in a body
+static void localPose(mjtNum pos[3], mjtNum mat[9], const mjtNum xpos[3],
+                      const mjtNum xquat[4], const mjtNum lpos[3], const mjtNum lquat[4]) {
+  mjtNum quat[4];
+  mju_mulPose(pos, quat, xpos, xquat, lpos, lquat);
+  mju_quat2Mat(mat, quat);
+}
+
+// world pose of body i from its parent and its joints; writes xanchor and xaxis
+static void bodyPose(const mjModel* m, mjData* d, int i) {
+  mjtNum pos[3], quat[4];
+  int p = m->body_parentid[i], mocap = m->body_mocapid[i];
+
+  // frame before the joints: mocap data, or the offset from the parent
+  if (mocap >= 0) {
+    mju_copy3(pos, d->mocap_pos + 3 * mocap);
+    mju_copy4(quat, d->mocap_quat + 4 * mocap);
+  } else {
+    mju_mulPose(pos, quat, d->xpos + 3 * p, d->xquat + 4 * p, m->body_pos + 3 * i,
+                m->body_quat + 4 * i);
+  }
+
+  // joints in order, each moving the frame
+  for (int j = m->body_jntadr[i]; j < m->body_jntadr[i] + m->body_jntnum[i]; j++) {
+    const mjtNum* qpos = d->qpos + m->jnt_qposadr[j];
+    const mjtNum* jpos = m->jnt_pos + 3 * j;
+    const mjtNum* jaxis = m->jnt_axis + 3 * j;
+    mjtNum* anchor = d->xanchor + 3 * j;
+    mjtNum* axis = d->xaxis + 3 * j;
+    int type = m->jnt_type[j];
+
+    // free: the pose is qpos itself, anchor at the origin, axis z
+    if (type == mjJNT_FREE) {
+      mju_copy3(pos, qpos);
+      mju_copy4(quat, qpos + 3);
+      mju_normalize4(quat);
+      mju_copy3(anchor, pos);
+      axis[0] = axis[1] = 0;
+      axis[2] = 1;
+      continue;
+    }
+
+    // anchor = pos + R jnt_pos, axis = R jnt_axis, R the frame before this joint
+    mju_rotVecQuat(anchor, jpos, quat);
+    mju_addTo3(anchor, pos);
+    mju_rotVecQuat(axis, jaxis, quat);
+
+    // slide: translate along the axis by qpos - qpos0
+    if (type == mjJNT_SLIDE) {
+      mju_addToScl3(pos, axis, qpos[0] - m->qpos0[m->jnt_qposadr[j]]);
+      continue;
+    }
+
+    // hinge and ball: rotate about the anchor, pos = anchor - R' jnt_pos
+    mjtNum qloc[4];
+    if (type == mjJNT_HINGE) {
+      mju_axisAngle2Quat(qloc, jaxis, qpos[0] - m->qpos0[m->jnt_qposadr[j]]);
+    } else {
+      mju_copy4(qloc, qpos);
+      mju_normalize4(qloc);
+    }
+    mju_mulQuat(quat, quat, qloc);
+    mjtNum off[3];
+    mju_rotVecQuat(off, jpos, quat);
+    mju_sub3(pos, anchor, off);
+  }
+
+  // store the normalized frame and the inertial frame
+  mju_normalize4(quat);
+  mju_copy3(d->xpos + 3 * i, pos);
+  mju_copy4(d->xquat + 4 * i, quat);
+  mju_quat2Mat(d->xmat + 9 * i, quat);
+  localPose(d->xipos + 3 * i, d->ximat + 9 * i, pos, quat, m->body_ipos + 3 * i,
+            m->body_iquat + 4 * i);
+}
+
+// forward kinematics: bodies in tree order (parents first), then attached objects
+void mj_kinematics(const mjModel* m, mjData* d) {
+  // world body: identity
+  if (m->nbody > 0) {
+    mju_zero3(d->xpos);
+    mju_unit4(d->xquat);
+    mju_quat2Mat(d->xmat, d->xquat);
+    mju_zero3(d->xipos);
+    mju_copy(d->ximat, d->xmat, 9);
+  }
+
+  // bodies
+  for (int i = 1; i < m->nbody; i++) bodyPose(m, d, i);
+
+  // geoms and sites
+  for (int g = 0; g < m->ngeom; g++) {
+    int b = m->geom_bodyid[g];
+    localPose(d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, d->xpos + 3 * b, d->xquat + 4 * b,
+              m->geom_pos + 3 * g, m->geom_quat + 4 * g);
+  }
+  for (int s = 0; s < m->nsite; s++) {
+    int b = m->site_bodyid[s];
+    localPose(d->site_xpos + 3 * s, d->site_xmat + 9 * s, d->xpos + 3 * b, d->xquat + 4 * b,
+              m->site_pos + 3 * s, m->site_quat + 4 * s);
+  }
+
+  // cameras and lights, fixed in their bodies
+  for (int c = 0; c < m->ncam; c++) {
+    int b = m->cam_bodyid[c];
+    localPose(d->cam_xpos + 3 * c, d->cam_xmat + 9 * c, d->xpos + 3 * b, d->xquat + 4 * b,
+              m->cam_pos + 3 * c, m->cam_quat + 4 * c);
+  }
+  for (int l = 0; l < m->nlight; l++) {
+    int b = m->light_bodyid[l];
+    const mjtNum* xmat = d->xmat + 9 * b;
+    mju_mulMatVec3(d->light_xpos + 3 * l, xmat, m->light_pos + 3 * l);
+    mju_addTo3(d->light_xpos + 3 * l, d->xpos + 3 * b);
+    mju_mulMatVec3(d->light_xdir + 3 * l, xmat, m->light_dir + 3 * l);
+  }
+}
+
+// ---- com-based quantities --------------------------------------------------------------------
+
+// cinert of body i about the point com: (I_com + m (|c|^2 E - c c'), m c, m), c = xipos - com,
+// I_com = ximat diag(body_inertia) ximat'
+static void inertCom(mjtNum res[10], const mjtNum inertia[3], const mjtNum ximat[9],
+                     const mjtNum c[3], mjtNum mass) {
+  // rotated diagonal inertia, upper triangle pairs (0,0) (1,1) (2,2) (0,1) (0,2) (1,2)
+  static const int ra[6] = {0, 1, 2, 0, 0, 1}, rb[6] = {0, 1, 2, 1, 2, 2};
+  mjtNum cc = mju_dot3(c, c);
+  for (int k = 0; k < 6; k++) {
+    int a = ra[k], b = rb[k];
+    mjtNum s = 0;
+    for (int e = 0; e < 3; e++) s += ximat[3 * a + e] * inertia[e] * ximat[3 * b + e];
+    // parallel axis
+    res[k] = s + mass * ((a == b) * cc - c[a] * c[b]);
+  }
+  mju_scl3(res + 6, c, mass);
+  res[9] = mass;
+}
+
+// cdof = (axis, axis x (com - anchor)) for rotation about axis through anchor
+static void dofRot(mjtNum cdof[6], const mjtNum axis[3], const mjtNum anchor[3],
+                   const mjtNum com[3]) {
+  mjtNum r[3];
+  mju_sub3(r, com, anchor);
+  mju_copy3(cdof, axis);
+  mju_cross(cdof + 3, axis, r);
+}
+
+// subtree_com, cinert, cdof
+void mj_comPos(const mjModel* m, mjData* d) {
+  int nbody = m->nbody;
+  mjtNum* com = d->subtree_com;
+
+  // subtree_com = sum of mass*xipos over the subtree / subtree mass
+  for (int i = 0; i < nbody; i++) mju_scl3(com + 3 * i, d->xipos + 3 * i, m->body_mass[i]);
+  for (int i = nbody - 1; i > 0; i--) mju_addTo3(com + 3 * m->body_parentid[i], com + 3 * i);
+  for (int i = 0; i < nbody; i++) {
+    mjtNum mass = m->body_subtreemass[i];
+    if (mass < mjMINVAL) {
+      mju_copy3(com + 3 * i, d->xipos + 3 * i);
+    } else {
+      mju_scl3(com + 3 * i, com + 3 * i, 1 / mass);
+    }
+  }
+
+  // cinert about the subtree com of each body's root (world: zero)
+  if (nbody > 0) mju_zero(d->cinert, 10);
+  for (int i = 1; i < nbody; i++) {
+    mjtNum c[3];
+    mju_sub3(c, d->xipos + 3 * i, com + 3 * m->body_rootid[i]);
+    inertCom(d->cinert + 10 * i, m->body_inertia + 3 * i, d->ximat + 9 * i, c,
+             m->body_mass[i]);
+  }
+
+  // cdof, joint by joint
+  for (int j = 0; j < m->njnt; j++) {
+    int b = m->jnt_bodyid[j];
+    const mjtNum* rcom = com + 3 * m->body_rootid[b];
+    const mjtNum* anchor = d->xanchor + 3 * j;
+    const mjtNum* xmat = d->xmat + 9 * b;
+    mjtNum* cdof = d->cdof + 6 * m->jnt_dofadr[j];
+    switch (m->jnt_type[j]) {
+      case mjJNT_FREE:
+        // translations along the world axes, then rotations about the body axes
+        mju_zero(cdof, 18);
+        cdof[3] = cdof[6 + 4] = cdof[12 + 5] = 1;
+        cdof += 18;
+        // fall through
+      case mjJNT_BALL:
+        // rotations about the body's (current) axes through the anchor
+        for (int k = 0; k < 3; k++) {
+          mjtNum axis[3] = {xmat[k], xmat[3 + k], xmat[6 + k]};
+          dofRot(cdof + 6 * k, axis, anchor, rcom);
+        }
+        break;
+      case mjJNT_SLIDE:
+        mju_zero3(cdof);
+        mju_copy3(cdof + 3, d->xaxis + 3 * j);
+        break;
+      default:
+        dofRot(cdof, d->xaxis + 3 * j, anchor, rcom);
+        break;
+    }
+  }
+}
+
+// ---- cameras and lights ---------------------------------------------------------------------
+
+// orientation whose -z looks from pos to target with x horizontal (up = world z):
+// z = (pos - target)/|.|, x = normalize(up x z), y = z x x
+static void lookAt(mjtNum mat[9], const mjtNum pos[3], const mjtNum target[3]) {
+  mjtNum z[3], x[3], y[3];
+  const mjtNum up[3] = {0, 0, 1};
+  mju_sub3(z, pos, target);
+  mju_normalize3(z);
+  mju_cross(x, up, z);
+  mju_normalize3(x);
+  mju_cross(y, z, x);
+  for (int r = 0; r < 3; r++) {
+    mat[3 * r] = x[r];
+    mat[3 * r + 1] = y[r];
+    mat[3 * r + 2] = z[r];
+  }
+}
+
+// position of a tracking object: track follows the body at offset pos0, trackcom follows the
+// subtree com at offset poscom0, other modes keep the body-fixed position; returns 1 when the
+// orientation stays fixed in the world (track, trackcom)
+static int trackPos(const mjData* d, int mode, int body, const mjtNum pos0[3],
+                    const mjtNum poscom0[3], mjtNum pos[3]) {
+  if (mode == mjCAMLIGHT_TRACK) {
+    mju_add3(pos, d->xpos + 3 * body, pos0);
+    return 1;
+  }
+  if (mode == mjCAMLIGHT_TRACKCOM) {
+    mju_add3(pos, d->subtree_com + 3 * body, poscom0);
+    return 1;
+  }
+  return 0;
+}
+
+// the point a targeting object faces: the target body's origin or subtree com; NULL if none
+static const mjtNum* targetPoint(const mjData* d, int mode, int target) {
+  if (target < 0) return NULL;
+  if (mode == mjCAMLIGHT_TARGETBODY) return d->xpos + 3 * target;
+  if (mode == mjCAMLIGHT_TARGETBODYCOM) return d->subtree_com + 3 * target;
+  return NULL;
+}
+
+// apply the tracking modes of cameras and lights
+void mj_camlight(const mjModel* m, mjData* d) {
+  // cameras: fixed world orientation mat0 when tracking, face the target when targeting
+  for (int c = 0; c < m->ncam; c++) {
+    int mode = m->cam_mode[c];
+    mjtNum* pos = d->cam_xpos + 3 * c;
+    if (trackPos(d, mode, m->cam_bodyid[c], m->cam_pos0 + 3 * c, m->cam_poscom0 + 3 * c, pos))
+      mju_copy(d->cam_xmat + 9 * c, m->cam_mat0 + 9 * c, 9);
+    const mjtNum* target = targetPoint(d, mode, m->cam_targetbodyid[c]);
+    if (target) lookAt(d->cam_xmat + 9 * c, pos, target);
+  }
+
+  // lights: fixed world direction dir0 when tracking, toward the target when targeting
+  for (int l = 0; l < m->nlight; l++) {
+    int mode = m->light_mode[l];
+    mjtNum* pos = d->light_xpos + 3 * l;
+    mjtNum* dir = d->light_xdir + 3 * l;
+    if (trackPos(d, mode, m->light_bodyid[l], m->light_pos0 + 3 * l,
+                 m->light_poscom0 + 3 * l, pos))
+      mju_copy3(dir, m->light_dir0 + 3 * l);
+    const mjtNum* target = targetPoint(d, mode, m->light_targetbodyid[l]);
+    if (target) {
+      mju_sub3(dir, target, pos);
+      mju_normalize3(dir);
+    }
+  }
+}
+
+// ---- inertia ------------------------------------------------------------------------------
+
+// number of entries of sparse row i (1 + ancestors of dof i)
+static inline int rowLen(const mjModel* m, int i) {
+  return (i + 1 < m->nv ? m->dof_Madr[i + 1] : m->nM) - m->dof_Madr[i];
+}
+
+// crb = cinert accumulated from the leaves; M(i,j) = cdof_j' crb(body_i) cdof_i
+void mj_crb(const mjModel* m, mjData* d) {
+  mjtNum* crb = d->crb;
+
+  // composite inertias: each body adds its subtree into its parent (not into the world)
+  mju_copy(crb, d->cinert, 10 * m->nbody);
+  for (int i = m->nbody - 1; i > 0; i--) {
+    int p = m->body_parentid[i];
+    if (p > 0) mju_addTo(crb + 10 * p, crb + 10 * i, 10);
+  }
+
+  // rows of M: diagonal first, then the ancestors
+  for (int i = 0; i < m->nv; i++) {
+    mjtNum f[6];
+    mju_mulInertVec(f, crb + 10 * m->dof_bodyid[i], d->cdof + 6 * i);
+    mjtNum* row = d->qM + m->dof_Madr[i];
+    row[0] = mju_dot(f, d->cdof + 6 * i, 6) + m->dof_armature[i];
+    int k = 1;
+    for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j])
+      row[k++] = mju_dot(f, d->cdof + 6 * j, 6);
+  }
+}
+
+// entries of row i in the factor's layout: dofs of simple bodies (dof_simplenum > 0) have a
+// diagonal M block, so their rows keep only the diagonal
+static inline int ldLen(const mjModel* m, int i) {
+  return m->dof_simplenum[i] ? 1 : rowLen(m, i);
+}
+
+// L'DL from the leaves: for k = nv-1..0 with D_k = the current M(k,k) and every ancestor i of
+// k: M(i, j) -= M(k,i) M(k,j) / D_k for j = i and i's ancestors, then L(k,:) = M(k,:)/D_k.
+// In the ascending layout, ancestor i sits at offset p of row k, and row i's p+1 entries
+// have the same columns as row k's first p+1 entries (simple dofs are never ancestors of
+// other rows' nonzeros).  qLDiagInv first holds each row's start, read before it is
+// overwritten by 1/D: row k's start is needed only while rows >= k are factored.
+void mj_factorM(const mjModel* m, mjData* d) {
+  int nv = m->nv;
+  mjtNum* ld = d->qLD;
+  mjtNum* start = d->qLDiagInv;
+
+  // copy qM, each row reversed into ascending column order, rows packed
+  int adr = 0;
+  for (int i = 0; i < nv; i++) {
+    int madr = m->dof_Madr[i], n = ldLen(m, i);
+    start[i] = adr;
+    for (int k = 0; k < n; k++) ld[adr + k] = d->qM[madr + n - 1 - k];
+    adr += n;
+  }
+  mju_zero(ld + adr, m->nM - adr);
+
+  // eliminate from the last dof
+  for (int k = nv - 1; k >= 0; k--) {
+    int a = (int)start[k], n = ldLen(m, k);
+    mjtNum dk = ld[a + n - 1];
+    if (dk < mjMINVAL) {
+      mj_warning(d, mjWARN_INERTIA, k);
+      dk = ld[a + n - 1] = mjMINVAL;
+    }
+    mjtNum inv = 1 / dk;
+    int p = n - 2;
+    for (int i = m->dof_parentid[k]; p >= 0; i = m->dof_parentid[i], p--) {
+      mjtNum v = ld[a + p];
+      if (v) mju_addToScl(ld + (int)start[i], ld + a, -v * inv, p + 1);
+    }
+    mju_scl(ld + a, ld + a, inv, n - 1);
+    d->qLDiagInv[k] = inv;
+  }
+}
+
+// x = inv(L' D L) y: solve L' w = y from the leaves, scale by 1/D, solve L x = z from the root;
+// row starts are recovered from the row lengths while walking (end of rows for the backward
+// pass, running sum for the forward pass)
+void mj_solveM(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, int n) {
+  int nv = m->nv;
+  const mjtNum* ld = d->qLD;
+  int total = 0;
+  for (int k = 0; k < nv; k++) total += ldLen(m, k);
+
+  for (int v = 0; v < n; v++) {
+    mjtNum* xv = x + (size_t)v * nv;
+    mju_copy(xv, y + (size_t)v * nv, nv);
+
+    // L' w = y: w_k is final once its descendants are done; push it to the ancestors
+    int end = total;
+    for (int k = nv - 1; k >= 0; k--) {
+      int len = ldLen(m, k);
+      end -= len;
+      if (!xv[k] || len == 1) continue;
+      const mjtNum* row = ld + end + len - 2;
+      for (int i = m->dof_parentid[k], p = len - 2; p >= 0; i = m->dof_parentid[i], p--)
+        xv[i] -= *row-- * xv[k];
+    }
+
+    // z = w / D
+    for (int k = 0; k < nv; k++) xv[k] *= d->qLDiagInv[k];
+
+    // L x = z: pull from the (already solved) ancestors
+    int start = 0;
+    for (int k = 0; k < nv; k++) {
+      int len = ldLen(m, k);
+      const mjtNum* row = ld + start + len - 2;
+      for (int i = m->dof_parentid[k], p = len - 2; p >= 0; i = m->dof_parentid[i], p--)
+        xv[k] -= *row-- * xv[i];
+      start += len;
+    }
+  }
+}
+
+// res = M vec from the rows of qM (each off-diagonal entry used for both triangles)
+void mj_mulM(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
+  for (int i = 0; i < m->nv; i++) {
+    const mjtNum* row = d->qM + m->dof_Madr[i];
+    res[i] = row[0] * vec[i];
+  }
+  for (int i = 0; i < m->nv; i++) {
+    const mjtNum* row = d->qM + m->dof_Madr[i] + 1;
+    for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j], row++) {
+      res[i] += *row * vec[j];
+      res[j] += *row * vec[i];
+    }
+  }
+}
+
+// ---- Jacobians -------------------------------------------------------------------------------
+
+// columns of the dofs that move `body`: jacr = cdof_rot, jacp = cdof_lin + cdof_rot x r,
+// r = point - subtree_com of the root (cdof is about that point); other columns zero
+void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr,
+            const mjtNum point[3], int body) {
+  int nv = m->nv;
+  if (jacp) mju_zero(jacp, 3 * nv);
+  if (jacr) mju_zero(jacr, 3 * nv);
+
+  // the last dof on the path to the world: of this body or the nearest ancestor with dofs
+  int b = body;
+  while (b > 0 && !m->body_dofnum[b]) b = m->body_parentid[b];
+  if (b <= 0) return;
+  int dof = m->body_dofadr[b] + m->body_dofnum[b] - 1;
+
+  mjtNum r[3];
+  mju_sub3(r, point, d->subtree_com + 3 * m->body_rootid[body]);
+  for (int j = dof; j >= 0; j = m->dof_parentid[j]) {
+    const mjtNum* cdof = d->cdof + 6 * j;
+    mjtNum lin[3];
+    mju_cross(lin, cdof, r);
+    mju_addTo3(lin, cdof + 3);
+    for (int k = 0; k < 3; k++) {
+      if (jacp) jacp[k * nv + j] = lin[k];
+      if (jacr) jacr[k * nv + j] = cdof[k];
+    }
+  }
+}
+
+// res += scl * jacp' vec for the world point `point` moving with `body` (no temporaries):
+// entry j gains scl * vec . (cdof_lin_j + cdof_rot_j x r), r = point - root com
+void mj_addJacPointDot(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum point[3],
+                       int body, const mjtNum vec[3], mjtNum scl) {
+  int b = body;
+  while (b > 0 && !m->body_dofnum[b]) b = m->body_parentid[b];
+  if (b <= 0) return;
+  mjtNum r[3];
+  mju_sub3(r, point, d->subtree_com + 3 * m->body_rootid[body]);
+  for (int j = m->body_dofadr[b] + m->body_dofnum[b] - 1; j >= 0; j = m->dof_parentid[j]) {
+    const mjtNum* cdof = d->cdof + 6 * j;
+    mjtNum lin[3];
+    mju_cross(lin, cdof, r);
+    mju_addTo3(lin, cdof + 3);
+    res[j] += scl * mju_dot3(lin, vec);
+  }
+}
+
+// Jacobians at xipos
+void mj_jacBodyCom(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, int body) {
+  mj_jac(m, d, jacp, jacr, d->xipos + 3 * body, body);
+}
+
+// Jacobians at site_xpos
+void mj_jacSite(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, int site) {
+  mj_jac(m, d, jacp, jacr, d->site_xpos + 3 * site, m->site_bodyid[site]);
+}

@@ -1,0 +1,72 @@
+// smooth.h: the position stage of the smooth dynamics: kinematics, com-based quantities,
+// composite rigid body inertia, its sparse L'DL factorization and solves, Jacobians; and
+// (tendon.c) tendons and actuator transmissions.
+//
+// Stage functions read the model and earlier stages' outputs in d, write their outputs in d,
+// never allocate (temporaries come from d's stack) and never print.  Order:
+//   mj_kinematics -> mj_comPos -> mj_camlight -> mj_tendon -> mj_transmission -> mj_crb
+//   -> mj_factorM.
+//
+// The sparse inertia layout is MuJoCo's: row i of M holds its lower-triangle entries M(i,j)
+// for j = i and every ancestor dof of i; its length is 1 + the number of ancestors and it
+// starts at dof_Madr[i].
+//   qM   row i = M(i,i), M(i,parent(i)), M(i,parent(parent(i))), ...   (diagonal first)
+//   qLD  row i = L(i,root) ... L(i,parent(i)), D(i)                    (ascending columns)
+// with M = L' D L, L unit lower triangular, and qLDiagInv[i] = 1/D(i).  As in MuJoCo 3.5.1,
+// the rows of qLD are packed one after another and a dof of a simple body
+// (dof_simplenum > 0, diagonal inertia block) keeps only D(i); the tail of qLD is zero.
+#ifndef MJ_SMOOTH_H
+#define MJ_SMOOTH_H
+
+#include "mj.h"
+
+// body, joint, geom, site, camera and light poses from qpos (and mocap_pos/quat); cameras
+// and lights get their body-fixed pose here, tracking modes are applied by mj_camlight
+void mj_kinematics(const mjModel* m, mjData* d);
+
+// subtree centers of mass (needs body_subtreemass), com-based inertias cinert and dof
+// motion axes cdof, both about subtree_com of the body's root and (rotation, translation)
+void mj_comPos(const mjModel* m, mjData* d);
+
+// camera and light tracking modes (track, trackcom, targetbody, targetbodycom): needs
+// subtree_com and the model's cam_/light_ pos0, poscom0, mat0 / dir0
+void mj_camlight(const mjModel* m, mjData* d);
+
+// composite rigid body inertias crb and the joint-space inertia qM (with dof_armature)
+void mj_crb(const mjModel* m, mjData* d);
+
+// sparse factorization qM = L' D L into qLD and qLDiagInv
+void mj_factorM(const mjModel* m, mjData* d);
+
+// x = inv(M) y for n vectors of size nv stored one after another (x may equal y)
+void mj_solveM(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, int n);
+
+// res = M vec with the sparse qM (no alias)
+void mj_mulM(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec);
+
+// translational (jacp) and rotational (jacr) 3 x nv Jacobians of a world point moving with
+// body `body`; either may be NULL
+void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr,
+            const mjtNum point[3], int body);
+
+// res(nv) += scl * jacp' vec, jacp the translational Jacobian of a world point moving with
+// body `body` (the projection of the point's Jacobian on a direction, without temporaries)
+void mj_addJacPointDot(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum point[3],
+                       int body, const mjtNum vec[3], mjtNum scl);
+
+// Jacobians of a body's center of mass
+void mj_jacBodyCom(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, int body);
+
+// Jacobians of a site's origin
+void mj_jacSite(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, int site);
+
+// tendon lengths ten_length and Jacobians ten_J (tendon.c): fixed tendons, spatial tendons
+// through sites and pulleys; geom wrap objects (sphere, cylinder) are taken as straight
+// segments between the neighbouring sites, i.e. wrapping is not computed yet
+void mj_tendon(const mjModel* m, mjData* d);
+
+// actuator_length and actuator_moment (tendon.c) for joint, jointinparent and tendon
+// transmissions; slider-crank, site and body transmissions are left at zero
+void mj_transmission(const mjModel* m, mjData* d);
+
+#endif

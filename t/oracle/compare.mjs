@@ -1,0 +1,252 @@
+// compare.mjs: our compiled models against MuJoCo's, field by field, in one node process.
+//
+//   node t/oracle/compare.mjs --mjc BIN/mjc [-v] MODEL.xml...
+//
+// For each model it runs `mjc info --json MODEL` and the oracle (scripts/oracle.mjs), and
+// compares every field present in both: integers exactly, reals to 1e-10 relative,
+//   |a - b| <= 1e-10 * max(1, |a|, |b|).
+// Quantities that are legitimately ambiguous are compared in a canonical form:
+//   - quaternions (fields ending in "quat") up to sign, per quaternion;
+//   - body_iquat with body_inertia as the inertia tensor R diag(I) R^T, since equal principal
+//     moments leave the principal frame arbitrary;
+//   - the names and paths buffers as lists of strings, and the name_*adr / *_pathadr offsets
+//     as the string each one addresses.
+// Prints OK, UNSUPPORTED (our compiler says "not supported yet") or MISMATCH/FAIL per model,
+// then "N models match, K unsupported (...), F mismatch".  Exit status 1 when any model
+// mismatches or our compiler rejects a model MuJoCo accepts for another reason.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { openOracle } from '../../scripts/oracle.mjs';
+
+const RTOL = 1e-10;
+const SHOWN = 4;  // mismatching fields printed per model
+
+// sizes whose meaning differs by design: MuJoCo's -1 "grow as needed" versus our preallocation
+const SKIP = new Set(['nconmax', 'njmax', 'nstack']);
+
+// ---- elementwise comparison -------------------------------------------------------------------
+
+// scaled error of two values: reals relative to max(1,|a|,|b|); strings and ints exact (0 or inf)
+function err(a, b, exact) {
+  if (typeof a !== 'number' || typeof b !== 'number') return a === b ? 0 : Infinity;
+  if (exact) return a === b ? 0 : Infinity;
+  return Math.abs(a - b) / Math.max(1, Math.abs(a), Math.abs(b));
+}
+
+// a mismatch record of two equal-length lists, or null when they agree; group > 1 compares
+// groups of that many elements with the groupwise error function gerr(ours, theirs)
+function diffLists(ours, theirs, exact, group = 1, gerr = null) {
+  if (!Array.isArray(ours) || !Array.isArray(theirs)) {
+    const e = err(ours, theirs, exact);
+    return e > RTOL ? { max: e, bad: 1, total: 1, at: 0, ours, theirs } : null;
+  }
+  if (ours.length !== theirs.length) {
+    return { length: [ours.length, theirs.length] };
+  }
+  let max = 0;
+  let bad = 0;
+  let at = -1;
+  for (let i = 0; i < ours.length; i += group) {
+    let e = 0;
+    if (gerr) e = gerr(ours.slice(i, i + group), theirs.slice(i, i + group));
+    else e = err(ours[i], theirs[i], exact);
+    if (e > RTOL) {
+      bad++;
+      if (at < 0) at = i;
+    }
+    max = Math.max(max, e);
+  }
+  if (!bad) return null;
+  const n = ours.length / group;
+  return { max, bad, total: n, at: at / group, ours: ours.slice(at, at + group),
+           theirs: theirs.slice(at, at + group) };
+}
+
+// error of two quaternions up to sign
+function quatErr(p, q) {
+  let plus = 0;
+  let minus = 0;
+  for (let k = 0; k < 4; k++) {
+    plus = Math.max(plus, err(p[k], q[k]));
+    minus = Math.max(minus, err(p[k], -q[k]));
+  }
+  return Math.min(plus, minus);
+}
+
+// the inertia tensors R diag(I) R^T of every body, R from body_iquat (w, x, y, z)
+function inertiaTensors(iquat, inertia) {
+  const out = [];
+  for (let b = 0; b < inertia.length / 3; b++) {
+    const [w, x, y, z] = iquat.slice(4 * b, 4 * b + 4);
+    const I = inertia.slice(3 * b, 3 * b + 3);
+    // rotation matrix of a unit quaternion, row-major
+    const R = [
+      1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y),
+      2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+      2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y),
+    ];
+    // T_ij = sum_k R_ik I_k R_jk
+    for (let i = 0; i < 3; i++) {
+      for (let j = 0; j < 3; j++) {
+        let s = 0;
+        for (let k = 0; k < 3; k++) s += R[3 * i + k] * I[k] * R[3 * j + k];
+        out.push(s);
+      }
+    }
+  }
+  return out;
+}
+
+// the strings of a NUL-separated buffer, without the empty tail after the last terminator
+function splitBuffer(buf) {
+  const parts = buf.split('\0');
+  if (parts.length && parts[parts.length - 1] === '') parts.pop();
+  return parts;
+}
+
+// the string each offset addresses in buffer buf (null for -1)
+function addressed(adr, buf) {
+  return adr.map((a) => {
+    if (a < 0) return null;
+    const end = buf.indexOf('\0', a);
+    return buf.slice(a, end < 0 ? buf.length : end);
+  });
+}
+
+// ---- one model --------------------------------------------------------------------------------
+
+// every mismatch between our dump and MuJoCo's, as [field, record] pairs
+function compareModel(ours, theirs, tables) {
+  const out = [];
+  const push = (field, d) => { if (d) out.push([field, d]); };
+
+  // sizes exactly; options, statistics, visual by their declared type
+  for (const name of tables.sizes) {
+    if (SKIP.has(name) || !(name in ours.sizes) || !(name in theirs.sizes)) continue;
+    push(name, diffLists(ours.sizes[name], theirs.sizes[name], true));
+  }
+  const typed = (sec, list, key) => {
+    for (const f of list) {
+      const k = key(f);
+      if (!(k in ours[sec]) || !(k in theirs[sec])) continue;
+      push(`${sec}.${k}`, diffLists(ours[sec][k], theirs[sec][k], f.type === 'int'));
+    }
+  };
+  typed('opt', tables.opt, (f) => f.name);
+  typed('stat', tables.stat, (f) => f.name);
+  typed('vis', tables.vis, (f) => `${f.section}_${f.name}`);
+
+  // arrays, with the canonical forms of the ambiguous ones
+  const A = ours.arrays;
+  const B = theirs.arrays;
+  for (const { type, name } of tables.arrays) {
+    if (!(name in A) || !(name in B)) continue;
+    if (name === 'body_iquat') continue;
+    if (name === 'body_inertia' && 'body_iquat' in A && 'body_iquat' in B) {
+      push('body_inertia (tensor)',
+           diffLists(inertiaTensors(A.body_iquat, A.body_inertia),
+                     inertiaTensors(B.body_iquat, B.body_inertia), false, 9,
+                     (p, q) => Math.max(...p.map((x, i) => err(x, q[i])))));
+    } else if (type === 'char') {
+      push(name, diffLists(splitBuffer(A[name]), splitBuffer(B[name]), true));
+    } else if (/^name_\w+adr$/.test(name)) {
+      push(name, diffLists(addressed(A[name], A.names), addressed(B[name], B.names), true));
+    } else if (/_pathadr$/.test(name)) {
+      push(name, diffLists(addressed(A[name], A.paths), addressed(B[name], B.paths), true));
+    } else if (/quat$/.test(name)) {
+      push(name, diffLists(A[name], B[name], false, 4, quatErr));
+    } else {
+      push(name, diffLists(A[name], B[name], type !== 'mjtNum' && type !== 'float'));
+    }
+  }
+  return out;
+}
+
+// one line describing a mismatch record
+function describe(field, d) {
+  if (d.length) return `${field}: length ${d.length[0]} vs MuJoCo ${d.length[1]}`;
+  const max = Number.isFinite(d.max) ? d.max.toExponential(2) : 'exact';
+  const show = (v) => JSON.stringify(v).slice(0, 80);
+  return `${field}: ${d.bad}/${d.total} differ, max err ${max}; ` +
+         `[${d.at}] ours ${show(d.ours)} MuJoCo ${show(d.theirs)}`;
+}
+
+// the feature named in a "... not supported yet" message
+function feature(msg) {
+  const m = /([^:]*?)\s*(?:is |are )?not supported yet/.exec(msg);
+  return m ? m[1].trim() : msg;
+}
+
+// ---- main -------------------------------------------------------------------------------------
+
+// parse arguments, run every model, print the verdicts and the counts
+async function main(argv) {
+  let mjc = 'mjc';
+  let verbose = false;
+  const files = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--mjc') mjc = argv[++i];
+    else if (argv[i] === '-v') verbose = true;
+    else files.push(argv[i]);
+  }
+  const oracle = await openOracle();
+  const counts = { ok: 0, unsupported: 0, mismatch: 0 };
+  const features = new Map();
+  const root = process.cwd();
+
+  for (const file of files) {
+    const label = path.relative(root, file);
+    const run = spawnSync(mjc, ['info', '--json', file], { encoding: 'utf8',
+                                                          maxBuffer: 1 << 30 });
+    if (run.error) throw new Error(`cannot run ${mjc}: ${run.error.message}`);
+    const stderr = run.stderr.trim();
+
+    // our compiler rejected the model: unsupported feature, or a failure
+    if (run.status !== 0) {
+      if (/not supported yet/.test(stderr)) {
+        counts.unsupported++;
+        const feat = feature(stderr);
+        features.set(feat, (features.get(feat) || 0) + 1);
+        console.log(`UNSUPPORTED ${label}: ${stderr}`);
+        continue;
+      }
+      const theirs = oracle.model(file);
+      if (theirs.error !== undefined) {
+        counts.ok++;
+        console.log(`OK ${label} (both reject)`);
+      } else {
+        counts.mismatch++;
+        console.log(`FAIL ${label}: MuJoCo accepts it, mjc says: ${stderr || run.status}`);
+      }
+      continue;
+    }
+
+    // both compiled: compare every field present in both
+    const ours = JSON.parse(run.stdout);
+    const theirs = oracle.model(file);
+    if (theirs.error !== undefined) {
+      counts.mismatch++;
+      console.log(`FAIL ${label}: mjc accepts it, MuJoCo says: ${theirs.error}`);
+      continue;
+    }
+    const diffs = compareModel(ours, theirs, oracle.tables);
+    if (!diffs.length) {
+      counts.ok++;
+      console.log(`OK ${label}`);
+      continue;
+    }
+    counts.mismatch++;
+    console.log(`MISMATCH ${label}: ${diffs.length} fields`);
+    const shown = verbose ? diffs : diffs.slice(0, SHOWN);
+    for (const [field, d] of shown) console.log(`  ${describe(field, d)}`);
+    if (shown.length < diffs.length) console.log(`  ... and ${diffs.length - shown.length} more`);
+  }
+
+  // the totals
+  const feats = [...features].map(([f, n]) => (n > 1 ? `${f} x${n}` : f)).join('; ');
+  console.log(`${counts.ok} models match, ${counts.unsupported} unsupported` +
+              `${feats ? ` (${feats})` : ''}, ${counts.mismatch} mismatch`);
+  return counts.mismatch ? 1 : 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));

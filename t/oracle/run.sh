@@ -1,0 +1,39 @@
+#!/bin/sh
+# run.sh: compare every model we compile with MuJoCo's compilation of it (the oracle).
+#
+#   BIN=/path/to/bin sh t/oracle/run.sh [MODEL.xml...]
+#
+# Models: models/*.xml and the corpus ../shared/corpus/*/*.xml (beside the repository; the
+# include fragments in common/ are skipped).  Installs the oracle (npm package mujoco) into
+# scripts/node_modules when it is missing.  Exit status: nonzero on any mismatch.
+set -eu
+
+cd "$(dirname "$0")/../.."
+BIN=${BIN:-$PWD/build/bin}
+
+# the oracle: node and the mujoco package
+command -v node >/dev/null 2>&1 || { echo "run.sh: node is not installed" >&2; exit 2; }
+if [ ! -d scripts/node_modules/mujoco ]; then
+  echo "run.sh: installing the oracle (npm ci --prefix scripts)" >&2
+  npm ci --prefix scripts --no-audit --no-fund >&2 ||
+    npm install --prefix scripts --no-audit --no-fund >&2
+fi
+
+# the models: the arguments, or ours and the corpus
+if [ $# -eq 0 ]; then
+  set --
+  for f in models/*.xml; do
+    [ -f "$f" ] && set -- "$@" "$f"
+  done
+  corpus=../shared/corpus
+  if [ -d "$corpus" ]; then
+    for f in "$corpus"/*/*.xml; do
+      case $f in */common/*) continue ;; esac
+      set -- "$@" "$f"
+    done
+  else
+    echo "run.sh: no corpus at $corpus; comparing models/ only" >&2
+  fi
+fi
+
+exec node t/oracle/compare.mjs --mjc "$BIN/mjc" "$@"

@@ -1,0 +1,443 @@
+#!/bin/sh
+# mjc.sh: tests of mjc: stdout, stderr and exit status of each case.
+#
+#   BIN=/path/to/bin sh t/tools/mjc.sh        (from the repository root)
+#
+# Covers help and version, usage errors, compile and info on every model of models/ (with
+# masses checked against MuJoCo's numbers), binary round trips, pipes, and malformed MJCF:
+# each malformed file must exit 2 with one line on stderr naming the file and the line, and
+# leave no output file behind.  Prints each failing case; exits 1 if any failed.
+set -u
+
+: "${BIN:?set BIN to the directory holding mjc}"
+MJC=$BIN/mjc
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+trap 'exit 2' INT TERM
+failed=0
+passed=0
+
+# ---- helpers ---------------------------------------------------------------------------------
+
+# run mjc with the arguments; stdout in $T/out, stderr in $T/err, exit status in $status
+run() {
+  "$MJC" "$@" >"$T/out" 2>"$T/err"
+  status=$?
+}
+
+# record the outcome of case $1: pass when the remaining arguments (a command) succeed
+check() {
+  name=$1
+  shift
+  if "$@"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name: $*"
+    sed 's/^/  stderr: /' "$T/err"
+  fi
+}
+
+# the exit status of the last run is $1
+status_is() { [ "$status" -eq "$1" ]; }
+
+# file $1 contains the fixed string $2
+has() { grep -qF -- "$2" "$1"; }
+
+# file $1 has exactly one line
+one_line() { [ "$(wc -l <"$1")" -eq 1 ]; }
+
+# file $1 is empty
+empty() { [ ! -s "$1" ]; }
+
+# file $1 matches the extended regular expression $2
+matches() { grep -qE -- "$2" "$1"; }
+
+# ---- help, version, usage errors -------------------------------------------------------------
+
+run --help
+check help-status status_is 0
+check help-usage has "$T/out" "usage: mjc compile IN.xml [-o OUT.mjb]"
+check help-quiet empty "$T/err"
+
+run -h
+check h-status status_is 0
+check h-usage has "$T/out" "mjc info MODEL [--json]"
+
+run --version
+check version-status status_is 0
+check version-line matches "$T/out" '^mjc [0-9]+\.[0-9]+\.[0-9]+ \(libmj [0-9.]+\)$'
+
+run
+check noargs-status status_is 2
+check noargs-usage has "$T/err" "usage: mjc"
+check noargs-stdout empty "$T/out"
+
+run frobnicate
+check unknown-command-status status_is 2
+check unknown-command-message has "$T/err" "mjc: unknown command 'frobnicate'"
+
+run compile
+check compile-noinput-status status_is 2
+check compile-noinput-message has "$T/err" "mjc: compile: missing input file"
+
+run compile models/pendulum.xml -x
+check compile-badopt-status status_is 2
+check compile-badopt-message has "$T/err" "mjc: compile: unknown option '-x'"
+
+run compile models/pendulum.xml models/cartpole.xml
+check compile-twoinputs-status status_is 2
+
+run compile models/pendulum.xml -o
+check compile-o-noarg-status status_is 2
+check compile-o-noarg-message has "$T/err" "option -o needs an argument"
+
+run info
+check info-noinput-status status_is 2
+
+run info models/pendulum.xml --yaml
+check info-badopt-status status_is 2
+
+run info "$T/nonexistent.mjb"
+check info-missing-status status_is 2
+check info-missing-message has "$T/err" "$T/nonexistent.mjb"
+check info-missing-oneline one_line "$T/err"
+
+# ---- compile and info on every model ---------------------------------------------------------
+
+for xml in models/*.xml; do
+  m=$(basename "$xml" .xml)
+  run compile "$xml" -o "$T/$m.mjb"
+  check "compile-$m-status" status_is 0
+  check "compile-$m-quiet" empty "$T/out"
+  check "compile-$m-output" test -s "$T/$m.mjb"
+  run info "$T/$m.mjb"
+  check "info-$m-status" status_is 0
+  check "info-$m-bodies" matches "$T/out" '^bodies \([0-9]+\)$'
+  # the JSON of the binary model equals the JSON of the XML: the file loses nothing
+  run info --json "$T/$m.mjb"
+  check "json-$m-status" status_is 0
+  cp "$T/out" "$T/$m.mjb.json"
+  run info --json "$xml"
+  check "json-$m-arrays" has "$T/out" '"arrays": {'
+  check "json-$m-roundtrip" cmp -s "$T/out" "$T/$m.mjb.json"
+done
+
+# masses and counts against MuJoCo 3.5.1's compilation of the same files
+run info models/pendulum.xml
+check pendulum-counts matches "$T/out" '^  nq 1 +nv 1 +nu 1 +nbody 2 '
+check pendulum-mass matches "$T/out" '^ +1 pole +world +1\.1 '
+check pendulum-joint matches "$T/out" '^ +0 hinge +hinge +pole +-$'
+run info models/cartpole.xml
+check cartpole-cart-mass matches "$T/out" '^ +1 cart +world +6 '
+check cartpole-pole-mass matches "$T/out" '^ +2 pole +cart +0\.1 '
+check cartpole-slider-range matches "$T/out" '^ +0 slider +slide +cart +-1\.8 1\.8$'
+check cartpole-actuator matches "$T/out" '^ +0 push +joint +slider +none +fixed +none +-1 1 +10$'
+run info models/biped.xml
+check biped-head-mass matches "$T/out" '^ +2 head +torso +4 '
+check biped-foot-mass matches "$T/out" '^ +13 foot_left +shin_left +0\.648 '
+run info models/chain100.xml
+check chain-counts matches "$T/out" 'nbody 101 '
+check chain-nM matches "$T/out" 'nM 5050'
+
+# ---- outputs: default name, stdout, stdin, bad destinations, closed pipes -------------------
+
+cp models/pendulum.xml "$T/p.xml"
+run compile "$T/p.xml"
+check default-output-status status_is 0
+check default-output-file test -s "$T/p.mjb"
+check default-output-same cmp -s "$T/p.mjb" "$T/pendulum.mjb"
+
+"$MJC" compile models/pendulum.xml -o - >"$T/stdout.mjb" 2>"$T/err"
+status=$?
+check stdout-status status_is 0
+check stdout-same cmp -s "$T/stdout.mjb" "$T/pendulum.mjb"
+
+"$MJC" info - <"$T/pendulum.mjb" >"$T/out" 2>"$T/err"
+status=$?
+check stdin-status status_is 0
+check stdin-mass matches "$T/out" '^ +1 pole +world +1\.1 '
+
+head -c 100 "$T/pendulum.mjb" >"$T/truncated.mjb"
+run info "$T/truncated.mjb"
+check truncated-status status_is 2
+check truncated-message has "$T/err" "truncated.mjb"
+check truncated-oneline one_line "$T/err"
+
+run compile models/pendulum.xml -o "$T/no/such/dir/p.mjb"
+check baddir-status status_is 2
+check baddir-oneline one_line "$T/err"
+
+(
+  "$MJC" info --json models/chain100.xml 2>"$T/err"
+  echo $? >"$T/pipestatus"
+) | head -c 10 >/dev/null
+# quiet either way: exit 0, or the default death by SIGPIPE (status 128 + 13)
+check closed-pipe-status grep -qxE '0|141' "$T/pipestatus"
+check closed-pipe-quiet empty "$T/err"
+
+# ---- malformed MJCF --------------------------------------------------------------------------
+
+# malformed NAME LINE [FILE]: compile the XML read from stdin, saved as NAME.xml in a fresh
+# directory; expect exit 2, one line "mjc: ...FILE:LINE: ..." (FILE defaults to NAME.xml),
+# an empty stdout, and no file added to the directory (no .mjb, no temporary)
+malformed() {
+  d=$T/bad/$1
+  mkdir -p "$d"
+  cat >"$d/$1.xml"
+  ls -A "$d" >"$T/before"
+  run compile "$d/$1.xml"
+  ls -A "$d" >"$T/after"
+  check "$1-status" status_is 2
+  check "$1-oneline" one_line "$T/err"
+  check "$1-prefix" matches "$T/err" '^mjc: '
+  check "$1-location" has "$T/err" "${3:-$1.xml}:$2:"
+  check "$1-stdout" empty "$T/out"
+  check "$1-nothing-left" cmp -s "$T/before" "$T/after"
+}
+
+malformed unknown_element 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <bogus/>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed unknown_attribute 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom size="0.1" colour="red"/>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed bad_number 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom size="0.1x"/>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed nan_number 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom size="nan"/>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed too_few_numbers 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom size="0.1" pos="0 0"/>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed too_many_numbers 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom size="0.1" pos="0 0 0 0"/>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed missing_include 2 <<'EOF'
+<mujoco>
+  <include file="nonexistent.xml"/>
+  <worldbody/>
+</mujoco>
+EOF
+
+# an error inside an included file names that file and its own line
+mkdir -p "$T/bad/error_in_include/inc"
+cat >"$T/bad/error_in_include/inc/part.xml" <<'EOF'
+<mujoco>
+  <worldbody>
+
+    <geom size="-1"/>
+  </worldbody>
+</mujoco>
+EOF
+malformed error_in_include 4 part.xml <<'EOF'
+<mujoco>
+  <include file="inc/part.xml"/>
+</mujoco>
+EOF
+
+malformed undefined_class 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom class="nope" size="0.1"/>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed undefined_material 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom material="nope" size="0.1"/>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed negative_mass 4 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body>
+      <geom size="0.1" mass="-1"/>
+    </body>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed massless_body 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body>
+      <joint/>
+    </body>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed zero_size 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom type="sphere" size="0"/>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed zero_quat 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom size="0.1" quat="0 0 0 0"/>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed duplicate_name 4 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body name="a"><geom size="0.1"/></body>
+    <body name="a"><geom size="0.1"/></body>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed bad_enum 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom type="blob" size="0.1"/>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed bad_bool 4 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body>
+      <joint limited="maybe"/>
+      <geom size="0.1"/>
+    </body>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed inverted_range 4 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body>
+      <joint limited="true" range="1 -1"/>
+      <geom size="0.1"/>
+    </body>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed fromto_sphere 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom type="sphere" size="0.1" fromto="0 0 0 0 0 1"/>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed joint_outside_body 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <joint name="j"/>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed free_not_top 6 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body>
+      <geom size="0.1"/>
+      <body>
+        <freejoint/>
+        <geom size="0.1"/>
+      </body>
+    </body>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed undefined_joint 4 <<'EOF'
+<mujoco>
+  <worldbody/>
+  <actuator>
+    <motor joint="nope"/>
+  </actuator>
+</mujoco>
+EOF
+
+malformed motor_no_target 4 <<'EOF'
+<mujoco>
+  <worldbody/>
+  <actuator>
+    <motor gear="1"/>
+  </actuator>
+</mujoco>
+EOF
+
+malformed undefined_exclude 4 <<'EOF'
+<mujoco>
+  <worldbody/>
+  <contact>
+    <exclude body1="world" body2="nope"/>
+  </contact>
+</mujoco>
+EOF
+
+malformed keyframe_size 4 <<'EOF'
+<mujoco>
+  <worldbody/>
+  <keyframe>
+    <key qpos="1 2"/>
+  </keyframe>
+</mujoco>
+EOF
+
+# XML-level errors: the parser reports where it noticed them
+malformed unclosed_tag 3 <<'EOF'
+<mujoco>
+  <worldbody>
+</mujoco>
+EOF
+
+malformed empty_file 1 </dev/null
+
+malformed not_xml 1 <<'EOF'
+this is not XML
+EOF
+
+# ---- verdict ---------------------------------------------------------------------------------
+
+echo "mjc.sh: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
