@@ -9,7 +9,7 @@
 
 const char* argv0 = "mj";
 
-// a write into a closed pipe ends the tool silently with status 0, as head(1) expects
+// a write into a closed pipe ends the tool silently by SIGPIPE, as for cat(1) in a pipeline
 void tool_init(const char* name) {
   argv0 = name;
   signal(SIGPIPE, SIG_DFL);

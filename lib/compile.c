@@ -2557,16 +2557,15 @@ static void modelSizes(Ctx* c, mjModel* sz) {
   sz->nkey = c->obj[K_KEY].n;
   sz->nnames = writeNames(c, NULL);
   sz->npaths = writePaths(c, NULL);
-  // preallocation for simulation: contacts, constraint rows, and a stack for dense nv x nv
-  // and njmax x nv work
-  int nconmax = 100 > 4 * sz->ngeom ? 100 : 4 * sz->ngeom;
+  // preallocation for simulation (<size> values are lower bounds): contacts, constraint rows
+  // (a pyramidal condim-3 contact takes 4), and a stack for dense nv x nv and njmax x nv work
+  int nconmax = 100 > sz->ngeom ? 100 : sz->ngeom;
   sz->nconmax = c->nconmax > nconmax ? c->nconmax : nconmax;
-  int njmax = 4 * sz->nconmax + 2 * sz->nv + 6 * sz->neq + 2 * sz->ntendon + sz->njnt;
+  int njmax = 4 * sz->nconmax + 2 * sz->nv + 6 * sz->neq + 2 * sz->ntendon;
   if (njmax < 500) njmax = 500;
   sz->njmax = c->njmax > njmax ? c->njmax : njmax;
-  double nv = sz->nv, nj = sz->njmax, nsq = nj < 1000 ? nj : 1000;
-  double need = 6 * nj * nv + 10 * nv * nv + 2 * nj * nsq +
-                50.0 * (nj + nv + sz->nbody + sz->ngeom + sz->nu + sz->ntendon);
+  double nv = sz->nv, nj = sz->njmax;
+  double need = 3 * nj * nv + 6 * nv * nv + 20.0 * (nj + nv + sz->nbody + sz->ngeom);
   if (need < 1 << 17) need = 1 << 17;
   if (need > 1 << 27) need = 1 << 27;
   sz->nstack = c->nstack > need ? c->nstack : (int)need;

@@ -354,7 +354,8 @@ typedef struct mjStreamHeader_ {
   char name[256];            // file name used in messages
 } mjStreamHeader;
 
-// a header for frames of model m carrying the fields of mask; name is for messages
+// a header for frames of model m carrying the fields of mask, less those without elements in
+// m (act when na = 0); name is for messages ("-" shows as <stdout>)
 void mj_streamInit(mjStreamHeader* h, const mjModel* m, uint32_t mask, const char* name);
 
 // write the 64-byte header; 0 on success, -1 and a message on failure

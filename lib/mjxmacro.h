@@ -384,6 +384,12 @@
   X(mjtNum, cdof_dot,           nv,       6) /* time-derivative of cdof (rot:lin) */            \
   X(mjtNum, qfrc_bias,          nv,       1) /* C(qpos,qvel) */                                 \
   X(mjtNum, qfrc_passive,       nv,       1) /* passive force */                                \
+  X(mjtNum, qfrc_spring,        nv,       1) /* passive spring force */                         \
+  X(mjtNum, qfrc_damper,        nv,       1) /* passive damper force */                         \
+  X(mjtNum, qfrc_gravcomp,      nv,       1) /* passive gravity compensation force */           \
+  X(mjtNum, qfrc_fluid,         nv,       1) /* passive fluid force */                          \
+  X(mjtNum, subtree_linvel,     nbody,    3) /* linear velocity of subtree com */               \
+  X(mjtNum, subtree_angmom,     nbody,    3) /* angular momentum about subtree com */           \
   X(mjtNum, ten_velocity,       ntendon,  1) /* tendon velocities */                            \
   X(mjtNum, actuator_velocity,  nu,       1) /* actuator velocities */                          \
   /* acceleration/force-dependent */                                                            \

@@ -253,9 +253,10 @@ void mj_deleteData(mjData* d) {
   free(d);
 }
 
-// zero everything, then qpos0, mocap poses from the model, equality activity from eq_active0
+// zero every array (not the stack: it is scratch, and touching all of it would cost page
+// faults on every reset), then qpos0, mocap poses from the model, eq_active from eq_active0
 void mj_resetData(const mjModel* m, mjData* d) {
-  memset(d->buffer, 0, d->nbuffer);
+  memset(d->buffer, 0, (size_t)((char*)d->stack - (char*)d->buffer));
   d->pstack = 0;
   d->maxstack = 0;
   d->time = 0;

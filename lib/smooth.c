@@ -313,36 +313,36 @@ void mj_crb(const mjModel* m, mjData* d) {
   }
 }
 
-// entries of row i in the factor's layout: dofs of simple bodies (dof_simplenum > 0) have a
-// diagonal M block, so their rows keep only the diagonal
-static inline int ldLen(const mjModel* m, int i) {
-  return m->dof_simplenum[i] ? 1 : rowLen(m, i);
+// entries of row i in a factor's layout: with `simple`, dofs of simple bodies
+// (dof_simplenum > 0) have a diagonal M block, so their rows keep only the diagonal
+static inline int ldLen(const mjModel* m, int i, int simple) {
+  return simple && m->dof_simplenum[i] ? 1 : rowLen(m, i);
 }
 
 // L'DL from the leaves: for k = nv-1..0 with D_k = the current M(k,k) and every ancestor i of
 // k: M(i, j) -= M(k,i) M(k,j) / D_k for j = i and i's ancestors, then L(k,:) = M(k,:)/D_k.
 // In the ascending layout, ancestor i sits at offset p of row k, and row i's p+1 entries
 // have the same columns as row k's first p+1 entries (simple dofs are never ancestors of
-// other rows' nonzeros).  qLDiagInv first holds each row's start, read before it is
+// other rows' nonzeros).  diaginv first holds each row's start, read before it is
 // overwritten by 1/D: row k's start is needed only while rows >= k are factored.
-void mj_factorM(const mjModel* m, mjData* d) {
+void mj_factorI(const mjModel* m, mjData* d, const mjtNum* mat, mjtNum* ld, mjtNum* diaginv,
+                int simple) {
   int nv = m->nv;
-  mjtNum* ld = d->qLD;
-  mjtNum* start = d->qLDiagInv;
+  mjtNum* start = diaginv;
 
-  // copy qM, each row reversed into ascending column order, rows packed
+  // copy mat, each row reversed into ascending column order, rows packed
   int adr = 0;
   for (int i = 0; i < nv; i++) {
-    int madr = m->dof_Madr[i], n = ldLen(m, i);
+    int madr = m->dof_Madr[i], n = ldLen(m, i, simple);
     start[i] = adr;
-    for (int k = 0; k < n; k++) ld[adr + k] = d->qM[madr + n - 1 - k];
+    for (int k = 0; k < n; k++) ld[adr + k] = mat[madr + n - 1 - k];
     adr += n;
   }
   mju_zero(ld + adr, m->nM - adr);
 
   // eliminate from the last dof
   for (int k = nv - 1; k >= 0; k--) {
-    int a = (int)start[k], n = ldLen(m, k);
+    int a = (int)start[k], n = ldLen(m, k, simple);
     mjtNum dk = ld[a + n - 1];
     if (dk < mjMINVAL) {
       mj_warning(d, mjWARN_INERTIA, k);
@@ -355,27 +355,32 @@ void mj_factorM(const mjModel* m, mjData* d) {
       if (v) mju_addToScl(ld + (int)start[i], ld + a, -v * inv, p + 1);
     }
     mju_scl(ld + a, ld + a, inv, n - 1);
-    d->qLDiagInv[k] = inv;
+    diaginv[k] = inv;
   }
+}
+
+// the factorization of qM itself, in MuJoCo's layout (simple rows diagonal only)
+void mj_factorM(const mjModel* m, mjData* d) {
+  mj_factorI(m, d, d->qM, d->qLD, d->qLDiagInv, 1);
 }
 
 // x = inv(L' D L) y: solve L' w = y from the leaves, scale by 1/D, solve L x = z from the root;
 // row starts are recovered from the row lengths while walking (end of rows for the backward
 // pass, running sum for the forward pass)
-void mj_solveM(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, int n) {
+void mj_solveLD(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNum* x,
+                const mjtNum* y, int n, int simple) {
   int nv = m->nv;
-  const mjtNum* ld = d->qLD;
   int total = 0;
-  for (int k = 0; k < nv; k++) total += ldLen(m, k);
+  for (int k = 0; k < nv; k++) total += ldLen(m, k, simple);
 
   for (int v = 0; v < n; v++) {
     mjtNum* xv = x + (size_t)v * nv;
-    mju_copy(xv, y + (size_t)v * nv, nv);
+    if (xv != y + (size_t)v * nv) mju_copy(xv, y + (size_t)v * nv, nv);
 
     // L' w = y: w_k is final once its descendants are done; push it to the ancestors
     int end = total;
     for (int k = nv - 1; k >= 0; k--) {
-      int len = ldLen(m, k);
+      int len = ldLen(m, k, simple);
       end -= len;
       if (!xv[k] || len == 1) continue;
       const mjtNum* row = ld + end + len - 2;
@@ -384,18 +389,23 @@ void mj_solveM(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, int n) {
     }
 
     // z = w / D
-    for (int k = 0; k < nv; k++) xv[k] *= d->qLDiagInv[k];
+    for (int k = 0; k < nv; k++) xv[k] *= diaginv[k];
 
     // L x = z: pull from the (already solved) ancestors
     int start = 0;
     for (int k = 0; k < nv; k++) {
-      int len = ldLen(m, k);
+      int len = ldLen(m, k, simple);
       const mjtNum* row = ld + start + len - 2;
       for (int i = m->dof_parentid[k], p = len - 2; p >= 0; i = m->dof_parentid[i], p--)
         xv[k] -= *row-- * xv[i];
       start += len;
     }
   }
+}
+
+// x = inv(M) y with the factor of qM
+void mj_solveM(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, int n) {
+  mj_solveLD(m, d->qLD, d->qLDiagInv, x, y, n, 1);
 }
 
 // res = M vec from the rows of qM (each off-diagonal entry used for both triangles)

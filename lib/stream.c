@@ -277,17 +277,22 @@ int mj_streamParseElement(const char* s, int* f, int* i) {
 
 // ---- header ------------------------------------------------------------------------------------
 
-// the sizes of m and the total numbers per frame
+// the sizes of m, the fields that have elements, and the total numbers per frame
 void mj_streamInit(mjStreamHeader* h, const mjModel* m, uint32_t mask, const char* name) {
   memset(h, 0, sizeof(*h));
   h->hash = mj_modelHash(m);
 #define X(name) h->name = m->name;
   MJ_STREAM_SIZES(X)
 #undef X
+  // fields without elements in this model (act when na = 0) are left out, so that a stream
+  // always equals the one rebuilt from its text form, where such fields have no columns
   h->mask = mask & mjSTREAM_ALL;
-  for (int f = 0; f < mjNSTREAMFIELD; f++)
-    if (h->mask >> f & 1) h->nvalue += mj_streamFieldSize(h, f);
-  snprintf(h->name, sizeof(h->name), "%s", mj_ioName(name));
+  for (int f = 0; f < mjNSTREAMFIELD; f++) {
+    int n = mj_streamFieldSize(h, f);
+    if (!n) h->mask &= ~(1u << f);
+    if (h->mask >> f & 1) h->nvalue += n;
+  }
+  snprintf(h->name, sizeof(h->name), "%s", !name || !strcmp(name, "-") ? "<stdout>" : name);
 }
 
 // the 64 header bytes of h

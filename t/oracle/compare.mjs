@@ -19,6 +19,14 @@ import path from 'node:path';
 import { openOracle } from '../../scripts/oracle.mjs';
 
 const RTOL = 1e-10;
+
+// entries of inv(M) carry round-off that grows with the condition number of M: on chain100
+// (a hanging 100-link chain) a long-double inverse of the same M differs from both engines by
+// up to 1.3e-10, and the engines from each other by 3.1e-10.  These fields get 1e-9.
+const INVM_RTOL = 1e-9;
+const INVM_FIELDS = new Set(['dof_invweight0', 'body_invweight0', 'tendon_invweight0',
+                             'actuator_acc0']);
+let tol = RTOL;  // the tolerance of the field being compared
 const SHOWN = 4;  // mismatching fields printed per model
 
 // sizes whose meaning differs by design: MuJoCo's -1 "grow as needed" versus our preallocation
@@ -38,7 +46,7 @@ function err(a, b, exact) {
 function diffLists(ours, theirs, exact, group = 1, gerr = null) {
   if (!Array.isArray(ours) || !Array.isArray(theirs)) {
     const e = err(ours, theirs, exact);
-    return e > RTOL ? { max: e, bad: 1, total: 1, at: 0, ours, theirs } : null;
+    return e > tol ? { max: e, bad: 1, total: 1, at: 0, ours, theirs } : null;
   }
   if (ours.length !== theirs.length) {
     return { length: [ours.length, theirs.length] };
@@ -50,7 +58,7 @@ function diffLists(ours, theirs, exact, group = 1, gerr = null) {
     let e = 0;
     if (gerr) e = gerr(ours.slice(i, i + group), theirs.slice(i, i + group));
     else e = err(ours[i], theirs[i], exact);
-    if (e > RTOL) {
+    if (e > tol) {
       bad++;
       if (at < 0) at = i;
     }
@@ -156,7 +164,9 @@ function compareModel(ours, theirs, tables) {
     } else if (/quat$/.test(name)) {
       push(name, diffLists(A[name], B[name], false, 4, quatErr));
     } else {
+      tol = INVM_FIELDS.has(name) ? INVM_RTOL : RTOL;
       push(name, diffLists(A[name], B[name], type !== 'mjtNum' && type !== 'float'));
+      tol = RTOL;
     }
   }
   return out;
@@ -165,9 +175,9 @@ function compareModel(ours, theirs, tables) {
 // one line describing a mismatch record
 function describe(field, d) {
   if (d.length) return `${field}: length ${d.length[0]} vs MuJoCo ${d.length[1]}`;
-  const max = Number.isFinite(d.max) ? d.max.toExponential(2) : 'exact';
+  const max = Number.isFinite(d.max) ? `max err ${d.max.toExponential(2)}` : 'not equal';
   const show = (v) => JSON.stringify(v).slice(0, 80);
-  return `${field}: ${d.bad}/${d.total} differ, max err ${max}; ` +
+  return `${field}: ${d.bad}/${d.total} differ, ${max}; ` +
          `[${d.at}] ours ${show(d.ours)} MuJoCo ${show(d.theirs)}`;
 }
 
@@ -236,7 +246,7 @@ async function main(argv) {
       continue;
     }
     counts.mismatch++;
-    console.log(`MISMATCH ${label}: ${diffs.length} fields`);
+    console.log(`MISMATCH ${label}: ${diffs.length} field${diffs.length > 1 ? 's' : ''}`);
     const shown = verbose ? diffs : diffs.slice(0, SHOWN);
     for (const [field, d] of shown) console.log(`  ${describe(field, d)}`);
     if (shown.length < diffs.length) console.log(`  ... and ${diffs.length - shown.length} more`);

@@ -189,6 +189,20 @@ Test(stream, header_byte_layout) {
   mj_deleteModel(m);
 }
 
+Test(stream, fields_without_elements_are_left_out) {
+  mjModel* m = testModel();
+  mjModel sizes = *m;
+  sizes.na = 0, sizes.nmocap = 0;
+  mjModel* m0 = mj_makeModel(&sizes);
+  mjStreamHeader h;
+  mj_streamInit(&h, m0, mjSTREAM_ALL, "x");
+  uint32_t gone = 1u << mjSTREAM_act | 1u << mjSTREAM_mocap_pos | 1u << mjSTREAM_mocap_quat;
+  cr_assert_eq(h.mask, mjSTREAM_ALL & ~gone);
+  cr_assert_eq(h.nvalue, NALL - 1 - 3 - 4);
+  mj_deleteModel(m0);
+  mj_deleteModel(m);
+}
+
 Test(stream, frame_byte_layout) {
   mjModel* m = testModel();
   size_t n;
