@@ -37,7 +37,7 @@ typedef struct Ctx_ Ctx;
 static void fail(Ctx* c, const mjXNode* e, const char* fmt, ...)
   __attribute__((format(printf, 3, 4), noreturn));
 
-// ---- the spec records: one per defaultable element kind -----------------------------------------
+// ---- the spec records: one per defaultable element kind ----------------------------------------
 
 // an orientation as written: 0 none, 1 quat, 2 axisangle, 3 euler, 4 xyaxes, 5 zaxis
 typedef struct {
@@ -2492,7 +2492,7 @@ static void fillKeys(Ctx* c, mjModel* m) {
   }
 }
 
-// ---- sizes and the whole compilation ------------------------------------------------------------
+// ---- sizes and the whole compilation -----------------------------------------------------------
 
 // the body ranges of joints, dofs and geoms (-1 addresses when empty)
 static void fillRanges(Ctx* c, mjModel* m) {
@@ -2508,6 +2508,11 @@ static void fillRanges(Ctx* c, mjModel* m) {
     m->body_jntnum[b]++;
     m->body_dofnum[b] += nd;
     vadr += nd;
+    // a free joint moves a whole tree, and no body has more than 6 dofs
+    const Body* bd = c->obj[K_BODY].p[b];
+    if (it->s.joint.type == mjJNT_FREE && bd->parent != 0)
+      fail(c, it->h.e, "a free joint can only be used in a top-level body");
+    if (m->body_dofnum[b] > 6) fail(c, it->h.e, "more than 6 dofs in one body");
   }
   for (int g = 0; g < m->ngeom; g++) {
     int b = ((Item*)c->obj[K_GEOM].p[g])->body;

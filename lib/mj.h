@@ -425,4 +425,110 @@ int mj_outOpen(mjOutFile* o, const char* path, char* err, int errsz);
 // on any failure
 int mj_outClose(mjOutFile* o, int commit, char* err, int errsz);
 
+// ---- simulation (lib/forward.c, lib/passive.c, lib/integrate.c, lib/sensor.c, lib/smooth.c) --
+// One step of MuJoCo's pipeline without collisions and constraints (the constraint stage is
+// a slot, mj_fwdConstraint, that sets qacc = qacc_smooth until constraints exist).  Typical:
+//
+//   mjModel* m = mj_loadXML("arm.xml", err, sizeof(err));   mjData* d = mj_makeData(m);
+//   for (...) { set d->ctrl, d->qfrc_applied, d->xfrc_applied;  mj_step(m, d); }
+//
+// mj_forward computes every derived quantity of the current state (time, qpos, qvel, act,
+// ctrl, applied forces) without changing the state; mj_step advances the state by
+// m->opt.timestep with m->opt.integrator.  Nothing here allocates: temporaries live on the
+// data stack (m->nstack mjtNums, enough for any model the compiler produces).
+//
+// Stages (each reads earlier stages' outputs in d, writes its own):
+//   mj_fwdPosition   kinematics, com quantities, cameras/lights, tendons, transmissions,
+//                    composite inertia qM and its factor qLD
+//   mj_fwdVelocity   ten_velocity, actuator_velocity, cvel, cdof_dot, passive forces
+//                    (qfrc_spring, _damper, _gravcomp, _fluid, sum qfrc_passive), qfrc_bias
+//   mj_fwdActuation  act_dot, actuator_force, qfrc_actuator
+//   mj_fwdAcceleration  qfrc_smooth = passive - bias + applied + actuator + xfrc_applied;
+//                    qacc_smooth = inv(M) qfrc_smooth
+//   mj_fwdConstraint qacc (= qacc_smooth without constraints), qfrc_constraint
+//   sensors          mj_sensorPos / Vel / Acc after the stage each needs
+// Numerical trouble: a NaN, Inf or |x| > 1e10 in qpos, qvel or qacc counts warning
+// mjWARN_BADQPOS / BADQVEL / BADQACC (info: the index), and, unless mjDSBL_AUTORESET, resets
+// the data (the warning count survives the reset).  A bad ctrl counts mjWARN_BADCTRL and
+// zeroes every ctrl.
+
+// the whole forward dynamics of the current state (sensors and energy included)
+void mj_forward(const mjModel* m, mjData* d);
+
+// one step: checks, mj_forward, then the integrator of m->opt.integrator
+void mj_step(const mjModel* m, mjData* d);
+
+// a step in two halves, to set ctrl from position and velocity quantities in between:
+// mj_step1 runs the checks and the position and velocity stages (with their sensors),
+// mj_step2 the rest and the integrator (RK4 falls back to Euler in this split, as in MuJoCo)
+void mj_step1(const mjModel* m, mjData* d);
+void mj_step2(const mjModel* m, mjData* d);
+
+// the stages, in order
+void mj_fwdPosition(const mjModel* m, mjData* d);
+void mj_fwdVelocity(const mjModel* m, mjData* d);
+void mj_fwdActuation(const mjModel* m, mjData* d);
+void mj_fwdAcceleration(const mjModel* m, mjData* d);
+void mj_fwdConstraint(const mjModel* m, mjData* d);
+
+// the integrators, run after mj_forward: semi-implicit Euler with implicit dof damping
+// (unless mjDSBL_EULERDAMP); implicit (m->opt.integrator mjINT_IMPLICIT: LU of M - h D, D the
+// velocity derivative of all smooth forces, RNE included) and implicitfast (Cholesky of the
+// symmetrized M - h D without the RNE term); RK4 with n = 4 stages
+void mj_Euler(const mjModel* m, mjData* d);
+void mj_implicit(const mjModel* m, mjData* d);
+void mj_RungeKutta(const mjModel* m, mjData* d, int n);
+
+// qpos += scl * qvel on the joint manifold (quaternions rotate and stay normalized)
+void mj_integratePos(const mjModel* m, mjtNum* qpos, const mjtNum* qvel, mjtNum scl);
+
+// the checks of mj_step (see above)
+void mj_checkPos(const mjModel* m, mjData* d);
+void mj_checkVel(const mjModel* m, mjData* d);
+void mj_checkAcc(const mjModel* m, mjData* d);
+
+// passive forces: joint and tendon springs and dampers, gravity compensation, fluid forces
+void mj_passive(const mjModel* m, mjData* d);
+
+// cvel and cdof_dot
+void mj_comVel(const mjModel* m, mjData* d);
+
+// result(nv) = RNE inverse dynamics with qacc (flg_acc) or zero acceleration (the bias force)
+void mj_rne(const mjModel* m, mjData* d, int flg_acc, mjtNum* result);
+
+// cacc, cfrc_int, cfrc_ext after the constraint stage (for acceleration and force sensors)
+void mj_rnePostConstraint(const mjModel* m, mjData* d);
+
+// subtree_linvel and subtree_angmom
+void mj_subtreeVel(const mjModel* m, mjData* d);
+
+// 6D velocity / acceleration (rot:lin) of an object (mjOBJ_BODY: com frame, XBODY, GEOM, SITE,
+// CAMERA) in the world frame or, with flg_local, in the object's frame
+void mj_objectVelocity(const mjModel* m, const mjData* d, int objtype, int id, mjtNum res[6],
+                       int flg_local);
+void mj_objectAcceleration(const mjModel* m, const mjData* d, int objtype, int id,
+                           mjtNum res[6], int flg_local);
+
+// res(nv) += generalized force of a force and torque applied at a world point of a body
+void mj_applyFT(const mjModel* m, const mjData* d, const mjtNum force[3],
+                const mjtNum torque[3], const mjtNum point[3], int body, mjtNum* res);
+
+// potential (gravity, springs) into d->energy[0]; kinetic 0.5 v'Mv into d->energy[1]
+void mj_energyPos(const mjModel* m, mjData* d);
+void mj_energyVel(const mjModel* m, mjData* d);
+
+// sensors of each stage into sensordata (contact-based types are left at zero)
+void mj_sensorPos(const mjModel* m, mjData* d);
+void mj_sensorVel(const mjModel* m, mjData* d);
+void mj_sensorAcc(const mjModel* m, mjData* d);
+
+// MuJoCo's muscle model: active force gain, passive force bias and activation dynamics;
+// prm = gainprm/biasprm (range[2], force, scale, lmin, lmax, vmax, fpmax, fvmax), dynprm
+// (tau_act, tau_deact, tausmooth)
+mjtNum mju_muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
+                      const mjtNum prm[9]);
+mjtNum mju_muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
+                      const mjtNum prm[9]);
+mjtNum mju_muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3]);
+
 #endif

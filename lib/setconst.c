@@ -207,7 +207,10 @@ static void setStatistics(mjModel* m, const mjData* d, mjtNum* size) {
 // the diagonal approximation 1 / sum_i moment_i^2 / M0_i (M0/gear^2 for one dof, as measured)
 static void resolveDampRatio(mjModel* m, const mjData* d, int a) {
   mjtNum* bias = m->actuator_biasprm + 10 * a;
-  if (m->actuator_biastype[a] != mjBIAS_AFFINE || bias[2] <= 0) return;
+  // only a position servo (gain kp, bias -kp) marks a dampratio by a positive bias[2]
+  if (m->actuator_biastype[a] != mjBIAS_AFFINE || bias[2] <= 0 ||
+      m->actuator_gainprm[10 * a] != -bias[1])
+    return;
   const mjtNum* moment = d->actuator_moment + (size_t)a * m->nv;
   mjtNum inv = 0;
   for (int i = 0; i < m->nv; i++)

@@ -480,3 +480,242 @@ void mj_jacBodyCom(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr
 void mj_jacSite(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, int site) {
   mj_jac(m, d, jacp, jacr, d->site_xpos + 3 * site, m->site_bodyid[site]);
 }
+
+// ---- velocities ------------------------------------------------------------------------------
+
+// cvel and cdof_dot from the root: cvel_b = cvel_parent + sum cdof_j qvel_j over b's dofs;
+// cdof_dot_j = cvel x cdof_j with cvel the velocity before j's joint (a ball's three axes,
+// and a free joint's rotations, all use the velocity before the ball part); translations of
+// a free joint are fixed in the world (cdof_dot = 0)
+void mj_comVel(const mjModel* m, mjData* d) {
+  if (m->nbody > 0) mju_zero(d->cvel, 6);
+  for (int b = 1; b < m->nbody; b++) {
+    mjtNum cvel[6];
+    mju_copy(cvel, d->cvel + 6 * m->body_parentid[b], 6);
+    for (int j = m->body_jntadr[b]; j < m->body_jntadr[b] + m->body_jntnum[b]; j++) {
+      int adr = m->jnt_dofadr[j], type = m->jnt_type[j];
+      const mjtNum* qvel = d->qvel + adr;
+      const mjtNum* cdof = d->cdof + 6 * adr;
+      mjtNum* cdofdot = d->cdof_dot + 6 * adr;
+      int nrot = 1;
+      if (type == mjJNT_FREE) {
+        // translations: constant axes
+        mju_zero(cdofdot, 18);
+        for (int k = 0; k < 3; k++) mju_addToScl(cvel, cdof + 6 * k, qvel[k], 6);
+        qvel += 3, cdof += 18, cdofdot += 18;
+        nrot = 3;
+      } else if (type == mjJNT_BALL) {
+        nrot = 3;
+      }
+      // rotations (or the one hinge / slide axis): derivative first, then the velocity
+      for (int k = 0; k < nrot; k++) mju_crossMotion(cdofdot + 6 * k, cvel, cdof + 6 * k);
+      for (int k = 0; k < nrot; k++) mju_addToScl(cvel, cdof + 6 * k, qvel[k], 6);
+    }
+    mju_copy(d->cvel + 6 * b, cvel, 6);
+  }
+}
+
+// acceleration and net force of body b: a = cacc_parent + sum_j (cdof_dot_j qvel_j
+// + flg_acc cdof_j qacc_j), frc = cinert a + cvel x* (cinert cvel)
+static void rneBody(const mjModel* m, const mjData* d, int b, const mjtNum cacc_parent[6],
+                    int flg_acc, mjtNum a[6], mjtNum frc[6]) {
+  mju_copy(a, cacc_parent, 6);
+  for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
+    mju_addToScl(a, d->cdof_dot + 6 * j, d->qvel[j], 6);
+    if (flg_acc) mju_addToScl(a, d->cdof + 6 * j, d->qacc[j], 6);
+  }
+  mjtNum ia[6], iv[6], vxiv[6];
+  const mjtNum* inert = d->cinert + 10 * b;
+  const mjtNum* v = d->cvel + 6 * b;
+  mju_mulInertVec(ia, inert, a);
+  mju_mulInertVec(iv, inert, v);
+  mju_crossForce(vxiv, v, iv);
+  mju_add(frc, ia, vxiv, 6);
+}
+
+// world acceleration: the gravity field as an upward acceleration (rot:lin)
+static void worldAcc(const mjModel* m, mjtNum cacc[6]) {
+  mju_zero(cacc, 6);
+  if (!(m->opt.disableflags & mjDSBL_GRAVITY)) mju_scl3(cacc + 3, m->opt.gravity, -1);
+}
+
+// Recursive Newton-Euler with the acceleration of the world -gravity:
+//   cacc_b = cacc_parent + sum_j (cdof_dot_j qvel_j + flg_acc cdof_j qacc_j)
+//   cfrc_b = cinert_b cacc_b + cvel_b x* (cinert_b cvel_b), summed from the leaves
+//   result_i = cdof_i' cfrc_{body(i)}
+// with flg_acc = 0 this is the bias force C(q, v) (gravity and Coriolis/centrifugal)
+void mj_rne(const mjModel* m, mjData* d, int flg_acc, mjtNum* result) {
+  int nbody = m->nbody;
+  size_t mark = mj_markStack(d);
+  mjtNum* cacc = mj_stackAlloc(d, 6 * (size_t)nbody);
+  mjtNum* cfrc = mj_stackAlloc(d, 6 * (size_t)nbody);
+
+  // accelerations and body forces from the root
+  worldAcc(m, cacc);
+  for (int b = 1; b < nbody; b++)
+    rneBody(m, d, b, cacc + 6 * m->body_parentid[b], flg_acc, cacc + 6 * b, cfrc + 6 * b);
+
+  // subtree forces from the leaves, projected on the dofs
+  for (int b = nbody - 1; b > 0; b--) {
+    int p = m->body_parentid[b];
+    if (p > 0) mju_addTo(cfrc + 6 * p, cfrc + 6 * b, 6);
+  }
+  for (int i = 0; i < m->nv; i++)
+    result[i] = mju_dot(d->cdof + 6 * i, cfrc + 6 * m->dof_bodyid[i], 6);
+  mj_freeStack(d, mark);
+}
+
+// res(nv) += jacp' force + jacr' torque for a force and torque acting at a world point of body
+void mj_applyFT(const mjModel* m, const mjData* d, const mjtNum force[3],
+                const mjtNum torque[3], const mjtNum point[3], int body, mjtNum* res) {
+  int b = body;
+  while (b > 0 && !m->body_dofnum[b]) b = m->body_parentid[b];
+  if (b <= 0) return;
+  mjtNum r[3];
+  mju_sub3(r, point, d->subtree_com + 3 * m->body_rootid[body]);
+
+  // jacp_j' f + jacr_j' t = (cdof_lin + cdof_rot x r) . f + cdof_rot . t
+  //                       = cdof_lin . f + cdof_rot . (r x f + t)
+  mjtNum rf[3];
+  mju_cross(rf, r, force);
+  mju_addTo3(rf, torque);
+  for (int j = m->body_dofadr[b] + m->body_dofnum[b] - 1; j >= 0; j = m->dof_parentid[j]) {
+    const mjtNum* cdof = d->cdof + 6 * j;
+    res[j] += mju_dot3(cdof + 3, force) + mju_dot3(cdof, rf);
+  }
+}
+
+// world position, orientation and body of an object (body, xbody, geom, site, camera); 0 when
+// the type is not one of these
+static int objectFrame(const mjModel* m, const mjData* d, int objtype, int id,
+                       const mjtNum** pos, const mjtNum** mat) {
+  switch (objtype) {
+    case mjOBJ_BODY: *pos = d->xipos + 3 * id, *mat = d->ximat + 9 * id; return id + 1;
+    case mjOBJ_XBODY: *pos = d->xpos + 3 * id, *mat = d->xmat + 9 * id; return id + 1;
+    case mjOBJ_GEOM:
+      *pos = d->geom_xpos + 3 * id, *mat = d->geom_xmat + 9 * id;
+      return m->geom_bodyid[id] + 1;
+    case mjOBJ_SITE:
+      *pos = d->site_xpos + 3 * id, *mat = d->site_xmat + 9 * id;
+      return m->site_bodyid[id] + 1;
+    case mjOBJ_CAMERA:
+      *pos = d->cam_xpos + 3 * id, *mat = d->cam_xmat + 9 * id;
+      return m->cam_bodyid[id] + 1;
+    default: return 0;
+  }
+}
+
+// 6D velocity (rot:lin) of an object's origin, in the world frame or (flg_local) its own
+void mj_objectVelocity(const mjModel* m, const mjData* d, int objtype, int id, mjtNum res[6],
+                       int flg_local) {
+  const mjtNum *pos = NULL, *mat = NULL;
+  int b = objectFrame(m, d, objtype, id, &pos, &mat) - 1;
+  if (b < 0) {
+    mju_zero(res, 6);
+    return;
+  }
+  mju_transformSpatial(res, d->cvel + 6 * b, 0, pos, d->subtree_com + 3 * m->body_rootid[b],
+                       flg_local ? mat : NULL);
+}
+
+// 6D acceleration (rot:lin) of an object's origin from cacc (after mj_rnePostConstraint):
+// the spatial acceleration moved to the point, plus w x v for the classical linear part
+void mj_objectAcceleration(const mjModel* m, const mjData* d, int objtype, int id,
+                           mjtNum res[6], int flg_local) {
+  const mjtNum *pos = NULL, *mat = NULL;
+  int b = objectFrame(m, d, objtype, id, &pos, &mat) - 1;
+  if (b < 0) {
+    mju_zero(res, 6);
+    return;
+  }
+  const mjtNum* com = d->subtree_com + 3 * m->body_rootid[b];
+  mjtNum vel[6], wv[3];
+  mju_transformSpatial(vel, d->cvel + 6 * b, 0, pos, com, flg_local ? mat : NULL);
+  mju_transformSpatial(res, d->cacc + 6 * b, 0, pos, com, flg_local ? mat : NULL);
+  mju_cross(wv, vel, vel + 3);
+  mju_addTo3(res + 3, wv);
+}
+
+// subtree_linvel (velocity of each subtree's com) and subtree_angmom (angular momentum of each
+// subtree about its com):
+//   L_b = I_b w_b + m_b (x_b - c_b) x (v_b - vc_b)
+//         + sum_children [L_c + M_c (c_c - c_b) x (vc_c - vc_b)]
+void mj_subtreeVel(const mjModel* m, mjData* d) {
+  int nbody = m->nbody;
+  size_t mark = mj_markStack(d);
+  mjtNum* bvel = mj_stackAlloc(d, 6 * (size_t)nbody);
+
+  // body com velocities; momenta m v summed from the leaves
+  for (int b = 0; b < nbody; b++) {
+    mj_objectVelocity(m, d, mjOBJ_BODY, b, bvel + 6 * b, 0);
+    mju_scl3(d->subtree_linvel + 3 * b, bvel + 6 * b + 3, m->body_mass[b]);
+  }
+  for (int b = nbody - 1; b > 0; b--)
+    mju_addTo3(d->subtree_linvel + 3 * m->body_parentid[b], d->subtree_linvel + 3 * b);
+  for (int b = 0; b < nbody; b++) {
+    mjtNum mass = m->body_subtreemass[b];
+    mju_scl3(d->subtree_linvel + 3 * b, d->subtree_linvel + 3 * b,
+             1 / (mass > mjMINVAL ? mass : mjMINVAL));
+  }
+
+  // own spin and offset momentum of each body, about its subtree com
+  for (int b = 0; b < nbody; b++) {
+    mjtNum* L = d->subtree_angmom + 3 * b;
+    const mjtNum* ximat = d->ximat + 9 * b;
+    mjtNum wl[3], dx[3], dv[3], t[3];
+    mju_mulMatTVec3(wl, ximat, bvel + 6 * b);
+    for (int k = 0; k < 3; k++) wl[k] *= m->body_inertia[3 * b + k];
+    mju_mulMatVec3(L, ximat, wl);
+    mju_sub3(dx, d->xipos + 3 * b, d->subtree_com + 3 * b);
+    mju_sub3(dv, bvel + 6 * b + 3, d->subtree_linvel + 3 * b);
+    mju_cross(t, dx, dv);
+    mju_addToScl3(L, t, m->body_mass[b]);
+  }
+
+  // children's momenta moved to the parent's subtree com
+  for (int b = nbody - 1; b > 0; b--) {
+    int p = m->body_parentid[b];
+    mjtNum dx[3], dv[3], t[3];
+    mju_sub3(dx, d->subtree_com + 3 * b, d->subtree_com + 3 * p);
+    mju_sub3(dv, d->subtree_linvel + 3 * b, d->subtree_linvel + 3 * p);
+    mju_cross(t, dx, dv);
+    mju_addTo3(d->subtree_angmom + 3 * p, d->subtree_angmom + 3 * b);
+    mju_addToScl3(d->subtree_angmom + 3 * p, t, m->body_subtreemass[b]);
+  }
+  mj_freeStack(d, mark);
+}
+
+// ---- accelerations and interaction forces after the constraint solve --------------------------
+
+// cacc (with qacc), cfrc_ext (xfrc_applied about the root com; constraint forces join here)
+// and cfrc_int = cinert cacc + cvel x* (cinert cvel) - cfrc_ext, summed from the leaves
+void mj_rnePostConstraint(const mjModel* m, mjData* d) {
+  int nbody = m->nbody;
+
+  // external forces: applied wrenches moved from the body com to the root com
+  mju_zero(d->cfrc_ext, 6 * nbody);
+  for (int b = 1; b < nbody; b++) {
+    const mjtNum* xfrc = d->xfrc_applied + 6 * b;
+    if (!xfrc[0] && !xfrc[1] && !xfrc[2] && !xfrc[3] && !xfrc[4] && !xfrc[5]) continue;
+    mjtNum frc[6] = {xfrc[3], xfrc[4], xfrc[5], xfrc[0], xfrc[1], xfrc[2]};
+    mju_transformSpatial(d->cfrc_ext + 6 * b, frc, 1,
+                         d->subtree_com + 3 * m->body_rootid[b], d->xipos + 3 * b, NULL);
+  }
+
+  // accelerations and net body forces from the root
+  if (nbody > 0) {
+    worldAcc(m, d->cacc);
+    mju_zero(d->cfrc_int, 6);
+  }
+  for (int b = 1; b < nbody; b++) {
+    rneBody(m, d, b, d->cacc + 6 * m->body_parentid[b], 1, d->cacc + 6 * b,
+            d->cfrc_int + 6 * b);
+    mju_subFrom(d->cfrc_int + 6 * b, d->cfrc_ext + 6 * b, 6);
+  }
+
+  // interaction forces from the leaves
+  for (int b = nbody - 1; b > 0; b--) {
+    int p = m->body_parentid[b];
+    if (p > 0) mju_addTo(d->cfrc_int + 6 * p, d->cfrc_int + 6 * b, 6);
+  }
+}

@@ -41,6 +41,16 @@ void mj_factorM(const mjModel* m, mjData* d);
 // x = inv(M) y for n vectors of size nv stored one after another (x may equal y)
 void mj_solveM(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, int n);
 
+// factor a symmetric matrix `mat` of qM's sparsity and layout into ld (nM) and diaginv (nv);
+// with `simple`, rows of simple dofs keep only the diagonal (their off-diagonal entries must
+// be zero, as in qM and in qM + diagonal)
+void mj_factorI(const mjModel* m, mjData* d, const mjtNum* mat, mjtNum* ld, mjtNum* diaginv,
+                int simple);
+
+// x = inv(L' D L) y for n vectors with a factor from mj_factorI of the same `simple`
+void mj_solveLD(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNum* x,
+                const mjtNum* y, int n, int simple);
+
 // res = M vec with the sparse qM (no alias)
 void mj_mulM(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec);
 

@@ -432,7 +432,7 @@ int mj_streamCheckModel(const mjStreamHeader* h, const mjModel* m, char* err, in
 
 // ---- frames ------------------------------------------------------------------------------------
 
-// a frame on its way out: bytes gather in a chunk, the CRC runs over them
+// a frame on its way out: bytes gather in a chunk; the CRC runs over each chunk as it leaves
 typedef struct {
   FILE* f;
   uint32_t crc;
@@ -441,15 +441,15 @@ typedef struct {
   unsigned char buf[4096];
 } Emitter;
 
-// write out the gathered bytes
+// checksum and write out the gathered bytes
 static void emitFlush(Emitter* e) {
+  e->crc = mj_crc32(e->crc, e->buf, e->n);
   if (e->n && fwrite(e->buf, 1, e->n, e->f) != e->n) e->failed = 1;
   e->n = 0;
 }
 
-// append n bytes, into the CRC unless they are the CRC itself
-static void emitBytes(Emitter* e, const void* p, size_t n, int checksum) {
-  if (checksum) e->crc = mj_crc32(e->crc, p, n);
+// append n bytes (n <= the chunk size)
+static void emitBytes(Emitter* e, const void* p, size_t n) {
   if (e->n + n > sizeof(e->buf)) emitFlush(e);
   memcpy(e->buf + e->n, p, n);
   e->n += n;
@@ -460,21 +460,21 @@ static void emitNum(Emitter* e, mjtNum v) {
   double x = (double)v;
   unsigned char b[8];
   mj_copyLE(b, &x, 8, 1);
-  emitBytes(e, b, 8, 1);
+  emitBytes(e, b, 8);
 }
 
-// the frame's CRC, then the rest of the bytes
+// the rest of the bytes, then their CRC
 static int emitEnd(Emitter* e) {
+  emitFlush(e);
   unsigned char b[4];
   mj_copyLE(b, &e->crc, 4, 1);
-  emitBytes(e, b, 4, 0);
-  emitFlush(e);
+  if (fwrite(b, 1, 4, e->f) != 4) e->failed = 1;
   return e->failed ? -1 : 0;
 }
 
 int mj_streamWriteFrame(FILE* f, const mjStreamHeader* h, const mjData* d) {
   Emitter e = {f, 0, 0, 0, {0}};
-  emitBytes(&e, MJT_MARKER, 4, 1);
+  emitBytes(&e, MJT_MARKER, 4);
   for (int g = 0; g < mjNSTREAMFIELD; g++) {
     if (!(h->mask >> g & 1)) continue;
     int n = mj_streamFieldSize(h, g);
@@ -485,7 +485,7 @@ int mj_streamWriteFrame(FILE* f, const mjStreamHeader* h, const mjData* d) {
 
 int mj_streamWriteValues(FILE* f, const mjStreamHeader* h, const mjtNum* values) {
   Emitter e = {f, 0, 0, 0, {0}};
-  emitBytes(&e, MJT_MARKER, 4, 1);
+  emitBytes(&e, MJT_MARKER, 4);
   for (int i = 0; i < h->nvalue; i++) emitNum(&e, values[i]);
   return emitEnd(&e);
 }

@@ -116,8 +116,9 @@ run 0 '"$BIN/mjdump" --from-csv arm.mjb perm.csv >p.mjt &&
 
 # every field the arm has (no act, mocap, equality or sensor), in table order
 awk 'BEGIN {
-  n = split("time 1 qpos 2 qvel 2 warmstart 2 ctrl 1 qfrc_applied 2 xfrc_applied 18 qacc 2 " \
-            "qfrc_inverse 2 qfrc_constraint 2 actuator_force 1 energy 2 ncon 1 nefc 1 warning 7", f)
+  n = split("time 1 qpos 2 qvel 2 warmstart 2 ctrl 1 qfrc_applied 2 xfrc_applied 18 " \
+            "qacc 2 qfrc_inverse 2 qfrc_constraint 2 actuator_force 1 energy 2 ncon 1 " \
+            "nefc 1 warning 7", f)
   for (k = 1; k < n; k += 2)
     for (i = 0; i < f[k + 1]; i++) {
       head = head sep (f[k + 1] == 1 && f[k] != "ctrl" && f[k] != "actuator_force" ? \

@@ -1,0 +1,351 @@
+// forward.c: the forward dynamics pipeline (mj_forward, mj_step and their stages, declared
+// in mj.h): position, velocity, actuation, acceleration, the constraint slot, the checks for
+// bad numbers, and the actuator model (dynamics, gain, bias, muscles).
+#include "forward.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "smooth.h"
+#include "util.h"
+
+#define MJ_MAXVAL 1e10  // larger magnitudes count as bad numbers
+
+// ---- checks ---------------------------------------------------------------------------------
+
+// NaN, Inf or huge
+int mj_isBad(mjtNum x) { return x != x || x > MJ_MAXVAL || x < -MJ_MAXVAL; }
+
+// the first bad entry of vec counts warning w and resets the data (unless autoreset is
+// disabled); the count survives the reset; returns 1 when one was found
+static int checkVec(const mjModel* m, mjData* d, const mjtNum* vec, int n, int w) {
+  for (int i = 0; i < n; i++) {
+    if (!mj_isBad(vec[i])) continue;
+    mjWarningStat keep = d->warning[w];
+    if (!(m->opt.disableflags & mjDSBL_AUTORESET)) mj_resetData(m, d);
+    d->warning[w] = keep;
+    mj_warning(d, w, i);
+    return 1;
+  }
+  return 0;
+}
+
+// bad qpos
+void mj_checkPos(const mjModel* m, mjData* d) { checkVec(m, d, d->qpos, m->nq, mjWARN_BADQPOS); }
+
+// bad qvel
+void mj_checkVel(const mjModel* m, mjData* d) { checkVec(m, d, d->qvel, m->nv, mjWARN_BADQVEL); }
+
+// bad qacc: after the reset the forward dynamics is recomputed for the new state
+void mj_checkAcc(const mjModel* m, mjData* d) {
+  if (checkVec(m, d, d->qacc, m->nv, mjWARN_BADQACC)) mj_forward(m, d);
+}
+
+// ---- muscles ----------------------------------------------------------------------------------
+
+// C1 bump on [lo, hi] peaking at mid: two half-quadratic pieces on each side
+static mjtNum bump(mjtNum x, mjtNum lo, mjtNum mid, mjtNum hi) {
+  if (x <= lo || x >= hi) return 0;
+  if (x < mid) {
+    mjtNum half = 0.5 * (lo + mid), w = mid - lo;
+    mjtNum y = x < half ? (x - lo) / (0.5 * w) : (mid - x) / (0.5 * w);
+    return x < half ? 0.5 * y * y : 1 - 0.5 * y * y;
+  }
+  mjtNum half = 0.5 * (mid + hi), w = hi - mid;
+  mjtNum y = x < half ? (x - mid) / (0.5 * w) : (hi - x) / (0.5 * w);
+  return x < half ? 1 - 0.5 * y * y : 0.5 * y * y;
+}
+
+// normalized length L, optimal-length scale L0 and peak force F0 of a muscle:
+// L0 = (lengthrange span) / (range span), L = range[0] + (len - lengthrange[0]) / L0,
+// F0 = force, or scale / acc0 when force < 0
+static mjtNum muscleLength(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
+                           const mjtNum prm[9], mjtNum* L0, mjtNum* F0) {
+  *L0 = (lengthrange[1] - lengthrange[0]) / fmax(mjMINVAL, prm[1] - prm[0]);
+  *F0 = prm[2] < 0 ? prm[3] / fmax(mjMINVAL, acc0) : prm[2];
+  return prm[0] + (len - lengthrange[0]) / fmax(mjMINVAL, *L0);
+}
+
+// -F0 FL(L) FV(V): FL two bumps, FV quadratic below 0 and saturating at fvmax above
+mjtNum mju_muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
+                      const mjtNum prm[9]) {
+  mjtNum L0, F0, lmin = prm[4], lmax = prm[5], vmax = prm[6], fvmax = prm[8];
+  mjtNum L = muscleLength(len, lengthrange, acc0, prm, &L0, &F0);
+  mjtNum V = vel / fmax(mjMINVAL, L0 * vmax);
+
+  // force-length: main bump on [lmin, lmax] plus a small one on the short side
+  mjtNum FL = bump(L, lmin, 1, lmax) + 0.15 * bump(L, lmin, 0.5 * (lmin + 0.95), 0.95);
+
+  // force-velocity: 0 below -1, (V+1)^2 up to 0, fvmax - (c-V)^2/c up to c = fvmax - 1
+  mjtNum c = fvmax - 1, FV;
+  if (V <= -1) FV = 0;
+  else if (V <= 0) FV = (V + 1) * (V + 1);
+  else if (V <= c) FV = fvmax - (c - V) * (c - V) / fmax(mjMINVAL, c);
+  else FV = fvmax;
+  return -F0 * FL * FV;
+}
+
+// -F0 FP(L): zero below 1, cubic up to b = (1 + lmax)/2, then linear
+mjtNum mju_muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
+                      const mjtNum prm[9]) {
+  mjtNum L0, F0, lmax = prm[5], fpmax = prm[7];
+  mjtNum L = muscleLength(len, lengthrange, acc0, prm, &L0, &F0);
+  mjtNum b = 0.5 * (1 + lmax);
+  if (L <= 1) return 0;
+  if (L <= b) {
+    mjtNum x = (L - 1) / fmax(mjMINVAL, b - 1);
+    return -F0 * 0.25 * fpmax * x * x * x;
+  }
+  mjtNum x = (L - b) / fmax(mjMINVAL, b - 1);
+  return -F0 * 0.25 * fpmax * (1 + 3 * x);
+}
+
+// (ctrl - act) / tau with tau = tau_act (0.5 + 1.5 act) when activating, tau_deact /
+// (0.5 + 1.5 act) when deactivating, blended by a quintic smoothstep over tausmooth
+mjtNum mju_muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3]) {
+  mjtNum c = fmin(1, fmax(0, ctrl)), a = fmin(1, fmax(0, act));
+  mjtNum tau_act = prm[0] * (0.5 + 1.5 * a), tau_deact = prm[1] / (0.5 + 1.5 * a);
+  mjtNum dctrl = c - act, tau;
+  if (prm[2] < mjMINVAL) {
+    tau = dctrl > 0 ? tau_act : tau_deact;
+  } else {
+    mjtNum x = dctrl / prm[2] + 0.5;
+    mjtNum s = x <= 0 ? 0 : x >= 1 ? 1 : x * x * x * (3 * x * (2 * x - 5) + 10);
+    tau = tau_deact + (tau_act - tau_deact) * s;
+  }
+  return dctrl / fmax(mjMINVAL, tau);
+}
+
+// ---- actuation ------------------------------------------------------------------------------
+
+// 1 when actuator i's group is disabled
+int mj_actuatorDisabled(const mjModel* m, int i) {
+  int g = m->actuator_group[i];
+  return g >= 0 && g < 31 && (m->opt.disableactuator & (1 << g));
+}
+
+// activation after one step of act_dot, clamped to actrange when limited
+mjtNum mj_nextActivation(const mjModel* m, const mjData* d, int i, int adr, mjtNum act_dot) {
+  mjtNum act = d->act[adr], h = m->opt.timestep;
+  if (m->actuator_dyntype[i] == mjDYN_FILTEREXACT) {
+    mjtNum tau = fmax(mjMINVAL, m->actuator_dynprm[10 * i]);
+    act += act_dot * tau * (1 - exp(-h / tau));
+  } else {
+    act += act_dot * h;
+  }
+  if (m->actuator_actlimited[i]) {
+    const mjtNum* r = m->actuator_actrange + 2 * i;
+    act = fmin(r[1], fmax(r[0], act));
+  }
+  return act;
+}
+
+// act_dot of actuator i's last activation state for control ctrl
+static mjtNum actDot(const mjModel* m, const mjData* d, int i, mjtNum ctrl) {
+  int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
+  const mjtNum* prm = m->actuator_dynprm + 10 * i;
+  switch (m->actuator_dyntype[i]) {
+    case mjDYN_INTEGRATOR: return ctrl;
+    case mjDYN_FILTER:
+    case mjDYN_FILTEREXACT: return (ctrl - d->act[adr]) / fmax(mjMINVAL, prm[0]);
+    case mjDYN_MUSCLE: return mju_muscleDynamics(ctrl, d->act[adr], prm);
+    default: return 0;
+  }
+}
+
+// scalar force of actuator i: gain * input + bias, clamped to forcerange when limited;
+// input is ctrl without dynamics, else the last activation (its next value with actearly)
+static mjtNum actuatorForce(const mjModel* m, const mjData* d, int i, mjtNum ctrl) {
+  mjtNum len = d->actuator_length[i], vel = d->actuator_velocity[i];
+  const mjtNum* gp = m->actuator_gainprm + 10 * i;
+  const mjtNum* bp = m->actuator_biasprm + 10 * i;
+  const mjtNum* lr = m->actuator_lengthrange + 2 * i;
+  mjtNum acc0 = m->actuator_acc0[i];
+
+  // input
+  mjtNum input = ctrl;
+  if (m->actuator_dyntype[i] != mjDYN_NONE && m->actuator_actnum[i] > 0) {
+    int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
+    input = m->actuator_actearly[i] ? mj_nextActivation(m, d, i, adr, d->act_dot[adr])
+                                    : d->act[adr];
+  }
+
+  // gain and bias
+  mjtNum gain = 0, bias = 0;
+  switch (m->actuator_gaintype[i]) {
+    case mjGAIN_FIXED: gain = gp[0]; break;
+    case mjGAIN_AFFINE: gain = gp[0] + gp[1] * len + gp[2] * vel; break;
+    case mjGAIN_MUSCLE: gain = mju_muscleGain(len, vel, lr, acc0, gp); break;
+    default: break;
+  }
+  switch (m->actuator_biastype[i]) {
+    case mjBIAS_AFFINE: bias = bp[0] + bp[1] * len + bp[2] * vel; break;
+    case mjBIAS_MUSCLE: bias = mju_muscleBias(len, lr, acc0, bp); break;
+    default: break;
+  }
+
+  // clamp
+  mjtNum force = gain * input + bias;
+  if (m->actuator_forcelimited[i]) {
+    const mjtNum* r = m->actuator_forcerange + 2 * i;
+    force = fmin(r[1], fmax(r[0], force));
+  }
+  return force;
+}
+
+// act_dot, actuator_force and qfrc_actuator = moment' force (+ gravity compensation routed
+// through actuators), clamped per joint to actfrcrange
+void mj_fwdActuation(const mjModel* m, mjData* d) {
+  int nu = m->nu, nv = m->nv;
+  int disabled = m->opt.disableflags & mjDSBL_ACTUATION;
+  mju_zero(d->act_dot, m->na);
+  mju_zero(d->actuator_force, nu);
+  mju_zero(d->qfrc_actuator, nv);
+
+  // bad controls: warn and zero them all
+  for (int i = 0; i < nu; i++) {
+    if (!mj_isBad(d->ctrl[i])) continue;
+    mj_warning(d, mjWARN_BADCTRL, i);
+    mju_zero(d->ctrl, nu);
+    break;
+  }
+
+  // per actuator: clamped control, activation derivative, force
+  for (int i = 0; i < nu && !disabled; i++) {
+    mjtNum ctrl = d->ctrl[i];
+    if (m->actuator_ctrllimited[i] && !(m->opt.disableflags & mjDSBL_CLAMPCTRL)) {
+      const mjtNum* r = m->actuator_ctrlrange + 2 * i;
+      ctrl = fmin(r[1], fmax(r[0], ctrl));
+    }
+    if (m->actuator_actnum[i] > 0) {
+      int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
+      d->act_dot[adr] = actDot(m, d, i, ctrl);
+    }
+    if (mj_actuatorDisabled(m, i)) continue;
+    mjtNum f = d->actuator_force[i] = actuatorForce(m, d, i, ctrl);
+    if (f) mju_addToScl(d->qfrc_actuator, d->actuator_moment + (size_t)i * nv, f, nv);
+  }
+
+  // joints: gravity compensation through actuators, then the actuator force range
+  for (int j = 0; j < m->njnt; j++) {
+    int adr = m->jnt_dofadr[j];
+    int n = m->jnt_type[j] == mjJNT_FREE ? 6 : m->jnt_type[j] == mjJNT_BALL ? 3 : 1;
+    if (m->jnt_actgravcomp[j]) mju_addTo(d->qfrc_actuator + adr, d->qfrc_gravcomp + adr, n);
+    if (!m->jnt_actfrclimited[j]) continue;
+    const mjtNum* r = m->jnt_actfrcrange + 2 * j;
+    for (int k = adr; k < adr + n; k++)
+      d->qfrc_actuator[k] = fmin(r[1], fmax(r[0], d->qfrc_actuator[k]));
+  }
+}
+
+// ---- stages -----------------------------------------------------------------------------------
+
+// everything that depends on qpos only
+void mj_fwdPosition(const mjModel* m, mjData* d) {
+  mj_kinematics(m, d);
+  mj_comPos(m, d);
+  mj_camlight(m, d);
+  mj_tendon(m, d);
+  mj_transmission(m, d);
+  mj_crb(m, d);
+  mj_factorM(m, d);
+}
+
+// everything that depends on qvel: tendon and actuator velocities, body velocities, passive
+// and bias forces
+void mj_fwdVelocity(const mjModel* m, mjData* d) {
+  mju_mulMatVec(d->ten_velocity, d->ten_J, d->qvel, m->ntendon, m->nv);
+  mju_mulMatVec(d->actuator_velocity, d->actuator_moment, d->qvel, m->nu, m->nv);
+  mj_comVel(m, d);
+  mj_passive(m, d);
+  mj_rne(m, d, 0, d->qfrc_bias);
+}
+
+// qfrc_smooth = passive - bias + applied + actuator + J' xfrc_applied, qacc_smooth
+void mj_fwdAcceleration(const mjModel* m, mjData* d) {
+  int nv = m->nv;
+  mjtNum* f = d->qfrc_smooth;
+  for (int i = 0; i < nv; i++)
+    f[i] = d->qfrc_passive[i] - d->qfrc_bias[i] + d->qfrc_applied[i] + d->qfrc_actuator[i];
+
+  // Cartesian forces and torques at the body coms
+  for (int b = 1; b < m->nbody; b++) {
+    const mjtNum* x = d->xfrc_applied + 6 * b;
+    if (x[0] || x[1] || x[2] || x[3] || x[4] || x[5])
+      mj_applyFT(m, d, x, x + 3, d->xipos + 3 * b, b, f);
+  }
+  mj_solveM(m, d, d->qacc_smooth, f, 1);
+}
+
+// the constraint slot: without constraint rows qacc = qacc_smooth and no constraint force
+void mj_fwdConstraint(const mjModel* m, mjData* d) {
+  d->ncon = d->nefc = 0;
+  mju_copy(d->qacc, d->qacc_smooth, m->nv);
+  mju_zero(d->qfrc_constraint, m->nv);
+}
+
+// the stages in order, with the sensors and energy of each unless skipped
+void mj_forwardSkip(const mjModel* m, mjData* d, int skipsensor) {
+  int energy = m->opt.enableflags & mjENBL_ENERGY;
+  mj_fwdPosition(m, d);
+  if (!skipsensor) mj_sensorPos(m, d);
+  if (energy) mj_energyPos(m, d);
+  mj_fwdVelocity(m, d);
+  if (!skipsensor) mj_sensorVel(m, d);
+  if (energy) mj_energyVel(m, d);
+  mj_fwdActuation(m, d);
+  mj_fwdAcceleration(m, d);
+  mj_fwdConstraint(m, d);
+  if (!skipsensor) mj_sensorAcc(m, d);
+}
+
+// forward dynamics of the current state
+void mj_forward(const mjModel* m, mjData* d) { mj_forwardSkip(m, d, 0); }
+
+// the integrator of m->opt.integrator after mj_forward
+static void integrate(const mjModel* m, mjData* d, int allow_rk4) {
+  switch (m->opt.integrator) {
+    case mjINT_RK4:
+      if (allow_rk4) {
+        mj_RungeKutta(m, d, 4);
+        break;
+      }
+      mj_Euler(m, d);
+      break;
+    case mjINT_IMPLICIT:
+    case mjINT_IMPLICITFAST: mj_implicit(m, d); break;
+    default: mj_Euler(m, d); break;
+  }
+}
+
+// checks, forward dynamics, integration
+void mj_step(const mjModel* m, mjData* d) {
+  mj_checkPos(m, d);
+  mj_checkVel(m, d);
+  mj_forward(m, d);
+  mj_checkAcc(m, d);
+  integrate(m, d, 1);
+}
+
+// first half: checks, position and velocity stages with their sensors and energy
+void mj_step1(const mjModel* m, mjData* d) {
+  int energy = m->opt.enableflags & mjENBL_ENERGY;
+  mj_checkPos(m, d);
+  mj_checkVel(m, d);
+  mj_fwdPosition(m, d);
+  mj_sensorPos(m, d);
+  if (energy) mj_energyPos(m, d);
+  mj_fwdVelocity(m, d);
+  mj_sensorVel(m, d);
+  if (energy) mj_energyVel(m, d);
+}
+
+// second half: actuation, acceleration, constraints, sensors, check, integration
+void mj_step2(const mjModel* m, mjData* d) {
+  mj_fwdActuation(m, d);
+  mj_fwdAcceleration(m, d);
+  mj_fwdConstraint(m, d);
+  mj_sensorAcc(m, d);
+  mj_checkAcc(m, d);
+  integrate(m, d, 0);
+}

@@ -1,0 +1,27 @@
+// forward.h: helpers shared by the simulation files (forward.c, passive.c, integrate.c,
+// sensor.c); the public functions are declared in mj.h.
+#ifndef MJ_FORWARD_H
+#define MJ_FORWARD_H
+
+#include "mj.h"
+
+// 1 when x is NaN, infinite or larger in magnitude than 1e10
+int mj_isBad(mjtNum x);
+
+// 1 when actuator i is disabled through its group (m->opt.disableactuator)
+int mj_actuatorDisabled(const mjModel* m, int i);
+
+// mj_forward with or without the sensors (and energy): RK4's inner stages skip them
+void mj_forwardSkip(const mjModel* m, mjData* d, int skipsensor);
+
+// activation of actuator i's state at address adr after one step with derivative act_dot:
+// filterexact integrates exactly, others by Euler; clamped to actrange when actlimited
+mjtNum mj_nextActivation(const mjModel* m, const mjData* d, int i, int adr, mjtNum act_dot);
+
+// sides of body b's equivalent inertia box
+void mj_inertiaBox(const mjModel* m, int b, mjtNum box[3]);
+
+// velocity of body b's com relative to the wind, in its inertial frame (rot:lin)
+void mj_fluidVelocity(const mjModel* m, const mjData* d, int b, mjtNum lvel[6]);
+
+#endif
