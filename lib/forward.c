@@ -153,22 +153,34 @@ static mjtNum actDot(const mjModel* m, const mjData* d, int i, mjtNum ctrl) {
   }
 }
 
-// scalar force of actuator i: gain * input + bias, clamped to forcerange when limited;
-// input is ctrl without dynamics, else the last activation (its next value with actearly)
-static mjtNum actuatorForce(const mjModel* m, const mjData* d, int i, mjtNum ctrl) {
+// control of actuator i, clamped to ctrlrange when limited (and clamping is enabled)
+static mjtNum actuatorCtrl(const mjModel* m, const mjData* d, int i) {
+  mjtNum ctrl = d->ctrl[i];
+  if (m->actuator_ctrllimited[i] && !(m->opt.disableflags & mjDSBL_CLAMPCTRL)) {
+    const mjtNum* r = m->actuator_ctrlrange + 2 * i;
+    ctrl = fmin(r[1], fmax(r[0], ctrl));
+  }
+  return ctrl;
+}
+
+// the input multiplying actuator i's gain: the clamped ctrl without dynamics, else the last
+// activation (its next value with actearly; needs act_dot)
+mjtNum mj_actuatorInput(const mjModel* m, const mjData* d, int i) {
+  if (m->actuator_dyntype[i] == mjDYN_NONE || m->actuator_actnum[i] <= 0)
+    return actuatorCtrl(m, d, i);
+  int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
+  return m->actuator_actearly[i] ? mj_nextActivation(m, d, i, adr, d->act_dot[adr])
+                                 : d->act[adr];
+}
+
+// scalar force of actuator i: gain * input + bias, clamped to forcerange when limited
+static mjtNum actuatorForce(const mjModel* m, const mjData* d, int i) {
   mjtNum len = d->actuator_length[i], vel = d->actuator_velocity[i];
   const mjtNum* gp = m->actuator_gainprm + 10 * i;
   const mjtNum* bp = m->actuator_biasprm + 10 * i;
   const mjtNum* lr = m->actuator_lengthrange + 2 * i;
   mjtNum acc0 = m->actuator_acc0[i];
-
-  // input
-  mjtNum input = ctrl;
-  if (m->actuator_dyntype[i] != mjDYN_NONE && m->actuator_actnum[i] > 0) {
-    int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
-    input = m->actuator_actearly[i] ? mj_nextActivation(m, d, i, adr, d->act_dot[adr])
-                                    : d->act[adr];
-  }
+  mjtNum input = mj_actuatorInput(m, d, i);
 
   // gain and bias
   mjtNum gain = 0, bias = 0;
@@ -210,19 +222,14 @@ void mj_fwdActuation(const mjModel* m, mjData* d) {
     break;
   }
 
-  // per actuator: clamped control, activation derivative, force
+  // per actuator: activation derivative, force
   for (int i = 0; i < nu && !disabled; i++) {
-    mjtNum ctrl = d->ctrl[i];
-    if (m->actuator_ctrllimited[i] && !(m->opt.disableflags & mjDSBL_CLAMPCTRL)) {
-      const mjtNum* r = m->actuator_ctrlrange + 2 * i;
-      ctrl = fmin(r[1], fmax(r[0], ctrl));
-    }
     if (m->actuator_actnum[i] > 0) {
       int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
-      d->act_dot[adr] = actDot(m, d, i, ctrl);
+      d->act_dot[adr] = actDot(m, d, i, actuatorCtrl(m, d, i));
     }
     if (mj_actuatorDisabled(m, i)) continue;
-    mjtNum f = d->actuator_force[i] = actuatorForce(m, d, i, ctrl);
+    mjtNum f = d->actuator_force[i] = actuatorForce(m, d, i);
     if (f) mju_addToScl(d->qfrc_actuator, d->actuator_moment + (size_t)i * nv, f, nv);
   }
 
@@ -284,8 +291,8 @@ void mj_fwdConstraint(const mjModel* m, mjData* d) {
   mju_zero(d->qfrc_constraint, m->nv);
 }
 
-// the stages in order, with the sensors and energy of each unless skipped
-void mj_forwardSkip(const mjModel* m, mjData* d, int skipsensor) {
+// position and velocity stages, with their sensors and energy unless skipped
+static void fwdPosVel(const mjModel* m, mjData* d, int skipsensor) {
   int energy = m->opt.enableflags & mjENBL_ENERGY;
   mj_fwdPosition(m, d);
   if (!skipsensor) mj_sensorPos(m, d);
@@ -293,10 +300,20 @@ void mj_forwardSkip(const mjModel* m, mjData* d, int skipsensor) {
   mj_fwdVelocity(m, d);
   if (!skipsensor) mj_sensorVel(m, d);
   if (energy) mj_energyVel(m, d);
+}
+
+// actuation, acceleration and constraint stages, with the acceleration sensors unless skipped
+static void fwdAcc(const mjModel* m, mjData* d, int skipsensor) {
   mj_fwdActuation(m, d);
   mj_fwdAcceleration(m, d);
   mj_fwdConstraint(m, d);
   if (!skipsensor) mj_sensorAcc(m, d);
+}
+
+// all stages in order
+void mj_forwardSkip(const mjModel* m, mjData* d, int skipsensor) {
+  fwdPosVel(m, d, skipsensor);
+  fwdAcc(m, d, skipsensor);
 }
 
 // forward dynamics of the current state
@@ -329,23 +346,14 @@ void mj_step(const mjModel* m, mjData* d) {
 
 // first half: checks, position and velocity stages with their sensors and energy
 void mj_step1(const mjModel* m, mjData* d) {
-  int energy = m->opt.enableflags & mjENBL_ENERGY;
   mj_checkPos(m, d);
   mj_checkVel(m, d);
-  mj_fwdPosition(m, d);
-  mj_sensorPos(m, d);
-  if (energy) mj_energyPos(m, d);
-  mj_fwdVelocity(m, d);
-  mj_sensorVel(m, d);
-  if (energy) mj_energyVel(m, d);
+  fwdPosVel(m, d, 0);
 }
 
 // second half: actuation, acceleration, constraints, sensors, check, integration
 void mj_step2(const mjModel* m, mjData* d) {
-  mj_fwdActuation(m, d);
-  mj_fwdAcceleration(m, d);
-  mj_fwdConstraint(m, d);
-  mj_sensorAcc(m, d);
+  fwdAcc(m, d, 0);
   mj_checkAcc(m, d);
   integrate(m, d, 0);
 }

@@ -18,6 +18,9 @@ void mj_forwardSkip(const mjModel* m, mjData* d, int skipsensor);
 // filterexact integrates exactly, others by Euler; clamped to actrange when actlimited
 mjtNum mj_nextActivation(const mjModel* m, const mjData* d, int i, int adr, mjtNum act_dot);
 
+// the input multiplying actuator i's gain: clamped ctrl, or the activation (see actearly)
+mjtNum mj_actuatorInput(const mjModel* m, const mjData* d, int i);
+
 // sides of body b's equivalent inertia box
 void mj_inertiaBox(const mjModel* m, int b, mjtNum box[3]);
 

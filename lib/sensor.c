@@ -1,0 +1,314 @@
+// sensor.c: sensors (mj_sensorPos / Vel / Acc) and energy (mj_energyPos / Vel), declared in
+// mj.h.  Each stage fills the sensors whose sensor_needstage is that stage, then applies the
+// cutoff (real data clamped to [-cutoff, cutoff], positive data to [0, cutoff]).  Noise is
+// not added (MuJoCo does not add it at step time either).  Sensors that need collisions or
+// constraints (touch, rangefinder, camprojection, geom distance, contact, limit and tactile
+// sensors) and plugin / user sensors output zeros.
+#include <math.h>
+
+#include "forward.h"
+#include "smooth.h"
+#include "util.h"
+
+// ---- frames of sensorized objects --------------------------------------------------------------
+
+// position, orientation matrix and quaternion of an object (body com frame, body, geom, site,
+// camera); 0 for other types
+static int frameOf(const mjModel* m, const mjData* d, int type, int id, const mjtNum** pos,
+                   const mjtNum** mat, mjtNum quat[4]) {
+  int body;
+  const mjtNum* lquat;
+  switch (type) {
+    case mjOBJ_BODY:
+      *pos = d->xipos + 3 * id, *mat = d->ximat + 9 * id;
+      body = id, lquat = m->body_iquat + 4 * id;
+      break;
+    case mjOBJ_XBODY:
+      *pos = d->xpos + 3 * id, *mat = d->xmat + 9 * id;
+      body = id, lquat = NULL;
+      break;
+    case mjOBJ_GEOM:
+      *pos = d->geom_xpos + 3 * id, *mat = d->geom_xmat + 9 * id;
+      body = m->geom_bodyid[id], lquat = m->geom_quat + 4 * id;
+      break;
+    case mjOBJ_SITE:
+      *pos = d->site_xpos + 3 * id, *mat = d->site_xmat + 9 * id;
+      body = m->site_bodyid[id], lquat = m->site_quat + 4 * id;
+      break;
+    case mjOBJ_CAMERA:
+      *pos = d->cam_xpos + 3 * id, *mat = d->cam_xmat + 9 * id;
+      body = m->cam_bodyid[id], lquat = m->cam_quat + 4 * id;
+      break;
+    default: return 0;
+  }
+  if (lquat) mju_mulQuat(quat, d->xquat + 4 * body, lquat);
+  else mju_copy4(quat, d->xquat + 4 * body);
+  return 1;
+}
+
+// frame position, orientation and axis sensors, relative to the reference frame when given:
+//   pos  R_ref' (p - p_ref),  quat  q_ref^-1 q,  axis  R_ref' (column of R)
+static void framePosSensor(const mjModel* m, const mjData* d, int s, mjtNum* out) {
+  int type = m->sensor_type[s];
+  const mjtNum *pos, *mat, *rpos = NULL, *rmat = NULL;
+  mjtNum quat[4], rquat[4];
+  if (!frameOf(m, d, m->sensor_objtype[s], m->sensor_objid[s], &pos, &mat, quat)) return;
+  int ref = m->sensor_refid[s] >= 0 &&
+            frameOf(m, d, m->sensor_reftype[s], m->sensor_refid[s], &rpos, &rmat, rquat);
+  switch (type) {
+    case mjSENS_FRAMEPOS: {
+      mjtNum dif[3];
+      if (!ref) {
+        mju_copy3(out, pos);
+        break;
+      }
+      mju_sub3(dif, pos, rpos);
+      mju_mulMatTVec3(out, rmat, dif);
+      break;
+    }
+    case mjSENS_FRAMEQUAT:
+      if (!ref) {
+        mju_copy4(out, quat);
+        break;
+      }
+      mju_negQuat(rquat, rquat);
+      mju_mulQuat(out, rquat, quat);
+      break;
+    default: {
+      // x, y, z axis: column of the orientation
+      int c = type - mjSENS_FRAMEXAXIS;
+      mjtNum axis[3] = {mat[c], mat[3 + c], mat[6 + c]};
+      if (ref) mju_mulMatTVec3(out, rmat, axis);
+      else mju_copy3(out, axis);
+      break;
+    }
+  }
+}
+
+// frame linear and angular velocity, relative to the reference frame when given:
+//   linvel  R_ref' (v - v_ref - w_ref x (p - p_ref)),  angvel  R_ref' (w - w_ref)
+static void frameVelSensor(const mjModel* m, const mjData* d, int s, mjtNum* out) {
+  int type = m->sensor_type[s], ot = m->sensor_objtype[s], oid = m->sensor_objid[s];
+  int rt = m->sensor_reftype[s], rid = m->sensor_refid[s];
+  const mjtNum *pos, *mat, *rpos, *rmat;
+  mjtNum quat[4], vel[6], rvel[6], res[3];
+  if (!frameOf(m, d, ot, oid, &pos, &mat, quat)) return;
+  mj_objectVelocity(m, d, ot, oid, vel, 0);
+  if (rid < 0 || !frameOf(m, d, rt, rid, &rpos, &rmat, quat)) {
+    mju_copy3(out, type == mjSENS_FRAMELINVEL ? vel + 3 : vel);
+    return;
+  }
+  mj_objectVelocity(m, d, rt, rid, rvel, 0);
+  if (type == mjSENS_FRAMELINVEL) {
+    mjtNum dif[3], wxd[3];
+    mju_sub3(dif, pos, rpos);
+    mju_cross(wxd, rvel, dif);
+    mju_sub3(res, vel + 3, rvel + 3);
+    mju_sub3(res, res, wxd);
+  } else {
+    mju_sub3(res, vel, rvel);
+  }
+  mju_mulMatTVec3(out, rmat, res);
+}
+
+// force and torque at a site from the interaction force of its body (site frame)
+static void siteForce(const mjModel* m, const mjData* d, int site, mjtNum res[6]) {
+  int b = m->site_bodyid[site];
+  mju_transformSpatial(res, d->cfrc_int + 6 * b, 1, d->site_xpos + 3 * site,
+                       d->subtree_com + 3 * m->body_rootid[b], d->site_xmat + 9 * site);
+}
+
+// ---- the stages -------------------------------------------------------------------------------
+
+// clamp sensor s to its cutoff (real: both signs, positive: above)
+static void cutoff(const mjModel* m, mjData* d, int s) {
+  mjtNum c = m->sensor_cutoff[s];
+  int type = m->sensor_datatype[s];
+  if (c <= 0 || (type != mjDATATYPE_REAL && type != mjDATATYPE_POSITIVE)) return;
+  mjtNum* out = d->sensordata + m->sensor_adr[s];
+  for (int k = 0; k < m->sensor_dim[s]; k++) {
+    out[k] = fmin(c, out[k]);
+    if (type == mjDATATYPE_REAL) out[k] = fmax(-c, out[k]);
+  }
+}
+
+// 1 when some sensor of `stage` has one of the `n` types
+static int anySensor(const mjModel* m, int stage, const int* types, int n) {
+  for (int s = 0; s < m->nsensor; s++) {
+    if (m->sensor_needstage[s] != stage) continue;
+    for (int k = 0; k < n; k++)
+      if (m->sensor_type[s] == types[k]) return 1;
+  }
+  return 0;
+}
+
+// one sensor of the position stage
+static void sensorPos(const mjModel* m, mjData* d, int s, mjtNum* out) {
+  int id = m->sensor_objid[s];
+  switch (m->sensor_type[s]) {
+    case mjSENS_MAGNETOMETER:
+      mju_mulMatTVec3(out, d->site_xmat + 9 * id, m->opt.magnetic);
+      break;
+    case mjSENS_JOINTPOS: out[0] = d->qpos[m->jnt_qposadr[id]]; break;
+    case mjSENS_TENDONPOS: out[0] = d->ten_length[id]; break;
+    case mjSENS_ACTUATORPOS: out[0] = d->actuator_length[id]; break;
+    case mjSENS_BALLQUAT:
+      mju_copy4(out, d->qpos + m->jnt_qposadr[id]);
+      mju_normalize4(out);
+      break;
+    case mjSENS_FRAMEPOS: case mjSENS_FRAMEQUAT: case mjSENS_FRAMEXAXIS:
+    case mjSENS_FRAMEYAXIS: case mjSENS_FRAMEZAXIS:
+      framePosSensor(m, d, s, out);
+      break;
+    case mjSENS_SUBTREECOM: mju_copy3(out, d->subtree_com + 3 * id); break;
+    case mjSENS_CLOCK: out[0] = d->time; break;
+    case mjSENS_E_POTENTIAL:
+      if (!(m->opt.enableflags & mjENBL_ENERGY)) mj_energyPos(m, d);
+      out[0] = d->energy[0];
+      break;
+    default: break;
+  }
+}
+
+// one sensor of the velocity stage
+static void sensorVel(const mjModel* m, mjData* d, int s, mjtNum* out) {
+  int id = m->sensor_objid[s];
+  mjtNum vel[6];
+  switch (m->sensor_type[s]) {
+    case mjSENS_VELOCIMETER:
+    case mjSENS_GYRO:
+      mj_objectVelocity(m, d, mjOBJ_SITE, id, vel, 1);
+      mju_copy3(out, m->sensor_type[s] == mjSENS_GYRO ? vel : vel + 3);
+      break;
+    case mjSENS_JOINTVEL: out[0] = d->qvel[m->jnt_dofadr[id]]; break;
+    case mjSENS_TENDONVEL: out[0] = d->ten_velocity[id]; break;
+    case mjSENS_ACTUATORVEL: out[0] = d->actuator_velocity[id]; break;
+    case mjSENS_BALLANGVEL: mju_copy3(out, d->qvel + m->jnt_dofadr[id]); break;
+    case mjSENS_FRAMELINVEL: case mjSENS_FRAMEANGVEL: frameVelSensor(m, d, s, out); break;
+    case mjSENS_SUBTREELINVEL: mju_copy3(out, d->subtree_linvel + 3 * id); break;
+    case mjSENS_SUBTREEANGMOM: mju_copy3(out, d->subtree_angmom + 3 * id); break;
+    case mjSENS_E_KINETIC:
+      if (!(m->opt.enableflags & mjENBL_ENERGY)) mj_energyVel(m, d);
+      out[0] = d->energy[1];
+      break;
+    default: break;
+  }
+}
+
+// one sensor of the acceleration stage
+static void sensorAcc(const mjModel* m, mjData* d, int s, mjtNum* out) {
+  int id = m->sensor_objid[s];
+  mjtNum v6[6];
+  switch (m->sensor_type[s]) {
+    case mjSENS_ACCELEROMETER:
+      mj_objectAcceleration(m, d, mjOBJ_SITE, id, v6, 1);
+      mju_copy3(out, v6 + 3);
+      break;
+    case mjSENS_FORCE:
+    case mjSENS_TORQUE:
+      siteForce(m, d, id, v6);
+      mju_copy3(out, m->sensor_type[s] == mjSENS_FORCE ? v6 + 3 : v6);
+      break;
+    case mjSENS_ACTUATORFRC: out[0] = d->actuator_force[id]; break;
+    case mjSENS_JOINTACTFRC: out[0] = d->qfrc_actuator[m->jnt_dofadr[id]]; break;
+    case mjSENS_TENDONACTFRC:
+      // total force of the actuators transmitting through the tendon
+      out[0] = 0;
+      for (int i = 0; i < m->nu; i++)
+        if (m->actuator_trntype[i] == mjTRN_TENDON && m->actuator_trnid[2 * i] == id)
+          out[0] += d->actuator_force[i];
+      break;
+    case mjSENS_FRAMELINACC:
+    case mjSENS_FRAMEANGACC:
+      mj_objectAcceleration(m, d, m->sensor_objtype[s], id, v6, 0);
+      mju_copy3(out, m->sensor_type[s] == mjSENS_FRAMEANGACC ? v6 : v6 + 3);
+      break;
+    default: break;
+  }
+}
+
+// run `fn` on every sensor of `stage` (zeroing its output first), then apply the cutoffs
+static void sensorStage(const mjModel* m, mjData* d, int stage,
+                        void (*fn)(const mjModel*, mjData*, int, mjtNum*)) {
+  if (m->opt.disableflags & mjDSBL_SENSOR) return;
+  for (int s = 0; s < m->nsensor; s++) {
+    if (m->sensor_needstage[s] != stage) continue;
+    mjtNum* out = d->sensordata + m->sensor_adr[s];
+    mju_zero(out, m->sensor_dim[s]);
+    fn(m, d, s, out);
+    cutoff(m, d, s);
+  }
+}
+
+// position-stage sensors
+void mj_sensorPos(const mjModel* m, mjData* d) { sensorStage(m, d, mjSTAGE_POS, sensorPos); }
+
+// velocity-stage sensors (subtree velocities first when a sensor reads them)
+void mj_sensorVel(const mjModel* m, mjData* d) {
+  static const int sub[2] = {mjSENS_SUBTREELINVEL, mjSENS_SUBTREEANGMOM};
+  if (m->opt.disableflags & mjDSBL_SENSOR) return;
+  if (anySensor(m, mjSTAGE_VEL, sub, 2)) mj_subtreeVel(m, d);
+  sensorStage(m, d, mjSTAGE_VEL, sensorVel);
+}
+
+// acceleration-stage sensors (cacc, cfrc_int, cfrc_ext first when a sensor reads them)
+void mj_sensorAcc(const mjModel* m, mjData* d) {
+  static const int post[5] = {mjSENS_ACCELEROMETER, mjSENS_FORCE, mjSENS_TORQUE,
+                              mjSENS_FRAMELINACC, mjSENS_FRAMEANGACC};
+  if (m->opt.disableflags & mjDSBL_SENSOR) return;
+  if (anySensor(m, mjSTAGE_ACC, post, 5)) mj_rnePostConstraint(m, d);
+  sensorStage(m, d, mjSTAGE_ACC, sensorAcc);
+}
+
+// ---- energy -------------------------------------------------------------------------------------
+
+// potential energy: -m g . x of every body, 0.5 k dx^2 of joint and tendon springs
+void mj_energyPos(const mjModel* m, mjData* d) {
+  mjtNum e = 0;
+
+  // gravity
+  if (!(m->opt.disableflags & mjDSBL_GRAVITY))
+    for (int b = 1; b < m->nbody; b++)
+      e -= m->body_mass[b] * mju_dot3(m->opt.gravity, d->xipos + 3 * b);
+
+  // springs
+  if (!(m->opt.disableflags & mjDSBL_SPRING)) {
+    for (int j = 0; j < m->njnt; j++) {
+      mjtNum k = m->jnt_stiffness[j];
+      if (k == 0) continue;
+      int adr = m->jnt_qposadr[j];
+      const mjtNum *q = d->qpos + adr, *q0 = m->qpos_spring + adr;
+      mjtNum dif[3], quat[4];
+      switch (m->jnt_type[j]) {
+        case mjJNT_FREE:
+          mju_sub3(dif, q, q0);
+          e += 0.5 * k * mju_dot3(dif, dif);
+          q += 3, q0 += 3;
+          // fall through
+        case mjJNT_BALL:
+          mju_copy4(quat, q);
+          mju_normalize4(quat);
+          mju_subQuat(dif, quat, q0);
+          e += 0.5 * k * mju_dot3(dif, dif);
+          break;
+        default: e += 0.5 * k * (q[0] - q0[0]) * (q[0] - q0[0]); break;
+      }
+    }
+    for (int t = 0; t < m->ntendon; t++) {
+      mjtNum len = d->ten_length[t], lo = m->tendon_lengthspring[2 * t];
+      mjtNum hi = m->tendon_lengthspring[2 * t + 1];
+      mjtNum dx = len > hi ? len - hi : len < lo ? len - lo : 0;
+      e += 0.5 * m->tendon_stiffness[t] * dx * dx;
+    }
+  }
+  d->energy[0] = e;
+}
+
+// kinetic energy 0.5 v' M v
+void mj_energyVel(const mjModel* m, mjData* d) {
+  size_t mark = mj_markStack(d);
+  mjtNum* mv = mj_stackAlloc(d, (size_t)m->nv);
+  mj_mulM(m, d, mv, d->qvel);
+  d->energy[1] = 0.5 * mju_dot(mv, d->qvel, m->nv);
+  mj_freeStack(d, mark);
+}
