@@ -8,49 +8,25 @@
 // The output file is written atomically: on failure no partial file is left behind.
 #include "tool.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char usageText[] =
+static const char usageLines[] =
   "usage: mjc compile IN.xml [-o OUT.mjb]\n"
   "       mjc info MODEL [--json]\n"
   "       mjc --help | --version\n";
 
-// the usage text on stderr and exit 2
-static void usage(void) __attribute__((noreturn));
-static void usage(void) {
-  fputs(usageText, stderr);
-  exit(EXIT_ERR);
-}
-
-// the usage text and a summary of the commands on stdout, exit 0
-static void help(void) {
-  fputs(usageText, stdout);
-  fputs("\n"
-        "commands:\n"
-        "  compile   compile an MJCF file into a binary model file\n"
-        "  info      print a summary of a model (.xml compiles, anything else loads as\n"
-        "            binary); --json prints every field of the compiled model as JSON\n"
-        "options:\n"
-        "  -o OUT    output file of compile; - writes to standard output\n"
-        "  --json    JSON listing instead of the summary\n"
-        "  -h, --help, --version\n", stdout);
-  efflush();
-  exit(EXIT_OK);
-}
-
-// a usage error: "mjc: message" and the usage text, exit 2
-static void usageError(const char* fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-static void usageError(const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "%s: ", argv0);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  usage();
-}
+// what --help prints after the usage text
+static const char helpText[] =
+  "\n"
+  "commands:\n"
+  "  compile   compile an MJCF file into a binary model file\n"
+  "  info      print a summary of a model (.xml compiles, anything else loads as\n"
+  "            binary); --json prints every field of the compiled model as JSON\n"
+  "options:\n"
+  "  -o OUT    output file of compile; - writes to standard output\n"
+  "  --json    JSON listing instead of the summary\n"
+  "  -h, --help, --version\n";
 
 // IN with its .xml extension replaced by .mjb (appended when IN has no .xml extension)
 static char* defaultOutput(const char* in) {
@@ -119,10 +95,10 @@ static int cmdInfo(int argc, char** argv) {
 
 // dispatch on the command word
 int main(int argc, char** argv) {
-  tool_init("mjc");
+  tool_init("mjc", usageLines);
   if (argc < 2) usage();
   const char* cmd = argv[1];
-  if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) help();
+  if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) help(helpText);
   if (!strcmp(cmd, "--version")) version();
   if (!strcmp(cmd, "compile")) return cmdCompile(argc - 2, argv + 2);
   if (!strcmp(cmd, "info")) return cmdInfo(argc - 2, argv + 2);

@@ -24,36 +24,24 @@
 #include <string.h>
 #include <strings.h>
 
-static const char usageText[] =
+static const char usageLines[] =
   "usage: mjdiff [-q] [--atol X] [--rtol Y] [--fields LIST] [--model M] A B\n"
   "       mjdiff --help | --version\n";
 
-// the usage text on stderr and exit 2
-static void usage(void) __attribute__((noreturn));
-static void usage(void) {
-  fputs(usageText, stderr);
-  exit(EXIT_ERR);
-}
-
-// the usage text and the options on stdout, exit 0
-static void help(void) __attribute__((noreturn));
-static void help(void) {
-  fputs(usageText, stdout);
-  fputs("\n"
-        "Compare two state streams (.mjt) or two models (.mjb, .xml); - is stdin.\n"
-        "a agrees with b when a == b, both are NaN, or |a-b| <= atol + rtol*|b|.\n"
-        "options:\n"
-        "  --atol X       absolute tolerance (default 0)\n"
-        "  --rtol Y       relative tolerance (default 0)\n"
-        "  --fields LIST  compare only these fields: stream fields and groups (state,\n"
-        "                 input, output, all), or model arrays and opt, vis, stat, sizes\n"
-        "  --model M      name stream elements by the objects of model M\n"
-        "  -q, --quiet    print nothing; the exit status tells\n"
-        "  -h, --help, --version\n"
-        "exit status: 0 within tolerance, 1 differences, 2 error\n", stdout);
-  efflush();
-  exit(EXIT_OK);
-}
+// what --help prints after the usage text
+static const char helpText[] =
+  "\n"
+  "Compare two state streams (.mjt) or two models (.mjb, .xml); - is stdin.\n"
+  "a agrees with b when a == b, both are NaN, or |a-b| <= atol + rtol*|b|.\n"
+  "options:\n"
+  "  --atol X       absolute tolerance (default 0)\n"
+  "  --rtol Y       relative tolerance (default 0)\n"
+  "  --fields LIST  compare only these fields: stream fields and groups (state,\n"
+  "                 input, output, all), or model arrays and opt, vis, stat, sizes\n"
+  "  --model M      name stream elements by the objects of model M\n"
+  "  -q, --quiet    print nothing; the exit status tells\n"
+  "  -h, --help, --version\n"
+  "exit status: 0 within tolerance, 1 differences, 2 error\n";
 
 // ---- comparing numbers -------------------------------------------------------------------------
 
@@ -432,14 +420,14 @@ static int diffModels(const char* pa, const char* pb) {
 // ---- main --------------------------------------------------------------------------------------
 
 int main(int argc, char** argv) {
-  tool_init("mjdiff");
+  tool_init("mjdiff", usageLines);
   atexit(freeAll);
   const char *path[2] = {NULL, NULL}, *fields = NULL, *model = NULL;
   int npath = 0;
   for (int i = 1; i < argc; i++) {
     const char* s = argv[i];
     int more = i + 1 < argc;
-    if (!strcmp(s, "-h") || !strcmp(s, "--help")) help();
+    if (!strcmp(s, "-h") || !strcmp(s, "--help")) help(helpText);
     else if (!strcmp(s, "--version")) version();
     else if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) quiet = 1;
     else if (!strcmp(s, "--atol") && more) atol_ = tolerance(s, argv[++i]);

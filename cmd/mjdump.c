@@ -23,36 +23,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char usageText[] =
+static const char usageLines[] =
   "usage: mjdump [--csv | --tsv] [--fields LIST] [-o OUT] [STREAM | -]\n"
   "       mjdump --npy DIR [--fields LIST] [STREAM | -]\n"
   "       mjdump --from-csv MODEL [-o OUT] [FILE | -]\n"
   "       mjdump --help | --version\n";
 
-// the usage text on stderr and exit 2
-static void usage(void) __attribute__((noreturn));
-static void usage(void) {
-  fputs(usageText, stderr);
-  exit(EXIT_ERR);
-}
-
-// the usage text and the options on stdout, exit 0
-static void help(void) __attribute__((noreturn));
-static void help(void) {
-  fputs(usageText, stdout);
-  fputs("\n"
-        "Print a state stream (.mjt) as CSV/TSV or NumPy arrays, or make a stream from CSV.\n"
-        "options:\n"
-        "  --csv            comma-separated text (the default)\n"
-        "  --tsv            tab-separated text\n"
-        "  --npy DIR        one DIR/FIELD.npy per field, float64, shape (frames, elements)\n"
-        "  --fields LIST    only these fields (names, or state, input, output, all)\n"
-        "  --from-csv MODEL read CSV/TSV and write a state stream bound to MODEL\n"
-        "  -o OUT           output file instead of standard output\n"
-        "  -h, --help, --version\n", stdout);
-  efflush();
-  exit(EXIT_OK);
-}
+// what --help prints after the usage text
+static const char helpText[] =
+  "\n"
+  "Print a state stream (.mjt) as CSV/TSV or NumPy arrays, or make a stream from CSV.\n"
+  "options:\n"
+  "  --csv            comma-separated text (the default)\n"
+  "  --tsv            tab-separated text\n"
+  "  --npy DIR        one DIR/FIELD.npy per field, float64, shape (frames, elements)\n"
+  "  --fields LIST    only these fields (names, or state, input, output, all)\n"
+  "  --from-csv MODEL read CSV/TSV and write a state stream bound to MODEL\n"
+  "  -o OUT           output file instead of standard output\n"
+  "  -h, --help, --version\n";
 
 // ---- outputs that vanish on failure -----------------------------------------------------------
 
@@ -372,7 +360,7 @@ static void fromCsv(const char* modelPath, const char* path, const char* out) {
 // ---- main --------------------------------------------------------------------------------------
 
 int main(int argc, char** argv) {
-  tool_init("mjdump");
+  tool_init("mjdump", usageLines);
   atexit(freeHeap);
   atexit(discardPending);
   const char *in = NULL, *out = "-", *fields = NULL, *npy = NULL, *model = NULL;
@@ -380,7 +368,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; i++) {
     const char* s = argv[i];
     int more = i + 1 < argc;
-    if (!strcmp(s, "-h") || !strcmp(s, "--help")) help();
+    if (!strcmp(s, "-h") || !strcmp(s, "--help")) help(helpText);
     else if (!strcmp(s, "--version")) version();
     else if (!strcmp(s, "--csv")) sep = ',';
     else if (!strcmp(s, "--tsv")) sep = '\t';

@@ -8,10 +8,12 @@
 #include <string.h>
 
 const char* argv0 = "mj";
+const char* usageText = "";
 
 // a write into a closed pipe ends the tool silently by SIGPIPE, as for cat(1) in a pipeline
-void tool_init(const char* name) {
+void tool_init(const char* name, const char* usage) {
   argv0 = name;
+  usageText = usage;
   signal(SIGPIPE, SIG_DFL);
 }
 
@@ -40,6 +42,29 @@ void weprintf(const char* fmt, ...) {
   va_start(ap, fmt);
   vmessage(fmt, ap);
   va_end(ap);
+}
+
+// the usage text on stderr, exit 2
+void usage(void) {
+  fputs(usageText, stderr);
+  exit(EXIT_ERR);
+}
+
+// a usage error: the message, then the usage text
+void usageError(const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vmessage(fmt, ap);
+  va_end(ap);
+  usage();
+}
+
+// --help: the usage text and the details on stdout
+void help(const char* details) {
+  fputs(usageText, stdout);
+  fputs(details, stdout);
+  efflush();
+  exit(EXIT_OK);
 }
 
 // the version line

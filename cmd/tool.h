@@ -12,14 +12,24 @@ enum { EXIT_OK = 0, EXIT_DIFF = 1, EXIT_ERR = 2 };
 // the running tool's name, for messages; set by tool_init
 extern const char* argv0;
 
-// remember the tool name and make a closed pipe end the tool quietly
-void tool_init(const char* name);
+// remember the tool name and usage text, and make a closed pipe end the tool quietly
+void tool_init(const char* name, const char* usage);
 
 // print "tool: message" on stderr and exit 2; a message ending in ':' gets strerror(errno)
 void eprintf(const char* fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 // print "tool: message" on stderr without exiting
 void weprintf(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+// the tool's usage text (set by tool_init); usage() prints it on stderr and exits 2
+extern const char* usageText;
+void usage(void) __attribute__((noreturn));
+
+// "tool: message" and the usage text on stderr, exit 2
+void usageError(const char* fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+// the usage text then `details` on stdout, exit 0 (--help)
+void help(const char* details) __attribute__((noreturn));
 
 // print "tool VERSION (libmj VERSION)" on stdout and exit 0
 void version(void) __attribute__((noreturn));

@@ -2,50 +2,7 @@
 # mjdump.sh: tests of mjdump: stream to CSV/TSV/NumPy, CSV back to a stream, and the errors,
 # each case checking stdout, stderr and the exit status.
 #   BIN=/path/to/bin sh t/tools/mjdump.sh
-: "${BIN:?set BIN to the directory holding the tools}"
-T=$(mktemp -d) || exit 2
-trap 'rm -rf "$T"' EXIT INT TERM
-cd "$T" || exit 2
-failures=0
-
-# run CMD (a shell command line) with stdout in out, stderr in err; fail unless it exits WANT
-run() {
-  want=$1 cmd=$2
-  eval "$cmd" >out 2>err
-  got=$?
-  if [ "$got" -ne "$want" ]; then
-    echo "FAIL: $cmd: exit $got, expected $want"
-    sed 's/^/  stderr: /' err
-    failures=$((failures + 1))
-  fi
-}
-
-# fail unless file $1 holds exactly the text $2 (plus a final newline when $2 is not empty)
-same() {
-  if [ -n "$2" ]; then printf '%s\n' "$2" >expected; else : >expected; fi
-  if ! cmp -s "$1" expected; then
-    echo "FAIL: $cmd: $1 differs from the expected text:"
-    diff expected "$1" | sed 's/^/  /'
-    failures=$((failures + 1))
-  fi
-}
-
-# fail unless file $1 has a line matching the basic regular expression $2
-has() {
-  if ! grep -q -e "$2" "$1"; then
-    echo "FAIL: $cmd: $1 lacks a line matching '$2'"
-    sed 's/^/  /' "$1"
-    failures=$((failures + 1))
-  fi
-}
-
-# fail unless the shell test $@ holds
-holds() {
-  if ! test "$@"; then
-    echo "FAIL: $cmd: expected test $*"
-    failures=$((failures + 1))
-  fi
-}
+. "$(dirname "$0")/lib.sh"
 
 # ---- inputs: a two-joint arm and a stream of time, qpos and ctrl -----------------------------
 cat >arm.xml <<'XML'
@@ -235,8 +192,4 @@ same pipe.err ''
 run 0 '"$BIN/mjdump" big.mjt | tail -n 1'
 same out '49999,7142.71,-49999'
 
-if [ "$failures" -ne 0 ]; then
-  echo "mjdump.sh: $failures failures"
-  exit 1
-fi
-echo "mjdump.sh: all passed"
+finish mjdump.sh
