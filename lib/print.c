@@ -28,55 +28,29 @@ static void jsonChars(FILE* f, const char* s, size_t n) {
   fputc('"', f);
 }
 
-// n numbers of one element type as a JSON list; n == 1 and scalar prints a bare number
-static void jsonDoubles(FILE* f, const double* v, size_t n, int scalar) {
-  if (scalar) {
-    jsonReal(f, v[0]);
-    return;
-  }
-  fputc('[', f);
-  for (size_t i = 0; i < n; i++) {
-    if (i) fputs(", ", f);
-    jsonReal(f, v[i]);
-  }
-  fputc(']', f);
-}
+// an integer element (int or flag byte) of a JSON list
+static void jsonInt(FILE* f, int x) { fprintf(f, "%d", x); }
 
-// floats print as the doubles they convert to exactly
-static void jsonFloats(FILE* f, const float* v, size_t n, int scalar) {
-  if (scalar) {
-    jsonReal(f, v[0]);
-    return;
+// one list printer per element type from one body: n elements as a JSON list, or the bare
+// value when the field is a scalar; floats print as the doubles they convert to exactly
+#define JSON_LIST(fname, type, put)                                                              \
+  static void fname(FILE* f, const type* v, size_t n, int scalar) {                              \
+    if (scalar) {                                                                                \
+      put(f, v[0]);                                                                              \
+      return;                                                                                    \
+    }                                                                                            \
+    fputc('[', f);                                                                               \
+    for (size_t i = 0; i < n; i++) {                                                             \
+      if (i) fputs(", ", f);                                                                     \
+      put(f, v[i]);                                                                              \
+    }                                                                                            \
+    fputc(']', f);                                                                               \
   }
-  fputc('[', f);
-  for (size_t i = 0; i < n; i++) {
-    if (i) fputs(", ", f);
-    jsonReal(f, v[i]);
-  }
-  fputc(']', f);
-}
-
-// ints as a list, or a bare number
-static void jsonInts(FILE* f, const int* v, size_t n, int scalar) {
-  if (scalar) {
-    fprintf(f, "%d", v[0]);
-    return;
-  }
-  fputc('[', f);
-  for (size_t i = 0; i < n; i++) fprintf(f, i ? ", %d" : "%d", v[i]);
-  fputc(']', f);
-}
-
-// bytes (flags) as a list of small integers
-static void jsonBytes(FILE* f, const unsigned char* v, size_t n, int scalar) {
-  if (scalar) {
-    fprintf(f, "%d", v[0]);
-    return;
-  }
-  fputc('[', f);
-  for (size_t i = 0; i < n; i++) fprintf(f, i ? ", %d" : "%d", v[i]);
-  fputc(']', f);
-}
+JSON_LIST(jsonDoubles, double, jsonReal)
+JSON_LIST(jsonFloats, float, jsonReal)
+JSON_LIST(jsonInts, int, jsonInt)
+JSON_LIST(jsonBytes, unsigned char, jsonInt)
+#undef JSON_LIST
 
 // char buffers are strings whatever their length
 static void jsonText(FILE* f, const char* v, size_t n, int scalar) {
