@@ -66,15 +66,15 @@ static mjtNum muscleLength(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
   return prm[0] + (len - lengthrange[0]) / fmax(mjMINVAL, *L0);
 }
 
-// -F0 FL(L) FV(V): FL two bumps, FV quadratic below 0 and saturating at fvmax above
+// -F0 FL(L) FV(V): FL a bump, FV quadratic below 0 and saturating at fvmax above
 mjtNum mju_muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
                       const mjtNum prm[9]) {
   mjtNum L0, F0, lmin = prm[4], lmax = prm[5], vmax = prm[6], fvmax = prm[8];
   mjtNum L = muscleLength(len, lengthrange, acc0, prm, &L0, &F0);
   mjtNum V = vel / fmax(mjMINVAL, L0 * vmax);
 
-  // force-length: main bump on [lmin, lmax] plus a small one on the short side
-  mjtNum FL = bump(L, lmin, 1, lmax) + 0.15 * bump(L, lmin, 0.5 * (lmin + 0.95), 0.95);
+  // force-length: one bump on [lmin, lmax] peaking at L = 1
+  mjtNum FL = bump(L, lmin, 1, lmax);
 
   // force-velocity: 0 below -1, (V+1)^2 up to 0, fvmax - (c-V)^2/c up to c = fvmax - 1
   mjtNum c = fvmax - 1, FV;

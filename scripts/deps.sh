@@ -1,0 +1,28 @@
+#!/bin/sh
+# deps.sh: install the Debian packages that building and testing need, only those missing.
+#
+#   sh scripts/deps.sh
+#
+# Build: gcc and make (build-essential), expat, zlib.  Tests: Criterion, and Node.js with npm
+# for the MuJoCo oracle.  Node and npm may already come from another repository (NodeSource
+# ships npm inside its nodejs, and conflicts with Debian's npm), so Debian's are installed only
+# when the commands are absent.  Runs apt-get directly as root, else through sudo; never reads
+# standard input.
+set -eu
+
+packages="build-essential libexpat1-dev zlib1g-dev libcriterion-dev"
+missing=
+for p in $packages; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
+[ -n "$missing" ] || exit 0
+
+sudo=
+[ "$(id -u)" -eq 0 ] || sudo="sudo -n"
+echo "deps: installing$missing"
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q </dev/null
+# shellcheck disable=SC2086  # $missing is a list of words
+$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+  $missing </dev/null
