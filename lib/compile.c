@@ -966,20 +966,9 @@ static void readCompiler(Ctx* c, const mjXNode* e) {
   if (e->nchild) fail(c, e->child[0], "unsupported element in compiler");
 }
 
-// the flag names of <option><flag>: disable bits in bit order, then enable bits
-static const char* const disableNames[] = {
-  "constraint", "equality", "frictionloss", "limit", "contact", "spring", "damper", "gravity",
-  "clampctrl", "warmstart", "filterparent", "actuation", "refsafe", "sensor", "midphase",
-  "eulerdamp", "autoreset", "nativeccd", "island", NULL};
-static const char* const enableNames[] = {"override", "energy", "fwdinv", "invdiscrete",
-                                          "multiccd", "sleep", NULL};
-
-// <option> attributes (the mjOption fields by name) and its <flag> child
+// <option> attributes (the mjOption fields by name) and its <flag> child; the keyword and
+// flag names are lib/options.c's
 static void readOption(Ctx* c, const mjXNode* e) {
-  static const char* const integ[] = {"Euler", "RK4", "implicit", "implicitfast", NULL};
-  static const char* const cones[] = {"pyramidal", "elliptic", NULL};
-  static const char* const jacs[] = {"dense", "sparse", "auto", NULL};
-  static const char* const solvers[] = {"PGS", "CG", "Newton", NULL};
   mjOption* o = &c->opt;
   // numeric fields by their table names; the keyword and flag fields are read below
 #define X(type, name, count, shape)                                                          \
@@ -992,10 +981,10 @@ static void readOption(Ctx* c, const mjXNode* e) {
   readInt(c, e, "ccd_iterations", &o->ccd_iterations);
   readInt(c, e, "sdf_initpoints", &o->sdf_initpoints);
   readInt(c, e, "sdf_iterations", &o->sdf_iterations);
-  readKey(c, e, "integrator", integ, &o->integrator);
-  readKey(c, e, "cone", cones, &o->cone);
-  readKey(c, e, "jacobian", jacs, &o->jacobian);
-  readKey(c, e, "solver", solvers, &o->solver);
+  readKey(c, e, "integrator", mj_optionKeywords("integrator"), &o->integrator);
+  readKey(c, e, "cone", mj_optionKeywords("cone"), &o->cone);
+  readKey(c, e, "jacobian", mj_optionKeywords("jacobian"), &o->jacobian);
+  readKey(c, e, "solver", mj_optionKeywords("solver"), &o->solver);
   // actuator groups to disable: a list of group numbers 0..30
   double groups[31];
   int ng = readNums(c, e, "actuatorgroupdisable", groups, 1, 31);
@@ -1011,13 +1000,13 @@ static void readOption(Ctx* c, const mjXNode* e) {
     const mjXNode* f = e->child[i];
     if (strcmp(f->name, "flag")) fail(c, f, "unknown element in option");
     int v;
-    for (int b = 0; disableNames[b]; b++) {
-      if (!readKey(c, f, disableNames[b], onoff, &v)) continue;
+    for (int b = 0; mj_disableFlagNames[b]; b++) {
+      if (!readKey(c, f, mj_disableFlagNames[b], onoff, &v)) continue;
       if (v) o->disableflags &= ~(1 << b);
       else o->disableflags |= 1 << b;
     }
-    for (int b = 0; enableNames[b]; b++) {
-      if (!readKey(c, f, enableNames[b], onoff, &v)) continue;
+    for (int b = 0; mj_enableFlagNames[b]; b++) {
+      if (!readKey(c, f, mj_enableFlagNames[b], onoff, &v)) continue;
       if (v) o->enableflags |= 1 << b;
       else o->enableflags &= ~(1 << b);
     }
@@ -1917,6 +1906,9 @@ static int resolveLimited(Ctx* c, const mjXNode* e, int limited, const double ra
 
 // ---- the model -------------------------------------------------------------------------------
 
+// 1 for the joints that rotate their body: hinge and ball
+static int jointRotates(int type) { return type == mjJNT_HINGE || type == mjJNT_BALL; }
+
 // dofs and qpos numbers of a joint type
 static int jointDofs(int type) { return type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1; }
 static int jointQpos(int type) { return type == mjJNT_FREE ? 7 : type == mjJNT_BALL ? 4 : 1; }
@@ -2100,15 +2092,17 @@ static void fillSimple(mjModel* m) {
     // no child bodies
     for (int k = b + 1; k < m->nbody && simple; k++)
       if (m->body_parentid[k] == b) simple = 0;
-    // joints at the body origin with axes along the body's coordinate axes
-    int slides = m->body_jntnum[b] > 0;
+    // joints at the body origin with axes along the body's coordinate axes, and at most one
+    // rotation, which comes last (a rotation moves the axes of the joints after it)
+    int slides = m->body_jntnum[b] > 0, rotated = 0;
     for (int j = m->body_jntadr[b]; j >= 0 && j < m->body_jntadr[b] + m->body_jntnum[b]; j++) {
       const mjtNum* a = m->jnt_axis + 3 * j;
       int zeros = (fabs(a[0]) < mjMINVAL) + (fabs(a[1]) < mjMINVAL) + (fabs(a[2]) < mjMINVAL);
       int t = m->jnt_type[j];
       if (mju_norm3(m->jnt_pos + 3 * j) > mjMINVAL) simple = 0;
       if ((t == mjJNT_HINGE || t == mjJNT_SLIDE) && zeros != 2) simple = 0;
-      if (t != mjJNT_SLIDE) slides = 0;
+      if (rotated) simple = 0;
+      if (t != mjJNT_SLIDE) slides = 0, rotated = 1;
     }
     m->body_simple[b] = (unsigned char)(simple ? (slides ? 2 : 1) : 0);
   }
@@ -2513,6 +2507,10 @@ static void fillRanges(Ctx* c, mjModel* m) {
     if (it->s.joint.type == mjJNT_FREE && bd->parent != 0)
       fail(c, it->h.e, "a free joint can only be used in a top-level body");
     if (m->body_dofnum[b] > 6) fail(c, it->h.e, "more than 6 dofs in one body");
+    // a ball sets the whole orientation of its body: no rotation may follow it
+    for (int k = m->body_jntadr[b]; k < j && jointRotates(it->s.joint.type); k++)
+      if (((const Item*)c->obj[K_JOINT].p[k])->s.joint.type == mjJNT_BALL)
+        fail(c, it->h.e, "a rotation cannot follow a ball joint in one body");
   }
   for (int g = 0; g < m->ngeom; g++) {
     int b = ((Item*)c->obj[K_GEOM].p[g])->body;
@@ -2569,8 +2567,10 @@ static void modelSizes(Ctx* c, mjModel* sz) {
   int njmax = 4 * sz->nconmax + 2 * sz->nv + 6 * sz->neq + 2 * sz->ntendon;
   if (njmax < 500) njmax = 500;
   sz->njmax = c->njmax > njmax ? c->njmax : njmax;
+  // room for constraint work, at least what the smooth pipeline needs, at least 1 MiB
   double nv = sz->nv, nj = sz->njmax;
   double need = 3 * nj * nv + 6 * nv * nv + 20.0 * (nj + nv + sz->nbody + sz->ngeom);
+  if (need < mj_stackNeed(sz)) need = mj_stackNeed(sz);
   if (need < 1 << 17) need = 1 << 17;
   if (need > 1 << 27) need = 1 << 27;
   sz->nstack = c->nstack > need ? c->nstack : (int)need;

@@ -16,14 +16,14 @@
 // NaN, Inf or huge
 int mj_isBad(mjtNum x) { return x != x || x > MJ_MAXVAL || x < -MJ_MAXVAL; }
 
-// the first bad entry of vec counts warning w and resets the data (unless autoreset is
-// disabled); the count survives the reset; returns 1 when one was found
+// the first bad entry of vec counts warning w; as in MuJoCo, unless autoreset is disabled the
+// data is reset (clearing every warning) and w counted once more, so after a reset its count
+// is 1, and without reset it grows by 2; returns 1 when one was found
 static int checkVec(const mjModel* m, mjData* d, const mjtNum* vec, int n, int w) {
   for (int i = 0; i < n; i++) {
     if (!mj_isBad(vec[i])) continue;
-    mjWarningStat keep = d->warning[w];
+    mj_warning(d, w, i);
     if (!(m->opt.disableflags & mjDSBL_AUTORESET)) mj_resetData(m, d);
-    d->warning[w] = keep;
     mj_warning(d, w, i);
     return 1;
   }
@@ -85,7 +85,8 @@ mjtNum mju_muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNu
   return -F0 * FL * FV;
 }
 
-// -F0 FP(L): zero below 1, cubic up to b = (1 + lmax)/2, then linear
+// -F0 FP(L): zero below 1, fpmax x^2/2 up to b = (1 + lmax)/2, then fpmax (1/2 + x),
+// x = (L - 1)/(b - 1) resp. (L - b)/(b - 1): continuous with a continuous slope at b
 mjtNum mju_muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
                       const mjtNum prm[9]) {
   mjtNum L0, F0, lmax = prm[5], fpmax = prm[7];
@@ -94,10 +95,10 @@ mjtNum mju_muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
   if (L <= 1) return 0;
   if (L <= b) {
     mjtNum x = (L - 1) / fmax(mjMINVAL, b - 1);
-    return -F0 * 0.25 * fpmax * x * x * x;
+    return -F0 * fpmax * 0.5 * x * x;
   }
   mjtNum x = (L - b) / fmax(mjMINVAL, b - 1);
-  return -F0 * 0.25 * fpmax * (1 + 3 * x);
+  return -F0 * fpmax * (0.5 + x);
 }
 
 // (ctrl - act) / tau with tau = tau_act (0.5 + 1.5 act) when activating, tau_deact /
@@ -205,25 +206,58 @@ static mjtNum actuatorForce(const mjModel* m, const mjData* d, int i) {
   return force;
 }
 
+// d force / d actuator_velocity of actuator i: affine gain and bias velocity coefficients and
+// the muscle force-velocity slope; 0 where the force is clamped to forcerange.  As in MuJoCo,
+// the gain's input is the raw (unclamped) ctrl for actuators without dynamics
+mjtNum mj_actuatorForceVel(const mjModel* m, const mjData* d, int i) {
+  const mjtNum* gp = m->actuator_gainprm + 10 * i;
+  int nodyn = m->actuator_dyntype[i] == mjDYN_NONE || m->actuator_actnum[i] <= 0;
+  mjtNum input = nodyn ? d->ctrl[i] : mj_actuatorInput(m, d, i), k = 0;
+  if (m->actuator_forcelimited[i]) {
+    const mjtNum* r = m->actuator_forcerange + 2 * i;
+    mjtNum f = d->actuator_force[i];
+    if (f <= r[0] || f >= r[1]) return 0;
+  }
+  if (m->actuator_gaintype[i] == mjGAIN_AFFINE) k += gp[2] * input;
+  if (m->actuator_gaintype[i] == mjGAIN_MUSCLE) {
+    mjtNum L0, F0, fvmax = gp[8], c = fvmax - 1, dfv = 0, vscale;
+    mjtNum L = muscleLength(d->actuator_length[i], m->actuator_lengthrange + 2 * i,
+                            m->actuator_acc0[i], gp, &L0, &F0);
+    vscale = fmax(mjMINVAL, L0 * gp[6]);
+    mjtNum V = d->actuator_velocity[i] / vscale;
+    if (V > -1 && V <= 0) dfv = 2 * (V + 1);
+    else if (V > 0 && V <= c) dfv = 2 * (c - V) / fmax(mjMINVAL, c);
+    k += -F0 * bump(L, gp[4], 1, gp[5]) * dfv / vscale * input;
+  }
+  if (m->actuator_biastype[i] == mjBIAS_AFFINE) k += m->actuator_biasprm[10 * i + 2];
+  return k;
+}
+
 // act_dot, actuator_force and qfrc_actuator = moment' force (+ gravity compensation routed
 // through actuators), clamped per joint to actfrcrange
 void mj_fwdActuation(const mjModel* m, mjData* d) {
   int nu = m->nu, nv = m->nv;
-  int disabled = m->opt.disableflags & mjDSBL_ACTUATION;
   mju_zero(d->act_dot, m->na);
   mju_zero(d->actuator_force, nu);
   mju_zero(d->qfrc_actuator, nv);
 
-  // bad controls: warn and zero them all
+  // nothing at all (not even gravity compensation) without enabled actuators, as in MuJoCo
+  if (!nu || m->opt.disableflags & mjDSBL_ACTUATION) return;
+
+  // a bad control: warn, and compute with all controls zero (d->ctrl itself is kept, as in
+  // MuJoCo): d->ctrl points to zeros on the stack until the end of this function
+  size_t mark = mj_markStack(d);
+  mjtNum* ctrl = d->ctrl;
   for (int i = 0; i < nu; i++) {
-    if (!mj_isBad(d->ctrl[i])) continue;
+    if (!mj_isBad(ctrl[i])) continue;
     mj_warning(d, mjWARN_BADCTRL, i);
+    d->ctrl = mj_stackAlloc(d, (size_t)nu);
     mju_zero(d->ctrl, nu);
     break;
   }
 
   // per actuator: activation derivative, force
-  for (int i = 0; i < nu && !disabled; i++) {
+  for (int i = 0; i < nu; i++) {
     if (m->actuator_actnum[i] > 0) {
       int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
       d->act_dot[adr] = actDot(m, d, i, actuatorCtrl(m, d, i));
@@ -243,6 +277,8 @@ void mj_fwdActuation(const mjModel* m, mjData* d) {
     for (int k = adr; k < adr + n; k++)
       d->qfrc_actuator[k] = fmin(r[1], fmax(r[0], d->qfrc_actuator[k]));
   }
+  d->ctrl = ctrl;
+  mj_freeStack(d, mark);
 }
 
 // ---- stages -----------------------------------------------------------------------------------

@@ -21,6 +21,9 @@ mjtNum mj_nextActivation(const mjModel* m, const mjData* d, int i, int adr, mjtN
 // the input multiplying actuator i's gain: clamped ctrl, or the activation (see actearly)
 mjtNum mj_actuatorInput(const mjModel* m, const mjData* d, int i);
 
+// d actuator_force / d actuator_velocity of actuator i (0 where forcerange clamps it)
+mjtNum mj_actuatorForceVel(const mjModel* m, const mjData* d, int i);
+
 // sides of body b's equivalent inertia box
 void mj_inertiaBox(const mjModel* m, int b, mjtNum box[3]);
 

@@ -8,7 +8,8 @@
 //                  tendon damping, affine actuator velocity terms, fluid drag, and -d(RNE)/dv;
 //                  LU without pivoting, eliminating from the last dof (no fill on a tree)
 //   implicitfast   the same without the RNE term, so D is symmetric: Cholesky L'DL of
-//                  M - h D on qM's sparsity (entries of D outside it are dropped)
+//                  M - h D on qM's sparsity (entries of D outside it are dropped and, as in
+//                  MuJoCo, so are the off-diagonal entries among the dofs of simple bodies)
 //   RK4            the classic 4-stage tableau on (qpos, qvel, act)
 #include <math.h>
 
@@ -83,7 +84,7 @@ void mj_Euler(const mjModel* m, mjData* d) {
   mj_freeStack(d, mark);
 }
 
-// ---- the velocity derivative D ------------------------------------------------------------------
+// ---- the velocity derivative D ---------------------------------------------------------------
 
 // where D goes: A = M - h D, dense nv x nv (implicit) or on qM's sparsity, lower triangle
 // (implicitfast)
@@ -93,15 +94,20 @@ typedef struct {
   int dense;     // 1: A is dense row-major nv x nv; 0: A has qM's layout
 } Deriv;
 
-// A -= h s u u' (symmetric rank-one term of D); only the nonzeros of u are visited
+// A -= h s u u' (symmetric rank-one term of D) restricted, as in MuJoCo, to pairs of dofs of
+// which one is an ancestor of the other (qM's sparsity: tendons coupling separate branches
+// contribute only their within-branch part); only the nonzeros of u are visited
 static void derivRank1(const mjModel* m, Deriv* D, mjtNum s, const mjtNum* u) {
   int nv = m->nv;
   mjtNum c = -D->h * s;
   for (int i = 0; i < nv; i++) {
     if (!u[i]) continue;
     if (D->dense) {
-      mjtNum* row = D->A + (size_t)i * nv;
-      for (int j = 0; j < nv; j++) row[j] += c * u[i] * u[j];
+      D->A[(size_t)i * nv + i] += c * u[i] * u[i];
+      for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j]) {
+        D->A[(size_t)i * nv + j] += c * u[i] * u[j];
+        D->A[(size_t)j * nv + i] += c * u[i] * u[j];
+      }
       continue;
     }
     // row i of qM's layout: i, then its ancestors
@@ -116,7 +122,7 @@ static void derivDiag(const mjModel* m, Deriv* D, int i, mjtNum s) {
   *a -= D->h * s;
 }
 
-// dof damping -b, tendon damping -b J'J, affine actuator velocity terms moment' k moment
+// dof damping -b, tendon damping -b J'J, actuator velocity terms moment' k moment
 static void derivDamperActuator(const mjModel* m, mjData* d, Deriv* D) {
   int nv = m->nv;
   if (!(m->opt.disableflags & mjDSBL_DAMPER)) {
@@ -128,13 +134,10 @@ static void derivDamperActuator(const mjModel* m, mjData* d, Deriv* D) {
   }
   if (m->opt.disableflags & mjDSBL_ACTUATION) return;
 
-  // d force / d velocity = gainprm[2] input + biasprm[2] for affine gain and bias
+  // d force / d velocity through the actuator moments
   for (int i = 0; i < m->nu; i++) {
     if (mj_actuatorDisabled(m, i)) continue;
-    mjtNum k = 0;
-    if (m->actuator_gaintype[i] == mjGAIN_AFFINE)
-      k += m->actuator_gainprm[10 * i + 2] * mj_actuatorInput(m, d, i);
-    if (m->actuator_biastype[i] == mjBIAS_AFFINE) k += m->actuator_biasprm[10 * i + 2];
+    mjtNum k = mj_actuatorForceVel(m, d, i);
     if (k) derivRank1(m, D, k, d->actuator_moment + (size_t)i * nv);
   }
 }
@@ -320,8 +323,8 @@ void mj_implicit(const mjModel* m, mjData* d) {
     mju_copy(D.A, d->qM, m->nM);
     derivDamperActuator(m, d, &D);
     if (fluid) derivFluid(m, d, &D, g);
-    mj_factorI(m, d, D.A, ld, diaginv, 0);
-    mj_solveLD(m, ld, diaginv, qacc, qacc, 1, 0);
+    mj_factorI(m, d, D.A, ld, diaginv, 1);
+    mj_solveLD(m, ld, diaginv, qacc, qacc, 1, 1);
   } else {
     // dense M - h D with the RNE term, LU
     D.A = mj_stackAlloc(d, (size_t)nv * nv);
@@ -343,14 +346,17 @@ void mj_implicit(const mjModel* m, mjData* d) {
 
 // ---- Runge-Kutta ----------------------------------------------------------------------------
 
-// the classic 4-stage scheme (n = 4; other n are treated as 4): stage i starts from the
-// initial state moved by h sum_j a_ij k_j, each k = (qvel, qacc, act_dot) of mj_forward at
-// time t + c_i h without sensors; the step uses h sum_i b_i k_i
+// the classic 4-stage scheme (MuJoCo has only this tableau; n other than 4 runs Euler): stage
+// i starts from the initial state moved by h a_i k_{i-1}, each k = (qvel, qacc, act_dot) of
+// mj_forward at time t + a_i h without sensors; the step uses h sum_i b_i k_i
 void mj_RungeKutta(const mjModel* m, mjData* d, int n) {
   static const mjtNum A[3] = {0.5, 0.5, 1}, B[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
   int nq = m->nq, nv = m->nv, na = m->na;
   mjtNum h = m->opt.timestep, t0 = d->time;
-  (void)n;
+  if (n != 4) {
+    mj_Euler(m, d);
+    return;
+  }
   size_t mark = mj_markStack(d);
   mjtNum* qpos0 = mj_stackAlloc(d, (size_t)nq);
   mjtNum* qvel0 = mj_stackAlloc(d, (size_t)nv);

@@ -352,7 +352,7 @@ static int readSizes(const unsigned char* b, size_t size, const char* name, mjMo
   return 0;
 }
 
-// validate everything (structure, sizes, length, CRC), then copy into a new model
+// validate everything (structure, sizes, length, CRC), copy into a new model, check its ids
 mjModel* mj_modelFromBuffer(const void* buf, size_t size, const char* name, char* err,
                             int errsz) {
   const unsigned char* b = buf;
@@ -391,6 +391,14 @@ mjModel* mj_modelFromBuffer(const void* buf, size_t size, const char* name, char
   }
   Source src = {b, MJB_PREFIX + sizeof(int) * numSizes()};
   walkBody(m, sourceGet, &src);
+
+  // intact bytes can still hold ids out of range: the semantic check
+  char why[256];
+  if (mj_validateModel(m, why, sizeof(why))) {
+    mj_ioError(err, errsz, "%s: invalid model: %s", name, why);
+    mj_deleteModel(m);
+    return NULL;
+  }
   return m;
 }
 

@@ -140,6 +140,7 @@ typedef enum mjtWarning_ {
   mjWARN_INERTIA = 0,   // (near) singular inertia matrix
   mjWARN_CONTACTFULL,   // too many contacts in contact list
   mjWARN_CNSTRFULL,     // too many constraints
+  mjWARN_VGEOMFULL,     // too many visual geoms (kept so the numbers equal MuJoCo's)
   mjWARN_BADQPOS,       // bad number in qpos
   mjWARN_BADQVEL,       // bad number in qvel
   mjWARN_BADQACC,       // bad number in qacc
@@ -210,6 +211,12 @@ void* mj_modelToBuffer(const mjModel* m, size_t* size);
 
 // a model from the bytes of a binary model file; NULL and a message in err on failure
 mjModel* mj_modelFromBuffer(const void* buf, size_t size, const char* name, char* err, int errsz);
+
+// 0 when every id, address and count of m is in range and consistent with the body tree, the
+// joint layout and the sparse inertia, enums are known, names and paths are terminated and
+// reals finite (lib/validate.c); else -1 and "field[index] = value ..." in err.  Run on every
+// model read from a file, so no stage can index out of bounds on it
+int mj_validateModel(const mjModel* m, char* err, int errsz);
 
 // 64-bit FNV-1a hash of the model's binary form: binds state streams to one model
 uint64_t mj_modelHash(const mjModel* m);
@@ -425,6 +432,29 @@ int mj_outOpen(mjOutFile* o, const char* path, char* err, int errsz);
 // on any failure
 int mj_outClose(mjOutFile* o, int commit, char* err, int errsz);
 
+// ---- runtime options (lib/options.c) --------------------------------------------------------
+// The options of a loaded model by name, as the MJCF compiler reads them and the tools'
+// --set, --disable and --enable override them:
+//   mj_setOptionString(m, "integrator=RK4", err, sizeof(err));  mj_setFlag(m, "contact", 0, ...)
+
+// the <flag> names, NULL-terminated: disable bits in bit order (mjtDisableBit), and enable bits
+// (mjtEnableBit)
+extern const char* const mj_disableFlagNames[];
+extern const char* const mj_enableFlagNames[];
+
+// the keywords of an enum-valued option field ("integrator", "cone", "jacobian", "solver"),
+// NULL-terminated and indexed by value ("Euler", "RK4", ...); NULL for any other field
+const char* const* mj_optionKeywords(const char* name);
+
+// set one field of m->opt from "name=value": any field of MJ_OPTION_FIELDS by its name; reals
+// as numbers (vectors space- or comma-separated, all elements), enum fields by keyword, the
+// others as integers; 0, or -1 and a message naming the option (m unchanged)
+int mj_setOptionString(mjModel* m, const char* assignment, char* err, int errsz);
+
+// switch a feature by its <flag> name: enable = 0 sets a disable bit ("contact") or clears an
+// enable bit ("energy"), enable = 1 the reverse; 0, or -1 and a message for an unknown flag
+int mj_setFlag(mjModel* m, const char* flag, int enable, char* err, int errsz);
+
 // ---- simulation (lib/forward.c, lib/passive.c, lib/integrate.c, lib/sensor.c, lib/smooth.c) --
 // One step of MuJoCo's pipeline without collisions and constraints (the constraint stage is
 // a slot, mj_fwdConstraint, that sets qacc = qacc_smooth until constraints exist).  Typical:
@@ -448,9 +478,10 @@ int mj_outClose(mjOutFile* o, int commit, char* err, int errsz);
 //   mj_fwdConstraint qacc (= qacc_smooth without constraints), qfrc_constraint
 //   sensors          mj_sensorPos / Vel / Acc after the stage each needs
 // Numerical trouble: a NaN, Inf or |x| > 1e10 in qpos, qvel or qacc counts warning
-// mjWARN_BADQPOS / BADQVEL / BADQACC (info: the index), and, unless mjDSBL_AUTORESET, resets
-// the data (the warning count survives the reset).  A bad ctrl counts mjWARN_BADCTRL and
-// zeroes every ctrl.
+// mjWARN_BADQPOS / BADQVEL / BADQACC (info: the index) and, unless mjDSBL_AUTORESET, resets
+// the data; as in MuJoCo the reset clears all warnings and the bad one is then counted again
+// (count 1 after a reset, +2 without).  A bad ctrl counts mjWARN_BADCTRL and that step's
+// actuation uses zero for every control (d->ctrl is left as it is).
 
 // the whole forward dynamics of the current state (sensors and energy included)
 void mj_forward(const mjModel* m, mjData* d);
@@ -474,7 +505,7 @@ void mj_fwdConstraint(const mjModel* m, mjData* d);
 // the integrators, run after mj_forward: semi-implicit Euler with implicit dof damping
 // (unless mjDSBL_EULERDAMP); implicit (m->opt.integrator mjINT_IMPLICIT: LU of M - h D, D the
 // velocity derivative of all smooth forces, RNE included) and implicitfast (Cholesky of the
-// symmetrized M - h D without the RNE term); RK4 with n = 4 stages
+// symmetrized M - h D without the RNE term); RK4 with n = 4 stages (other n: Euler)
 void mj_Euler(const mjModel* m, mjData* d);
 void mj_implicit(const mjModel* m, mjData* d);
 void mj_RungeKutta(const mjModel* m, mjData* d, int n);

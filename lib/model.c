@@ -209,6 +209,17 @@ void mj_defaultStatistic(mjStatistic* s) {
   s->extent = 2;
 }
 
+// the stack the pipeline needs at most (see model.h for the terms)
+double mj_stackNeed(const mjModel* m) {
+  double nv = m->nv, nbody = m->nbody, nM = m->nM;
+  double dense = nv * nv + 18 * nv * nbody + 6 * nv, fast = 2 * nM + nv;
+  double need = 2 * nv + (dense > fast ? dense : fast);
+  double euler = 2 * nM + 2 * nv, rk4 = m->nq + 11 * nv + 6.0 * m->na + 12 * nbody;
+  if (euler > need) need = euler;
+  if (rk4 > need) need = rk4;
+  return need;
+}
+
 // ---- data ------------------------------------------------------------------------------------
 
 // bytes of every data array, each rounded up to 8

@@ -10,4 +10,10 @@ static inline size_t mj_align8(size_t n) { return (n + 7) & ~(size_t)7; }
 // 1 when every size of m is non-negative and every array fits in memory
 int mj_sizesValid(const mjModel* m);
 
+// the fewest mjtNums of stack the pipeline needs for m: implicit integration (qacc and a
+// gradient, then the dense nv x nv matrix and the RNE derivative's three 6 nv x nbody blocks
+// and 6 nv, or implicitfast's two nM and nv), Euler with damping (two nM, two nv), RK4 (its
+// stage copies, 11 nv + nq + 6 na, around mj_forward's RNE of 12 nbody)
+double mj_stackNeed(const mjModel* m);
+
 #endif

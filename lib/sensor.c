@@ -260,7 +260,7 @@ void mj_sensorAcc(const mjModel* m, mjData* d) {
   sensorStage(m, d, mjSTAGE_ACC, sensorAcc);
 }
 
-// ---- energy -------------------------------------------------------------------------------------
+// ---- energy ----------------------------------------------------------------------------------
 
 // potential energy: -m g . x of every body, 0.5 k dx^2 of joint and tendon springs
 void mj_energyPos(const mjModel* m, mjData* d) {

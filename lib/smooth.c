@@ -713,9 +713,7 @@ void mj_rnePostConstraint(const mjModel* m, mjData* d) {
     mju_subFrom(d->cfrc_int + 6 * b, d->cfrc_ext + 6 * b, 6);
   }
 
-  // interaction forces from the leaves
-  for (int b = nbody - 1; b > 0; b--) {
-    int p = m->body_parentid[b];
-    if (p > 0) mju_addTo(d->cfrc_int + 6 * p, d->cfrc_int + 6 * b, 6);
-  }
+  // interaction forces from the leaves (the world's is the total)
+  for (int b = nbody - 1; b > 0; b--)
+    mju_addTo(d->cfrc_int + 6 * m->body_parentid[b], d->cfrc_int + 6 * b, 6);
 }

@@ -42,8 +42,8 @@ void mj_factorM(const mjModel* m, mjData* d);
 void mj_solveM(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, int n);
 
 // factor a symmetric matrix `mat` of qM's sparsity and layout into ld (nM) and diaginv (nv);
-// with `simple`, rows of simple dofs keep only the diagonal (their off-diagonal entries must
-// be zero, as in qM and in qM + diagonal)
+// with `simple`, rows of simple dofs keep only the diagonal (their off-diagonal entries are
+// ignored: zero in qM and qM + diagonal; dropped on purpose by implicitfast, as in MuJoCo)
 void mj_factorI(const mjModel* m, mjData* d, const mjtNum* mat, mjtNum* ld, mjtNum* diaginv,
                 int simple);
 

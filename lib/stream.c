@@ -161,7 +161,7 @@ static int qposJoint(const mjModel* m, int i, int* k) {
 static void describe(const mjModel* m, int f, int i, char* buf, int bufsz) {
   static const char* const energy[2] = {"potential", "kinetic"};
   static const char* const warning[mjNWARNING] = {
-    "inertia", "contactfull", "cnstrfull", "badqpos", "badqvel", "badqacc", "badctrl"};
+    "inertia", "contactfull", "cnstrfull", "vgeomfull", "badqpos", "badqvel", "badqacc", "badctrl"};
   static const char* const spatial[6] = {"torque x", "torque y", "torque z",
                                          "force x", "force y", "force z"};
   char obj[160];

@@ -4,6 +4,20 @@
 //   node scripts/oracle.mjs model MODEL.xml    the compiled model as JSON, as mjc info --json
 //                                              prints it
 //   node scripts/oracle.mjs version            MuJoCo's version string
+//   node scripts/oracle.mjs traj MODEL.xml --steps N [--key K] [--ctrl FILE] [--set NAME=VALUE]
+//        [--disable FLAG] [--enable FLAG]      a trajectory as JSON: {time, qpos, qvel, act,
+//                                              nefc}, frame 0 the initial state, then one frame
+//                                              per step; nefc is the most constraint rows seen
+//   node scripts/oracle.mjs forward MODEL.xml --states FILE.json [--set ...] [--disable ...]
+//                                              one-step quantities (qfrc_bias, qM, qLD, qacc,
+//                                              actuator_force, sensordata; nefc, the number of
+//                                              constraint rows) after mj_forward at each state
+//                                              of FILE.json: [{qpos, qvel, act, ctrl}, ...]
+//                                              (missing fields keep the default)
+//
+// --ctrl FILE: one row of nu numbers per step (commas or blanks, '#' comments, blank lines
+// skipped), row k used for step k, the last row holding after the end: as mjstep --ctrl.
+// --set/--disable/--enable: as mjstep's (MJCF keyword and flag names, vectors comma-separated).
 //
 // The fields dumped are exactly those named in lib/mjxmacro.h, read from the header at run time,
 // so the oracle and `mjc info --json` list the same things and nothing is hand-listed here.
@@ -155,7 +169,132 @@ export async function openOracle() {
     }
   }
 
-  return { mujoco, tables, model, version: () => mujoco.mj_versionString() };
+  // a compiled MjModel with the option overrides applied (the caller deletes it); throws
+  function loadModel(file, opts = {}) {
+    const m = mujoco.MjModel.mj_loadXML(place(file));
+    try {
+      applyOptions(mujoco, m, opts);
+    } catch (e) {
+      m.delete();
+      throw e;
+    }
+    return m;
+  }
+
+  // a trajectory of opts.steps steps from the default state or keyframe opts.key, with the
+  // control rows opts.ctrl (arrays of nu numbers; none: zero): frame 0 is the initial state;
+  // opts.perturb (a small number) perturbs the initial qvel by that much relative
+  function trajectory(file, opts) {
+    const m = loadModel(file, opts);
+    const d = new mujoco.MjData(m);
+    try {
+      if (opts.key !== undefined) mujoco.mj_resetDataKeyframe(m, d, findKey(mujoco, m, opts.key));
+      // a relative perturbation of the initial velocities: how the motion amplifies round-off
+      if (opts.perturb) {
+        for (let i = 0; i < m.nv; i++) d.qvel[i] += opts.perturb * Math.max(1, Math.abs(d.qvel[i]));
+      }
+      const out = { time: [], qpos: [], qvel: [], act: [], nefc: 0 };
+      const ctrl = opts.ctrl || [];
+      for (let k = 0; ; k++) {
+        if (ctrl.length) d.ctrl.set(ctrl[Math.min(k, ctrl.length - 1)]);
+        out.time.push(d.time);
+        out.qpos.push(Array.from(d.qpos));
+        out.qvel.push(Array.from(d.qvel));
+        out.act.push(Array.from(d.act));
+        if (k === opts.steps) break;
+        mujoco.mj_step(m, d);
+        out.nefc = Math.max(out.nefc, d.nefc);
+      }
+      return out;
+    } finally {
+      d.delete();
+      m.delete();
+    }
+  }
+
+  // the one-step quantities after mj_forward at each state ({qpos, qvel, act, ctrl})
+  function forward(file, states, opts = {}) {
+    const m = loadModel(file, opts);
+    const d = new mujoco.MjData(m);
+    try {
+      return states.map((st) => {
+        mujoco.mj_resetData(m, d);
+        for (const f of ['qpos', 'qvel', 'act', 'ctrl']) if (st[f]) d[f].set(st[f]);
+        mujoco.mj_forward(m, d);
+        const r = { nefc: d.nefc };
+        for (const f of FORWARD_FIELDS) r[f] = Array.from(d[f], num);
+        return r;
+      });
+    } finally {
+      d.delete();
+      m.delete();
+    }
+  }
+
+  return { mujoco, tables, model, loadModel, trajectory, forward,
+           version: () => mujoco.mj_versionString() };
+}
+
+// ---- options, keyframes, controls ---------------------------------------------------------------
+
+// the quantities `forward` reports
+export const FORWARD_FIELDS = ['qfrc_bias', 'qM', 'qLD', 'qacc', 'actuator_force', 'sensordata'];
+
+// the enum of MuJoCo's bindings behind each keyword option field
+const KEYWORD_ENUMS = { integrator: 'mjtIntegrator', cone: 'mjtCone', jacobian: 'mjtJacobian',
+                        solver: 'mjtSolver' };
+
+// the value of an enum member whose name ends in _WORD, matched without regard to case
+function enumValue(mujoco, enumName, word) {
+  const e = mujoco[enumName];
+  for (const key of Object.keys(e)) {
+    if (key.toLowerCase().endsWith('_' + word.toLowerCase())) return e[key].value;
+  }
+  return undefined;
+}
+
+// apply {set: ["name=value"], disable: [flag], enable: [flag]} to m.opt, as mjstep does
+export function applyOptions(mujoco, m, { set = [], disable = [], enable = [] }) {
+  for (const a of set) {
+    const eq = a.indexOf('=');
+    const name = a.slice(0, eq), value = a.slice(eq + 1);
+    if (eq <= 0 || m.opt[name] === undefined) throw new Error(`unknown option '${name}'`);
+    if (KEYWORD_ENUMS[name]) {
+      const v = enumValue(mujoco, KEYWORD_ENUMS[name], value);
+      if (v === undefined) throw new Error(`option '${name}': invalid keyword '${value}'`);
+      m.opt[name] = v;
+    } else if (ArrayBuffer.isView(m.opt[name])) {
+      m.opt[name].set(value.split(/[\s,]+/).filter((x) => x).map(Number));
+    } else {
+      m.opt[name] = Number(value);
+    }
+  }
+  // a flag by name: a disable bit or an enable bit; on = feature on
+  const flag = (name, on) => {
+    const dis = enumValue(mujoco, 'mjtDisableBit', name);
+    const en = enumValue(mujoco, 'mjtEnableBit', name);
+    if (dis !== undefined) m.opt.disableflags = on ? m.opt.disableflags & ~dis
+                                                   : m.opt.disableflags | dis;
+    else if (en !== undefined) m.opt.enableflags = on ? m.opt.enableflags | en
+                                                      : m.opt.enableflags & ~en;
+    else throw new Error(`unknown flag '${name}'`);
+  };
+  for (const f of disable) flag(f, false);
+  for (const f of enable) flag(f, true);
+}
+
+// a keyframe by name, else by index
+export function findKey(mujoco, m, key) {
+  const id = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_KEY.value, String(key));
+  if (id >= 0) return id;
+  if (/^\d+$/.test(String(key)) && Number(key) < m.nkey) return Number(key);
+  throw new Error(`unknown keyframe '${key}'`);
+}
+
+// control rows from text: numbers separated by commas or blanks, '#' comments, blank lines out
+export function parseCtrl(text) {
+  return text.split('\n').map((l) => l.replace(/#.*/, '').trim()).filter((l) => l)
+    .map((l) => l.split(/[\s,]+/).map(Number));
 }
 
 // JSON with one member per line down to the sections, each value on one line
@@ -172,10 +311,49 @@ export function formatJSON(v, indent = '') {
 // ---- the command line -------------------------------------------------------------------------
 
 const USAGE = 'usage: node scripts/oracle.mjs model MODEL.xml\n' +
-              '       node scripts/oracle.mjs version\n';
+              '       node scripts/oracle.mjs version\n' +
+              '       node scripts/oracle.mjs traj MODEL.xml --steps N [--key K] [--ctrl FILE]\n' +
+              '            [--set NAME=VALUE]... [--disable FLAG]... [--enable FLAG]...\n' +
+              '       node scripts/oracle.mjs forward MODEL.xml --states FILE.json [--set ...]\n';
 
-// subcommands: name -> [number of arguments, run(oracle, args) returning the exit status]
+// the options after MODEL of traj and forward: {steps, key, ctrl, states, set, disable, enable}
+function parseRunArgs(args) {
+  const opts = { set: [], disable: [], enable: [] };
+  for (let i = 0; i < args.length; i += 2) {
+    const [flag, v] = [args[i], args[i + 1]];
+    if (v === undefined) throw new Error(`missing value for ${flag}`);
+    if (flag === '--steps') opts.steps = Number(v);
+    else if (flag === '--key') opts.key = v;
+    else if (flag === '--ctrl') opts.ctrl = parseCtrl(fs.readFileSync(v, 'utf8'));
+    else if (flag === '--states') opts.states = JSON.parse(fs.readFileSync(v, 'utf8'));
+    else if (['--set', '--disable', '--enable'].includes(flag)) opts[flag.slice(2)].push(v);
+    else throw new Error(`unknown option ${flag}`);
+  }
+  return opts;
+}
+
+// run f(opts) for traj/forward: JSON on stdout, or {"error"} and status 1
+function runJSON(args, f) {
+  try {
+    process.stdout.write(JSON.stringify(f(parseRunArgs(args))) + '\n');
+    return 0;
+  } catch (e) {
+    process.stdout.write(JSON.stringify({ error: String(e && e.message || e) }) + '\n');
+    return 1;
+  }
+}
+
+// subcommands: name -> [number of arguments (-1: the model and options), run(oracle, args)
+// returning the exit status]
 const commands = {
+  traj: [-1, (o, [file, ...args]) => runJSON(args, (opts) => {
+    if (!(opts.steps >= 0)) throw new Error('traj needs --steps N');
+    return o.trajectory(file, opts);
+  })],
+  forward: [-1, (o, [file, ...args]) => runJSON(args, (opts) => {
+    if (!opts.states) throw new Error('forward needs --states FILE.json');
+    return o.forward(file, opts.states, opts);
+  })],
   model: [1, (o, [file]) => {
     const out = o.model(file);
     process.stdout.write(formatJSON(out));
@@ -190,7 +368,7 @@ const commands = {
 // dispatch when run as a program, not when imported
 async function main(argv) {
   const cmd = commands[argv[0]];
-  if (!cmd || argv.length - 1 !== cmd[0]) {
+  if (!cmd || (cmd[0] >= 0 ? argv.length - 1 !== cmd[0] : argv.length < 2)) {
     process.stderr.write(USAGE);
     return 2;
   }

@@ -75,7 +75,7 @@ run 0 '"$BIN/mjdump" --from-csv arm.mjb perm.csv >p.mjt &&
 awk 'BEGIN {
   n = split("time 1 qpos 2 qvel 2 warmstart 2 ctrl 1 qfrc_applied 2 xfrc_applied 18 " \
             "qacc 2 qfrc_inverse 2 qfrc_constraint 2 actuator_force 1 energy 2 ncon 1 " \
-            "nefc 1 warning 7", f)
+            "nefc 1 warning 8", f)
   for (k = 1; k < n; k += 2)
     for (i = 0; i < f[k + 1]; i++) {
       head = head sep (f[k + 1] == 1 && f[k] != "ctrl" && f[k] != "actuator_force" ? \
@@ -88,7 +88,7 @@ awk 'BEGIN {
 run 0 '"$BIN/mjdump" --from-csv arm.mjb all.csv -o all.mjt'
 # mask bits 0 1 2 4 5 6 7 11 13 14 15 16 17 18 19 = 0x000fe8f7; frames of 46 values
 holds "$(od -A n -t x1 -j 56 -N 4 all.mjt | tr -d ' ')" = f7e80f00
-holds "$(wc -c <all.mjt)" -eq $((64 + 2 * (8 + 8 * 46)))
+holds "$(wc -c <all.mjt)" -eq $((64 + 2 * (8 + 8 * 47)))
 run 0 '"$BIN/mjdump" all.mjt | cmp - all.csv'
 run 0 '"$BIN/mjdump" all.mjt | "$BIN/mjdump" --from-csv arm.mjb | cmp - all.mjt'
 

@@ -43,6 +43,32 @@ static mjModel* testModel(int seed) {
   return m;
 }
 
+// a model that passes mj_validateModel (the loader refuses ids out of range): the compiled
+// arm, every real of its arrays replaced by a distinct, awkward, positive value (wrap_prm holds
+// side-site ids and stays)
+static mjModel* validModel(int seed) {
+  char err[512] = "";
+  mjModel* m = mj_loadXML("models/arm.xml", err, sizeof(err));
+  cr_assert_not_null(m, "%s", err);
+  const mjModel* m_ = m;
+  MJ_SIZES(MJ_X_SIZE_LOCAL)
+  unsigned v = 7654321u * (unsigned)seed + 1;
+#define X(type, name, rows, cols)                                                                \
+  if (_Generic(m->name, mjtNum*: 1, float*: 1, default: 0) && strcmp(#name, "wrap_prm"))        \
+    for (size_t i = 0; i < (size_t)(rows) * (cols); i++) {                                      \
+      v = v * 1103515245u + 12345u;                                                             \
+      m->name[i] = (type)((double)(v >> 8) / 7.0);                                              \
+    }
+  MJ_MODEL_ARRAYS(X)
+#undef X
+  m->opt.timestep = 0.001 * seed + 1.0 / 3.0;
+  m->opt.gravity[0] = -0.0;
+  m->opt.disableflags = 0x55;
+  m->vis.global_fovy = 33.3f;
+  m->stat.center[2] = 1e-300;
+  return m;
+}
+
 // the bytes of the binary form of m
 static unsigned char* bytesOf(const mjModel* m, size_t* n) {
   unsigned char* b = mj_modelToBuffer(m, n);
@@ -129,7 +155,7 @@ static unsigned char* slurp(const char* path, size_t* n) {
 // ---- round trips -------------------------------------------------------------------------------
 
 Test(io, buffer_round_trip_is_bit_for_bit) {
-  mjModel* m = testModel(1);
+  mjModel* m = validModel(1);
   size_t n1, n2;
   unsigned char* b1 = bytesOf(m, &n1);
   char err[256] = "";
@@ -158,7 +184,7 @@ Test(io, file_round_trip_and_atomic_save) {
   char p1[128], p2[128], err[256] = "";
   snprintf(p1, sizeof(p1), "%s/a.mjb", scratch);
   snprintf(p2, sizeof(p2), "%s/b.mjb", scratch);
-  mjModel* m = testModel(2);
+  mjModel* m = validModel(2);
   cr_assert_eq(mj_saveModel(m, p1, err, sizeof(err)), 0, "%s", err);
   mjModel* r = mj_loadModel(p1, err, sizeof(err));
   cr_assert_not_null(r, "%s", err);
@@ -171,7 +197,7 @@ Test(io, file_round_trip_and_atomic_save) {
   // no temporary file is left next to the outputs
   cr_assert_eq(scratchEntries(), 2);
   // saving over an existing file replaces it
-  mjModel* other = testModel(3);
+  mjModel* other = validModel(3);
   cr_assert_eq(mj_saveModel(other, p1, err, sizeof(err)), 0, "%s", err);
   mjModel* r2 = mj_loadAny(p1, err, sizeof(err));
   cr_assert_not_null(r2, "%s", err);
@@ -190,7 +216,7 @@ Test(io, load_from_stdin) {
   mkScratch();
   char p[128], err[256] = "";
   snprintf(p, sizeof(p), "%s/in.mjb", scratch);
-  mjModel* m = testModel(4);
+  mjModel* m = validModel(4);
   cr_assert_eq(mj_saveModel(m, p, err, sizeof(err)), 0, "%s", err);
   cr_assert_not_null(freopen(p, "rb", stdin));
   mjModel* r = mj_loadModel("-", err, sizeof(err));

@@ -60,8 +60,8 @@ static mjModel* testModel(void) {
 // numbers per frame of every field, counted by hand from the sizes of testModel:
 // time 1, qpos 9, qvel 8, act 1, warmstart 8, ctrl 2, qfrc_applied 8, xfrc_applied 30,
 // mocap_pos 3, mocap_quat 4, eq_active 2, qacc 8, sensordata 5, qfrc_inverse 8,
-// qfrc_constraint 8, actuator_force 2, energy 2, ncon 1, nefc 1, warning 7
-#define NALL 118
+// qfrc_constraint 8, actuator_force 2, energy 2, ncon 1, nefc 1, warning 8
+#define NALL 119
 
 // every streamed field of d set to values that depend on the frame k
 static void fillData(const mjModel* m, mjData* d, int k) {
@@ -260,7 +260,7 @@ Test(stream, values_round_trip_and_offsets) {
   mjStreamHeader h;
   char err[256];
   cr_assert_eq(mj_streamReadHeader(f, "s.mjt", &h, err, sizeof(err)), 0);
-  cr_assert_eq(h.nvalue, 8 + 5 + 7);
+  cr_assert_eq(h.nvalue, 8 + 5 + mjNWARNING);
   cr_assert_eq(mj_streamFieldOffset(&h, mjSTREAM_qvel), 0);
   cr_assert_eq(mj_streamFieldOffset(&h, mjSTREAM_sensordata), 8);
   cr_assert_eq(mj_streamFieldOffset(&h, mjSTREAM_warning), 13);
@@ -372,7 +372,7 @@ Test(stream, element_names) {
   cr_assert_str_eq(elName(m, mjSTREAM_eq_active, 1, 1), "eq_active[1] (equality 1)");
   cr_assert_str_eq(elName(m, mjSTREAM_sensordata, 4, 1), "sensordata[4] (sensor 'pos2' [1])");
   cr_assert_str_eq(elName(NULL, mjSTREAM_energy, 1, 1), "energy[1] (kinetic)");
-  cr_assert_str_eq(elName(NULL, mjSTREAM_warning, 3, 1), "warning[3] (badqpos)");
+  cr_assert_str_eq(elName(NULL, mjSTREAM_warning, 4, 1), "warning[4] (badqpos)");
   cr_assert_str_eq(elName(m, mjSTREAM_nefc, 0, 1), "nefc");
   mj_deleteModel(m);
 }

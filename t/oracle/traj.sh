@@ -1,0 +1,45 @@
+#!/bin/sh
+# traj.sh: mjstep's trajectories and libmj's one-step quantities against MuJoCo (the oracle):
+# contacts disabled, the four integrators, 1000 steps; see t/oracle/traj.mjs for the bounds.
+#
+#   BIN=/path/to/bin sh t/oracle/traj.sh [MODEL.xml...]
+#
+# Models: t/oracle/models/*.xml, models/*.xml and the corpus models named below (beside the
+# repository).  Builds the helper t/oracle/fwd.c against BIN/../libmj.a with CC and CFLAGS
+# (make check passes its own).  Exit status: nonzero when any row is beyond its bound.
+set -eu
+
+cd "$(dirname "$0")/../.."
+BIN=${BIN:-$PWD/build/bin}
+CC=${CC:-cc}
+CFLAGS=${CFLAGS:--O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Ilib}
+
+# the oracle: node and the mujoco package
+command -v node >/dev/null 2>&1 || { echo "traj.sh: node is not installed" >&2; exit 2; }
+if [ ! -d scripts/node_modules/mujoco ]; then
+  echo "traj.sh: installing the oracle (npm ci --prefix scripts)" >&2
+  npm ci --prefix scripts --no-audit --no-fund >&2 ||
+    npm install --prefix scripts --no-audit --no-fund >&2
+fi
+
+# the helper printing libmj's one-step quantities
+fwd=$(dirname "$BIN")/t/oracle-fwd
+mkdir -p "$(dirname "$fwd")"
+# shellcheck disable=SC2086
+$CC $CFLAGS -o "$fwd" t/oracle/fwd.c "$(dirname "$BIN")/libmj.a" -lexpat -lz -lm
+
+# the models: the arguments, or ours, the test models and the corpus list
+if [ $# -eq 0 ]; then
+  set -- t/oracle/models/*.xml models/*.xml
+  corpus=../shared/corpus
+  for f in dm_control/humanoid dm_control/humanoid_CMU dm_control/cheetah dm_control/hopper \
+           dm_control/walker dm_control/acrobot dm_control/cartpole dm_control/pendulum \
+           dm_control/reacher dm_control/finger dm_control/fish dm_control/swimmer \
+           dm_control/quadruped gymnasium/ant gymnasium/half_cheetah gymnasium/humanoid \
+           gymnasium/hopper gymnasium/walker2d gymnasium/inverted_double_pendulum \
+           gymnasium/inverted_pendulum gymnasium/reacher gymnasium/swimmer gymnasium/pusher; do
+    [ -f "$corpus/$f.xml" ] && set -- "$@" "$corpus/$f.xml"
+  done
+fi
+
+exec node t/oracle/traj.mjs --bin "$BIN" --fwd "$fwd" "$@"
