@@ -153,6 +153,52 @@ typedef struct mjWarningStat_ {
   int number;     // how many times it was raised
 } mjWarningStat;
 
+// one detected contact (collision detection fills all but efc_address and H)
+typedef struct mjContact_ {
+  mjtNum dist;               // distance between the surfaces; negative: penetration
+  mjtNum pos[3];             // position of the contact point: midpoint between the surfaces
+  mjtNum frame[9];           // contact frame, rows: normal (from geom1 to geom2), 2 tangents
+  mjtNum includemargin;      // include in the solver if dist < includemargin = margin - gap
+  mjtNum friction[5];        // tangent1, tangent2, spin, roll1, roll2
+  mjtNum solref[2];          // constraint solver reference, normal direction
+  mjtNum solreffriction[2];  // constraint solver reference, frictional directions
+  mjtNum solimp[5];          // constraint solver impedance
+  mjtNum mu;                 // friction of the regularized cone, set by the constraint stage
+  mjtNum H[36];              // cone Hessian, set by the solver (elliptic cones)
+  int dim;                   // contact space dimensionality: 1, 3, 4 or 6
+  int geom1, geom2;          // geom ids (-1 for flex); geom1 < geom2 unless a pair says so
+  int geom[2];               // geom ids, as geom1 and geom2
+  int flex[2], elem[2], vert[2];  // flex ids, elements and vertices (-1: none)
+  int exclude;               // 0: include, 1: in the gap, 2: fused, 3: no dofs
+  int efc_address;           // address of the first constraint row; -1: not in the solver
+} mjContact;
+
+// constraint row types, in the order the rows are made
+typedef enum mjtConstraint_ {
+  mjCNSTR_EQUALITY = 0, mjCNSTR_FRICTION_DOF, mjCNSTR_FRICTION_TENDON, mjCNSTR_LIMIT_JOINT,
+  mjCNSTR_LIMIT_TENDON, mjCNSTR_CONTACT_FRICTIONLESS, mjCNSTR_CONTACT_PYRAMIDAL,
+  mjCNSTR_CONTACT_ELLIPTIC
+} mjtConstraint;
+
+// state of a constraint row at the solution
+typedef enum mjtConstraintState_ {
+  mjCNSTRSTATE_SATISFIED = 0, mjCNSTRSTATE_QUADRATIC, mjCNSTRSTATE_LINEARNEG,
+  mjCNSTRSTATE_LINEARPOS, mjCNSTRSTATE_CONE
+} mjtConstraintState;
+
+#define mjNSOLVER 200        // solver iterations whose statistics are kept
+
+// statistics of one solver iteration
+typedef struct mjSolverStat_ {
+  mjtNum improvement;        // cost reduction, scaled by 1/trace(M(qpos0))
+  mjtNum gradient;           // gradient norm (primal only, scaled)
+  mjtNum lineslope;          // slope in the line search
+  int nactive;               // number of active constraints
+  int nchange;               // number of constraint state changes
+  int neval;                 // number of cost evaluations in the line search
+  int nupdate;               // number of Cholesky updates in the line search
+} mjSolverStat;
+
 // ---- the data --------------------------------------------------------------------------------
 typedef struct mjData_ {
   size_t nbuffer;            // bytes in buffer (arrays and stack)
@@ -164,7 +210,36 @@ typedef struct mjData_ {
   mjtNum energy[2];          // potential, kinetic energy
   int ncon;                  // number of detected contacts
   int nefc;                  // number of constraint rows
+  int nJ;                    // non-zeros of efc_J (nefc nv when dense)
+  size_t parena;             // bytes of the arena, taken from the top of the stack region
+  size_t maxarena;           // most arena bytes ever used
   mjWarningStat warning[mjNWARNING];
+  int solver_niter;          // solver iterations of the last step
+  mjSolverStat solver[mjNSOLVER];  // per-iteration statistics of the last step
+  mjtNum solver_fwdinv[2];   // forward-inverse comparison: qfrc, efc (fwdinv flag)
+
+  // constraint rows of the current step, in the arena: valid from mj_fwdPosition until the
+  // next one.  efc_J is dense (nefc x nv, row-major) when the model's Jacobian is dense, else
+  // compressed rows: row r holds efc_J_rownnz[r] values from efc_J_rowadr[r], in the columns
+  // efc_J_colind[efc_J_rowadr[r] + k] (ascending)
+  int* efc_type;             // constraint type (mjtConstraint)                      (nefc)
+  int* efc_id;               // id of the equality, dof, joint, tendon or contact    (nefc)
+  int* efc_J_rownnz;         // non-zeros per row (sparse)                           (nefc)
+  int* efc_J_rowadr;         // row start in efc_J and efc_J_colind (sparse)         (nefc)
+  int* efc_J_colind;         // column indices (sparse)                              (nJ)
+  mjtNum* efc_J;             // constraint Jacobian                                  (nJ)
+  mjtNum* efc_pos;           // constraint position (equality, contact distance)     (nefc)
+  mjtNum* efc_margin;        // inclusion margin (contact)                           (nefc)
+  mjtNum* efc_frictionloss;  // frictionloss (friction rows)                         (nefc)
+  mjtNum* efc_diagApprox;    // approximation to the diagonal of A = J inv(M) J'     (nefc)
+  mjtNum* efc_KBIP;          // stiffness, damping, impedance, impedance' (nefc x 4)
+  mjtNum* efc_D;             // constraint mass: 1 / R                               (nefc)
+  mjtNum* efc_R;             // inverse constraint mass (regularizer)                (nefc)
+  mjtNum* efc_vel;           // velocity in constraint space: J qvel                 (nefc)
+  mjtNum* efc_aref;          // reference pseudo-acceleration                        (nefc)
+  mjtNum* efc_b;             // linear cost term: J qacc_smooth - aref               (nefc)
+  mjtNum* efc_force;         // constraint force in constraint space                 (nefc)
+  int* efc_state;            // constraint state (mjtConstraintState)                (nefc)
 #define MJ_X_PTR(type, name, rows, cols) type* name;
   MJ_DATA_ARRAYS(MJ_X_PTR)
 #undef MJ_X_PTR
@@ -254,11 +329,18 @@ void mj_printModelSummary(const mjModel* m, FILE* f);
 // count warning `w` with its info (never prints; tools report the counts)
 void mj_warning(mjData* d, int w, int info);
 
-// ---- the data stack ----------------------------------------------------------------------
-// mark, allocate and free scratch mjtNums on the data stack (LIFO, never malloc)
+// ---- the data stack and arena ---------------------------------------------------------------
+// mark, allocate and free scratch mjtNums on the data stack (LIFO, never malloc); the stack
+// grows up from the bottom of the stack region, the arena down from its top
 size_t mj_markStack(const mjData* d);
 mjtNum* mj_stackAlloc(mjData* d, size_t n);
 void mj_freeStack(mjData* d, size_t mark);
+
+// the per-step arena (contacts, constraint rows): reset at the start of mj_fwdPosition, then
+// allocations of `bytes` (8-aligned) that live until the next reset; NULL when the arena
+// would meet the stack (callers raise mjWARN_CONTACTFULL / mjWARN_CNSTRFULL and drop rows)
+void mj_resetArena(mjData* d);
+void* mj_arenaAlloc(mjData* d, size_t bytes);
 
 // ---- math and dynamics used by the compiler (lib/smooth.c, lib/inertia.c) --------------------
 // (section owned by the dynamics work; declarations only)

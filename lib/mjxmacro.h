@@ -402,7 +402,9 @@
   X(mjtNum, cacc,               nbody,    6) /* com-based acceleration */                       \
   X(mjtNum, cfrc_int,           nbody,    6) /* com-based interaction force with parent */      \
   X(mjtNum, cfrc_ext,           nbody,    6) /* com-based external force on body */             \
-  X(mjtNum, sensordata,         nsensordata, 1) /* sensor data array */
+  X(mjtNum, sensordata,         nsensordata, 1) /* sensor data array */                   \
+  /* collisions */                                                                              \
+  X(mjContact, contact,         nconmax,  1) /* detected contacts (first ncon) */
 
 // ---- mjOption members, also the <option> attributes of the same name -----------------------
 #define MJ_OPTION_FIELDS(X)                                                                      \

@@ -272,7 +272,11 @@ void mj_resetData(const mjModel* m, mjData* d) {
   d->maxstack = 0;
   d->time = 0;
   d->energy[0] = d->energy[1] = 0;
-  d->ncon = d->nefc = 0;
+  d->ncon = d->nefc = d->nJ = 0;
+  d->parena = d->maxarena = 0;
+  d->solver_niter = 0;
+  memset(d->solver, 0, sizeof(d->solver));
+  d->solver_fwdinv[0] = d->solver_fwdinv[1] = 0;
   memset(d->warning, 0, sizeof(d->warning));
   memcpy(d->qpos, m->qpos0, sizeof(mjtNum) * m->nq);
   for (int i = 0; i < m->neq; i++) d->eq_active[i] = m->eq_active0[i];
@@ -352,13 +356,31 @@ void mj_warning(mjData* d, int w, int info) {
   d->warning[w].number++;
 }
 
+// bytes of the region shared by the stack (from the bottom) and the arena (from the top)
+static size_t stackBytes(const mjData* d) {
+  return d->nbuffer - (size_t)((char*)d->stack - (char*)d->buffer);
+}
+
+// empty the arena: the previous step's contacts and constraint rows are gone
+void mj_resetArena(mjData* d) { d->parena = 0; }
+
+// `bytes` (rounded up to 8) from the top of the region, or NULL where they would meet the stack
+void* mj_arenaAlloc(mjData* d, size_t bytes) {
+  bytes = mj_align8(bytes);
+  size_t free = stackBytes(d) - d->parena - d->pstack * sizeof(mjtNum);
+  if (bytes > free) return NULL;
+  d->parena += bytes;
+  if (d->parena > d->maxarena) d->maxarena = d->parena;
+  return (char*)d->buffer + d->nbuffer - d->parena;
+}
+
 // the current top of the stack, to free back to
 size_t mj_markStack(const mjData* d) { return d->pstack; }
 
 // n mjtNums from the stack; NULL when the stack is exhausted (callers treat it as a bug-level
 // sizing error: the stack is sized at compile time for the largest step)
 mjtNum* mj_stackAlloc(mjData* d, size_t n) {
-  size_t cap = (d->nbuffer - (size_t)((char*)d->stack - (char*)d->buffer)) / sizeof(mjtNum);
+  size_t cap = (stackBytes(d) - d->parena) / sizeof(mjtNum);
   if (d->pstack + n > cap) return NULL;
   mjtNum* p = d->stack + d->pstack;
   d->pstack += n;
