@@ -9,7 +9,7 @@ PREFIX  ?= /usr/local
 CC      ?= gcc
 CFLAGS  ?= -O2
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Ilib
-LDLIBS  = -lexpat -lz -lm
+LDLIBS  = -lexpat -lz -lm -lccd
 ifdef SAN
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -g
 LDFLAGS += -fsanitize=address,undefined
@@ -51,6 +51,12 @@ check: all $(UNITBIN)
 	@for u in $(UNITBIN); do echo "== $$u"; $$u --jobs 1 || exit 1; done
 	@for s in $(filter-out t/tools/lib.sh,$(wildcard t/tools/*.sh)); do echo "== $$s"; BIN=$(CURDIR)/$(BUILD)/bin sh $$s || exit 1; done
 	@BIN=$(CURDIR)/$(BUILD)/bin sh t/oracle/run.sh
+	@BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(LDFLAGS)" LDLIBS="$(LDLIBS)" \
+	  sh t/oracle/traj.sh
+	@BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(LDFLAGS)" LDLIBS="$(LDLIBS)" \
+	  sh t/oracle/constraint/run.sh
+	@BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(LDFLAGS)" LDLIBS="$(LDLIBS)" \
+	  sh t/oracle/collision/run.sh
 
 bench: all
 	@BIN=$(CURDIR)/$(BUILD)/bin sh scripts/bench.sh

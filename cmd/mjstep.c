@@ -62,8 +62,19 @@ static const char helpText[] =
 
 // the names of the mjtWarning values, for the summary
 static const char* const warningText[mjNWARNING] = {
-  "(near) singular inertia matrix", "too many contacts", "too many constraints",
-  "bad number in qpos", "bad number in qvel", "bad number in qacc", "bad number in ctrl"};
+  [mjWARN_INERTIA] = "(near) singular inertia matrix", [mjWARN_CONTACTFULL] = "too many contacts",
+  [mjWARN_CNSTRFULL] = "too many constraints", [mjWARN_VGEOMFULL] = "too many visual geoms",
+  [mjWARN_BADQPOS] = "bad number in qpos", [mjWARN_BADQVEL] = "bad number in qvel",
+  [mjWARN_BADQACC] = "bad number in qacc", [mjWARN_BADCTRL] = "bad number in ctrl"};
+
+// the result of one trajectory
+typedef struct Item_ {
+  char* buf;                    // its frames (threaded batch)
+  size_t size;                  // bytes in buf
+  int done;                     // finished
+  mjWarningStat warning[mjNWARNING];  // the warnings it raised
+  char err[512];                // an error stopped it
+} Item;
 
 // ---- the run: settings and inputs, shared read-only by the threads ----------------------------
 
@@ -87,13 +98,18 @@ static struct {
   char* ctrlBytes;         // the control file's bytes
   mjtNum* values;          // one frame of values (reading)
   mjOutFile* pending;      // the output, discarded when the tool exits early
+  Item* items;             // the trajectories' results (ntraj)
 } run = {.key = -1, .nstep = -1, .every = 1};
 
-// free the heap blocks and discard an uncommitted output (at exit, also after eprintf)
+// free the heap blocks and discard an uncommitted output (at exit, also after eprintf); a
+// stream cut short on standard output ends inside a frame, so that readers report it truncated
 static void cleanup(void) {
+  if (run.pending && !run.pending->tmp[0]) fputc('M', run.pending->f);
   if (run.pending) mj_outClose(run.pending, 0, NULL, 0);
   free(run.pending);
   free(run.ctrl), free(run.init), free(run.frameAt), free(run.ctrlBytes), free(run.values);
+  for (long k = 0; run.items && k < run.ntraj; k++) free(run.items[k].buf);
+  free(run.items);
   mj_deleteModel(run.m);
 }
 
@@ -150,7 +166,7 @@ static FILE* openStream(const void* bytes, size_t size, const char* path, mjStre
 // every value of the input fields present in a frame is finite, else an error naming it
 static void checkFinite(const mjStreamHeader* h, const mjtNum* v, uint32_t fields) {
   for (int g = 0; g < mjNSTREAMFIELD; g++) {
-    if (!(h->mask & fields >> g & 1)) continue;
+    if (!((h->mask & fields) >> g & 1)) continue;
     const mjtNum* x = v + mj_streamFieldOffset(h, g);
     for (int i = 0, n = mj_streamFieldSize(h, g); i < n; i++) {
       if (isfinite(x[i])) continue;
@@ -332,15 +348,6 @@ static void progressEnd(void) {
   progress.shown = 0;
 }
 
-// the result of one trajectory
-typedef struct Item_ {
-  char* buf;                    // its frames (threaded batch)
-  size_t size;                  // bytes in buf
-  int done;                     // finished
-  mjWarningStat warning[mjNWARNING];  // the warnings it raised
-  char err[512];                // an error stopped it
-} Item;
-
 // total warnings raised in d
 static int warningCount(const mjData* d) {
   int n = 0;
@@ -420,7 +427,7 @@ static size_t trajectoryBytes(void) {
   return (size_t)(run.nstep / run.every + 1) * (8 + 8 * (size_t)run.out.nvalue);
 }
 
-// ---- threads for --batch ------------------------------------------------------------------------
+// ---- threads for --batch -----------------------------------------------------------------------
 
 // the work queue: trajectories are taken in order, and at most `window` ahead of the writer
 static struct {
@@ -657,7 +664,7 @@ int main(int argc, char** argv) {
     nthread = cpus > 0 ? (int)cpus : 1;
   }
   if (nthread > ntraj) nthread = (int)ntraj;
-  Item* items = emalloc(sizeof(Item) * (size_t)ntraj);
+  Item* items = run.items = emalloc(sizeof(Item) * (size_t)ntraj);
   memset(items, 0, sizeof(Item) * (size_t)ntraj);
 
   // the output: header, then the frames
@@ -683,7 +690,6 @@ int main(int argc, char** argv) {
 
   // warnings; the simulation rate; commit the output
   long nwarn = warningSummary(items, ntraj);
-  free(items);
   if (run.strict && nwarn) eprintf("--strict: %ld warnings", nwarn);
   if (run.bench) {
     double steps = (double)run.nstep * ntraj;

@@ -1858,10 +1858,14 @@ static void bodyInertia(Ctx* c, const int* gadr, const int* gnum) {
       mju_zero3(b->inertia);
       inertiaFromGeoms(c, b, gadr[i], gnum[i]);
     }
-    // a principal inertia violating the triangle inequality becomes its mean
+    // principal moments of a rigid body satisfy the triangle inequality A + B >= C; with
+    // balanceinertia a violating inertia becomes its mean, else it is an error
     double* I = b->inertia;
-    if (c->balanceinertia && (I[0] + I[1] < I[2] || I[0] + I[2] < I[1] || I[1] + I[2] < I[0]))
+    if (I[0] + I[1] < I[2] || I[0] + I[2] < I[1] || I[1] + I[2] < I[0]) {
+      if (!c->balanceinertia)
+        fail(c, b->h.e, "inertia must satisfy A + B >= C; use 'balanceinertia' to fix");
       I[0] = I[1] = I[2] = (I[0] + I[1] + I[2]) / 3;
+    }
     if (b->mass < c->boundmass) b->mass = c->boundmass;
     for (int k = 0; k < 3; k++)
       if (I[k] < c->boundinertia) I[k] = c->boundinertia;
@@ -2474,7 +2478,13 @@ static void fillKeys(Ctx* c, mjModel* m) {
     }
     if (!e) continue;
     readVec(c, e, "time", m->key_time + k, 1);
-    readVec(c, e, "qpos", qpos, m->nq);
+    // the quaternions of ball and free joints normalized, as for qpos0
+    if (readVec(c, e, "qpos", qpos, m->nq))
+      for (int j = 0; j < m->njnt; j++) {
+        int t = m->jnt_type[j];
+        if (t == mjJNT_BALL || t == mjJNT_FREE)
+          mju_normalize4(qpos + m->jnt_qposadr[j] + (t == mjJNT_FREE ? 3 : 0));
+      }
     readVec(c, e, "qvel", m->key_qvel + (size_t)k * m->nv, m->nv);
     readVec(c, e, "act", m->key_act + (size_t)k * m->na, m->na);
     readVec(c, e, "ctrl", m->key_ctrl + (size_t)k * m->nu, m->nu);

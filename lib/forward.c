@@ -285,6 +285,7 @@ void mj_fwdActuation(const mjModel* m, mjData* d) {
 
 // everything that depends on qpos only
 void mj_fwdPosition(const mjModel* m, mjData* d) {
+  mj_resetArena(d);
   mj_kinematics(m, d);
   mj_comPos(m, d);
   mj_camlight(m, d);
@@ -292,6 +293,8 @@ void mj_fwdPosition(const mjModel* m, mjData* d) {
   mj_transmission(m, d);
   mj_crb(m, d);
   mj_factorM(m, d);
+  mj_collision(m, d);
+  mj_makeConstraint(m, d);
 }
 
 // everything that depends on qvel: tendon and actuator velocities, body velocities, passive
@@ -301,6 +304,7 @@ void mj_fwdVelocity(const mjModel* m, mjData* d) {
   mju_mulMatVec(d->actuator_velocity, d->actuator_moment, d->qvel, m->nu, m->nv);
   mj_comVel(m, d);
   mj_passive(m, d);
+  mj_referenceConstraint(m, d);
   mj_rne(m, d, 0, d->qfrc_bias);
 }
 
@@ -320,11 +324,21 @@ void mj_fwdAcceleration(const mjModel* m, mjData* d) {
   mj_solveM(m, d, d->qacc_smooth, f, 1);
 }
 
-// the constraint slot: without constraint rows qacc = qacc_smooth and no constraint force
+// the constraint stage: without constraint rows qacc = qacc_smooth and no constraint force;
+// else warmstart and the solver of m->opt.solver (lib/solver.c)
 void mj_fwdConstraint(const mjModel* m, mjData* d) {
-  d->ncon = d->nefc = 0;
-  mju_copy(d->qacc, d->qacc_smooth, m->nv);
-  mju_zero(d->qfrc_constraint, m->nv);
+  d->solver_niter = 0;
+  if (!d->nefc) {
+    mju_copy(d->qacc, d->qacc_smooth, m->nv);
+    mju_zero(d->qfrc_constraint, m->nv);
+    return;
+  }
+  mj_solWarmstart(m, d);
+  switch (m->opt.solver) {
+    case mjSOL_PGS: mj_solPGS(m, d, m->opt.iterations); break;
+    case mjSOL_CG: mj_solCG(m, d, m->opt.iterations); break;
+    default: mj_solNewton(m, d, m->opt.iterations); break;
+  }
 }
 
 // position and velocity stages, with their sensors and energy unless skipped

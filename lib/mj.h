@@ -644,4 +644,70 @@ mjtNum mju_muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
                       const mjtNum prm[9]);
 mjtNum mju_muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3]);
 
+// ---- constraint solvers (lib/solver.c) -----------------------------------------------------
+// (section owned by the solver work)
+// mj_fwdConstraint runs mj_solWarmstart, then the solver of m->opt.solver (mjSOL_NEWTON by
+// default) for m->opt.iterations, on the constraint rows d->efc_* of the step; they write
+// qacc, efc_force, efc_state, qfrc_constraint, the cone Hessians contact[i].H (Newton,
+// elliptic cones), solver_niter and the per-iteration statistics solver[].  The primal solvers
+// (CG, Newton) start from qacc; PGS starts from efc_force.  Temporaries live on d's stack; when
+// it is too small the solvers count mjWARN_CNSTRFULL and leave qacc = qacc_smooth.
+
+// forces efc_force, states efc_state and the total constraint cost (when cost is not NULL) at
+// jar = J qacc - aref, and qfrc_constraint = J' efc_force; with flg_coneHessian the Hessian
+// of the cone cost (dim x dim, in jar coordinates) into contact[i].H of each contact in the
+// cone state
+void mj_constraintUpdate(const mjModel* m, mjData* d, const mjtNum* jar, mjtNum cost[1],
+                         int flg_coneHessian);
+
+// efc_b = J qacc_smooth - aref, then the solver's start from qacc_warmstart or qacc_smooth
+void mj_solWarmstart(const mjModel* m, mjData* d);
+
+// the solvers: projected Gauss-Seidel on the dual, conjugate gradient and Newton on the primal
+void mj_solPGS(const mjModel* m, mjData* d, int maxiter);
+void mj_solCG(const mjModel* m, mjData* d, int maxiter);
+void mj_solNewton(const mjModel* m, mjData* d, int maxiter);
+
+// ---- collision detection (lib/collision_*.c) ---------------------------------------------
+// (section owned by the collision work)
+// mj_collision fills d->contact[0 .. ncon) from the geom poses of the position stage, as
+// MuJoCo 3.5.1 does: the same contacts in the same order (by body pair, explicit <pair>s of a
+// body pair before its other geom pairs) with the same numbers: dist (< 0 in penetration),
+// pos midway between the surfaces, frame (normal from geom1 to geom2, then two tangents),
+// includemargin = margin - gap, and the mixed friction, solref, solreffriction, solimp, dim.
+// Nothing when contacts or constraints are disabled.  A full list (nconmax) counts
+// mjWARN_CONTACTFULL and drops the rest.  Convex pairs without an analytic function go
+// through libccd (MPR, opt.ccd_tolerance, opt.ccd_iterations).
+void mj_collision(const mjModel* m, mjData* d);
+
+// ---- constraint rows (lib/constraint.c) ------------------------------------------------------
+// (section owned by the constraint work)
+// mj_makeConstraint (position stage, after mj_collision) allocates the d->efc_* arrays of the
+// step from the arena and fills the rows in MuJoCo's order: active equalities (connect 3
+// rows, weld 6, joint and tendon couplings 1), friction loss (dofs, then tendons), limits
+// (hinge and slide: a row per side within margin; ball: one; tendons), contacts with
+// dist < includemargin that are not excluded (condim 1: one row; pyramidal: 2 (dim-1);
+// elliptic: dim), honouring the constraint, equality, frictionloss, limit and contact
+// disable flags.  It sets efc_type, _id, _J (dense, or compressed rows when mj_isSparse:
+// opt.jacobian sparse, or auto with nv >= 60), _pos, _margin, _frictionloss, _diagApprox,
+// _R, _D, _KBIP (mj_makeImpedance), contact[i].efc_address (-1: no rows) and contact[i].mu.
+// Rows past njmax are dropped whole (a constraint at a time) and counted as mjWARN_CNSTRFULL
+// (info: the rows wanted); if the arena cannot hold the rows, all are dropped the same way.
+void mj_makeConstraint(const mjModel* m, mjData* d);
+
+// efc_R = (1-d)/d diagApprox, efc_D = 1/R and efc_KBIP = (K, B, d, d') of every row from its
+// solref and solimp (contacts: the contact's, solreffriction on elliptic friction rows)
+void mj_makeImpedance(const mjModel* m, mjData* d);
+
+// velocity stage: efc_vel = J qvel, efc_aref = -B efc_vel - K d (efc_pos - efc_margin)
+void mj_referenceConstraint(const mjModel* m, mjData* d);
+
+// res (nefc) = efc_J vec (nv), and res (nv) = efc_J' vec (nefc), dense or sparse
+void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec);
+void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec);
+
+// the force of contact id in its frame, (normal, tangent1, tangent2, spin, roll1, roll2), from
+// efc_force (a pyramid's edges combined); zero when the contact has no rows
+void mj_contactForce(const mjModel* m, const mjData* d, int id, mjtNum result[6]);
+
 #endif

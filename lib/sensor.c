@@ -1,11 +1,12 @@
 // sensor.c: sensors (mj_sensorPos / Vel / Acc) and energy (mj_energyPos / Vel), declared in
 // mj.h.  Each stage fills the sensors whose sensor_needstage is that stage, then applies the
 // cutoff (real data clamped to [-cutoff, cutoff], positive data to [0, cutoff]).  Noise is
-// not added (MuJoCo does not add it at step time either).  Sensors that need collisions or
-// constraints (touch, rangefinder, camprojection, geom distance, contact, limit and tactile
-// sensors) and plugin / user sensors output zeros.
+// not added (MuJoCo does not add it at step time either).  Touch and the joint and tendon limit
+// sensors read the constraint rows and forces; rangefinder, camprojection, geom distance,
+// contact and tactile sensors and plugin / user sensors output zeros.
 #include <math.h>
 
+#include "constraint.h"
 #include "forward.h"
 #include "smooth.h"
 #include "util.h"
@@ -118,6 +119,108 @@ static void siteForce(const mjModel* m, const mjData* d, int site, mjtNum res[6]
                        d->subtree_com + 3 * m->body_rootid[b], d->site_xmat + 9 * site);
 }
 
+// ---- constraint sensors --------------------------------------------------------------------------
+
+// the first row of type (mjCNSTR_LIMIT_JOINT or _TENDON) constraining id, or -1: as in MuJoCo
+// a joint limit sensor reads the lower side when both are active
+static int limitRow(const mjData* d, int type, int id) {
+  for (int i = 0; i < d->nefc; i++) {
+    if (d->efc_type[i] == type && d->efc_id[i] == id) return i;
+  }
+  return -1;
+}
+
+// the row of the limit a jointlimit* or tendonlimit* sensor reads, or -1
+static int sensorLimitRow(const mjModel* m, const mjData* d, int s) {
+  int type = m->sensor_type[s], id = m->sensor_objid[s];
+  int joint = type == mjSENS_JOINTLIMITPOS || type == mjSENS_JOINTLIMITVEL ||
+              type == mjSENS_JOINTLIMITFRC;
+  return limitRow(d, joint ? mjCNSTR_LIMIT_JOINT : mjCNSTR_LIMIT_TENDON, id);
+}
+
+// the span [lo, hi] of t where p + t v lies in the unit ball after dividing coordinates by s
+// (only the first n coordinates: n = 2 is an infinite cylinder along z); 0 when empty
+static int ballSpan(const mjtNum p[3], const mjtNum v[3], const mjtNum s[3], int n, mjtNum* lo,
+                    mjtNum* hi) {
+  mjtNum a = 0, b = 0, c = -1;
+  for (int k = 0; k < n; k++) {
+    mjtNum pk = p[k] / s[k], vk = v[k] / s[k];
+    a += vk * vk, b += pk * vk, c += pk * pk;
+  }
+  if (a < mjMINVAL) {
+    *lo = -INFINITY, *hi = INFINITY;
+    return c <= 0;
+  }
+  mjtNum det = b * b - a * c;
+  if (det < 0) return 0;
+  *lo = (-b - sqrt(det)) / a, *hi = (-b + sqrt(det)) / a;
+  return 1;
+}
+
+// [lo, hi] narrowed to the t where |p[k] + t v[k]| <= h; 0 when it becomes empty
+static int slabSpan(mjtNum p, mjtNum v, mjtNum h, mjtNum* lo, mjtNum* hi) {
+  if (fabs(v) < mjMINVAL) return fabs(p) <= h;
+  mjtNum t1 = (-h - p) / v, t2 = (h - p) / v;
+  *lo = fmax(*lo, fmin(t1, t2));
+  *hi = fmin(*hi, fmax(t1, t2));
+  return *lo <= *hi;
+}
+
+// 1 when the ray pnt + t vec, t >= 0, meets the solid site (sphere, capsule, ellipsoid,
+// cylinder or box of size at pos, mat): starting inside always counts
+static int rayHitsSite(const mjtNum pos[3], const mjtNum mat[9], const mjtNum size[3],
+                       const mjtNum pnt[3], const mjtNum vec[3], int type) {
+  mjtNum dif[3], p[3], v[3], lo = -INFINITY, hi = INFINITY;
+  mju_sub3(dif, pnt, pos);
+  mju_mulMatTVec3(p, mat, dif);
+  mju_mulMatTVec3(v, mat, vec);
+  mjtNum r[3] = {size[0], size[0], size[0]};
+  int hit = 0;
+  switch (type) {
+    case mjGEOM_SPHERE: hit = ballSpan(p, v, r, 3, &lo, &hi); break;
+    case mjGEOM_ELLIPSOID: hit = ballSpan(p, v, size, 3, &lo, &hi); break;
+    case mjGEOM_CYLINDER:
+      hit = ballSpan(p, v, r, 2, &lo, &hi) && slabSpan(p[2], v[2], size[1], &lo, &hi);
+      break;
+    case mjGEOM_BOX:
+      hit = slabSpan(p[0], v[0], size[0], &lo, &hi) && slabSpan(p[1], v[1], size[1], &lo, &hi) &&
+            slabSpan(p[2], v[2], size[2], &lo, &hi);
+      break;
+    case mjGEOM_CAPSULE:
+      // the cylinder, or either end's sphere
+      if (ballSpan(p, v, r, 2, &lo, &hi) && slabSpan(p[2], v[2], size[1], &lo, &hi) && hi >= 0)
+        return 1;
+      for (int end = -1; end <= 1; end += 2) {
+        mjtNum q[3] = {p[0], p[1], p[2] - end * size[1]};
+        if (ballSpan(q, v, r, 3, &lo, &hi) && hi >= 0) return 1;
+      }
+      return 0;
+    default: return 0;
+  }
+  return hit && hi >= 0;
+}
+
+// touch: the normal forces of the contacts of the site's body whose normal ray (pointing away
+// from the body) from the contact point meets the site's volume
+static mjtNum touchSensor(const mjModel* m, const mjData* d, int site) {
+  int body = m->site_bodyid[site];
+  mjtNum sum = 0;
+  for (int i = 0; i < d->ncon; i++) {
+    const mjContact* con = d->contact + i;
+    int b1 = m->geom_bodyid[con->geom1], b2 = m->geom_bodyid[con->geom2];
+    if (con->efc_address < 0 || (b1 != body && b2 != body)) continue;
+    mjtNum f[6], ray[3];
+    mj_contactForce(m, d, i, f);
+    if (f[0] <= 0) continue;
+    mju_scl3(ray, con->frame, b2 == body ? -1 : 1);
+    if (rayHitsSite(d->site_xpos + 3 * site, d->site_xmat + 9 * site, m->site_size + 3 * site,
+                    con->pos, ray, m->site_type[site])) {
+      sum += f[0];
+    }
+  }
+  return sum;
+}
+
 // ---- the stages -------------------------------------------------------------------------------
 
 // clamp sensor s to its cutoff (real: both signs, positive: above)
@@ -162,6 +265,12 @@ static void sensorPos(const mjModel* m, mjData* d, int s, mjtNum* out) {
       break;
     case mjSENS_SUBTREECOM: mju_copy3(out, d->subtree_com + 3 * id); break;
     case mjSENS_CLOCK: out[0] = d->time; break;
+    case mjSENS_JOINTLIMITPOS:
+    case mjSENS_TENDONLIMITPOS: {
+      int row = sensorLimitRow(m, d, s);
+      if (row >= 0) out[0] = d->efc_pos[row] - d->efc_margin[row];
+      break;
+    }
     case mjSENS_E_POTENTIAL:
       if (!(m->opt.enableflags & mjENBL_ENERGY)) mj_energyPos(m, d);
       out[0] = d->energy[0];
@@ -187,6 +296,12 @@ static void sensorVel(const mjModel* m, mjData* d, int s, mjtNum* out) {
     case mjSENS_FRAMELINVEL: case mjSENS_FRAMEANGVEL: frameVelSensor(m, d, s, out); break;
     case mjSENS_SUBTREELINVEL: mju_copy3(out, d->subtree_linvel + 3 * id); break;
     case mjSENS_SUBTREEANGMOM: mju_copy3(out, d->subtree_angmom + 3 * id); break;
+    case mjSENS_JOINTLIMITVEL:
+    case mjSENS_TENDONLIMITVEL: {
+      int row = sensorLimitRow(m, d, s);
+      if (row >= 0) out[0] = d->efc_vel[row];
+      break;
+    }
     case mjSENS_E_KINETIC:
       if (!(m->opt.enableflags & mjENBL_ENERGY)) mj_energyVel(m, d);
       out[0] = d->energy[1];
@@ -209,6 +324,13 @@ static void sensorAcc(const mjModel* m, mjData* d, int s, mjtNum* out) {
       siteForce(m, d, id, v6);
       mju_copy3(out, m->sensor_type[s] == mjSENS_FORCE ? v6 + 3 : v6);
       break;
+    case mjSENS_TOUCH: out[0] = touchSensor(m, d, id); break;
+    case mjSENS_JOINTLIMITFRC:
+    case mjSENS_TENDONLIMITFRC: {
+      int row = sensorLimitRow(m, d, s);
+      if (row >= 0) out[0] = d->efc_force[row];
+      break;
+    }
     case mjSENS_ACTUATORFRC: out[0] = d->actuator_force[id]; break;
     case mjSENS_JOINTACTFRC: out[0] = d->qfrc_actuator[m->jnt_dofadr[id]]; break;
     case mjSENS_TENDONACTFRC:

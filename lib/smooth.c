@@ -4,6 +4,7 @@
 
 #include <math.h>
 
+#include "constraint.h"
 #include "util.h"
 
 // ---- kinematics ----------------------------------------------------------------------------
@@ -687,7 +688,7 @@ void mj_subtreeVel(const mjModel* m, mjData* d) {
 
 // ---- accelerations and interaction forces after the constraint solve --------------------------
 
-// cacc (with qacc), cfrc_ext (xfrc_applied about the root com; constraint forces join here)
+// cacc (with qacc), cfrc_ext (xfrc_applied and the constraint forces about the root com)
 // and cfrc_int = cinert cacc + cvel x* (cinert cvel) - cfrc_ext, summed from the leaves
 void mj_rnePostConstraint(const mjModel* m, mjData* d) {
   int nbody = m->nbody;
@@ -701,6 +702,9 @@ void mj_rnePostConstraint(const mjModel* m, mjData* d) {
     mju_transformSpatial(d->cfrc_ext + 6 * b, frc, 1,
                          d->subtree_com + 3 * m->body_rootid[b], d->xipos + 3 * b, NULL);
   }
+
+  // constraint forces: contacts, connect and weld (lib/constraint.c)
+  mj_addConstraintWrench(m, d, d->cfrc_ext);
 
   // accelerations and net body forces from the root
   if (nbody > 0) {

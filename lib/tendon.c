@@ -60,7 +60,8 @@ void mj_tendon(const mjModel* m, mjData* d) {
 // ---- transmissions -----------------------------------------------------------------------------
 
 // actuator_length and actuator_moment: joint (hinge, slide: gear qpos; ball and free: moment
-// = gear on the joint's dofs, length 0) and tendon (gear ten_length, gear ten_J);
+// = gear on the joint's dofs, rotated for jointinparent; ball length gear . rotation vector,
+// free length 0) and tendon (gear ten_length, gear ten_J);
 // slider-crank, site and body transmissions are left at zero
 void mj_transmission(const mjModel* m, mjData* d) {
   int nv = m->nv;
@@ -75,11 +76,27 @@ void mj_transmission(const mjModel* m, mjData* d) {
       case mjTRN_JOINT:
       case mjTRN_JOINTINPARENT: {
         int type = m->jnt_type[id], dof = m->jnt_dofadr[id];
+        const mjtNum* q = d->qpos + m->jnt_qposadr[id];
         if (type == mjJNT_HINGE || type == mjJNT_SLIDE) {
-          d->actuator_length[a] = gear[0] * d->qpos[m->jnt_qposadr[id]];
+          d->actuator_length[a] = gear[0] * q[0];
           moment[dof] = gear[0];
-        } else {
-          mju_copy(moment + dof, gear, type == mjJNT_FREE ? 6 : 3);
+          break;
+        }
+        // ball and free: the rotational gear acts in the child frame; jointinparent gives it
+        // in the parent frame, so it turns by the inverse joint rotation: R(q)' gear
+        int rot = type == mjJNT_FREE ? 3 : 0;
+        const mjtNum* quat = q + (type == mjJNT_FREE ? 3 : 0);
+        mju_copy(moment + dof, gear, rot + 3);
+        if (m->actuator_trntype[a] == mjTRN_JOINTINPARENT) {
+          mjtNum qinv[4];
+          mju_negQuat(qinv, quat);
+          mju_rotVecQuat(moment + dof + rot, gear + rot, qinv);
+        }
+        // a ball's length is the gear times its rotation vector (invariant under R); free: 0
+        if (type == mjJNT_BALL) {
+          mjtNum rotvec[3];
+          mju_quat2Vel(rotvec, quat, 1);
+          d->actuator_length[a] = mju_dot3(moment + dof, rotvec);
         }
         break;
       }

@@ -1,16 +1,28 @@
 #!/bin/sh
-# bench.sh: compile-time benchmark of mjc: median wall time of `mjc compile` per model.
+# bench.sh: benchmarks: compile time of mjc, and simulation speed of mjstep against MuJoCo.
 #
-#   BIN=/path/to/bin sh scripts/bench.sh [RUNS]      (from the repository root; make bench)
+#   BIN=/path/to/bin sh scripts/bench.sh [RUNS [STEPS]]   (from the repository root; make bench)
 #
-# Models: models/chain100.xml (the 100-body chain, target under 50 ms), models/biped.xml and
-# the largest corpus models (../shared/corpus beside the repository).  A model mjc cannot
-# compile yet is reported and skipped.  Each time is one whole process, start to exit,
-# measured with date +%s%N (GNU date); the median of RUNS runs (default 11) is printed.
+# 1. Compile time: the median wall time of `mjc compile` per model over RUNS runs (default 11).
+#    Models: models/chain100.xml (the 100-body chain, target under 50 ms), models/biped.xml and
+#    the largest corpus models (../shared/corpus beside the repository).  A model mjc cannot
+#    compile yet is reported and skipped.  Each time is one whole process, start to exit,
+#    measured with date +%s%N (GNU date).
+# 2. Simulation speed, contacts disabled: steps per second of the official native MuJoCo 2.2.2
+#    (Debian's libmujoco-samples, `mujoco-testspeed MODEL NSTEP 1 0`: one thread, no control
+#    noise; installed with apt-get when missing) and of `mjstep MODEL -n NSTEP --bench` (zero
+#    controls, no frames written), both timing the stepping loop only, STEPS steps each
+#    (default 50000), in the same run, alternating, three times: the best rate of each counts
+#    (the machine's other load only ever slows a run down).  Both read the same copy of each
+#    model with <option><flag contact="disable"/></option> added; MuJoCo's count of
+#    constraint rows per step is shown, since libmj has no constraint solver yet and MuJoCo
+#    2.2.2 still solves joint limits and equality constraints.  The ratio is mjstep / MuJoCo
+#    (> 1: mjstep faster).
 set -eu
 
 BIN=${BIN:-build/bin}
 RUNS=${1:-11}
+STEPS=${2:-50000}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 corpus=../shared/corpus
@@ -59,3 +71,60 @@ if [ -n "$chain" ]; then
 else
   echo "chain100 under 50 ms: not measured (does not compile)"
 fi
+
+# ---- simulation speed against MuJoCo 2.2.2 ---------------------------------------------------
+
+# the native MuJoCo benchmark program, installed when missing (for the benchmark only)
+if ! command -v mujoco-testspeed >/dev/null 2>&1; then
+  echo "bench.sh: installing libmujoco-samples (mujoco-testspeed)" >&2
+  { apt-get install -y libmujoco-samples || sudo apt-get install -y libmujoco-samples; } \
+    >"$T/apt.log" 2>&1 || true
+fi
+
+# the larger of two rates, "-" being none
+best() { echo "$1 $2" | awk '{ print ($1 == "-" || $2 + 0 > $1 + 0) ? $2 : $1 }'; }
+
+# $1 with contacts disabled, as $T/sim/NAME.xml beside a copy of the include directory common/
+nocontact() {
+  mkdir -p "$T/sim"
+  [ -d "$(dirname "$1")/common" ] && [ ! -d "$T/sim/common" ] &&
+    cp -r "$(dirname "$1")/common" "$T/sim/"
+  out="$T/sim/$2.xml"
+  sed '0,/<mujoco[^>]*>/s//&\n  <option><flag contact="disable"\/><\/option>/' "$1" >"$out"
+  echo "$out"
+}
+
+echo
+echo "simulation, contacts disabled, $STEPS steps (steps per second; ratio = mjstep / MuJoCo):"
+printf '%-16s %12s %12s %8s  %s\n' model "MuJoCo 2.2.2" mjstep ratio "MuJoCo constraint rows/step"
+for spec in humanoid:$corpus/dm_control/humanoid.xml \
+            humanoid_CMU:$corpus/dm_control/humanoid_CMU.xml \
+            ant:$corpus/gymnasium/ant.xml cheetah:$corpus/dm_control/cheetah.xml \
+            biped:models/biped.xml chain100:models/chain100.xml; do
+  name=${spec%%:*} xml=${spec#*:}
+  [ -f "$xml" ] || { printf '%-16s (missing: %s)\n' "$name" "$xml"; continue; }
+  copy=$(nocontact "$xml" "$name")
+
+  ref=- cons=- ours=-
+  for round in 1 2 3; do
+    # MuJoCo: "Steps per second : N" and "Constraints per step : N"
+    if command -v mujoco-testspeed >/dev/null 2>&1; then
+      mujoco-testspeed "$copy" "$STEPS" 1 0 >"$T/ref" 2>&1 || true
+      r=$(awk -F: '/Steps per second/ { gsub(/ /, "", $2); print $2 }' "$T/ref")
+      if [ -n "$r" ]; then
+        ref=$(best "$ref" "$r")
+        cons=$(awk -F: '/Constraints per step/ { gsub(/ /, "", $2); print $2 }' "$T/ref")
+      else
+        cons="MuJoCo 2.2.2 cannot load it: $(grep -v '^ *$' "$T/ref" | tail -n 1 | cut -c1-50)"
+      fi
+    else
+      cons="mujoco-testspeed is not installed"
+    fi
+
+    # mjstep: "N steps in T s: R steps/s"
+    r=$("$BIN/mjstep" "$copy" -n "$STEPS" --bench 2>&1 | awk '/steps\/s$/ { print $(NF - 1) }')
+    [ -n "$r" ] && ours=$(best "$ours" "$r")
+  done
+  ratio=$(echo "$ours $ref" | awk '$1 != "-" && $2 != "-" && $2 > 0 { printf "%.2f", $1 / $2 }')
+  printf '%-16s %12s %12s %8s  %s\n' "$name" "$ref" "$ours" "${ratio:--}" "$cons"
+done

@@ -6,8 +6,10 @@
 //   node scripts/oracle.mjs version            MuJoCo's version string
 //   node scripts/oracle.mjs traj MODEL.xml --steps N [--key K] [--ctrl FILE] [--set NAME=VALUE]
 //        [--disable FLAG] [--enable FLAG]      a trajectory as JSON: {time, qpos, qvel, act,
-//                                              nefc}, frame 0 the initial state, then one frame
-//                                              per step; nefc is the most constraint rows seen
+//                                              nefc, warnStep}, frame 0 the initial state, then
+//                                              one frame per step; nefc is the most constraint
+//                                              rows seen, warnStep the first step that raised a
+//                                              warning (a bad number reset the state), or -1
 //   node scripts/oracle.mjs forward MODEL.xml --states FILE.json [--set ...] [--disable ...]
 //                                              one-step quantities (qfrc_bias, qM, qLD, qacc,
 //                                              actuator_force, sensordata; nefc, the number of
@@ -29,6 +31,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import load from 'mujoco';
+import { efcCases } from './oracle_efc.mjs';
 
 const HEADER = fileURLToPath(new URL('../lib/mjxmacro.h', import.meta.url));
 
@@ -133,10 +136,11 @@ function copyTree(FS, src, dst) {
   }
 }
 
-// a loaded MuJoCo with the tables; model(file) compiles one file and returns its dump
-export async function openOracle() {
+// a loaded MuJoCo with the tables; model(file) compiles one file and returns its dump;
+// quiet drops MuJoCo's own messages (the warnings of unstable simulations)
+export async function openOracle({ quiet = false } = {}) {
   // MuJoCo's own messages (warnings) go to stderr, keeping stdout for the JSON
-  const toStderr = (text) => process.stderr.write(`${text}\n`);
+  const toStderr = quiet ? () => {} : (text) => process.stderr.write(`${text}\n`);
   const mujoco = await load({ print: toStderr, printErr: toStderr });
   const tables = parseTables(fs.readFileSync(HEADER, 'utf8'));
   const mounted = new Map();  // host directory -> its copy in the wasm file system
@@ -191,9 +195,11 @@ export async function openOracle() {
       if (opts.key !== undefined) mujoco.mj_resetDataKeyframe(m, d, findKey(mujoco, m, opts.key));
       // a relative perturbation of the initial velocities: how the motion amplifies round-off
       if (opts.perturb) {
-        for (let i = 0; i < m.nv; i++) d.qvel[i] += opts.perturb * Math.max(1, Math.abs(d.qvel[i]));
+        for (let i = 0; i < m.nv; i++) {
+          d.qvel[i] += opts.perturb * Math.max(1, Math.abs(d.qvel[i]));
+        }
       }
-      const out = { time: [], qpos: [], qvel: [], act: [], nefc: 0 };
+      const out = { time: [], qpos: [], qvel: [], act: [], nefc: 0, warnStep: -1 };
       const ctrl = opts.ctrl || [];
       for (let k = 0; ; k++) {
         if (ctrl.length) d.ctrl.set(ctrl[Math.min(k, ctrl.length - 1)]);
@@ -204,6 +210,7 @@ export async function openOracle() {
         if (k === opts.steps) break;
         mujoco.mj_step(m, d);
         out.nefc = Math.max(out.nefc, d.nefc);
+        if (out.warnStep < 0 && warnings(d)) out.warnStep = k;
       }
       return out;
     } finally {
@@ -235,7 +242,14 @@ export async function openOracle() {
            version: () => mujoco.mj_versionString() };
 }
 
-// ---- options, keyframes, controls ---------------------------------------------------------------
+// ---- options, keyframes, controls --------------------------------------------------------------
+
+// the number of warnings raised in d (bad qpos, qvel, qacc, ...: the state was reset)
+function warnings(d) {
+  let n = 0;
+  for (let i = 0; i < d.warning.size(); i++) n += d.warning.get(i).number;
+  return n;
+}
 
 // the quantities `forward` reports
 export const FORWARD_FIELDS = ['qfrc_bias', 'qM', 'qLD', 'qacc', 'actuator_force', 'sensordata'];
@@ -314,7 +328,8 @@ const USAGE = 'usage: node scripts/oracle.mjs model MODEL.xml\n' +
               '       node scripts/oracle.mjs version\n' +
               '       node scripts/oracle.mjs traj MODEL.xml --steps N [--key K] [--ctrl FILE]\n' +
               '            [--set NAME=VALUE]... [--disable FLAG]... [--enable FLAG]...\n' +
-              '       node scripts/oracle.mjs forward MODEL.xml --states FILE.json [--set ...]\n';
+              '       node scripts/oracle.mjs forward MODEL.xml --states FILE.json [--set ...]\n' +
+              '       node scripts/oracle.mjs efc MODEL.xml [--set ...] (scripts/oracle_efc.mjs)\n';
 
 // the options after MODEL of traj and forward: {steps, key, ctrl, states, set, disable, enable}
 function parseRunArgs(args) {
@@ -354,6 +369,7 @@ const commands = {
     if (!opts.states) throw new Error('forward needs --states FILE.json');
     return o.forward(file, opts.states, opts);
   })],
+  efc: [-1, (o, [file, ...args]) => runJSON(args, (opts) => efcCases(o, file, opts))],
   model: [1, (o, [file]) => {
     const out = o.model(file);
     process.stdout.write(formatJSON(out));

@@ -23,7 +23,7 @@ static void printArray(const char* name, const mjtNum* v, int n, int first) {
 int main(int argc, char** argv) {
   char err[1024];
   if (argc < 2) {
-    fprintf(stderr, "usage: fwd MODEL [--set NAME=VALUE | --disable F | --enable F]... < STATES\n");
+    fprintf(stderr, "usage: fwd MODEL [--set N=V | --disable F | --enable F]... < STATES\n");
     return 2;
   }
   mjModel* m = mj_loadAny(argv[1], err, sizeof(err));

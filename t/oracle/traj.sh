@@ -5,14 +5,16 @@
 #   BIN=/path/to/bin sh t/oracle/traj.sh [MODEL.xml...]
 #
 # Models: t/oracle/models/*.xml, models/*.xml and the corpus models named below (beside the
-# repository).  Builds the helper t/oracle/fwd.c against BIN/../libmj.a with CC and CFLAGS
-# (make check passes its own).  Exit status: nonzero when any row is beyond its bound.
+# repository).  Builds the helper t/oracle/fwd.c against BIN/../libmj.a with CC, CFLAGS and
+# LDLIBS (make check passes its own) into a temporary directory.  Exit status: nonzero when
+# any row is beyond its bound.
 set -eu
 
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-$PWD/build/bin}
 CC=${CC:-cc}
 CFLAGS=${CFLAGS:--O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Ilib}
+LDLIBS=${LDLIBS:--lexpat -lz -lm -lccd}
 
 # the oracle: node and the mujoco package
 command -v node >/dev/null 2>&1 || { echo "traj.sh: node is not installed" >&2; exit 2; }
@@ -22,11 +24,13 @@ if [ ! -d scripts/node_modules/mujoco ]; then
     npm install --prefix scripts --no-audit --no-fund >&2
 fi
 
-# the helper printing libmj's one-step quantities
-fwd=$(dirname "$BIN")/t/oracle-fwd
-mkdir -p "$(dirname "$fwd")"
+# the tools, copied so that a rebuild during the run cannot pull them away, and the helper
+# printing libmj's one-step quantities
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+cp "$BIN/mjstep" "$BIN/mjdump" "$tmp/"
 # shellcheck disable=SC2086
-$CC $CFLAGS -o "$fwd" t/oracle/fwd.c "$(dirname "$BIN")/libmj.a" -lexpat -lz -lm
+$CC $CFLAGS -o "$tmp/fwd" t/oracle/fwd.c "$(dirname "$BIN")/libmj.a" $LDLIBS
 
 # the models: the arguments, or ours, the test models and the corpus list
 if [ $# -eq 0 ]; then
@@ -42,4 +46,4 @@ if [ $# -eq 0 ]; then
   done
 fi
 
-exec node t/oracle/traj.mjs --bin "$BIN" --fwd "$fwd" "$@"
+node t/oracle/traj.mjs --bin "$tmp" --fwd "$tmp/fwd" "$@"

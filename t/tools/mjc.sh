@@ -437,6 +437,32 @@ malformed not_xml 1 <<'EOF'
 this is not XML
 EOF
 
+malformed inertia_triangle 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body><joint/><inertial pos="0 0 0" mass="1" diaginertia="1 1 2.1"/></body>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed nested_freejoint 4 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body><geom size="0.1"/>
+      <body><freejoint/><geom size="0.1"/></body>
+    </body>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed rotation_after_ball 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body><joint type="ball"/><joint type="hinge"/><geom size="0.1"/></body>
+  </worldbody>
+</mujoco>
+EOF
+
 # ---- verdict ---------------------------------------------------------------------------------
 
 echo "mjc.sh: $passed passed, $failed failed"

@@ -1,0 +1,63 @@
+// collision.h: the internals of collision detection (collision_*.c), shared between the
+// driver and the narrow-phase files.
+//
+// A narrow-phase function collides geoms g1 and g2 (geom_type[g1] <= geom_type[g2]) at their
+// current poses (geom_xpos, geom_xmat) and writes up to mjMAXCONPAIR contacts into con: dist
+// (negative in penetration), pos (midway between the surfaces) and frame[0..2], the normal
+// pointing from g1 to g2.  A function may also set the first tangent frame[3..5]; when it
+// leaves it zero the driver completes the frame (mju_makeFrame).  Only contacts with
+// dist < margin are returned; the count is the return value.  The driver fills the rest.
+#ifndef MJ_COLLISION_H
+#define MJ_COLLISION_H
+
+#include "mj.h"
+
+#define mjMAXCONPAIR 50  // most contacts one geom pair may produce
+
+// a narrow-phase function
+typedef int (*mjfCollision)(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+                            mjtNum margin);
+
+// the dispatch table by geom types (upper triangle: type1 <= type2); NULL: no collision
+extern const mjfCollision mj_collisionFunc[mjNGEOMTYPES][mjNGEOMTYPES];
+
+// complete frame[3..8] from the unit normal frame[0..2]: tangent1 is the y axis (or, when the
+// normal's |y| >= 0.5, the z axis) made orthogonal to the normal; tangent2 = normal x tangent1
+void mju_makeFrame(mjtNum frame[9]);
+
+// ---- analytic pairs (collision_primitive.c) ---------------------------------------------------
+int mjc_PlaneSphere(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+                    mjtNum margin);
+int mjc_PlaneCapsule(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+                     mjtNum margin);
+int mjc_PlaneEllipsoid(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+                       mjtNum margin);
+int mjc_PlaneCylinder(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+                      mjtNum margin);
+int mjc_PlaneBox(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+                 mjtNum margin);
+int mjc_SphereSphere(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+                     mjtNum margin);
+int mjc_SphereCapsule(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+                      mjtNum margin);
+int mjc_CapsuleCapsule(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+                       mjtNum margin);
+
+// one contact between two spheres (centers c1, c2, radii r1, r2) when their surfaces are
+// closer than margin; returns 0 or 1
+int mjc_sphereSphereRaw(mjContact* con, mjtNum margin, const mjtNum c1[3], mjtNum r1,
+                        const mjtNum c2[3], mjtNum r2);
+
+// ---- pairs with boxes (collision_box.c) -------------------------------------------------------
+int mjc_SphereBox(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+                  mjtNum margin);
+int mjc_CapsuleBox(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+                   mjtNum margin);
+int mjc_BoxBox(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+               mjtNum margin);
+
+// ---- general convex pairs through libccd's MPR (collision_convex.c) -------------------------
+int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+               mjtNum margin);
+
+#endif

@@ -1,0 +1,392 @@
+// collision_driver.c: collision detection (mj_collision): the broad phase (sweep and prune
+// along the principal axis of the geom centers), the pair filters, the explicit <pair>s, the
+// dispatch to the narrow phase by geom types and the mixing of the contact parameters.
+//
+// Contacts come out in MuJoCo's order: by body pair (signature body1 << 16 | body2, body1 <
+// body2, ascending); within a body pair first the explicit pairs in model order, then the
+// geom pairs of the two bodies in ascending geom order.
+#include "collision.h"
+
+#include <stdlib.h>
+
+#include "util.h"
+
+// ---- the dispatch table -----------------------------------------------------------------------
+
+#define PL mjGEOM_PLANE
+#define SP mjGEOM_SPHERE
+#define CA mjGEOM_CAPSULE
+#define EL mjGEOM_ELLIPSOID
+#define CY mjGEOM_CYLINDER
+#define BX mjGEOM_BOX
+
+// analytic where MuJoCo is analytic, libccd for the other convex pairs; meshes, height fields
+// and SDFs have no function yet (the compiler refuses them)
+const mjfCollision mj_collisionFunc[mjNGEOMTYPES][mjNGEOMTYPES] = {
+  [PL] = {[SP] = mjc_PlaneSphere, [CA] = mjc_PlaneCapsule, [EL] = mjc_PlaneEllipsoid,
+          [CY] = mjc_PlaneCylinder, [BX] = mjc_PlaneBox},
+  [SP] = {[SP] = mjc_SphereSphere, [CA] = mjc_SphereCapsule, [EL] = mjc_Convex,
+          [CY] = mjc_Convex, [BX] = mjc_SphereBox},
+  [CA] = {[CA] = mjc_CapsuleCapsule, [EL] = mjc_Convex, [CY] = mjc_Convex,
+          [BX] = mjc_CapsuleBox},
+  [EL] = {[EL] = mjc_Convex, [CY] = mjc_Convex, [BX] = mjc_Convex},
+  [CY] = {[CY] = mjc_Convex, [BX] = mjc_Convex},
+  [BX] = {[BX] = mjc_BoxBox},
+};
+
+#undef PL
+#undef SP
+#undef CA
+#undef EL
+#undef CY
+#undef BX
+
+// ---- contact frames ---------------------------------------------------------------------------
+
+// tangent1 = e - (e'n) n normalized, e the y axis unless |n_y| >= 0.5, then the z axis;
+// tangent2 = n x tangent1
+void mju_makeFrame(mjtNum frame[9]) {
+  const mjtNum* n = frame;
+  mjtNum* t1 = frame + 3;
+  if (n[1] < 0.5 && n[1] > -0.5) {
+    t1[0] = -n[1] * n[0];
+    t1[1] = 1 - n[1] * n[1];
+    t1[2] = -n[1] * n[2];
+  } else {
+    t1[0] = -n[2] * n[0];
+    t1[1] = -n[2] * n[1];
+    t1[2] = 1 - n[2] * n[2];
+  }
+  mju_normalize3(t1);
+  mju_cross(frame + 6, n, t1);
+}
+
+// ---- candidates -------------------------------------------------------------------------------
+
+// one candidate of the narrow phase, sorted by (sig, kind, a, b): an explicit pair (kind 0,
+// a = pair id) or a geom pair (kind 1, a < b the geoms)
+typedef struct {
+  int sig, kind, a, b;
+} Candidate;
+
+// ascending (sig, kind, a, b)
+static int compareCandidates(const void* x, const void* y) {
+  const Candidate* p = x;
+  const Candidate* q = y;
+  if (p->sig != q->sig) return p->sig < q->sig ? -1 : 1;
+  if (p->kind != q->kind) return p->kind < q->kind ? -1 : 1;
+  if (p->a != q->a) return p->a < q->a ? -1 : 1;
+  return p->b < q->b ? -1 : p->b > q->b;
+}
+
+// body pair signature: min << 16 | max
+static int signature(int b1, int b2) { return b1 < b2 ? (b1 << 16) | b2 : (b2 << 16) | b1; }
+
+// the margin of a geom in the broad phase: half of an overriding margin, else its own
+static mjtNum geomMargin(const mjModel* m, int g) {
+  return (m->opt.enableflags & mjENBL_OVERRIDE) ? 0.5 * m->opt.o_margin : m->geom_margin[g];
+}
+
+// 1 when the bounding spheres (inflated by the margin) of g1 and g2 overlap; planes (rbound
+// 0) are unbounded
+static int spheresOverlap(const mjModel* m, const mjData* d, int g1, int g2, mjtNum margin) {
+  mjtNum r1 = m->geom_rbound[g1], r2 = m->geom_rbound[g2];
+  if (r1 <= 0 || r2 <= 0) return 1;
+  mjtNum r = r1 + r2 + margin;
+  mjtNum dist = mju_dist3(d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2);
+  return dist <= r;
+}
+
+// 1 when the dynamic geom pair (g1, g2) survives the filters: contype/conaffinity, same weld
+// body, parent-child (unless disabled; not for the world), exclusions, explicit pairs of the
+// same geoms, and the bounding spheres
+static int keepPair(const mjModel* m, const mjData* d, int g1, int g2) {
+  if (!((m->geom_contype[g1] & m->geom_conaffinity[g2]) ||
+        (m->geom_contype[g2] & m->geom_conaffinity[g1])))
+    return 0;
+  int b1 = m->geom_bodyid[g1], b2 = m->geom_bodyid[g2];
+  int w1 = m->body_weldid[b1], w2 = m->body_weldid[b2];
+  if (w1 == w2) return 0;
+
+  // parent-child, by weld bodies
+  if (!(m->opt.disableflags & mjDSBL_FILTERPARENT) && w1 && w2 &&
+      (w1 == m->body_weldid[m->body_parentid[w2]] || w2 == m->body_weldid[m->body_parentid[w1]]))
+    return 0;
+
+  // exclusions and explicit pairs
+  int sig = signature(b1, b2);
+  for (int i = 0; i < m->nexclude; i++)
+    if (m->exclude_signature[i] == sig) return 0;
+  for (int i = 0; i < m->npair; i++) {
+    if (m->pair_signature[i] != sig) continue;
+    int p1 = m->pair_geom1[i], p2 = m->pair_geom2[i];
+    if ((p1 == g1 && p2 == g2) || (p1 == g2 && p2 == g1)) return 0;
+  }
+  return spheresOverlap(m, d, g1, g2, geomMargin(m, g1) + geomMargin(m, g2));
+}
+
+// record candidate (g1, g2) in out[*n] if it survives (out NULL: only count)
+static void addGeomPair(const mjModel* m, const mjData* d, int g1, int g2, Candidate* out,
+                        int* n) {
+  if (!keepPair(m, d, g1, g2)) return;
+  if (out) {
+    Candidate* c = out + *n;
+    c->sig = signature(m->geom_bodyid[g1], m->geom_bodyid[g2]);
+    c->kind = 1;
+    c->a = g1 < g2 ? g1 : g2;
+    c->b = g1 < g2 ? g2 : g1;
+  }
+  (*n)++;
+}
+
+// a geom's interval on the sweep axis
+typedef struct {
+  mjtNum lo, hi;
+  int geom;
+} Interval;
+
+// ascending lower ends
+static int compareIntervals(const void* x, const void* y) {
+  mjtNum a = ((const Interval*)x)->lo, b = ((const Interval*)y)->lo;
+  return a < b ? -1 : a > b;
+}
+
+// the unit principal axis (largest variance) of the bounded geoms' centers; x when fewer
+// than two
+static void sweepAxis(const mjData* d, const Interval* iv, int n, mjtNum axis[3]) {
+  mjtNum mean[3] = {0, 0, 0}, cov[9] = {0}, eigval[3], eigvec[9], quat[4];
+  axis[0] = 1;
+  axis[1] = axis[2] = 0;
+  if (n < 2) return;
+  for (int i = 0; i < n; i++) mju_addToScl3(mean, d->geom_xpos + 3 * iv[i].geom, 1.0 / n);
+
+  // cov = sum (x - mean)(x - mean)'
+  for (int i = 0; i < n; i++) {
+    mjtNum dif[3];
+    mju_sub3(dif, d->geom_xpos + 3 * iv[i].geom, mean);
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++) cov[3 * r + c] += dif[r] * dif[c];
+  }
+  mju_eig3(eigval, eigvec, quat, cov);
+  axis[0] = eigvec[0];
+  axis[1] = eigvec[3];
+  axis[2] = eigvec[6];
+}
+
+// the broad phase: every surviving dynamic geom pair into out (NULL: count only); returns
+// the count.  Geoms that can collide with nothing are skipped; unbounded geoms (planes) are
+// tested against all others, bounded ones by sweep and prune of their intervals
+static int broadphase(const mjModel* m, const mjData* d, Interval* iv, int nb, const int* inf,
+                      int ninf, Candidate* out) {
+  int n = 0;
+
+  // unbounded against everything (each unordered pair once)
+  for (int i = 0; i < ninf; i++) {
+    for (int j = i + 1; j < ninf; j++) addGeomPair(m, d, inf[i], inf[j], out, &n);
+    for (int j = 0; j < nb; j++) addGeomPair(m, d, inf[i], iv[j].geom, out, &n);
+  }
+
+  // overlapping intervals, sorted by lower end
+  for (int i = 0; i < nb; i++)
+    for (int j = i + 1; j < nb && iv[j].lo <= iv[i].hi; j++)
+      addGeomPair(m, d, iv[i].geom, iv[j].geom, out, &n);
+  return n;
+}
+
+// ---- contact parameters -----------------------------------------------------------------------
+
+// the parameters a contact gets from its geoms or pair
+typedef struct {
+  int dim;
+  mjtNum margin, gap, friction[5], solref[2], solreffriction[2], solimp[5];
+} Params;
+
+// mix the parameters of geoms g1, g2: the higher priority's condim, friction, solref, solimp;
+// at equal priority max condim and friction, solref and solimp weighted by solmix (solref
+// elementwise min unless both are positive time constants); margins and gaps add
+static void mixParams(const mjModel* m, int g1, int g2, Params* p) {
+  const mjtNum* f;
+  int pr1 = m->geom_priority[g1], pr2 = m->geom_priority[g2];
+  p->margin = m->geom_margin[g1] + m->geom_margin[g2];
+  p->gap = m->geom_gap[g1] + m->geom_gap[g2];
+  p->solreffriction[0] = p->solreffriction[1] = 0;
+  mjtNum fmix[3];
+  if (pr1 != pr2) {
+    int g = pr1 > pr2 ? g1 : g2;
+    p->dim = m->geom_condim[g];
+    f = m->geom_friction + 3 * g;
+    mju_copy(p->solref, m->geom_solref + 2 * g, 2);
+    mju_copy(p->solimp, m->geom_solimp + 5 * g, 5);
+  } else {
+    int c1 = m->geom_condim[g1], c2 = m->geom_condim[g2];
+    p->dim = c1 > c2 ? c1 : c2;
+    for (int k = 0; k < 3; k++) {
+      mjtNum a = m->geom_friction[3 * g1 + k], b = m->geom_friction[3 * g2 + k];
+      fmix[k] = a > b ? a : b;
+    }
+    f = fmix;
+
+    // mix = solmix1 / (solmix1 + solmix2), 1/2 when both vanish
+    mjtNum s1 = m->geom_solmix[g1], s2 = m->geom_solmix[g2], mix;
+    if (s1 < mjMINVAL && s2 < mjMINVAL) mix = 0.5;
+    else if (s1 < mjMINVAL) mix = 0;
+    else if (s2 < mjMINVAL) mix = 1;
+    else mix = s1 / (s1 + s2);
+    const mjtNum* r1 = m->geom_solref + 2 * g1;
+    const mjtNum* r2 = m->geom_solref + 2 * g2;
+    for (int k = 0; k < 2; k++) {
+      if (r1[0] > 0 && r2[0] > 0) p->solref[k] = mix * r1[k] + (1 - mix) * r2[k];
+      else p->solref[k] = r1[k] < r2[k] ? r1[k] : r2[k];
+    }
+    for (int k = 0; k < 5; k++)
+      p->solimp[k] = mix * m->geom_solimp[5 * g1 + k] + (1 - mix) * m->geom_solimp[5 * g2 + k];
+  }
+
+  // friction (slide, spin, roll) -> (slide, slide, spin, roll, roll)
+  mjtNum fr[5] = {f[0], f[0], f[1], f[2], f[2]};
+  mju_copy(p->friction, fr, 5);
+}
+
+// the parameters of explicit pair i
+static void pairParams(const mjModel* m, int i, Params* p) {
+  p->dim = m->pair_dim[i];
+  p->margin = m->pair_margin[i];
+  p->gap = m->pair_gap[i];
+  mju_copy(p->friction, m->pair_friction + 5 * i, 5);
+  mju_copy(p->solref, m->pair_solref + 2 * i, 2);
+  mju_copy(p->solreffriction, m->pair_solreffriction + 2 * i, 2);
+  mju_copy(p->solimp, m->pair_solimp + 5 * i, 5);
+}
+
+// the override option replaces margin, solref (normal and frictional), solimp and friction
+static void overrideParams(const mjModel* m, Params* p) {
+  if (!(m->opt.enableflags & mjENBL_OVERRIDE)) return;
+  p->margin = m->opt.o_margin;
+  mju_copy(p->solref, m->opt.o_solref, 2);
+  mju_copy(p->solreffriction, m->opt.o_solref, 2);
+  mju_copy(p->solimp, m->opt.o_solimp, 5);
+  mju_copy(p->friction, m->opt.o_friction, 5);
+}
+
+// ---- narrow phase -----------------------------------------------------------------------------
+
+// collide g1 and g2 (ordered by type for the dispatch) with parameters p and append the
+// contacts to d->contact; when the list is full, count mjWARN_CONTACTFULL and return 1
+static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Params* p) {
+  if (m->geom_type[g1] > m->geom_type[g2]) {
+    int t = g1;
+    g1 = g2;
+    g2 = t;
+  }
+  mjfCollision fn = mj_collisionFunc[m->geom_type[g1]][m->geom_type[g2]];
+  if (!fn) return 0;
+  if (!spheresOverlap(m, d, g1, g2, p->margin)) return 0;
+
+  // straight into the list when a pair's worth fits, else through a buffer
+  mjContact buf[mjMAXCONPAIR];
+  int room = m->nconmax - d->ncon;
+  mjContact* con = room >= mjMAXCONPAIR ? d->contact + d->ncon : buf;
+  int n = fn(m, d, con, g1, g2, p->margin);
+  int full = n > room;
+  if (full) {
+    mj_warning(d, mjWARN_CONTACTFULL, d->ncon);
+    n = room;
+  }
+
+  // complete each contact
+  for (int i = 0; i < n; i++) {
+    mjContact* c = d->contact + d->ncon + i;
+    if (con != d->contact + d->ncon) *c = con[i];
+    if (c->frame[3] == 0 && c->frame[4] == 0 && c->frame[5] == 0) mju_makeFrame(c->frame);
+    else mju_cross(c->frame + 6, c->frame, c->frame + 3);
+    c->includemargin = p->margin - p->gap;
+    mju_copy(c->friction, p->friction, 5);
+    mju_copy(c->solref, p->solref, 2);
+    mju_copy(c->solreffriction, p->solreffriction, 2);
+    mju_copy(c->solimp, p->solimp, 5);
+    c->mu = 0;
+    mju_zero(c->H, 36);
+    c->dim = p->dim;
+    c->geom1 = c->geom[0] = g1;
+    c->geom2 = c->geom[1] = g2;
+    c->flex[0] = c->flex[1] = c->elem[0] = c->elem[1] = c->vert[0] = c->vert[1] = -1;
+    c->exclude = 0;
+    c->efc_address = -1;
+  }
+  d->ncon += n;
+  return full;
+}
+
+// ---- the stage --------------------------------------------------------------------------------
+
+// contacts of the current geom poses into d->contact[0 .. ncon)
+void mj_collision(const mjModel* m, mjData* d) {
+  d->ncon = 0;
+  if (m->opt.disableflags & (mjDSBL_CONTACT | mjDSBL_CONSTRAINT)) return;
+  size_t mark = mj_markStack(d);
+  int ngeom = m->ngeom;
+
+  // geoms that may collide: bounded ones as sweep intervals, unbounded ones apart
+  Interval* iv = (Interval*)mj_stackAlloc(d, ngeom * sizeof(Interval) / sizeof(mjtNum) + 1);
+  int* inf = (int*)mj_stackAlloc(d, ngeom * sizeof(int) / sizeof(mjtNum) + 1);
+  if (!iv || !inf) {
+    mj_warning(d, mjWARN_CONTACTFULL, 0);
+    mj_freeStack(d, mark);
+    return;
+  }
+  int nb = 0, ninf = 0;
+  for (int g = 0; g < ngeom; g++) {
+    if (!m->geom_contype[g] && !m->geom_conaffinity[g]) continue;
+    if (m->geom_rbound[g] <= 0) inf[ninf++] = g;
+    else iv[nb++].geom = g;
+  }
+
+  // sweep intervals: center'axis +- (rbound + margin)
+  mjtNum axis[3];
+  sweepAxis(d, iv, nb, axis);
+  for (int i = 0; i < nb; i++) {
+    int g = iv[i].geom;
+    mjtNum c = mju_dot3(d->geom_xpos + 3 * g, axis), r = m->geom_rbound[g] + geomMargin(m, g);
+    iv[i].lo = c - r;
+    iv[i].hi = c + r;
+  }
+  qsort(iv, nb, sizeof(Interval), compareIntervals);
+
+  // the candidates: count, allocate, fill, then the explicit pairs; sort into MuJoCo's order
+  int ndyn = broadphase(m, d, iv, nb, inf, ninf, NULL);
+  int ncand = ndyn + m->npair;
+  Candidate* cand =
+      (Candidate*)mj_stackAlloc(d, (size_t)ncand * sizeof(Candidate) / sizeof(mjtNum) + 1);
+  if (!cand) {
+    mj_warning(d, mjWARN_CONTACTFULL, 0);
+    mj_freeStack(d, mark);
+    return;
+  }
+  broadphase(m, d, iv, nb, inf, ninf, cand);
+  for (int i = 0; i < m->npair; i++) {
+    Candidate* c = cand + ndyn + i;
+    c->sig = m->pair_signature[i];
+    c->kind = 0;
+    c->a = i;
+    c->b = 0;
+  }
+  qsort(cand, ncand, sizeof(Candidate), compareCandidates);
+
+  // the narrow phase, in order, until the list is full
+  for (int i = 0; i < ncand; i++) {
+    Params p;
+    int g1, g2;
+    if (cand[i].kind == 0) {
+      g1 = m->pair_geom1[cand[i].a];
+      g2 = m->pair_geom2[cand[i].a];
+      pairParams(m, cand[i].a, &p);
+    } else {
+      g1 = cand[i].a;
+      g2 = cand[i].b;
+      mixParams(m, g1, g2, &p);
+    }
+    overrideParams(m, &p);
+    if (collidePair(m, d, g1, g2, &p)) break;
+  }
+  mj_freeStack(d, mark);
+}

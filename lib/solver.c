@@ -1,0 +1,835 @@
+// solver.c: the constraint solvers of the computation chapter.  Given the constraint rows of
+// the step (efc_J, efc_D, efc_R, efc_aref, efc_frictionloss, the contacts' mu and friction),
+// they find the constrained acceleration qacc and the constraint forces efc_force.
+//
+// Primal problem (CG, Newton): minimize over qacc
+//   cost(qacc) = 0.5 (qacc - qacc_smooth)' M (qacc - qacc_smooth) + sum_i s_i(jar)
+// with jar = J qacc - aref and s the convex, piecewise quadratic constraint costs of
+// mj_constraintUpdate.  Both solvers step along a search direction with an exact line search:
+// the cost along the line is piecewise quadratic (smooth for elliptic cones), so 1-D Newton
+// steps with analytic first and second derivatives, safeguarded by a bracket, find its minimum.
+// CG takes Polak-Ribiere-plus directions preconditioned by M; Newton takes -inv(H) grad with
+// the exact Hessian H = M + J' D_active J (+ the cone Hessians), factored densely and
+// refactored when constraint states change.
+//
+// Dual problem (PGS): minimize over the forces f
+//   0.5 f' A f + f' b,  A = J inv(M) J' + diag(R),  b = J qacc_smooth - aref
+// subject to the bounds of each row (friction loss box, non-negative limit and contact normal
+// forces, elliptic cones), by projected Gauss-Seidel over rows and contact blocks.
+//
+// Improvement and gradient are scaled by 1 / (meaninertia max(1, nv)), as in MuJoCo, so the
+// tolerance is independent of the model's mass scale.
+#include "solver.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "constraint.h"
+#include "smooth.h"
+#include "util.h"
+
+// ---- dense linear algebra ----------------------------------------------------------------------
+
+// mat = L L' in the lower triangle, row by row
+int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag) {
+  int nreplaced = 0;
+  for (int j = 0; j < n; j++) {
+    // pivot: mat(j,j) - sum_k L(j,k)^2
+    mjtNum* rowj = mat + j * n;
+    mjtNum p = rowj[j] - mju_dot(rowj, rowj, j);
+    if (p < mindiag) {
+      p = mindiag;
+      nreplaced++;
+    }
+    rowj[j] = sqrt(p);
+    mjtNum inv = 1 / rowj[j];
+
+    // column j below the pivot: L(i,j) = (mat(i,j) - sum_k L(i,k) L(j,k)) / L(j,j)
+    for (int i = j + 1; i < n; i++) {
+      mjtNum* rowi = mat + i * n;
+      rowi[j] = (rowi[j] - mju_dot(rowi, rowj, j)) * inv;
+    }
+  }
+  return nreplaced;
+}
+
+// forward substitution L y = vec, then back substitution L' res = y
+void mju_cholSolve(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int n) {
+  if (res != vec) mju_copy(res, vec, n);
+  for (int i = 0; i < n; i++) {
+    res[i] = (res[i] - mju_dot(mat + i * n, res, i)) / mat[i * n + i];
+  }
+  for (int i = n - 1; i >= 0; i--) {
+    res[i] /= mat[i * n + i];
+    for (int k = 0; k < i; k++) res[k] -= mat[i * n + k] * res[i];
+  }
+}
+
+// solve (B + lambda I) y = c for a small symmetric positive definite B (n <= 5) by Cholesky
+static void shiftedSolve(mjtNum* y, const mjtNum* B, const mjtNum* c, mjtNum lambda, int n) {
+  mjtNum L[25];
+  mju_copy(L, B, n * n);
+  for (int i = 0; i < n; i++) L[i * n + i] += lambda;
+  mju_cholFactor(L, n, mjMINVAL);
+  mju_cholSolve(y, L, c, n);
+}
+
+// in y = x / d the problem is min 0.5 y'By + y'c over |y| <= r with B = DAD, c = Db;
+// outside the ball the answer is y(l) = -inv(B + l I) c with |y(l)| = r, found by Newton's
+// method on phi(l) = |y(l)|^2 - r^2 from l = 0 (phi is convex and decreasing in l)
+int mju_QCQP(mjtNum* x, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNum r, int n) {
+  mjtNum B[25], c[5], y[5], z[5];
+  for (int i = 0; i < n; i++) {
+    c[i] = d[i] * b[i];
+    for (int j = 0; j < n; j++) B[i * n + j] = d[i] * A[i * n + j] * d[j];
+  }
+
+  // unconstrained minimizer inside the ball: done
+  mjtNum lambda = 0;
+  shiftedSolve(y, B, c, 0, n);
+  mjtNum phi = mju_dot(y, y, n) - r * r;
+  int active = phi > 0;
+
+  // Newton on phi: phi'(l) = -2 y' inv(B + l I) y
+  for (int iter = 0; active && iter < 20 && phi > 1e-10 * r * r; iter++) {
+    shiftedSolve(z, B, y, lambda, n);
+    mjtNum dphi = 2 * mju_dot(y, z, n);
+    if (dphi < mjMINVAL) break;
+    lambda += phi / dphi;
+    shiftedSolve(y, B, c, lambda, n);
+    phi = mju_dot(y, y, n) - r * r;
+  }
+
+  // y = -inv(B + l I) c, scaled onto the sphere when the bound is active; x = D y
+  mjtNum norm = mju_norm(y, n);
+  mjtNum scl = active && norm > mjMINVAL ? r / norm : 1;
+  for (int i = 0; i < n; i++) x[i] = -y[i] * scl * d[i];
+  return active;
+}
+
+// ---- the constraint Jacobian ----------------------------------------------------------------
+
+// row i of J as a dense nv vector
+static void jacRow(const mjModel* m, const mjData* d, int i, mjtNum* row) {
+  if (!mj_isSparse(m)) {
+    mju_copy(row, d->efc_J + (size_t)i * m->nv, m->nv);
+    return;
+  }
+  mju_zero(row, m->nv);
+  int adr = d->efc_J_rowadr[i];
+  for (int k = 0; k < d->efc_J_rownnz[i]; k++) row[d->efc_J_colind[adr + k]] = d->efc_J[adr + k];
+}
+
+// ---- the primal cost -------------------------------------------------------------------------
+
+// the contact an elliptic row block starts, or NULL when row i does not start one
+static const mjContact* ellipticStart(const mjData* d, int i) {
+  if (d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC) return NULL;
+  const mjContact* con = d->contact + d->efc_id[i];
+  return con->efc_address == i ? con : NULL;
+}
+
+// the scales taking jar of an elliptic block to the space where its cone is circular:
+// s = (mu, friction[0], ..., friction[dim-2])
+static void coneScale(const mjContact* con, mjtNum s[6]) {
+  s[0] = con->mu;
+  for (int j = 1; j < con->dim; j++) s[j] = con->friction[j - 1];
+}
+
+// cost, force and Hessian of one elliptic block of rows i.. at jar (U = s .* jar, N = U[0],
+// T = |U[1:]|): top zone N >= mu T is satisfied; bottom zone mu N + T <= 0 is quadratic in
+// every row; in between the cone cost 0.5 Dm (N - mu T)^2, Dm = D[i] / (mu^2 (1 + mu^2));
+// returns the cost, writes force and state rows, and H (dim x dim, in jar space) when asked
+static mjtNum ellipticUpdate(mjData* d, mjContact* con, int i, const mjtNum* jar, int flg_H) {
+  int dim = con->dim;
+  mjtNum mu = con->mu, s[6], U[6];
+  coneScale(con, s);
+  for (int j = 0; j < dim; j++) U[j] = s[j] * jar[i + j];
+  mjtNum N = U[0], T = mju_norm(U + 1, dim - 1), cost = 0;
+
+  // top zone: no force
+  if (N >= mu * T) {
+    for (int j = 0; j < dim; j++) {
+      d->efc_force[i + j] = 0;
+      d->efc_state[i + j] = mjCNSTRSTATE_SATISFIED;
+    }
+  }
+
+  // bottom zone: every row quadratic
+  else if (mu * N + T <= 0) {
+    for (int j = 0; j < dim; j++) {
+      d->efc_force[i + j] = -d->efc_D[i + j] * jar[i + j];
+      d->efc_state[i + j] = mjCNSTRSTATE_QUADRATIC;
+      cost += 0.5 * d->efc_D[i + j] * jar[i + j] * jar[i + j];
+    }
+  }
+
+  // middle zone: force = -grad of 0.5 Dm (N - mu T)^2 through U = s .* jar
+  else {
+    mjtNum Dm = d->efc_D[i] / (mu * mu * (1 + mu * mu)), NmT = N - mu * T;
+    cost = 0.5 * Dm * NmT * NmT;
+    d->efc_force[i] = -Dm * NmT * mu;
+    for (int j = 1; j < dim; j++) d->efc_force[i + j] = Dm * NmT * mu * U[j] / T * s[j];
+    for (int j = 0; j < dim; j++) d->efc_state[i + j] = mjCNSTRSTATE_CONE;
+
+    // Hessian in U: [[1, -mu U'/T], [-mu U/T, mu N UU'/T^3 + mu (mu - N/T) I]] Dm, then
+    // H(j,k) = s_j s_k HU(j,k)
+    if (flg_H) {
+      mjtNum* H = con->H;
+      H[0] = Dm * s[0] * s[0];
+      for (int j = 1; j < dim; j++) {
+        H[j] = H[j * dim] = -Dm * mu * U[j] / T * s[0] * s[j];
+        for (int k = 1; k < dim; k++) {
+          mjtNum hu = mu * N * U[j] * U[k] / (T * T * T) + (j == k ? mu * (mu - N / T) : 0);
+          H[j * dim + k] = Dm * hu * s[j] * s[k];
+        }
+      }
+    }
+  }
+  return cost;
+}
+
+// forces, states and cost of every row at jar; qfrc_constraint = J' efc_force
+void mj_constraintUpdate(const mjModel* m, mjData* d, const mjtNum* jar, mjtNum cost[1],
+                         int flg_coneHessian) {
+  int nefc = d->nefc;
+  const mjtNum* D = d->efc_D;
+  mjtNum* force = d->efc_force;
+  int* state = d->efc_state;
+  mjtNum total = 0;
+
+  for (int i = 0; i < nefc; i++) {
+    int type = d->efc_type[i];
+
+    // equality: always quadratic
+    if (type == mjCNSTR_EQUALITY) {
+      force[i] = -D[i] * jar[i];
+      state[i] = mjCNSTRSTATE_QUADRATIC;
+      total += 0.5 * D[i] * jar[i] * jar[i];
+    }
+
+    // friction loss f: quadratic for |jar| < R f, linear with force -+f beyond (Huber)
+    else if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
+      mjtNum f = d->efc_frictionloss[i], rf = d->efc_R[i] * f;
+      if (jar[i] <= -rf) {
+        force[i] = f;
+        state[i] = mjCNSTRSTATE_LINEARNEG;
+        total += -f * jar[i] - 0.5 * rf * f;
+      } else if (jar[i] >= rf) {
+        force[i] = -f;
+        state[i] = mjCNSTRSTATE_LINEARPOS;
+        total += f * jar[i] - 0.5 * rf * f;
+      } else {
+        force[i] = -D[i] * jar[i];
+        state[i] = mjCNSTRSTATE_QUADRATIC;
+        total += 0.5 * D[i] * jar[i] * jar[i];
+      }
+    }
+
+    // elliptic contact: the whole block at its first row
+    else if (type == mjCNSTR_CONTACT_ELLIPTIC) {
+      mjContact* con = d->contact + d->efc_id[i];
+      total += ellipticUpdate(d, con, i, jar, flg_coneHessian);
+      i += con->dim - 1;
+    }
+
+    // limits, frictionless and pyramidal contacts: one-sided quadratic
+    else if (jar[i] < 0) {
+      force[i] = -D[i] * jar[i];
+      state[i] = mjCNSTRSTATE_QUADRATIC;
+      total += 0.5 * D[i] * jar[i] * jar[i];
+    } else {
+      force[i] = 0;
+      state[i] = mjCNSTRSTATE_SATISFIED;
+    }
+  }
+
+  if (cost) cost[0] = total;
+  mj_mulJacTVec(m, d, d->qfrc_constraint, force);
+}
+
+// ---- statistics -----------------------------------------------------------------------------
+
+// record iteration `iter` (the first mjNSOLVER are kept)
+static void saveStats(mjData* d, int iter, mjtNum improvement, mjtNum gradient,
+                      mjtNum lineslope, int nactive, int nchange, int neval, int nupdate) {
+  if (iter >= mjNSOLVER) return;
+  mjSolverStat* s = d->solver + iter;
+  s->improvement = improvement;
+  s->gradient = gradient;
+  s->lineslope = lineslope;
+  s->nactive = nactive;
+  s->nchange = nchange;
+  s->neval = neval;
+  s->nupdate = nupdate;
+}
+
+// 1 / (meaninertia max(1, nv)): the scale of improvement and gradient
+static mjtNum costScale(const mjModel* m) {
+  return 1 / (m->stat.meaninertia * (m->nv > 1 ? m->nv : 1));
+}
+
+// ---- primal solvers: CG and Newton -------------------------------------------------------------
+
+// the state of a primal solve: the iterate's products and the search direction
+typedef struct {
+  const mjModel* m;
+  mjData* d;
+  int nv, nefc, newton;
+  mjtNum scale;       // costScale
+  mjtNum cost;        // total cost at qacc
+  mjtNum* Ma;         // M qacc                                 (nv)
+  mjtNum* Jaref;      // J qacc - aref                          (nefc)
+  mjtNum* grad;       // Ma - qfrc_smooth - qfrc_constraint     (nv)
+  mjtNum* Mgrad;      // inv(M) grad (CG) or inv(H) grad        (nv)
+  mjtNum* search;     // search direction                       (nv)
+  mjtNum* Mv;         // M search                               (nv)
+  mjtNum* Jv;         // J search                               (nefc)
+  mjtNum* H;          // Hessian and its Cholesky factor        (nv x nv, Newton)
+  mjtNum* row;        // scratch                                (nv)
+  int* oldstate;      // states before the last update          (nefc)
+  mjtNum gauss[3];    // Gauss cost along the line: g0 + g1 a + g2 a^2
+  int nchange;        // state changes in the last update
+  int neval;          // cost evaluations of the last line search
+} Primal;
+
+// one point of the line search: step alpha, cost and its first two derivatives in alpha
+typedef struct {
+  mjtNum alpha, cost, d1, d2;
+} LinePoint;
+
+// number of rows not satisfied
+static int activeCount(const mjData* d) {
+  int n = 0;
+  for (int i = 0; i < d->nefc; i++) n += d->efc_state[i] != mjCNSTRSTATE_SATISFIED;
+  return n;
+}
+
+// H = M + sum over quadratic rows of D J_i' J_i + sum over cone contacts of Jc' Hc Jc, factored
+static void hessianFactor(Primal* p) {
+  const mjModel* m = p->m;
+  mjData* d = p->d;
+  int nv = p->nv;
+  mjtNum* H = p->H;
+
+  // M, dense, from qM's rows of ancestors
+  mju_zero(H, nv * nv);
+  for (int i = 0; i < nv; i++) {
+    const mjtNum* row = d->qM + m->dof_Madr[i];
+    H[i * nv + i] = row[0];
+    int k = 1;
+    for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j], k++) {
+      H[i * nv + j] = H[j * nv + i] = row[k];
+    }
+  }
+
+  // quadratic rows: H += D J_i' J_i (lower triangle), cone blocks: Jc' Hc Jc
+  for (int i = 0; i < p->nefc; i++) {
+    const mjContact* con = ellipticStart(d, i);
+    if (con && d->efc_state[i] == mjCNSTRSTATE_CONE) {
+      int dim = con->dim;
+      for (int a = 0; a < dim; a++) {
+        for (int b = 0; b < dim; b++) {
+          mjtNum h = con->H[a * dim + b];
+          if (!mj_isSparse(m)) {
+            const mjtNum* ja = d->efc_J + (size_t)(i + a) * nv;
+            const mjtNum* jb = d->efc_J + (size_t)(i + b) * nv;
+            for (int r = 0; r < nv; r++) {
+              if (ja[r] == 0) continue;
+              for (int c = 0; c <= r; c++) H[r * nv + c] += h * ja[r] * jb[c];
+            }
+          } else {
+            int adra = d->efc_J_rowadr[i + a], adrb = d->efc_J_rowadr[i + b];
+            for (int x = 0; x < d->efc_J_rownnz[i + a]; x++) {
+              int r = d->efc_J_colind[adra + x];
+              for (int y = 0; y < d->efc_J_rownnz[i + b]; y++) {
+                int c = d->efc_J_colind[adrb + y];
+                if (c <= r) H[r * nv + c] += h * d->efc_J[adra + x] * d->efc_J[adrb + y];
+              }
+            }
+          }
+        }
+      }
+      i += dim - 1;
+      continue;
+    }
+    if (d->efc_state[i] != mjCNSTRSTATE_QUADRATIC) continue;
+    mjtNum Di = d->efc_D[i];
+    if (!mj_isSparse(m)) {
+      const mjtNum* J = d->efc_J + (size_t)i * nv;
+      for (int r = 0; r < nv; r++) {
+        if (J[r] == 0) continue;
+        mjtNum s = Di * J[r];
+        for (int c = 0; c <= r; c++) H[r * nv + c] += s * J[c];
+      }
+    } else {
+      int adr = d->efc_J_rowadr[i], nnz = d->efc_J_rownnz[i];
+      const int* col = d->efc_J_colind + adr;
+      const mjtNum* J = d->efc_J + adr;
+      for (int x = 0; x < nnz; x++) {
+        for (int y = 0; y <= x; y++) H[col[x] * nv + col[y]] += Di * J[x] * J[y];
+      }
+    }
+  }
+  mju_cholFactor(H, nv, mjMINVAL);
+}
+
+// constraint forces, states and cost at the iterate, total cost, gradient and preconditioned
+// gradient (inv(H) grad for Newton, inv(M) grad for CG)
+static void primalUpdate(Primal* p) {
+  const mjModel* m = p->m;
+  mjData* d = p->d;
+  int nv = p->nv;
+  memcpy(p->oldstate, d->efc_state, sizeof(int) * p->nefc);
+  mjtNum cost;
+  mj_constraintUpdate(m, d, p->Jaref, &cost, p->newton && m->opt.cone == mjCONE_ELLIPTIC);
+  p->nchange = 0;
+  for (int i = 0; i < p->nefc; i++) p->nchange += p->oldstate[i] != d->efc_state[i];
+
+  // Gauss: 0.5 (Ma - qfrc_smooth)' (qacc - qacc_smooth); grad = Ma - qfrc_smooth - qfrc_constraint
+  mjtNum gauss = 0;
+  for (int i = 0; i < nv; i++) {
+    mjtNum r = p->Ma[i] - d->qfrc_smooth[i];
+    gauss += 0.5 * r * (d->qacc[i] - d->qacc_smooth[i]);
+    p->grad[i] = r - d->qfrc_constraint[i];
+  }
+  p->cost = gauss + cost;
+
+  // preconditioned gradient
+  if (p->newton) {
+    hessianFactor(p);
+    mju_cholSolve(p->Mgrad, p->H, p->grad, nv);
+  } else {
+    mj_solveM(m, d, p->Mgrad, p->grad, 1);
+  }
+}
+
+// cost and derivatives at step alpha along the search direction
+static void lineEval(Primal* p, LinePoint* pt) {
+  const mjData* d = p->d;
+  mjtNum a = pt->alpha;
+  mjtNum cost = p->gauss[0] + a * (p->gauss[1] + a * p->gauss[2]);
+  mjtNum d1 = p->gauss[1] + 2 * a * p->gauss[2], d2 = 2 * p->gauss[2];
+
+  for (int i = 0; i < p->nefc; i++) {
+    int type = d->efc_type[i];
+    mjtNum jv = p->Jv[i], jar = p->Jaref[i] + a * jv, D = d->efc_D[i];
+
+    // elliptic block: zones as in ellipticUpdate, along U(a) = s .* (Jaref + a Jv)
+    if (type == mjCNSTR_CONTACT_ELLIPTIC) {
+      const mjContact* con = d->contact + d->efc_id[i];
+      int dim = con->dim;
+      mjtNum mu = con->mu, s[6], U[6] = {0}, V[6] = {0};
+      coneScale(con, s);
+      for (int j = 0; j < dim; j++) {
+        U[j] = s[j] * (p->Jaref[i + j] + a * p->Jv[i + j]);
+        V[j] = s[j] * p->Jv[i + j];
+      }
+      mjtNum N = U[0], T = mju_norm(U + 1, dim - 1);
+      if (mu * N + T <= 0) {
+        for (int j = 0; j < dim; j++) {
+          mjtNum x = p->Jaref[i + j] + a * p->Jv[i + j], Dj = d->efc_D[i + j];
+          cost += 0.5 * Dj * x * x;
+          d1 += Dj * x * p->Jv[i + j];
+          d2 += Dj * p->Jv[i + j] * p->Jv[i + j];
+        }
+      } else if (N < mu * T) {
+        // T' = U.V / T, T'' = (|V|^2 - T'^2) / T on the friction part
+        mjtNum Dm = D / (mu * mu * (1 + mu * mu)), NmT = N - mu * T;
+        mjtNum dT = mju_dot(U + 1, V + 1, dim - 1) / T;
+        mjtNum d2T = (mju_dot(V + 1, V + 1, dim - 1) - dT * dT) / T;
+        mjtNum dNmT = V[0] - mu * dT;
+        cost += 0.5 * Dm * NmT * NmT;
+        d1 += Dm * NmT * dNmT;
+        d2 += Dm * (dNmT * dNmT - NmT * mu * d2T);
+      }
+      i += dim - 1;
+      continue;
+    }
+
+    // friction loss: linear beyond R f
+    if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
+      mjtNum f = d->efc_frictionloss[i], rf = d->efc_R[i] * f;
+      if (jar <= -rf) {
+        cost += -f * jar - 0.5 * rf * f;
+        d1 += -f * jv;
+        continue;
+      }
+      if (jar >= rf) {
+        cost += f * jar - 0.5 * rf * f;
+        d1 += f * jv;
+        continue;
+      }
+    }
+
+    // quadratic: equality, friction in its middle, active one-sided rows
+    else if (type != mjCNSTR_EQUALITY && jar >= 0) {
+      continue;
+    }
+    cost += 0.5 * D * jar * jar;
+    d1 += D * jar * jv;
+    d2 += D * jv * jv;
+  }
+  pt->cost = cost;
+  pt->d1 = d1;
+  pt->d2 = d2;
+  p->neval++;
+}
+
+// the point a Newton step from pt reaches, evaluated
+static LinePoint lineNewton(Primal* p, const LinePoint* pt) {
+  LinePoint q = {pt->d2 > 0 ? pt->alpha - pt->d1 / pt->d2 : pt->alpha, 0, 0, 0};
+  lineEval(p, &q);
+  return q;
+}
+
+// exact line search along p->search: the step minimizing the cost, found by 1-D Newton steps
+// until |d cost / d alpha| < gtol = tolerance ls_tolerance |search| / scale; first one-sided
+// from 0 until the derivative changes sign, then inside the bracket [lo, hi] from the Newton
+// steps of both ends and the midpoint; returns 0 when no step improves the cost
+static mjtNum lineSearch(Primal* p, mjtNum* slope) {
+  const mjModel* m = p->m;
+  mjData* d = p->d;
+  int nv = p->nv, maxeval = m->opt.ls_iterations;
+  p->neval = 0;
+  *slope = 0;
+  mjtNum snorm = mju_norm(p->search, nv);
+  if (snorm < mjMINVAL) return 0;
+  mjtNum gtol = m->opt.tolerance * m->opt.ls_tolerance * snorm / p->scale;
+
+  // products along the line and the Gauss cost as a quadratic in alpha
+  mj_mulM(m, d, p->Mv, p->search);
+  mj_mulJacVec(m, d, p->Jv, p->search);
+  mjtNum g0 = 0, g1 = 0;
+  for (int i = 0; i < nv; i++) {
+    mjtNum r = p->Ma[i] - d->qfrc_smooth[i];
+    g0 += 0.5 * r * (d->qacc[i] - d->qacc_smooth[i]);
+    g1 += p->search[i] * r;
+  }
+  p->gauss[0] = g0;
+  p->gauss[1] = g1;
+  p->gauss[2] = 0.5 * mju_dot(p->search, p->Mv, nv);
+
+  // the start and one Newton step from it
+  LinePoint p0 = {0, 0, 0, 0};
+  lineEval(p, &p0);
+  LinePoint p1 = lineNewton(p, &p0), best;
+  if (fabs(p1.d1) < gtol) {
+    best = p1;
+    goto done;
+  }
+
+  // one-sided: Newton steps while the derivative keeps the sign of p1's
+  int dir = p1.d1 < 0 ? 1 : -1;
+  LinePoint prev = p0;
+  while (p->neval < maxeval && dir * p1.d1 < 0) {
+    prev = p1;
+    p1 = lineNewton(p, &p1);
+    if (fabs(p1.d1) < gtol) {
+      best = p1;
+      goto done;
+    }
+  }
+  if (dir * p1.d1 < 0) {
+    best = p1;
+    goto done;
+  }
+
+  // bracketed: lo has d1 < 0, hi has d1 > 0; candidates inside move the ends inward
+  LinePoint lo = dir > 0 ? prev : p1, hi = dir > 0 ? p1 : prev;
+  while (p->neval < maxeval) {
+    LinePoint c[3] = {lineNewton(p, &lo), lineNewton(p, &hi), {0.5 * (lo.alpha + hi.alpha), 0, 0, 0}};
+    lineEval(p, &c[2]);
+    LinePoint nlo = lo, nhi = hi;
+    for (int k = 0; k < 3; k++) {
+      if (c[k].alpha <= lo.alpha || c[k].alpha >= hi.alpha) continue;
+      if (fabs(c[k].d1) < gtol) {
+        best = c[k];
+        goto done;
+      }
+      if (c[k].d1 < 0 && c[k].alpha > nlo.alpha) nlo = c[k];
+      if (c[k].d1 > 0 && c[k].alpha < nhi.alpha) nhi = c[k];
+    }
+    if (nlo.alpha == lo.alpha && nhi.alpha == hi.alpha) break;
+    lo = nlo;
+    hi = nhi;
+  }
+  best = lo.cost < hi.cost ? lo : hi;
+
+done:
+  *slope = p->scale * fabs(best.d1) / snorm;
+  return best.alpha;
+}
+
+// CG (newton = 0) or Newton (newton = 1) from qacc: iterate until the scaled improvement or
+// gradient falls below tolerance, maxiter iterations, or the line search finds no step
+static void solPrimal(const mjModel* m, mjData* d, int maxiter, int newton) {
+  int nv = m->nv, nefc = d->nefc;
+  size_t mark = mj_markStack(d);
+  Primal p = {m, d, nv, nefc, newton, costScale(m), 0, NULL, NULL, NULL, NULL, NULL, NULL,
+              NULL, NULL, NULL, NULL, {0, 0, 0}, 0, 0};
+  mjtNum* buf = mj_stackAlloc(d, 7 * (size_t)nv + 2 * (size_t)nefc + (size_t)(nefc + 1) / 2 +
+                                     (newton ? (size_t)nv * nv : 0));
+  d->solver_niter = 0;
+  if (!buf) {
+    mj_warning(d, mjWARN_CNSTRFULL, nefc);
+    mju_copy(d->qacc, d->qacc_smooth, nv);
+    mj_freeStack(d, mark);
+    return;
+  }
+  p.Ma = buf;
+  p.grad = p.Ma + nv;
+  p.Mgrad = p.grad + nv;
+  p.search = p.Mgrad + nv;
+  p.Mv = p.search + nv;
+  p.row = p.Mv + nv;
+  mjtNum* oldMgrad = p.row + nv;
+  p.Jaref = oldMgrad + nv;
+  p.Jv = p.Jaref + nefc;
+  p.oldstate = (int*)(p.Jv + nefc);
+  p.H = newton ? p.Jv + nefc + (nefc + 1) / 2 : NULL;
+
+  // the start: Ma, Jaref, forces, cost, gradient; search = -Mgrad
+  mj_mulM(m, d, p.Ma, d->qacc);
+  mj_mulJacVec(m, d, p.Jaref, d->qacc);
+  mju_subFrom(p.Jaref, d->efc_aref, nefc);
+  for (int i = 0; i < nefc; i++) d->efc_state[i] = -1;
+  primalUpdate(&p);
+  mju_scl(p.search, p.Mgrad, -1, nv);
+
+  for (int iter = 0; iter < maxiter; iter++) {
+    // line search, then move: qacc += alpha search, Ma += alpha Mv, Jaref += alpha Jv
+    mjtNum slope, alpha = lineSearch(&p, &slope);
+    if (alpha == 0) break;
+    mju_addToScl(d->qacc, p.search, alpha, nv);
+    mju_addToScl(p.Ma, p.Mv, alpha, nv);
+    mju_addToScl(p.Jaref, p.Jv, alpha, nefc);
+
+    // update forces, cost and gradient
+    mjtNum oldcost = p.cost;
+    if (!newton) mju_copy(oldMgrad, p.Mgrad, nv);
+    mjtNum oldgradMgrad = newton ? 0 : mju_dot(p.grad, p.Mgrad, nv);
+    primalUpdate(&p);
+
+    // statistics and the stopping test
+    mjtNum improvement = p.scale * (oldcost - p.cost);
+    mjtNum gradient = p.scale * mju_norm(p.grad, nv);
+    saveStats(d, iter, improvement, gradient, slope, activeCount(d), p.nchange, p.neval,
+              newton ? p.nchange : 0);
+    d->solver_niter = iter + 1;
+    if (improvement < m->opt.tolerance || gradient < m->opt.tolerance) break;
+
+    // next direction: Newton -inv(H) grad; CG Polak-Ribiere-plus
+    // beta = max(0, grad' (Mgrad - oldMgrad) / (oldgrad' oldMgrad))
+    if (newton) {
+      mju_scl(p.search, p.Mgrad, -1, nv);
+    } else {
+      mju_sub(p.row, p.Mgrad, oldMgrad, nv);
+      mjtNum beta = mju_dot(p.grad, p.row, nv) / fmax(mjMINVAL, oldgradMgrad);
+      if (beta < 0) beta = 0;
+      for (int i = 0; i < nv; i++) p.search[i] = -p.Mgrad[i] + beta * p.search[i];
+    }
+  }
+  mj_freeStack(d, mark);
+}
+
+// CG on the primal problem from qacc
+void mj_solCG(const mjModel* m, mjData* d, int maxiter) { solPrimal(m, d, maxiter, 0); }
+
+// Newton on the primal problem from qacc
+void mj_solNewton(const mjModel* m, mjData* d, int maxiter) { solPrimal(m, d, maxiter, 1); }
+
+// ---- dual solver: PGS --------------------------------------------------------------------------
+
+// states of the dual solution: equality quadratic; friction loss linear at its bounds; one-sided
+// rows quadratic with positive force; elliptic blocks satisfied without normal force, cone on
+// the boundary of the friction cone, quadratic inside
+static void dualState(mjData* d) {
+  for (int i = 0; i < d->nefc; i++) {
+    int type = d->efc_type[i];
+    mjtNum f = d->efc_force[i];
+    int* st = d->efc_state + i;
+    if (type == mjCNSTR_EQUALITY) {
+      *st = mjCNSTRSTATE_QUADRATIC;
+    } else if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
+      mjtNum fl = d->efc_frictionloss[i];
+      *st = f >= fl ? mjCNSTRSTATE_LINEARNEG
+                    : (f <= -fl ? mjCNSTRSTATE_LINEARPOS : mjCNSTRSTATE_QUADRATIC);
+    } else if (type == mjCNSTR_CONTACT_ELLIPTIC) {
+      const mjContact* con = d->contact + d->efc_id[i];
+      int dim = con->dim, s = mjCNSTRSTATE_QUADRATIC;
+      mjtNum t = 0;
+      for (int j = 1; j < dim; j++) {
+        mjtNum x = d->efc_force[i + j] / con->friction[j - 1];
+        t += x * x;
+      }
+      if (f <= 0) s = mjCNSTRSTATE_SATISFIED;
+      else if (sqrt(t) >= f * (1 - 1e-10)) s = mjCNSTRSTATE_CONE;
+      for (int j = 0; j < dim; j++) st[j] = s;
+      i += dim - 1;
+    } else {
+      *st = f > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
+    }
+  }
+}
+
+// A = J inv(M) J' + diag(R) (nefc x nefc) into AR, with MinvJ (nefc x nv) as scratch
+static void dualMatrix(const mjModel* m, mjData* d, mjtNum* AR, mjtNum* J, mjtNum* MinvJ) {
+  int nv = m->nv, nefc = d->nefc;
+  for (int i = 0; i < nefc; i++) jacRow(m, d, i, J + (size_t)i * nv);
+  mj_solveM(m, d, MinvJ, J, nefc);
+  mju_mulMatMatT(AR, J, MinvJ, nefc, nv, nefc);
+  for (int i = 0; i < nefc; i++) AR[(size_t)i * nefc + i] += d->efc_R[i];
+}
+
+// one projected Gauss-Seidel update of the row or elliptic block starting at row i, with
+// res = (A f + b) of its rows on entry; returns its dual cost change and the block's size
+static mjtNum pgsBlock(mjData* d, const mjtNum* AR, int i, const mjtNum* res, int* size) {
+  int nefc = d->nefc, type = d->efc_type[i];
+  mjtNum* f = d->efc_force + i;
+  const mjtNum* A = AR + (size_t)i * nefc + i;
+
+  // elliptic cone: the normal force alone, clamped at 0, then the friction forces jointly as
+  // the QCQP over the friction ellipse of radius f_n with the normal fixed
+  if (type == mjCNSTR_CONTACT_ELLIPTIC) {
+    const mjContact* con = d->contact + d->efc_id[i];
+    int dim = con->dim, nt = dim - 1;
+    mjtNum old[6], Att[25], bt[5], x[5];
+    mju_copy(old, f, dim);
+    f[0] -= res[0] / A[0];
+    if (f[0] < 0) f[0] = 0;
+    if (f[0] < mjMINVAL) {
+      mju_zero(f + 1, nt);
+    } else {
+      // bt = residual of the friction rows with zero friction and the new normal force
+      for (int j = 0; j < nt; j++) {
+        bt[j] = res[1 + j] + A[(1 + j) * nefc] * (f[0] - old[0]);
+        for (int k = 0; k < nt; k++) {
+          Att[j * nt + k] = A[(1 + j) * nefc + 1 + k];
+          bt[j] -= Att[j * nt + k] * old[1 + k];
+        }
+      }
+      mju_QCQP(x, Att, bt, con->friction, f[0], nt);
+      mju_copy(f + 1, x, nt);
+    }
+
+    // dual cost change: delta' res + 0.5 delta' A delta
+    mjtNum delta[6], change = 0;
+    for (int j = 0; j < dim; j++) delta[j] = f[j] - old[j];
+    for (int j = 0; j < dim; j++) {
+      change += delta[j] * res[j];
+      for (int k = 0; k < dim; k++) change += 0.5 * delta[j] * A[j * nefc + k] * delta[k];
+    }
+    *size = dim;
+    return change;
+  }
+
+  // one row: f -= res / A_ii, then its bounds
+  mjtNum old = f[0];
+  f[0] -= res[0] / A[0];
+  if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
+    mjtNum fl = d->efc_frictionloss[i];
+    f[0] = f[0] < -fl ? -fl : (f[0] > fl ? fl : f[0]);
+  } else if (type != mjCNSTR_EQUALITY && f[0] < 0) {
+    f[0] = 0;
+  }
+  mjtNum delta = f[0] - old;
+  *size = 1;
+  return delta * res[0] + 0.5 * A[0] * delta * delta;
+}
+
+// PGS on the dual problem from efc_force; then qfrc_constraint = J' f,
+// qacc = qacc_smooth + inv(M) qfrc_constraint and the states
+void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
+  int nv = m->nv, nefc = d->nefc;
+  size_t mark = mj_markStack(d);
+  d->solver_niter = 0;
+  mjtNum* AR = mj_stackAlloc(d, (size_t)nefc * nefc + 2 * (size_t)nefc * nv);
+  if (!AR) {
+    mj_warning(d, mjWARN_CNSTRFULL, nefc);
+    mju_copy(d->qacc, d->qacc_smooth, nv);
+    mj_freeStack(d, mark);
+    return;
+  }
+  dualMatrix(m, d, AR, AR + (size_t)nefc * nefc, AR + (size_t)nefc * nefc + (size_t)nefc * nv);
+  mjtNum scale = costScale(m);
+
+  for (int iter = 0; iter < maxiter; iter++) {
+    // sweep the rows and blocks in order, each with its current residual A f + b
+    mjtNum improvement = 0;
+    for (int i = 0, size = 1; i < nefc; i += size) {
+      mjtNum res[6];
+      int dim = d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC ? d->contact[d->efc_id[i]].dim : 1;
+      for (int j = 0; j < dim; j++) {
+        res[j] = d->efc_b[i + j] + mju_dot(AR + (size_t)(i + j) * nefc, d->efc_force, nefc);
+      }
+      improvement -= pgsBlock(d, AR, i, res, &size);
+    }
+
+    // statistics and the stopping test
+    improvement *= scale;
+    saveStats(d, iter, improvement, 0, 0, 0, 0, 0, 0);
+    d->solver_niter = iter + 1;
+    if (improvement < m->opt.tolerance) break;
+  }
+
+  // the primal quantities of the forces
+  mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
+  mj_solveM(m, d, d->qacc, d->qfrc_constraint, 1);
+  mju_addTo(d->qacc, d->qacc_smooth, nv);
+  dualState(d);
+  mj_freeStack(d, mark);
+}
+
+// ---- warmstart --------------------------------------------------------------------------------
+
+// efc_b = J qacc_smooth - aref; then the start of the solver: unless warmstart is disabled,
+// qacc = qacc_warmstart when its primal cost is lower than qacc_smooth's (CG, Newton) or
+// efc_force = the forces of qacc_warmstart when their dual cost is negative (PGS); else
+// qacc = qacc_smooth and efc_force = 0
+void mj_solWarmstart(const mjModel* m, mjData* d) {
+  int nv = m->nv, nefc = d->nefc;
+  mj_mulJacVec(m, d, d->efc_b, d->qacc_smooth);
+  mju_subFrom(d->efc_b, d->efc_aref, nefc);
+  size_t mark = mj_markStack(d);
+  mjtNum* tmp = m->opt.disableflags & mjDSBL_WARMSTART ? NULL
+                                                        : mj_stackAlloc(d, (size_t)nefc + nv);
+
+  // cold start
+  if (!tmp) {
+    mju_copy(d->qacc, d->qacc_smooth, nv);
+    mju_zero(d->efc_force, nefc);
+    mj_freeStack(d, mark);
+    return;
+  }
+
+  // forces and constraint cost of the warmstart: jar = J qacc_warmstart - aref
+  mjtNum *jar = tmp, *Ma = tmp + nefc, cost_warm, cost_smooth;
+  mju_copy(d->qacc, d->qacc_warmstart, nv);
+  mj_mulJacVec(m, d, jar, d->qacc_warmstart);
+  mju_subFrom(jar, d->efc_aref, nefc);
+  mj_constraintUpdate(m, d, jar, &cost_warm, 0);
+
+  // PGS: dual cost 0.5 f'Af + f'b = 0.5 f'R f + 0.5 |J'f|^2_inv(M) + f'b; zero forces if > 0
+  if (m->opt.solver == mjSOL_PGS) {
+    mj_solveM(m, d, Ma, d->qfrc_constraint, 1);
+    mjtNum dual = 0.5 * mju_dot(Ma, d->qfrc_constraint, nv);
+    for (int i = 0; i < nefc; i++) {
+      mjtNum f = d->efc_force[i];
+      dual += f * d->efc_b[i] + 0.5 * d->efc_R[i] * f * f;
+    }
+    if (dual > 0) mju_zero(d->efc_force, nefc);
+  }
+
+  // primal: add the Gauss cost 0.5 (M qacc_w - qfrc_smooth)'(qacc_w - qacc_smooth), compare
+  // with the cost of qacc_smooth (constraints only, at jar = efc_b)
+  else {
+    mj_mulM(m, d, Ma, d->qacc_warmstart);
+    for (int i = 0; i < nv; i++) {
+      cost_warm += 0.5 * (Ma[i] - d->qfrc_smooth[i]) * (d->qacc_warmstart[i] - d->qacc_smooth[i]);
+    }
+    mj_constraintUpdate(m, d, d->efc_b, &cost_smooth, 0);
+    if (cost_warm > cost_smooth) mju_copy(d->qacc, d->qacc_smooth, nv);
+  }
+  mj_freeStack(d, mark);
+}

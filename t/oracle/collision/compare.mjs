@@ -1,0 +1,219 @@
+// compare.mjs: libmj's contacts against MuJoCo's (the oracle) at identical positions.
+//
+//   node t/oracle/collision/compare.mjs --bin CONTACTS [--verbose] [--set NAME=VALUE |
+//        --disable FLAG | --enable FLAG]... MODEL.xml...
+//
+// The options (as mjstep's) apply to both engines, after nativeccd is disabled.
+// For each model the states are: qpos0 and every keyframe; RANDOM positions jittered around
+// them (free and ball joints get random rotations); and snapshots of MuJoCo falling and
+// settling from qpos0 (and keyframe 0) for FALL steps.  At each state MuJoCo's mj_forward
+// and our mj_fwdPosition (CONTACTS, the helper t/oracle/collision/contacts.c, reading qpos
+// lines) give the contacts; they must agree in number, order, geom ids and dim exactly, and in
+// every number (dist, pos, frame, friction, solref, solreffriction, solimp, includemargin)
+// within BOUND for analytic pairs and CCD_BOUND for pairs that go through libccd (MuJoCo runs
+// with nativeccd disabled so that it uses libccd's MPR as well).  Exit status 1 when a model is
+// beyond its bounds.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { openOracle } from '../../../scripts/oracle.mjs';
+
+const BOUND = 1e-10;
+const CCD_BOUND = 1e-6;
+const RANDOM = 40;
+const FALL = 400;
+const EVERY = 20;
+
+// geom type pairs (type1 <= type2) with an analytic function; the other convex pairs use libccd
+const PLANE = 0, SPHERE = 2, CAPSULE = 3, ELLIPSOID = 4, CYLINDER = 5, BOX = 6;
+const ANALYTIC = new Set([[PLANE, SPHERE], [PLANE, CAPSULE], [PLANE, ELLIPSOID],
+  [PLANE, CYLINDER], [PLANE, BOX], [SPHERE, SPHERE], [SPHERE, CAPSULE], [SPHERE, BOX],
+  [CAPSULE, CAPSULE], [CAPSULE, BOX], [BOX, BOX]].map(([a, b]) => a * 16 + b));
+
+// ---- arguments --------------------------------------------------------------------------------
+const argv = process.argv.slice(2);
+let bin = null, verbose = false;
+const files = [], opts = { set: [], disable: ['nativeccd'], enable: [] };
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i] === '--bin') bin = argv[++i];
+  else if (argv[i] === '--verbose') verbose = true;
+  else if (['--set', '--disable', '--enable'].includes(argv[i])) {
+    opts[argv[i].slice(2)].push(argv[++i]);
+  }
+  else files.push(argv[i]);
+}
+const optArgs = Object.entries(opts).flatMap(([k, l]) => l.flatMap((v) => [`--${k}`, v]));
+if (!bin || !files.length) {
+  process.stderr.write('usage: compare.mjs --bin CONTACTS [--verbose] MODEL.xml...\n');
+  process.exit(2);
+}
+
+// ---- states -----------------------------------------------------------------------------------
+
+// a deterministic generator of numbers in [0, 1)
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// qpos jittered around base: positions by +-0.1 (free joints' centers in x, y and down by up
+// to 0.1), hinges and slides by +-0.5, free and ball rotations random
+function jitter(m, base, rand) {
+  const q = Float64Array.from(base);
+  for (let j = 0; j < m.njnt; j++) {
+    const a = m.jnt_qposadr[j], type = m.jnt_type[j];
+    if (type === 0) {
+      for (let k = 0; k < 3; k++) q[a + k] += 0.2 * (rand() - 0.5) - (k === 2 ? 0.05 : 0);
+    }
+    if (type <= 1) {
+      const r = type === 0 ? 3 : 0;
+      const v = [0, 0, 0, 0].map(() => rand() - 0.5);
+      const n = Math.hypot(...v);
+      for (let k = 0; k < 4; k++) q[a + r + k] = v[k] / n;
+    } else {
+      q[a] += rand() - 0.5;
+    }
+  }
+  return q;
+}
+
+// the states of a model: defaults and keyframes, jittered copies, snapshots of falls
+function makeStates(mujoco, m, seed) {
+  const bases = [Float64Array.from(m.qpos0)];
+  for (let k = 0; k < m.nkey; k++) bases.push(Float64Array.from(m.key_qpos.slice(k * m.nq,
+                                                                               (k + 1) * m.nq)));
+  const states = bases.map((b) => Array.from(b));
+  const rand = rng(seed);
+  for (let i = 0; i < RANDOM; i++) states.push(Array.from(jitter(m, bases[i % bases.length],
+                                                                 rand)));
+  const d = new mujoco.MjData(m);
+  try {
+    for (let b = 0; b < Math.min(2, bases.length); b++) {
+      mujoco.mj_resetData(m, d);
+      d.qpos.set(bases[b]);
+      for (let s = 1; s <= FALL; s++) {
+        mujoco.mj_step(m, d);
+        if (s % EVERY === 0) states.push(Array.from(d.qpos));
+      }
+    }
+  } finally {
+    d.delete();
+  }
+  return states;
+}
+
+// MuJoCo's contacts at each state, as the helper prints them
+function oracleContacts(mujoco, m, states) {
+  const d = new mujoco.MjData(m);
+  try {
+    return states.map((q) => {
+      mujoco.mj_resetData(m, d);
+      d.qpos.set(q);
+      mujoco.mj_forward(m, d);
+      const out = [];
+      for (let i = 0; i < d.ncon; i++) {
+        const c = d.contact.get(i);
+        out.push([c.geom1, c.geom2, c.dim, c.dist, ...c.pos, ...c.frame, ...c.friction,
+          ...c.solref, ...c.solreffriction, ...c.solimp, c.includemargin]);
+      }
+      return out;
+    });
+  } finally {
+    d.delete();
+  }
+}
+
+// ---- one model ---------------------------------------------------------------------------------
+
+const FIELDS = [['dist', 3, 4], ['pos', 4, 7], ['frame', 7, 16], ['param', 16, 31]];
+
+// compare one model; returns its row
+function checkModel(oracle, file, seed) {
+  const row = { name: path.basename(file, '.xml'), states: 0, contacts: 0, ccd: 0,
+                err: {}, ccdErr: {}, beyond: 0, bad: [], pass: true };
+  const m = oracle.loadModel(file, opts);
+  let states, ref;
+  try {
+    states = makeStates(oracle.mujoco, m, seed);
+    ref = oracleContacts(oracle.mujoco, m, states);
+  } finally {
+    var types = Array.from(m.geom_type);
+    m.delete();
+  }
+  const input = states.map((q) => q.map((x) => x.toPrecision(17)).join(' ')).join('\n') + '\n';
+  const r = spawnSync(bin, [file, ...optArgs], { input, encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`${bin}: ${r.stderr.trim()}`);
+  const ours = r.stdout.trim().split('\n').map((l) => JSON.parse(l).contact);
+  row.states = states.length;
+  for (const [name] of FIELDS) row.err[name] = row.ccdErr[name] = 0;
+
+  // state by state, contact by contact
+  for (let s = 0; s < states.length; s++) {
+    const a = ours[s], b = ref[s];
+    row.contacts += b.length;
+    const ids = (l) => l.map((c) => `${c[0]}-${c[1]}/${c[2]}`).join(' ');
+    if (a.length !== b.length || ids(a) !== ids(b)) {
+      row.bad.push(`state ${s}: ours [${ids(a)}] MuJoCo [${ids(b)}]`);
+      continue;
+    }
+    for (let i = 0; i < b.length; i++) {
+      const t1 = types[b[i][0]], t2 = types[b[i][1]];
+      const ccd = !ANALYTIC.has(Math.min(t1, t2) * 16 + Math.max(t1, t2));
+      if (ccd) row.ccd++;
+      let beyond = 0;
+      for (const [name, lo, hi] of FIELDS) {
+        let e = 0;
+        for (let k = lo; k < hi; k++) e = Math.max(e, Math.abs(a[i][k] - b[i][k]));
+        const tab = ccd ? row.ccdErr : row.err;
+        tab[name] = Math.max(tab[name], e);
+        if (e > (ccd ? CCD_BOUND : BOUND)) beyond = 1;
+        if (e > (ccd ? CCD_BOUND : BOUND) && verbose) {
+          row.bad.push(`state ${s} contact ${i} (${b[i][0]}-${b[i][1]}) ${name}: ours ` +
+                       `${a[i].slice(lo, hi).map((x) => x.toPrecision(8))} MuJoCo ` +
+                       `${b[i].slice(lo, hi).map((x) => x.toPrecision(8))}`);
+        }
+      }
+      row.beyond += beyond;
+    }
+  }
+  row.pass = !row.bad.some((l) => !l.includes(' contact ')) &&
+    FIELDS.every(([n]) => row.err[n] <= BOUND && row.ccdErr[n] <= CCD_BOUND);
+  return row;
+}
+
+// ---- all models --------------------------------------------------------------------------------
+
+const fmt = (x) => (x === 0 ? '0' : x.toExponential(1));
+const pad = (s, n) => String(s).padEnd(n);
+const padl = (s, n) => String(s).padStart(n);
+const oracle = await openOracle({ quiet: true });
+console.log(`contacts at identical positions: max |ours - MuJoCo| (bounds: analytic ${BOUND}, ` +
+            `libccd ${CCD_BOUND}, MuJoCo with nativeccd disabled)`);
+console.log(pad('model', 24) + padl('states', 7) + padl('contacts', 9) + padl('ccd', 6) +
+            FIELDS.map(([n]) => padl(n, 9)).join('') + FIELDS.map(([n]) => padl(`ccd ${n}`, 11))
+              .join('') + '  verdict');
+let failed = 0;
+for (let f = 0; f < files.length; f++) {
+  let row;
+  try {
+    row = checkModel(oracle, files[f], 1234 + f);
+  } catch (e) {
+    console.log(pad(path.basename(files[f], '.xml'), 24) + `  FAIL (${e.message || e})`);
+    failed++;
+    continue;
+  }
+  console.log(pad(row.name, 24) + padl(row.states, 7) + padl(row.contacts, 9) +
+              padl(row.ccd, 6) + FIELDS.map(([n]) => padl(fmt(row.err[n]), 9)).join('') +
+              FIELDS.map(([n]) => padl(fmt(row.ccdErr[n]), 11)).join('') +
+              (row.pass ? '  ok' : '  FAIL'));
+  if (row.beyond) console.log(`    ${row.beyond} contacts beyond the bounds`);
+  for (const l of row.bad.slice(0, verbose ? 20 : 3)) console.log(`    ${l}`);
+  if (!row.pass) failed++;
+}
+console.log(`\ncompare.mjs: ${files.length} models, ${failed} failed`);
+process.exitCode = failed ? 1 : 0;

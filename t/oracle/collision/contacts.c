@@ -1,0 +1,81 @@
+// contacts.c: libmj's contacts at given positions, as JSON lines, for compare.mjs to set
+// against MuJoCo's.
+//
+//   contacts MODEL [--set NAME=VALUE | --disable FLAG | --enable FLAG]... < STATES
+//
+// STATES: one state a line, nq numbers (qpos).  For each, after mj_resetData, setting qpos and
+// mj_fwdPosition, one line {"warn": W, "contact": [[geom1, geom2, dim, dist, pos(3), frame(9),
+// friction(5), solref(2), solreffriction(2), solimp(5), includemargin], ...]} with %.17g, W
+// the count of mjWARN_CONTACTFULL.  Exit status 2 on any error, with a message on stderr.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mj.h"
+
+// print n numbers after a comma each
+static void printNums(const mjtNum* v, int n) {
+  for (int i = 0; i < n; i++) printf(", %.17g", v[i]);
+}
+
+int main(int argc, char** argv) {
+  char err[1024];
+  if (argc < 2) {
+    fprintf(stderr, "usage: contacts MODEL [--set N=V | --disable F | --enable F]... < STATES\n");
+    return 2;
+  }
+  mjModel* m = mj_loadAny(argv[1], err, sizeof(err));
+  if (!m) {
+    fprintf(stderr, "contacts: %s\n", err);
+    return 2;
+  }
+
+  // the option overrides
+  for (int i = 2; i + 1 < argc; i += 2) {
+    int r = !strcmp(argv[i], "--set") ? mj_setOptionString(m, argv[i + 1], err, sizeof(err))
+                                      : mj_setFlag(m, argv[i + 1], !strcmp(argv[i], "--enable"),
+                                                   err, sizeof(err));
+    if (r) {
+      fprintf(stderr, "contacts: %s\n", err);
+      return 2;
+    }
+  }
+
+  // each state: qpos read, position stage, contacts printed
+  mjData* d = mj_makeData(m);
+  char* line = NULL;
+  size_t cap = 0;
+  for (long lineno = 1; getline(&line, &cap, stdin) > 0; lineno++) {
+    mj_resetData(m, d);
+    char* p = line;
+    for (int i = 0; i < m->nq; i++) {
+      char* end;
+      d->qpos[i] = strtod(p, &end);
+      if (end == p) {
+        fprintf(stderr, "contacts: line %ld: expected %d numbers\n", lineno, m->nq);
+        return 2;
+      }
+      p = end;
+    }
+    mj_fwdPosition(m, d);
+    printf("{\"warn\": %d, \"contact\": [", d->warning[mjWARN_CONTACTFULL].number);
+    for (int i = 0; i < d->ncon; i++) {
+      const mjContact* c = d->contact + i;
+      printf("%s[%d, %d, %d", i ? ", " : "", c->geom1, c->geom2, c->dim);
+      printNums(&c->dist, 1);
+      printNums(c->pos, 3);
+      printNums(c->frame, 9);
+      printNums(c->friction, 5);
+      printNums(c->solref, 2);
+      printNums(c->solreffriction, 2);
+      printNums(c->solimp, 5);
+      printNums(&c->includemargin, 1);
+      printf("]");
+    }
+    printf("]}\n");
+  }
+  free(line);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  return 0;
+}

@@ -1,0 +1,33 @@
+#!/bin/sh
+# run.sh: libmj's constraint rows against MuJoCo's (the oracle) from identical states and
+# contacts; see t/oracle/constraint/run.mjs for what is compared and the bound.
+#
+#   BIN=/path/to/bin sh t/oracle/constraint/run.sh [MODEL.xml...]
+#
+# Models: t/oracle/constraint/models/*.xml.  Builds the helper t/oracle/constraint/efc.c
+# against BIN/../libmj.a with CC, CFLAGS and LDLIBS (make check passes its own).  Exit status:
+# nonzero when any case differs or is beyond the bound.
+set -eu
+
+cd "$(dirname "$0")/../../.."
+BIN=${BIN:-$PWD/build/bin}
+CC=${CC:-cc}
+CFLAGS=${CFLAGS:--O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Ilib}
+LDLIBS=${LDLIBS:--lexpat -lz -lm -lccd}
+
+# the oracle: node and the mujoco package
+command -v node >/dev/null 2>&1 || { echo "run.sh: node is not installed" >&2; exit 2; }
+if [ ! -d scripts/node_modules/mujoco ]; then
+  echo "run.sh: installing the oracle (npm ci --prefix scripts)" >&2
+  npm ci --prefix scripts --no-audit --no-fund >&2 ||
+    npm install --prefix scripts --no-audit --no-fund >&2
+fi
+
+# the helper printing libmj's rows
+efc=$(dirname "$BIN")/t/oracle-constraint-efc
+mkdir -p "$(dirname "$efc")"
+# shellcheck disable=SC2086
+$CC $CFLAGS -o "$efc" t/oracle/constraint/efc.c "$(dirname "$BIN")/libmj.a" $LDLIBS
+
+[ $# -eq 0 ] && set -- t/oracle/constraint/models/*.xml
+exec node t/oracle/constraint/run.mjs --efc "$efc" "$@"
