@@ -26,7 +26,7 @@ const mjfCollision mj_collisionFunc[mjNGEOMTYPES][mjNGEOMTYPES] = {
   [PL] = {[SP] = mjc_PlaneSphere, [CA] = mjc_PlaneCapsule, [EL] = mjc_PlaneEllipsoid,
           [CY] = mjc_PlaneCylinder, [BX] = mjc_PlaneBox},
   [SP] = {[SP] = mjc_SphereSphere, [CA] = mjc_SphereCapsule, [EL] = mjc_Convex,
-          [CY] = mjc_Convex, [BX] = mjc_SphereBox},
+          [CY] = mjc_SphereCylinder, [BX] = mjc_SphereBox},
   [CA] = {[CA] = mjc_CapsuleCapsule, [EL] = mjc_Convex, [CY] = mjc_Convex,
           [BX] = mjc_CapsuleBox},
   [EL] = {[EL] = mjc_Convex, [CY] = mjc_Convex, [BX] = mjc_Convex},

@@ -202,6 +202,55 @@ int mjc_SphereCapsule(const mjModel* m, const mjData* d, mjContact* con, int g1,
                              m->geom_size[3 * g2]);
 }
 
+// the sphere against the cylinder, by the region of the sphere's center p in the cylinder's
+// frame: beside the side (|p_z| <= h) as against a capsule of the cylinder's radius, over a
+// cap (|p_xy| <= r) against the cap's plane, else against the nearest rim point; a center
+// inside takes the shallower of the side and the nearer cap
+int mjc_SphereCylinder(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+                       mjtNum margin) {
+  const mjtNum* c = d->geom_xpos + 3 * g1;
+  const mjtNum* cc = d->geom_xpos + 3 * g2;
+  const mjtNum* mat = d->geom_xmat + 9 * g2;
+  mjtNum rs = m->geom_size[3 * g1], r = m->geom_size[3 * g2], h = m->geom_size[3 * g2 + 1];
+  mjtNum dif[3], p[3], axis[3], q[3];
+  mju_sub3(dif, c, cc);
+  mju_mulMatTVec3(p, mat, dif);
+  geomAxis(d, g2, 2, axis);
+  mjtNum rad = sqrt(p[0] * p[0] + p[1] * p[1]);
+
+  // beside the side: the axis point at the center's height, unless the center is inside and
+  // nearer a cap than the side
+  mjtNum side = p[2] > 0 ? 1 : -1;
+  int nearcap = rad < r && h - side * p[2] < r - rad;
+  if (p[2] <= h && p[2] >= -h && !nearcap) {
+    mju_copy3(q, cc);
+    mju_addToScl3(q, axis, p[2]);
+    return mjc_sphereSphereRaw(con, margin, c, rs, q, r);
+  }
+
+  // over a cap: the cap's plane, normal -sign(p_z) axis
+  if (rad <= r) {
+    mjtNum n[3], o[3];
+    mju_scl3(n, axis, -side);
+    mju_copy3(o, cc);
+    mju_addToScl3(o, axis, side * h);
+    mjtNum dist = side * p[2] - h - rs;
+    if (dist > margin) return 0;
+    con->dist = dist;
+    mju_copy3(con->pos, c);
+    mju_addToScl3(con->pos, n, rs + 0.5 * dist);
+    mju_copy3(con->frame, n);
+    mju_zero3(con->frame + 3);
+    return 1;
+  }
+
+  // beyond the rim: the rim point r p_xy/|p_xy| + side h z, to the world
+  mjtNum local[3] = {r * p[0] / rad, r * p[1] / rad, side * h};
+  mju_mulMatVec3(q, mat, local);
+  mju_addTo3(q, cc);
+  return mjc_sphereSphereRaw(con, margin, c, rs, q, 0);
+}
+
 // one sphere contact between the end `side` (+1, -1) of segment (c, a, h) and its nearest
 // point on segment (oc, oa, oh); the spheres' order follows the capsules' (flip: the end is on
 // the second)

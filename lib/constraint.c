@@ -31,27 +31,27 @@ int mj_isSparse(const mjModel* m) {
 typedef struct {
   const mjModel* m;
   mjData* d;
-  int fill;              // 0: count rows and entries; 1: write them into d->efc_*
-  int sparse;            // compressed rows
-  int nefc, nJ;          // rows and Jacobian entries made so far
-  int maxefc, maxJ;      // room for rows and entries
-  int dropped;           // rows refused for lack of room
-  int* cols;             // the columns of the current constraint, ascending (nv)
-  int* flags;            // per column: bit 0 moves body 1, bit 1 moves body 2 (nv)
-  mjtNum* jac;           // the current constraint's rows over cols (MAXROWS x nv)
-  mjtNum* basis;         // a contact's rows in its frame before the pyramid (6 x nv)
-  mjtNum* jacp;          // translational Jacobian difference over cols (3 x nv)
-  mjtNum* jacr;          // rotational Jacobian difference over cols (3 x nv)
+  int fill;          // 0: count rows and entries; 1: write them into d->efc_*
+  int sparse;        // compressed rows
+  int nefc, nJ;      // rows and Jacobian entries made so far
+  int maxefc, maxJ;  // room for rows and entries
+  int dropped;       // rows refused for lack of room
+  int* cols;         // the columns of the current constraint, ascending (nv)
+  int* flags;        // per column: bit 0 moves body 1, bit 1 moves body 2 (nv)
+  mjtNum* jac;       // the current constraint's rows over cols (MAXROWS x nv)
+  mjtNum* basis;     // a contact's rows in its frame before the pyramid (6 x nv)
+  mjtNum* jacp;      // translational Jacobian difference over cols (3 x nv)
+  mjtNum* jacr;      // rotational Jacobian difference over cols (3 x nv)
 } Rows;
 
 // one constraint's rows apart from their Jacobian (which is in Rows.jac over Rows.cols)
 typedef struct {
-  int type, id;          // mjtConstraint and the id of what is constrained
-  int nrow, nnz;         // rows and columns
-  mjtNum frictionloss;   // friction loss of every row
-  mjtNum pos[MAXROWS];   // position of each row
+  int type, id;            // mjtConstraint and the id of what is constrained
+  int nrow, nnz;           // rows and columns
+  mjtNum frictionloss;     // friction loss of every row
+  mjtNum pos[MAXROWS];     // position of each row
   mjtNum margin[MAXROWS];  // margin of each row
-  mjtNum diag[MAXROWS];  // approximate diagonal of A of each row
+  mjtNum diag[MAXROWS];    // approximate diagonal of A of each row
 } Block;
 
 // append block b (Jacobian r->jac over r->cols); returns its first row, or -1 when it does not
@@ -92,7 +92,7 @@ static int addRows(Rows* r, const Block* b) {
   return first;
 }
 
-// ---- Jacobians over dof chains -------------------------------------------------------------------
+// ---- Jacobians over dof chains -----------------------------------------------------------------
 
 // the last dof on the path from body b to the world (of b or its nearest ancestor with dofs), -1
 static int lastDof(const mjModel* m, int b) {
@@ -170,10 +170,12 @@ static void addTendonJac(const Rows* r, mjtNum* row, int n, int t, mjtNum scl) {
   for (int k = 0; k < n; k++) row[k] += scl * J[r->cols[k]];
 }
 
-// ---- equality ------------------------------------------------------------------------------------
+// ---- equality ----------------------------------------------------------------------------------
 
 // approximate inverse mass of body b, translation (rot 0) or rotation (rot 1)
-static mjtNum bodyWeight(const mjModel* m, int b, int rot) { return m->body_invweight0[2 * b + rot]; }
+static mjtNum bodyWeight(const mjModel* m, int b, int rot) {
+  return m->body_invweight0[2 * b + rot];
+}
 
 // the world anchors of connect or weld i: p1 on body 1, p2 on body 2 (data = eq_data of i)
 //   connect  p1 = x1 + R1 data[0:3], p2 = x2 + R2 data[3:6]
@@ -306,31 +308,43 @@ static void equalityRows(Rows* r) {
     if (!r->d->eq_active[i]) continue;
     switch (m->eq_type[i]) {
       case mjEQ_CONNECT:
-      case mjEQ_WELD: bodyEquality(r, i); break;
+      case mjEQ_WELD:
+        bodyEquality(r, i);
+        break;
       case mjEQ_JOINT:
-      case mjEQ_TENDON: scalarEquality(r, i); break;
-      default: break;
+      case mjEQ_TENDON:
+        scalarEquality(r, i);
+        break;
+      default:
+        break;
     }
   }
 }
 
-// ---- friction loss ---------------------------------------------------------------------------------
+// ---- friction loss -----------------------------------------------------------------------------
 
 // one row per dof, then per tendon, with frictionloss > 0: J = e_dof or the tendon's Jacobian
 static void frictionRows(Rows* r) {
   const mjModel* m = r->m;
   for (int j = 0; j < m->nv; j++) {
     if (m->dof_frictionloss[j] <= 0) continue;
-    Block b = {.type = mjCNSTR_FRICTION_DOF, .id = j, .nrow = 1, .nnz = 1,
-               .frictionloss = m->dof_frictionloss[j], .diag = {m->dof_invweight0[j]}};
+    Block b = {.type = mjCNSTR_FRICTION_DOF,
+               .id = j,
+               .nrow = 1,
+               .nnz = 1,
+               .frictionloss = m->dof_frictionloss[j],
+               .diag = {m->dof_invweight0[j]}};
     r->cols[0] = j;
     r->jac[0] = 1;
     addRows(r, &b);
   }
   for (int t = 0; t < m->ntendon; t++) {
     if (m->tendon_frictionloss[t] <= 0) continue;
-    Block b = {.type = mjCNSTR_FRICTION_TENDON, .id = t, .nrow = 1,
-               .frictionloss = m->tendon_frictionloss[t], .diag = {m->tendon_invweight0[t]}};
+    Block b = {.type = mjCNSTR_FRICTION_TENDON,
+               .id = t,
+               .nrow = 1,
+               .frictionloss = m->tendon_frictionloss[t],
+               .diag = {m->tendon_invweight0[t]}};
     b.nnz = tendonCols(r, t, -1);
     if (r->fill) {
       mju_zero(r->jac, b.nnz);
@@ -340,12 +354,16 @@ static void frictionRows(Rows* r) {
   }
 }
 
-// ---- limits ----------------------------------------------------------------------------------------
+// ---- limits ------------------------------------------------------------------------------------
 
 // a row for a scalar limit side at distance dist (< margin) whose Jacobian is already in r->jac
-static void limitRow(Rows* r, int type, int id, int nnz, mjtNum dist, mjtNum margin,
-                     mjtNum diag) {
-  Block b = {.type = type, .id = id, .nrow = 1, .nnz = nnz, .pos = {dist}, .margin = {margin},
+static void limitRow(Rows* r, int type, int id, int nnz, mjtNum dist, mjtNum margin, mjtNum diag) {
+  Block b = {.type = type,
+             .id = id,
+             .nrow = 1,
+             .nnz = nnz,
+             .pos = {dist},
+             .margin = {margin},
              .diag = {diag}};
   addRows(r, &b);
 }
@@ -407,7 +425,7 @@ static void tendonLimitRows(Rows* r) {
   }
 }
 
-// ---- contacts --------------------------------------------------------------------------------------
+// ---- contacts ----------------------------------------------------------------------------------
 
 // the rows of contact i when it is included (not excluded, dist < includemargin): in the contact
 // frame (normal, tangent1, tangent2) the Jacobian of body 2 minus body 1 at the contact point,
@@ -430,8 +448,9 @@ static void contactRows(Rows* r) {
     if (con->exclude || !(con->dist < con->includemargin)) continue;
     int dim = con->dim, b1 = m->geom_bodyid[con->geom1], b2 = m->geom_bodyid[con->geom2];
     Block b = {.id = i};
-    b.type = dim == 1 ? mjCNSTR_CONTACT_FRICTIONLESS
-                      : pyramid ? mjCNSTR_CONTACT_PYRAMIDAL : mjCNSTR_CONTACT_ELLIPTIC;
+    b.type = dim == 1  ? mjCNSTR_CONTACT_FRICTIONLESS
+             : pyramid ? mjCNSTR_CONTACT_PYRAMIDAL
+                       : mjCNSTR_CONTACT_ELLIPTIC;
     b.nrow = b.type == mjCNSTR_CONTACT_PYRAMIDAL ? 2 * (dim - 1) : dim;
     b.nnz = bodyChain(r, b2, b1);
     if (!r->fill) {
@@ -497,13 +516,15 @@ static void makeRows(Rows* r) {
 }
 
 // the efc_* arrays of one step: X(type, name, count), count in nefc and nJ
-#define EFC_ARRAYS(X)                                                                          \
-  X(int, efc_type, nefc) X(int, efc_id, nefc) X(int, efc_J_rownnz, nefc)                       \
-  X(int, efc_J_rowadr, nefc) X(int, efc_J_colind, sparse ? nJ : 0) X(mjtNum, efc_J, nJ)        \
-  X(mjtNum, efc_pos, nefc) X(mjtNum, efc_margin, nefc) X(mjtNum, efc_frictionloss, nefc)       \
-  X(mjtNum, efc_diagApprox, nefc) X(mjtNum, efc_KBIP, 4 * nefc) X(mjtNum, efc_D, nefc)         \
-  X(mjtNum, efc_R, nefc) X(mjtNum, efc_vel, nefc) X(mjtNum, efc_aref, nefc)                    \
+// clang-format off
+#define EFC_ARRAYS(X)                                                                            \
+  X(int, efc_type, nefc) X(int, efc_id, nefc) X(int, efc_J_rownnz, nefc)                         \
+  X(int, efc_J_rowadr, nefc) X(int, efc_J_colind, sparse ? nJ : 0) X(mjtNum, efc_J, nJ)          \
+  X(mjtNum, efc_pos, nefc) X(mjtNum, efc_margin, nefc) X(mjtNum, efc_frictionloss, nefc)         \
+  X(mjtNum, efc_diagApprox, nefc) X(mjtNum, efc_KBIP, 4 * nefc) X(mjtNum, efc_D, nefc)           \
+  X(mjtNum, efc_R, nefc) X(mjtNum, efc_vel, nefc) X(mjtNum, efc_aref, nefc)                      \
   X(mjtNum, efc_b, nefc) X(mjtNum, efc_force, nefc) X(int, efc_state, nefc)
+// clang-format on
 
 // the efc_* arrays for nefc rows and nJ Jacobian entries from the arena; 0 when it is full
 static int allocEfc(mjData* d, size_t nefc, size_t nJ, int sparse) {
@@ -609,15 +630,20 @@ static int rowParams(const mjModel* m, const mjData* d, int i, const mjtNum** re
         *viol = mju_norm(d->efc_pos + first, n);
       }
       return 0;
-    case mjCNSTR_FRICTION_DOF: *ref = m->dof_solref + 2 * id, *imp = m->dof_solimp + 5 * id; return 1;
+    case mjCNSTR_FRICTION_DOF:
+      *ref = m->dof_solref + 2 * id, *imp = m->dof_solimp + 5 * id;
+      return 1;
     case mjCNSTR_FRICTION_TENDON:
       *ref = m->tendon_solref_fri + 2 * id, *imp = m->tendon_solimp_fri + 5 * id;
       return 1;
-    case mjCNSTR_LIMIT_JOINT: *ref = m->jnt_solref + 2 * id, *imp = m->jnt_solimp + 5 * id; return 0;
+    case mjCNSTR_LIMIT_JOINT:
+      *ref = m->jnt_solref + 2 * id, *imp = m->jnt_solimp + 5 * id;
+      return 0;
     case mjCNSTR_LIMIT_TENDON:
       *ref = m->tendon_solref_lim + 2 * id, *imp = m->tendon_solimp_lim + 5 * id;
       return 0;
-    default: break;
+    default:
+      break;
   }
 
   // contacts: the impedance of the normal's violation on every row
@@ -657,7 +683,7 @@ void mj_makeImpedance(const mjModel* m, mjData* d) {
     d->efc_D[i] = 1 / d->efc_R[i];
 
     // stiffness and damping
-    mjtNum* kbip = d->efc_KBIP + 4 * i, dmax = solimp[1];
+    mjtNum *kbip = d->efc_KBIP + 4 * i, dmax = solimp[1];
     if (ref[0] > 0) {
       mjtNum tc = refsafe ? fmax(ref[0], 2 * m->opt.timestep) : ref[0], dr = ref[1];
       kbip[0] = 1 / fmax(mjMINVAL, dmax * dmax * tc * tc * dr * dr);
@@ -677,8 +703,8 @@ void mj_referenceConstraint(const mjModel* m, mjData* d) {
   mj_mulJacVec(m, d, d->efc_vel, d->qvel);
   for (int i = 0; i < d->nefc; i++) {
     const mjtNum* kbip = d->efc_KBIP + 4 * i;
-    d->efc_aref[i] = -kbip[1] * d->efc_vel[i] -
-                     kbip[0] * kbip[2] * (d->efc_pos[i] - d->efc_margin[i]);
+    d->efc_aref[i] =
+        -kbip[1] * d->efc_vel[i] - kbip[0] * kbip[2] * (d->efc_pos[i] - d->efc_margin[i]);
   }
 }
 

@@ -372,6 +372,10 @@
   /* position-dependent: tendons and actuators */                                               \
   X(mjtNum, ten_length,         ntendon,  1) /* tendon lengths */                               \
   X(mjtNum, ten_J,              ntendon, nv) /* tendon Jacobian (dense) */                      \
+  X(int,    ten_wrapadr,        ntendon,  1) /* first path point in wrap_obj, wrap_xpos */      \
+  X(int,    ten_wrapnum,        ntendon,  1) /* number of path points */                        \
+  X(int,    wrap_obj,           nwrap,    2) /* point's geom id; -1: site; -2: pulley */        \
+  X(mjtNum, wrap_xpos,          nwrap,    6) /* Cartesian 3D points of all paths */             \
   X(mjtNum, actuator_length,    nu,       1) /* actuator lengths */                             \
   X(mjtNum, actuator_moment,    nu,      nv) /* actuator moments (dense) */                     \
   /* position-dependent: inertia */                                                             \

@@ -119,7 +119,7 @@ static void siteForce(const mjModel* m, const mjData* d, int site, mjtNum res[6]
                        d->subtree_com + 3 * m->body_rootid[b], d->site_xmat + 9 * site);
 }
 
-// ---- constraint sensors --------------------------------------------------------------------------
+// ---- constraint sensors ------------------------------------------------------------------------
 
 // the first row of type (mjCNSTR_LIMIT_JOINT or _TENDON) constraining id, or -1: as in MuJoCo
 // a joint limit sensor reads the lower side when both are active

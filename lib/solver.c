@@ -77,7 +77,8 @@ static void shiftedSolve(mjtNum* y, const mjtNum* B, const mjtNum* c, mjtNum lam
 // in y = x / d the problem is min 0.5 y'By + y'c over |y| <= r with B = DAD, c = Db;
 // outside the ball the answer is y(l) = -inv(B + l I) c with |y(l)| = r, found by Newton's
 // method on phi(l) = |y(l)|^2 - r^2 from l = 0 (phi is convex and decreasing in l)
-int mju_QCQP(mjtNum* x, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNum r, int n) {
+int mju_QCQP(mjtNum* x, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNum r, int n,
+             mjtNum* lambda_out) {
   mjtNum B[25], c[5], y[5], z[5];
   for (int i = 0; i < n; i++) {
     c[i] = d[i] * b[i];
@@ -91,7 +92,7 @@ int mju_QCQP(mjtNum* x, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNu
   int active = phi > 0;
 
   // Newton on phi: phi'(l) = -2 y' inv(B + l I) y
-  for (int iter = 0; active && iter < 20 && phi > 1e-10 * r * r; iter++) {
+  for (int iter = 0; active && iter < 50 && phi > 1e-14 * r * r; iter++) {
     shiftedSolve(z, B, y, lambda, n);
     mjtNum dphi = 2 * mju_dot(y, z, n);
     if (dphi < mjMINVAL) break;
@@ -104,6 +105,7 @@ int mju_QCQP(mjtNum* x, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNu
   mjtNum norm = mju_norm(y, n);
   mjtNum scl = active && norm > mjMINVAL ? r / norm : 1;
   for (int i = 0; i < n; i++) x[i] = -y[i] * scl * d[i];
+  if (lambda_out) *lambda_out = active ? lambda : 0;
   return active;
 }
 
@@ -682,6 +684,68 @@ static void dualMatrix(const mjModel* m, mjData* d, mjtNum* AR, mjtNum* J, mjtNu
   for (int i = 0; i < nefc; i++) AR[(size_t)i * nefc + i] += d->efc_R[i];
 }
 
+// g'(r) of g(r) = min over |x_t / mu| <= r of the block cost with normal force r: by the
+// envelope theorem A00 r + c0 + At0' x_t - lambda r, x_t and lambda from the QCQP
+static mjtNum coneSlope(mjtNum* x, const mjtNum* Ab, const mjtNum* c, const mjtNum* mu,
+                        int dim, mjtNum r) {
+  int nt = dim - 1;
+  mjtNum Att[25], bt[5], lambda;
+  x[0] = r;
+
+  // at r = 0 (x_t = 0) the multiplier term lambda r tends to |mu .* c_t|
+  if (r <= 0) {
+    mjtNum s = 0;
+    for (int j = 0; j < nt; j++) s += (mu[j] * c[1 + j]) * (mu[j] * c[1 + j]);
+    mju_zero(x + 1, nt);
+    return c[0] - sqrt(s);
+  }
+  for (int j = 0; j < nt; j++) {
+    bt[j] = c[1 + j] + Ab[(1 + j) * dim] * r;
+    for (int k = 0; k < nt; k++) Att[j * nt + k] = Ab[(1 + j) * dim + 1 + k];
+  }
+  mju_QCQP(x + 1, Att, bt, mu, r, nt, &lambda);
+  return Ab[0] * r + c[0] + mju_dot(Ab + 1, x + 1, nt) - lambda * r;
+}
+
+// the unconstrained minimizer when it lies in the cone, else the root of the convex partial
+// minimum's slope g'(r) over the normal force r >= 0 (Illinois false position in a bracket)
+void mju_coneMin(mjtNum* x, const mjtNum* Ab, const mjtNum* c, const mjtNum* mu, int dim) {
+  mjtNum L[36], t = 0;
+  mju_copy(L, Ab, dim * dim);
+  mju_cholFactor(L, dim, mjMINVAL);
+  mju_cholSolve(x, L, c, dim);
+  mju_scl(x, x, -1, dim);
+  for (int j = 1; j < dim; j++) t += (x[j] / mu[j - 1]) * (x[j] / mu[j - 1]);
+  if (x[0] >= 0 && sqrt(t) <= x[0]) return;
+
+  // no normal force when g'(0) >= 0; else bracket the root by doubling
+  mjtNum lo = 0, glo = coneSlope(x, Ab, c, mu, dim, 0), hi = fmax(-glo / Ab[0], mjMINVAL), ghi;
+  if (glo >= 0) return;
+  for (int k = 0; (ghi = coneSlope(x, Ab, c, mu, dim, hi)) < 0 && k < 60; k++) {
+    lo = hi;
+    glo = ghi;
+    hi *= 2;
+  }
+
+  // false position with the Illinois halving of the retained end
+  for (int k = 0, side = 0; k < 100 && hi - lo > 1e-15 * hi; k++) {
+    mjtNum r = (lo * ghi - hi * glo) / (ghi - glo), g = coneSlope(x, Ab, c, mu, dim, r);
+    if (g == 0) return;
+    if (g < 0) {
+      lo = r;
+      glo = g;
+      if (side < 0) ghi *= 0.5;
+      side = -1;
+    } else {
+      hi = r;
+      ghi = g;
+      if (side > 0) glo *= 0.5;
+      side = 1;
+    }
+  }
+  coneSlope(x, Ab, c, mu, dim, 0.5 * (lo + hi));
+}
+
 // one projected Gauss-Seidel update of the row or elliptic block starting at row i, with
 // res = (A f + b) of its rows on entry; returns its dual cost change and the block's size
 static mjtNum pgsBlock(mjData* d, const mjtNum* AR, int i, const mjtNum* res, int* size) {
@@ -689,29 +753,22 @@ static mjtNum pgsBlock(mjData* d, const mjtNum* AR, int i, const mjtNum* res, in
   mjtNum* f = d->efc_force + i;
   const mjtNum* A = AR + (size_t)i * nefc + i;
 
-  // elliptic cone: the normal force alone, clamped at 0, then the friction forces jointly as
-  // the QCQP over the friction ellipse of radius f_n with the normal fixed
+  // elliptic cone: the exact minimizer of the block's dual cost over its cone
   if (type == mjCNSTR_CONTACT_ELLIPTIC) {
     const mjContact* con = d->contact + d->efc_id[i];
-    int dim = con->dim, nt = dim - 1;
-    mjtNum old[6], Att[25], bt[5], x[5];
+    int dim = con->dim;
+    mjtNum old[6], Ab[36], c[6];
     mju_copy(old, f, dim);
-    f[0] -= res[0] / A[0];
-    if (f[0] < 0) f[0] = 0;
-    if (f[0] < mjMINVAL) {
-      mju_zero(f + 1, nt);
-    } else {
-      // bt = residual of the friction rows with zero friction and the new normal force
-      for (int j = 0; j < nt; j++) {
-        bt[j] = res[1 + j] + A[(1 + j) * nefc] * (f[0] - old[0]);
-        for (int k = 0; k < nt; k++) {
-          Att[j * nt + k] = A[(1 + j) * nefc + 1 + k];
-          bt[j] -= Att[j * nt + k] * old[1 + k];
-        }
+
+    // cost in the block's forces x: 0.5 x'Ab x + x'c, c = res - Ab old
+    for (int j = 0; j < dim; j++) {
+      c[j] = res[j];
+      for (int k = 0; k < dim; k++) {
+        Ab[j * dim + k] = A[j * nefc + k];
+        c[j] -= Ab[j * dim + k] * old[k];
       }
-      mju_QCQP(x, Att, bt, con->friction, f[0], nt);
-      mju_copy(f + 1, x, nt);
     }
+    mju_coneMin(f, Ab, c, con->friction, dim);
 
     // dual cost change: delta' res + 0.5 delta' A delta
     mjtNum delta[6], change = 0;

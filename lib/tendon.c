@@ -1,99 +1,466 @@
-// tendon.c: tendon lengths and Jacobians, actuator lengths and moments (position stage).
+// tendon.c: tendon lengths and Jacobians (with wrapping around spheres and cylinders), tendon
+// armature, actuator lengths and moments (position stage), and the model features the
+// simulation does not implement (mj_checkSupported).
 #include <math.h>
+#include <stdio.h>
 
 #include "smooth.h"
 #include "util.h"
 
+// ---- wrapping in the plane: a circle of radius r at the origin ------------------------------
+
+// 2D cross product a x b
+static mjtNum cross2(const mjtNum a[2], const mjtNum b[2]) { return a[0] * b[1] - a[1] * b[0]; }
+
+// tangent point t on the circle seen from p (|p| > r), on side s = +1 or -1:
+// t = (r^2 p + s r h perp(p)) / |p|^2 with h = sqrt(|p|^2 - r^2), perp(p) = (-p_y, p_x).
+// A path leaving p through t turns counterclockwise around the circle for s = +1; a path
+// arriving at t and leaving to p turned counterclockwise for s = -1
+static void tangent2(mjtNum t[2], const mjtNum p[2], mjtNum r, mjtNum s) {
+  mjtNum sq = p[0] * p[0] + p[1] * p[1];
+  mjtNum h = sqrt(fmax(0, sq - r * r));
+  t[0] = (r * r * p[0] - s * r * h * p[1]) / sq;
+  t[1] = (r * r * p[1] + s * r * h * p[0]) / sq;
+}
+
+// angle travelled on the circle from t0 to t1, counterclockwise (ccw = 1) or clockwise:
+// the angle between them, acos(t0.t1 / r^2), or 2 pi minus it when t1 lies the other way
+static mjtNum arcAngle(const mjtNum t0[2], const mjtNum t1[2], mjtNum r, int ccw) {
+  mjtNum c = (t0[0] * t1[0] + t0[1] * t1[1]) / (r * r);
+  mjtNum ang = acos(fmin(1, fmax(-1, c)));
+  mjtNum turn = cross2(t0, t1);
+  return (ccw ? turn < 0 : turn > 0) ? 2 * mjPI - ang : ang;
+}
+
+// 1 when the segments a0-a1 and b0-b1 intersect (parallel segments never do)
+static int segmentsCross(const mjtNum a0[2], const mjtNum a1[2], const mjtNum b0[2],
+                         const mjtNum b1[2]) {
+  mjtNum da[2] = {a1[0] - a0[0], a1[1] - a0[1]}, db[2] = {b1[0] - b0[0], b1[1] - b0[1]};
+  mjtNum dab[2] = {b0[0] - a0[0], b0[1] - a0[1]};
+  mjtNum det = cross2(da, db);
+  if (fabs(det) < mjMINVAL) return 0;
+  // a0 + s da = b0 + u db with s, u in [0, 1]
+  mjtNum s = cross2(dab, db) / det, u = cross2(dab, da) / det;
+  return s >= 0 && s <= 1 && u >= 0 && u <= 1;
+}
+
+// a path from end0 to end1 around the outside of the circle: the tangent points into pnt
+// (pnt[0..1] after end0, pnt[2..3] before end1) and the arc length between them, or -1 when
+// the straight path does not touch the circle.  The path turns counterclockwise or clockwise:
+// without a side point the shorter way, and only when the straight segment crosses the
+// circle; with a side point the way whose arc midpoint is nearer to it, unless the tangent
+// segments cross (the straight path already passes on that side)
+static mjtNum wrapCircle(mjtNum pnt[4], const mjtNum end[4], const mjtNum* side, mjtNum r) {
+  const mjtNum *e0 = end, *e1 = end + 2;
+  mjtNum rr = r * r;
+  if (r < mjMINVAL || e0[0] * e0[0] + e0[1] * e0[1] < rr || e1[0] * e1[0] + e1[1] * e1[1] < rr)
+    return -1;
+
+  // no side: the segment's point nearest to the center, e0 + a (e1 - e0), must be inside
+  if (!side) {
+    mjtNum dif[2] = {e1[0] - e0[0], e1[1] - e0[1]};
+    mjtNum dd = dif[0] * dif[0] + dif[1] * dif[1];
+    if (dd < mjMINVAL) return -1;
+    mjtNum a = -(e0[0] * dif[0] + e0[1] * dif[1]) / dd;
+    mjtNum near[2] = {e0[0] + a * dif[0], e0[1] + a * dif[1]};
+    if (a <= 0 || a >= 1 || near[0] * near[0] + near[1] * near[1] >= rr) return -1;
+  }
+
+  // both ways: k = 0 counterclockwise, k = 1 clockwise
+  mjtNum t[2][4], ang[2], score[2];
+  for (int k = 0; k < 2; k++) {
+    mjtNum s = k ? -1 : 1;
+    tangent2(t[k], e0, r, s);
+    tangent2(t[k] + 2, e1, r, -s);
+    ang[k] = arcAngle(t[k], t[k] + 2, r, !k);
+    if (side) {
+      // arc midpoint: t0 turned by half the arc
+      mjtNum h = (k ? -0.5 : 0.5) * ang[k], c = cos(h), sn = sin(h);
+      mjtNum mid[2] = {c * t[k][0] - sn * t[k][1], sn * t[k][0] + c * t[k][1]};
+      score[k] = (mid[0] - side[0]) * (mid[0] - side[0]) + (mid[1] - side[1]) * (mid[1] - side[1]);
+    } else {
+      score[k] = ang[k];
+    }
+  }
+  int k = score[1] < score[0];
+  if (segmentsCross(e0, t[k], e1, t[k] + 2)) return -1;
+  mju_copy(pnt, t[k], 4);
+  return r * ang[k];
+}
+
+// inside wrap: the path from end0 to end1 through one point of the circle where both
+// segments make equal angles with the normal (a stationary length), for a side point inside
+// the geom.  With A = r/|end0|, B = r/|end1| and G the angle between the ends, the point's
+// sine z solves f(z) = asin(A z) + asin(B z) - 2 asin(z) + G = 0, by Newton's method from
+// z = 1 - 1e-7 to |f| < 1e-6; it lies at angle asin(z) - asin(A z) from end0 toward end1.
+// Both pnt points are that point and the arc length is 0; -1 (straight) when an end is
+// inside the circle, the segment crosses it or the ends are opposite.  When the iteration
+// fails (or the ends are aligned), the point is the projection of the ends' midpoint
+static mjtNum wrapInside(mjtNum pnt[4], const mjtNum end[4], mjtNum r) {
+  const mjtNum *e0 = end, *e1 = end + 2;
+  mjtNum len0 = sqrt(e0[0] * e0[0] + e0[1] * e0[1]), len1 = sqrt(e1[0] * e1[0] + e1[1] * e1[1]);
+  if (len0 <= r || len1 <= r || r < mjMINVAL || len0 < mjMINVAL || len1 < mjMINVAL) return -1;
+
+  // the segment must not cross the circle
+  mjtNum dif[2] = {e1[0] - e0[0], e1[1] - e0[1]};
+  mjtNum dd = dif[0] * dif[0] + dif[1] * dif[1];
+  if (dd > mjMINVAL) {
+    mjtNum a = -(e0[0] * dif[0] + e0[1] * dif[1]) / dd;
+    mjtNum near[2] = {e0[0] + a * dif[0], e0[1] + a * dif[1]};
+    if (a > 0 && a < 1 && near[0] * near[0] + near[1] * near[1] <= r * r) return -1;
+  }
+
+  // the equation's parameters; opposite ends: no solution
+  mjtNum A = r / len0, B = r / len1;
+  mjtNum cosG = (len0 * len0 + len1 * len1 - dd) / (2 * len0 * len1);
+  if (cosG < -1 + mjMINVAL) return -1;
+
+  // fallback point: the midpoint of the ends, projected on the circle
+  mjtNum mid[2] = {0.5 * (e0[0] + e1[0]), 0.5 * (e0[1] + e1[1])};
+  mju_normalize(mid, 2);
+  pnt[0] = pnt[2] = r * mid[0];
+  pnt[1] = pnt[3] = r * mid[1];
+  if (cosG > 1 - mjMINVAL) return 0;
+  mjtNum G = acos(cosG);
+
+  // Newton's method, from the right end of (0, 1) leftward; any misstep keeps the fallback
+  mjtNum z = 1 - 1e-7;
+  mjtNum f = asin(A * z) + asin(B * z) - 2 * asin(z) + G;
+  if (f > 0) return 0;
+  int iter = 0;
+  for (; iter < 20 && fabs(f) >= 1e-6; iter++) {
+    mjtNum df = A / fmax(mjMINVAL, sqrt(1 - z * z * A * A)) +
+                B / fmax(mjMINVAL, sqrt(1 - z * z * B * B)) - 2 / fmax(mjMINVAL, sqrt(1 - z * z));
+    if (df > -mjMINVAL) return 0;
+    mjtNum znew = z - f / df;
+    if (znew > z) return 0;
+    z = znew;
+    f = asin(A * z) + asin(B * z) - 2 * asin(z) + G;
+    if (f > 1e-6) return 0;
+  }
+  if (iter == 20 && fabs(f) >= 1e-6) return 0;
+
+  // the point: from the end that turns counterclockwise toward the other, by its angle
+  int from0 = cross2(e0, e1) > 0;
+  const mjtNum* e = from0 ? e0 : e1;
+  mjtNum ang = asin(z) - asin((from0 ? A : B) * z), c = cos(ang), s = sin(ang);
+  mjtNum u[2] = {e[0], e[1]};
+  mju_normalize(u, 2);
+  pnt[0] = pnt[2] = r * (c * u[0] - s * u[1]);
+  pnt[1] = pnt[3] = r * (s * u[0] + c * u[1]);
+  return 0;
+}
+
+// ---- wrapping around a sphere or cylinder geom ------------------------------------------------
+
+// the path between world points x0 and x1 around geom g (a sphere or a cylinder), with an
+// optional side site position: the two tangent points into wpnt (world) and the length of
+// the path on the surface, or -1 when the path is straight.  In the geom frame the problem
+// is planar: for a sphere in the plane through its center and both points (axes: p0, then
+// normal x p0), for a cylinder in its cross-section (x, y), where the height along the path
+// is interpolated by planar length (the wrapped part a helix).  A side site inside the geom
+// selects the inside wrap
+static mjtNum wrapGeom(const mjModel* m, const mjData* d, int g, const mjtNum x0[3],
+                       const mjtNum x1[3], const mjtNum* side, mjtNum wpnt[6]) {
+  const mjtNum* gpos = d->geom_xpos + 3 * g;
+  const mjtNum* gmat = d->geom_xmat + 9 * g;
+  mjtNum r = m->geom_size[3 * g], p[2][3], tmp[3];
+  int sphere = m->geom_type[g] == mjGEOM_SPHERE;
+
+  // the points in the geom frame
+  mju_sub3(tmp, x0, gpos);
+  mju_mulMatTVec3(p[0], gmat, tmp);
+  mju_sub3(tmp, x1, gpos);
+  mju_mulMatTVec3(p[1], gmat, tmp);
+  if (mju_norm3(p[0]) < mjMINVAL || mju_norm3(p[1]) < mjMINVAL) return -1;
+
+  // the plane's axes
+  mjtNum axis[2][3] = {{1, 0, 0}, {0, 1, 0}};
+  if (sphere) {
+    mjtNum normal[3];
+    mju_copy3(axis[0], p[0]);
+    mju_normalize3(axis[0]);
+    mju_cross(normal, p[0], p[1]);
+    if (mju_normalize3(normal) < mjMINVAL) {
+      // aligned points: any plane through them; the one of the axis least along them
+      int i = fabs(axis[0][0]) < fabs(axis[0][1]) ? 0 : 1;
+      if (fabs(axis[0][2]) < fabs(axis[0][i])) i = 2;
+      mjtNum e[3] = {0, 0, 0};
+      e[i] = 1;
+      mju_cross(normal, axis[0], e);
+      mju_normalize3(normal);
+    }
+    mju_cross(axis[1], normal, axis[0]);
+    mju_normalize3(axis[1]);
+  }
+
+  // planar problem: the ends, the side point, the tangent points
+  mjtNum end[4], pnt[4], sd[2], s[3];
+  for (int i = 0; i < 2; i++) {
+    end[2 * i] = mju_dot3(p[i], axis[0]);
+    end[2 * i + 1] = mju_dot3(p[i], axis[1]);
+  }
+  mjtNum wlen;
+  if (side) {
+    mju_sub3(tmp, side, gpos);
+    mju_mulMatTVec3(s, gmat, tmp);
+    sd[0] = mju_dot3(s, axis[0]);
+    sd[1] = mju_dot3(s, axis[1]);
+  }
+  if (side && mju_norm3(s) < r) wlen = wrapInside(pnt, end, r);
+  else wlen = wrapCircle(pnt, end, side ? sd : NULL, r);
+  if (wlen < 0) return -1;
+
+  // back to 3D in the geom frame
+  mjtNum res[2][3];
+  for (int i = 0; i < 2; i++)
+    for (int k = 0; k < 3; k++) res[i][k] = axis[0][k] * pnt[2 * i] + axis[1][k] * pnt[2 * i + 1];
+
+  // cylinder: heights by planar length along the path, L0 + wlen + L1
+  if (!sphere) {
+    mjtNum L0 = hypot(end[0] - pnt[0], end[1] - pnt[1]);
+    mjtNum L1 = hypot(end[2] - pnt[2], end[3] - pnt[3]);
+    mjtNum total = L0 + wlen + L1, dz = p[1][2] - p[0][2];
+    res[0][2] = p[0][2] + (total > mjMINVAL ? dz * L0 / total : 0);
+    res[1][2] = p[0][2] + (total > mjMINVAL ? dz * (L0 + wlen) / total : 0);
+    mjtNum h = res[1][2] - res[0][2];
+    wlen = sqrt(wlen * wlen + h * h);
+  }
+
+  // world frame
+  for (int i = 0; i < 2; i++) {
+    mju_mulMatVec3(wpnt + 3 * i, gmat, res[i]);
+    mju_addTo3(wpnt + 3 * i, gpos);
+  }
+  return wlen;
+}
+
 // ---- tendons ---------------------------------------------------------------------------------
 
-// straight segment between sites s0 and s1, scaled by 1/divisor: adds |p1 - p0|/divisor to
-// the length and u'(J1 - J0)/divisor to the Jacobian row, u = (p1 - p0)/|p1 - p0|
-static mjtNum siteSegment(const mjModel* m, const mjData* d, mjtNum* jrow, int s0, int s1,
-                          mjtNum divisor) {
-  const mjtNum* p0 = d->site_xpos + 3 * s0;
-  const mjtNum* p1 = d->site_xpos + 3 * s1;
+// a spatial tendon's piece from point p0 on body b0 to p1 on body b1, scaled by 1/divisor:
+// adds u'(J1 - J0)/divisor to the Jacobian row (u = (p1 - p0)/|p1 - p0|) when the bodies
+// differ (on one body the distance is constant) and returns |p1 - p0|
+static mjtNum addPiece(const mjModel* m, const mjData* d, mjtNum* jrow, const mjtNum p0[3],
+                       int b0, const mjtNum p1[3], int b1, mjtNum divisor) {
   mjtNum u[3];
   mju_sub3(u, p1, p0);
   mjtNum len = mju_normalize3(u);
-  if (len < mjMINVAL) return 0;
-  mj_addJacPointDot(m, d, jrow, p1, m->site_bodyid[s1], u, 1 / divisor);
-  mj_addJacPointDot(m, d, jrow, p0, m->site_bodyid[s0], u, -1 / divisor);
-  return len / divisor;
+  if (b0 != b1) {
+    mj_addJacPointDot(m, d, jrow, p1, b1, u, 1 / divisor);
+    mj_addJacPointDot(m, d, jrow, p0, b0, u, -1 / divisor);
+  }
+  return len;
 }
 
-// ten_length and ten_J: a fixed tendon sums coef * qpos of its joints; a spatial tendon sums
-// its site-to-site segments, each divided by the divisor of the last pulley before it; geom
-// wrap objects are skipped (the path runs straight between the sites around them)
+// record a point of tendon t's path: wrap_xpos, wrap_obj (geom id, -1 site, -2 pulley)
+static void addPoint(mjData* d, int t, const mjtNum* pos, int obj) {
+  int k = d->ten_wrapadr[t] + d->ten_wrapnum[t]++;
+  if (pos) mju_copy3(d->wrap_xpos + 3 * k, pos);
+  else mju_zero3(d->wrap_xpos + 3 * k);
+  d->wrap_obj[k] = obj;
+}
+
+// spatial tendon t: site to site segments, each wrapped around the geom between them when
+// there is one, divided by the divisor of the last pulley before them
+static mjtNum spatialTendon(const mjModel* m, mjData* d, int t, mjtNum* jrow) {
+  int adr = m->tendon_adr[t], end = adr + m->tendon_num[t];
+  mjtNum len = 0, divisor = 1;
+  for (int j = adr; j < end - 1; j++) {
+    // pulley: a new branch with its own divisor
+    if (m->wrap_type[j] == mjWRAP_PULLEY) {
+      divisor = m->wrap_prm[j];
+      addPoint(d, t, NULL, -2);
+      continue;
+    }
+    if (m->wrap_type[j + 1] == mjWRAP_PULLEY) continue;
+
+    // site j to the next site, around the geom between them if any: the points of the path
+    int s0 = m->wrap_objid[j], g = -1;
+    if (m->wrap_type[j + 1] == mjWRAP_SPHERE || m->wrap_type[j + 1] == mjWRAP_CYLINDER)
+      g = m->wrap_objid[++j];
+    int s1 = m->wrap_objid[j + 1];
+    mjtNum pts[12], wlen = -1;
+    int body[4] = {m->site_bodyid[s0], -1, -1, -1}, n = 2;
+    mju_copy3(pts, d->site_xpos + 3 * s0);
+    if (g >= 0) {
+      int side = (int)m->wrap_prm[j];
+      wlen = wrapGeom(m, d, g, d->site_xpos + 3 * s0, d->site_xpos + 3 * s1,
+                      side >= 0 ? d->site_xpos + 3 * side : NULL, pts + 3);
+    }
+    if (wlen >= 0) {
+      n = 4;
+      body[1] = body[2] = m->geom_bodyid[g];
+    }
+    mju_copy3(pts + 3 * (n - 1), d->site_xpos + 3 * s1);
+    body[n - 1] = m->site_bodyid[s1];
+
+    // length and Jacobian of each piece; the arc (on the geom's body) adds its length only
+    for (int k = 0; k < n - 1; k++) {
+      if (n == 4 && k == 1) len += wlen / divisor;
+      else len += addPiece(m, d, jrow, pts + 3 * k, body[k], pts + 3 * k + 3, body[k + 1],
+                           divisor) / divisor;
+    }
+    for (int k = 0; k < n - 1; k++) addPoint(d, t, pts + 3 * k, k ? g : -1);
+
+    // the last site of the tendon or of a branch
+    if (j + 1 == end - 1 || m->wrap_type[j + 2] == mjWRAP_PULLEY)
+      addPoint(d, t, pts + 3 * (n - 1), -1);
+  }
+  return len;
+}
+
+// ten_length, ten_J and the path points (ten_wrapadr, ten_wrapnum, wrap_obj, wrap_xpos): a
+// fixed tendon sums coef * qpos of its joints, a spatial tendon its pieces
 void mj_tendon(const mjModel* m, mjData* d) {
-  int nv = m->nv;
+  int nv = m->nv, npoint = 0;
   for (int t = 0; t < m->ntendon; t++) {
     mjtNum* jrow = d->ten_J + (size_t)t * nv;
-    mjtNum len = 0, divisor = 1;
-    int prev = -1;  // previous site of the current branch, -1 after a pulley
+    int adr = m->tendon_adr[t], num = m->tendon_num[t];
     mju_zero(jrow, nv);
-    for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++) {
-      int id = m->wrap_objid[w];
-      switch (m->wrap_type[w]) {
-        case mjWRAP_JOINT:
-          // fixed tendon: length += coef qpos, J[dof] += coef
-          len += m->wrap_prm[w] * d->qpos[m->jnt_qposadr[id]];
-          jrow[m->jnt_dofadr[id]] += m->wrap_prm[w];
-          break;
-        case mjWRAP_PULLEY:
-          // new branch with its own divisor
-          divisor = m->wrap_prm[w] > mjMINVAL ? m->wrap_prm[w] : 1;
-          prev = -1;
-          break;
-        case mjWRAP_SITE:
-          if (prev >= 0) len += siteSegment(m, d, jrow, prev, id, divisor);
-          prev = id;
-          break;
-        default:
-          // sphere and cylinder wrapping: not computed, the segment stays straight
-          break;
+    d->ten_wrapadr[t] = npoint;
+    d->ten_wrapnum[t] = 0;
+    if (num && m->wrap_type[adr] == mjWRAP_JOINT) {
+      // fixed tendon: length = sum coef qpos, J[dof] = coef
+      mjtNum len = 0;
+      for (int w = adr; w < adr + num; w++) {
+        int id = m->wrap_objid[w];
+        len += m->wrap_prm[w] * d->qpos[m->jnt_qposadr[id]];
+        jrow[m->jnt_dofadr[id]] += m->wrap_prm[w];
       }
+      d->ten_length[t] = len;
+    } else {
+      d->ten_length[t] = spatialTendon(m, d, t, jrow);
     }
-    d->ten_length[t] = len;
+    npoint += d->ten_wrapnum[t];
   }
 }
 
 // ---- transmissions -----------------------------------------------------------------------------
 
+// slider-crank: the crank pin s (cranksite) drives a rod of length r whose other end slides
+// along the z axis a of the slider site p; with v = s - p the slider position along a is
+//   length = a'v - sqrt(det),  det = (a'v)^2 + r^2 - v'v
+// (a'v when det <= 0: the rod cannot reach the axis), and by the chain rule
+//   d length = dl/dv' dv + dl/da' da,  dl/dv = a (1 - a'v/sqrt(det)) + v/sqrt(det),
+//   dl/da = v (1 - a'v/sqrt(det))  (dl/dv = a, dl/da = v when det <= 0),
+// dv = (J_s - J_p) dq and da = Jr_p dq x a; all scaled by gear[0].  jac holds 9 nv numbers
+static void sliderCrank(const mjModel* m, mjData* d, int a, mjtNum* jac) {
+  int nv = m->nv, crank = m->actuator_trnid[2 * a], slider = m->actuator_trnid[2 * a + 1];
+  mjtNum* moment = d->actuator_moment + (size_t)a * nv;
+  mjtNum r = m->actuator_cranklength[a], gear = m->actuator_gear[6 * a];
+  const mjtNum* smat = d->site_xmat + 9 * slider;
+  mjtNum axis[3] = {smat[2], smat[5], smat[8]}, v[3];
+  mju_sub3(v, d->site_xpos + 3 * crank, d->site_xpos + 3 * slider);
+
+  // length and its derivatives with respect to v and the axis
+  mjtNum av = mju_dot3(axis, v), det = av * av + r * r - mju_dot3(v, v);
+  mjtNum dldv[3], dlda[3];
+  if (det <= 0) {
+    d->actuator_length[a] = av;
+    mju_copy3(dldv, axis);
+    mju_copy3(dlda, v);
+  } else {
+    mjtNum sdet = sqrt(det), c = 1 - av / sdet;
+    d->actuator_length[a] = av - sdet;
+    for (int k = 0; k < 3; k++) {
+      dldv[k] = axis[k] * c + v[k] / sdet;
+      dlda[k] = v[k] * c;
+    }
+  }
+
+  // moment = (J_s - J_p)' dldv + (Jr_p x a)' dlda, with (w x a).x = w.(a x x)
+  mjtNum *jacp = jac, *jacs = jac + 3 * nv, *jacr = jac + 6 * nv, axd[3];
+  mj_jacSite(m, d, jacp, jacr, slider);
+  mj_jacSite(m, d, jacs, NULL, crank);
+  mju_cross(axd, axis, dlda);
+  for (int i = 0; i < nv; i++) {
+    mjtNum s = 0;
+    for (int k = 0; k < 3; k++)
+      s += (jacs[k * nv + i] - jacp[k * nv + i]) * dldv[k] + jacr[k * nv + i] * axd[k];
+    moment[i] = gear * s;
+  }
+  d->actuator_length[a] *= gear;
+}
+
+// site transmission: without a reference site, length 0 and the gear is a wrench in the site
+// frame, moment = J' (R gear); with refsite q, the site's position and rotation relative to
+// q in q's frame, length = gear . (R_q'(x_s - x_q), subQuat(quat_s, quat_q)), and moment the
+// matching Jacobian rows R_q'(J_s - J_q) projected on the gear.  jac holds 12 nv numbers
+static void siteTransmission(const mjModel* m, mjData* d, int a, mjtNum* jac) {
+  int nv = m->nv, s = m->actuator_trnid[2 * a], ref = m->actuator_trnid[2 * a + 1];
+  mjtNum* moment = d->actuator_moment + (size_t)a * nv;
+  const mjtNum* gear = m->actuator_gear + 6 * a;
+  mjtNum *jacp = jac, *jacr = jac + 3 * nv, *refp = jac + 6 * nv, *refr = jac + 9 * nv;
+  mjtNum wrench[6];
+  mj_jacSite(m, d, jacp, jacr, s);
+  d->actuator_length[a] = 0;
+  if (ref < 0) {
+    // the gear in the world frame
+    mju_mulMatVec3(wrench, d->site_xmat + 9 * s, gear);
+    mju_mulMatVec3(wrench + 3, d->site_xmat + 9 * s, gear + 3);
+  } else {
+    // relative position and rotation in the reference frame
+    const mjtNum* rmat = d->site_xmat + 9 * ref;
+    mjtNum dif[3], vec[3], q[4], qref[4];
+    mju_sub3(dif, d->site_xpos + 3 * s, d->site_xpos + 3 * ref);
+    mju_mulMatTVec3(vec, rmat, dif);
+    d->actuator_length[a] += mju_dot3(vec, gear);
+    mju_mat2Quat(q, d->site_xmat + 9 * s);
+    mju_mat2Quat(qref, rmat);
+    mju_subQuat(vec, q, qref);
+    d->actuator_length[a] += mju_dot3(vec, gear + 3);
+
+    // relative Jacobians, the gear turned into the world frame
+    mj_jacSite(m, d, refp, refr, ref);
+    mju_subFrom(jacp, refp, 3 * nv);
+    mju_subFrom(jacr, refr, 3 * nv);
+    mju_mulMatVec3(wrench, rmat, gear);
+    mju_mulMatVec3(wrench + 3, rmat, gear + 3);
+  }
+  mju_mulMatTVec(moment, jacp, wrench, 3, nv);
+  for (int i = 0; i < nv; i++)
+    moment[i] += jacr[i] * wrench[3] + jacr[nv + i] * wrench[4] + jacr[2 * nv + i] * wrench[5];
+}
+
 // actuator_length and actuator_moment: joint (hinge, slide: gear qpos; ball and free: moment
 // = gear on the joint's dofs, rotated for jointinparent; ball length gear . rotation vector,
-// free length 0) and tendon (gear ten_length, gear ten_J);
-// slider-crank, site and body transmissions are left at zero
+// free length 0), tendon (gear ten_length, gear ten_J), slider-crank and site; body
+// transmissions (adhesion, which needs contacts) are left at zero
 void mj_transmission(const mjModel* m, mjData* d) {
   int nv = m->nv;
+  size_t mark = mj_markStack(d);
+  mjtNum* jac = NULL;
   for (int a = 0; a < m->nu; a++) {
     mjtNum* moment = d->actuator_moment + (size_t)a * nv;
     const mjtNum* gear = m->actuator_gear + 6 * a;
-    int id = m->actuator_trnid[2 * a];
+    int id = m->actuator_trnid[2 * a], type = m->actuator_trntype[a];
     mju_zero(moment, nv);
     d->actuator_length[a] = 0;
     if (id < 0) continue;
-    switch (m->actuator_trntype[a]) {
+    if ((type == mjTRN_SITE || type == mjTRN_SLIDERCRANK) && !jac)
+      jac = mj_stackAlloc(d, 12 * (size_t)nv);
+    switch (type) {
       case mjTRN_JOINT:
       case mjTRN_JOINTINPARENT: {
-        int type = m->jnt_type[id], dof = m->jnt_dofadr[id];
+        int jtype = m->jnt_type[id], dof = m->jnt_dofadr[id];
         const mjtNum* q = d->qpos + m->jnt_qposadr[id];
-        if (type == mjJNT_HINGE || type == mjJNT_SLIDE) {
+        if (jtype == mjJNT_HINGE || jtype == mjJNT_SLIDE) {
           d->actuator_length[a] = gear[0] * q[0];
           moment[dof] = gear[0];
           break;
         }
         // ball and free: the rotational gear acts in the child frame; jointinparent gives it
         // in the parent frame, so it turns by the inverse joint rotation: R(q)' gear
-        int rot = type == mjJNT_FREE ? 3 : 0;
-        const mjtNum* quat = q + (type == mjJNT_FREE ? 3 : 0);
+        int rot = jtype == mjJNT_FREE ? 3 : 0;
+        const mjtNum* quat = q + (jtype == mjJNT_FREE ? 3 : 0);
         mju_copy(moment + dof, gear, rot + 3);
-        if (m->actuator_trntype[a] == mjTRN_JOINTINPARENT) {
+        if (type == mjTRN_JOINTINPARENT) {
           mjtNum qinv[4];
           mju_negQuat(qinv, quat);
           mju_rotVecQuat(moment + dof + rot, gear + rot, qinv);
         }
         // a ball's length is the gear times its rotation vector (invariant under R); free: 0
-        if (type == mjJNT_BALL) {
+        if (jtype == mjJNT_BALL) {
           mjtNum rotvec[3];
           mju_quat2Vel(rotvec, quat, 1);
           d->actuator_length[a] = mju_dot3(moment + dof, rotvec);
@@ -104,8 +471,10 @@ void mj_transmission(const mjModel* m, mjData* d) {
         d->actuator_length[a] = gear[0] * d->ten_length[id];
         mju_scl(moment, d->ten_J + (size_t)id * nv, gear[0], nv);
         break;
-      default:
-        break;
+      case mjTRN_SLIDERCRANK: sliderCrank(m, d, a, jac); break;
+      case mjTRN_SITE: siteTransmission(m, d, a, jac); break;
+      default: break;
     }
   }
+  mj_freeStack(d, mark);
 }

@@ -3,43 +3,44 @@
 // by hand, every Jacobian against finite differences of the row positions, the contact cone
 // rows against each other and against mj_jac, dense against sparse storage, the disable flags,
 // and the njmax bound.  Agreement with MuJoCo itself is t/oracle/constraint (make check).
+#include "constraint.h"
+
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 
-#include "constraint.h"
 #include "mj.h"
 #include "smooth.h"
 
 // connect, weld (with torquescale and relpose), joint and tendon couplings, joint limits of
 // each type, tendon limits and friction loss, none saturated in its impedance
 static const char* MODEL =
-  "<mujoco><compiler angle='radian'/><worldbody>"
-  "<body name='a' pos='0 0 1'><joint name='h' axis='0 1 0' range='-0.5 0.3' "
-  "frictionloss='0.2'/><geom type='capsule' size='0.05' fromto='0 0 0 0.4 0 0'/>"
-  "<site name='sa' pos='0.2 0.05 0'/>"
-  "<body name='b' pos='0.4 0 0' quat='0.9 0.1 0.3 0.2'><joint name='s' type='slide' "
-  "axis='1 0 0' range='-0.2 0.1' margin='0.01'/>"
-  "<geom type='capsule' size='0.05' fromto='0 0 0 0.4 0 0'/>"
-  "<body name='c' pos='0.4 0 0'><joint name='ball' type='ball' range='0 0.3'/>"
-  "<geom type='box' size='0.1 0.05 0.03' pos='0.1 0 0'/></body></body></body>"
-  "<body name='f' pos='1 0 1'><freejoint/><geom type='box' size='0.1 0.1 0.1'/>"
-  "<site name='sf' pos='0.1 0 0.05'/></body>"
-  "<body name='g' pos='1 1 1'><freejoint/><geom type='box' size='0.1 0.2 0.1'/></body>"
-  "</worldbody><tendon><fixed name='t1' limited='true' range='-0.1 0.05' frictionloss='0.1'>"
-  "<joint joint='h' coef='1'/><joint joint='s' coef='-0.5'/></fixed>"
-  "<spatial name='t2' limited='true' range='0.1 0.5'><site site='sa'/><site site='sf'/>"
-  "</spatial></tendon><equality><connect body1='b' body2='f' anchor='0.4 0 0'/>"
-  "<weld body1='g' body2='f' relpose='0.1 0.2 0.3 0.9 0.1 0.2 0.1' torquescale='2.5' "
-  "anchor='0.1 0.05 0'/><weld body1='c' torquescale='0.5'/>"
-  "<joint joint1='h' joint2='s' polycoef='0.1 0.5 0.2 0.3 0.4'/>"
-  "<tendon tendon1='t1' tendon2='t2' polycoef='0.1 0.5 0.2 0.3 0.4'/></equality></mujoco>";
+    "<mujoco><compiler angle='radian'/><worldbody>"
+    "<body name='a' pos='0 0 1'><joint name='h' axis='0 1 0' range='-0.5 0.3' "
+    "frictionloss='0.2'/><geom type='capsule' size='0.05' fromto='0 0 0 0.4 0 0'/>"
+    "<site name='sa' pos='0.2 0.05 0'/>"
+    "<body name='b' pos='0.4 0 0' quat='0.9 0.1 0.3 0.2'><joint name='s' type='slide' "
+    "axis='1 0 0' range='-0.2 0.1' margin='0.01'/>"
+    "<geom type='capsule' size='0.05' fromto='0 0 0 0.4 0 0'/>"
+    "<body name='c' pos='0.4 0 0'><joint name='ball' type='ball' range='0 0.3'/>"
+    "<geom type='box' size='0.1 0.05 0.03' pos='0.1 0 0'/></body></body></body>"
+    "<body name='f' pos='1 0 1'><freejoint/><geom type='box' size='0.1 0.1 0.1'/>"
+    "<site name='sf' pos='0.1 0 0.05'/></body>"
+    "<body name='g' pos='1 1 1'><freejoint/><geom type='box' size='0.1 0.2 0.1'/></body>"
+    "</worldbody><tendon><fixed name='t1' limited='true' range='-0.1 0.05' frictionloss='0.1'>"
+    "<joint joint='h' coef='1'/><joint joint='s' coef='-0.5'/></fixed>"
+    "<spatial name='t2' limited='true' range='0.1 0.5'><site site='sa'/><site site='sf'/>"
+    "</spatial></tendon><equality><connect body1='b' body2='f' anchor='0.4 0 0'/>"
+    "<weld body1='g' body2='f' relpose='0.1 0.2 0.3 0.9 0.1 0.2 0.1' torquescale='2.5' "
+    "anchor='0.1 0.05 0'/><weld body1='c' torquescale='0.5'/>"
+    "<joint joint1='h' joint2='s' polycoef='0.1 0.5 0.2 0.3 0.4'/>"
+    "<tendon tendon1='t1' tendon2='t2' polycoef='0.1 0.5 0.2 0.3 0.4'/></equality></mujoco>";
 
 // a state of MODEL where every limit of it is violated
 static const mjtNum QPOS[20] = {0.45, 0.35, 0.8, 0.3, 0.5, 0.1, 1.1, 0.1, 1.05, 0.9,
-                                0.1, 0.2, 0.3, 1, 1, 1.2, 0.8, 0.2, 0.1, 0.1};
-static const mjtNum QVEL[17] = {0.1, -0.2, 0.3, 0.1, -0.4, 0.2, 0.5, -0.1, 0.3,
-                                0.2, 0.1, -0.3, 0.2, 0.4, -0.2, 0.1, 0.3};
+                                0.1,  0.2,  0.3, 1,   1,   1.2, 0.8, 0.2, 0.1,  0.1};
+static const mjtNum QVEL[17] = {0.1, -0.2, 0.3,  0.1, -0.4, 0.2,  0.5, -0.1, 0.3,
+                                0.2, 0.1,  -0.3, 0.2, 0.4,  -0.2, 0.1, 0.3};
 
 // compile an MJCF string; fails the test on error
 static mjModel* load(const char* xml) {
@@ -117,9 +118,10 @@ Test(impedance, derivative) {
 
 Test(rows, slide_limit_by_hand) {
   // a 2 kg slider past its upper limit 0.1 by 0.05, moving at 0.3: one row
-  mjModel* m = load("<mujoco><worldbody><body><joint type='slide' range='-0.2 0.1' "
-                    "margin='0.01'/><geom type='sphere' size='0.1' mass='2'/></body>"
-                    "</worldbody></mujoco>");
+  mjModel* m = load(
+      "<mujoco><worldbody><body><joint type='slide' range='-0.2 0.1' "
+      "margin='0.01'/><geom type='sphere' size='0.1' mass='2'/></body>"
+      "</worldbody></mujoco>");
   mjData* d = mj_makeData(m);
   d->qpos[0] = 0.15;
   d->qvel[0] = 0.3;
@@ -144,9 +146,10 @@ Test(rows, slide_limit_by_hand) {
   // refsafe: a time constant of 1 ms becomes 2 timesteps, unless disabled
   mj_deleteData(d);
   mj_deleteModel(m);
-  m = load("<mujoco><option timestep='0.004'/><worldbody><body><joint type='slide' "
-           "range='-0.2 0.1' solreflimit='0.001 0.5'/><geom type='sphere' size='0.1'/>"
-           "</body></worldbody></mujoco>");
+  m = load(
+      "<mujoco><option timestep='0.004'/><worldbody><body><joint type='slide' "
+      "range='-0.2 0.1' solreflimit='0.001 0.5'/><geom type='sphere' size='0.1'/>"
+      "</body></worldbody></mujoco>");
   d = mj_makeData(m);
   d->qpos[0] = 0.15;
   mj_fwdPosition(m, d);
@@ -181,8 +184,8 @@ Test(rows, jacobians_are_position_derivatives) {
       continue;
     }
     mjtNum fd = (pos[0][i] - pos[1][i]) / (2 * h);
-    cr_assert(fabs(fd - d->efc_vel[i]) < 1e-7 * (1 + fabs(fd)), "row %d (type %d id %d): %g %g",
-              i, d->efc_type[i], d->efc_id[i], fd, d->efc_vel[i]);
+    cr_assert(fabs(fd - d->efc_vel[i]) < 1e-7 * (1 + fabs(fd)), "row %d (type %d id %d): %g %g", i,
+              d->efc_type[i], d->efc_id[i], fd, d->efc_vel[i]);
     nrow++;
   }
   cr_assert_eq(nrow, 22);
@@ -281,8 +284,9 @@ Test(contacts, elliptic_rows) {
   const mjtNum* mu = d->contact[0].friction;
   cr_assert_float_eq(d->efc_R[adr], (1 - dmax) / dmax * tran, 1e-14);
   for (int k = 1; k < 6; k++) {
-    cr_assert_float_eq(d->efc_R[adr + k], d->efc_R[adr] / 2.5 * mu[0] * mu[0] /
-                       (mu[k - 1] * mu[k - 1]), 1e-12 * d->efc_R[adr + k]);
+    cr_assert_float_eq(d->efc_R[adr + k],
+                       d->efc_R[adr] / 2.5 * mu[0] * mu[0] / (mu[k - 1] * mu[k - 1]),
+                       1e-12 * d->efc_R[adr + k]);
     cr_assert(d->efc_pos[adr + k] == 0 && d->efc_margin[adr + k] == 0);
     cr_assert(d->efc_KBIP[4 * (adr + k)] == 0);
   }
@@ -312,8 +316,7 @@ Test(contacts, pyramid_from_elliptic) {
   }
   for (int k = 0; k < 10; k++) {
     cr_assert_eq(p->efc_type[adr + k], mjCNSTR_CONTACT_PYRAMIDAL);
-    cr_assert_float_eq(p->efc_R[adr + k], 2 * 0.25 * 1.25 * tran / 2.5 * (1 - dmax) / dmax,
-                       1e-15);
+    cr_assert_float_eq(p->efc_R[adr + k], 2 * 0.25 * 1.25 * tran / 2.5 * (1 - dmax) / dmax, 1e-15);
     cr_assert_float_eq(p->efc_pos[adr + k], -0.01, 1e-15);
     cr_assert_float_eq(p->efc_margin[adr + k], 0.002, 1e-15);
   }

@@ -72,9 +72,9 @@ static void printRows(const mjModel* m, mjData* d) {
   printInts("efc_type", d->efc_type, nefc);
   printInts("efc_id", d->efc_id, nefc);
   static const char* names[] = {"efc_pos", "efc_margin", "efc_frictionloss", "efc_diagApprox",
-                                "efc_R", "efc_D", "efc_vel", "efc_aref"};
+                                "efc_R",   "efc_D",      "efc_vel",          "efc_aref"};
   const mjtNum* arrays[] = {d->efc_pos, d->efc_margin, d->efc_frictionloss, d->efc_diagApprox,
-                            d->efc_R, d->efc_D, d->efc_vel, d->efc_aref};
+                            d->efc_R,   d->efc_D,      d->efc_vel,          d->efc_aref};
   for (int i = 0; i < 8; i++) printArray(names[i], arrays[i], nefc);
   printArray("efc_KBIP", d->efc_KBIP, 4 * nefc);
 
@@ -116,8 +116,9 @@ static void printRows(const mjModel* m, mjData* d) {
 int main(int argc, char** argv) {
   char err[1024];
   if (argc < 2) {
-    fprintf(stderr, "usage: efc MODEL [--set NAME=VALUE | --disable F | --enable F]... "
-                    "< STATES\n");
+    fprintf(stderr,
+            "usage: efc MODEL [--set NAME=VALUE | --disable F | --enable F]... "
+            "< STATES\n");
     return 2;
   }
   mjModel* m = mj_loadAny(argv[1], err, sizeof(err));
@@ -128,9 +129,9 @@ int main(int argc, char** argv) {
 
   // the option overrides
   for (int i = 2; i + 1 < argc; i += 2) {
-    int r = !strcmp(argv[i], "--set") ? mj_setOptionString(m, argv[i + 1], err, sizeof(err))
-                                      : mj_setFlag(m, argv[i + 1], !strcmp(argv[i], "--enable"),
-                                                   err, sizeof(err));
+    int r = !strcmp(argv[i], "--set")
+                ? mj_setOptionString(m, argv[i + 1], err, sizeof(err))
+                : mj_setFlag(m, argv[i + 1], !strcmp(argv[i], "--enable"), err, sizeof(err));
     if (r) {
       fprintf(stderr, "efc: %s\n", err);
       return 2;
