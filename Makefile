@@ -57,6 +57,10 @@ check: all $(UNITBIN)
 	  sh t/oracle/constraint/run.sh
 	@BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(LDFLAGS)" LDLIBS="$(LDLIBS)" \
 	  sh t/oracle/collision/run.sh
+	@BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(LDFLAGS)" LDLIBS="$(LDLIBS)" \
+	  sh t/oracle/inverse/run.sh
+	@BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(LDFLAGS)" LDLIBS="$(LDLIBS)" \
+	  sh t/oracle/solver/run.sh
 
 bench: all
 	@BIN=$(CURDIR)/$(BUILD)/bin sh scripts/bench.sh

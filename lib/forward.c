@@ -298,7 +298,7 @@ void mj_fwdPosition(const mjModel* m, mjData* d) {
 }
 
 // everything that depends on qvel: tendon and actuator velocities, body velocities, passive
-// and bias forces
+// and bias forces (tendon armature's included)
 void mj_fwdVelocity(const mjModel* m, mjData* d) {
   mju_mulMatVec(d->ten_velocity, d->ten_J, d->qvel, m->ntendon, m->nv);
   mju_mulMatVec(d->actuator_velocity, d->actuator_moment, d->qvel, m->nu, m->nv);
@@ -306,6 +306,7 @@ void mj_fwdVelocity(const mjModel* m, mjData* d) {
   mj_passive(m, d);
   mj_referenceConstraint(m, d);
   mj_rne(m, d, 0, d->qfrc_bias);
+  mj_tendonBias(m, d, d->qfrc_bias);
 }
 
 // qfrc_smooth = passive - bias + applied + actuator + J' xfrc_applied, qacc_smooth
@@ -391,6 +392,7 @@ void mj_step(const mjModel* m, mjData* d) {
   mj_checkVel(m, d);
   mj_forward(m, d);
   mj_checkAcc(m, d);
+  if (m->opt.enableflags & mjENBL_FWDINV) mj_compareFwdInv(m, d);
   integrate(m, d, 1);
 }
 
@@ -405,5 +407,6 @@ void mj_step1(const mjModel* m, mjData* d) {
 void mj_step2(const mjModel* m, mjData* d) {
   fwdAcc(m, d, 0);
   mj_checkAcc(m, d);
+  if (m->opt.enableflags & mjENBL_FWDINV) mj_compareFwdInv(m, d);
   integrate(m, d, 0);
 }

@@ -24,6 +24,11 @@ mjtNum mj_actuatorInput(const mjModel* m, const mjData* d, int i);
 // d actuator_force / d actuator_velocity of actuator i (0 where forcerange clamps it)
 mjtNum mj_actuatorForceVel(const mjModel* m, const mjData* d, int i);
 
+// dense row-major M - h D (nv x nv) of the implicit integrators (integrate.c): D the velocity
+// derivative of the smooth forces, with the RNE term when rne (implicit), else without it
+// (implicitfast's matrix, keeping the entries among simple dofs that its factor drops)
+void mj_implicitMatrix(const mjModel* m, mjData* d, mjtNum* A, int rne);
+
 // sides of body b's equivalent inertia box
 void mj_inertiaBox(const mjModel* m, int b, mjtNum box[3]);
 

@@ -305,6 +305,25 @@ static void solveLU(const mjtNum* A, mjtNum* x, int n) {
   }
 }
 
+// dense row-major A = M - h D (nv x nv), D with the RNE term when rne (implicit) or without
+// it (implicitfast, then on qM's sparsity, entries among simple dofs kept)
+void mj_implicitMatrix(const mjModel* m, mjData* d, mjtNum* A, int rne) {
+  int nv = m->nv;
+  size_t mark = mj_markStack(d);
+  mjtNum* g = mj_stackAlloc(d, (size_t)nv);
+  Deriv D = {A, m->opt.timestep, 1};
+  mju_zero(A, nv * nv);
+  for (int i = 0; i < nv; i++) {
+    const mjtNum* row = d->qM + m->dof_Madr[i];
+    for (int j = i, k = 0; j >= 0; j = m->dof_parentid[j], k++)
+      A[(size_t)i * nv + j] = A[(size_t)j * nv + i] = row[k];
+  }
+  derivDamperActuator(m, d, &D);
+  if (m->opt.density > 0 || m->opt.viscosity > 0) derivFluid(m, d, &D, g);
+  if (rne) derivRNE(m, d, &D);
+  mj_freeStack(d, mark);
+}
+
 // qacc from (M - h D) qacc = qfrc_smooth + qfrc_constraint, then advance
 void mj_implicit(const mjModel* m, mjData* d) {
   int nv = m->nv, fast = m->opt.integrator == mjINT_IMPLICITFAST;
@@ -328,15 +347,7 @@ void mj_implicit(const mjModel* m, mjData* d) {
   } else {
     // dense M - h D with the RNE term, LU
     D.A = mj_stackAlloc(d, (size_t)nv * nv);
-    mju_zero(D.A, nv * nv);
-    for (int i = 0; i < nv; i++) {
-      const mjtNum* row = d->qM + m->dof_Madr[i];
-      for (int j = i, k = 0; j >= 0; j = m->dof_parentid[j], k++)
-        D.A[(size_t)i * nv + j] = D.A[(size_t)j * nv + i] = row[k];
-    }
-    derivDamperActuator(m, d, &D);
-    if (fluid) derivFluid(m, d, &D, g);
-    derivRNE(m, d, &D);
+    mj_implicitMatrix(m, d, D.A, 1);
     factorLU(D.A, nv);
     solveLU(D.A, qacc, nv);
   }

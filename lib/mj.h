@@ -710,4 +710,39 @@ void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum*
 // efc_force (a pyramid's edges combined); zero when the contact has no rows
 void mj_contactForce(const mjModel* m, const mjData* d, int id, mjtNum result[6]);
 
+// ---- inverse dynamics (lib/inverse.c) --------------------------------------------------------
+// (section owned by the inverse-dynamics work)
+// mj_inverse: from qpos, qvel and qacc (and ctrl, act for the sensors), the position and
+// velocity stages with their sensors (and energy), then the constraint forces of the soft
+// model's unique inverse: efc_force and efc_state minimize each row's cost at jar = J qacc -
+// aref (elliptic cones as one block), qfrc_constraint = J' efc_force; then
+//   qfrc_inverse = M qacc + qfrc_bias - qfrc_passive - qfrc_constraint
+// (what qfrc_applied + qfrc_actuator + J' xfrc_applied must be), and the acceleration
+// sensors.  With the invdiscrete enable flag, qacc is taken as the discrete-time
+// acceleration of the integrator's step (qvel_next = qvel + h qacc) and converted first
+// (mj_discreteAcc); d->qacc is left as it was given.  Typical:
+//   set d->qpos, d->qvel, d->qacc;  mj_inverse(m, d);  read d->qfrc_inverse
+
+// inverse dynamics of the current state and qacc
+void mj_inverse(const mjModel* m, mjData* d);
+
+// the same, skipping the stages before skipstage (mjtStage: mjSTAGE_VEL reuses position and
+// velocity results already in d) and, with skipsensor, the sensors
+void mj_inverseSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor);
+
+// efc_force, efc_state and qfrc_constraint from qacc (zero qfrc_constraint without rows)
+void mj_invConstraint(const mjModel* m, mjData* d);
+
+// d->qacc from discrete to continuous time: qacc = inv(M) A qacc with the integrator's matrix
+// A = M + h diag(dof_damping) (Euler with implicit damping), M - h D (implicit, with the RNE
+// term; implicitfast, without); unchanged for undamped Euler and for RK4 (which MuJoCo
+// refuses: callers should reject invdiscrete with RK4)
+void mj_discreteAcc(const mjModel* m, mjData* d);
+
+// forward against inverse (mj_step runs it after mj_forward when the fwdinv flag is on):
+// solver_fwdinv[0] = |qfrc_constraint forward - inverse|, [1] = |qfrc_inverse - applied
+// forces| (2-norms; both 0 without constraint rows, then nothing else changes); efc_force
+// and qfrc_constraint keep the forward's values, qfrc_inverse and efc_state the inverse's
+void mj_compareFwdInv(const mjModel* m, mjData* d);
+
 #endif

@@ -11,6 +11,8 @@
 //                      half takes the other's value; static bodies 0; bodies with
 //                      body_simple == 2 (aligned sliders only) (1/mass, 0)
 //   tendon_length0, tendon_invweight0 = J inv(M) J'
+//   tendon_lengthspring still -1 -1 (tendons that wrap geoms: the compiler leaves them here):
+//                      the tendon length at qpos_spring, both ends
 //   actuator_length0, actuator_acc0 = |inv(M) moment|
 //   actuator_biasprm[2] of position actuators given a dampratio (see resolveDampRatio)
 //   cam_ and light_ pos0 (from the body origin), poscom0 (from the subtree com of the target
@@ -219,6 +221,23 @@ static void resolveDampRatio(mjModel* m, const mjData* d, int a) {
   bias[2] = -2 * bias[2] * sqrt(fmax(0, m->actuator_gainprm[10 * a]) * mass);
 }
 
+// tendons whose spring length range is still -1 -1: their length at qpos_spring
+static void setSpringLength(mjModel* m, mjData* d) {
+  int t = 0;
+  while (t < m->ntendon && (m->tendon_lengthspring[2 * t] != -1 ||
+                            m->tendon_lengthspring[2 * t + 1] != -1))
+    t++;
+  if (t == m->ntendon) return;
+  mju_copy(d->qpos, m->qpos_spring, m->nq);
+  mj_kinematics(m, d);
+  mj_comPos(m, d);
+  mj_tendon(m, d);
+  for (; t < m->ntendon; t++) {
+    mjtNum* range = m->tendon_lengthspring + 2 * t;
+    if (range[0] == -1 && range[1] == -1) range[0] = range[1] = d->ten_length[t];
+  }
+}
+
 // every constant above, at qpos0
 void mj_setConst(mjModel* m, mjData* d) {
   int nv = m->nv, n = nv > 1 ? nv : 1;
@@ -268,4 +287,5 @@ void mj_setConst(mjModel* m, mjData* d) {
 
   setStatistics(m, d, size);
   free(scratch);
+  setSpringLength(m, d);
 }

@@ -291,7 +291,8 @@ static inline int rowLen(const mjModel* m, int i) {
   return (i + 1 < m->nv ? m->dof_Madr[i + 1] : m->nM) - m->dof_Madr[i];
 }
 
-// crb = cinert accumulated from the leaves; M(i,j) = cdof_j' crb(body_i) cdof_i
+// crb = cinert accumulated from the leaves; M(i,j) = cdof_j' crb(body_i) cdof_i, plus the
+// tendon armature terms
 void mj_crb(const mjModel* m, mjData* d) {
   mjtNum* crb = d->crb;
 
@@ -312,6 +313,9 @@ void mj_crb(const mjModel* m, mjData* d) {
     for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j])
       row[k++] = mju_dot(f, d->cdof + 6 * j, 6);
   }
+
+  // tendon armature
+  mj_tendonArmature(m, d);
 }
 
 // entries of row i in a factor's layout: with `simple`, dofs of simple bodies
@@ -320,44 +324,60 @@ static inline int ldLen(const mjModel* m, int i, int simple) {
   return simple && m->dof_simplenum[i] ? 1 : rowLen(m, i);
 }
 
+// packed start of each row of a factor's layout (ldLen entries per row, in dof order);
+// start[nv] is the total
+static void ldStarts(const mjModel* m, int simple, int* start) {
+  start[0] = 0;
+  for (int i = 0; i < m->nv; i++) start[i + 1] = start[i] + ldLen(m, i, simple);
+}
+
+// res -= scl * vec over n entries of two different rows (paired as in mju_addToScl)
+static inline void rowUpdate(mjtNum* restrict res, const mjtNum* restrict vec, mjtNum scl,
+                             int n) {
+  int j = 0;
+  for (; j + 2 <= n; j += 2) {
+    res[j] += vec[j] * scl;
+    res[j + 1] += vec[j + 1] * scl;
+  }
+  if (j < n) res[j] += vec[j] * scl;
+}
+
 // L'DL from the leaves: for k = nv-1..0 with D_k = the current M(k,k) and every ancestor i of
 // k: M(i, j) -= M(k,i) M(k,j) / D_k for j = i and i's ancestors, then L(k,:) = M(k,:)/D_k.
 // In the ascending layout, ancestor i sits at offset p of row k, and row i's p+1 entries
 // have the same columns as row k's first p+1 entries (simple dofs are never ancestors of
-// other rows' nonzeros).  diaginv first holds each row's start, read before it is
-// overwritten by 1/D: row k's start is needed only while rows >= k are factored.
+// other rows' nonzeros), so each update is one contiguous row operation.
 void mj_factorI(const mjModel* m, mjData* d, const mjtNum* mat, mjtNum* ld, mjtNum* diaginv,
                 int simple) {
   int nv = m->nv;
-  mjtNum* start = diaginv;
+  const int* parent = m->dof_parentid;
+  size_t mark = mj_markStack(d);
+  int* start = (int*)mj_stackAlloc(d, (size_t)nv / 2 + 1);
+  ldStarts(m, simple, start);
 
   // copy mat, each row reversed into ascending column order, rows packed
-  int adr = 0;
   for (int i = 0; i < nv; i++) {
-    int madr = m->dof_Madr[i], n = ldLen(m, i, simple);
-    start[i] = adr;
-    for (int k = 0; k < n; k++) ld[adr + k] = mat[madr + n - 1 - k];
-    adr += n;
+    const mjtNum* src = mat + m->dof_Madr[i];
+    mjtNum* dst = ld + start[i];
+    for (int k = 0, n = start[i + 1] - start[i]; k < n; k++) dst[k] = src[n - 1 - k];
   }
-  mju_zero(ld + adr, m->nM - adr);
+  mju_zero(ld + start[nv], m->nM - start[nv]);
 
   // eliminate from the last dof
   for (int k = nv - 1; k >= 0; k--) {
-    int a = (int)start[k], n = ldLen(m, k, simple);
-    mjtNum dk = ld[a + n - 1];
-    if (dk < mjMINVAL) {
+    mjtNum* row = ld + start[k];
+    int n = start[k + 1] - start[k];
+    if (row[n - 1] < mjMINVAL) {
       mj_warning(d, mjWARN_INERTIA, k);
-      dk = ld[a + n - 1] = mjMINVAL;
+      row[n - 1] = mjMINVAL;
     }
-    mjtNum inv = 1 / dk;
-    int p = n - 2;
-    for (int i = m->dof_parentid[k]; p >= 0; i = m->dof_parentid[i], p--) {
-      mjtNum v = ld[a + p];
-      if (v) mju_addToScl(ld + (int)start[i], ld + a, -v * inv, p + 1);
-    }
-    mju_scl(ld + a, ld + a, inv, n - 1);
+    mjtNum inv = 1 / row[n - 1];
+    for (int i = parent[k], p = n - 2; p >= 0; i = parent[i], p--)
+      if (row[p]) rowUpdate(ld + start[i], row, -row[p] * inv, p + 1);
+    for (int j = 0; j < n - 1; j++) row[j] *= inv;
     diaginv[k] = inv;
   }
+  mj_freeStack(d, mark);
 }
 
 // the factorization of qM itself, in MuJoCo's layout (simple rows diagonal only)
@@ -371,6 +391,7 @@ void mj_factorM(const mjModel* m, mjData* d) {
 void mj_solveLD(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNum* x,
                 const mjtNum* y, int n, int simple) {
   int nv = m->nv;
+  const int* parent = m->dof_parentid;
   int total = 0;
   for (int k = 0; k < nv; k++) total += ldLen(m, k, simple);
 
@@ -379,27 +400,26 @@ void mj_solveLD(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNu
     if (xv != y + (size_t)v * nv) mju_copy(xv, y + (size_t)v * nv, nv);
 
     // L' w = y: w_k is final once its descendants are done; push it to the ancestors
-    int end = total;
+    const mjtNum* row = ld + total;
     for (int k = nv - 1; k >= 0; k--) {
       int len = ldLen(m, k, simple);
-      end -= len;
-      if (!xv[k] || len == 1) continue;
-      const mjtNum* row = ld + end + len - 2;
-      for (int i = m->dof_parentid[k], p = len - 2; p >= 0; i = m->dof_parentid[i], p--)
-        xv[i] -= *row-- * xv[k];
+      row -= len;
+      mjtNum xk = xv[k];
+      if (!xk) continue;
+      for (int i = parent[k], p = len - 2; p >= 0; i = parent[i], p--) xv[i] -= row[p] * xk;
     }
 
     // z = w / D
     for (int k = 0; k < nv; k++) xv[k] *= diaginv[k];
 
     // L x = z: pull from the (already solved) ancestors
-    int start = 0;
+    row = ld;
     for (int k = 0; k < nv; k++) {
       int len = ldLen(m, k, simple);
-      const mjtNum* row = ld + start + len - 2;
-      for (int i = m->dof_parentid[k], p = len - 2; p >= 0; i = m->dof_parentid[i], p--)
-        xv[k] -= *row-- * xv[i];
-      start += len;
+      mjtNum xk = xv[k];
+      for (int i = parent[k], p = len - 2; p >= 0; i = parent[i], p--) xk -= row[p] * xv[i];
+      xv[k] = xk;
+      row += len;
     }
   }
 }

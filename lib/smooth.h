@@ -70,13 +70,21 @@ void mj_jacBodyCom(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr
 // Jacobians of a site's origin
 void mj_jacSite(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, int site);
 
-// tendon lengths ten_length and Jacobians ten_J (tendon.c): fixed tendons, spatial tendons
-// through sites and pulleys; geom wrap objects (sphere, cylinder) are taken as straight
-// segments between the neighbouring sites, i.e. wrapping is not computed yet
+// tendon lengths ten_length, Jacobians ten_J and path points ten_wrapadr, ten_wrapnum,
+// wrap_obj, wrap_xpos (tendon.c): fixed tendons; spatial tendons through sites and pulleys,
+// wrapping spheres and cylinders (sidesites, inside wrapping) as MuJoCo 3.5.1 does
 void mj_tendon(const mjModel* m, mjData* d);
 
-// actuator_length and actuator_moment (tendon.c) for joint, jointinparent and tendon
-// transmissions; slider-crank, site and body transmissions are left at zero
+// actuator_length and actuator_moment (tendon.c) for joint, jointinparent, tendon,
+// slider-crank and site (with or without refsite) transmissions; body transmissions
+// (adhesion) are left at zero
 void mj_transmission(const mjModel* m, mjData* d);
+
+// qM += sum over tendons of armature J'J within qM's sparsity (tendon.c; end of mj_crb)
+void mj_tendonArmature(const mjModel* m, mjData* d);
+
+// qfrc += sum over tendons of J' armature (Jdot qvel), the bias force of tendon armature
+// (tendon.c; needs cdof_dot: after mj_comVel)
+void mj_tendonBias(const mjModel* m, mjData* d, mjtNum* qfrc);
 
 #endif

@@ -79,7 +79,7 @@ static void shiftedSolve(mjtNum* y, const mjtNum* B, const mjtNum* c, mjtNum lam
 // method on phi(l) = |y(l)|^2 - r^2 from l = 0 (phi is convex and decreasing in l)
 int mju_QCQP(mjtNum* x, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNum r, int n,
              mjtNum* lambda_out) {
-  mjtNum B[25], c[5], y[5], z[5];
+  mjtNum B[25] = {0}, c[5] = {0}, y[5], z[5];
   for (int i = 0; i < n; i++) {
     c[i] = d[i] * b[i];
     for (int j = 0; j < n; j++) B[i * n + j] = d[i] * A[i * n + j] * d[j];
@@ -540,7 +540,8 @@ static mjtNum lineSearch(Primal* p, mjtNum* slope) {
   // bracketed: lo has d1 < 0, hi has d1 > 0; candidates inside move the ends inward
   LinePoint lo = dir > 0 ? prev : p1, hi = dir > 0 ? p1 : prev;
   while (p->neval < maxeval) {
-    LinePoint c[3] = {lineNewton(p, &lo), lineNewton(p, &hi), {0.5 * (lo.alpha + hi.alpha), 0, 0, 0}};
+    LinePoint c[3] = {lineNewton(p, &lo), lineNewton(p, &hi),
+                      {0.5 * (lo.alpha + hi.alpha), 0, 0, 0}};
     lineEval(p, &c[2]);
     LinePoint nlo = lo, nhi = hi;
     for (int k = 0; k < 3; k++) {
@@ -689,7 +690,7 @@ static void dualMatrix(const mjModel* m, mjData* d, mjtNum* AR, mjtNum* J, mjtNu
 static mjtNum coneSlope(mjtNum* x, const mjtNum* Ab, const mjtNum* c, const mjtNum* mu,
                         int dim, mjtNum r) {
   int nt = dim - 1;
-  mjtNum Att[25], bt[5], lambda;
+  mjtNum Att[25] = {0}, bt[5] = {0}, lambda;
   x[0] = r;
 
   // at r = 0 (x_t = 0) the multiplier term lambda r tends to |mu .* c_t|

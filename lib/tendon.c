@@ -46,44 +46,43 @@ static int segmentsCross(const mjtNum a0[2], const mjtNum a1[2], const mjtNum b0
 
 // a path from end0 to end1 around the outside of the circle: the tangent points into pnt
 // (pnt[0..1] after end0, pnt[2..3] before end1) and the arc length between them, or -1 when
-// the straight path does not touch the circle.  The path turns counterclockwise or clockwise:
-// without a side point the shorter way, and only when the straight segment crosses the
-// circle; with a side point the way whose arc midpoint is nearer to it, unless the tangent
-// segments cross (the straight path already passes on that side)
+// the path is straight: when the point of the segment nearest to the center lies outside the
+// circle, unless a side point lies beyond the center from it.  The path turns
+// counterclockwise or clockwise: the shorter way without a side point, else the way whose
+// tangent points' midpoint direction is nearer to the side point's; the other way when the
+// chosen way's tangent segments cross
 static mjtNum wrapCircle(mjtNum pnt[4], const mjtNum end[4], const mjtNum* side, mjtNum r) {
   const mjtNum *e0 = end, *e1 = end + 2;
-  mjtNum rr = r * r;
-  if (r < mjMINVAL || e0[0] * e0[0] + e0[1] * e0[1] < rr || e1[0] * e1[0] + e1[1] * e1[1] < rr)
+  mjtNum rr = r * r, dif[2] = {e1[0] - e0[0], e1[1] - e0[1]};
+  mjtNum dd = dif[0] * dif[0] + dif[1] * dif[1];
+  if (r < mjMINVAL || e0[0] * e0[0] + e0[1] * e0[1] < rr || e1[0] * e1[0] + e1[1] * e1[1] < rr ||
+      dd < mjMINVAL)
     return -1;
 
-  // no side: the segment's point nearest to the center, e0 + a (e1 - e0), must be inside
-  if (!side) {
-    mjtNum dif[2] = {e1[0] - e0[0], e1[1] - e0[1]};
-    mjtNum dd = dif[0] * dif[0] + dif[1] * dif[1];
-    if (dd < mjMINVAL) return -1;
-    mjtNum a = -(e0[0] * dif[0] + e0[1] * dif[1]) / dd;
-    mjtNum near[2] = {e0[0] + a * dif[0], e0[1] + a * dif[1]};
-    if (a <= 0 || a >= 1 || near[0] * near[0] + near[1] * near[1] >= rr) return -1;
-  }
+  // the segment's point nearest to the center, e0 + a (e1 - e0) with a in [0, 1]
+  mjtNum a = fmin(1, fmax(0, -(e0[0] * dif[0] + e0[1] * dif[1]) / dd));
+  mjtNum near[2] = {e0[0] + a * dif[0], e0[1] + a * dif[1]};
+  if (near[0] * near[0] + near[1] * near[1] > rr &&
+      (!side || side[0] * near[0] + side[1] * near[1] >= 0))
+    return -1;
 
-  // both ways: k = 0 counterclockwise, k = 1 clockwise
+  // both ways (k = 0 counterclockwise, 1 clockwise) and their scores: arc, or -cos of the
+  // angle between the side point and the tangent points' midpoint
   mjtNum t[2][4], ang[2], score[2];
   for (int k = 0; k < 2; k++) {
     mjtNum s = k ? -1 : 1;
     tangent2(t[k], e0, r, s);
     tangent2(t[k] + 2, e1, r, -s);
     ang[k] = arcAngle(t[k], t[k] + 2, r, !k);
+    score[k] = ang[k];
     if (side) {
-      // arc midpoint: t0 turned by half the arc
-      mjtNum h = (k ? -0.5 : 0.5) * ang[k], c = cos(h), sn = sin(h);
-      mjtNum mid[2] = {c * t[k][0] - sn * t[k][1], sn * t[k][0] + c * t[k][1]};
-      score[k] = (mid[0] - side[0]) * (mid[0] - side[0]) + (mid[1] - side[1]) * (mid[1] - side[1]);
-    } else {
-      score[k] = ang[k];
+      mjtNum mid[2] = {t[k][0] + t[k][2], t[k][1] + t[k][3]};
+      mju_normalize(mid, 2);
+      score[k] = -(mid[0] * side[0] + mid[1] * side[1]);
     }
   }
   int k = score[1] < score[0];
-  if (segmentsCross(e0, t[k], e1, t[k] + 2)) return -1;
+  if (segmentsCross(e0, t[k], e1, t[k] + 2)) k = 1 - k;
   mju_copy(pnt, t[k], 4);
   return r * ang[k];
 }
@@ -182,12 +181,12 @@ static mjtNum wrapGeom(const mjModel* m, const mjData* d, int g, const mjtNum x0
     mju_normalize3(axis[0]);
     mju_cross(normal, p[0], p[1]);
     if (mju_normalize3(normal) < mjMINVAL) {
-      // aligned points: any plane through them; the one of the axis least along them
-      int i = fabs(axis[0][0]) < fabs(axis[0][1]) ? 0 : 1;
-      if (fabs(axis[0][2]) < fabs(axis[0][i])) i = 2;
-      mjtNum e[3] = {0, 0, 0};
-      e[i] = 1;
-      mju_cross(normal, axis[0], e);
+      // points aligned with the center: the plane through them and (1, 1, 1) without the
+      // component of their largest coordinate
+      mjtNum v[3] = {1, 1, 1};
+      int i = fabs(axis[0][1]) > fabs(axis[0][0]) ? 1 : 0;
+      v[fabs(axis[0][2]) > fabs(axis[0][i]) ? 2 : i] = 0;
+      mju_cross(normal, axis[0], v);
       mju_normalize3(normal);
     }
     mju_cross(axis[1], normal, axis[0]);
@@ -477,4 +476,84 @@ void mj_transmission(const mjModel* m, mjData* d) {
     }
   }
   mj_freeStack(d, mark);
+}
+
+// ---- tendon armature -------------------------------------------------------------------------
+
+// qM += armature J'J of every tendon, within qM's sparsity: M(i,j) for j = i and the ancestors
+// of i (couplings of dofs on different branches have no entry and are dropped, as in MuJoCo)
+void mj_tendonArmature(const mjModel* m, mjData* d) {
+  int nv = m->nv;
+  for (int t = 0; t < m->ntendon; t++) {
+    mjtNum arm = m->tendon_armature[t];
+    if (arm == 0) continue;
+    const mjtNum* J = d->ten_J + (size_t)t * nv;
+    for (int i = 0; i < nv; i++) {
+      if (J[i] == 0) continue;
+      mjtNum* row = d->qM + m->dof_Madr[i];
+      row[0] += arm * J[i] * J[i];
+      int k = 1;
+      for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j]) row[k++] += arm * J[i] * J[j];
+    }
+  }
+}
+
+// velocity v and bias acceleration a = Jdot qvel of the world point p moving with body b:
+// with r = p - subtree com, the columns of J are cdof_lin + cdof_rot x r, whose derivatives
+// are cdof_dot_lin + cdof_dot_rot x r + cdof_rot x v, so a = sum (cdof_dot qvel)_lin +
+// (sum cdof_dot qvel)_rot x r + w x v, w the body's angular velocity
+static void pointBiasAcc(const mjModel* m, const mjData* d, const mjtNum p[3], int body,
+                         mjtNum v[3], mjtNum a[3]) {
+  mjtNum r[3], w[3] = {0, 0, 0}, alpha[3] = {0, 0, 0}, tmp[3];
+  mju_zero3(v);
+  mju_zero3(a);
+  int b = body;
+  while (b > 0 && !m->body_dofnum[b]) b = m->body_parentid[b];
+  if (b <= 0) return;
+  mju_sub3(r, p, d->subtree_com + 3 * m->body_rootid[body]);
+  for (int j = m->body_dofadr[b] + m->body_dofnum[b] - 1; j >= 0; j = m->dof_parentid[j]) {
+    const mjtNum *cdof = d->cdof + 6 * j, *cdd = d->cdof_dot + 6 * j;
+    mjtNum qv = d->qvel[j];
+    mju_addToScl3(w, cdof, qv);
+    mju_addToScl3(v, cdof + 3, qv);
+    mju_addToScl3(alpha, cdd, qv);
+    mju_addToScl3(a, cdd + 3, qv);
+  }
+  // v = v_lin + w x r, a = a_lin + alpha x r + w x v
+  mju_cross(tmp, w, r);
+  mju_addTo3(v, tmp);
+  mju_cross(tmp, alpha, r);
+  mju_addTo3(a, tmp);
+  mju_cross(tmp, w, v);
+  mju_addTo3(a, tmp);
+}
+
+// the bias force of tendon armature: the kinetic energy armature (J qvel)^2 / 2 gives
+// qfrc += J' armature (Jdot qvel).  For a site-to-site piece of length L, direction u and
+// relative velocity dv, relative bias acceleration da: Jdot qvel = u'da + (dv'dv - (u'dv)^2)/L,
+// divided by the branch's divisor; fixed tendons have Jdot = 0.  (MuJoCo's compiler rejects
+// armature on tendons that wrap geoms, and so does mj_checkSupported.)
+void mj_tendonBias(const mjModel* m, mjData* d, mjtNum* qfrc) {
+  for (int t = 0; t < m->ntendon; t++) {
+    mjtNum arm = m->tendon_armature[t], divisor = 1, jdot = 0;
+    int adr = m->tendon_adr[t], end = adr + m->tendon_num[t];
+    if (arm == 0 || m->wrap_type[adr] == mjWRAP_JOINT) continue;
+    for (int j = adr; j < end - 1; j++) {
+      if (m->wrap_type[j] == mjWRAP_PULLEY) divisor = m->wrap_prm[j];
+      if (m->wrap_type[j] != mjWRAP_SITE || m->wrap_type[j + 1] != mjWRAP_SITE) continue;
+      int s0 = m->wrap_objid[j], s1 = m->wrap_objid[j + 1];
+      const mjtNum *p0 = d->site_xpos + 3 * s0, *p1 = d->site_xpos + 3 * s1;
+      mjtNum u[3], v0[3], v1[3], a0[3], a1[3], dv[3], da[3];
+      mju_sub3(u, p1, p0);
+      mjtNum len = mju_normalize3(u);
+      if (len < mjMINVAL) continue;
+      pointBiasAcc(m, d, p0, m->site_bodyid[s0], v0, a0);
+      pointBiasAcc(m, d, p1, m->site_bodyid[s1], v1, a1);
+      mju_sub3(dv, v1, v0);
+      mju_sub3(da, a1, a0);
+      mjtNum udv = mju_dot3(u, dv);
+      jdot += (mju_dot3(u, da) + (mju_dot3(dv, dv) - udv * udv) / len) / divisor;
+    }
+    mju_addToScl(qfrc, d->ten_J + (size_t)t * m->nv, arm * jdot, m->nv);
+  }
 }

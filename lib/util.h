@@ -9,9 +9,15 @@
 //   - res may alias any input unless the comment says otherwise ("no alias").
 //
 // Implemented in util_blas.c (vectors, matrices), util_spatial.c (quaternions, poses, spatial
-// algebra) and inertia.c (shapes and mass properties).
+// algebra) and inertia.c (shapes and mass properties); the small kernels of the inner loops
+// (vector arithmetic, 3x3 and quaternion products, spatial cross products) are defined at the
+// end of this header, static inline, so that the compiler inlines them into the pipeline's loops
+// (a call costs more than the arithmetic of a 3-vector; results are the same to the bit).
 #ifndef MJ_UTIL_H
 #define MJ_UTIL_H
+
+#include <math.h>
+#include <string.h>
 
 #include "mj.h"
 
@@ -20,38 +26,15 @@
 
 // ---- n-vectors (util_blas.c) -------------------------------------------------------------------
 void mju_zero(mjtNum* res, int n);                                   // res = 0
-void mju_fill(mjtNum* res, mjtNum val, int n);                       // res = val
-void mju_copy(mjtNum* res, const mjtNum* vec, int n);                // res = vec
-void mju_scl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n);     // res = vec*scl
-void mju_add(mjtNum* res, const mjtNum* a, const mjtNum* b, int n);  // res = a + b
-void mju_sub(mjtNum* res, const mjtNum* a, const mjtNum* b, int n);  // res = a - b
-void mju_addTo(mjtNum* res, const mjtNum* vec, int n);               // res += vec
-void mju_subFrom(mjtNum* res, const mjtNum* vec, int n);             // res -= vec
-void mju_addToScl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n);  // res += vec*scl
-void mju_addScl(mjtNum* res, const mjtNum* a, const mjtNum* b,         // res = a + b*scl
-                mjtNum scl, int n);
-mjtNum mju_dot(const mjtNum* a, const mjtNum* b, int n);             // a'*b
+void mju_copy(mjtNum* res, const mjtNum* vec, int n);  // res = vec (memmove: may overlap)
 mjtNum mju_norm(const mjtNum* vec, int n);                           // |vec|
 mjtNum mju_normalize(mjtNum* vec, int n);  // vec /= |vec|, returns |vec|; tiny: e_0, returns it
 
 // ---- 3-vectors (util_blas.c) -------------------------------------------------------------------
-void mju_zero3(mjtNum res[3]);
-void mju_copy3(mjtNum res[3], const mjtNum vec[3]);
-void mju_scl3(mjtNum res[3], const mjtNum vec[3], mjtNum scl);
-void mju_add3(mjtNum res[3], const mjtNum a[3], const mjtNum b[3]);
-void mju_sub3(mjtNum res[3], const mjtNum a[3], const mjtNum b[3]);
-void mju_addTo3(mjtNum res[3], const mjtNum vec[3]);
-void mju_addToScl3(mjtNum res[3], const mjtNum vec[3], mjtNum scl);
-mjtNum mju_dot3(const mjtNum a[3], const mjtNum b[3]);
-mjtNum mju_norm3(const mjtNum vec[3]);
 mjtNum mju_dist3(const mjtNum a[3], const mjtNum b[3]);              // |a - b|
 mjtNum mju_normalize3(mjtNum vec[3]);  // vec /= |vec|, returns |vec|; tiny: (1,0,0)
-void mju_cross(mjtNum res[3], const mjtNum a[3], const mjtNum b[3]);  // res = a x b
 
 // ---- 4-vectors (util_blas.c) -------------------------------------------------------------------
-void mju_zero4(mjtNum res[4]);
-void mju_unit4(mjtNum res[4]);                                       // res = (1, 0, 0, 0)
-void mju_copy4(mjtNum res[4], const mjtNum vec[4]);
 mjtNum mju_normalize4(mjtNum vec[4]);  // vec /= |vec|, returns |vec|; tiny: (1,0,0,0)
 
 // ---- matrices, row-major (util_blas.c) ---------------------------------------------------------
@@ -67,17 +50,10 @@ void mju_mulMatMatT(mjtNum* res, const mjtNum* a, const mjtNum* b, int r1, int c
 void mju_mulMatTMat(mjtNum* res, const mjtNum* a, const mjtNum* b, int r1, int c1, int c2);
 // res(nc x nr) = mat(nr x nc)'; no alias
 void mju_transpose(mjtNum* res, const mjtNum* mat, int nr, int nc);
-// res = mat * vec and res = mat' * vec for a 3x3 matrix
-void mju_mulMatVec3(mjtNum res[3], const mjtNum mat[9], const mjtNum vec[3]);
-void mju_mulMatTVec3(mjtNum res[3], const mjtNum mat[9], const mjtNum vec[3]);
 // vec1' * mat(n x n) * vec2
 mjtNum mju_mulVecMatVec(const mjtNum* vec1, const mjtNum* mat, const mjtNum* vec2, int n);
 
 // ---- quaternions and rotations (util_spatial.c) ------------------------------------------------
-void mju_mulQuat(mjtNum res[4], const mjtNum a[4], const mjtNum b[4]);  // res = a * b
-void mju_negQuat(mjtNum res[4], const mjtNum quat[4]);  // res = conjugate = inverse rotation
-void mju_rotVecQuat(mjtNum res[3], const mjtNum vec[3], const mjtNum quat[4]);  // R(q) vec
-void mju_quat2Mat(mjtNum res[9], const mjtNum quat[4]);           // rotation matrix of quat
 void mju_mat2Quat(mjtNum quat[4], const mjtNum mat[9]);           // unit quat of a rotation
 void mju_axisAngle2Quat(mjtNum res[4], const mjtNum axis[3], mjtNum angle);  // unit axis
 // the minimal rotation taking +z to vec (compiler convention: near-parallel within 1e-7 is
@@ -99,12 +75,6 @@ void mju_negPose(mjtNum posres[3], mjtNum quatres[4], const mjtNum pos[3],
                  const mjtNum quat[4]);
 
 // ---- spatial algebra, 6-vectors (rotation, translation) (util_spatial.c) ---------------------
-// res = vec x mot: the motion cross product (velocity derivative of a motion vector)
-void mju_crossMotion(mjtNum res[6], const mjtNum vec[6], const mjtNum mot[6]);
-// res = vec x* frc: the force cross product
-void mju_crossForce(mjtNum res[6], const mjtNum vec[6], const mjtNum frc[6]);
-// res = cinert * vec, cinert = (Ixx Iyy Izz Ixy Ixz Iyz, m*c, m) com-offset spatial inertia
-void mju_mulInertVec(mjtNum res[6], const mjtNum inert[10], const mjtNum vec[6]);
 // res = the 6-vector vec expressed at newpos (moved from oldpos): rot/trn shift for motion
 // (flg_force 0) or force (flg_force 1); optional rotation rotnew2old (NULL: none)
 void mju_transformSpatial(mjtNum res[6], const mjtNum vec[6], int flg_force,
@@ -129,5 +99,267 @@ int mju_fullInertia(const mjtNum full[6], mjtNum quat[4], mjtNum diag[3]);
 int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]);
 // bounding sphere radius and axis-aligned box (center[3], half-size[3]) in the geom frame
 void mju_geomBound(int type, const mjtNum size[3], mjtNum* rbound, mjtNum aabb[6]);
+
+// ---- inline kernels: n-, 3- and 4-vectors, 3x3 matrices ---------------------------------------
+
+// res = val
+static inline void mju_fill(mjtNum* res, mjtNum val, int n) {
+  for (int i = 0; i < n; i++) res[i] = val;
+}
+
+// res = vec*scl
+static inline void mju_scl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n) {
+  for (int i = 0; i < n; i++) res[i] = vec[i] * scl;
+}
+
+// res = a + b
+static inline void mju_add(mjtNum* res, const mjtNum* a, const mjtNum* b, int n) {
+  for (int i = 0; i < n; i++) res[i] = a[i] + b[i];
+}
+
+// res = a - b
+static inline void mju_sub(mjtNum* res, const mjtNum* a, const mjtNum* b, int n) {
+  for (int i = 0; i < n; i++) res[i] = a[i] - b[i];
+}
+
+// res += vec, two entries at a time (both read before either is written, so that gcc -O2
+// turns each pair into one SSE2 operation)
+static inline void mju_addTo(mjtNum* res, const mjtNum* vec, int n) {
+  int i = 0;
+  for (; i + 2 <= n; i += 2) {
+    mjtNum r0 = res[i] + vec[i], r1 = res[i + 1] + vec[i + 1];
+    res[i] = r0;
+    res[i + 1] = r1;
+  }
+  if (i < n) res[i] += vec[i];
+}
+
+// res -= vec
+static inline void mju_subFrom(mjtNum* res, const mjtNum* vec, int n) {
+  for (int i = 0; i < n; i++) res[i] -= vec[i];
+}
+
+// res += vec*scl, two entries at a time (paired as in mju_addTo)
+static inline void mju_addToScl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n) {
+  int i = 0;
+  for (; i + 2 <= n; i += 2) {
+    mjtNum r0 = res[i] + vec[i] * scl, r1 = res[i + 1] + vec[i + 1] * scl;
+    res[i] = r0;
+    res[i + 1] = r1;
+  }
+  if (i < n) res[i] += vec[i] * scl;
+}
+
+// res = a + b*scl
+static inline void mju_addScl(mjtNum* res, const mjtNum* a, const mjtNum* b, mjtNum scl, int n) {
+  for (int i = 0; i < n; i++) res[i] = a[i] + b[i] * scl;
+}
+
+// a'*b: four partial sums over i mod 4, combined as (s0 + s2) + (s1 + s3), then the
+// remaining n mod 4 terms in order (the pairs (s0, s1) and (s2, s3) vectorize)
+static inline mjtNum mju_dot(const mjtNum* a, const mjtNum* b, int n) {
+  mjtNum s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    s0 += a[i] * b[i];
+    s1 += a[i + 1] * b[i + 1];
+    s2 += a[i + 2] * b[i + 2];
+    s3 += a[i + 3] * b[i + 3];
+  }
+  mjtNum s = (s0 + s2) + (s1 + s3);
+  for (; i < n; i++) s += a[i] * b[i];
+  return s;
+}
+
+// res = 0
+static inline void mju_zero3(mjtNum res[3]) { res[0] = res[1] = res[2] = 0; }
+
+// res = vec
+static inline void mju_copy3(mjtNum res[3], const mjtNum vec[3]) {
+  res[0] = vec[0];
+  res[1] = vec[1];
+  res[2] = vec[2];
+}
+
+// res = vec*scl
+static inline void mju_scl3(mjtNum res[3], const mjtNum vec[3], mjtNum scl) {
+  res[0] = vec[0] * scl;
+  res[1] = vec[1] * scl;
+  res[2] = vec[2] * scl;
+}
+
+// res = a + b
+static inline void mju_add3(mjtNum res[3], const mjtNum a[3], const mjtNum b[3]) {
+  res[0] = a[0] + b[0];
+  res[1] = a[1] + b[1];
+  res[2] = a[2] + b[2];
+}
+
+// res = a - b
+static inline void mju_sub3(mjtNum res[3], const mjtNum a[3], const mjtNum b[3]) {
+  res[0] = a[0] - b[0];
+  res[1] = a[1] - b[1];
+  res[2] = a[2] - b[2];
+}
+
+// res += vec
+static inline void mju_addTo3(mjtNum res[3], const mjtNum vec[3]) {
+  res[0] += vec[0];
+  res[1] += vec[1];
+  res[2] += vec[2];
+}
+
+// res += vec*scl
+static inline void mju_addToScl3(mjtNum res[3], const mjtNum vec[3], mjtNum scl) {
+  res[0] += vec[0] * scl;
+  res[1] += vec[1] * scl;
+  res[2] += vec[2] * scl;
+}
+
+// a'*b
+static inline mjtNum mju_dot3(const mjtNum a[3], const mjtNum b[3]) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+// |vec|
+static inline mjtNum mju_norm3(const mjtNum vec[3]) { return sqrt(mju_dot3(vec, vec)); }
+
+// res = a x b (temporaries first, so res may alias a or b)
+static inline void mju_cross(mjtNum res[3], const mjtNum a[3], const mjtNum b[3]) {
+  mjtNum c0 = a[1] * b[2] - a[2] * b[1];
+  mjtNum c1 = a[2] * b[0] - a[0] * b[2];
+  mjtNum c2 = a[0] * b[1] - a[1] * b[0];
+  res[0] = c0;
+  res[1] = c1;
+  res[2] = c2;
+}
+
+// res = 0
+static inline void mju_zero4(mjtNum res[4]) { res[0] = res[1] = res[2] = res[3] = 0; }
+
+// res = identity quaternion
+static inline void mju_unit4(mjtNum res[4]) {
+  res[0] = 1;
+  res[1] = res[2] = res[3] = 0;
+}
+
+// res = vec
+static inline void mju_copy4(mjtNum res[4], const mjtNum vec[4]) {
+  res[0] = vec[0];
+  res[1] = vec[1];
+  res[2] = vec[2];
+  res[3] = vec[3];
+}
+
+// res = mat * vec (3x3; temporaries first, so res may alias vec)
+static inline void mju_mulMatVec3(mjtNum res[3], const mjtNum mat[9], const mjtNum vec[3]) {
+  mjtNum r0 = mat[0] * vec[0] + mat[1] * vec[1] + mat[2] * vec[2];
+  mjtNum r1 = mat[3] * vec[0] + mat[4] * vec[1] + mat[5] * vec[2];
+  mjtNum r2 = mat[6] * vec[0] + mat[7] * vec[1] + mat[8] * vec[2];
+  res[0] = r0;
+  res[1] = r1;
+  res[2] = r2;
+}
+
+// res = mat' * vec (3x3; res may alias vec)
+static inline void mju_mulMatTVec3(mjtNum res[3], const mjtNum mat[9], const mjtNum vec[3]) {
+  mjtNum r0 = mat[0] * vec[0] + mat[3] * vec[1] + mat[6] * vec[2];
+  mjtNum r1 = mat[1] * vec[0] + mat[4] * vec[1] + mat[7] * vec[2];
+  mjtNum r2 = mat[2] * vec[0] + mat[5] * vec[1] + mat[8] * vec[2];
+  res[0] = r0;
+  res[1] = r1;
+  res[2] = r2;
+}
+
+// ---- inline kernels: quaternions and spatial algebra -------------------------------------------
+
+// res = a * b (Hamilton product; temporaries first, so res may alias a or b)
+static inline void mju_mulQuat(mjtNum res[4], const mjtNum a[4], const mjtNum b[4]) {
+  mjtNum w = a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+  mjtNum x = a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2];
+  mjtNum y = a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1];
+  mjtNum z = a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0];
+  res[0] = w;
+  res[1] = x;
+  res[2] = y;
+  res[3] = z;
+}
+
+// res = conjugate of quat (the inverse rotation of a unit quaternion)
+static inline void mju_negQuat(mjtNum res[4], const mjtNum quat[4]) {
+  res[0] = quat[0];
+  res[1] = -quat[1];
+  res[2] = -quat[2];
+  res[3] = -quat[3];
+}
+
+// res = R(q) vec = vec + 2 w (u x vec) + 2 u x (u x vec), u = (x, y, z); res may alias vec
+static inline void mju_rotVecQuat(mjtNum res[3], const mjtNum vec[3], const mjtNum quat[4]) {
+  // identity rotation or zero vector: exact copy
+  if ((quat[0] == 1 && !quat[1] && !quat[2] && !quat[3]) || (!vec[0] && !vec[1] && !vec[2])) {
+    mju_copy3(res, vec);
+    return;
+  }
+  // t = 2 u x vec, res = vec + w t + u x t
+  const mjtNum* u = quat + 1;
+  mjtNum t[3], ut[3];
+  mju_cross(t, u, vec);
+  mju_scl3(t, t, 2);
+  mju_cross(ut, u, t);
+  for (int i = 0; i < 3; i++) res[i] = vec[i] + quat[0] * t[i] + ut[i];
+}
+
+// rotation matrix of a unit quaternion (homogeneous form: w^2 + x^2 - y^2 - z^2 on the diagonal)
+static inline void mju_quat2Mat(mjtNum res[9], const mjtNum q[4]) {
+  // identity: exact
+  if (q[0] == 1 && !q[1] && !q[2] && !q[3]) {
+    res[0] = res[4] = res[8] = 1;
+    res[1] = res[2] = res[3] = res[5] = res[6] = res[7] = 0;
+    return;
+  }
+  // products of the components
+  mjtNum ww = q[0] * q[0], xx = q[1] * q[1], yy = q[2] * q[2], zz = q[3] * q[3];
+  mjtNum wx = q[0] * q[1], wy = q[0] * q[2], wz = q[0] * q[3];
+  mjtNum xy = q[1] * q[2], xz = q[1] * q[3], yz = q[2] * q[3];
+  res[0] = ww + xx - yy - zz;
+  res[4] = ww - xx + yy - zz;
+  res[8] = ww - xx - yy + zz;
+  res[1] = 2 * (xy - wz);
+  res[2] = 2 * (xz + wy);
+  res[3] = 2 * (xy + wz);
+  res[5] = 2 * (yz - wx);
+  res[6] = 2 * (xz - wy);
+  res[7] = 2 * (yz + wx);
+}
+
+// res = vec x mot, vec = (w, v), mot = (w2, v2): (w x w2, w x v2 + v x w2); no alias
+static inline void mju_crossMotion(mjtNum res[6], const mjtNum vec[6], const mjtNum mot[6]) {
+  mjtNum t[3];
+  mju_cross(res, vec, mot);
+  mju_cross(res + 3, vec, mot + 3);
+  mju_cross(t, vec + 3, mot);
+  mju_addTo3(res + 3, t);
+}
+
+// res = vec x* frc, vec = (w, v), frc = (t, f): (w x t + v x f, w x f); no alias
+static inline void mju_crossForce(mjtNum res[6], const mjtNum vec[6], const mjtNum frc[6]) {
+  mjtNum t[3];
+  mju_cross(res, vec, frc);
+  mju_cross(t, vec + 3, frc + 3);
+  mju_addTo3(res, t);
+  mju_cross(res + 3, vec, frc + 3);
+}
+
+// res = cinert * vec: (I w + h x v, m v - h x w), I = inert[0..5] about the frame origin,
+// h = inert[6..8] = m * com offset, m = inert[9]; no alias
+static inline void mju_mulInertVec(mjtNum res[6], const mjtNum i[10], const mjtNum v[6]) {
+  const mjtNum* h = i + 6;
+  res[0] = i[0] * v[0] + i[3] * v[1] + i[4] * v[2] + h[1] * v[5] - h[2] * v[4];
+  res[1] = i[3] * v[0] + i[1] * v[1] + i[5] * v[2] + h[2] * v[3] - h[0] * v[5];
+  res[2] = i[4] * v[0] + i[5] * v[1] + i[2] * v[2] + h[0] * v[4] - h[1] * v[3];
+  res[3] = i[9] * v[3] - (h[1] * v[2] - h[2] * v[1]);
+  res[4] = i[9] * v[4] - (h[2] * v[0] - h[0] * v[2]);
+  res[5] = i[9] * v[5] - (h[0] * v[1] - h[1] * v[0]);
+}
 
 #endif

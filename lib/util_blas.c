@@ -11,56 +11,9 @@ void mju_zero(mjtNum* res, int n) {
   if (n > 0) memset(res, 0, (size_t)n * sizeof(mjtNum));
 }
 
-// res = val
-void mju_fill(mjtNum* res, mjtNum val, int n) {
-  for (int i = 0; i < n; i++) res[i] = val;
-}
-
 // res = vec (memmove: res may overlap vec)
 void mju_copy(mjtNum* res, const mjtNum* vec, int n) {
   if (n > 0 && res != vec) memmove(res, vec, (size_t)n * sizeof(mjtNum));
-}
-
-// res = vec*scl
-void mju_scl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n) {
-  for (int i = 0; i < n; i++) res[i] = vec[i] * scl;
-}
-
-// res = a + b
-void mju_add(mjtNum* res, const mjtNum* a, const mjtNum* b, int n) {
-  for (int i = 0; i < n; i++) res[i] = a[i] + b[i];
-}
-
-// res = a - b
-void mju_sub(mjtNum* res, const mjtNum* a, const mjtNum* b, int n) {
-  for (int i = 0; i < n; i++) res[i] = a[i] - b[i];
-}
-
-// res += vec
-void mju_addTo(mjtNum* res, const mjtNum* vec, int n) {
-  for (int i = 0; i < n; i++) res[i] += vec[i];
-}
-
-// res -= vec
-void mju_subFrom(mjtNum* res, const mjtNum* vec, int n) {
-  for (int i = 0; i < n; i++) res[i] -= vec[i];
-}
-
-// res += vec*scl
-void mju_addToScl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n) {
-  for (int i = 0; i < n; i++) res[i] += vec[i] * scl;
-}
-
-// res = a + b*scl
-void mju_addScl(mjtNum* res, const mjtNum* a, const mjtNum* b, mjtNum scl, int n) {
-  for (int i = 0; i < n; i++) res[i] = a[i] + b[i] * scl;
-}
-
-// a'*b
-mjtNum mju_dot(const mjtNum* a, const mjtNum* b, int n) {
-  mjtNum s = 0;
-  for (int i = 0; i < n; i++) s += a[i] * b[i];
-  return s;
 }
 
 // |vec|
@@ -80,59 +33,6 @@ mjtNum mju_normalize(mjtNum* vec, int n) {
 
 // ---- 3-vectors ---------------------------------------------------------------------------------
 
-// res = 0
-void mju_zero3(mjtNum res[3]) { res[0] = res[1] = res[2] = 0; }
-
-// res = vec
-void mju_copy3(mjtNum res[3], const mjtNum vec[3]) {
-  res[0] = vec[0];
-  res[1] = vec[1];
-  res[2] = vec[2];
-}
-
-// res = vec*scl
-void mju_scl3(mjtNum res[3], const mjtNum vec[3], mjtNum scl) {
-  res[0] = vec[0] * scl;
-  res[1] = vec[1] * scl;
-  res[2] = vec[2] * scl;
-}
-
-// res = a + b
-void mju_add3(mjtNum res[3], const mjtNum a[3], const mjtNum b[3]) {
-  res[0] = a[0] + b[0];
-  res[1] = a[1] + b[1];
-  res[2] = a[2] + b[2];
-}
-
-// res = a - b
-void mju_sub3(mjtNum res[3], const mjtNum a[3], const mjtNum b[3]) {
-  res[0] = a[0] - b[0];
-  res[1] = a[1] - b[1];
-  res[2] = a[2] - b[2];
-}
-
-// res += vec
-void mju_addTo3(mjtNum res[3], const mjtNum vec[3]) {
-  res[0] += vec[0];
-  res[1] += vec[1];
-  res[2] += vec[2];
-}
-
-// res += vec*scl
-void mju_addToScl3(mjtNum res[3], const mjtNum vec[3], mjtNum scl) {
-  res[0] += vec[0] * scl;
-  res[1] += vec[1] * scl;
-  res[2] += vec[2] * scl;
-}
-
-// a'*b
-mjtNum mju_dot3(const mjtNum a[3], const mjtNum b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-// |vec|
-mjtNum mju_norm3(const mjtNum vec[3]) { return sqrt(mju_dot3(vec, vec)); }
-
 // |a - b|
 mjtNum mju_dist3(const mjtNum a[3], const mjtNum b[3]) {
   mjtNum d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
@@ -142,34 +42,7 @@ mjtNum mju_dist3(const mjtNum a[3], const mjtNum b[3]) {
 // vec /= |vec|; too short: (1, 0, 0)
 mjtNum mju_normalize3(mjtNum vec[3]) { return mju_normalize(vec, 3); }
 
-// res = a x b (temporaries first, so res may alias a or b)
-void mju_cross(mjtNum res[3], const mjtNum a[3], const mjtNum b[3]) {
-  mjtNum c0 = a[1] * b[2] - a[2] * b[1];
-  mjtNum c1 = a[2] * b[0] - a[0] * b[2];
-  mjtNum c2 = a[0] * b[1] - a[1] * b[0];
-  res[0] = c0;
-  res[1] = c1;
-  res[2] = c2;
-}
-
 // ---- 4-vectors ---------------------------------------------------------------------------------
-
-// res = 0
-void mju_zero4(mjtNum res[4]) { res[0] = res[1] = res[2] = res[3] = 0; }
-
-// res = identity quaternion
-void mju_unit4(mjtNum res[4]) {
-  res[0] = 1;
-  res[1] = res[2] = res[3] = 0;
-}
-
-// res = vec
-void mju_copy4(mjtNum res[4], const mjtNum vec[4]) {
-  res[0] = vec[0];
-  res[1] = vec[1];
-  res[2] = vec[2];
-  res[3] = vec[3];
-}
 
 // vec /= |vec|; too short: identity quaternion
 mjtNum mju_normalize4(mjtNum vec[4]) { return mju_normalize(vec, 4); }
@@ -219,26 +92,6 @@ void mju_mulMatTMat(mjtNum* res, const mjtNum* a, const mjtNum* b, int r1, int c
 void mju_transpose(mjtNum* res, const mjtNum* mat, int nr, int nc) {
   for (int i = 0; i < nr; i++)
     for (int j = 0; j < nc; j++) res[(size_t)j * nr + i] = mat[(size_t)i * nc + j];
-}
-
-// res = mat * vec (3x3; temporaries first, so res may alias vec)
-void mju_mulMatVec3(mjtNum res[3], const mjtNum mat[9], const mjtNum vec[3]) {
-  mjtNum r0 = mat[0] * vec[0] + mat[1] * vec[1] + mat[2] * vec[2];
-  mjtNum r1 = mat[3] * vec[0] + mat[4] * vec[1] + mat[5] * vec[2];
-  mjtNum r2 = mat[6] * vec[0] + mat[7] * vec[1] + mat[8] * vec[2];
-  res[0] = r0;
-  res[1] = r1;
-  res[2] = r2;
-}
-
-// res = mat' * vec (3x3; res may alias vec)
-void mju_mulMatTVec3(mjtNum res[3], const mjtNum mat[9], const mjtNum vec[3]) {
-  mjtNum r0 = mat[0] * vec[0] + mat[3] * vec[1] + mat[6] * vec[2];
-  mjtNum r1 = mat[1] * vec[0] + mat[4] * vec[1] + mat[7] * vec[2];
-  mjtNum r2 = mat[2] * vec[0] + mat[5] * vec[1] + mat[8] * vec[2];
-  res[0] = r0;
-  res[1] = r1;
-  res[2] = r2;
 }
 
 // vec1' * mat * vec2

@@ -8,8 +8,12 @@
 //
 // (errors: max |ours - theirs| / max(1, max |theirs|); state: rows whose state differs).
 //
-//   efc MODEL.xml [--max-err E] [--niter] < CASES.json
+//   efc MODEL.xml [--max-err E] [--niter] [--solver S --iterations N] < CASES.json
 //
+// With EFC_STATS set in the environment, each case also lists the per-iteration statistics
+// (libmj | MuJoCo), with EFC_FORCE the forces (libmj, MuJoCo).
+// --solver runs libmj's solver S (0 PGS, 1 CG, 2 Newton) for up to N iterations instead of the
+// oracle's, to compare with another solver's answer; states are then not compared.
 // Exit status: 1 when an error exceeds --max-err (default 1e-8), with --niter when an
 // iteration count differs, or when a state differs; 2 on bad input.
 #include <math.h>
@@ -93,7 +97,7 @@ static void* arena(mjData* d, size_t n, size_t sz) {
 
 // run one case in [p, end); returns 1 when it fails the bounds
 static int runCase(mjModel* m, mjData* d, const char* name, const char* p, const char* end,
-                   double maxerr, int checkIter) {
+                   double maxerr, int checkIter, int solver, int iterations) {
   int nv = m->nv, nefc = (int)number(p, end, "nefc"), ncon = (int)number(p, end, "ncon");
   if ((int)number(p, end, "nv") != nv || ncon > m->nconmax) {
     fprintf(stderr, "efc: case does not fit model %s\n", name);
@@ -109,6 +113,10 @@ static int runCase(mjModel* m, mjData* d, const char* name, const char* p, const
   m->opt.noslip_iterations = (int)number(opt, end, "noslip_iterations");
   m->opt.disableflags = (int)number(opt, end, "disableflags");
   m->opt.jacobian = mjJAC_DENSE;
+  if (solver >= 0) {
+    m->opt.solver = solver;
+    m->opt.iterations = iterations;
+  }
 
   // the smooth dynamics: M and its factor, qacc_smooth, qfrc_smooth, the warmstart
   mj_resetData(m, d);
@@ -167,7 +175,7 @@ static int runCase(mjModel* m, mjData* d, const char* name, const char* p, const
   }
   list(p, end, "efc_state", nefc, NULL, sref);
   int nstate = 0;
-  for (int i = 0; i < nefc; i++) nstate += sref[i] != d->efc_state[i];
+  for (int i = 0; i < nefc && solver < 0; i++) nstate += sref[i] != d->efc_state[i];
   int niter = (int)number(p, end, "solver_niter");
   printf("%s key %d warm %d solver %d cone %d nefc %d niter %d/%d qacc %.1e force %.1e "
          "state %d\n", name, (int)number(p, end, "key"), (int)number(p, end, "warm"),
@@ -191,14 +199,17 @@ static int runCase(mjModel* m, mjData* d, const char* name, const char* p, const
 int main(int argc, char** argv) {
   char err[1024];
   double maxerr = 1e-8;
-  int checkIter = 0;
+  int checkIter = 0, solver = -1, iterations = 100;
   if (argc < 2) {
-    fprintf(stderr, "usage: efc MODEL.xml [--max-err E] [--niter] < CASES.json\n");
+    fprintf(stderr, "usage: efc MODEL.xml [--max-err E] [--niter] [--solver S --iterations N]"
+                    " < CASES.json\n");
     return 2;
   }
   for (int i = 2; i < argc; i++) {
     if (!strcmp(argv[i], "--max-err") && i + 1 < argc) maxerr = atof(argv[++i]);
     else if (!strcmp(argv[i], "--niter")) checkIter = 1;
+    else if (!strcmp(argv[i], "--solver") && i + 1 < argc) solver = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = atoi(argv[++i]);
   }
   mjModel* m = mj_loadXML(argv[1], err, sizeof(err));
   if (!m) {
@@ -225,7 +236,8 @@ int main(int argc, char** argv) {
   int fail = 0, ncase = 0;
   for (const char* p = strstr(text, "{\"key\":"); p; ncase++) {
     const char* next = strstr(p + 1, "{\"key\":");
-    fail |= runCase(m, d, argv[1], p, next ? next : text + n, maxerr, checkIter);
+    fail |= runCase(m, d, argv[1], p, next ? next : text + n, maxerr, checkIter, solver,
+                    iterations);
     p = next;
   }
   free(text);

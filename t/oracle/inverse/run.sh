@@ -1,0 +1,38 @@
+#!/bin/sh
+# run.sh: libmj's inverse dynamics against MuJoCo's (the oracle) from identical states; see
+# t/oracle/inverse/run.mjs for what is compared and the bound.
+#
+#   BIN=/path/to/bin sh t/oracle/inverse/run.sh [MODEL.xml...]
+#
+# Models: t/oracle/inverse/models/*.xml, the contact, equality and limit models of
+# t/oracle/constraint/models, and the corpus humanoid (../shared/corpus) when present.  Builds
+# the helper t/oracle/inverse/inv.c against BIN/../libmj.a with CC, CFLAGS and LDLIBS (make
+# check passes its own).  Exit status: nonzero when any case differs or is beyond the bound.
+set -eu
+
+cd "$(dirname "$0")/../../.."
+BIN=${BIN:-$PWD/build/bin}
+CC=${CC:-cc}
+CFLAGS=${CFLAGS:--O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Ilib}
+LDLIBS=${LDLIBS:--lexpat -lz -lm -lccd}
+
+# the oracle: node and the mujoco package
+command -v node >/dev/null 2>&1 || { echo "run.sh: node is not installed" >&2; exit 2; }
+if [ ! -d scripts/node_modules/mujoco ]; then
+  echo "run.sh: installing the oracle (npm ci --prefix scripts)" >&2
+  npm ci --prefix scripts --no-audit --no-fund >&2 ||
+    npm install --prefix scripts --no-audit --no-fund >&2
+fi
+
+# the helper running libmj's inverse
+inv=$(dirname "$BIN")/t/oracle-inverse-inv
+mkdir -p "$(dirname "$inv")"
+# shellcheck disable=SC2086
+$CC $CFLAGS -o "$inv" t/oracle/inverse/inv.c "$(dirname "$BIN")/libmj.a" $LDLIBS
+
+if [ $# -eq 0 ]; then
+  set -- t/oracle/inverse/models/*.xml t/oracle/constraint/models/contacts.xml \
+    t/oracle/constraint/models/equality.xml t/oracle/constraint/models/limits.xml
+  [ -f ../shared/corpus/gymnasium/humanoid.xml ] && set -- "$@" ../shared/corpus/gymnasium/humanoid.xml
+fi
+exec node t/oracle/inverse/run.mjs --inv "$inv" "$@"

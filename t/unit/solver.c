@@ -1,0 +1,294 @@
+// t/unit/solver.c: the constraint solvers (lib/solver.c) against closed forms, finite
+// differences, brute force and MuJoCo 3.5.1.
+//
+// Oracle numbers: MuJoCo 3.5.1 (npm `mujoco`), `node scripts/oracle.mjs forward` on BOX below
+// (t/oracle/solver/box.xml) at qpos (0 0 0.098 1 0 0 0), qvel (0.3 -0.2 -0.1 0.5 1 -2), with
+// tolerance 1e-12 and each cone: qacc after mj_forward.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "mj.h"
+#include "solver.h"
+
+static const char* BOX =
+  "<mujoco><worldbody><geom type='plane' size='5 5 .1'/><body pos='0 0 0.099'><freejoint/>"
+  "<geom type='box' size='.1 .1 .1' condim='3'/></body></worldbody></mujoco>";
+
+// a slider of mass 2 under gravity (qacc_smooth = -9.81)
+static const char* SLIDER =
+  "<mujoco><worldbody><body><joint type='slide' axis='0 0 1'/>"
+  "<geom type='sphere' size='.1' mass='2'/></body></worldbody></mujoco>";
+
+static mjModel* load(const char* xml) {
+  char err[512];
+  mjModel* m = mj_parseXMLString(xml, "t.xml", "", err, sizeof(err));
+  cr_assert(m, "%s", err);
+  return m;
+}
+
+// an arena array of n elements of size sz
+static void* arena(mjData* d, size_t n, size_t sz) {
+  void* p = mj_arenaAlloc(d, n * sz);
+  cr_assert(p);
+  return p;
+}
+
+// nefc dense rows in the arena, every array allocated, types given, J zero
+static void makeRows(const mjModel* m, mjData* d, int nefc, const int* type) {
+  mj_resetArena(d);
+  d->nefc = nefc;
+  d->nJ = nefc * m->nv;
+  d->efc_type = arena(d, nefc, sizeof(int));
+  d->efc_id = arena(d, nefc, sizeof(int));
+  d->efc_state = arena(d, nefc, sizeof(int));
+  d->efc_J = arena(d, (size_t)nefc * m->nv, sizeof(mjtNum));
+  mjtNum** rows[] = {&d->efc_pos, &d->efc_margin, &d->efc_frictionloss, &d->efc_diagApprox,
+                     &d->efc_D, &d->efc_R, &d->efc_vel, &d->efc_aref, &d->efc_b,
+                     &d->efc_force};
+  for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+    *rows[k] = arena(d, nefc, sizeof(mjtNum));
+    memset(*rows[k], 0, nefc * sizeof(mjtNum));
+  }
+  memset(d->efc_J, 0, sizeof(mjtNum) * nefc * m->nv);
+  memcpy(d->efc_type, type, sizeof(int) * nefc);
+  memset(d->efc_id, 0, sizeof(int) * nefc);
+}
+
+// ---- dense algebra and the small conic problems ----------------------------------------------
+
+Test(solver, cholesky_solves_spd_system) {
+  mjtNum A[16] = {4, 1, 0.5, 0, 1, 3, 0.2, 0.1, 0.5, 0.2, 2, 0.3, 0, 0.1, 0.3, 1};
+  mjtNum L[16], b[4] = {1, -2, 3, 0.5}, x[4];
+  memcpy(L, A, sizeof(A));
+  cr_expect_eq(mju_cholFactor(L, 4, 1e-15), 0);
+  mju_cholSolve(x, L, b, 4);
+  for (int i = 0; i < 4; i++) {
+    mjtNum r = -b[i];
+    for (int j = 0; j < 4; j++) r += A[i * 4 + j] * x[j];
+    cr_expect(fabs(r) < 1e-14, "residual %d: %g", i, r);
+  }
+}
+
+Test(solver, qcqp_inside_and_on_the_ellipse) {
+  mjtNum A[4] = {2, 0.5, 0.5, 1}, d[2] = {0.5, 2}, x[2], lambda;
+
+  // unconstrained minimizer -inv(A) b = (0.2, -0.6) inside radius 1
+  mjtNum b1[2] = {-0.1, 0.5};
+  cr_expect_eq(mju_QCQP(x, A, b1, d, 1, 2, &lambda), 0);
+  cr_expect(fabs(x[0] - 0.2) < 1e-14 && fabs(x[1] + 0.6) < 1e-14);
+
+  // active: on the ellipse, and A x + b = -lambda x ./ d^2 with lambda > 0 (KKT)
+  mjtNum b2[2] = {-3, 4};
+  cr_expect_eq(mju_QCQP(x, A, b2, d, 1, 2, &lambda), 1);
+  cr_expect(fabs(hypot(x[0] / d[0], x[1] / d[1]) - 1) < 1e-12);
+  cr_expect(lambda > 0);
+  for (int i = 0; i < 2; i++) {
+    mjtNum g = A[i * 2] * x[0] + A[i * 2 + 1] * x[1] + b2[i];
+    cr_expect(fabs(g + lambda * x[i] / (d[i] * d[i])) < 1e-9, "KKT %d: %g", i, g);
+  }
+}
+
+// 0.5 x'Ax + x'c
+static mjtNum quadCost(const mjtNum* A, const mjtNum* c, const mjtNum* x, int n) {
+  mjtNum s = 0;
+  for (int i = 0; i < n; i++) {
+    s += c[i] * x[i];
+    for (int j = 0; j < n; j++) s += 0.5 * x[i] * A[i * n + j] * x[j];
+  }
+  return s;
+}
+
+Test(solver, cone_minimizer_beats_brute_force) {
+  mjtNum A[9] = {0.5, -0.18, 0.18, -0.18, 0.5, 0.18, 0.18, 0.18, 0.5}, mu[2] = {0.7, 1.2};
+  mjtNum cs[4][3] = {{-20, 3, -5}, {-5, 20, -30}, {5, 20, -30}, {5, 1, 1}};
+  for (int k = 0; k < 4; k++) {
+    mjtNum x[3], best = INFINITY;
+    mju_coneMin(x, A, cs[k], mu, 3);
+    cr_expect(x[0] >= 0 && hypot(x[1] / mu[0], x[2] / mu[1]) <= x[0] * (1 + 1e-12));
+
+    // every point of a polar grid of the cone costs at least as much
+    for (int ir = 0; ir < 480; ir++) {
+      for (int it = 0; it <= 20; it++) {
+        for (int ia = 0; ia < 360; ia++) {
+          mjtNum r = 0.25 * ir, t = 0.05 * it, a = ia * 6.283185307179586 / 360;
+          mjtNum y[3] = {r, mu[0] * r * t * cos(a), mu[1] * r * t * sin(a)};
+          mjtNum v = quadCost(A, cs[k], y, 3);
+          if (v < best) best = v;
+        }
+      }
+    }
+    cr_expect(quadCost(A, cs[k], x, 3) <= best + 1e-9, "case %d: %.12g > %.12g", k,
+              quadCost(A, cs[k], x, 3), best);
+    cr_expect(quadCost(A, cs[k], x, 3) > best - 0.5, "case %d: grid far below: x %g %g %g",
+              k, x[0], x[1], x[2]);
+  }
+}
+
+// ---- the constraint cost: forces are -grad, cone Hessians are grad of -force ------------------
+
+Test(solver, constraint_update_derivatives) {
+  mjModel* m = load(BOX);
+  mjData* d = mj_makeData(m);
+  int nv = m->nv;
+  int type[13] = {mjCNSTR_EQUALITY, mjCNSTR_FRICTION_DOF, mjCNSTR_FRICTION_DOF,
+                  mjCNSTR_FRICTION_DOF, mjCNSTR_LIMIT_JOINT, mjCNSTR_CONTACT_FRICTIONLESS,
+                  mjCNSTR_CONTACT_PYRAMIDAL};
+  for (int i = 7; i < 13; i++) type[i] = mjCNSTR_CONTACT_ELLIPTIC;
+  makeRows(m, d, 13, type);
+  for (int i = 0; i < 13; i++) {
+    d->efc_R[i] = 0.01 * (1 + i);
+    d->efc_D[i] = 1 / d->efc_R[i];
+    d->efc_frictionloss[i] = 0.5;
+    for (int j = 0; j < nv; j++) d->efc_J[i * nv + j] = sin(1 + i * nv + j);
+  }
+
+  // one elliptic condim-6 contact at row 7: mu 0.8, friction (1, 0.9, 0.05, 0.01, 0.02)
+  d->ncon = 1;
+  mjContact* con = d->contact;
+  con->dim = 6;
+  con->mu = 0.8;
+  mjtNum fr[5] = {1, 0.9, 0.05, 0.01, 0.02};
+  memcpy(con->friction, fr, sizeof(fr));
+  con->efc_address = 7;
+  for (int i = 7; i < 13; i++) d->efc_id[i] = 0;
+
+  // jar samples: each row type in each of its zones, the cone in its middle zone
+  mjtNum jars[3][13] = {
+    {0.3, -0.2, 0.001, 0.04, -0.5, 0.2, -0.1, -0.5, 0.5, -0.4, 0.3, 0.2, -0.1},
+    {-0.3, 0.2, -0.003, -0.04, 0.5, -0.2, 0.1, -10, 1.5, -0.4, 10, 20, -30},
+    {0.1, 0.02, 0.01, 0.08, -0.05, 0.01, -0.01, 1, 0.1, 0.1, 0.1, 0.1, 0.1}};
+  int zones[3] = {mjCNSTRSTATE_CONE, mjCNSTRSTATE_QUADRATIC, mjCNSTRSTATE_SATISFIED};
+  for (int s = 0; s < 3; s++) {
+    mjtNum* jar = jars[s], cost, cp, cm, f[13], H[36], qfrc[6];
+    mj_constraintUpdate(m, d, jar, &cost, 1);
+    memcpy(f, d->efc_force, sizeof(f));
+    memcpy(H, con->H, sizeof(H));
+    memcpy(qfrc, d->qfrc_constraint, sizeof(qfrc));
+    cr_expect_eq(d->efc_state[7], zones[s], "sample %d: cone state %d", s, d->efc_state[7]);
+
+    // qfrc_constraint = J' f
+    for (int j = 0; j < nv; j++) {
+      mjtNum q = 0;
+      for (int i = 0; i < 13; i++) q += d->efc_J[i * nv + j] * f[i];
+      cr_expect(fabs(q - qfrc[j]) < 1e-12);
+    }
+
+    // force = -d cost / d jar (central differences)
+    for (int i = 0; i < 13; i++) {
+      mjtNum h = 1e-5, save = jar[i];
+      jar[i] = save + h;
+      mj_constraintUpdate(m, d, jar, &cp, 0);
+      jar[i] = save - h;
+      mj_constraintUpdate(m, d, jar, &cm, 0);
+      jar[i] = save;
+      // bound: truncation (exact for quadratics) and round-off in the total cost
+      cr_expect(fabs(-(cp - cm) / (2 * h) - f[i]) < 1e-5 * (1 + fabs(f[i])) + 1e-14 * cost / h,
+                "sample %d row %d: fd %g force %g", s, i, -(cp - cm) / (2 * h), f[i]);
+    }
+
+    // cone Hessian = -d force / d jar on the contact's rows
+    if (zones[s] != mjCNSTRSTATE_CONE) continue;
+    for (int b = 0; b < 6; b++) {
+      mjtNum h = 1e-6, save = jar[7 + b], fp[6], fm[6];
+      jar[7 + b] = save + h;
+      mj_constraintUpdate(m, d, jar, NULL, 0);
+      memcpy(fp, d->efc_force + 7, sizeof(fp));
+      jar[7 + b] = save - h;
+      mj_constraintUpdate(m, d, jar, NULL, 0);
+      memcpy(fm, d->efc_force + 7, sizeof(fm));
+      jar[7 + b] = save;
+      for (int a = 0; a < 6; a++) {
+        mjtNum fd = -(fp[a] - fm[a]) / (2 * h);
+        cr_expect(fabs(fd - H[a * 6 + b]) < 1e-5 * (1 + fabs(fd)), "H[%d,%d]: fd %g H %g", a,
+                  b, fd, H[a * 6 + b]);
+      }
+    }
+  }
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+// ---- closed forms on one degree of freedom ---------------------------------------------------
+
+// the slider's qacc after mj_fwdConstraint with one row of `type` (J = 1, R, aref, friction
+// loss fl) under `solver`
+static mjtNum sliderSolve(int type, mjtNum R, mjtNum aref, mjtNum fl, int solver) {
+  mjModel* m = load(SLIDER);
+  m->opt.solver = solver;
+  m->opt.tolerance = 1e-14;
+  m->opt.iterations = 1000;
+  mjData* d = mj_makeData(m);
+  mj_forward(m, d);
+  makeRows(m, d, 1, &type);
+  d->efc_J[0] = 1;
+  d->efc_R[0] = R;
+  d->efc_D[0] = 1 / R;
+  d->efc_aref[0] = aref;
+  d->efc_frictionloss[0] = fl;
+  mj_fwdConstraint(m, d);
+  mjtNum qacc = d->qacc[0];
+
+  // the force is the row's force, and qacc = qacc_smooth + inv(M) J' f
+  cr_expect(fabs(qacc - (d->qacc_smooth[0] + d->efc_force[0] / d->qM[0])) < 1e-9);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  return qacc;
+}
+
+Test(solver, closed_forms_for_each_solver) {
+  mjtNum g = -9.81, M = 2, R = 0.05, D = 1 / R;
+  for (int s = mjSOL_PGS; s <= mjSOL_NEWTON; s++) {
+    // equality: minimize 0.5 M (a - g)^2 + 0.5 D (a - aref)^2
+    mjtNum a = sliderSolve(mjCNSTR_EQUALITY, R, 3, 0, s);
+    cr_expect(fabs(a - (M * g + D * 3) / (M + D)) < 1e-9, "solver %d: %.15g", s, a);
+
+    // a limit pushing up is active, one pulling down is not
+    a = sliderSolve(mjCNSTR_LIMIT_JOINT, R, 3, 0, s);
+    cr_expect(fabs(a - (M * g + D * 3) / (M + D)) < 1e-9, "solver %d: %.15g", s, a);
+    a = sliderSolve(mjCNSTR_LIMIT_JOINT, R, -20, 0, s);
+    cr_expect(fabs(a - g) < 1e-9, "solver %d: %.15g", s, a);
+
+    // friction loss 5 on the falling slider: linear zone, a = g + fl / M
+    a = sliderSolve(mjCNSTR_FRICTION_DOF, R, 0, 5, s);
+    cr_expect(fabs(a - (g + 5 / M)) < 1e-9, "solver %d: %.15g", s, a);
+
+    // friction loss 50: sticks in the quadratic zone, a = M g / (M + D)
+    a = sliderSolve(mjCNSTR_FRICTION_DOF, R, 0, 50, s);
+    cr_expect(fabs(a - M * g / (M + D)) < 1e-9, "solver %d: %.15g", s, a);
+  }
+}
+
+// ---- the whole pipeline against MuJoCo -----------------------------------------------------
+
+Test(solver, box_on_plane_matches_mujoco) {
+  static const mjtNum ref[2][6] = {
+    {-21.011632863537546, 13.319380785608807, 24.521013649146362, -21.602992169380752,
+     -97.890439449511831, 180.18562673259262},
+    {-23.543731057998254, 17.956429069789611, 23.001479168373233, -11.25004800696516,
+     -85.425846224286289, 173.68155422137662}};
+  static const mjtNum qpos[7] = {0, 0, 0.098, 1, 0, 0, 0}, qvel[6] = {0.3, -0.2, -0.1, 0.5, 1, -2};
+  mjModel* m = load(BOX);
+  mjData* d = mj_makeData(m);
+  m->opt.tolerance = 1e-12;
+  for (int cone = 0; cone < 2; cone++) {
+    for (int s = mjSOL_PGS; s <= mjSOL_NEWTON; s++) {
+      m->opt.cone = cone;
+      m->opt.solver = s;
+      m->opt.iterations = s == mjSOL_NEWTON ? 100 : 10000;
+      mj_resetData(m, d);
+      memcpy(d->qpos, qpos, sizeof(qpos));
+      memcpy(d->qvel, qvel, sizeof(qvel));
+      mj_forward(m, d);
+      cr_expect_eq(d->nefc, cone ? 12 : 16);
+      mjtNum tol = s == mjSOL_NEWTON ? 1e-10 : 1e-5;
+      for (int i = 0; i < 6; i++) {
+        cr_expect(fabs(d->qacc[i] - ref[cone][i]) < tol * fabs(ref[cone][5]),
+                  "cone %d solver %d qacc[%d] = %.15g, MuJoCo %.15g", cone, s, i, d->qacc[i],
+                  ref[cone][i]);
+      }
+    }
+  }
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
