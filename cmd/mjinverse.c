@@ -109,15 +109,15 @@ static int isReal(int kind) {
 static void checkFinite(const mjStreamHeader* h, const mjData* d, uint32_t mask, long k) {
   const mjModel* m_ = run.m;
   MJ_SIZES(MJ_X_SIZE_LOCAL)
-#define MJ_X_CHECK(name, count, src, kind)                                                   \
-  if ((h->mask & mask) >> mjSTREAM_##name & 1 && isReal(kind)) {                              \
-    const mjtNum* v = (const mjtNum*)(const void*)(src);                                     \
-    for (int i = 0; i < (count); i++) {                                                       \
-      if (isfinite(v[i])) continue;                                                          \
-      char el[128];                                                                           \
-      mj_streamElementName(run.m, mjSTREAM_##name, i, 1, el, sizeof(el));                    \
-      eprintf("%s: frame %ld: %s is %g: the state must be finite", h->name, k, el, v[i]);   \
-    }                                                                                         \
+#define MJ_X_CHECK(fld, count, src, kind)                                                         \
+  if ((h->mask & mask) >> mjSTREAM_##fld & 1 && isReal(kind)) {                                   \
+    const mjtNum* v = (const mjtNum*)(const void*)(src);                                          \
+    for (int i = 0; i < (count); i++) {                                                           \
+      if (isfinite(v[i])) continue;                                                               \
+      char el[128];                                                                               \
+      mj_streamElementName(run.m, mjSTREAM_##fld, i, 1, el, sizeof(el));                          \
+      eprintf("%s: frame %ld: %s is %g: the state must be finite", h->name, k, el, v[i]);         \
+    }                                                                                             \
   }
   MJ_STREAM_FIELDS(MJ_X_CHECK)
 #undef MJ_X_CHECK
@@ -238,9 +238,9 @@ int main(int argc, char** argv) {
   mjData* d = run.d[0];
   int have = readFrame(&ih, d);
   for (long k = 0; have; k++) {
+    // the successor: both data hold the defaults in the fields the stream does not carry
     mjData* next = run.d[1];
     if (fromTraj) {
-      mj_copyStreamFields(next, d, ih.mask);
       if (!readFrame(&ih, next)) break;
       trajectoryAcc(&ih, d, next, k);
     }

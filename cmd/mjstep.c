@@ -2,7 +2,8 @@
 //
 //   mjstep MODEL (-n STEPS | --duration SECONDS) [--key NAME|INDEX] [--ctrl FILE]
 //          [--set NAME=VALUE]... [--disable FLAG]... [--enable FLAG]... [--fields LIST]
-//          [--every K] [--batch [--threads N]] [--strict] [--bench] [-o OUT] [STREAM | -]
+//          [--every K] [--batch [--threads N]] [--strict] [--bench] [--profile] [-o OUT]
+//          [STREAM | -]
 //   mjstep --help | --version
 //
 // MODEL is a binary model or an MJCF file (compiled on the fly).  The initial state is the
@@ -33,7 +34,7 @@ static const char usageLines[] =
   "usage: mjstep MODEL (-n STEPS | --duration SECONDS) [--key NAME|INDEX] [--ctrl FILE]\n"
   "              [--set NAME=VALUE]... [--disable FLAG]... [--enable FLAG]...\n"
   "              [--fields LIST] [--every K] [--batch [--threads N]] [--strict] [--bench]\n"
-  "              [-o OUT] [--init STREAM | STREAM | -]\n"
+  "              [--profile] [-o OUT] [--init STREAM | STREAM | -]\n"
   "       mjstep --help | --version\n";
 
 // what --help prints after the usage text
@@ -57,6 +58,7 @@ static const char helpText[] =
   "  --threads N         threads for --batch (default: the number of processors)\n"
   "  --strict            a simulation warning is an error\n"
   "  --bench             write nothing; print the simulation rate on stderr\n"
+  "  --profile           print the time of each pipeline stage on stderr (a summary)\n"
   "  -o OUT              output file instead of standard output\n"
   "  -h, --help, --version\n";
 
@@ -73,6 +75,7 @@ typedef struct Item_ {
   size_t size;                  // bytes in buf
   int done;                     // finished
   mjWarningStat warning[mjNWARNING];  // the warnings it raised
+  mjTimerStat timer[mjNTIMER];  // its stage times (--profile)
   char err[512];                // an error stopped it
 } Item;
 
@@ -85,6 +88,7 @@ static struct {
   long every;              // frame spacing in steps
   int strict;              // warnings are errors
   int bench;               // no frames
+  int profile;             // stage timers on
   int forward;             // frames carry derived fields: mj_forward before writing
   mjStreamHeader out;      // the output stream
   mjtNum* ctrl;            // control rows (nctrl x nu), NULL for none
@@ -399,7 +403,13 @@ static void simulate(mjData* d, long k, FILE* out, int draw, Item* item) {
 
     // a frame every `every` steps
     if (out && step % run.every == 0) {
-      if (run.forward) mj_forward(m, d);
+      if (run.forward) {
+        // the frame's forward dynamics is not part of the steps' profile
+        mjTimerStat keep[mjNTIMER];
+        memcpy(keep, d->timer, sizeof(keep));
+        mj_forward(m, d);
+        memcpy(d->timer, keep, sizeof(keep));
+      }
       if (mj_streamWriteFrame(out, &run.out, d)) {
         snprintf(item->err, sizeof(item->err), "%s: write error: %s", run.out.name,
                  strerror(errno));
@@ -419,6 +429,7 @@ static void simulate(mjData* d, long k, FILE* out, int draw, Item* item) {
   }
   atomic_fetch_add(&progress.done, tick);
   memcpy(item->warning, d->warning, sizeof(item->warning));
+  memcpy(item->timer, d->timer, sizeof(item->timer));
 }
 
 // the bytes of one trajectory's frames
@@ -548,6 +559,33 @@ static void runSequential(FILE* out, Item* items, int batch) {
   mj_deleteData(d);
 }
 
+// the stage timers of every trajectory, summed, as a table on stderr: each stage's time per
+// step and share of mj_step; the integrator's own time is that of the step outside the
+// forward passes (it includes the checks for bad numbers)
+static void profileSummary(const Item* items, long n) {
+  static const struct { int timer; const char* name; } rows[] = {
+    {mjTIMER_POSITION, "position"}, {mjTIMER_VELOCITY, "velocity"},
+    {mjTIMER_ACTUATION, "actuation"}, {mjTIMER_ACCELERATION, "acceleration"},
+    {mjTIMER_CONSTRAINT, "constraint"}, {mjTIMER_SENSOR, "sensors"}};
+  mjTimerStat sum[mjNTIMER] = {{0, 0}};
+  for (long k = 0; k < n; k++)
+    for (int t = 0; t < mjNTIMER; t++) {
+      sum[t].duration += items[k].timer[t].duration;
+      sum[t].number += items[k].timer[t].number;
+    }
+  double steps = (double)run.nstep * n, step = sum[mjTIMER_STEP].duration;
+  if (steps <= 0 || step <= 0) return;
+  fprintf(stderr, "profile: %.0f steps, %.3f s in mj_step, %.3f us a step, forward passes a "
+          "step: %.0f\n", steps, step, 1e6 * step / steps, sum[mjTIMER_FORWARD].number / steps);
+  fprintf(stderr, "  %-14s %10s %8s\n", "stage", "us/step", "share");
+  for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+    double t = sum[rows[i].timer].duration;
+    fprintf(stderr, "  %-14s %10.3f %7.1f%%\n", rows[i].name, 1e6 * t / steps, 100 * t / step);
+  }
+  double own = step - sum[mjTIMER_FORWARD].duration;
+  fprintf(stderr, "  %-14s %10.3f %7.1f%%\n", "integration", 1e6 * own / steps, 100 * own / step);
+}
+
 // the warnings of every trajectory, summed, on stderr; the total count
 static long warningSummary(const Item* items, long n) {
   long total = 0;
@@ -608,6 +646,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(s, "--batch")) batch = 1;
     else if (!strcmp(s, "--strict")) run.strict = 1;
     else if (!strcmp(s, "--bench")) run.bench = 1;
+    else if (!strcmp(s, "--profile")) run.profile = 1;
     else if (!strcmp(s, "-o") && more) out = argv[++i];
     else if (s[0] == '-' && s[1]) usageError("unknown option or missing value: %s", s);
     else if (!model) model = s;
@@ -644,6 +683,8 @@ int main(int argc, char** argv) {
     if (r) eprintf("%s %s: %s", opt, val, err);
   }
   free(overrides);
+  // refuse what the simulation does not implement (with the options in effect)
+  if (mj_checkSupported(run.m, err, sizeof(err))) eprintf("%s: %s", model, err);
 
   // the number of steps: the first n with n * timestep >= duration (to 1e-9 steps)
   if (duration >= 0) {
@@ -682,6 +723,7 @@ int main(int argc, char** argv) {
   progress.on = isatty(STDERR_FILENO);
   progress.total = run.nstep * ntraj;
   progress.start = progress.last = now();
+  if (run.profile) mjcb_time = now;
   double t0 = now();
   if (nthread > 1) runThreaded(f, nthread, items);
   else runSequential(f, items, batch);
@@ -691,6 +733,7 @@ int main(int argc, char** argv) {
   // warnings; the simulation rate; commit the output
   long nwarn = warningSummary(items, ntraj);
   if (run.strict && nwarn) eprintf("--strict: %ld warnings", nwarn);
+  if (run.profile) profileSummary(items, ntraj);
   if (run.bench) {
     double steps = (double)run.nstep * ntraj;
     weprintf("%.0f steps in %.3f s: %.0f steps/s", steps, elapsed,

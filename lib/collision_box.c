@@ -67,8 +67,206 @@ int mjc_CapsuleBox(const mjModel* m, const mjData* d, mjContact* con, int g1, in
   return mjc_Convex(m, d, con, g1, g2, margin);
 }
 
-// box g1, box g2
+// ---- box-box ----------------------------------------------------------------------------------
+
+// a box: center, axes (the columns of its rotation), half-sizes
+typedef struct {
+  const mjtNum* c;
+  mjtNum ax[3][3];
+  const mjtNum* s;
+} Box;
+
+// the box of geom g
+static void geomBox(const mjModel* m, const mjData* d, int g, Box* b) {
+  const mjtNum* mat = d->geom_xmat + 9 * g;
+  b->c = d->geom_xpos + 3 * g;
+  b->s = m->geom_size + 3 * g;
+  for (int k = 0; k < 3; k++)
+    for (int r = 0; r < 3; r++) b->ax[k][r] = mat[3 * r + k];
+}
+
+// the half-extent of box b along the unit axis L: sum_k s_k |ax_k'L|
+static mjtNum extent(const Box* b, const mjtNum L[3]) {
+  return b->s[0] * fabs(mju_dot3(b->ax[0], L)) + b->s[1] * fabs(mju_dot3(b->ax[1], L)) +
+         b->s[2] * fabs(mju_dot3(b->ax[2], L));
+}
+
+// the axis of box b most aligned with n (the first of equals)
+static int alignedAxis(const Box* b, const mjtNum n[3]) {
+  int best = 0;
+  for (int k = 1; k < 3; k++)
+    if (fabs(mju_dot3(b->ax[k], n)) > fabs(mju_dot3(b->ax[best], n))) best = k;
+  return best;
+}
+
+// the clipping of box B's face most opposed to the normal n (unit, from A to B) against box
+// A's face most aligned with it, viewed along n
+typedef struct {
+  mjtNum n[3], out[3];   // normal from A to B; the normal written (from geom1 to geom2)
+  mjtNum rc[3], na[3];   // reference face: center, outward normal
+  mjtNum ra[3], rb[3];   // its axes, and the half-sizes along them
+  mjtNum la, lb, flip;   // flip: the sign of the first axis in the vertex order
+  mjtNum fc[3], nb[3];   // incident face: center, outward normal
+  mjtNum iu[3], iv[3];   // its axes, each signed to have u'n >= 0
+  mjtNum lu, lv;
+  mjtNum vert[4][3];     // its vertices fc +- lu iu +- lv iv, the first axis fastest
+  mjtNum margin;
+} Clip;
+
+// a point p of B's face in the reference frame: l = (x, y) along the reference axes after
+// moving along n onto the reference plane, and the depth -t, t = (p - rc)'na / n'na
+static void clipLocal(const Clip* c, const mjtNum p[3], mjtNum l[3]) {
+  mjtNum r[3];
+  mju_sub3(r, p, c->rc);
+  mjtNum t = mju_dot3(r, c->na) / mju_dot3(c->n, c->na);
+  mju_addToScl3(r, c->n, -t);
+  l[0] = mju_dot3(r, c->ra);
+  l[1] = mju_dot3(r, c->rb);
+  l[2] = -t;
+}
+
+// one contact at depth `depth` below point p of B's face when -depth < margin, at p + n
+// depth/2 (midway along n to the reference plane); returns 0 or 1
+static int clipContact(const Clip* c, mjContact* con, const mjtNum p[3], mjtNum depth) {
+  if (-depth > c->margin) return 0;
+  con->dist = -depth;
+  mju_copy3(con->pos, p);
+  mju_addToScl3(con->pos, c->n, 0.5 * depth);
+  mju_copy3(con->frame, c->out);
+  mju_zero3(con->frame + 3);
+  return 1;
+}
+
+// the contacts of the clipping in MuJoCo's order: the crossings of B's face edges (vertex
+// pairs 01, 02, 13, 23) with the reference sides (-a, +a, -b, +b), the depth interpolated;
+// the reference vertices whose projection along n lies in B's face; B's vertices whose
+// projection lies in the reference face
+static int clipFaces(const Clip* c, mjContact* con) {
+  static const int edges[4][2] = {{0, 1}, {0, 2}, {1, 3}, {2, 3}};
+  const mjtNum lim[2] = {c->la, c->lb};
+  int ncon = 0;
+
+  // edge crossings: t = (+-lim - l0)/(l1 - l0) along the edge, the other coordinate inside
+  for (int e = 0; e < 4; e++) {
+    const mjtNum* p0 = c->vert[edges[e][0]];
+    const mjtNum* p1 = c->vert[edges[e][1]];
+    mjtNum l0[3], l1[3];
+    clipLocal(c, p0, l0);
+    clipLocal(c, p1, l1);
+    for (int k = 0; k < 4; k++) {
+      int ax = k / 2, other = 1 - ax;
+      mjtNum den = l1[ax] - l0[ax];
+      if (fabs(den) < 1e-15) continue;
+      mjtNum t = ((k % 2 ? 1 : -1) * lim[ax] - l0[ax]) / den;
+      if (t < 0 || t > 1 || fabs(l0[other] + t * (l1[other] - l0[other])) > lim[other])
+        continue;
+      mjtNum p[3];
+      mju_sub3(p, p1, p0);
+      mju_scl3(p, p, t);
+      mju_addTo3(p, p0);
+      ncon += clipContact(c, con + ncon, p, l0[2] + t * (l1[2] - l0[2]));
+    }
+  }
+
+  // reference vertices r moved by t n onto B's face plane, t = -(r - fc)'nb / n'nb; the
+  // contact is the incident point r + t n at depth -t
+  for (int k = 0; k < 4; k++) {
+    mjtNum r[3], q[3];
+    mju_copy3(r, c->rc);
+    mju_addToScl3(r, c->ra, (k & 1 ? 1 : -1) * c->flip * c->la);
+    mju_addToScl3(r, c->rb, (k & 2 ? 1 : -1) * c->lb);
+    mju_sub3(q, r, c->fc);
+    mjtNum t = -mju_dot3(q, c->nb) / mju_dot3(c->n, c->nb);
+    mju_addToScl3(q, c->n, t);
+    if (fabs(mju_dot3(q, c->iu)) > c->lu || fabs(mju_dot3(q, c->iv)) > c->lv) continue;
+    mju_addToScl3(r, c->n, t);
+    ncon += clipContact(c, con + ncon, r, -t);
+  }
+
+  // B's vertices inside the reference rectangle
+  for (int k = 0; k < 4; k++) {
+    mjtNum l[3];
+    clipLocal(c, c->vert[k], l);
+    if (fabs(l[0]) <= c->la && fabs(l[1]) <= c->lb)
+      ncon += clipContact(c, con + ncon, c->vert[k], l[2]);
+  }
+  return ncon;
+}
+
+// the clipping of box B against box A along n (unit, from A to B), writing the normal out
+static int clipBoxes(mjContact* con, mjtNum margin, const Box* A, const Box* B,
+                     const mjtNum n[3], const mjtNum out[3]) {
+  Clip c;
+  mju_copy3(c.n, n);
+  mju_copy3(c.out, out);
+  c.margin = margin;
+
+  // reference face: A's axis i most aligned with n, on n's side
+  int i = alignedAxis(A, n), a = (i + 1) % 3, b = (i + 2) % 3;
+  c.flip = mju_dot3(A->ax[i], n) < 0 ? -1 : 1;
+  mju_scl3(c.na, A->ax[i], c.flip);
+  mju_copy3(c.rc, A->c);
+  mju_addToScl3(c.rc, c.na, A->s[i]);
+  mju_copy3(c.ra, A->ax[a]);
+  mju_copy3(c.rb, A->ax[b]);
+  c.la = A->s[a];
+  c.lb = A->s[b];
+
+  // incident face: B's axis j most aligned with n, on the side facing A
+  int j = alignedAxis(B, n), u = (j + 1) % 3, v = (j + 2) % 3;
+  mjtNum sj = mju_dot3(B->ax[j], n) < 0 ? -1 : 1;
+  mju_scl3(c.nb, B->ax[j], -sj);
+  mju_copy3(c.fc, B->c);
+  mju_addToScl3(c.fc, c.nb, B->s[j]);
+  mju_scl3(c.iu, B->ax[u], mju_dot3(B->ax[u], n) < 0 ? -1 : 1);
+  mju_scl3(c.iv, B->ax[v], mju_dot3(B->ax[v], n) < 0 ? -1 : 1);
+  c.lu = B->s[u];
+  c.lv = B->s[v];
+  for (int k = 0; k < 4; k++) {
+    mju_copy3(c.vert[k], c.fc);
+    mju_addToScl3(c.vert[k], c.iu, (k & 1 ? 1 : -1) * c.lu);
+    mju_addToScl3(c.vert[k], c.iv, (k & 2 ? 1 : -1) * c.lv);
+  }
+  return clipFaces(&c, con);
+}
+
+// box g1, box g2 by separating axes: the 3 + 3 face axes and the 9 edge cross products, each
+// with penetration e1 + e2 - |(c2 - c1)'L|; the least penetrating axis (the first of equals)
+// gives the normal.  A face axis clips the other box's face against that face (the reference);
+// an edge axis clips box 2 against box 1's face most aligned with the normal
 int mjc_BoxBox(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                mjtNum margin) {
-  return mjc_Convex(m, d, con, g1, g2, margin);
+  Box b1, b2;
+  geomBox(m, d, g1, &b1);
+  geomBox(m, d, g2, &b2);
+  mjtNum dif[3], best[3] = {0, 0, 0}, bestpen = 0;
+  mju_sub3(dif, b2.c, b1.c);
+  int bestk = -1;
+  for (int k = 0; k < 15; k++) {
+    mjtNum L[3];
+    if (k < 3) mju_copy3(L, b1.ax[k]);
+    else if (k < 6) mju_copy3(L, b2.ax[k - 3]);
+    else {
+      mju_cross(L, b1.ax[(k - 6) / 3], b2.ax[(k - 6) % 3]);
+      mjtNum len = mju_norm3(L);
+      if (len < 1e-12) continue;
+      mju_scl3(L, L, 1 / len);
+    }
+    mjtNum proj = mju_dot3(dif, L);
+    mjtNum pen = extent(&b1, L) + extent(&b2, L) - fabs(proj);
+    if (bestk < 0 || pen < bestpen) {
+      bestk = k;
+      bestpen = pen;
+      mju_scl3(best, L, proj < 0 ? -1 : 1);
+    }
+  }
+  if (bestpen < -margin) return 0;
+
+  // box 2's face as reference: clip box 1 along -n, the written normal n
+  if (bestk >= 3 && bestk < 6) {
+    mjtNum rev[3];
+    mju_scl3(rev, best, -1);
+    return clipBoxes(con, margin, &b2, &b1, rev, best);
+  }
+  return clipBoxes(con, margin, &b1, &b2, best, best);
 }

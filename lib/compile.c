@@ -572,7 +572,8 @@ static void builtinDefaults(Default* d) {
   m->metallic = m->roughness = -1;
   setFloats(m->rgba, 4, 1, 1, 1, 1);
   TendonSpec* t = &d->tendon;
-  t->limited = t->actfrclimited = 2;
+  t->limited = 2;
+  t->actfrclimited = 0;  // MuJoCo 3.5.1: false unless given, even with a range and autolimits
   memcpy(t->solref_lim, defSolref, sizeof(defSolref));
   memcpy(t->solref_fri, defSolref, sizeof(defSolref));
   memcpy(t->solimp_lim, defSolimp, sizeof(defSolimp));
@@ -1611,6 +1612,8 @@ static void readTendons(Ctx* c, const mjXNode* e) {
         if ((t == mjWRAP_SPHERE || t == mjWRAP_CYLINDER) &&
             (wr[j - 1]->type != mjWRAP_SITE || wr[j + 1]->type != mjWRAP_SITE))
           fail(c, ch, "a wrapping geom must be between two sites");
+        if ((t == mjWRAP_SPHERE || t == mjWRAP_CYLINDER) && o->tendon.armature != 0)
+          fail(c, ch, "geom wrapping not supported by tendon armature");
       }
     }
   }
@@ -2088,7 +2091,8 @@ static void fillBodies(Ctx* c, mjModel* m) {
   }
 }
 
-// body_simple and dof_simplenum: bodies whose dofs give a constant diagonal block of M
+// body_simple and dof_simplenum: bodies whose dofs give a constant diagonal block of M (after
+// the tendons: tendon armature can couple them)
 static void fillSimple(mjModel* m) {
   m->body_simple[0] = 1;
   for (int b = 1; b < m->nbody; b++) {
@@ -2109,6 +2113,12 @@ static void fillSimple(mjModel* m) {
       if (t != mjJNT_SLIDE) slides = 0, rotated = 1;
     }
     m->body_simple[b] = (unsigned char)(simple ? (slides ? 2 : 1) : 0);
+  }
+  // as in MuJoCo 3.5.1, bodies holding a site of a spatial tendon with armature (world too)
+  for (int t = 0; t < m->ntendon; t++) {
+    if (m->tendon_armature[t] == 0) continue;
+    for (int k = m->tendon_adr[t]; k < m->tendon_adr[t] + m->tendon_num[t]; k++)
+      if (m->wrap_type[k] == mjWRAP_SITE) m->body_simple[m->site_bodyid[m->wrap_objid[k]]] = 0;
   }
   // consecutive dofs of simple bodies, counted to the end of each run
   for (int i = m->nv - 1; i >= 0; i--) {
@@ -2317,35 +2327,19 @@ static void fillConstraints(Ctx* c, mjModel* m) {
   }
 }
 
-// length of a tendon in the model configuration when it is computable here (fixed tendons
-// and site/pulley paths); -1 when its path wraps geoms (mj_setConst's job)
-static double tendonLength(const mjModel* m, int t, const double* xpos, const double* xquat) {
-  double len = 0, divisor = 1;
+// length of a fixed tendon at qpos_spring; -1 for a spatial tendon (mj_setConst computes its
+// length at qpos_spring with the position stage, wrapping included)
+static double tendonLength(const mjModel* m, int t) {
+  double len = 0;
   int adr = m->tendon_adr[t], num = m->tendon_num[t];
-  for (int k = adr; k < adr + num; k++) {
-    int type = m->wrap_type[k];
-    if (type == mjWRAP_JOINT) {
-      len += m->wrap_prm[k] * m->qpos_spring[m->jnt_qposadr[m->wrap_objid[k]]];
-    } else if (type == mjWRAP_PULLEY) {
-      divisor = m->wrap_prm[k];
-    } else if (type == mjWRAP_SPHERE || type == mjWRAP_CYLINDER) {
-      return -1;
-    } else if (k > adr && m->wrap_type[k - 1] == mjWRAP_SITE) {
-      // a straight segment between consecutive sites, in world coordinates
-      double p[2][3];
-      for (int s = 0; s < 2; s++) {
-        int site = m->wrap_objid[k - 1 + s], b = m->site_bodyid[site];
-        mju_rotVecQuat(p[s], m->site_pos + 3 * site, xquat + 4 * b);
-        mju_addTo3(p[s], xpos + 3 * b);
-      }
-      len += mju_dist3(p[0], p[1]) / divisor;
-    }
-  }
+  if (m->wrap_type[adr] != mjWRAP_JOINT) return -1;
+  for (int k = adr; k < adr + num; k++)
+    len += m->wrap_prm[k] * m->qpos_spring[m->jnt_qposadr[m->wrap_objid[k]]];
   return len;
 }
 
 // tendons and their paths
-static void fillTendons(Ctx* c, mjModel* m, const double* xpos, const double* xquat) {
+static void fillTendons(Ctx* c, mjModel* m) {
   for (int i = 0; i < m->nwrap; i++) {
     const Wrap* w = c->obj[K_WRAP].p[i];
     m->wrap_type[i] = w->type;
@@ -2379,7 +2373,7 @@ static void fillTendons(Ctx* c, mjModel* m, const double* xpos, const double* xq
     // spring length: given, else the length in the spring reference configuration
     memcpy(m->tendon_lengthspring + 2 * i, s->springlength, sizeof(s->springlength));
     if (s->springlength[0] == -1 && s->springlength[1] == -1) {
-      double len = tendonLength(m, i, xpos, xquat);
+      double len = tendonLength(m, i);
       m->tendon_lengthspring[2 * i] = m->tendon_lengthspring[2 * i + 1] = len;
     }
   }
@@ -2699,12 +2693,12 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   bodyInertia(c, m->body_geomadr, m->body_geomnum);
   fillBodies(c, m);
   fillJoints(c, m);
-  fillSimple(m);
   fillItems(c, m);
   fillTextures(c, m);
   fillMaterials(c, m);
   fillConstraints(c, m);
-  fillTendons(c, m, xpos, xquat);
+  fillTendons(c, m);
+  fillSimple(m);
   fillActuators(c, m);
   fillSensors(c, m);
   fillKeys(c, m);

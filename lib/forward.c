@@ -233,8 +233,26 @@ mjtNum mj_actuatorForceVel(const mjModel* m, const mjData* d, int i) {
   return k;
 }
 
-// act_dot, actuator_force and qfrc_actuator = moment' force (+ gravity compensation routed
-// through actuators), clamped per joint to actfrcrange
+// a tendon with actfrclimited scales the forces of its actuators (tendon transmissions) so
+// that their sum lies in its actfrcrange: each force times clamp(sum)/sum, as MuJoCo does
+static void clampTendonForce(const mjModel* m, mjData* d) {
+  for (int t = 0; t < m->ntendon; t++) {
+    if (!m->tendon_actfrclimited[t]) continue;
+    const mjtNum* r = m->tendon_actfrcrange + 2 * t;
+    mjtNum sum = 0;
+    for (int i = 0; i < m->nu; i++)
+      if (m->actuator_trntype[i] == mjTRN_TENDON && m->actuator_trnid[2 * i] == t)
+        sum += d->actuator_force[i];
+    if (sum >= r[0] && sum <= r[1]) continue;
+    mjtNum scale = (sum < r[0] ? r[0] : r[1]) / sum;
+    for (int i = 0; i < m->nu; i++)
+      if (m->actuator_trntype[i] == mjTRN_TENDON && m->actuator_trnid[2 * i] == t)
+        d->actuator_force[i] *= scale;
+  }
+}
+
+// act_dot, actuator_force (scaled into tendon actfrcrange) and qfrc_actuator = moment' force
+// (+ gravity compensation routed through actuators), clamped per joint to actfrcrange
 void mj_fwdActuation(const mjModel* m, mjData* d) {
   int nu = m->nu, nv = m->nv;
   mju_zero(d->act_dot, m->na);
@@ -262,8 +280,13 @@ void mj_fwdActuation(const mjModel* m, mjData* d) {
       int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
       d->act_dot[adr] = actDot(m, d, i, actuatorCtrl(m, d, i));
     }
-    if (mj_actuatorDisabled(m, i)) continue;
-    mjtNum f = d->actuator_force[i] = actuatorForce(m, d, i);
+    if (!mj_actuatorDisabled(m, i)) d->actuator_force[i] = actuatorForce(m, d, i);
+  }
+
+  // tendon actuator force ranges, then qfrc_actuator = moment' force
+  clampTendonForce(m, d);
+  for (int i = 0; i < nu; i++) {
+    mjtNum f = d->actuator_force[i];
     if (f) mju_addToScl(d->qfrc_actuator, d->actuator_moment + (size_t)i * nv, f, nv);
   }
 
@@ -292,6 +315,7 @@ void mj_fwdPosition(const mjModel* m, mjData* d) {
   mj_tendon(m, d);
   mj_transmission(m, d);
   mj_crb(m, d);
+  mj_tendonArmature(m, d);
   mj_factorM(m, d);
   mj_collision(m, d);
   mj_makeConstraint(m, d);
@@ -342,29 +366,60 @@ void mj_fwdConstraint(const mjModel* m, mjData* d) {
   }
 }
 
+// ---- timers -----------------------------------------------------------------------------------
+
+// the clock of d->timer (mj.h): none by default, so that steps read no clock at all
+double (*mjcb_time)(void) = NULL;
+
+// a clock reading when the timers are on, else 0
+static inline double tmStart(void) { return mjcb_time ? mjcb_time() : 0; }
+
+// add the time since `start` to timer t; returns the reading, the start of what follows
+static inline double tmEnd(mjData* d, int t, double start) {
+  if (!mjcb_time) return 0;
+  double now = mjcb_time();
+  d->timer[t].duration += now - start;
+  d->timer[t].number++;
+  return now;
+}
+
+// ---- passes -----------------------------------------------------------------------------------
+
 // position and velocity stages, with their sensors and energy unless skipped
 static void fwdPosVel(const mjModel* m, mjData* d, int skipsensor) {
   int energy = m->opt.enableflags & mjENBL_ENERGY;
+  double t = tmStart();
   mj_fwdPosition(m, d);
+  t = tmEnd(d, mjTIMER_POSITION, t);
   if (!skipsensor) mj_sensorPos(m, d);
   if (energy) mj_energyPos(m, d);
+  t = tmEnd(d, mjTIMER_SENSOR, t);
   mj_fwdVelocity(m, d);
+  t = tmEnd(d, mjTIMER_VELOCITY, t);
   if (!skipsensor) mj_sensorVel(m, d);
   if (energy) mj_energyVel(m, d);
+  tmEnd(d, mjTIMER_SENSOR, t);
 }
 
 // actuation, acceleration and constraint stages, with the acceleration sensors unless skipped
 static void fwdAcc(const mjModel* m, mjData* d, int skipsensor) {
+  double t = tmStart();
   mj_fwdActuation(m, d);
+  t = tmEnd(d, mjTIMER_ACTUATION, t);
   mj_fwdAcceleration(m, d);
+  t = tmEnd(d, mjTIMER_ACCELERATION, t);
   mj_fwdConstraint(m, d);
+  t = tmEnd(d, mjTIMER_CONSTRAINT, t);
   if (!skipsensor) mj_sensorAcc(m, d);
+  tmEnd(d, mjTIMER_SENSOR, t);
 }
 
 // all stages in order
 void mj_forwardSkip(const mjModel* m, mjData* d, int skipsensor) {
+  double t = tmStart();
   fwdPosVel(m, d, skipsensor);
   fwdAcc(m, d, skipsensor);
+  tmEnd(d, mjTIMER_FORWARD, t);
 }
 
 // forward dynamics of the current state
@@ -388,25 +443,31 @@ static void integrate(const mjModel* m, mjData* d, int allow_rk4) {
 
 // checks, forward dynamics, integration
 void mj_step(const mjModel* m, mjData* d) {
+  double t = tmStart();
   mj_checkPos(m, d);
   mj_checkVel(m, d);
   mj_forward(m, d);
   mj_checkAcc(m, d);
   if (m->opt.enableflags & mjENBL_FWDINV) mj_compareFwdInv(m, d);
   integrate(m, d, 1);
+  tmEnd(d, mjTIMER_STEP, t);
 }
 
 // first half: checks, position and velocity stages with their sensors and energy
 void mj_step1(const mjModel* m, mjData* d) {
+  double t = tmStart();
   mj_checkPos(m, d);
   mj_checkVel(m, d);
   fwdPosVel(m, d, 0);
+  tmEnd(d, mjTIMER_STEP, t);
 }
 
 // second half: actuation, acceleration, constraints, sensors, check, integration
 void mj_step2(const mjModel* m, mjData* d) {
+  double t = tmStart();
   fwdAcc(m, d, 0);
   mj_checkAcc(m, d);
   if (m->opt.enableflags & mjENBL_FWDINV) mj_compareFwdInv(m, d);
   integrate(m, d, 0);
+  tmEnd(d, mjTIMER_STEP, t);
 }

@@ -329,13 +329,13 @@ void mj_implicit(const mjModel* m, mjData* d) {
   int nv = m->nv, fast = m->opt.integrator == mjINT_IMPLICITFAST;
   size_t mark = mj_markStack(d);
   mjtNum* qacc = mj_stackAlloc(d, (size_t)nv);
-  mjtNum* g = mj_stackAlloc(d, (size_t)nv);
   Deriv D = {NULL, m->opt.timestep, !fast};
   int fluid = m->opt.density > 0 || m->opt.viscosity > 0;
   mju_add(qacc, d->qfrc_smooth, d->qfrc_constraint, nv);
 
   if (fast) {
     // symmetric M - h D on qM's sparsity, factored as L'DL
+    mjtNum* g = mj_stackAlloc(d, (size_t)nv);
     mjtNum* ld = mj_stackAlloc(d, (size_t)m->nM);
     mjtNum* diaginv = mj_stackAlloc(d, (size_t)nv);
     D.A = mj_stackAlloc(d, (size_t)m->nM);

@@ -28,10 +28,11 @@ void mj_discreteAcc(const mjModel* m, mjData* d) {
   int nv = m->nv, integ = m->opt.integrator;
   if (integ == mjINT_RK4 || (integ == mjINT_EULER && !eulerDamped(m))) return;
   size_t mark = mj_markStack(d);
-  mjtNum* qfrc = mj_stackAlloc(d, (size_t)nv);
 
-  // qfrc = A qacc
+  // qfrc = A qacc (A built before qfrc is taken: the stack peak stays the integrator's)
+  mjtNum* qfrc;
   if (integ == mjINT_EULER) {
+    qfrc = mj_stackAlloc(d, (size_t)nv);
     mj_mulM(m, d, qfrc, d->qacc);
     for (int i = 0; i < nv; i++) qfrc[i] += m->opt.timestep * m->dof_damping[i] * d->qacc[i];
   } else {
@@ -42,6 +43,7 @@ void mj_discreteAcc(const mjModel* m, mjData* d) {
     for (int i = 0; i < nv && integ == mjINT_IMPLICITFAST; i++)
       for (int j = 0; j < nv; j++)
         if (i != j && (m->dof_simplenum[i] || m->dof_simplenum[j])) A[(size_t)i * nv + j] = 0;
+    qfrc = mj_stackAlloc(d, (size_t)nv);
     mju_mulMatVec(qfrc, A, d->qacc, nv, nv);
   }
 
@@ -113,24 +115,21 @@ void mj_compareFwdInv(const mjModel* m, mjData* d) {
   d->solver_fwdinv[0] = d->solver_fwdinv[1] = 0;
   if (!nefc) return;
   size_t mark = mj_markStack(d);
-  mjtNum* qforce = mj_stackAlloc(d, (size_t)nv);
-  mjtNum* dif = mj_stackAlloc(d, (size_t)nv);
   mjtNum* qfrc_constraint = mj_stackAlloc(d, (size_t)nv);
   mjtNum* efc_force = mj_stackAlloc(d, (size_t)nefc);
-
-  // the applied forces: qfrc_smooth less its passive and bias parts
-  for (int i = 0; i < nv; i++)
-    qforce[i] = d->qfrc_smooth[i] - d->qfrc_passive[i] + d->qfrc_bias[i];
 
   // the inverse on the forward's position and velocity stages
   mju_copy(qfrc_constraint, d->qfrc_constraint, nv);
   mju_copy(efc_force, d->efc_force, nefc);
   mj_inverseSkip(m, d, mjSTAGE_VEL, 1);
 
-  // the two discrepancies, then the forward's forces back
+  // the two discrepancies (the applied forces: qfrc_smooth less its passive and bias parts,
+  // which the inverse left as they were), then the forward's forces back
+  mjtNum* dif = mj_stackAlloc(d, (size_t)nv);
   mju_sub(dif, qfrc_constraint, d->qfrc_constraint, nv);
   d->solver_fwdinv[0] = mju_norm(dif, nv);
-  mju_sub(dif, d->qfrc_inverse, qforce, nv);
+  for (int i = 0; i < nv; i++)
+    dif[i] = d->qfrc_inverse[i] - (d->qfrc_smooth[i] - d->qfrc_passive[i] + d->qfrc_bias[i]);
   d->solver_fwdinv[1] = mju_norm(dif, nv);
   mju_copy(d->qfrc_constraint, qfrc_constraint, nv);
   mju_copy(d->efc_force, efc_force, nefc);

@@ -153,6 +153,25 @@ typedef struct mjWarningStat_ {
   int number;     // how many times it was raised
 } mjWarningStat;
 
+// pipeline timers (accumulated only while mjcb_time is set): the whole step, each forward pass
+// (RK4 makes four a step), and within the passes the stages and the sensors (with energy)
+typedef enum mjtTimer_ {
+  mjTIMER_STEP = 0,     // mj_step, mj_step1 + mj_step2
+  mjTIMER_FORWARD,      // mj_forward and RK4's inner passes
+  mjTIMER_POSITION,     // mj_fwdPosition
+  mjTIMER_VELOCITY,     // mj_fwdVelocity
+  mjTIMER_ACTUATION,    // mj_fwdActuation
+  mjTIMER_ACCELERATION, // mj_fwdAcceleration
+  mjTIMER_CONSTRAINT,   // mj_fwdConstraint
+  mjTIMER_SENSOR,       // mj_sensorPos/Vel/Acc, mj_energyPos/Vel
+  mjNTIMER
+} mjtTimer;
+
+typedef struct mjTimerStat_ {
+  double duration;  // total seconds
+  long number;      // number of timed calls
+} mjTimerStat;
+
 // one detected contact (collision detection fills all but efc_address and H)
 typedef struct mjContact_ {
   mjtNum dist;               // distance between the surfaces; negative: penetration
@@ -214,6 +233,7 @@ typedef struct mjData_ {
   size_t parena;             // bytes of the arena, taken from the top of the stack region
   size_t maxarena;           // most arena bytes ever used
   mjWarningStat warning[mjNWARNING];
+  mjTimerStat timer[mjNTIMER];  // stage times while mjcb_time is set
   int solver_niter;          // solver iterations of the last step
   mjSolverStat solver[mjNSOLVER];  // per-iteration statistics of the last step
   mjtNum solver_fwdinv[2];   // forward-inverse comparison: qfrc, efc (fwdinv flag)
@@ -565,6 +585,10 @@ int mj_setFlag(mjModel* m, const char* flag, int enable, char* err, int errsz);
 // (count 1 after a reset, +2 without).  A bad ctrl counts mjWARN_BADCTRL and that step's
 // actuation uses zero for every control (d->ctrl is left as it is).
 
+// the clock of the pipeline timers d->timer: seconds on a monotonic clock; NULL (the default)
+// turns timing off, leaving the steps without any clock reading
+extern double (*mjcb_time)(void);
+
 // the whole forward dynamics of the current state (sensors and energy included)
 void mj_forward(const mjModel* m, mjData* d);
 
@@ -734,9 +758,11 @@ void mj_inverseSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor);
 void mj_invConstraint(const mjModel* m, mjData* d);
 
 // d->qacc from discrete to continuous time: qacc = inv(M) A qacc with the integrator's matrix
-// A = M + h diag(dof_damping) (Euler with implicit damping), M - h D (implicit, with the RNE
-// term; implicitfast, without); unchanged for undamped Euler and for RK4 (which MuJoCo
-// refuses: callers should reject invdiscrete with RK4)
+// A = M + h diag(dof_damping) (Euler with implicit damping: some dof damping and eulerdamp
+// not disabled; as in MuJoCo a disabled damper still counts here), M - h D (implicit, with the
+// RNE term; implicitfast, without, and without the entries among simple dofs its factor
+// drops); unchanged for undamped Euler and for RK4 (which MuJoCo refuses: callers should
+// reject invdiscrete with RK4)
 void mj_discreteAcc(const mjModel* m, mjData* d);
 
 // forward against inverse (mj_step runs it after mj_forward when the fwdinv flag is on):
@@ -744,5 +770,16 @@ void mj_discreteAcc(const mjModel* m, mjData* d);
 // forces| (2-norms; both 0 without constraint rows, then nothing else changes); efc_force
 // and qfrc_constraint keep the forward's values, qfrc_inverse and efc_state the inverse's
 void mj_compareFwdInv(const mjModel* m, mjData* d);
+
+// ---- supported features (lib/support.c) -----------------------------------------------------
+// (section owned by the tendon/transmission work)
+// 0 when the simulation implements every feature model m uses; else nonzero and a one-line
+// message naming the first feature it does not (and its object: "actuator 'grip': body
+// transmission (adhesion): not supported by this simulator").  Checked: the noslip solver,
+// height field / mesh / sdf geoms, flex and distance equalities, tendon armature with geom
+// wrapping, body transmissions, user actuator dynamics / gain / bias, and the sensors left
+// at zero (rangefinder, camprojection, insidesite, distance, normal, fromto, contact,
+// tactile, plugin, user).  Tools call it after loading a model they are to simulate.
+int mj_checkSupported(const mjModel* m, char* err, int errsz);
 
 #endif

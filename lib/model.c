@@ -278,6 +278,7 @@ void mj_resetData(const mjModel* m, mjData* d) {
   memset(d->solver, 0, sizeof(d->solver));
   d->solver_fwdinv[0] = d->solver_fwdinv[1] = 0;
   memset(d->warning, 0, sizeof(d->warning));
+  memset(d->timer, 0, sizeof(d->timer));
   memcpy(d->qpos, m->qpos0, sizeof(mjtNum) * m->nq);
   for (int i = 0; i < m->neq; i++) d->eq_active[i] = m->eq_active0[i];
   for (int b = 0; b < m->nbody; b++) {

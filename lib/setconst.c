@@ -2,7 +2,8 @@
 //
 // At qpos0 (mocap bodies at their body frames) the position stage is run once, and:
 //   body_subtreemass   mass of each subtree
-//   dof_M0             diagonal of M (armature included)
+//   dof_M0             diagonal of M (joint armature included, tendon armature not; M has
+//                      it in everything below)
 //   dof_invweight0     diagonal of inv(M); ball and free joints average it over their
 //                      rotational (and translational) dofs; dofs of bodies with
 //                      body_simple == 2 (aligned sliders only) 1/mass, armature ignored
@@ -258,6 +259,8 @@ void mj_setConst(mjModel* m, mjData* d) {
   mj_tendon(m, d);
   mj_transmission(m, d);
   mj_crb(m, d);
+  for (int i = 0; i < nv; i++) m->dof_M0[i] = d->qM[m->dof_Madr[i]];
+  mj_tendonArmature(m, d);
   mj_factorM(m, d);
   setCamLight(m, d);
 
@@ -268,7 +271,6 @@ void mj_setConst(mjModel* m, mjData* d) {
   mjtNum *jac = scratch, *e = scratch + 6 * n, *tmp = scratch + 7 * n, *size = scratch + 8 * n;
 
   // inertia and inverse weights of dofs and bodies
-  for (int i = 0; i < nv; i++) m->dof_M0[i] = d->qM[m->dof_Madr[i]];
   setDofInvWeight(m, d, e, tmp);
   setBodyInvWeight(m, d, jac, tmp);
 

@@ -9,12 +9,27 @@
 
 // ---- kinematics ----------------------------------------------------------------------------
 
-// pos = xpos + xmat*lpos, mat = R(xquat * lquat): the world pose of an object fixed in a body
-static void localPose(mjtNum pos[3], mjtNum mat[9], const mjtNum xpos[3],
-                      const mjtNum xquat[4], const mjtNum lpos[3], const mjtNum lquat[4]) {
-  mjtNum quat[4];
-  mju_mulPose(pos, quat, xpos, xquat, lpos, lquat);
-  mju_quat2Mat(mat, quat);
+// the world pose of an object fixed in body b at (lpos, lquat): pos = xpos + xmat lpos,
+// mat = R(xquat lquat); the compiler's sameframe flag marks what equals the body's frame
+// (1: pose, 3: rotation) or its inertial frame (2: pose, 4: rotation), which is copied
+static void localPose(const mjData* d, int b, int sameframe, const mjtNum lpos[3],
+                      const mjtNum lquat[4], mjtNum pos[3], mjtNum mat[9]) {
+  const mjtNum* xmat = d->xmat + 9 * b;
+  if (sameframe == 1 || sameframe == 2) {
+    mju_copy3(pos, sameframe == 1 ? d->xpos + 3 * b : d->xipos + 3 * b);
+  } else {
+    mju_mulMatVec3(pos, xmat, lpos);
+    mju_addTo3(pos, d->xpos + 3 * b);
+  }
+  if (sameframe == 1 || sameframe == 3) {
+    mju_copy9(mat, xmat);
+  } else if (sameframe == 2 || sameframe == 4) {
+    mju_copy9(mat, d->ximat + 9 * b);
+  } else {
+    mjtNum quat[4];
+    mju_mulQuat(quat, d->xquat + 4 * b, lquat);
+    mju_quat2Mat(mat, quat);
+  }
 }
 
 // world pose of body i from its parent and its joints; writes xanchor and xaxis
@@ -27,8 +42,9 @@ static void bodyPose(const mjModel* m, mjData* d, int i) {
     mju_copy3(pos, d->mocap_pos + 3 * mocap);
     mju_copy4(quat, d->mocap_quat + 4 * mocap);
   } else {
-    mju_mulPose(pos, quat, d->xpos + 3 * p, d->xquat + 4 * p, m->body_pos + 3 * i,
-                m->body_quat + 4 * i);
+    mju_mulMatVec3(pos, d->xmat + 9 * p, m->body_pos + 3 * i);
+    mju_addTo3(pos, d->xpos + 3 * p);
+    mju_mulQuat(quat, d->xquat + 4 * p, m->body_quat + 4 * i);
   }
 
   // joints in order, each moving the frame
@@ -81,8 +97,8 @@ static void bodyPose(const mjModel* m, mjData* d, int i) {
   mju_copy3(d->xpos + 3 * i, pos);
   mju_copy4(d->xquat + 4 * i, quat);
   mju_quat2Mat(d->xmat + 9 * i, quat);
-  localPose(d->xipos + 3 * i, d->ximat + 9 * i, pos, quat, m->body_ipos + 3 * i,
-            m->body_iquat + 4 * i);
+  localPose(d, i, m->body_sameframe[i], m->body_ipos + 3 * i, m->body_iquat + 4 * i,
+            d->xipos + 3 * i, d->ximat + 9 * i);
 }
 
 // forward kinematics: bodies in tree order (parents first), then attached objects
@@ -100,23 +116,17 @@ void mj_kinematics(const mjModel* m, mjData* d) {
   for (int i = 1; i < m->nbody; i++) bodyPose(m, d, i);
 
   // geoms and sites
-  for (int g = 0; g < m->ngeom; g++) {
-    int b = m->geom_bodyid[g];
-    localPose(d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, d->xpos + 3 * b, d->xquat + 4 * b,
-              m->geom_pos + 3 * g, m->geom_quat + 4 * g);
-  }
-  for (int s = 0; s < m->nsite; s++) {
-    int b = m->site_bodyid[s];
-    localPose(d->site_xpos + 3 * s, d->site_xmat + 9 * s, d->xpos + 3 * b, d->xquat + 4 * b,
-              m->site_pos + 3 * s, m->site_quat + 4 * s);
-  }
+  for (int g = 0; g < m->ngeom; g++)
+    localPose(d, m->geom_bodyid[g], m->geom_sameframe[g], m->geom_pos + 3 * g,
+              m->geom_quat + 4 * g, d->geom_xpos + 3 * g, d->geom_xmat + 9 * g);
+  for (int s = 0; s < m->nsite; s++)
+    localPose(d, m->site_bodyid[s], m->site_sameframe[s], m->site_pos + 3 * s,
+              m->site_quat + 4 * s, d->site_xpos + 3 * s, d->site_xmat + 9 * s);
 
   // cameras and lights, fixed in their bodies
-  for (int c = 0; c < m->ncam; c++) {
-    int b = m->cam_bodyid[c];
-    localPose(d->cam_xpos + 3 * c, d->cam_xmat + 9 * c, d->xpos + 3 * b, d->xquat + 4 * b,
-              m->cam_pos + 3 * c, m->cam_quat + 4 * c);
-  }
+  for (int c = 0; c < m->ncam; c++)
+    localPose(d, m->cam_bodyid[c], 0, m->cam_pos + 3 * c, m->cam_quat + 4 * c,
+              d->cam_xpos + 3 * c, d->cam_xmat + 9 * c);
   for (int l = 0; l < m->nlight; l++) {
     int b = m->light_bodyid[l];
     const mjtNum* xmat = d->xmat + 9 * b;
@@ -132,16 +142,18 @@ void mj_kinematics(const mjModel* m, mjData* d) {
 // I_com = ximat diag(body_inertia) ximat'
 static void inertCom(mjtNum res[10], const mjtNum inertia[3], const mjtNum ximat[9],
                      const mjtNum c[3], mjtNum mass) {
-  // rotated diagonal inertia, upper triangle pairs (0,0) (1,1) (2,2) (0,1) (0,2) (1,2)
-  static const int ra[6] = {0, 1, 2, 0, 0, 1}, rb[6] = {0, 1, 2, 1, 2, 2};
+  // t = R diag(inertia): (R diag(I) R')(a,b) = row a of t . row b of R
+  mjtNum t[9];
+  for (int k = 0; k < 9; k++) t[k] = ximat[k] * inertia[k % 3];
+
+  // upper triangle (0,0) (1,1) (2,2) (0,1) (0,2) (1,2), each with its parallel-axis term
   mjtNum cc = mju_dot3(c, c);
-  for (int k = 0; k < 6; k++) {
-    int a = ra[k], b = rb[k];
-    mjtNum s = 0;
-    for (int e = 0; e < 3; e++) s += ximat[3 * a + e] * inertia[e] * ximat[3 * b + e];
-    // parallel axis
-    res[k] = s + mass * ((a == b) * cc - c[a] * c[b]);
-  }
+  res[0] = mju_dot3(t, ximat) + mass * (cc - c[0] * c[0]);
+  res[1] = mju_dot3(t + 3, ximat + 3) + mass * (cc - c[1] * c[1]);
+  res[2] = mju_dot3(t + 6, ximat + 6) + mass * (cc - c[2] * c[2]);
+  res[3] = mju_dot3(t, ximat + 3) - mass * (c[0] * c[1]);
+  res[4] = mju_dot3(t, ximat + 6) - mass * (c[0] * c[2]);
+  res[5] = mju_dot3(t + 3, ximat + 6) - mass * (c[1] * c[2]);
   mju_scl3(res + 6, c, mass);
   res[9] = mass;
 }
@@ -291,8 +303,7 @@ static inline int rowLen(const mjModel* m, int i) {
   return (i + 1 < m->nv ? m->dof_Madr[i + 1] : m->nM) - m->dof_Madr[i];
 }
 
-// crb = cinert accumulated from the leaves; M(i,j) = cdof_j' crb(body_i) cdof_i, plus the
-// tendon armature terms
+// crb = cinert accumulated from the leaves; M(i,j) = cdof_j' crb(body_i) cdof_i
 void mj_crb(const mjModel* m, mjData* d) {
   mjtNum* crb = d->crb;
 
@@ -313,9 +324,6 @@ void mj_crb(const mjModel* m, mjData* d) {
     for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j])
       row[k++] = mju_dot(f, d->cdof + 6 * j, 6);
   }
-
-  // tendon armature
-  mj_tendonArmature(m, d);
 }
 
 // entries of row i in a factor's layout: with `simple`, dofs of simple bodies
@@ -511,8 +519,9 @@ void mj_jacSite(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, i
 void mj_comVel(const mjModel* m, mjData* d) {
   if (m->nbody > 0) mju_zero(d->cvel, 6);
   for (int b = 1; b < m->nbody; b++) {
-    mjtNum cvel[6];
-    mju_copy(cvel, d->cvel + 6 * m->body_parentid[b], 6);
+    mjtNum* cvel = d->cvel + 6 * b;
+    const mjtNum* pvel = d->cvel + 6 * m->body_parentid[b];
+    mju_copy6(cvel, pvel);
     for (int j = m->body_jntadr[b]; j < m->body_jntadr[b] + m->body_jntnum[b]; j++) {
       int adr = m->jnt_dofadr[j], type = m->jnt_type[j];
       const mjtNum* qvel = d->qvel + adr;
@@ -532,7 +541,6 @@ void mj_comVel(const mjModel* m, mjData* d) {
       for (int k = 0; k < nrot; k++) mju_crossMotion(cdofdot + 6 * k, cvel, cdof + 6 * k);
       for (int k = 0; k < nrot; k++) mju_addToScl(cvel, cdof + 6 * k, qvel[k], 6);
     }
-    mju_copy(d->cvel + 6 * b, cvel, 6);
   }
 }
 
@@ -540,7 +548,7 @@ void mj_comVel(const mjModel* m, mjData* d) {
 // + flg_acc cdof_j qacc_j), frc = cinert a + cvel x* (cinert cvel)
 static void rneBody(const mjModel* m, const mjData* d, int b, const mjtNum cacc_parent[6],
                     int flg_acc, mjtNum a[6], mjtNum frc[6]) {
-  mju_copy(a, cacc_parent, 6);
+  mju_copy6(a, cacc_parent);
   for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
     mju_addToScl(a, d->cdof_dot + 6 * j, d->qvel[j], 6);
     if (flg_acc) mju_addToScl(a, d->cdof + 6 * j, d->qacc[j], 6);

@@ -5,7 +5,7 @@
 // Stage functions read the model and earlier stages' outputs in d, write their outputs in d,
 // never allocate (temporaries come from d's stack) and never print.  Order:
 //   mj_kinematics -> mj_comPos -> mj_camlight -> mj_tendon -> mj_transmission -> mj_crb
-//   -> mj_factorM.
+//   -> mj_tendonArmature -> mj_factorM.
 //
 // The sparse inertia layout is MuJoCo's: row i of M holds its lower-triangle entries M(i,j)
 // for j = i and every ancestor dof of i; its length is 1 + the number of ancestors and it
@@ -80,7 +80,7 @@ void mj_tendon(const mjModel* m, mjData* d);
 // (adhesion) are left at zero
 void mj_transmission(const mjModel* m, mjData* d);
 
-// qM += sum over tendons of armature J'J within qM's sparsity (tendon.c; end of mj_crb)
+// qM += sum over tendons of armature J'J within qM's sparsity (tendon.c; after mj_crb)
 void mj_tendonArmature(const mjModel* m, mjData* d);
 
 // qfrc += sum over tendons of J' armature (Jdot qvel), the bias force of tendon armature

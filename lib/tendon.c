@@ -381,10 +381,19 @@ static void sliderCrank(const mjModel* m, mjData* d, int a, mjtNum* jac) {
   d->actuator_length[a] *= gear;
 }
 
+// the orientation MuJoCo 3.5.1 gives a site in site transmissions: site_quat * xquat of its
+// body, the factors in the reverse of the frame composition (xquat * site_quat, the frame of
+// site_xmat); the two agree when the body or the site is not rotated
+static void siteQuat(const mjModel* m, const mjData* d, int s, mjtNum q[4]) {
+  mju_mulQuat(q, m->site_quat + 4 * s, d->xquat + 4 * m->site_bodyid[s]);
+}
+
 // site transmission: without a reference site, length 0 and the gear is a wrench in the site
 // frame, moment = J' (R gear); with refsite q, the site's position and rotation relative to
-// q in q's frame, length = gear . (R_q'(x_s - x_q), subQuat(quat_s, quat_q)), and moment the
-// matching Jacobian rows R_q'(J_s - J_q) projected on the gear.  jac holds 12 nv numbers
+// q in q's frame, length = gear . (R_q'(x_s - x_q), subQuat(quat_s, quat_q)) (quaternions of
+// siteQuat), and moment the Jacobian rows R_q'(J_s - J_q) projected on the gear (for the
+// rotation, the relative angular velocity: the derivative of subQuat at zero rotation).  jac
+// holds 12 nv numbers
 static void siteTransmission(const mjModel* m, mjData* d, int a, mjtNum* jac) {
   int nv = m->nv, s = m->actuator_trnid[2 * a], ref = m->actuator_trnid[2 * a + 1];
   mjtNum* moment = d->actuator_moment + (size_t)a * nv;
@@ -404,8 +413,8 @@ static void siteTransmission(const mjModel* m, mjData* d, int a, mjtNum* jac) {
     mju_sub3(dif, d->site_xpos + 3 * s, d->site_xpos + 3 * ref);
     mju_mulMatTVec3(vec, rmat, dif);
     d->actuator_length[a] += mju_dot3(vec, gear);
-    mju_mat2Quat(q, d->site_xmat + 9 * s);
-    mju_mat2Quat(qref, rmat);
+    siteQuat(m, d, s, q);
+    siteQuat(m, d, ref, qref);
     mju_subQuat(vec, q, qref);
     d->actuator_length[a] += mju_dot3(vec, gear + 3);
 

@@ -32,10 +32,6 @@ mjtNum mju_normalize(mjtNum* vec, int n);  // vec /= |vec|, returns |vec|; tiny:
 
 // ---- 3-vectors (util_blas.c) -------------------------------------------------------------------
 mjtNum mju_dist3(const mjtNum a[3], const mjtNum b[3]);              // |a - b|
-mjtNum mju_normalize3(mjtNum vec[3]);  // vec /= |vec|, returns |vec|; tiny: (1,0,0)
-
-// ---- 4-vectors (util_blas.c) -------------------------------------------------------------------
-mjtNum mju_normalize4(mjtNum vec[4]);  // vec /= |vec|, returns |vec|; tiny: (1,0,0,0)
 
 // ---- matrices, row-major (util_blas.c) ---------------------------------------------------------
 // res(nr) = mat(nr x nc) * vec(nc)
@@ -234,6 +230,21 @@ static inline void mju_cross(mjtNum res[3], const mjtNum a[3], const mjtNum b[3]
   res[2] = c2;
 }
 
+// vec /= |vec|, returns |vec|; too short: (1, 0, 0)
+static inline mjtNum mju_normalize3(mjtNum vec[3]) {
+  mjtNum norm = sqrt(vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2]);
+  if (norm < mjMINVAL) {
+    vec[0] = 1;
+    vec[1] = vec[2] = 0;
+  } else {
+    mjtNum s = 1 / norm;
+    vec[0] *= s;
+    vec[1] *= s;
+    vec[2] *= s;
+  }
+  return norm;
+}
+
 // res = 0
 static inline void mju_zero4(mjtNum res[4]) { res[0] = res[1] = res[2] = res[3] = 0; }
 
@@ -249,6 +260,36 @@ static inline void mju_copy4(mjtNum res[4], const mjtNum vec[4]) {
   res[1] = vec[1];
   res[2] = vec[2];
   res[3] = vec[3];
+}
+
+// vec /= |vec|, returns |vec|; too short: the identity quaternion (1, 0, 0, 0)
+static inline mjtNum mju_normalize4(mjtNum vec[4]) {
+  mjtNum norm = sqrt(vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2] + vec[3] * vec[3]);
+  if (norm < mjMINVAL) {
+    mju_unit4(vec);
+  } else {
+    mjtNum s = 1 / norm;
+    vec[0] *= s;
+    vec[1] *= s;
+    vec[2] *= s;
+    vec[3] *= s;
+  }
+  return norm;
+}
+
+// res = vec for a spatial 6-vector, in pairs like mju_addTo: the paired loads of the vector
+// operations that follow then read whole stores (a load spanning two narrower stores stalls)
+static inline void mju_copy6(mjtNum res[6], const mjtNum vec[6]) {
+  for (int i = 0; i < 6; i += 2) {
+    mjtNum r0 = vec[i], r1 = vec[i + 1];
+    res[i] = r0;
+    res[i + 1] = r1;
+  }
+}
+
+// res = mat (3x3)
+static inline void mju_copy9(mjtNum res[9], const mjtNum mat[9]) {
+  for (int i = 0; i < 9; i++) res[i] = mat[i];
 }
 
 // res = mat * vec (3x3; temporaries first, so res may alias vec)

@@ -39,14 +39,6 @@ mjtNum mju_dist3(const mjtNum a[3], const mjtNum b[3]) {
   return mju_norm3(d);
 }
 
-// vec /= |vec|; too short: (1, 0, 0)
-mjtNum mju_normalize3(mjtNum vec[3]) { return mju_normalize(vec, 3); }
-
-// ---- 4-vectors ---------------------------------------------------------------------------------
-
-// vec /= |vec|; too short: identity quaternion
-mjtNum mju_normalize4(mjtNum vec[4]) { return mju_normalize(vec, 4); }
-
 // ---- matrices ----------------------------------------------------------------------------------
 
 // res = mat * vec; a row is finished before res is written, so res may alias vec when nr == 1

@@ -337,14 +337,28 @@ static int checkEqualities(const mjModel* m, Msg* g) {
   return 0;
 }
 
-// tendon paths inside the wrap list; wrap objects by type: a joint, a site, a sphere or
-// cylinder geom of that shape with an optional side site in wrap_prm, a pulley with none
+// tendon paths inside the wrap list: a fixed tendon's of joints only, a spatial one's of
+// sites, pulleys and geoms, from a site to a site with each geom between two sites; wrap
+// objects by type: a joint, a site, a sphere or cylinder geom of that shape with an optional
+// side site in wrap_prm, a pulley with none
 static int checkTendons(const mjModel* m, Msg* g) {
   for (int t = 0; t < m->ntendon; t++) {
     int adr = m->tendon_adr[t], num = m->tendon_num[t];
     if (adr < 0 || adr > m->nwrap - num)
       return say(g, "tendon_adr[%d] = %d out of range [0, %d) for tendon_num[%d] = %d", t, adr,
                  m->nwrap - num + 1, t, num);
+    const int* type = m->wrap_type + adr;
+    int fixed = num > 0 && type[0] == mjWRAP_JOINT;
+    if (num > 0 && !fixed && (type[0] != mjWRAP_SITE || type[num - 1] != mjWRAP_SITE))
+      return say(g, "tendon %d: a spatial path must start and end at a site", t);
+    for (int k = 0; k < num; k++) {
+      int geom = type[k] == mjWRAP_SPHERE || type[k] == mjWRAP_CYLINDER;
+      if ((type[k] == mjWRAP_JOINT) != fixed)
+        return say(g, "tendon %d: wrap_type[%d] = %d in a %s path", t, adr + k, type[k],
+                   fixed ? "fixed" : "spatial");
+      if (geom && (type[k - 1] != mjWRAP_SITE || type[k + 1] != mjWRAP_SITE))
+        return say(g, "tendon %d: wrapping geom at wrap %d not between two sites", t, adr + k);
+    }
   }
   for (int w = 0; w < m->nwrap; w++) {
     int t = m->wrap_type[w], id = m->wrap_objid[w];

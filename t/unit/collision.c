@@ -112,6 +112,88 @@ Test(collision, boxOnPlane) {
   mj_deleteModel(m);
 }
 
+Test(collision, boxOnBoxShifted) {
+  // a 0.1 cube at (0.15, 0, 0.19) on a (0.2, 0.2, 0.1) box: the overlap rectangle x in [0.05,
+  // 0.2], y in [-0.1, 0.1]; MuJoCo 3.5.1 gives the crossings of the top box's edges with the
+  // side x = 0.2 first ((0.2, -0.1), (0.2, 0.1)), then the top box's corners inside, each at
+  // dist -0.01, z = 0.095 (midway), normal +z
+  mjtNum q[14] = {0, 0, 0, 1, 0, 0, 0, 0.15, 0, 0.19, 1, 0, 0, 0};
+  mjData* d;
+  mjModel* m = load("<mujoco><worldbody><body><freejoint/><geom type='box' size='0.2 0.2 0.1'/>"
+                    "</body><body><freejoint/><geom type='box' size='0.1 0.1 0.1'/></body>"
+                    "</worldbody></mujoco>",
+                    q, &d);
+  const mjtNum pos[4][3] = {{0.2, -0.1, 0.095}, {0.2, 0.1, 0.095}, {0.05, -0.1, 0.095},
+                            {0.05, 0.1, 0.095}};
+  const mjtNum up[3] = {0, 0, 1};
+  cr_assert_eq(d->ncon, 4);
+  for (int i = 0; i < 4; i++) {
+    near(d->contact[i].pos, pos[i], 3, 1e-15, "pos");
+    near(d->contact[i].frame, up, 3, 1e-15, "normal");
+    cr_assert(fabs(d->contact[i].dist + 0.01) < 1e-15);
+    checkFrame(d->contact[i].frame);
+  }
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+Test(collision, boxOnBoxRotated) {
+  // a (0.15, 0.15, 0.1) box rotated 20 degrees about z at (0.05, 0, 0.19) on a (0.2, 0.2, 0.1)
+  // box: MuJoCo 3.5.1 gives 5 contacts at dist -0.01, two crossings of the side x = 0.2 and
+  // three corners of the upper box (compared as a set: with exactly parallel faces the order
+  // of the crossings depends on rounding)
+  mjtNum h = 10 * 3.14159265358979323846 / 180;
+  mjtNum q[14] = {0, 0, 0, 1, 0, 0, 0, 0.05, 0, 0.19, cos(h), 0, 0, sin(h)};
+  mjData* d;
+  mjModel* m = load("<mujoco><worldbody><body><freejoint/><geom type='box' size='0.2 0.2 0.1'/>"
+                    "</body><body><freejoint/><geom type='box' size='0.15 0.15 0.1'/></body>"
+                    "</worldbody></mujoco>",
+                    q, &d);
+  const mjtNum xy[5][2] = {{0.2, -0.105031}, {0.2, 0.026449}, {-0.039651, -0.192257},
+                           {-0.142257, 0.089651}, {0.139651, 0.192257}};
+  cr_assert_eq(d->ncon, 5);
+  for (int i = 0; i < 5; i++) {
+    int found = 0;
+    for (int k = 0; k < 5; k++)
+      found += fabs(d->contact[k].pos[0] - xy[i][0]) < 1e-6 &&
+               fabs(d->contact[k].pos[1] - xy[i][1]) < 1e-6;
+    cr_assert_eq(found, 1, "point %d", i);
+    cr_assert(fabs(d->contact[i].pos[2] - 0.095) < 1e-15);
+    cr_assert(fabs(d->contact[i].dist + 0.01) < 1e-15);
+  }
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+Test(collision, sphereCylinder) {
+  // a cylinder (r 0.12, h 0.1) at the origin and a sphere of radius 0.1 at p: beside the side
+  // (0.2, 0, 0.05): dist 0.2 - 0.12 - 0.1, normal -x; over the cap (0.05, 0, 0.18): dist
+  // 0.18 - 0.1 - 0.1, normal -z; beyond the rim (0.15, 0, 0.13): the rim point (0.12, 0, 0.1);
+  // inside near the cap (0, 0.05, 0.09): the cap, dist 0.09 - 0.1 - 0.1
+  const mjtNum p[4][3] = {{0.2, 0, 0.05}, {0.05, 0, 0.18}, {0.15, 0, 0.13}, {0, 0.05, 0.09}};
+  const mjtNum rim = sqrt(0.03 * 0.03 + 0.03 * 0.03);
+  const mjtNum dist[4] = {-0.02, -0.02, rim - 0.1, -0.11};
+  const mjtNum s = sqrt(0.5);
+  const mjtNum n[4][3] = {{-1, 0, 0}, {0, 0, -1}, {-s, 0, -s}, {0, 0, -1}};
+  for (int k = 0; k < 4; k++) {
+    mjtNum q[7] = {p[k][0], p[k][1], p[k][2], 1, 0, 0, 0};
+    mjData* d;
+    mjModel* m = load("<mujoco><worldbody><geom type='cylinder' size='0.12 0.1'/><body>"
+                      "<freejoint/><geom type='sphere' size='0.1'/></body></worldbody></mujoco>",
+                      q, &d);
+    cr_assert_eq(d->ncon, 1, "case %d", k);
+    cr_assert(fabs(d->contact[0].dist - dist[k]) < 1e-15, "case %d: %g", k, d->contact[0].dist);
+    near(d->contact[0].frame, n[k], 3, 1e-15, "normal");
+
+    // pos = sphere center + n (0.1 + dist/2)
+    mjtNum pos[3];
+    for (int i = 0; i < 3; i++) pos[i] = p[k][i] + n[k][i] * (0.1 + 0.5 * dist[k]);
+    near(d->contact[0].pos, pos, 3, 1e-15, "pos");
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+}
+
 Test(collision, parallelCapsules) {
   // parallel capsules along x (radius 0.08, half-lengths 0.2) 0.15 apart in y, the second
   // shifted by 0.1 in x: MuJoCo gives two contacts, at x = 0.2 (end of the first) and x =

@@ -26,7 +26,8 @@ const EVERY = 20;
 // geom type pairs (type1 <= type2) with an analytic function; the other convex pairs use libccd
 const PLANE = 0, SPHERE = 2, CAPSULE = 3, ELLIPSOID = 4, CYLINDER = 5, BOX = 6;
 const ANALYTIC = new Set([[PLANE, SPHERE], [PLANE, CAPSULE], [PLANE, ELLIPSOID],
-  [PLANE, CYLINDER], [PLANE, BOX], [SPHERE, SPHERE], [SPHERE, CAPSULE], [SPHERE, BOX],
+  [PLANE, CYLINDER], [PLANE, BOX], [SPHERE, SPHERE], [SPHERE, CAPSULE], [SPHERE, CYLINDER],
+  [SPHERE, BOX],
   [CAPSULE, CAPSULE], [CAPSULE, BOX], [BOX, BOX]].map(([a, b]) => a * 16 + b));
 
 // ---- arguments --------------------------------------------------------------------------------

@@ -66,7 +66,7 @@ function options(words) {
   return { opts, flags };
 }
 
-// ---- the oracle ---------------------------------------------------------------------------------
+// ---- the oracle --------------------------------------------------------------------------------
 
 // the fields of one inverse result
 const INV_FIELDS = ['qfrc_inverse', 'qfrc_constraint', 'efc_force', 'efc_state', 'sensordata',
@@ -81,8 +81,9 @@ function contactNumbers(x) {
 // one inverse result of d, with the scale of qfrc_inverse's terms
 function inverseResult(m, d) {
   const r = {};
-  for (const f of INV_FIELDS) r[f] = Array.from(d[f]).slice(0, f.startsWith('efc') ? d.nefc
-                                                                                      : d[f].length);
+  for (const f of INV_FIELDS) {
+    r[f] = Array.from(d[f]).slice(0, f.startsWith('efc') ? d.nefc : d[f].length);
+  }
   r.scale = Math.max(...r.qfrc_inverse.map((x, i) => Math.abs(x + d.qfrc_constraint[i])),
                      ...r.qfrc_inverse.map(Math.abs), ...r.qfrc_constraint.map(Math.abs));
   return r;
@@ -136,7 +137,7 @@ function oracleCases(o, file, opts) {
   }
 }
 
-// ---- libmj ----------------------------------------------------------------------------------------
+// ---- libmj -------------------------------------------------------------------------------------
 
 // INV's results for the cases
 function ours(file, flags, cases) {
@@ -149,7 +150,7 @@ function ours(file, flags, cases) {
   return r.stdout.trim().split('\n').map((l) => JSON.parse(l));
 }
 
-// ---- comparison -----------------------------------------------------------------------------------
+// ---- comparison --------------------------------------------------------------------------------
 
 // max |a - b| / scale (default: max |b|, absolute when zero); a length mismatch is infinite
 function fieldErr(a, b, scale) {
@@ -188,7 +189,7 @@ function compare(mine, theirs) {
   return { err, worst, bad };
 }
 
-// ---- main -------------------------------------------------------------------------------------------
+// ---- main --------------------------------------------------------------------------------------
 
 const o = await openOracle({ quiet: true });
 let failures = 0, ncase = 0;

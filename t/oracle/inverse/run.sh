@@ -33,6 +33,7 @@ $CC $CFLAGS -o "$inv" t/oracle/inverse/inv.c "$(dirname "$BIN")/libmj.a" $LDLIBS
 if [ $# -eq 0 ]; then
   set -- t/oracle/inverse/models/*.xml t/oracle/constraint/models/contacts.xml \
     t/oracle/constraint/models/equality.xml t/oracle/constraint/models/limits.xml
-  [ -f ../shared/corpus/gymnasium/humanoid.xml ] && set -- "$@" ../shared/corpus/gymnasium/humanoid.xml
+  corpus=../shared/corpus/gymnasium/humanoid.xml
+  [ -f "$corpus" ] && set -- "$@" "$corpus"
 fi
 exec node t/oracle/inverse/run.mjs --inv "$inv" "$@"

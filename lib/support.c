@@ -1,0 +1,85 @@
+// support.c: the model features the simulation does not implement (mj_checkSupported,
+// declared in mj.h), so that a tool refuses such a model instead of simulating it wrongly.
+#include <stdio.h>
+
+#include "mj.h"
+
+// the message "kind 'name' (id N): what" into err; returns 1
+static int unsupported(const mjModel* m, char* err, int errsz, int type, int id,
+                       const char* what) {
+  static const char* const kinds[mjNOBJECT] = {
+    [mjOBJ_GEOM] = "geom", [mjOBJ_EQUALITY] = "equality", [mjOBJ_TENDON] = "tendon",
+    [mjOBJ_ACTUATOR] = "actuator", [mjOBJ_SENSOR] = "sensor"};
+  const char* name = type >= 0 ? mj_id2name(m, type, id) : NULL;
+  if (type < 0) snprintf(err, errsz, "%s: not supported by this simulator", what);
+  else if (name) snprintf(err, errsz, "%s '%s': %s: not supported by this simulator", kinds[type],
+                          name, what);
+  else snprintf(err, errsz, "%s %d: %s: not supported by this simulator", kinds[type], id, what);
+  return 1;
+}
+
+// 1 for sensor types sensor.c leaves at zero
+static int sensorMissing(int type) {
+  switch (type) {
+    case mjSENS_RANGEFINDER: case mjSENS_CAMPROJECTION: case mjSENS_INSIDESITE:
+    case mjSENS_GEOMDIST: case mjSENS_GEOMNORMAL: case mjSENS_GEOMFROMTO: case mjSENS_CONTACT:
+    case mjSENS_TACTILE: case mjSENS_PLUGIN: case mjSENS_USER: return 1;
+    default: return 0;
+  }
+}
+
+// the first unsupported feature of m, in model order: options, geoms, equalities, tendons,
+// actuators, sensors
+int mj_checkSupported(const mjModel* m, char* err, int errsz) {
+  static const char* const sensorNames[] = {
+    [mjSENS_RANGEFINDER] = "rangefinder", [mjSENS_CAMPROJECTION] = "camprojection",
+    [mjSENS_INSIDESITE] = "insidesite", [mjSENS_GEOMDIST] = "distance",
+    [mjSENS_GEOMNORMAL] = "normal", [mjSENS_GEOMFROMTO] = "fromto",
+    [mjSENS_CONTACT] = "contact", [mjSENS_TACTILE] = "tactile", [mjSENS_PLUGIN] = "plugin",
+    [mjSENS_USER] = "user"};
+  char what[128];
+
+  // options: the noslip solver
+  if (m->opt.noslip_iterations > 0)
+    return unsupported(m, err, errsz, -1, 0, "option noslip_iterations > 0 (noslip solver)");
+
+  // geoms without collision functions
+  for (int g = 0; g < m->ngeom; g++) {
+    int t = m->geom_type[g];
+    if (t == mjGEOM_HFIELD || t == mjGEOM_MESH || t == mjGEOM_SDF)
+      return unsupported(m, err, errsz, mjOBJ_GEOM, g, t == mjGEOM_HFIELD ? "height field"
+                                                       : t == mjGEOM_MESH ? "mesh" : "sdf");
+  }
+
+  // equality constraints of flexes and distance
+  for (int i = 0; i < m->neq; i++) {
+    int t = m->eq_type[i];
+    if (t != mjEQ_CONNECT && t != mjEQ_WELD && t != mjEQ_JOINT && t != mjEQ_TENDON)
+      return unsupported(m, err, errsz, mjOBJ_EQUALITY, i, "flex or distance equality");
+  }
+
+  // tendon armature with geom wrapping (MuJoCo's compiler refuses it too)
+  for (int t = 0; t < m->ntendon; t++) {
+    if (m->tendon_armature[t] == 0) continue;
+    for (int k = m->tendon_adr[t]; k < m->tendon_adr[t] + m->tendon_num[t]; k++)
+      if (m->wrap_type[k] == mjWRAP_SPHERE || m->wrap_type[k] == mjWRAP_CYLINDER)
+        return unsupported(m, err, errsz, mjOBJ_TENDON, t, "armature with geom wrapping");
+  }
+
+  // actuators: body transmissions (adhesion) and user callbacks
+  for (int i = 0; i < m->nu; i++) {
+    if (m->actuator_trntype[i] == mjTRN_BODY)
+      return unsupported(m, err, errsz, mjOBJ_ACTUATOR, i, "body transmission (adhesion)");
+    if (m->actuator_dyntype[i] == mjDYN_USER || m->actuator_gaintype[i] == mjGAIN_USER ||
+        m->actuator_biastype[i] == mjBIAS_USER)
+      return unsupported(m, err, errsz, mjOBJ_ACTUATOR, i, "user dynamics, gain or bias");
+  }
+
+  // sensors that are not computed
+  for (int s = 0; s < m->nsensor; s++) {
+    if (!sensorMissing(m->sensor_type[s])) continue;
+    snprintf(what, sizeof(what), "%s sensor", sensorNames[m->sensor_type[s]]);
+    return unsupported(m, err, errsz, mjOBJ_SENSOR, s, what);
+  }
+  return 0;
+}
