@@ -2523,8 +2523,8 @@ static void fillRanges(Ctx* c, mjModel* m) {
   }
 }
 
-// every size of the model from the collected objects
-static void modelSizes(Ctx* c, mjModel* sz) {
+// every size of the model from the collected objects (root: where a too-large model fails)
+static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
   memset(sz, 0, sizeof(*sz));
   sz->nbody = c->obj[K_BODY].n;
   sz->njnt = c->obj[K_JOINT].n;
@@ -2574,9 +2574,11 @@ static void modelSizes(Ctx* c, mjModel* sz) {
   // room for constraint work, at least what the smooth pipeline needs, at least 1 MiB
   double nv = sz->nv, nj = sz->njmax;
   double need = 3 * nj * nv + 6 * nv * nv + 20.0 * (nj + nv + sz->nbody + sz->ngeom);
-  if (need < mj_stackNeed(sz)) need = mj_stackNeed(sz);
   if (need < 1 << 17) need = 1 << 17;
   if (need > 1 << 27) need = 1 << 27;
+  if (need < mj_stackNeed(sz)) need = mj_stackNeed(sz);
+  if (need >= 1 << 28) fail(c, root, "model too large: its data would need %.0f MB of stack",
+                             need * sizeof(mjtNum) / 1e6);
   sz->nstack = c->nstack > need ? c->nstack : (int)need;
 }
 
@@ -2684,7 +2686,7 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   for (int k = 0; k < 6; k++) buildNames(c, rest[k]);
   // the model: sizes, allocation, arrays
   mjModel sz;
-  modelSizes(c, &sz);
+  modelSizes(c, root, &sz);
   mjModel* m = *out = mj_makeModel(&sz);
   if (!m) fail(c, root, "model too large or out of memory");
   m->opt = c->opt;

@@ -231,6 +231,7 @@ typedef struct mjData_ {
   int nefc;                  // number of constraint rows
   int nJ;                    // non-zeros of efc_J (nefc nv when dense)
   size_t parena;             // bytes of the arena, taken from the top of the stack region
+  size_t stackreserve;       // mjtNums at the bottom of the region the arena leaves alone
   size_t maxarena;           // most arena bytes ever used
   mjWarningStat warning[mjNWARNING];
   mjTimerStat timer[mjNTIMER];  // stage times while mjcb_time is set

@@ -217,7 +217,10 @@ double mj_stackNeed(const mjModel* m) {
   double euler = 2 * nM + 2 * nv, rk4 = m->nq + 11 * nv + 6.0 * m->na + 12 * nbody;
   if (euler > need) need = euler;
   if (rk4 > need) need = rk4;
-  return need;
+  // what the constraint stages take from the stack beside the arena: the rows of one
+  // constraint (at most 6 + 12 rows of nv), and a few vectors of njmax and nv for the
+  // solvers and the inverse (their dense nv x nv work is within `dense` above)
+  return need + 32.0 * nv + 16.0 * m->njmax;
 }
 
 // ---- data ------------------------------------------------------------------------------------
@@ -253,6 +256,7 @@ mjData* mj_makeData(const mjModel* m) {
   MJ_DATA_ARRAYS(X)
 #undef X
   d->stack = (mjtNum*)p;
+  d->stackreserve = (size_t)mj_stackNeed(m);
   mj_resetData(m, d);
   return d;
 }
@@ -362,14 +366,16 @@ static size_t stackBytes(const mjData* d) {
   return d->nbuffer - (size_t)((char*)d->stack - (char*)d->buffer);
 }
 
-// empty the arena: the previous step's contacts and constraint rows are gone
+// empty the arena: the previous step's contacts and constraint rows are gone; the arena never
+// takes the stackreserve mjtNums the stages need from the stack (mj_stackNeed)
 void mj_resetArena(mjData* d) { d->parena = 0; }
 
 // `bytes` (rounded up to 8) from the top of the region, or NULL where they would meet the stack
 void* mj_arenaAlloc(mjData* d, size_t bytes) {
   bytes = mj_align8(bytes);
-  size_t free = stackBytes(d) - d->parena - d->pstack * sizeof(mjtNum);
-  if (bytes > free) return NULL;
+  size_t used = d->parena + (d->pstack > d->stackreserve ? d->pstack : d->stackreserve) *
+                                sizeof(mjtNum);
+  if (used > stackBytes(d) || bytes > stackBytes(d) - used) return NULL;
   d->parena += bytes;
   if (d->parena > d->maxarena) d->maxarena = d->parena;
   return (char*)d->buffer + d->nbuffer - d->parena;

@@ -420,13 +420,20 @@ void mj_solveLD(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNu
     // z = w / D
     for (int k = 0; k < nv; k++) xv[k] *= diaginv[k];
 
-    // L x = z: pull from the (already solved) ancestors
+    // L x = z: pull from the (already solved) ancestors, x_k -= sum_p L(k,p) x_p, the sum in
+    // two partial sums over alternate entries (two independent chains of additions)
     row = ld;
     for (int k = 0; k < nv; k++) {
-      int len = ldLen(m, k, simple);
-      mjtNum xk = xv[k];
-      for (int i = parent[k], p = len - 2; p >= 0; i = parent[i], p--) xk -= row[p] * xv[i];
-      xv[k] = xk;
+      int len = ldLen(m, k, simple), i = parent[k], p = len - 2;
+      mjtNum s0 = 0, s1 = 0;
+      for (; p >= 1; p -= 2) {
+        s0 += row[p] * xv[i];
+        i = parent[i];
+        s1 += row[p - 1] * xv[i];
+        i = parent[i];
+      }
+      if (p == 0) s0 += row[0] * xv[i];
+      xv[k] -= s0 + s1;
       row += len;
     }
   }
