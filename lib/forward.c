@@ -364,6 +364,7 @@ void mj_fwdConstraint(const mjModel* m, mjData* d) {
     case mjSOL_CG: mj_solCG(m, d, m->opt.iterations); break;
     default: mj_solNewton(m, d, m->opt.iterations); break;
   }
+  if (m->opt.noslip_iterations > 0) mj_solNoSlip(m, d, m->opt.noslip_iterations);
 }
 
 // ---- timers -----------------------------------------------------------------------------------

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -467,6 +468,19 @@ int mj_outOpen(mjOutFile* o, const char* path, char* err, int errsz) {
     return 0;
   }
 
+  // an existing target that is not a regular file (/dev/null, a FIFO, a terminal) is written
+  // in place: renaming over it would replace it with a file
+  struct stat st;
+  if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+    o->f = fopen(path, "wb");
+    if (!o->f) {
+      mj_ioError(err, errsz, "%s: cannot open: %s", path, strerror(errno));
+      return -1;
+    }
+    o->direct = 1;
+    return 0;
+  }
+
   // split the target into directory and base name
   const char* slash = strrchr(path, '/');
   int dirlen = slash ? (int)(slash - path + 1) : 0;
@@ -494,9 +508,21 @@ int mj_outOpen(mjOutFile* o, const char* path, char* err, int errsz) {
 // flush and close; rename into place on commit, else (or on any failure) remove the temporary
 int mj_outClose(mjOutFile* o, int commit, char* err, int errsz) {
   // standard output: flush only
-  if (!o->tmp[0]) {
+  if (!o->tmp[0] && !o->direct) {
     if (commit && o->f && (fflush(o->f) || ferror(o->f))) {
       mj_ioError(err, errsz, "write error on standard output: %s", strerror(errno));
+      return -1;
+    }
+    return 0;
+  }
+
+  // a special file written in place: close it, nothing to rename or remove
+  if (o->direct) {
+    int bad = o->f && (ferror(o->f) | fclose(o->f));
+    o->f = NULL;
+    o->direct = 0;
+    if (commit && bad) {
+      mj_ioError(err, errsz, "%s: write error: %s", o->path, strerror(errno));
       return -1;
     }
     return 0;

@@ -524,7 +524,9 @@ int mj_streamParseElement(const char* s, int* f, int* i);
 typedef struct mjOutFile_ {
   FILE* f;                   // write here
   char path[4096];           // the target ("-": stdout)
-  char tmp[4096];            // the temporary file ("" for stdout)
+  char tmp[4096];            // the temporary file ("" for stdout and special files)
+  int direct;                // 1: the target is not a regular file (/dev/null, a FIFO), so it
+                             // is written in place: a rename would replace the device
 } mjOutFile;
 
 // open an output; 0 on success, -1 and a message on failure
@@ -693,6 +695,12 @@ void mj_solPGS(const mjModel* m, mjData* d, int maxiter);
 void mj_solCG(const mjModel* m, mjData* d, int maxiter);
 void mj_solNewton(const mjModel* m, mjData* d, int maxiter);
 
+// noslip (run by mj_fwdConstraint after the solver when opt.noslip_iterations > 0): PGS
+// sweeps over the friction rows alone (friction loss, contact friction), unregularized, the
+// normal and other forces held, until the scaled improvement is below opt.noslip_tolerance
+// or maxiter sweeps; then qfrc_constraint, qacc and efc_state from the new forces
+void mj_solNoSlip(const mjModel* m, mjData* d, int maxiter);
+
 // ---- collision detection (lib/collision_*.c) ---------------------------------------------
 // (section owned by the collision work)
 // mj_collision fills d->contact[0 .. ncon) from the geom poses of the position stage, as
@@ -776,11 +784,11 @@ void mj_compareFwdInv(const mjModel* m, mjData* d);
 // (section owned by the tendon/transmission work)
 // 0 when the simulation implements every feature model m uses; else nonzero and a one-line
 // message naming the first feature it does not (and its object: "actuator 'grip': body
-// transmission (adhesion): not supported by this simulator").  Checked: the noslip solver,
-// height field / mesh / sdf geoms, flex and distance equalities, tendon armature with geom
-// wrapping, body transmissions, user actuator dynamics / gain / bias, and the sensors left
-// at zero (rangefinder, camprojection, insidesite, distance, normal, fromto, contact,
-// tactile, plugin, user).  Tools call it after loading a model they are to simulate.
+// transmission (adhesion): not supported by this simulator").  Checked: height field / mesh
+// / sdf geoms, flex and distance equalities, tendon armature with geom wrapping, body
+// transmissions, user actuator dynamics / gain / bias, and the sensors left at zero
+// (rangefinder, camprojection, insidesite, distance, normal, fromto, contact, tactile,
+// plugin, user).  Tools call it after loading a model they are to simulate.
 int mj_checkSupported(const mjModel* m, char* err, int errsz);
 
 #endif

@@ -319,10 +319,10 @@ void mj_crb(const mjModel* m, mjData* d) {
     mjtNum f[6];
     mju_mulInertVec(f, crb + 10 * m->dof_bodyid[i], d->cdof + 6 * i);
     mjtNum* row = d->qM + m->dof_Madr[i];
-    row[0] = mju_dot(f, d->cdof + 6 * i, 6) + m->dof_armature[i];
+    row[0] = mju_dot6(f, d->cdof + 6 * i) + m->dof_armature[i];
     int k = 1;
     for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j])
-      row[k++] = mju_dot(f, d->cdof + 6 * j, 6);
+      row[k++] = mju_dot6(f, d->cdof + 6 * j);
   }
 }
 
@@ -538,7 +538,7 @@ void mj_comVel(const mjModel* m, mjData* d) {
       if (type == mjJNT_FREE) {
         // translations: constant axes
         mju_zero(cdofdot, 18);
-        for (int k = 0; k < 3; k++) mju_addToScl(cvel, cdof + 6 * k, qvel[k], 6);
+        for (int k = 0; k < 3; k++) mju_addToScl6(cvel, cdof + 6 * k, qvel[k]);
         qvel += 3, cdof += 18, cdofdot += 18;
         nrot = 3;
       } else if (type == mjJNT_BALL) {
@@ -546,7 +546,7 @@ void mj_comVel(const mjModel* m, mjData* d) {
       }
       // rotations (or the one hinge / slide axis): derivative first, then the velocity
       for (int k = 0; k < nrot; k++) mju_crossMotion(cdofdot + 6 * k, cvel, cdof + 6 * k);
-      for (int k = 0; k < nrot; k++) mju_addToScl(cvel, cdof + 6 * k, qvel[k], 6);
+      for (int k = 0; k < nrot; k++) mju_addToScl6(cvel, cdof + 6 * k, qvel[k]);
     }
   }
 }
@@ -557,8 +557,8 @@ static void rneBody(const mjModel* m, const mjData* d, int b, const mjtNum cacc_
                     int flg_acc, mjtNum a[6], mjtNum frc[6]) {
   mju_copy6(a, cacc_parent);
   for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
-    mju_addToScl(a, d->cdof_dot + 6 * j, d->qvel[j], 6);
-    if (flg_acc) mju_addToScl(a, d->cdof + 6 * j, d->qacc[j], 6);
+    mju_addToScl6(a, d->cdof_dot + 6 * j, d->qvel[j]);
+    if (flg_acc) mju_addToScl6(a, d->cdof + 6 * j, d->qacc[j]);
   }
   mjtNum ia[6], iv[6], vxiv[6];
   const mjtNum* inert = d->cinert + 10 * b;
@@ -566,7 +566,15 @@ static void rneBody(const mjModel* m, const mjData* d, int b, const mjtNum cacc_
   mju_mulInertVec(ia, inert, a);
   mju_mulInertVec(iv, inert, v);
   mju_crossForce(vxiv, v, iv);
-  mju_add(frc, ia, vxiv, 6);
+
+  // frc = ia + vxiv entry by entry: a vector loop would load pairs that span the separate
+  // scalar stores of the products, which stalls; this way they stay in registers
+  frc[0] = ia[0] + vxiv[0];
+  frc[1] = ia[1] + vxiv[1];
+  frc[2] = ia[2] + vxiv[2];
+  frc[3] = ia[3] + vxiv[3];
+  frc[4] = ia[4] + vxiv[4];
+  frc[5] = ia[5] + vxiv[5];
 }
 
 // world acceleration: the gravity field as an upward acceleration (rot:lin)
@@ -594,10 +602,10 @@ void mj_rne(const mjModel* m, mjData* d, int flg_acc, mjtNum* result) {
   // subtree forces from the leaves, projected on the dofs
   for (int b = nbody - 1; b > 0; b--) {
     int p = m->body_parentid[b];
-    if (p > 0) mju_addTo(cfrc + 6 * p, cfrc + 6 * b, 6);
+    if (p > 0) mju_addTo6(cfrc + 6 * p, cfrc + 6 * b);
   }
   for (int i = 0; i < m->nv; i++)
-    result[i] = mju_dot(d->cdof + 6 * i, cfrc + 6 * m->dof_bodyid[i], 6);
+    result[i] = mju_dot6(d->cdof + 6 * i, cfrc + 6 * m->dof_bodyid[i]);
   mj_freeStack(d, mark);
 }
 
@@ -681,10 +689,17 @@ void mj_subtreeVel(const mjModel* m, mjData* d) {
   size_t mark = mj_markStack(d);
   mjtNum* bvel = mj_stackAlloc(d, 6 * (size_t)nbody);
 
-  // body com velocities; momenta m v summed from the leaves
+  // body com velocities, cvel moved from the root's com to xipos (the linear part loses
+  // (xipos - com) x w, as in mj_objectVelocity); momenta m v summed from the leaves
   for (int b = 0; b < nbody; b++) {
-    mj_objectVelocity(m, d, mjOBJ_BODY, b, bvel + 6 * b, 0);
-    mju_scl3(d->subtree_linvel + 3 * b, bvel + 6 * b + 3, m->body_mass[b]);
+    const mjtNum* cvel = d->cvel + 6 * b;
+    mjtNum* v = bvel + 6 * b;
+    mjtNum dif[3], cr[3];
+    mju_sub3(dif, d->xipos + 3 * b, d->subtree_com + 3 * m->body_rootid[b]);
+    mju_cross(cr, dif, cvel);
+    mju_copy3(v, cvel);
+    mju_sub3(v + 3, cvel + 3, cr);
+    mju_scl3(d->subtree_linvel + 3 * b, v + 3, m->body_mass[b]);
   }
   for (int b = nbody - 1; b > 0; b--)
     mju_addTo3(d->subtree_linvel + 3 * m->body_parentid[b], d->subtree_linvel + 3 * b);
@@ -754,5 +769,5 @@ void mj_rnePostConstraint(const mjModel* m, mjData* d) {
 
   // interaction forces from the leaves (the world's is the total)
   for (int b = nbody - 1; b > 0; b--)
-    mju_addTo(d->cfrc_int + 6 * m->body_parentid[b], d->cfrc_int + 6 * b, 6);
+    mju_addTo6(d->cfrc_int + 6 * m->body_parentid[b], d->cfrc_int + 6 * b);
 }

@@ -65,6 +65,141 @@ void mju_cholSolve(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int n) {
   }
 }
 
+// L L' + sign x x' in place, column by column with plane rotations (hyperbolic when sign < 0):
+// r = sqrt(L_kk^2 + sign x_k^2), c = r / L_kk, s = x_k / L_kk, then for i > k
+// L_ik = (L_ik + sign s x_i) / c and x_i = c x_i - s L_ik; columns where x is zero are skipped
+// (they do not change)
+int mju_cholUpdate(mjtNum* mat, mjtNum* x, int n, int flg_plus) {
+  mjtNum sign = flg_plus ? 1 : -1;
+  for (int k = 0; k < n; k++) {
+    if (x[k] == 0) continue;
+    mjtNum Lkk = mat[k * n + k], r2 = Lkk * Lkk + sign * x[k] * x[k];
+    if (r2 < mjMINVAL) return 0;
+    mjtNum r = sqrt(r2), c = r / Lkk, s = x[k] / Lkk;
+    mat[k * n + k] = r;
+    for (int i = k + 1; i < n; i++) {
+      mjtNum* Lik = mat + i * n + k;
+      *Lik = (*Lik + sign * s * x[i]) / c;
+      x[i] = c * x[i] - s * *Lik;
+    }
+  }
+  return 1;
+}
+
+// ---- sparse L'DL ---------------------------------------------------------------------------------
+// H = L' D L with L unit lower triangular, eliminated from the last row to the first as the
+// inertia's factor qLD is (no fill within a kinematic tree).  L is stored by rows: row k holds
+// its strictly lower entries in ascending columns, rownnz[k] of them from rowadr[k]; the
+// structure must be closed under the elimination (row k's columns below any of its columns i
+// are among row i's), so the last column of row k is its parent in the elimination tree.
+
+// row k of H: D[k] -= sum over columns i of row k of h_ki^2 / d_k, and row i of H -= (h_ki /
+// d_k) h_kj for its columns j < i in row k; then row k /= d_k
+int mju_factorLDL(mjtNum* L, mjtNum* D, int n, const int* rownnz, const int* rowadr,
+                  const int* colind, mjtNum mindiag) {
+  int nreplaced = 0;
+  for (int k = n - 1; k >= 0; k--) {
+    if (D[k] < mindiag) {
+      D[k] = mindiag;
+      nreplaced++;
+    }
+    mjtNum inv = 1 / D[k], *lk = L + rowadr[k];
+    const int* ck = colind + rowadr[k];
+    for (int p = rownnz[k] - 1; p >= 0; p--) {
+      int i = ck[p];
+      mjtNum t = lk[p] * inv, *li = L + rowadr[i];
+      D[i] -= t * lk[p];
+
+      // row i's columns are ck[0..p) when it has p of them, else a superset: merge
+      if (rownnz[i] == p) {
+        for (int q = 0; q < p; q++) li[q] -= t * lk[q];
+      } else {
+        const int* ci = colind + rowadr[i];
+        for (int q = 0, r = 0; q < p; q++, r++) {
+          while (ci[r] != ck[q]) r++;
+          li[r] -= t * lk[q];
+        }
+      }
+    }
+    for (int p = 0; p < rownnz[k]; p++) lk[p] *= inv;
+  }
+  return nreplaced;
+}
+
+// L' y = vec from the last row up, y /= D, then L res = y from the first row down
+void mju_solveLDL(mjtNum* res, const mjtNum* L, const mjtNum* D, const mjtNum* vec, int n,
+                  const int* rownnz, const int* rowadr, const int* colind) {
+  if (res != vec) mju_copy(res, vec, n);
+  for (int k = n - 1; k >= 0; k--) {
+    mjtNum yk = res[k];
+    if (yk == 0) continue;
+    const mjtNum* lk = L + rowadr[k];
+    const int* ck = colind + rowadr[k];
+    for (int p = 0; p < rownnz[k]; p++) res[ck[p]] -= lk[p] * yk;
+  }
+  for (int k = 0; k < n; k++) {
+    const mjtNum* lk = L + rowadr[k];
+    const int* ck = colind + rowadr[k];
+    mjtNum s = res[k] / D[k];
+    for (int p = 0; p < rownnz[k]; p++) s -= lk[p] * res[ck[p]];
+    res[k] = s;
+  }
+}
+
+// the rows the update reaches, from the columns of x up the elimination tree (each row's last
+// column), sorted descending; then per row j of that path (Gill, Golub, Murray and Saunders):
+// p = x_j, d' = d_j + a p^2, b = a p / d', a = a d_j / d', d_j = d', and over row j's columns i:
+// x_i -= p L_ji, L_ji += b x_i (a starts at +-1)
+int mju_updateLDL(mjtNum* L, mjtNum* D, mjtNum* x, int flg_plus, const int* ind, int nind,
+                  int n, const int* rownnz, const int* rowadr, const int* colind, int* work) {
+  int *mark = work, *path = work + n, npath = 0;
+  for (int k = 0; k < nind; k++) {
+    for (int j = ind[k]; j >= 0 && !mark[j];) {
+      mark[j] = 1;
+      path[npath++] = j;
+      j = rownnz[j] ? colind[rowadr[j] + rownnz[j] - 1] : -1;
+    }
+  }
+
+  // insertion sort, descending: paths are short and nearly sorted
+  for (int k = 1; k < npath; k++) {
+    int v = path[k], q = k;
+    for (; q > 0 && path[q - 1] < v; q--) path[q] = path[q - 1];
+    path[q] = v;
+  }
+
+  int ok = 1;
+  mjtNum a = flg_plus ? 1 : -1;
+  for (int k = 0; k < npath; k++) {
+    int j = path[k];
+    mjtNum p = x[j];
+    if (p == 0) continue;
+    mjtNum dnew = D[j] + a * p * p;
+    if (dnew < mjMINVAL) {
+      ok = 0;
+      break;
+    }
+    mjtNum b = a * p / dnew;
+    a *= D[j] / dnew;
+    D[j] = dnew;
+    mjtNum* lj = L + rowadr[j];
+    const int* cj = colind + rowadr[j];
+    for (int q = 0; q < rownnz[j]; q++) {
+      x[cj[q]] -= p * lj[q];
+      lj[q] += b * x[cj[q]];
+    }
+  }
+
+  // leave the marks and x zero
+  for (int k = 0; k < npath; k++) {
+    mark[path[k]] = 0;
+    x[path[k]] = 0;
+  }
+  return ok;
+}
+
+// ---- small conic problems ---------------------------------------------------------------------
+
 // solve (B + lambda I) y = c for a small symmetric positive definite B (n <= 5) by Cholesky
 static void shiftedSolve(mjtNum* y, const mjtNum* B, const mjtNum* c, mjtNum lambda, int n) {
   mjtNum L[25];
@@ -120,6 +255,72 @@ static void jacRow(const mjModel* m, const mjData* d, int i, mjtNum* row) {
   mju_zero(row, m->nv);
   int adr = d->efc_J_rowadr[i];
   for (int k = 0; k < d->efc_J_rownnz[i]; k++) row[d->efc_J_colind[adr + k]] = d->efc_J[adr + k];
+}
+
+// J as compressed rows for the primal solvers: efc_J itself when it is sparse, else the
+// non-zeros of its dense rows gathered once per solve, so that the products and the Hessian
+// skip zero columns
+typedef struct {
+  const int* rownnz;  // non-zeros of each row     (nefc)
+  const int* rowadr;  // start of each row         (nefc)
+  const int* colind;  // columns, ascending        (nnz)
+  const mjtNum* val;  // values                    (nnz)
+} JacRows;
+
+// n ints from d's stack (NULL when it is exhausted)
+static int* stackInt(mjData* d, size_t n) { return (int*)mj_stackAlloc(d, (n + 1) / 2); }
+
+// the compressed rows of efc_J; a dense J's non-zeros go to d's stack; 0 when it is too small
+static int jacRows(const mjModel* m, mjData* d, JacRows* J) {
+  int nv = m->nv, nefc = d->nefc;
+  if (mj_isSparse(m)) {
+    J->rownnz = d->efc_J_rownnz;
+    J->rowadr = d->efc_J_rowadr;
+    J->colind = d->efc_J_colind;
+    J->val = d->efc_J;
+    return 1;
+  }
+  size_t nJ = (size_t)nefc * nv;
+  int *rownnz = stackInt(d, nefc), *rowadr = stackInt(d, nefc), *colind = stackInt(d, nJ);
+  mjtNum* val = mj_stackAlloc(d, nJ);
+  if (!rownnz || !rowadr || !colind || !val) return 0;
+  for (int i = 0, adr = 0; i < nefc; i++) {
+    const mjtNum* row = d->efc_J + (size_t)i * nv;
+    rowadr[i] = adr;
+    for (int j = 0; j < nv; j++) {
+      if (row[j] == 0) continue;
+      colind[adr] = j;
+      val[adr++] = row[j];
+    }
+    rownnz[i] = adr - rowadr[i];
+  }
+  J->rownnz = rownnz;
+  J->rowadr = rowadr;
+  J->colind = colind;
+  J->val = val;
+  return 1;
+}
+
+// res (nefc) = J vec
+static void jacVec(const JacRows* J, int nefc, mjtNum* res, const mjtNum* vec) {
+  for (int i = 0; i < nefc; i++) {
+    const mjtNum* v = J->val + J->rowadr[i];
+    const int* c = J->colind + J->rowadr[i];
+    mjtNum s = 0;
+    for (int k = 0; k < J->rownnz[i]; k++) s += v[k] * vec[c[k]];
+    res[i] = s;
+  }
+}
+
+// res (nv) = J' vec, skipping the rows where vec is zero (satisfied constraints)
+static void jacTVec(const JacRows* J, int nefc, int nv, mjtNum* res, const mjtNum* vec) {
+  mju_zero(res, nv);
+  for (int i = 0; i < nefc; i++) {
+    if (vec[i] == 0) continue;
+    const mjtNum* v = J->val + J->rowadr[i];
+    const int* c = J->colind + J->rowadr[i];
+    for (int k = 0; k < J->rownnz[i]; k++) res[c[k]] += v[k] * vec[i];
+  }
 }
 
 // ---- the primal cost -------------------------------------------------------------------------
@@ -191,9 +392,9 @@ static mjtNum ellipticUpdate(mjData* d, mjContact* con, int i, const mjtNum* jar
   return cost;
 }
 
-// forces, states and cost of every row at jar; qfrc_constraint = J' efc_force
-void mj_constraintUpdate(const mjModel* m, mjData* d, const mjtNum* jar, mjtNum cost[1],
-                         int flg_coneHessian) {
+// forces, states and cost of every row at jar (and the cone Hessians when asked); returns the
+// cost
+static mjtNum rowsUpdate(mjData* d, const mjtNum* jar, int flg_coneHessian) {
   int nefc = d->nefc;
   const mjtNum* D = d->efc_D;
   mjtNum* force = d->efc_force;
@@ -246,8 +447,15 @@ void mj_constraintUpdate(const mjModel* m, mjData* d, const mjtNum* jar, mjtNum 
     }
   }
 
+  return total;
+}
+
+// forces, states and cost of every row at jar; qfrc_constraint = J' efc_force
+void mj_constraintUpdate(const mjModel* m, mjData* d, const mjtNum* jar, mjtNum cost[1],
+                         int flg_coneHessian) {
+  mjtNum total = rowsUpdate(d, jar, flg_coneHessian);
   if (cost) cost[0] = total;
-  mj_mulJacTVec(m, d, d->qfrc_constraint, force);
+  mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
 }
 
 // ---- statistics -----------------------------------------------------------------------------
@@ -271,6 +479,344 @@ static mjtNum costScale(const mjModel* m) {
   return 1 / (m->stat.meaninertia * (m->nv > 1 ? m->nv : 1));
 }
 
+// ---- the Newton Hessian -----------------------------------------------------------------------
+
+// H = M + sum over quadratic rows of D_i J_i' J_i + sum over cone contacts of Jc' Hc Jc and its
+// Cholesky factor: dense L L' (nv x nv) when J is dense (nv < 60 under jacobian auto), else
+// sparse L' D L in the structure of M and of every row's columns, closed under elimination
+// and found once per solve.  Between iterations, rows that become quadratic or stop being so
+// are rank-one updates and downdates of the factor with sqrt(D_i) J_i (cone Hessians change
+// with the iterate: elliptic cones refactor).
+typedef struct {
+  int nv, sparse;
+  mjtNum* L;    // dense: the factor's lower triangle (nv x nv); sparse: L's values (nL)
+  mjtNum* D;    // sparse: the diagonal D (nv)
+  int* rownnz;  // sparse: L's rows                               (nv)
+  int* rowadr;  //                                                (nv)
+  int* colind;  //                                                (nL)
+  int* work;    // sparse: scratch of mju_updateLDL, zero between uses (2 nv)
+  mjtNum* x;    // a row of an update, zero between uses (nv)
+  int* U;       // the union of a block's columns (nv)
+  mjtNum* JU;   // the block's rows over U (6 nv)
+  mjtNum* KU;   // Hc times those rows (6 nv)
+} Hessian;
+
+// the largest column of row r's block: the rows of an elliptic contact are coupled by its
+// cone Hessian, so the columns of all of them form one clique; -1 for an empty row
+static int blockTop(const mjData* d, const JacRows* J, int r) {
+  int first = r, last = r;
+  if (d->efc_type[r] == mjCNSTR_CONTACT_ELLIPTIC) {
+    const mjContact* con = d->contact + d->efc_id[r];
+    first = con->efc_address;
+    last = first + con->dim - 1;
+  }
+  int top = -1;
+  for (int i = first; i <= last; i++) {
+    int n = J->rownnz[i], c = n ? J->colind[J->rowadr[i] + n - 1] : -1;
+    top = c > top ? c : top;
+  }
+  return top;
+}
+
+// the structure of the sparse L: the explicit lower entries (k, i), k > i, are those of M
+// (i an ancestor of k) and of each row (the last column k of its block with each of the
+// row's other columns; elimination fills in the rest of the block's clique), grouped by
+// column; then the elimination tree by path compression, and each explicit (k, i) puts
+// column i in the rows on the tree path from k up to i (counted, then written from each
+// row's end, so rows ascend)
+static int hessianStructure(const mjModel* m, mjData* d, const JacRows* J, int nefc,
+                            Hessian* h) {
+  int nv = m->nv;
+  int *colptr = stackInt(d, nv + 1), *next = stackInt(d, nv), *parent = stackInt(d, nv);
+  int *mark = stackInt(d, nv), *rownnz = stackInt(d, nv), *rowadr = stackInt(d, nv);
+  if (!colptr || !next || !parent || !mark || !rownnz || !rowadr) return 0;
+
+  // explicit entries per column, then grouped by column (ent[colptr[i] ..])
+  memset(colptr, 0, sizeof(int) * (nv + 1));
+  for (int k = 0; k < nv; k++) {
+    for (int i = m->dof_parentid[k]; i >= 0; i = m->dof_parentid[i]) colptr[i + 1]++;
+  }
+  for (int r = 0; r < nefc; r++) {
+    const int* c = J->colind + J->rowadr[r];
+    int top = blockTop(d, J, r);
+    for (int q = 0; q < J->rownnz[r]; q++) colptr[c[q] + 1] += c[q] != top;
+  }
+  for (int i = 0; i < nv; i++) colptr[i + 1] += colptr[i];
+  int* ent = stackInt(d, colptr[nv]);
+  if (!ent) return 0;
+  memcpy(next, colptr, sizeof(int) * nv);
+  for (int k = 0; k < nv; k++) {
+    for (int i = m->dof_parentid[k]; i >= 0; i = m->dof_parentid[i]) ent[next[i]++] = k;
+  }
+  for (int r = 0; r < nefc; r++) {
+    const int* c = J->colind + J->rowadr[r];
+    int top = blockTop(d, J, r);
+    for (int q = 0; q < J->rownnz[r]; q++) {
+      if (c[q] != top) ent[next[c[q]]++] = top;
+    }
+  }
+
+  // elimination tree, columns from the last: next[] serves as the path-compressed ancestors
+  for (int i = nv - 1; i >= 0; i--) {
+    parent[i] = next[i] = -1;
+    for (int e = colptr[i]; e < colptr[i + 1]; e++) {
+      for (int j = ent[e], jnext; j > i; j = jnext) {
+        jnext = next[j];
+        next[j] = i;
+        if (jnext < 0) parent[j] = i;
+      }
+    }
+  }
+
+  // row counts, then the rows' columns: pass 0 counts, pass 1 writes from the back
+  int* colind = NULL;
+  memset(rownnz, 0, sizeof(int) * nv);
+  for (int pass = 0; pass < 2; pass++) {
+    for (int k = 0; k < nv; k++) mark[k] = -1;
+    for (int i = nv - 1; i >= 0; i--) {
+      mark[i] = i;
+      for (int e = colptr[i]; e < colptr[i + 1]; e++) {
+        for (int j = ent[e]; mark[j] != i; j = parent[j]) {
+          mark[j] = i;
+          if (pass) colind[--next[j]] = i;
+          else rownnz[j]++;
+        }
+      }
+    }
+    if (pass) break;
+    int nL = 0;
+    for (int k = 0; k < nv; k++) {
+      rowadr[k] = nL;
+      nL += rownnz[k];
+      next[k] = nL;
+    }
+    colind = stackInt(d, nL);
+    h->L = mj_stackAlloc(d, nL ? nL : 1);
+    if (!colind || !h->L) return 0;
+  }
+  h->rownnz = rownnz;
+  h->rowadr = rowadr;
+  h->colind = colind;
+  return 1;
+}
+
+// the Hessian's storage (and the sparse structure) on d's stack; 0 when it is too small
+static int hessianInit(const mjModel* m, mjData* d, const JacRows* J, int nefc, Hessian* h) {
+  int nv = m->nv;
+  h->nv = nv;
+  h->sparse = mj_isSparse(m);
+  h->x = mj_stackAlloc(d, nv);
+  h->U = stackInt(d, nv);
+  h->JU = mj_stackAlloc(d, 12 * (size_t)nv);
+  if (!h->x || !h->U || !h->JU) return 0;
+  h->KU = h->JU + 6 * nv;
+  mju_zero(h->x, nv);
+  if (!h->sparse) {
+    h->L = mj_stackAlloc(d, (size_t)nv * nv);
+    return h->L != NULL;
+  }
+  h->D = mj_stackAlloc(d, nv);
+  h->work = stackInt(d, 2 * (size_t)nv);
+  if (!h->D || !h->work) return 0;
+  memset(h->work, 0, sizeof(int) * 2 * nv);
+  return hessianStructure(m, d, J, nefc, h);
+}
+
+// H(U[x], U[y]) += sum_a JU[a][x] KU[a][y] for y <= x (the block's lower triangle over U):
+// dense rows directly, sparse rows by merging their columns with U
+static void hessianAddBlock(Hessian* h, const int* U, int n, const mjtNum* JU,
+                            const mjtNum* KU, int dim) {
+  for (int x = 0; x < n; x++) {
+    int k = U[x];
+    mjtNum jx[6];
+    for (int a = 0; a < dim; a++) jx[a] = JU[a * n + x];
+    if (!h->sparse) {
+      mjtNum* row = h->L + (size_t)k * h->nv;
+      for (int y = 0; y <= x; y++) {
+        mjtNum s = 0;
+        for (int a = 0; a < dim; a++) s += jx[a] * KU[a * n + y];
+        row[U[y]] += s;
+      }
+      continue;
+    }
+    const int* c = h->colind + h->rowadr[k];
+    mjtNum* l = h->L + h->rowadr[k];
+    for (int y = 0, r = 0; y <= x; y++) {
+      mjtNum s = 0;
+      for (int a = 0; a < dim; a++) s += jx[a] * KU[a * n + y];
+      if (y == x) {
+        h->D[k] += s;
+        break;
+      }
+      while (c[r] != U[y]) r++;
+      l[r++] += s;
+    }
+  }
+}
+
+// H += D_i J_i' J_i for one quadratic row i (the common case of hessianBlock, kept lean)
+static void hessianRow(Hessian* h, const JacRows* J, int i, mjtNum Di) {
+  const int* U = J->colind + J->rowadr[i];
+  const mjtNum* v = J->val + J->rowadr[i];
+  int n = J->rownnz[i];
+  for (int x = 0; x < n; x++) {
+    int k = U[x];
+    mjtNum t = Di * v[x];
+    if (!h->sparse) {
+      mjtNum* row = h->L + (size_t)k * h->nv;
+      for (int y = 0; y <= x; y++) row[U[y]] += t * v[y];
+      continue;
+    }
+    const int* c = h->colind + h->rowadr[k];
+    mjtNum* l = h->L + h->rowadr[k];
+    h->D[k] += t * v[x];
+    for (int y = 0, r = 0; y < x; y++, r++) {
+      while (c[r] != U[y]) r++;
+      l[r] += t * v[y];
+    }
+  }
+}
+
+// H += Jb' Hb Jb for the dim rows from row i (Hb dim x dim): the union U of their columns,
+// the rows over U and Hb times them
+static void hessianBlock(Hessian* h, const JacRows* J, int i, int dim, const mjtNum* Hb) {
+  const int* U = J->colind + J->rowadr[i];
+  int n = J->rownnz[i];
+  const mjtNum* JU = J->val + J->rowadr[i];
+
+  // rows with other columns than the first: merge them into h->U, the rows scattered over it
+  int same = 1;
+  for (int a = 1; a < dim; a++) {
+    same &= J->rownnz[i + a] == n && !memcmp(J->colind + J->rowadr[i + a], U, sizeof(int) * n);
+  }
+  if (!same) {
+    int head[6] = {0};
+    for (n = 0;; n++) {
+      int col = h->nv;
+      for (int a = 0; a < dim; a++) {
+        if (head[a] < J->rownnz[i + a]) {
+          int c = J->colind[J->rowadr[i + a] + head[a]];
+          col = c < col ? c : col;
+        }
+      }
+      if (col == h->nv) break;
+      h->U[n] = col;
+      for (int a = 0; a < dim; a++) {
+        head[a] += head[a] < J->rownnz[i + a] && J->colind[J->rowadr[i + a] + head[a]] == col;
+      }
+    }
+    U = h->U;
+    for (int a = 0; a < dim; a++) {
+      const int* c = J->colind + J->rowadr[i + a];
+      const mjtNum* v = J->val + J->rowadr[i + a];
+      for (int x = 0, q = 0; x < n; x++) {
+        int on = q < J->rownnz[i + a] && c[q] == U[x];
+        h->JU[a * n + x] = on ? v[q++] : 0;
+      }
+    }
+    JU = h->JU;
+  } else if (dim > 1) {
+    for (int a = 0; a < dim; a++) mju_copy(h->JU + a * n, J->val + J->rowadr[i + a], n);
+    JU = h->JU;
+  }
+
+  // KU = Hb JU
+  for (int a = 0; a < dim; a++) {
+    for (int x = 0; x < n; x++) {
+      mjtNum s = 0;
+      for (int b = 0; b < dim; b++) s += Hb[a * dim + b] * JU[b * n + x];
+      h->KU[a * n + x] = s;
+    }
+  }
+  hessianAddBlock(h, U, n, JU, h->KU, dim);
+}
+
+// H from M and the rows' current states, then factored
+static void hessianBuild(const mjModel* m, const mjData* d, const JacRows* J, Hessian* h) {
+  int nv = m->nv;
+
+  // M from qM's rows (diagonal, then ancestors from the nearest): dense lower triangle, or
+  // the sparse rows from their ends
+  if (!h->sparse) {
+    mju_zero(h->L, nv * nv);
+    for (int i = 0; i < nv; i++) {
+      const mjtNum* row = d->qM + m->dof_Madr[i];
+      h->L[i * nv + i] = row[0];
+      int k = 1;
+      for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j]) h->L[i * nv + j] = row[k++];
+    }
+  } else {
+    mju_zero(h->L, h->rowadr[nv - 1] + h->rownnz[nv - 1]);
+    for (int i = 0; i < nv; i++) {
+      const mjtNum* row = d->qM + m->dof_Madr[i];
+      const int* c = h->colind + h->rowadr[i];
+      h->D[i] = row[0];
+      int k = 1, q = h->rownnz[i] - 1;
+      for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j], q--) {
+        while (c[q] != j) q--;
+        h->L[h->rowadr[i] + q] = row[k++];
+      }
+    }
+  }
+
+  // quadratic rows: D_i J_i' J_i; cone blocks: Jc' Hc Jc
+  for (int i = 0; i < d->nefc; i++) {
+    const mjContact* con = ellipticStart(d, i);
+    if (con && d->efc_state[i] == mjCNSTRSTATE_CONE) {
+      hessianBlock(h, J, i, con->dim, con->H);
+      i += con->dim - 1;
+    } else if (d->efc_state[i] == mjCNSTRSTATE_QUADRATIC) {
+      hessianRow(h, J, i, d->efc_D[i]);
+    }
+  }
+
+  if (h->sparse) {
+    mju_factorLDL(h->L, h->D, nv, h->rownnz, h->rowadr, h->colind, mjMINVAL);
+  } else {
+    mju_cholFactor(h->L, nv, mjMINVAL);
+  }
+}
+
+// the factor after the states changed from oldstate: rank-one updates for the rows that
+// became quadratic, then downdates for those that stopped being so; refactored when a
+// downdate loses positive definiteness
+static void hessianIncremental(const mjModel* m, const mjData* d, const JacRows* J,
+                               Hessian* h, const int* oldstate) {
+  for (int plus = 1; plus >= 0; plus--) {
+    for (int i = 0; i < d->nefc; i++) {
+      int now = d->efc_state[i] == mjCNSTRSTATE_QUADRATIC;
+      if (now != plus || (oldstate[i] == mjCNSTRSTATE_QUADRATIC) == now) continue;
+
+      // x = sqrt(D_i) J_i
+      const int* c = J->colind + J->rowadr[i];
+      const mjtNum* v = J->val + J->rowadr[i];
+      mjtNum s = sqrt(d->efc_D[i]);
+      for (int q = 0; q < J->rownnz[i]; q++) h->x[c[q]] = s * v[q];
+      int ok;
+      if (h->sparse) {
+        ok = mju_updateLDL(h->L, h->D, h->x, plus, c, J->rownnz[i], h->nv, h->rownnz,
+                           h->rowadr, h->colind, h->work);
+      } else {
+        ok = mju_cholUpdate(h->L, h->x, h->nv, plus);
+        mju_zero(h->x, h->nv);
+      }
+      if (!ok) {
+        hessianBuild(m, d, J, h);
+        return;
+      }
+    }
+  }
+}
+
+// res = inv(H) vec
+static void hessianSolve(const Hessian* h, mjtNum* res, const mjtNum* vec) {
+  if (h->sparse) {
+    mju_solveLDL(res, h->L, h->D, vec, h->nv, h->rownnz, h->rowadr, h->colind);
+  } else {
+    mju_cholSolve(res, h->L, vec, h->nv);
+  }
+}
+
 // ---- primal solvers: CG and Newton -------------------------------------------------------------
 
 // the state of a primal solve: the iterate's products and the search direction
@@ -280,6 +826,8 @@ typedef struct {
   int nv, nefc, newton;
   mjtNum scale;       // costScale
   mjtNum cost;        // total cost at qacc
+  JacRows J;          // the constraint Jacobian's rows
+  Hessian H;          // the Hessian and its factor (Newton)
   mjtNum* Ma;         // M qacc                                 (nv)
   mjtNum* Jaref;      // J qacc - aref                          (nefc)
   mjtNum* grad;       // Ma - qfrc_smooth - qfrc_constraint     (nv)
@@ -287,7 +835,6 @@ typedef struct {
   mjtNum* search;     // search direction                       (nv)
   mjtNum* Mv;         // M search                               (nv)
   mjtNum* Jv;         // J search                               (nefc)
-  mjtNum* H;          // Hessian and its Cholesky factor        (nv x nv, Newton)
   mjtNum* row;        // scratch                                (nv)
   int* oldstate;      // states before the last update          (nefc)
   mjtNum gauss[3];    // Gauss cost along the line: g0 + g1 a + g2 a^2
@@ -307,84 +854,15 @@ static int activeCount(const mjData* d) {
   return n;
 }
 
-// H = M + sum over quadratic rows of D J_i' J_i + sum over cone contacts of Jc' Hc Jc, factored
-static void hessianFactor(Primal* p) {
-  const mjModel* m = p->m;
-  mjData* d = p->d;
-  int nv = p->nv;
-  mjtNum* H = p->H;
-
-  // M, dense, from qM's rows of ancestors
-  mju_zero(H, nv * nv);
-  for (int i = 0; i < nv; i++) {
-    const mjtNum* row = d->qM + m->dof_Madr[i];
-    H[i * nv + i] = row[0];
-    int k = 1;
-    for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j], k++) {
-      H[i * nv + j] = H[j * nv + i] = row[k];
-    }
-  }
-
-  // quadratic rows: H += D J_i' J_i (lower triangle), cone blocks: Jc' Hc Jc
-  for (int i = 0; i < p->nefc; i++) {
-    const mjContact* con = ellipticStart(d, i);
-    if (con && d->efc_state[i] == mjCNSTRSTATE_CONE) {
-      int dim = con->dim;
-      for (int a = 0; a < dim; a++) {
-        for (int b = 0; b < dim; b++) {
-          mjtNum h = con->H[a * dim + b];
-          if (!mj_isSparse(m)) {
-            const mjtNum* ja = d->efc_J + (size_t)(i + a) * nv;
-            const mjtNum* jb = d->efc_J + (size_t)(i + b) * nv;
-            for (int r = 0; r < nv; r++) {
-              if (ja[r] == 0) continue;
-              for (int c = 0; c <= r; c++) H[r * nv + c] += h * ja[r] * jb[c];
-            }
-          } else {
-            int adra = d->efc_J_rowadr[i + a], adrb = d->efc_J_rowadr[i + b];
-            for (int x = 0; x < d->efc_J_rownnz[i + a]; x++) {
-              int r = d->efc_J_colind[adra + x];
-              for (int y = 0; y < d->efc_J_rownnz[i + b]; y++) {
-                int c = d->efc_J_colind[adrb + y];
-                if (c <= r) H[r * nv + c] += h * d->efc_J[adra + x] * d->efc_J[adrb + y];
-              }
-            }
-          }
-        }
-      }
-      i += dim - 1;
-      continue;
-    }
-    if (d->efc_state[i] != mjCNSTRSTATE_QUADRATIC) continue;
-    mjtNum Di = d->efc_D[i];
-    if (!mj_isSparse(m)) {
-      const mjtNum* J = d->efc_J + (size_t)i * nv;
-      for (int r = 0; r < nv; r++) {
-        if (J[r] == 0) continue;
-        mjtNum s = Di * J[r];
-        for (int c = 0; c <= r; c++) H[r * nv + c] += s * J[c];
-      }
-    } else {
-      int adr = d->efc_J_rowadr[i], nnz = d->efc_J_rownnz[i];
-      const int* col = d->efc_J_colind + adr;
-      const mjtNum* J = d->efc_J + adr;
-      for (int x = 0; x < nnz; x++) {
-        for (int y = 0; y <= x; y++) H[col[x] * nv + col[y]] += Di * J[x] * J[y];
-      }
-    }
-  }
-  mju_cholFactor(H, nv, mjMINVAL);
-}
-
-// constraint forces, states and cost at the iterate, total cost, gradient and preconditioned
-// gradient (inv(H) grad for Newton, inv(M) grad for CG)
+// constraint forces, states and cost at the iterate, qfrc_constraint = J' efc_force, the
+// total cost and its gradient
 static void primalUpdate(Primal* p) {
   const mjModel* m = p->m;
   mjData* d = p->d;
   int nv = p->nv;
   memcpy(p->oldstate, d->efc_state, sizeof(int) * p->nefc);
-  mjtNum cost;
-  mj_constraintUpdate(m, d, p->Jaref, &cost, p->newton && m->opt.cone == mjCONE_ELLIPTIC);
+  mjtNum cost = rowsUpdate(d, p->Jaref, p->newton && m->opt.cone == mjCONE_ELLIPTIC);
+  jacTVec(&p->J, p->nefc, nv, d->qfrc_constraint, d->efc_force);
   p->nchange = 0;
   for (int i = 0; i < p->nefc; i++) p->nchange += p->oldstate[i] != d->efc_state[i];
 
@@ -396,14 +874,24 @@ static void primalUpdate(Primal* p) {
     p->grad[i] = r - d->qfrc_constraint[i];
   }
   p->cost = gauss + cost;
+}
 
-  // preconditioned gradient
-  if (p->newton) {
-    hessianFactor(p);
-    mju_cholSolve(p->Mgrad, p->H, p->grad, nv);
-  } else {
+// the preconditioned gradient: inv(M) grad for CG; inv(H) grad for Newton, with H factored
+// anew (first) or updated from the states before the last update (pyramidal cones; elliptic
+// cones refactor, their Hessians having moved)
+static void precondition(Primal* p, int first) {
+  const mjModel* m = p->m;
+  mjData* d = p->d;
+  if (!p->newton) {
     mj_solveM(m, d, p->Mgrad, p->grad, 1);
+    return;
   }
+  if (first || m->opt.cone == mjCONE_ELLIPTIC) {
+    hessianBuild(m, d, &p->J, &p->H);
+  } else if (p->nchange) {
+    hessianIncremental(m, d, &p->J, &p->H, p->oldstate);
+  }
+  hessianSolve(&p->H, p->Mgrad, p->grad);
 }
 
 // cost and derivatives at step alpha along the search direction
@@ -501,7 +989,7 @@ static mjtNum lineSearch(Primal* p, mjtNum* slope) {
 
   // products along the line and the Gauss cost as a quadratic in alpha
   mj_mulM(m, d, p->Mv, p->search);
-  mj_mulJacVec(m, d, p->Jv, p->search);
+  jacVec(&p->J, p->nefc, p->Jv, p->search);
   mjtNum g0 = 0, g1 = 0;
   for (int i = 0; i < nv; i++) {
     mjtNum r = p->Ma[i] - d->qfrc_smooth[i];
@@ -565,16 +1053,15 @@ done:
 }
 
 // CG (newton = 0) or Newton (newton = 1) from qacc: iterate until the scaled improvement or
-// gradient falls below tolerance, maxiter iterations, or the line search finds no step
+// gradient falls below tolerance, maxiter iterations, or the line search finds no step; the
+// next direction (and with it the Hessian) is only made when there is a next iteration
 static void solPrimal(const mjModel* m, mjData* d, int maxiter, int newton) {
   int nv = m->nv, nefc = d->nefc;
   size_t mark = mj_markStack(d);
-  Primal p = {m, d, nv, nefc, newton, costScale(m), 0, NULL, NULL, NULL, NULL, NULL, NULL,
-              NULL, NULL, NULL, NULL, {0, 0, 0}, 0, 0};
-  mjtNum* buf = mj_stackAlloc(d, 7 * (size_t)nv + 2 * (size_t)nefc + (size_t)(nefc + 1) / 2 +
-                                     (newton ? (size_t)nv * nv : 0));
+  Primal p = {.m = m, .d = d, .nv = nv, .nefc = nefc, .newton = newton, .scale = costScale(m)};
+  mjtNum* buf = mj_stackAlloc(d, 7 * (size_t)nv + 2 * (size_t)nefc + (size_t)(nefc + 1) / 2);
   d->solver_niter = 0;
-  if (!buf) {
+  if (!buf || !jacRows(m, d, &p.J) || (newton && !hessianInit(m, d, &p.J, nefc, &p.H))) {
     mj_warning(d, mjWARN_CNSTRFULL, nefc);
     mju_copy(d->qacc, d->qacc_smooth, nv);
     mj_freeStack(d, mark);
@@ -590,14 +1077,14 @@ static void solPrimal(const mjModel* m, mjData* d, int maxiter, int newton) {
   p.Jaref = oldMgrad + nv;
   p.Jv = p.Jaref + nefc;
   p.oldstate = (int*)(p.Jv + nefc);
-  p.H = newton ? p.Jv + nefc + (nefc + 1) / 2 : NULL;
 
   // the start: Ma, Jaref, forces, cost, gradient; search = -Mgrad
   mj_mulM(m, d, p.Ma, d->qacc);
-  mj_mulJacVec(m, d, p.Jaref, d->qacc);
+  jacVec(&p.J, nefc, p.Jaref, d->qacc);
   mju_subFrom(p.Jaref, d->efc_aref, nefc);
   for (int i = 0; i < nefc; i++) d->efc_state[i] = -1;
   primalUpdate(&p);
+  precondition(&p, 1);
   mju_scl(p.search, p.Mgrad, -1, nv);
 
   for (int iter = 0; iter < maxiter; iter++) {
@@ -624,6 +1111,7 @@ static void solPrimal(const mjModel* m, mjData* d, int maxiter, int newton) {
 
     // next direction: Newton -inv(H) grad; CG Polak-Ribiere-plus
     // beta = max(0, grad' (Mgrad - oldMgrad) / (oldgrad' oldMgrad))
+    precondition(&p, 0);
     if (newton) {
       mju_scl(p.search, p.Mgrad, -1, nv);
     } else {
@@ -839,6 +1327,127 @@ void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
   mj_freeStack(d, mark);
 }
 
+// ---- noslip: the friction rows without their regularizer -----------------------------------
+
+// one noslip update of the friction row or friction block at row i, with res = A f + b of its
+// rows (A without the friction rows' R): a friction loss row by Gauss-Seidel clamped to
+// +-frictionloss; each opposite pair of a pyramid's edges along e = (1, -1), which keeps their
+// sum (the normal force) and both non-negative; an elliptic contact's friction forces as the
+// exact minimizer over the disk |f_t / friction| <= f_normal, the normal held; returns the
+// dual cost change, and the rows taken in *size
+static mjtNum noslipBlock(mjData* d, const mjtNum* AR, int i, const mjtNum* res, int* size) {
+  int nefc = d->nefc, type = d->efc_type[i];
+  mjtNum* f = d->efc_force + i;
+  const mjtNum* A = AR + (size_t)i * nefc + i;
+  *size = 1;
+
+  // friction loss
+  if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
+    mjtNum old = f[0], fl = d->efc_frictionloss[i];
+    f[0] -= res[0] / A[0];
+    f[0] = f[0] < -fl ? -fl : (f[0] > fl ? fl : f[0]);
+    mjtNum delta = f[0] - old;
+    return delta * res[0] + 0.5 * A[0] * delta * delta;
+  }
+  if (type != mjCNSTR_CONTACT_PYRAMIDAL && type != mjCNSTR_CONTACT_ELLIPTIC) return 0;
+  const mjContact* con = d->contact + d->efc_id[i];
+  int dim = con->dim;
+  mjtNum change = 0;
+
+  // pyramid: f+ += x, f- -= x with x in [-f+, f-] minimizing
+  // x (res+ - res-) + 0.5 x^2 (A++ - 2 A+- + A--)
+  if (type == mjCNSTR_CONTACT_PYRAMIDAL) {
+    *size = 2 * (dim - 1);
+    for (int k = 0; k < dim - 1; k++) {
+      int a = 2 * k;
+      mjtNum g = res[a] - res[a + 1];
+      mjtNum h = A[a * nefc + a] - 2 * A[a * nefc + a + 1] + A[(a + 1) * nefc + a + 1];
+      if (h < mjMINVAL) continue;
+      mjtNum x = -g / h;
+      x = x < -f[a] ? -f[a] : (x > f[a + 1] ? f[a + 1] : x);
+      f[a] += x;
+      f[a + 1] -= x;
+      change += x * g + 0.5 * h * x * x;
+    }
+    return change;
+  }
+
+  // elliptic: 0.5 y'Att y + y'c over the friction forces y, c = res_t - Att f_t
+  *size = dim;
+  int nt = dim - 1;
+  mjtNum Att[25], c[5], old[5], delta[5];
+  for (int j = 0; j < nt; j++) {
+    old[j] = f[1 + j];
+    c[j] = res[1 + j];
+    for (int k = 0; k < nt; k++) {
+      Att[j * nt + k] = A[(1 + j) * nefc + 1 + k];
+      c[j] -= Att[j * nt + k] * f[1 + k];
+    }
+  }
+  if (f[0] <= 0) {
+    mju_zero(f + 1, nt);
+  } else {
+    mju_QCQP(f + 1, Att, c, con->friction, f[0], nt, NULL);
+  }
+  for (int j = 0; j < nt; j++) delta[j] = f[1 + j] - old[j];
+  for (int j = 0; j < nt; j++) {
+    change += delta[j] * res[1 + j];
+    for (int k = 0; k < nt; k++) change += 0.5 * delta[j] * Att[j * nt + k] * delta[k];
+  }
+  return change;
+}
+
+// noslip after the main solver: PGS sweeps over the friction rows only, with A = J inv(M) J'
+// unregularized on those rows and every other force held, until the scaled improvement falls
+// below noslip_tolerance or maxiter sweeps; then qfrc_constraint, qacc and the states as PGS
+// leaves them
+void mj_solNoSlip(const mjModel* m, mjData* d, int maxiter) {
+  int nv = m->nv, nefc = d->nefc;
+  size_t mark = mj_markStack(d);
+  mjtNum* AR = mj_stackAlloc(d, (size_t)nefc * nefc + 2 * (size_t)nefc * nv);
+  if (!AR) {
+    mj_warning(d, mjWARN_CNSTRFULL, nefc);
+    mj_freeStack(d, mark);
+    return;
+  }
+  dualMatrix(m, d, AR, AR + (size_t)nefc * nefc, AR + (size_t)nefc * nefc + (size_t)nefc * nv);
+  for (int i = 0; i < nefc; i++) {
+    int type = d->efc_type[i];
+    int friction = type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON ||
+                   type == mjCNSTR_CONTACT_PYRAMIDAL ||
+                   (type == mjCNSTR_CONTACT_ELLIPTIC && d->contact[d->efc_id[i]].efc_address != i);
+    if (friction) AR[(size_t)i * nefc + i] -= d->efc_R[i];
+  }
+  mjtNum scale = costScale(m);
+
+  for (int iter = 0; iter < maxiter; iter++) {
+    mjtNum improvement = 0;
+    for (int i = 0, size = 1; i < nefc; i += size) {
+      mjtNum res[12];
+      int n = 1, type = d->efc_type[i];
+      if (type == mjCNSTR_CONTACT_PYRAMIDAL || type == mjCNSTR_CONTACT_ELLIPTIC) {
+        int dim = d->contact[d->efc_id[i]].dim;
+        n = type == mjCNSTR_CONTACT_ELLIPTIC ? dim : 2 * (dim - 1);
+      }
+      for (int j = 0; j < n; j++) {
+        res[j] = d->efc_b[i + j] + mju_dot(AR + (size_t)(i + j) * nefc, d->efc_force, nefc);
+      }
+      improvement -= noslipBlock(d, AR, i, res, &size);
+    }
+    improvement *= scale;
+    saveStats(d, d->solver_niter, improvement, 0, 0, 0, 0, 0, 0);
+    d->solver_niter++;
+    if (improvement < m->opt.noslip_tolerance) break;
+  }
+
+  // the primal quantities of the forces
+  mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
+  mj_solveM(m, d, d->qacc, d->qfrc_constraint, 1);
+  mju_addTo(d->qacc, d->qacc_smooth, nv);
+  dualState(d);
+  mj_freeStack(d, mark);
+}
+
 // ---- warmstart --------------------------------------------------------------------------------
 
 // efc_b = J qacc_smooth - aref; then the start of the solver: unless warmstart is disabled,
@@ -862,14 +1471,15 @@ void mj_solWarmstart(const mjModel* m, mjData* d) {
   }
 
   // forces and constraint cost of the warmstart: jar = J qacc_warmstart - aref
-  mjtNum *jar = tmp, *Ma = tmp + nefc, cost_warm, cost_smooth;
+  mjtNum *jar = tmp, *Ma = tmp + nefc;
   mju_copy(d->qacc, d->qacc_warmstart, nv);
   mj_mulJacVec(m, d, jar, d->qacc_warmstart);
   mju_subFrom(jar, d->efc_aref, nefc);
-  mj_constraintUpdate(m, d, jar, &cost_warm, 0);
+  mjtNum cost_warm = rowsUpdate(d, jar, 0), cost_smooth;
 
   // PGS: dual cost 0.5 f'Af + f'b = 0.5 f'R f + 0.5 |J'f|^2_inv(M) + f'b; zero forces if > 0
   if (m->opt.solver == mjSOL_PGS) {
+    mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
     mj_solveM(m, d, Ma, d->qfrc_constraint, 1);
     mjtNum dual = 0.5 * mju_dot(Ma, d->qfrc_constraint, nv);
     for (int i = 0; i < nefc; i++) {
@@ -886,7 +1496,7 @@ void mj_solWarmstart(const mjModel* m, mjData* d) {
     for (int i = 0; i < nv; i++) {
       cost_warm += 0.5 * (Ma[i] - d->qfrc_smooth[i]) * (d->qacc_warmstart[i] - d->qacc_smooth[i]);
     }
-    mj_constraintUpdate(m, d, d->efc_b, &cost_smooth, 0);
+    cost_smooth = rowsUpdate(d, d->efc_b, 0);
     if (cost_warm > cost_smooth) mju_copy(d->qacc, d->qacc_smooth, nv);
   }
   mj_freeStack(d, mark);

@@ -4,16 +4,15 @@
 
 #include "mj.h"
 
-// the message "kind 'name' (id N): what" into err; returns 1
+// the message "kind 'name': what" (or "kind id: what" when unnamed) into err; returns 1
 static int unsupported(const mjModel* m, char* err, int errsz, int type, int id,
                        const char* what) {
   static const char* const kinds[mjNOBJECT] = {
     [mjOBJ_GEOM] = "geom", [mjOBJ_EQUALITY] = "equality", [mjOBJ_TENDON] = "tendon",
     [mjOBJ_ACTUATOR] = "actuator", [mjOBJ_SENSOR] = "sensor"};
-  const char* name = type >= 0 ? mj_id2name(m, type, id) : NULL;
-  if (type < 0) snprintf(err, errsz, "%s: not supported by this simulator", what);
-  else if (name) snprintf(err, errsz, "%s '%s': %s: not supported by this simulator", kinds[type],
-                          name, what);
+  const char* name = mj_id2name(m, type, id);
+  if (name) snprintf(err, errsz, "%s '%s': %s: not supported by this simulator", kinds[type],
+                     name, what);
   else snprintf(err, errsz, "%s %d: %s: not supported by this simulator", kinds[type], id, what);
   return 1;
 }
@@ -28,8 +27,8 @@ static int sensorMissing(int type) {
   }
 }
 
-// the first unsupported feature of m, in model order: options, geoms, equalities, tendons,
-// actuators, sensors
+// the first unsupported feature of m, in model order: geoms, equalities, tendons, actuators,
+// sensors
 int mj_checkSupported(const mjModel* m, char* err, int errsz) {
   static const char* const sensorNames[] = {
     [mjSENS_RANGEFINDER] = "rangefinder", [mjSENS_CAMPROJECTION] = "camprojection",
@@ -38,10 +37,6 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz) {
     [mjSENS_CONTACT] = "contact", [mjSENS_TACTILE] = "tactile", [mjSENS_PLUGIN] = "plugin",
     [mjSENS_USER] = "user"};
   char what[128];
-
-  // options: the noslip solver
-  if (m->opt.noslip_iterations > 0)
-    return unsupported(m, err, errsz, -1, 0, "option noslip_iterations > 0 (noslip solver)");
 
   // geoms without collision functions
   for (int g = 0; g < m->ngeom; g++) {

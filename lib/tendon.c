@@ -1,8 +1,7 @@
-// tendon.c: tendon lengths and Jacobians (with wrapping around spheres and cylinders), tendon
-// armature, actuator lengths and moments (position stage), and the model features the
-// simulation does not implement (mj_checkSupported).
+// tendon.c: tendon lengths and Jacobians (with wrapping around spheres and cylinders, as
+// MuJoCo 3.5.1 computes them), tendon armature (inertia and bias force), actuator lengths and
+// moments (position stage).
 #include <math.h>
-#include <stdio.h>
 
 #include "smooth.h"
 #include "util.h"
@@ -66,8 +65,8 @@ static mjtNum wrapCircle(mjtNum pnt[4], const mjtNum end[4], const mjtNum* side,
       (!side || side[0] * near[0] + side[1] * near[1] >= 0))
     return -1;
 
-  // both ways (k = 0 counterclockwise, 1 clockwise) and their scores: arc, or -cos of the
-  // angle between the side point and the tangent points' midpoint
+  // both ways (k = 0 counterclockwise, 1 clockwise) and their scores (lower is better): the
+  // arc, or minus the side point's projection on the direction of the tangent points' midpoint
   mjtNum t[2][4], ang[2], score[2];
   for (int k = 0; k < 2; k++) {
     mjtNum s = k ? -1 : 1;
@@ -126,8 +125,7 @@ static mjtNum wrapInside(mjtNum pnt[4], const mjtNum end[4], mjtNum r) {
   mjtNum z = 1 - 1e-7;
   mjtNum f = asin(A * z) + asin(B * z) - 2 * asin(z) + G;
   if (f > 0) return 0;
-  int iter = 0;
-  for (; iter < 20 && fabs(f) >= 1e-6; iter++) {
+  for (int iter = 0; iter < 20 && fabs(f) >= 1e-6; iter++) {
     mjtNum df = A / fmax(mjMINVAL, sqrt(1 - z * z * A * A)) +
                 B / fmax(mjMINVAL, sqrt(1 - z * z * B * B)) - 2 / fmax(mjMINVAL, sqrt(1 - z * z));
     if (df > -mjMINVAL) return 0;
@@ -137,7 +135,7 @@ static mjtNum wrapInside(mjtNum pnt[4], const mjtNum end[4], mjtNum r) {
     f = asin(A * z) + asin(B * z) - 2 * asin(z) + G;
     if (f > 1e-6) return 0;
   }
-  if (iter == 20 && fabs(f) >= 1e-6) return 0;
+  if (fabs(f) >= 1e-6) return 0;
 
   // the point: from the end that turns counterclockwise toward the other, by its angle
   int from0 = cross2(e0, e1) > 0;
@@ -502,7 +500,8 @@ void mj_tendonArmature(const mjModel* m, mjData* d) {
       mjtNum* row = d->qM + m->dof_Madr[i];
       row[0] += arm * J[i] * J[i];
       int k = 1;
-      for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j]) row[k++] += arm * J[i] * J[j];
+      for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j])
+        row[k++] += arm * J[i] * J[j];
     }
   }
 }

@@ -277,14 +277,34 @@ static inline mjtNum mju_normalize4(mjtNum vec[4]) {
   return norm;
 }
 
-// res = vec for a spatial 6-vector, in pairs like mju_addTo: the paired loads of the vector
-// operations that follow then read whole stores (a load spanning two narrower stores stalls)
+// 6-vector kernels (spatial vectors), written out so that they need no loop and compile to
+// three paired (SSE2) operations: the paired loads of vector code that follows then read whole
+// stores (a load spanning two narrower stores stalls)
+
+// res = vec
 static inline void mju_copy6(mjtNum res[6], const mjtNum vec[6]) {
-  for (int i = 0; i < 6; i += 2) {
-    mjtNum r0 = vec[i], r1 = vec[i + 1];
-    res[i] = r0;
-    res[i + 1] = r1;
-  }
+  mjtNum r0 = vec[0], r1 = vec[1], r2 = vec[2], r3 = vec[3], r4 = vec[4], r5 = vec[5];
+  res[0] = r0, res[1] = r1, res[2] = r2, res[3] = r3, res[4] = r4, res[5] = r5;
+}
+
+// res += vec
+static inline void mju_addTo6(mjtNum res[6], const mjtNum vec[6]) {
+  mjtNum r0 = res[0] + vec[0], r1 = res[1] + vec[1], r2 = res[2] + vec[2];
+  mjtNum r3 = res[3] + vec[3], r4 = res[4] + vec[4], r5 = res[5] + vec[5];
+  res[0] = r0, res[1] = r1, res[2] = r2, res[3] = r3, res[4] = r4, res[5] = r5;
+}
+
+// res += vec*scl
+static inline void mju_addToScl6(mjtNum res[6], const mjtNum vec[6], mjtNum scl) {
+  mjtNum r0 = res[0] + vec[0] * scl, r1 = res[1] + vec[1] * scl, r2 = res[2] + vec[2] * scl;
+  mjtNum r3 = res[3] + vec[3] * scl, r4 = res[4] + vec[4] * scl, r5 = res[5] + vec[5] * scl;
+  res[0] = r0, res[1] = r1, res[2] = r2, res[3] = r3, res[4] = r4, res[5] = r5;
+}
+
+// a'*b, added in the order of mju_dot(a, b, 6)
+static inline mjtNum mju_dot6(const mjtNum a[6], const mjtNum b[6]) {
+  mjtNum s = (a[0] * b[0] + a[2] * b[2]) + (a[1] * b[1] + a[3] * b[3]);
+  return s + a[4] * b[4] + a[5] * b[5];
 }
 
 // res = mat (3x3)

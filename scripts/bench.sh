@@ -12,17 +12,23 @@
 #    (Debian's libmujoco-samples, `mujoco-testspeed MODEL NSTEP 1 0`: one thread, no control
 #    noise; installed with apt-get when missing) and of `mjstep MODEL -n NSTEP --bench` (zero
 #    controls, no frames written), both timing the stepping loop only, STEPS steps each
-#    (default 50000), in the same run, alternating, three times: the best rate of each counts
-#    (the machine's other load only ever slows a run down).  Both read the same copy of each
-#    model with <option><flag contact="disable"/></option> added; MuJoCo's count of
-#    constraint rows per step is shown, since libmj has no constraint solver yet and MuJoCo
-#    2.2.2 still solves joint limits and equality constraints.  The ratio is mjstep / MuJoCo
-#    (> 1: mjstep faster).
+#    (default 50000), in the same run, alternating, ROUNDS times (environment, default 5): the
+#    best rate of each counts (the machine's other load only ever slows a run down).  Both
+#    read the same copy of each model with <option><flag contact="disable"/></option> added;
+#    MuJoCo's count of constraint rows per step is shown (joint limits and equality
+#    constraints remain).  The ratio is mjstep / MuJoCo (> 1: mjstep faster).  A second table
+#    disables all constraints as well (<flag contact="disable" constraint="disable"/>): the
+#    smooth dynamics alone, in both engines.
+# 3. Simulation speed with contacts: the same race on the models as they are (each with its
+#    own solver, cone and integrator): the humanoids of dm_control (Newton) and Gymnasium
+#    (PGS, RK4), models/crowd100.xml (100 bipeds, nv 2600, sparse Jacobian and Hessian; STEPS
+#    / 25 steps), ant, cheetah and hopper, with MuJoCo's contacts and constraint rows per step.
 set -eu
 
 BIN=${BIN:-build/bin}
 RUNS=${1:-11}
 STEPS=${2:-50000}
+ROUNDS=${ROUNDS:-5}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 corpus=../shared/corpus
@@ -84,47 +90,82 @@ fi
 # the larger of two rates, "-" being none
 best() { echo "$1 $2" | awk '{ print ($1 == "-" || $2 + 0 > $1 + 0) ? $2 : $1 }'; }
 
-# $1 with contacts disabled, as $T/sim/NAME.xml beside a copy of the include directory common/
-nocontact() {
+# $1 with the <flag> attributes $3 (e.g. contact="disable"; none when empty), as $T/sim/NAME.xml
+# beside a copy of the include directory common/
+withFlags() {
   mkdir -p "$T/sim"
   [ -d "$(dirname "$1")/common" ] && [ ! -d "$T/sim/common" ] &&
     cp -r "$(dirname "$1")/common" "$T/sim/"
   out="$T/sim/$2.xml"
-  sed '0,/<mujoco[^>]*>/s//&\n  <option><flag contact="disable"\/><\/option>/' "$1" >"$out"
+  if [ -n "$3" ]; then
+    sed "0,/<mujoco[^>]*>/s//&\\n  <option><flag $3\/><\/option>/" "$1" >"$out"
+  else
+    cp "$1" "$out"
+  fi
   echo "$out"
 }
 
-echo
-echo "simulation, contacts disabled, $STEPS steps (steps per second; ratio = mjstep / MuJoCo):"
-printf '%-16s %12s %12s %8s  %s\n' model "MuJoCo 2.2.2" mjstep ratio "MuJoCo constraint rows/step"
-for spec in humanoid:$corpus/dm_control/humanoid.xml \
-            humanoid_CMU:$corpus/dm_control/humanoid_CMU.xml \
-            ant:$corpus/gymnasium/ant.xml cheetah:$corpus/dm_control/cheetah.xml \
-            biped:models/biped.xml chain100:models/chain100.xml; do
-  name=${spec%%:*} xml=${spec#*:}
-  [ -f "$xml" ] || { printf '%-16s (missing: %s)\n' "$name" "$xml"; continue; }
-  copy=$(nocontact "$xml" "$name")
+# one table of the race: the <flag> attributes $1, then the models as NAME:XML[:DIVISOR] (a
+# model runs STEPS / DIVISOR steps); MuJoCo's contacts and constraint rows per step are shown
+simTable() {
+  flags=$1
+  shift
+  printf '%-16s %12s %12s %8s  %s\n' model "MuJoCo 2.2.2" mjstep ratio \
+    "MuJoCo contacts, constraint rows/step"
+  for spec in "$@"; do
+    name=${spec%%:*} rest=${spec#*:}
+    xml=${rest%%:*} div=1
+    [ "$xml" != "$rest" ] && div=${rest#*:}
+    [ -f "$xml" ] || { printf '%-16s (missing: %s)\n' "$name" "$xml"; continue; }
+    copy=$(withFlags "$xml" "$name" "$flags")
+    n=$((STEPS / div))
 
-  ref=- cons=- ours=-
-  for round in 1 2 3; do
-    # MuJoCo: "Steps per second : N" and "Constraints per step : N"
-    if command -v mujoco-testspeed >/dev/null 2>&1; then
-      mujoco-testspeed "$copy" "$STEPS" 1 0 >"$T/ref" 2>&1 || true
-      r=$(awk -F: '/Steps per second/ { gsub(/ /, "", $2); print $2 }' "$T/ref")
-      if [ -n "$r" ]; then
-        ref=$(best "$ref" "$r")
-        cons=$(awk -F: '/Constraints per step/ { gsub(/ /, "", $2); print $2 }' "$T/ref")
+    ref=- cons=- ours=-
+    round=0
+    while [ "$round" -lt "$ROUNDS" ]; do
+      round=$((round + 1))
+      # MuJoCo: "Steps per second : N", "Contacts per step : N", "Constraints per step : N"
+      if command -v mujoco-testspeed >/dev/null 2>&1; then
+        mujoco-testspeed "$copy" "$n" 1 0 >"$T/ref" 2>&1 || true
+        r=$(awk -F: '/Steps per second/ { gsub(/ /, "", $2); print $2 }' "$T/ref")
+        if [ -n "$r" ]; then
+          ref=$(best "$ref" "$r")
+          cons=$(awk -F: '/Contacts per step/ { gsub(/ /, "", $2); c = $2 }
+                          /Constraints per step/ { gsub(/ /, "", $2); print c ", " $2 }' "$T/ref")
+        else
+          cons="MuJoCo 2.2.2 cannot load it: $(grep -v '^ *$' "$T/ref" | tail -n 1 | cut -c1-50)"
+        fi
       else
-        cons="MuJoCo 2.2.2 cannot load it: $(grep -v '^ *$' "$T/ref" | tail -n 1 | cut -c1-50)"
+        cons="mujoco-testspeed is not installed"
       fi
-    else
-      cons="mujoco-testspeed is not installed"
-    fi
 
-    # mjstep: "N steps in T s: R steps/s"
-    r=$("$BIN/mjstep" "$copy" -n "$STEPS" --bench 2>&1 | awk '/steps\/s$/ { print $(NF - 1) }')
-    [ -n "$r" ] && ours=$(best "$ours" "$r")
+      # mjstep: "N steps in T s: R steps/s"
+      r=$("$BIN/mjstep" "$copy" -n "$n" --bench 2>&1 | awk '/steps\/s$/ { print $(NF - 1) }')
+      [ -n "$r" ] && ours=$(best "$ours" "$r")
+    done
+    ratio=$(echo "$ours $ref" | awk '$1 != "-" && $2 != "-" && $2 > 0 { printf "%.2f", $1 / $2 }')
+    printf '%-16s %12s %12s %8s  %s\n' "$name" "$ref" "$ours" "${ratio:--}" "$cons"
   done
-  ratio=$(echo "$ours $ref" | awk '$1 != "-" && $2 != "-" && $2 > 0 { printf "%.2f", $1 / $2 }')
-  printf '%-16s %12s %12s %8s  %s\n' "$name" "$ref" "$ours" "${ratio:--}" "$cons"
-done
+}
+
+# the models of the races without contacts
+nocontact="humanoid:$corpus/dm_control/humanoid.xml
+           humanoid_CMU:$corpus/dm_control/humanoid_CMU.xml
+           ant:$corpus/gymnasium/ant.xml cheetah:$corpus/dm_control/cheetah.xml
+           biped:models/biped.xml chain100:models/chain100.xml"
+
+echo
+echo "simulation, contacts disabled, $STEPS steps, best of $ROUNDS (steps per second;" \
+     "ratio = mjstep / MuJoCo):"
+# shellcheck disable=SC2086
+simTable 'contact="disable"' $nocontact
+echo
+echo "simulation, contacts and all constraints disabled (the smooth dynamics alone):"
+# shellcheck disable=SC2086
+simTable 'contact="disable" constraint="disable"' $nocontact
+echo
+echo "simulation with contacts, the models as they are (crowd100: $((STEPS / 25)) steps):"
+simTable '' humanoid:$corpus/dm_control/humanoid.xml \
+  gym_humanoid:$corpus/gymnasium/humanoid.xml crowd100:models/crowd100.xml:25 \
+  ant:$corpus/gymnasium/ant.xml cheetah:$corpus/dm_control/cheetah.xml \
+  hopper:$corpus/dm_control/hopper.xml

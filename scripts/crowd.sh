@@ -24,6 +24,8 @@ awk -v n="$N" -v sp="$SPACING" '
     print "<!-- crowd100.xml: written by scripts/crowd.sh from models/biped.xml:"
     print "     " n * n " bipeds in a " n " x " n " grid, " sp " m apart -->"
     print "<mujoco model=\"crowd100\">"
+    print "  <!-- room for every biped lying on the floor (MuJoCo 2.2.2 allocates no more) -->"
+    print "  <size nconmax=\"" 15 * n * n "\" njmax=\"" 50 * n * n "\"/>"
     next
   }
   /^<!-- biped.xml/ { incomment = 1 }

@@ -168,6 +168,15 @@ run compile models/pendulum.xml -o "$T/no/such/dir/p.mjb"
 check baddir-status status_is 2
 check baddir-oneline one_line "$T/err"
 
+# a special file (here a FIFO, as /dev/null would be) is written in place, not replaced
+mkfifo "$T/fifo"
+cat "$T/fifo" >"$T/fifo.out" &
+run compile models/pendulum.xml -o "$T/fifo"
+wait
+check fifo-status status_is 0
+check fifo-still-fifo test -p "$T/fifo"
+check fifo-content cmp -s "$T/fifo.out" "$T/pendulum.mjb"
+
 (
   "$MJC" info --json models/chain100.xml 2>"$T/err"
   echo $? >"$T/pipestatus"

@@ -8,12 +8,14 @@
 //
 // (errors: max |ours - theirs| / max(1, max |theirs|); state: rows whose state differs).
 //
-//   efc MODEL.xml [--max-err E] [--niter] [--solver S --iterations N] < CASES.json
+//   efc MODEL.xml [--max-err E] [--niter] [--sparse] [--solver S --iterations N] < CASES.json
 //
 // With EFC_STATS set in the environment, each case also lists the per-iteration statistics
 // (libmj | MuJoCo), with EFC_FORCE the forces (libmj, MuJoCo).
 // --solver runs libmj's solver S (0 PGS, 1 CG, 2 Newton) for up to N iterations instead of the
 // oracle's, to compare with another solver's answer; states are then not compared.
+// --sparse stores the rows' non-zeros as compressed rows (jacobian sparse), so that the sparse
+// paths of the solvers (the sparse Newton Hessian) run on the same problem.
 // Exit status: 1 when an error exceeds --max-err (default 1e-8), with --niter when an
 // iteration count differs, or when a state differs; 2 on bad input.
 #include <math.h>
@@ -97,7 +99,7 @@ static void* arena(mjData* d, size_t n, size_t sz) {
 
 // run one case in [p, end); returns 1 when it fails the bounds
 static int runCase(mjModel* m, mjData* d, const char* name, const char* p, const char* end,
-                   double maxerr, int checkIter, int solver, int iterations) {
+                   double maxerr, int checkIter, int sparse, int solver, int iterations) {
   int nv = m->nv, nefc = (int)number(p, end, "nefc"), ncon = (int)number(p, end, "ncon");
   if ((int)number(p, end, "nv") != nv || ncon > m->nconmax) {
     fprintf(stderr, "efc: case does not fit model %s\n", name);
@@ -112,7 +114,7 @@ static int runCase(mjModel* m, mjData* d, const char* name, const char* p, const
   m->opt.ls_iterations = (int)number(opt, end, "ls_iterations");
   m->opt.noslip_iterations = (int)number(opt, end, "noslip_iterations");
   m->opt.disableflags = (int)number(opt, end, "disableflags");
-  m->opt.jacobian = mjJAC_DENSE;
+  m->opt.jacobian = sparse ? mjJAC_SPARSE : mjJAC_DENSE;
   if (solver >= 0) {
     m->opt.solver = solver;
     m->opt.iterations = iterations;
@@ -143,6 +145,25 @@ static int runCase(mjModel* m, mjData* d, const char* name, const char* p, const
   list(p, end, "efc_type", nefc, NULL, d->efc_type);
   list(p, end, "efc_id", nefc, NULL, d->efc_id);
   list(p, end, "efc_J", nefc * nv, d->efc_J, NULL);
+
+  // compressed rows: the non-zeros moved to the front of efc_J, row by row
+  if (sparse) {
+    d->efc_J_rownnz = arena(d, nefc, sizeof(int));
+    d->efc_J_rowadr = arena(d, nefc, sizeof(int));
+    d->efc_J_colind = arena(d, (size_t)nefc * nv, sizeof(int));
+    int nJ = 0;
+    for (int i = 0; i < nefc; i++) {
+      d->efc_J_rowadr[i] = nJ;
+      for (int j = 0; j < nv; j++) {
+        mjtNum v = d->efc_J[i * nv + j];
+        if (v == 0) continue;
+        d->efc_J_colind[nJ] = j;
+        d->efc_J[nJ++] = v;
+      }
+      d->efc_J_rownnz[i] = nJ - d->efc_J_rowadr[i];
+    }
+    d->nJ = nJ;
+  }
   list(p, end, "efc_frictionloss", nefc, d->efc_frictionloss, NULL);
   list(p, end, "efc_D", nefc, d->efc_D, NULL);
   list(p, end, "efc_R", nefc, d->efc_R, NULL);
@@ -199,15 +220,16 @@ static int runCase(mjModel* m, mjData* d, const char* name, const char* p, const
 int main(int argc, char** argv) {
   char err[1024];
   double maxerr = 1e-8;
-  int checkIter = 0, solver = -1, iterations = 100;
+  int checkIter = 0, sparse = 0, solver = -1, iterations = 100;
   if (argc < 2) {
-    fprintf(stderr, "usage: efc MODEL.xml [--max-err E] [--niter] [--solver S --iterations N]"
-                    " < CASES.json\n");
+    fprintf(stderr, "usage: efc MODEL.xml [--max-err E] [--niter] [--sparse]"
+                    " [--solver S --iterations N] < CASES.json\n");
     return 2;
   }
   for (int i = 2; i < argc; i++) {
     if (!strcmp(argv[i], "--max-err") && i + 1 < argc) maxerr = atof(argv[++i]);
     else if (!strcmp(argv[i], "--niter")) checkIter = 1;
+    else if (!strcmp(argv[i], "--sparse")) sparse = 1;
     else if (!strcmp(argv[i], "--solver") && i + 1 < argc) solver = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--iterations") && i + 1 < argc) iterations = atoi(argv[++i]);
   }
@@ -236,8 +258,8 @@ int main(int argc, char** argv) {
   int fail = 0, ncase = 0;
   for (const char* p = strstr(text, "{\"key\":"); p; ncase++) {
     const char* next = strstr(p + 1, "{\"key\":");
-    fail |= runCase(m, d, argv[1], p, next ? next : text + n, maxerr, checkIter, solver,
-                    iterations);
+    fail |= runCase(m, d, argv[1], p, next ? next : text + n, maxerr, checkIter, sparse,
+                    solver, iterations);
     p = next;
   }
   free(text);

@@ -3,7 +3,8 @@
 # for the models of this directory under each solver, cone and impratio > 1, solver tolerance
 # 1e-12 in both (CG up to 1000 iterations, so that it converges): qacc and efc_force within
 # 1e-8 relative and the same constraint states; Newton also takes the same number of
-# iterations.  CG follows MuJoCo's path iteration by iteration, but stops where its
+# iterations.  Newton and CG run twice, on dense rows and on the same rows compressed (the
+# sparse Hessian).  CG follows MuJoCo's path iteration by iteration, but stops where its
 # improvement, a difference of two costs, drops below 1e-12 in round-off, which can happen an
 # iteration earlier or later with the gradient still near 1e-6: its bound is 1e-6.  Islands
 # are disabled in MuJoCo (it then solves the whole problem at once, as libmj does, and reports
@@ -27,6 +28,8 @@ mkdir -p "$(dirname "$efc")"
 # shellcheck disable=SC2086
 $CC $CFLAGS -o "$efc" t/oracle/solver/efc.c "$(dirname "$BIN")/libmj.a" $LDLIBS
 
+cases=$(mktemp)
+trap 'rm -f "$cases"' EXIT
 fail=0
 for model in t/oracle/solver/*.xml; do
   for solver in Newton CG PGS; do
@@ -38,8 +41,11 @@ for model in t/oracle/solver/*.xml; do
         [ "$solver" = Newton ] && niter=--niter
         [ "$solver" = CG ] && iter=1000 err=1e-6
         node scripts/oracle.mjs efc "$model" --disable island --set tolerance=1e-12 \
-          --set solver=$solver --set cone=$cone --set impratio=$impratio --set iterations=$iter |
-          "$efc" "$model" --max-err $err $niter || fail=1
+          --set solver=$solver --set cone=$cone --set impratio=$impratio \
+          --set iterations=$iter >"$cases"
+        "$efc" "$model" --max-err $err $niter <"$cases" || fail=1
+        # the primal solvers once more on compressed rows (the sparse Hessian for Newton)
+        [ "$solver" = PGS ] || "$efc" "$model" --max-err $err $niter --sparse <"$cases" || fail=1
       done
     done
   done
