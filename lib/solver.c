@@ -1360,7 +1360,9 @@ static mjtNum noslipBlock(mjData* d, const mjtNum* AR, int i, const mjtNum* res,
     *size = 2 * (dim - 1);
     for (int k = 0; k < dim - 1; k++) {
       int a = 2 * k;
-      mjtNum g = res[a] - res[a + 1];
+      mjtNum ra = d->efc_b[i + a] + mju_dot(AR + (size_t)(i + a) * nefc, d->efc_force, nefc);
+      mjtNum rb = d->efc_b[i + a + 1] + mju_dot(AR + (size_t)(i + a + 1) * nefc, d->efc_force, nefc);
+      mjtNum g = ra - rb;
       mjtNum h = A[a * nefc + a] - 2 * A[a * nefc + a + 1] + A[(a + 1) * nefc + a + 1];
       if (h < mjMINVAL) continue;
       mjtNum x = -g / h;
