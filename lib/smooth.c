@@ -382,7 +382,7 @@ void mj_factorI(const mjModel* m, mjData* d, const mjtNum* mat, mjtNum* ld, mjtN
     mjtNum inv = 1 / row[n - 1];
     for (int i = parent[k], p = n - 2; p >= 0; i = parent[i], p--)
       if (row[p]) rowUpdate(ld + start[i], row, -row[p] * inv, p + 1);
-    for (int j = 0; j < n - 1; j++) row[j] *= inv;
+    mju_scl(row, row, inv, n - 1);
     diaginv[k] = inv;
   }
   mj_freeStack(d, mark);

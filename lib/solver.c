@@ -9,13 +9,20 @@
 // the cost along the line is piecewise quadratic (smooth for elliptic cones), so 1-D Newton
 // steps with analytic first and second derivatives, safeguarded by a bracket, find its minimum.
 // CG takes Polak-Ribiere-plus directions preconditioned by M; Newton takes -inv(H) grad with
-// the exact Hessian H = M + J' D_active J (+ the cone Hessians), factored densely and
-// refactored when constraint states change.
+// the exact Hessian H = M + J' D_active J (+ the cone Hessians), assembled over the rows'
+// non-zero columns and factored once per solve: densely (L L') for a dense J, else as a
+// sparse L' D L in the structure of M and the rows (jacobian auto: sparse when nv >= 60);
+// between iterations rows changing state are rank-one updates and downdates of the factor
+// (elliptic cones refactor), and the factor is only brought up to date when another
+// iteration follows.  J products use the rows' non-zeros (a dense J's gathered once).
 //
 // Dual problem (PGS): minimize over the forces f
 //   0.5 f' A f + f' b,  A = J inv(M) J' + diag(R),  b = J qacc_smooth - aref
 // subject to the bounds of each row (friction loss box, non-negative limit and contact normal
 // forces, elliptic cones), by projected Gauss-Seidel over rows and contact blocks.
+//
+// Noslip (opt.noslip_iterations > 0) then sweeps PGS over the friction rows alone, without
+// their regularizer and with the normal forces held, to remove the soft model's slip.
 //
 // Improvement and gradient are scaled by 1 / (meaninertia max(1, nv)), as in MuJoCo, so the
 // tolerance is independent of the model's mass scale.
@@ -86,7 +93,7 @@ int mju_cholUpdate(mjtNum* mat, mjtNum* x, int n, int flg_plus) {
   return 1;
 }
 
-// ---- sparse L'DL ---------------------------------------------------------------------------------
+// ---- sparse L'DL ---------------------------------------------------------------------------
 // H = L' D L with L unit lower triangular, eliminated from the last row to the first as the
 // inertia's factor qLD is (no fill within a kinematic tree).  L is stored by rows: row k holds
 // its strictly lower entries in ascending columns, rownnz[k] of them from rowadr[k]; the
@@ -743,7 +750,9 @@ static void hessianBuild(const mjModel* m, const mjData* d, const JacRows* J, He
       const mjtNum* row = d->qM + m->dof_Madr[i];
       h->L[i * nv + i] = row[0];
       int k = 1;
-      for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j]) h->L[i * nv + j] = row[k++];
+      for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j]) {
+        h->L[i * nv + j] = row[k++];
+      }
     }
   } else {
     mju_zero(h->L, h->rowadr[nv - 1] + h->rownnz[nv - 1]);
@@ -1133,8 +1142,8 @@ void mj_solNewton(const mjModel* m, mjData* d, int maxiter) { solPrimal(m, d, ma
 // ---- dual solver: PGS --------------------------------------------------------------------------
 
 // states of the dual solution: equality quadratic; friction loss linear at its bounds; one-sided
-// rows quadratic with positive force; elliptic blocks satisfied without normal force, cone on
-// the boundary of the friction cone, quadratic inside
+// rows quadratic with positive force; elliptic blocks satisfied whatever their forces (MuJoCo
+// 3.5.1's dual solvers leave elliptic rows so)
 static void dualState(mjData* d) {
   for (int i = 0; i < d->nefc; i++) {
     int type = d->efc_type[i];
@@ -1147,30 +1156,35 @@ static void dualState(mjData* d) {
       *st = f >= fl ? mjCNSTRSTATE_LINEARNEG
                     : (f <= -fl ? mjCNSTRSTATE_LINEARPOS : mjCNSTRSTATE_QUADRATIC);
     } else if (type == mjCNSTR_CONTACT_ELLIPTIC) {
-      const mjContact* con = d->contact + d->efc_id[i];
-      int dim = con->dim, s = mjCNSTRSTATE_QUADRATIC;
-      mjtNum t = 0;
-      for (int j = 1; j < dim; j++) {
-        mjtNum x = d->efc_force[i + j] / con->friction[j - 1];
-        t += x * x;
-      }
-      if (f <= 0) s = mjCNSTRSTATE_SATISFIED;
-      else if (sqrt(t) >= f * (1 - 1e-10)) s = mjCNSTRSTATE_CONE;
-      for (int j = 0; j < dim; j++) st[j] = s;
-      i += dim - 1;
+      *st = mjCNSTRSTATE_SATISFIED;
     } else {
       *st = f > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
     }
   }
 }
 
-// A = J inv(M) J' + diag(R) (nefc x nefc) into AR, with MinvJ (nefc x nv) as scratch
-static void dualMatrix(const mjModel* m, mjData* d, mjtNum* AR, mjtNum* J, mjtNum* MinvJ) {
+// AR = J inv(M) J' + diag(R) (nefc x nefc); its lower triangle from J's non-zero columns
+// and inv(M) J' (dense rows and the J rows on d's stack), mirrored; 0 when the stack is too
+// small
+static int dualMatrix(const mjModel* m, mjData* d, mjtNum* AR) {
   int nv = m->nv, nefc = d->nefc;
-  for (int i = 0; i < nefc; i++) jacRow(m, d, i, J + (size_t)i * nv);
-  mj_solveM(m, d, MinvJ, J, nefc);
-  mju_mulMatMatT(AR, J, MinvJ, nefc, nv, nefc);
-  for (int i = 0; i < nefc; i++) AR[(size_t)i * nefc + i] += d->efc_R[i];
+  JacRows J;
+  mjtNum* MinvJ = mj_stackAlloc(d, (size_t)nefc * nv);
+  if (!MinvJ || !jacRows(m, d, &J)) return 0;
+  for (int i = 0; i < nefc; i++) jacRow(m, d, i, MinvJ + (size_t)i * nv);
+  mj_solveM(m, d, MinvJ, MinvJ, nefc);
+  for (int i = 0; i < nefc; i++) {
+    const mjtNum* v = J.val + J.rowadr[i];
+    const int* c = J.colind + J.rowadr[i];
+    for (int k = 0; k <= i; k++) {
+      const mjtNum* mj = MinvJ + (size_t)k * nv;
+      mjtNum s = 0;
+      for (int q = 0; q < J.rownnz[i]; q++) s += v[q] * mj[c[q]];
+      AR[(size_t)i * nefc + k] = AR[(size_t)k * nefc + i] = s;
+    }
+    AR[(size_t)i * nefc + i] += d->efc_R[i];
+  }
+  return 1;
 }
 
 // g'(r) of g(r) = min over |x_t / mu| <= r of the block cost with normal force r: by the
@@ -1290,14 +1304,13 @@ void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
   int nv = m->nv, nefc = d->nefc;
   size_t mark = mj_markStack(d);
   d->solver_niter = 0;
-  mjtNum* AR = mj_stackAlloc(d, (size_t)nefc * nefc + 2 * (size_t)nefc * nv);
-  if (!AR) {
+  mjtNum* AR = mj_stackAlloc(d, (size_t)nefc * nefc);
+  if (!AR || !dualMatrix(m, d, AR)) {
     mj_warning(d, mjWARN_CNSTRFULL, nefc);
     mju_copy(d->qacc, d->qacc_smooth, nv);
     mj_freeStack(d, mark);
     return;
   }
-  dualMatrix(m, d, AR, AR + (size_t)nefc * nefc, AR + (size_t)nefc * nefc + (size_t)nefc * nv);
   mjtNum scale = costScale(m);
 
   for (int iter = 0; iter < maxiter; iter++) {
@@ -1329,13 +1342,18 @@ void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
 
 // ---- noslip: the friction rows without their regularizer -----------------------------------
 
-// one noslip update of the friction row or friction block at row i, with res = A f + b of its
-// rows (A without the friction rows' R): a friction loss row by Gauss-Seidel clamped to
-// +-frictionloss; each opposite pair of a pyramid's edges along e = (1, -1), which keeps their
-// sum (the normal force) and both non-negative; an elliptic contact's friction forces as the
-// exact minimizer over the disk |f_t / friction| <= f_normal, the normal held; returns the
-// dual cost change, and the rows taken in *size
-static mjtNum noslipBlock(mjData* d, const mjtNum* AR, int i, const mjtNum* res, int* size) {
+// (A f + b) of row i, A (nefc x nefc) row-major
+static mjtNum dualResidual(const mjData* d, const mjtNum* AR, int i) {
+  return d->efc_b[i] + mju_dot(AR + (size_t)i * d->nefc, d->efc_force, d->nefc);
+}
+
+// one noslip update of the friction row or friction block at row i (A without R): a friction
+// loss row by Gauss-Seidel clamped to +-frictionloss; each opposite pair of a pyramid's edges
+// in turn along e = (1, -1), which keeps their sum (the normal force) and both non-negative;
+// an elliptic contact's friction forces as the exact minimizer over the disk
+// |f_t / friction| <= f_normal, the normal held; returns the dual cost change, and the rows
+// taken in *size
+static mjtNum noslipBlock(mjData* d, const mjtNum* AR, int i, int* size) {
   int nefc = d->nefc, type = d->efc_type[i];
   mjtNum* f = d->efc_force + i;
   const mjtNum* A = AR + (size_t)i * nefc + i;
@@ -1343,26 +1361,23 @@ static mjtNum noslipBlock(mjData* d, const mjtNum* AR, int i, const mjtNum* res,
 
   // friction loss
   if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
-    mjtNum old = f[0], fl = d->efc_frictionloss[i];
-    f[0] -= res[0] / A[0];
+    mjtNum old = f[0], fl = d->efc_frictionloss[i], res = dualResidual(d, AR, i);
+    f[0] -= res / A[0];
     f[0] = f[0] < -fl ? -fl : (f[0] > fl ? fl : f[0]);
     mjtNum delta = f[0] - old;
-    return delta * res[0] + 0.5 * A[0] * delta * delta;
+    return delta * res + 0.5 * A[0] * delta * delta;
   }
   if (type != mjCNSTR_CONTACT_PYRAMIDAL && type != mjCNSTR_CONTACT_ELLIPTIC) return 0;
   const mjContact* con = d->contact + d->efc_id[i];
   int dim = con->dim;
   mjtNum change = 0;
 
-  // pyramid: f+ += x, f- -= x with x in [-f+, f-] minimizing
+  // pyramid, each pair: f+ += x, f- -= x with x in [-f+, f-] minimizing
   // x (res+ - res-) + 0.5 x^2 (A++ - 2 A+- + A--)
   if (type == mjCNSTR_CONTACT_PYRAMIDAL) {
     *size = 2 * (dim - 1);
-    for (int k = 0; k < dim - 1; k++) {
-      int a = 2 * k;
-      mjtNum ra = d->efc_b[i + a] + mju_dot(AR + (size_t)(i + a) * nefc, d->efc_force, nefc);
-      mjtNum rb = d->efc_b[i + a + 1] + mju_dot(AR + (size_t)(i + a + 1) * nefc, d->efc_force, nefc);
-      mjtNum g = ra - rb;
+    for (int a = 0; a < *size; a += 2) {
+      mjtNum g = dualResidual(d, AR, i + a) - dualResidual(d, AR, i + a + 1);
       mjtNum h = A[a * nefc + a] - 2 * A[a * nefc + a + 1] + A[(a + 1) * nefc + a + 1];
       if (h < mjMINVAL) continue;
       mjtNum x = -g / h;
@@ -1377,10 +1392,10 @@ static mjtNum noslipBlock(mjData* d, const mjtNum* AR, int i, const mjtNum* res,
   // elliptic: 0.5 y'Att y + y'c over the friction forces y, c = res_t - Att f_t
   *size = dim;
   int nt = dim - 1;
-  mjtNum Att[25], c[5], old[5], delta[5];
+  mjtNum Att[25], c[5], res[5], old[5], delta[5];
   for (int j = 0; j < nt; j++) {
     old[j] = f[1 + j];
-    c[j] = res[1 + j];
+    c[j] = res[j] = dualResidual(d, AR, i + 1 + j);
     for (int k = 0; k < nt; k++) {
       Att[j * nt + k] = A[(1 + j) * nefc + 1 + k];
       c[j] -= Att[j * nt + k] * f[1 + k];
@@ -1393,60 +1408,47 @@ static mjtNum noslipBlock(mjData* d, const mjtNum* AR, int i, const mjtNum* res,
   }
   for (int j = 0; j < nt; j++) delta[j] = f[1 + j] - old[j];
   for (int j = 0; j < nt; j++) {
-    change += delta[j] * res[1 + j];
+    change += delta[j] * res[j];
     for (int k = 0; k < nt; k++) change += 0.5 * delta[j] * Att[j * nt + k] * delta[k];
   }
   return change;
 }
 
 // noslip after the main solver: PGS sweeps over the friction rows only, with A = J inv(M) J'
-// unregularized on those rows and every other force held, until the scaled improvement falls
-// below noslip_tolerance or maxiter sweeps; then qfrc_constraint, qacc and the states as PGS
-// leaves them
+// unregularized and every other force held, until the scaled improvement falls below
+// noslip_tolerance or maxiter sweeps; then qfrc_constraint, qacc and the states as PGS leaves
+// them.  As in MuJoCo, each sweep counts as a solver iteration, and the first one's
+// improvement includes dropping the regularizer, 0.5 sum R f^2 over every row.
 void mj_solNoSlip(const mjModel* m, mjData* d, int maxiter) {
-  int nv = m->nv, nefc = d->nefc;
+  int nv = m->nv, nefc = d->nefc, iter0 = d->solver_niter;
   size_t mark = mj_markStack(d);
-  mjtNum* AR = mj_stackAlloc(d, (size_t)nefc * nefc + 2 * (size_t)nefc * nv);
-  if (!AR) {
+  mjtNum* AR = mj_stackAlloc(d, (size_t)nefc * nefc);
+  if (!AR || !dualMatrix(m, d, AR)) {
     mj_warning(d, mjWARN_CNSTRFULL, nefc);
     mj_freeStack(d, mark);
     return;
   }
-  dualMatrix(m, d, AR, AR + (size_t)nefc * nefc, AR + (size_t)nefc * nefc + (size_t)nefc * nv);
+  mjtNum scale = costScale(m), improvement = 0;
   for (int i = 0; i < nefc; i++) {
-    int type = d->efc_type[i];
-    int friction = type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON ||
-                   type == mjCNSTR_CONTACT_PYRAMIDAL ||
-                   (type == mjCNSTR_CONTACT_ELLIPTIC && d->contact[d->efc_id[i]].efc_address != i);
-    if (friction) AR[(size_t)i * nefc + i] -= d->efc_R[i];
+    AR[(size_t)i * nefc + i] -= d->efc_R[i];
+    improvement += 0.5 * d->efc_R[i] * d->efc_force[i] * d->efc_force[i];
   }
-  mjtNum scale = costScale(m);
 
   for (int iter = 0; iter < maxiter; iter++) {
-    mjtNum improvement = 0;
-    for (int i = 0, size = 1; i < nefc; i += size) {
-      mjtNum res[12];
-      int n = 1, type = d->efc_type[i];
-      if (type == mjCNSTR_CONTACT_PYRAMIDAL || type == mjCNSTR_CONTACT_ELLIPTIC) {
-        int dim = d->contact[d->efc_id[i]].dim;
-        n = type == mjCNSTR_CONTACT_ELLIPTIC ? dim : 2 * (dim - 1);
-      }
-      for (int j = 0; j < n; j++) {
-        res[j] = d->efc_b[i + j] + mju_dot(AR + (size_t)(i + j) * nefc, d->efc_force, nefc);
-      }
-      improvement -= noslipBlock(d, AR, i, res, &size);
-    }
+    for (int i = 0, size = 1; i < nefc; i += size) improvement -= noslipBlock(d, AR, i, &size);
     improvement *= scale;
-    saveStats(d, d->solver_niter, improvement, 0, 0, 0, 0, 0, 0);
-    d->solver_niter++;
+    saveStats(d, d->solver_niter++, improvement, 0, 0, 0, 0, 0, 0);
     if (improvement < m->opt.noslip_tolerance) break;
+    improvement = 0;
   }
 
-  // the primal quantities of the forces
+  // the primal quantities of the forces; the states in the statistics' active counts
   mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
   mj_solveM(m, d, d->qacc, d->qfrc_constraint, 1);
   mju_addTo(d->qacc, d->qacc_smooth, nv);
   dualState(d);
+  int nactive = activeCount(d);
+  for (int k = iter0; k < d->solver_niter && k < mjNSOLVER; k++) d->solver[k].nactive = nactive;
   mj_freeStack(d, mark);
 }
 

@@ -13,6 +13,28 @@ int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag);
 // res = inv(L L') vec with a factor from mju_cholFactor (res may equal vec)
 void mju_cholSolve(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int n);
 
+// L L' + x x' (flg_plus) or L L' - x x' in place for a factor from mju_cholFactor; x is
+// overwritten; returns 0 when a downdate leaves a pivot below mjMINVAL (the factor is then
+// invalid and must be recomputed)
+int mju_cholUpdate(mjtNum* mat, mjtNum* x, int n, int flg_plus);
+
+// sparse H = L' D L (L unit lower triangular, eliminated from the last row, as qLD): L by rows
+// of strictly lower entries in ascending columns (rownnz, rowadr, colind), a structure closed
+// under the elimination.  On entry L and D hold H's strictly lower triangle and diagonal;
+// pivots below mindiag are replaced; returns how many were
+int mju_factorLDL(mjtNum* L, mjtNum* D, int n, const int* rownnz, const int* rowadr,
+                  const int* colind, mjtNum mindiag);
+
+// res = inv(L' D L) vec (res may equal vec)
+void mju_solveLDL(mjtNum* res, const mjtNum* L, const mjtNum* D, const mjtNum* vec, int n,
+                  const int* rownnz, const int* rowadr, const int* colind);
+
+// L' D L +- x x' in place: x dense (n) with its non-zeros at ind[0..nind), zero on return;
+// work: 2 n ints, zero on entry and on return; returns 0 when a pivot falls below mjMINVAL
+// (the factor is then invalid and must be recomputed)
+int mju_updateLDL(mjtNum* L, mjtNum* D, mjtNum* x, int flg_plus, const int* ind, int nind,
+                  int n, const int* rownnz, const int* rowadr, const int* colind, int* work);
+
 // the minimizer of 0.5 x'Ax + x'b over the ellipsoid sum_i (x_i / d_i)^2 <= r^2, n <= 5
 // (A symmetric positive definite n x n, d > 0); returns 1 when the bound is active, with its
 // multiplier in *lambda (0 when inactive; lambda may be NULL): (D A D + lambda I) (x / d) = -D b

@@ -103,9 +103,15 @@ static inline void mju_fill(mjtNum* res, mjtNum val, int n) {
   for (int i = 0; i < n; i++) res[i] = val;
 }
 
-// res = vec*scl
+// res = vec*scl, two entries at a time (paired as in mju_addTo)
 static inline void mju_scl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n) {
-  for (int i = 0; i < n; i++) res[i] = vec[i] * scl;
+  int i = 0;
+  for (; i + 2 <= n; i += 2) {
+    mjtNum r0 = vec[i] * scl, r1 = vec[i + 1] * scl;
+    res[i] = r0;
+    res[i + 1] = r1;
+  }
+  if (i < n) res[i] = vec[i] * scl;
 }
 
 // res = a + b

@@ -70,6 +70,94 @@ Test(solver, cholesky_solves_spd_system) {
   }
 }
 
+// a symmetric positive definite n x n matrix with the given zeros (mask 0), diagonally dominant
+static void spdMatrix(mjtNum* A, const int* mask, int n) {
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j <= i; j++) {
+      mjtNum v = i == j ? n + 1 + 0.1 * i : (mask[i * n + j] ? 0.3 + 0.07 * (i - j) : 0);
+      A[i * n + j] = A[j * n + i] = v;
+    }
+  }
+}
+
+// max |A x - b| for the dense n x n A
+static mjtNum residual(const mjtNum* A, const mjtNum* x, const mjtNum* b, int n) {
+  mjtNum e = 0;
+  for (int i = 0; i < n; i++) {
+    mjtNum r = -b[i];
+    for (int j = 0; j < n; j++) r += A[i * n + j] * x[j];
+    e = fmax(e, fabs(r));
+  }
+  return e;
+}
+
+Test(solver, cholesky_rank_one_update_and_downdate) {
+  enum { N = 5 };
+  int mask[N * N];
+  for (int k = 0; k < N * N; k++) mask[k] = 1;
+  mjtNum A[N * N], Ax[N * N], L[N * N], x[N] = {0, 0.5, -1, 2, 0.3}, w[N];
+  mjtNum b[N] = {1, -2, 0.5, 3, -1}, sol[N];
+  spdMatrix(A, mask, N);
+  for (int i = 0; i < N; i++) {
+    for (int j = 0; j < N; j++) Ax[i * N + j] = A[i * N + j] + x[i] * x[j];
+  }
+
+  // factor of A, plus x x': solves A + x x'; minus x x': A again
+  memcpy(L, A, sizeof(A));
+  mju_cholFactor(L, N, 1e-15);
+  memcpy(w, x, sizeof(x));
+  cr_assert(mju_cholUpdate(L, w, N, 1));
+  mju_cholSolve(sol, L, b, N);
+  cr_expect(residual(Ax, sol, b, N) < 1e-13, "update: %g", residual(Ax, sol, b, N));
+  memcpy(w, x, sizeof(x));
+  cr_assert(mju_cholUpdate(L, w, N, 0));
+  mju_cholSolve(sol, L, b, N);
+  cr_expect(residual(A, sol, b, N) < 1e-13, "downdate: %g", residual(A, sol, b, N));
+
+  // a downdate past positive definiteness is refused
+  mjtNum big[N] = {0, 0, 10, 0, 0};
+  cr_expect_eq(mju_cholUpdate(L, big, N, 0), 0);
+}
+
+Test(solver, sparse_ldl_factor_solve_update) {
+  // a tree (parents 0 <- 1 <- 2, 0 <- 3 <- 4, 0 <- 5) plus the coupling (4, 2): eliminating
+  // 4 fills (3, 2) and (2, 0) is already there; rows of L (columns below the diagonal)
+  enum { N = 6 };
+  static const int rownnz[N] = {0, 1, 2, 3, 4, 1};
+  static const int rowadr[N] = {0, 0, 1, 3, 6, 10};
+  static const int colind[11] = {0, 0, 1, 0, 1, 2, 0, 1, 2, 3, 0};
+  int mask[N * N] = {0}, work[2 * N] = {0};
+  const int pairs[][2] = {{1, 0}, {2, 1}, {2, 0}, {3, 0}, {4, 3}, {4, 0}, {5, 0}, {4, 2}};
+  for (size_t k = 0; k < sizeof(pairs) / sizeof(pairs[0]); k++) {
+    mask[pairs[k][0] * N + pairs[k][1]] = mask[pairs[k][1] * N + pairs[k][0]] = 1;
+  }
+  mjtNum A[N * N], L[11], D[N], b[N] = {1, -2, 0.5, 3, -1, 2}, sol[N];
+  spdMatrix(A, mask, N);
+  for (int k = 0; k < N; k++) {
+    D[k] = A[k * N + k];
+    for (int q = 0; q < rownnz[k]; q++) L[rowadr[k] + q] = A[k * N + colind[rowadr[k] + q]];
+  }
+  cr_expect_eq(mju_factorLDL(L, D, N, rownnz, rowadr, colind, 1e-15), 0);
+  mju_solveLDL(sol, L, D, b, N, rownnz, rowadr, colind);
+  cr_expect(residual(A, sol, b, N) < 1e-13, "factor: %g", residual(A, sol, b, N));
+
+  // update with a row touching dofs 2 and 4 (its pattern fills along the elimination tree)
+  int ind[2] = {2, 4};
+  mjtNum x[N] = {0, 0, 0.7, 0, -1.2, 0}, w[N], Ax[N * N];
+  for (int i = 0; i < N; i++) {
+    for (int j = 0; j < N; j++) Ax[i * N + j] = A[i * N + j] + x[i] * x[j];
+  }
+  memcpy(w, x, sizeof(x));
+  cr_assert(mju_updateLDL(L, D, w, 1, ind, 2, N, rownnz, rowadr, colind, work));
+  for (int i = 0; i < N; i++) cr_expect(w[i] == 0 && work[i] == 0 && work[N + i] >= 0);
+  mju_solveLDL(sol, L, D, b, N, rownnz, rowadr, colind);
+  cr_expect(residual(Ax, sol, b, N) < 1e-13, "update: %g", residual(Ax, sol, b, N));
+  memcpy(w, x, sizeof(x));
+  cr_assert(mju_updateLDL(L, D, w, 0, ind, 2, N, rownnz, rowadr, colind, work));
+  mju_solveLDL(sol, L, D, b, N, rownnz, rowadr, colind);
+  cr_expect(residual(A, sol, b, N) < 1e-13, "downdate: %g", residual(A, sol, b, N));
+}
+
 Test(solver, qcqp_inside_and_on_the_ellipse) {
   mjtNum A[4] = {2, 0.5, 0.5, 1}, d[2] = {0.5, 2}, x[2], lambda;
 
@@ -287,6 +375,70 @@ Test(solver, box_on_plane_matches_mujoco) {
                   "cone %d solver %d qacc[%d] = %.15g, MuJoCo %.15g", cone, s, i, d->qacc[i],
                   ref[cone][i]);
       }
+    }
+  }
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+// a stack of three boxes and a ball in a bowl of capsules: contacts between free bodies
+static const char* STACK =
+  "<mujoco><worldbody><geom type='plane' size='5 5 .1'/>"
+  "<body pos='0 0 0.1'><freejoint/><geom type='box' size='.1 .1 .1'/></body>"
+  "<body pos='0.02 0.01 0.298'><freejoint/><geom type='box' size='.1 .1 .1'/></body>"
+  "<body pos='0.03 -0.02 0.496'><freejoint/><geom type='box' size='.1 .1 .1' condim='4'/>"
+  "</body></worldbody></mujoco>";
+
+Test(solver, sparse_and_dense_newton_agree) {
+  mjModel* m = load(STACK);
+  mjData* d = mj_makeData(m);
+  m->opt.tolerance = 1e-12;
+  for (int cone = 0; cone < 2; cone++) {
+    mjtNum qacc[2][18];
+    int niter[2];
+    for (int jac = mjJAC_DENSE; jac <= mjJAC_SPARSE; jac++) {
+      m->opt.cone = cone;
+      m->opt.jacobian = jac;
+      mj_resetData(m, d);
+      for (int k = 0; k < 20; k++) mj_step(m, d);
+      mj_forward(m, d);
+      cr_assert(d->nefc > 20);
+      memcpy(qacc[jac], d->qacc, sizeof(mjtNum) * m->nv);
+      niter[jac] = d->solver_niter;
+    }
+    cr_expect_eq(niter[0], niter[1], "cone %d: %d %d iterations", cone, niter[0], niter[1]);
+    for (int i = 0; i < m->nv; i++) {
+      cr_expect(fabs(qacc[0][i] - qacc[1][i]) < 1e-9 * (1 + fabs(qacc[0][i])),
+                "cone %d qacc[%d]: dense %.15g sparse %.15g", cone, i, qacc[0][i], qacc[1][i]);
+    }
+  }
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+// a slider of mass 2 pushed by F along x against friction loss 3, at rest: noslip makes the
+// friction exact, qacc = 0 below the loss and (F - 3) / 2 above it; without noslip the soft
+// friction lets it creep
+Test(solver, noslip_makes_friction_loss_exact) {
+  mjModel* m = load("<mujoco><option gravity='0 0 0'/><worldbody><body>"
+                    "<joint type='slide' axis='1 0 0' frictionloss='3'/>"
+                    "<geom type='sphere' size='.1' mass='2'/></body></worldbody></mujoco>");
+  mjData* d = mj_makeData(m);
+  for (int solver = mjSOL_PGS; solver <= mjSOL_NEWTON; solver++) {
+    for (int k = 0; k < 2; k++) {
+      mjtNum F = k ? 5 : 2;
+      m->opt.solver = solver;
+      m->opt.noslip_iterations = 0;
+      mj_resetData(m, d);
+      d->qfrc_applied[0] = F;
+      mj_forward(m, d);
+      if (!k) cr_expect(d->qacc[0] > 1e-3, "soft friction creeps: %g", d->qacc[0]);
+      m->opt.noslip_iterations = 10;
+      mj_forward(m, d);
+      mjtNum want = k ? (F - 3) / 2 : 0;
+      cr_expect(fabs(d->qacc[0] - want) < 1e-12, "solver %d F %g: qacc %.15g, want %g", solver,
+                F, d->qacc[0], want);
+      cr_expect(fabs(d->efc_force[0] - (k ? -3 : -F)) < 1e-12, "force %g", d->efc_force[0]);
     }
   }
   mj_deleteData(d);

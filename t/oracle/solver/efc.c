@@ -113,6 +113,7 @@ static int runCase(mjModel* m, mjData* d, const char* name, const char* p, const
   m->opt.iterations = (int)number(opt, end, "iterations");
   m->opt.ls_iterations = (int)number(opt, end, "ls_iterations");
   m->opt.noslip_iterations = (int)number(opt, end, "noslip_iterations");
+  m->opt.noslip_tolerance = number(opt, end, "noslip_tolerance");
   m->opt.disableflags = (int)number(opt, end, "disableflags");
   m->opt.jacobian = sparse ? mjJAC_SPARSE : mjJAC_DENSE;
   if (solver >= 0) {
