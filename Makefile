@@ -47,6 +47,9 @@ $(BUILD)/t/%: t/unit/%.c $(BUILD)/libmj.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libmj.a $(LDLIBS) -lcriterion
 
+# the allocation test counts malloc/calloc/realloc calls through linker wrappers
+$(BUILD)/t/noalloc: LDFLAGS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+
 check: all $(UNITBIN)
 	@for u in $(UNITBIN); do echo "== $$u"; $$u --jobs 1 || exit 1; done
 	@for s in $(filter-out t/tools/lib.sh,$(wildcard t/tools/*.sh)); do echo "== $$s"; BIN=$(CURDIR)/$(BUILD)/bin sh $$s || exit 1; done

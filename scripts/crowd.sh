@@ -3,6 +3,7 @@
 # copies (default 10 x 10) of models/biped.xml's body tree standing on its plane, in a grid
 # SPACING metres apart (default 2), each copy's names suffixed with _I (bodies, joints, geoms,
 # sites, cameras; the motors follow their joints).  Sensors and the keyframe are left out.
+# MuJoCo 2.2.2 needs <size nconmax="1500" njmax="5000"/> added for it (scripts/bench.sh does).
 #
 #   sh scripts/crowd.sh [N [SPACING]] > models/crowd100.xml   (from the repository root)
 set -eu
@@ -24,8 +25,6 @@ awk -v n="$N" -v sp="$SPACING" '
     print "<!-- crowd100.xml: written by scripts/crowd.sh from models/biped.xml:"
     print "     " n * n " bipeds in a " n " x " n " grid, " sp " m apart -->"
     print "<mujoco model=\"crowd100\">"
-    print "  <!-- room for every biped lying on the floor (MuJoCo 2.2.2 allocates no more) -->"
-    print "  <size nconmax=\"" 15 * n * n "\" njmax=\"" 50 * n * n "\"/>"
     next
   }
   /^<!-- biped.xml/ { incomment = 1 }
