@@ -9,7 +9,7 @@
 set -eu
 
 cd "$(dirname "$0")/../.."
-BIN=${BIN:-$PWD/build/bin}
+. t/oracle/lib.sh
 
 # the oracle: node and the mujoco package
 command -v node >/dev/null 2>&1 || { echo "run.sh: node is not installed" >&2; exit 2; }

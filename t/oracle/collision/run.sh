@@ -13,10 +13,7 @@
 set -eu
 
 cd "$(dirname "$0")/../../.."
-BIN=${BIN:-$PWD/build/bin}
-CC=${CC:-cc}
-CFLAGS=${CFLAGS:--O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Ilib}
-LDLIBS=${LDLIBS:--lexpat -lz -lm -lccd}
+. t/oracle/lib.sh
 
 # the oracle: node and the mujoco package
 command -v node >/dev/null 2>&1 || { echo "run.sh: node is not installed" >&2; exit 2; }
