@@ -266,7 +266,7 @@ Test(stream, values_round_trip_and_offsets) {
   cr_assert_eq(mj_streamFieldOffset(&h, mjSTREAM_warning), 13);
   cr_assert_eq(mj_streamFieldOffset(&h, mjSTREAM_qpos), -1);
   cr_assert_eq(mj_streamFieldSize(&h, mjSTREAM_xfrc_applied), 30);
-  mjtNum v[20];
+  mjtNum v[8 + 5 + mjNWARNING];  // qvel, sensordata, warning
   cr_assert_eq(mj_streamReadValues(f, &h, v, err, sizeof(err)), 1);
   cr_assert_eq(mj_streamReadValues(f, &h, v, err, sizeof(err)), 1);
   cr_assert_eq(v[1], -0.1 - 1);  // qvel[1] of frame 1
