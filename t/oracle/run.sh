@@ -11,14 +11,6 @@ set -eu
 cd "$(dirname "$0")/../.."
 . t/oracle/lib.sh
 
-# the oracle: node and the mujoco package
-command -v node >/dev/null 2>&1 || { echo "run.sh: node is not installed" >&2; exit 2; }
-if [ ! -d scripts/node_modules/mujoco ]; then
-  echo "run.sh: installing the oracle (npm ci --prefix scripts)" >&2
-  npm ci --prefix scripts --no-audit --no-fund >&2 ||
-    npm install --prefix scripts --no-audit --no-fund >&2
-fi
-
 # the models: the arguments, or ours and the corpus
 if [ $# -eq 0 ]; then
   set --

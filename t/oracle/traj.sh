@@ -13,14 +13,6 @@ set -eu
 cd "$(dirname "$0")/../.."
 . t/oracle/lib.sh
 
-# the oracle: node and the mujoco package
-command -v node >/dev/null 2>&1 || { echo "traj.sh: node is not installed" >&2; exit 2; }
-if [ ! -d scripts/node_modules/mujoco ]; then
-  echo "traj.sh: installing the oracle (npm ci --prefix scripts)" >&2
-  npm ci --prefix scripts --no-audit --no-fund >&2 ||
-    npm install --prefix scripts --no-audit --no-fund >&2
-fi
-
 # the tools, copied so that a rebuild during the run cannot pull them away, and the helper
 # printing libmj's one-step quantities
 tmp=$(mktemp -d)

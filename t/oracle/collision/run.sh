@@ -15,14 +15,6 @@ set -eu
 cd "$(dirname "$0")/../../.."
 . t/oracle/lib.sh
 
-# the oracle: node and the mujoco package
-command -v node >/dev/null 2>&1 || { echo "run.sh: node is not installed" >&2; exit 2; }
-if [ ! -d scripts/node_modules/mujoco ]; then
-  echo "run.sh: installing the oracle (npm ci --prefix scripts)" >&2
-  npm ci --prefix scripts --no-audit --no-fund >&2 ||
-    npm install --prefix scripts --no-audit --no-fund >&2
-fi
-
 # the helper printing libmj's contacts
 helper=$(dirname "$BIN")/t/oracle-contacts
 mkdir -p "$(dirname "$helper")"
