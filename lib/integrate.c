@@ -193,50 +193,66 @@ static void derivFluid(const mjModel* m, mjData* d, Deriv* D, mjtNum* g) {
 // -d(qfrc_bias)/d(qvel) into the dense A (as A += h dbias/dv): differentiate
 //   cvel_b = cvel_p + sum cdof_j v_j,  cdof_dot_j = cvel_before_j x cdof_j,
 //   cacc_b = cacc_p + sum cdof_dot_j v_j,  cfrc_b = I cacc_b + cvel_b x* (I cvel_b)
-// column by column (6 x nv per body), then sum the forces from the leaves
+// wrt the velocities of b's chain (its dofs and its ancestors', ascending: nothing else moves
+// b), 6 x nchain per body; as bias_i = cdof_i' sum_{c in subtree(i)} cfrc_c, each body c adds
+//   A(i,k) += h cdof_i' dcfrc_c(:,k)   for i, k in its chain
+// A body with dofs keeps its columns at 6 dof_Madr[its last dof] (qM's row of that dof is as
+// long as the chain, and rows do not overlap); a body without dofs moves with its parent
 static void derivRNE(const mjModel* m, mjData* d, Deriv* D) {
   int nv = m->nv, nbody = m->nbody;
   size_t mark = mj_markStack(d);
-  mjtNum* dvel = mj_stackAlloc(d, 6 * (size_t)nv * nbody);
-  mjtNum* dacc = mj_stackAlloc(d, 6 * (size_t)nv * nbody);
-  mjtNum* dfrc = mj_stackAlloc(d, 6 * (size_t)nv * nbody);
+  mjtNum* dvel = mj_stackAlloc(d, 6 * (size_t)m->nM);
+  mjtNum* dacc = mj_stackAlloc(d, 6 * (size_t)m->nM);
+  mjtNum* dfrc = mj_stackAlloc(d, 6 * (size_t)nv);
   mjtNum* dcdd = mj_stackAlloc(d, 6 * (size_t)nv);
-  mju_zero(dvel, 6 * nv);
-  mju_zero(dacc, 6 * nv);
-  mju_zero(dfrc, 6 * nv);
+  int* chain = (int*)mj_stackAlloc(d, (size_t)nv / 2 + 1);
+  int* blk = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);    // column block of each body
+  int* nch = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);    // its chain length
+  blk[0] = nch[0] = 0;
 
-  // forward: column k of each 6 x nv block is the derivative wrt qvel[k]
   for (int b = 1; b < nbody; b++) {
-    mjtNum* V = dvel + 6 * (size_t)nv * b;
-    mjtNum* Acc = dacc + 6 * (size_t)nv * b;
-    int p = m->body_parentid[b];
-    mju_copy(V, dvel + 6 * (size_t)nv * p, 6 * nv);
-    mju_copy(Acc, dacc + 6 * (size_t)nv * p, 6 * nv);
+    int p = m->body_parentid[b], np = nch[p], nb = np + m->body_dofnum[b];
+    mjtNum *V = dvel + 6 * (size_t)blk[p], *Acc = dacc + 6 * (size_t)blk[p];
+
+    // a body with dofs: the parent's columns, then zeros for its own
+    if (m->body_dofnum[b]) {
+      blk[b] = m->dof_Madr[m->body_dofadr[b] + m->body_dofnum[b] - 1];
+      mjtNum *Vp = V, *Accp = Acc;
+      V = dvel + 6 * (size_t)blk[b], Acc = dacc + 6 * (size_t)blk[b];
+      mju_copy(V, Vp, 6 * np);
+      mju_copy(Acc, Accp, 6 * np);
+      mju_zero(V + 6 * np, 6 * (nb - np));
+      mju_zero(Acc + 6 * np, 6 * (nb - np));
+    } else {
+      blk[b] = blk[p];
+    }
+    nch[b] = nb;
+
+    // the chain's dofs, ascending: column c is the derivative wrt qvel[chain[c]]
+    int c = nb, j = m->body_dofnum[b] ? m->body_dofadr[b] + m->body_dofnum[b] - 1 : -1;
+    if (j < 0) for (int a = p; a > 0 && j < 0; a = m->body_parentid[a])
+      if (m->body_dofnum[a]) j = m->body_dofadr[a] + m->body_dofnum[a] - 1;
+    for (; j >= 0; j = m->dof_parentid[j]) chain[--c] = j;
+
+    // this body's joints in order; column of dof j: np + (j - body_dofadr)
     for (int jn = m->body_jntadr[b]; jn < m->body_jntadr[b] + m->body_jntnum[b]; jn++) {
       int adr = m->jnt_dofadr[jn], type = m->jnt_type[jn];
       int n = type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
       int nrot = type == mjJNT_HINGE || type == mjJNT_SLIDE ? 1 : 3;
+      int col = np + adr - m->body_dofadr[b];
 
       // free translations: constant axes, velocity only
-      for (int j = adr; j < adr + n - nrot; j++)
-        for (int r = 0; r < 6; r++) V[r * nv + j] += d->cdof[6 * j + r];
+      for (int i = 0; i < n - nrot; i++) mju_addTo(V + 6 * (col + i), d->cdof + 6 * (adr + i), 6);
 
       // d cdof_dot_j = dV x cdof_j with V before this joint's rotations: accelerations get
       // d cdof_dot_j v_j, and column j gets cdof_dot_j
-      for (int j = adr + n - nrot; j < adr + n; j++) {
-        const mjtNum* cdof = d->cdof + 6 * j;
-        for (int k = 0; k < nv; k++) {
-          mjtNum col[6], res[6];
-          for (int r = 0; r < 6; r++) col[r] = V[r * nv + k];
-          mju_crossMotion(res, col, cdof);
-          for (int r = 0; r < 6; r++) dcdd[6 * k + r] = res[r];
-        }
-        for (int k = 0; k < nv; k++)
-          for (int r = 0; r < 6; r++) Acc[r * nv + k] += dcdd[6 * k + r] * d->qvel[j];
-        for (int r = 0; r < 6; r++) Acc[r * nv + j] += d->cdof_dot[6 * j + r];
+      for (int i = n - nrot; i < n; i++) {
+        const mjtNum* cdof = d->cdof + 6 * (adr + i);
+        for (int k = 0; k < nb; k++) mju_crossMotion(dcdd + 6 * k, V + 6 * k, cdof);
+        mju_addToScl(Acc, dcdd, d->qvel[adr + i], 6 * nb);
+        mju_addTo(Acc + 6 * (col + i), d->cdof_dot + 6 * (adr + i), 6);
       }
-      for (int j = adr + n - nrot; j < adr + n; j++)
-        for (int r = 0; r < 6; r++) V[r * nv + j] += d->cdof[6 * j + r];
+      for (int i = n - nrot; i < n; i++) mju_addTo(V + 6 * (col + i), d->cdof + 6 * (adr + i), 6);
     }
 
     // d cfrc = I d cacc + dV x* (I cvel) + cvel x* (I dV)
@@ -244,31 +260,20 @@ static void derivRNE(const mjModel* m, mjData* d, Deriv* D) {
     const mjtNum* cvel = d->cvel + 6 * b;
     mjtNum iv[6];
     mju_mulInertVec(iv, inert, cvel);
-    mjtNum* F = dfrc + 6 * (size_t)nv * b;
-    for (int k = 0; k < nv; k++) {
-      mjtNum a[6], v[6], t1[6], t2[6], t3[6], idv[6];
-      for (int r = 0; r < 6; r++) a[r] = Acc[r * nv + k], v[r] = V[r * nv + k];
-      mju_mulInertVec(t1, inert, a);
-      mju_crossForce(t2, v, iv);
-      mju_mulInertVec(idv, inert, v);
+    for (int k = 0; k < nb; k++) {
+      mjtNum t2[6], t3[6], idv[6], *F = dfrc + 6 * k;
+      mju_mulInertVec(F, inert, Acc + 6 * k);
+      mju_crossForce(t2, V + 6 * k, iv);
+      mju_mulInertVec(idv, inert, V + 6 * k);
       mju_crossForce(t3, cvel, idv);
-      for (int r = 0; r < 6; r++) F[r * nv + k] = t1[r] + t2[r] + t3[r];
+      for (int r = 0; r < 6; r++) F[r] += t2[r] + t3[r];
     }
-  }
 
-  // backward: subtree sums, then A(i,k) += h cdof_i' dcfrc_body(i)(:,k)
-  for (int b = nbody - 1; b > 0; b--) {
-    int p = m->body_parentid[b];
-    if (p > 0) mju_addTo(dfrc + 6 * (size_t)nv * p, dfrc + 6 * (size_t)nv * b, 6 * nv);
-  }
-  for (int i = 0; i < nv; i++) {
-    const mjtNum* F = dfrc + 6 * (size_t)nv * m->dof_bodyid[i];
-    const mjtNum* cdof = d->cdof + 6 * i;
-    mjtNum* row = D->A + (size_t)i * nv;
-    for (int k = 0; k < nv; k++) {
-      mjtNum s = 0;
-      for (int r = 0; r < 6; r++) s += cdof[r] * F[r * nv + k];
-      row[k] += D->h * s;
+    // A(i,k) += h cdof_i' dcfrc(:,k) over the chain
+    for (int ci = 0; ci < nb; ci++) {
+      const mjtNum* cdof = d->cdof + 6 * chain[ci];
+      mjtNum* row = D->A + (size_t)chain[ci] * nv;
+      for (int ck = 0; ck < nb; ck++) row[chain[ck]] += D->h * mju_dot(cdof, dfrc + 6 * ck, 6);
     }
   }
   mj_freeStack(d, mark);
@@ -413,7 +418,8 @@ void mj_RungeKutta(const mjModel* m, mjData* d, int n) {
   mju_copy(d->qvel, qvel0, nv);
   mju_copy(d->act, act0, na);
   d->time = t0;
-  mju_copy(d->qacc, sacc, nv);
+  // d->qacc stays the last stage's, as in MuJoCo: it becomes the next warm start (with PGS's
+  // few iterations the warm start shapes the answer, so it must be the same one)
   advance(m, d, sact, sacc, svel);
   mj_freeStack(d, mark);
 }
