@@ -13,3 +13,12 @@ if [ ! -d scripts/node_modules/mujoco ]; then
   npm ci --prefix scripts --no-audit --no-fund >&2 ||
     npm install --prefix scripts --no-audit --no-fund >&2
 fi
+
+# build the C helper t/oracle/$1 (a path below t/oracle) against BIN/../libmj.a into
+# BIN/../t/oracle-NAME (NAME: $1 with / as -, without .c) and print its path
+helper() {
+  out=$(dirname "$BIN")/t/oracle-$(echo "${1%.c}" | tr / -)
+  mkdir -p "$(dirname "$out")"
+  # shellcheck disable=SC2086
+  $CC $CFLAGS -o "$out" "t/oracle/$1" "$(dirname "$BIN")/libmj.a" $LDLIBS && echo "$out"
+}

@@ -54,3 +54,25 @@ finish() {
   fi
   echo "$1: all passed"
 }
+
+# write arm.xml: a two-joint arm (shoulder, elbow) with one motor on the elbow, the small model
+# of the stream tests
+twoJointArm() {
+  cat >arm.xml <<'XML'
+<mujoco model="arm">
+  <worldbody>
+    <body name="upper" pos="0 0 1">
+      <joint name="shoulder" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" size="0.05" fromto="0 0 0 0 0 -0.5" mass="1"/>
+      <body name="lower" pos="0 0 -0.5">
+        <joint name="elbow" type="hinge" axis="0 1 0"/>
+        <geom type="capsule" size="0.04" fromto="0 0 0 0 0 -0.4" mass="0.5"/>
+      </body>
+    </body>
+  </worldbody>
+  <actuator>
+    <motor name="motor" joint="elbow"/>
+  </actuator>
+</mujoco>
+XML
+}

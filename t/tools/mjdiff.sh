@@ -5,23 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # ---- inputs: a two-joint arm, and streams made from CSV with mjdump ---------------------------
-cat >arm.xml <<'XML'
-<mujoco model="arm">
-  <worldbody>
-    <body name="upper" pos="0 0 1">
-      <joint name="shoulder" type="hinge" axis="0 1 0"/>
-      <geom type="capsule" size="0.05" fromto="0 0 0 0 0 -0.5" mass="1"/>
-      <body name="lower" pos="0 0 -0.5">
-        <joint name="elbow" type="hinge" axis="0 1 0"/>
-        <geom type="capsule" size="0.04" fromto="0 0 0 0 0 -0.4" mass="0.5"/>
-      </body>
-    </body>
-  </worldbody>
-  <actuator>
-    <motor name="motor" joint="elbow"/>
-  </actuator>
-</mujoco>
-XML
+twoJointArm
 run 0 '"$BIN/mjc" compile arm.xml -o arm.mjb'
 # B is the reference; A differs in qpos[0] of frame 1 by 0.001 and in qpos[1] of frame 2 by 0.5
 printf 'time,qpos[0],qpos[1],ctrl[0]\n0,0.1,0.2,1\n0.002,1,nan,0\n0.004,0.5,-2,inf\n' >a.csv

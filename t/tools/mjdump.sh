@@ -5,23 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 
 # ---- inputs: a two-joint arm and a stream of time, qpos and ctrl -----------------------------
-cat >arm.xml <<'XML'
-<mujoco model="arm">
-  <worldbody>
-    <body name="upper" pos="0 0 1">
-      <joint name="shoulder" type="hinge" axis="0 1 0"/>
-      <geom type="capsule" size="0.05" fromto="0 0 0 0 0 -0.5" mass="1"/>
-      <body name="lower" pos="0 0 -0.5">
-        <joint name="elbow" type="hinge" axis="0 1 0"/>
-        <geom type="capsule" size="0.04" fromto="0 0 0 0 0 -0.4" mass="0.5"/>
-      </body>
-    </body>
-  </worldbody>
-  <actuator>
-    <motor name="motor" joint="elbow"/>
-  </actuator>
-</mujoco>
-XML
+twoJointArm
 run 0 '"$BIN/mjc" compile arm.xml -o arm.mjb'
 cat >in.csv <<'CSV'
 time,qpos[0],qpos[1],ctrl[0]

@@ -18,9 +18,10 @@
 //
 // --native: the same once more with libmj's own collision detection (contacts compared by
 // count, dim, geoms and dist as well); reported, and failing only with --strict-native.
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { openOracle, applyOptions } from '../../../scripts/oracle.mjs';
+import { variantOptions, contactNumbers, eachKeyState, runHelper, fieldErr, worstErr }
+  from '../cases.mjs';
 
 const BOUND = 1e-10;
 
@@ -58,23 +59,6 @@ if (!efc || !models.length) {
 
 // ---- the oracle ---------------------------------------------------------------------------------
 
-// a variant's option words as {set, disable, enable} and as command-line flags for EFC
-function options(words) {
-  const opts = { set: [], disable: [], enable: [] }, flags = [];
-  for (const w of words) {
-    const [kind, name] = w.includes(':') ? w.split(':') : ['set', w];
-    opts[kind].push(name);
-    flags.push(`--${kind}`, name);
-  }
-  return { opts, flags };
-}
-
-// the contact fields in EFC's input order
-function contactNumbers(c) {
-  return [c.dist, ...c.pos, ...c.frame, c.includemargin, ...c.friction, ...c.solref,
-          ...c.solreffriction, ...c.solimp, c.dim, c.geom1, c.geom2, c.exclude];
-}
-
 // MuJoCo's states and rows at every keyframe of file under opts (the Jacobian dense)
 function oracleCases(o, file, opts) {
   const { mujoco } = o;
@@ -83,12 +67,7 @@ function oracleCases(o, file, opts) {
   try {
     applyOptions(mujoco, m, { set: ['jacobian=dense'] });
     const cases = [];
-    for (let k = 0; k < Math.max(1, m.nkey); k++) {
-      mujoco.mj_resetData(m, d);
-      if (m.nkey) mujoco.mj_resetDataKeyframe(m, d, k);
-      if (d.qvel.every((v) => v === 0)) {
-        for (let i = 0; i < m.nv; i++) d.qvel[i] = 0.3 * Math.sin(1.7 * i + 0.5);
-      }
+    eachKeyState(mujoco, m, d, (k) => {
       mujoco.mj_forward(m, d);
       mujoco.mj_rnePostConstraint(m, d);
       const c = { key: k, qpos: Array.from(d.qpos), qvel: Array.from(d.qvel), nefc: d.nefc,
@@ -113,7 +92,7 @@ function oracleCases(o, file, opts) {
         c.efc_address.push(x.efc_address);
       }
       cases.push(c);
-    }
+    });
     return cases;
   } finally {
     d.delete();
@@ -125,30 +104,14 @@ function oracleCases(o, file, opts) {
 
 // EFC's rows for the cases (given contacts, or its own with native)
 function ours(file, flags, cases, withContacts) {
-  const input = cases.map((c) => {
+  return runHelper(efc, file, flags, cases.map((c) => {
     const con = withContacts ? [c.contact.length, ...c.contact.flatMap(contactNumbers)] : [-1];
     const frc = withContacts ? [c.efc_force.length, ...c.efc_force, ...c.qacc] : [-1];
-    return [...c.qpos, ...c.qvel, ...con, ...frc].map((x) => String(x)).join(' ');
-  }).join('\n') + '\n';
-  const r = spawnSync(efc, [file, ...flags], { input, encoding: 'utf8',
-                                                maxBuffer: 1 << 28 });
-  if (r.status !== 0) throw new Error(`efc ${file}: ${(r.stderr || '').trim()}`);
-  return r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    return [...c.qpos, ...c.qvel, ...con, ...frc];
+  }));
 }
 
 // ---- comparison -----------------------------------------------------------------------------------
-
-// max |a - b| / max |b| (absolute when b is all zero); a length mismatch is infinite
-function fieldErr(a, b) {
-  if (a.length !== b.length) return Infinity;
-  let diff = 0, scale = 0;
-  for (let i = 0; i < a.length; i++) {
-    diff = Math.max(diff, Math.abs(a[i] - b[i]));
-    scale = Math.max(scale, Math.abs(b[i]));
-    if (Number.isNaN(a[i]) !== Number.isNaN(b[i])) return Infinity;
-  }
-  return scale > 0 ? diff / scale : diff;
-}
 
 // column c of the 4-wide KBIP rows
 const kbip = (v, c) => v.filter((_, i) => i % 4 === c);
@@ -178,11 +141,7 @@ function compare(mine, theirs, native) {
     }
     errs['contact dist'] = fieldErr(pick(mine.contact, 0), pick(theirs.contact, 0));
   }
-  let worst = '', err = 0;
-  for (const [f, e] of Object.entries(errs)) {
-    if (!(e <= err)) [worst, err] = [f, e];
-  }
-  return { err, worst, bad };
+  return { ...worstErr(errs), bad };
 }
 
 // ---- main -------------------------------------------------------------------------------------------
@@ -194,7 +153,7 @@ console.log('model                variant                        key nefc ncon  
 for (const file of models) {
   const variants = VARIANTS[path.basename(file)] || [[]];
   for (const words of variants) {
-    const { opts, flags } = options(words);
+    const { opts, flags } = variantOptions(words);
     const cases = oracleCases(o, file, opts);
     const modes = native ? [true, false] : [true];
     for (const given of modes) {

@@ -13,10 +13,7 @@ cd "$(dirname "$0")/../../.."
 . t/oracle/lib.sh
 
 # the helper printing libmj's rows
-efc=$(dirname "$BIN")/t/oracle-constraint-efc
-mkdir -p "$(dirname "$efc")"
-# shellcheck disable=SC2086
-$CC $CFLAGS -o "$efc" t/oracle/constraint/efc.c "$(dirname "$BIN")/libmj.a" $LDLIBS
+efc=$(helper constraint/efc.c)
 
 [ $# -eq 0 ] && set -- t/oracle/constraint/models/*.xml
 exec node t/oracle/constraint/run.mjs --efc "$efc" "$@"

@@ -17,9 +17,10 @@
 // qfrc_constraint, efc_force, sensordata, qacc (restored after invdiscrete), each scaled by its
 // own largest magnitude (absolute when all zero); fwdinv scaled like qfrc_inverse; efc_state
 // exactly.  Bound: 1e-10.  One line per case; exit status 1 on a failure.
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { openOracle } from '../../../scripts/oracle.mjs';
+import { variantOptions, contactNumbers, eachKeyState, runHelper, fieldErr, worstErr }
+  from '../cases.mjs';
 
 const BOUND = 1e-10;
 
@@ -55,28 +56,11 @@ if (!inv || !models.length) {
   process.exit(2);
 }
 
-// a variant's words as {set, disable, enable} and as command-line flags for INV
-function options(words) {
-  const opts = { set: [], disable: [], enable: [] }, flags = [];
-  for (const w of words) {
-    const [kind, name] = w.includes(':') ? w.split(':') : ['set', w];
-    opts[kind].push(name);
-    flags.push(`--${kind}`, name);
-  }
-  return { opts, flags };
-}
-
 // ---- the oracle --------------------------------------------------------------------------------
 
 // the fields of one inverse result
 const INV_FIELDS = ['qfrc_inverse', 'qfrc_constraint', 'efc_force', 'efc_state', 'sensordata',
                     'qacc'];
-
-// a contact's 32 numbers in INV's input order
-function contactNumbers(x) {
-  return [x.dist, ...x.pos, ...x.frame, x.includemargin, ...x.friction, ...x.solref,
-          ...x.solreffriction, ...x.solimp, x.dim, x.geom1, x.geom2, x.exclude];
-}
 
 // one inverse result of d, with the scale of qfrc_inverse's terms
 function inverseResult(m, d) {
@@ -96,12 +80,7 @@ function oracleCases(o, file, opts) {
   const d = new mujoco.MjData(m);
   try {
     const cases = [];
-    for (let k = 0; k < Math.max(1, m.nkey); k++) {
-      mujoco.mj_resetData(m, d);
-      if (m.nkey) mujoco.mj_resetDataKeyframe(m, d, k);
-      if (d.qvel.every((v) => v === 0)) {
-        for (let i = 0; i < m.nv; i++) d.qvel[i] = 0.3 * Math.sin(1.7 * i + 0.5);
-      }
+    eachKeyState(mujoco, m, d, (k) => {
       for (let i = 0; i < m.nu; i++) d.ctrl[i] = 0.8 * Math.sin(i + 1);
       for (let i = 0; i < m.nv; i++) d.qfrc_applied[i] = 0.2 * Math.cos(1.3 * i);
       const c = { key: k, qpos: Array.from(d.qpos), qvel: Array.from(d.qvel),
@@ -129,7 +108,7 @@ function oracleCases(o, file, opts) {
         return inverseResult(m, d);
       });
       cases.push(c);
-    }
+    });
     return cases;
   } finally {
     d.delete();
@@ -141,29 +120,12 @@ function oracleCases(o, file, opts) {
 
 // INV's results for the cases
 function ours(file, flags, cases) {
-  const input = cases.map((c) => [
+  return runHelper(inv, file, flags, cases.map((c) => [
     ...c.qpos, ...c.qvel, ...c.ctrl, ...c.qfrc_applied, c.ncon, ...c.contact.flat(),
-    c.nefc, ...c.efc_force, ...c.qfrc_constraint, ...c.qacc,
-    c.accs.length, ...c.accs.flat()].map((x) => String(x)).join(' ')).join('\n') + '\n';
-  const r = spawnSync(inv, [file, ...flags], { input, encoding: 'utf8', maxBuffer: 1 << 28 });
-  if (r.status !== 0) throw new Error(`inv ${file}: ${(r.stderr || '').trim()}`);
-  return r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    c.nefc, ...c.efc_force, ...c.qfrc_constraint, ...c.qacc, c.accs.length, ...c.accs.flat()]));
 }
 
 // ---- comparison --------------------------------------------------------------------------------
-
-// max |a - b| / scale (default: max |b|, absolute when zero); a length mismatch is infinite
-function fieldErr(a, b, scale) {
-  if (a.length !== b.length) return Infinity;
-  let diff = 0, top = 0;
-  for (let i = 0; i < a.length; i++) {
-    if (Number.isNaN(a[i]) !== Number.isNaN(b[i])) return Infinity;
-    diff = Math.max(diff, Math.abs(a[i] - b[i]));
-    top = Math.max(top, Math.abs(b[i]));
-  }
-  const s = scale !== undefined ? Math.max(scale, top) : top;
-  return s > 0 ? diff / s : diff;
-}
 
 // {err, worst, bad} of one case
 function compare(mine, theirs) {
@@ -182,11 +144,7 @@ function compare(mine, theirs) {
       errs[`${f}[${k}]`] = fieldErr(o[f], t[f]);
     }
   });
-  let worst = '', err = 0;
-  for (const [f, e] of Object.entries(errs)) {
-    if (!(e <= err)) [worst, err] = [f, e];
-  }
-  return { err, worst, bad };
+  return { ...worstErr(errs), bad };
 }
 
 // ---- main --------------------------------------------------------------------------------------
@@ -198,7 +156,7 @@ console.log('model            variant                                      key n
 for (const file of models) {
   const variants = VARIANTS[path.basename(file)] || [[]];
   for (const words of variants) {
-    const { opts, flags } = options(words);
+    const { opts, flags } = variantOptions(words);
     const cases = oracleCases(o, file, opts);
     const mine = ours(file, flags, cases);
     cases.forEach((c, k) => {

@@ -14,10 +14,7 @@ cd "$(dirname "$0")/../../.."
 . t/oracle/lib.sh
 
 # the helper running libmj's inverse
-inv=$(dirname "$BIN")/t/oracle-inverse-inv
-mkdir -p "$(dirname "$inv")"
-# shellcheck disable=SC2086
-$CC $CFLAGS -o "$inv" t/oracle/inverse/inv.c "$(dirname "$BIN")/libmj.a" $LDLIBS
+inv=$(helper inverse/inv.c)
 
 if [ $# -eq 0 ]; then
   set -- t/oracle/inverse/models/*.xml t/oracle/constraint/models/contacts.xml \

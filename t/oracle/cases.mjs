@@ -1,0 +1,67 @@
+// cases.mjs: what the one-step oracle comparisons share (t/oracle/constraint/run.mjs,
+// t/oracle/inverse/run.mjs): option variants, the keyframe states, a contact's numbers, the
+// helper program's run, and the relative error of a field.
+
+import { spawnSync } from 'node:child_process';
+
+// a variant's words (NAME=VALUE, disable:FLAG, enable:FLAG) as {set, disable, enable} for the
+// oracle and as command-line flags for a libmj helper
+export function variantOptions(words) {
+  const opts = { set: [], disable: [], enable: [] }, flags = [];
+  for (const w of words) {
+    const [kind, name] = w.includes(':') ? w.split(':') : ['set', w];
+    opts[kind].push(name);
+    flags.push(`--${kind}`, name);
+  }
+  return { opts, flags };
+}
+
+// a contact's 32 numbers in the helpers' input order
+export function contactNumbers(x) {
+  return [x.dist, ...x.pos, ...x.frame, x.includemargin, ...x.friction, ...x.solref,
+          ...x.solreffriction, ...x.solimp, x.dim, x.geom1, x.geom2, x.exclude];
+}
+
+// call fn(k) with d reset to each keyframe k of m (or to the default state, k = 0), a zero
+// qvel replaced by 0.3 sin(1.7 i + 0.5) so that velocity terms are exercised
+export function eachKeyState(mujoco, m, d, fn) {
+  for (let k = 0; k < Math.max(1, m.nkey); k++) {
+    mujoco.mj_resetData(m, d);
+    if (m.nkey) mujoco.mj_resetDataKeyframe(m, d, k);
+    if (d.qvel.every((v) => v === 0)) {
+      for (let i = 0; i < m.nv; i++) d.qvel[i] = 0.3 * Math.sin(1.7 * i + 0.5);
+    }
+    fn(k);
+  }
+}
+
+// the JSON lines the helper `bin` prints for model file with flags, given lines of numbers
+export function runHelper(bin, file, flags, lines) {
+  const input = lines.map((l) => l.map((x) => String(x)).join(' ')).join('\n') + '\n';
+  const r = spawnSync(bin, [file, ...flags], { input, encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (r.status !== 0) throw new Error(`${bin} ${file}: ${(r.stderr || '').trim()}`);
+  return r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+}
+
+// max |a - b| / scale (by default max |b|, absolute when that is zero); a length or NaN
+// mismatch is infinite
+export function fieldErr(a, b, scale) {
+  if (a.length !== b.length) return Infinity;
+  let diff = 0, top = 0;
+  for (let i = 0; i < a.length; i++) {
+    if (Number.isNaN(a[i]) !== Number.isNaN(b[i])) return Infinity;
+    diff = Math.max(diff, Math.abs(a[i] - b[i]));
+    top = Math.max(top, Math.abs(b[i]));
+  }
+  const s = scale !== undefined ? Math.max(scale, top) : top;
+  return s > 0 ? diff / s : diff;
+}
+
+// {err, worst}: the largest error of {field: err} (NaN counts as the largest) and its field
+export function worstErr(errs) {
+  let worst = '', err = 0;
+  for (const [f, e] of Object.entries(errs)) {
+    if (!(e <= err)) [worst, err] = [f, e];
+  }
+  return { err, worst };
+}
