@@ -64,8 +64,10 @@ static const char helpText[] =
 
 // the names of the mjtWarning values, for the summary
 static const char* const warningText[mjNWARNING] = {
-  [mjWARN_INERTIA] = "(near) singular inertia matrix", [mjWARN_CONTACTFULL] = "too many contacts",
-  [mjWARN_CNSTRFULL] = "too many constraints", [mjWARN_VGEOMFULL] = "too many visual geoms",
+  [mjWARN_INERTIA] = "(near) singular inertia matrix",
+  [mjWARN_CONTACTFULL] = "too many contacts, some dropped (raise <size nconmax>)",
+  [mjWARN_CNSTRFULL] = "too many constraint rows, some dropped (raise <size njmax>)",
+  [mjWARN_VGEOMFULL] = "too many visual geoms",
   [mjWARN_BADQPOS] = "bad number in qpos", [mjWARN_BADQVEL] = "bad number in qvel",
   [mjWARN_BADQACC] = "bad number in qacc", [mjWARN_BADCTRL] = "bad number in ctrl"};
 

@@ -2565,10 +2565,20 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
   sz->nnames = writeNames(c, NULL);
   sz->npaths = writePaths(c, NULL);
   // preallocation for simulation (<size> values are lower bounds): contacts, constraint rows
-  // (a pyramidal condim-3 contact takes 4), and a stack for dense nv x nv and njmax x nv work
-  int nconmax = 100 > sz->ngeom ? 100 : sz->ngeom;
+  // (a contact takes at most the rows of a pyramidal cone of the largest condim of any geom or
+  // pair: 2 (condim - 1), 1 for condim 1), and a stack for dense nv x nv and njmax x nv work
+  int nconmax = 100 > sz->ngeom ? 100 : sz->ngeom, condim = 1;
+  for (int i = 0; i < sz->ngeom; i++) {
+    int dim = ((Item*)c->obj[K_GEOM].p[i])->s.geom.condim;
+    if (dim > condim) condim = dim;
+  }
+  for (int i = 0; i < c->obj[K_PAIR].n; i++) {
+    int dim = ((Obj*)c->obj[K_PAIR].p[i])->pair.condim;
+    if (dim > condim) condim = dim;
+  }
   sz->nconmax = c->nconmax > nconmax ? c->nconmax : nconmax;
-  int njmax = 4 * sz->nconmax + 2 * sz->nv + 6 * sz->neq + 2 * sz->ntendon;
+  int rows = condim > 1 ? 2 * (condim - 1) : 1;
+  int njmax = rows * sz->nconmax + 2 * sz->nv + 6 * sz->neq + 2 * sz->ntendon;
   if (njmax < 500) njmax = 500;
   sz->njmax = c->njmax > njmax ? c->njmax : njmax;
   // room for constraint work, at least what the smooth pipeline needs, at least 1 MiB

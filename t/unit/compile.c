@@ -273,3 +273,28 @@ Test(compile, include_files_and_cycles) {
   rmdir(path);
   rmdir(dir);
 }
+
+// every contact fits its rows: 150 condim-6 boxes resting on a plane make 600 contacts of
+// 10 pyramidal rows, within <size nconmax> and the njmax derived from it
+Test(compile, njmax_covers_the_largest_condim) {
+  char* xml = malloc(30000);
+  int n = sprintf(xml, "<mujoco><size nconmax='600'/><worldbody>"
+                       "<geom type='plane' size='40 40 .1'/>");
+  for (int i = 0; i < 150; i++)
+    n += sprintf(xml + n, "<body pos='%g %g 0.099'><freejoint/>"
+                          "<geom type='box' size='.1 .1 .1' condim='6'/></body>",
+                 (i % 15) * 0.3, (i / 15) * 0.3);
+  sprintf(xml + n, "</worldbody></mujoco>");
+  mjModel* m = load(xml);
+  free(xml);
+  cr_assert_geq(m->njmax, 10 * 600);
+  mjData* d = mj_makeData(m);
+  cr_assert_not_null(d);
+  mj_forward(m, d);
+  cr_expect_eq(d->ncon, 600);
+  cr_expect_eq(d->nefc, 6000);
+  cr_expect_eq(d->warning[mjWARN_CONTACTFULL].number, 0);
+  cr_expect_eq(d->warning[mjWARN_CNSTRFULL].number, 0);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
