@@ -2556,8 +2556,12 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
   sz->nwrap = c->obj[K_WRAP].n;
   sz->nu = c->obj[K_ACT].n;
   for (int i = 0; i < sz->nu; i++) {
-    const ActSpec* s = &((Obj*)c->obj[K_ACT].p[i])->act;
-    sz->na += s->actdim >= 0 ? s->actdim : s->dyntype != mjDYN_NONE;
+    const Obj* o = c->obj[K_ACT].p[i];
+    sz->na += o->act.actdim >= 0 ? o->act.actdim : o->act.dyntype != mjDYN_NONE;
+    // moment non-zeros: a joint's dofs, at most nv for the other transmissions (mj_momentMax)
+    int joint = o->type == mjTRN_JOINT || o->type == mjTRN_JOINTINPARENT;
+    if (o->id[0] >= 0)
+      sz->nJmom += joint ? jointDofs(((Item*)c->obj[K_JOINT].p[o->id[0]])->s.joint.type) : sz->nv;
   }
   sz->nsensor = c->obj[K_SENSOR].n;
   for (int i = 0; i < sz->nsensor; i++) sz->nsensordata += ((Obj*)c->obj[K_SENSOR].p[i])->dim;

@@ -287,7 +287,10 @@ void mj_fwdActuation(const mjModel* m, mjData* d) {
   clampTendonForce(m, d);
   for (int i = 0; i < nu; i++) {
     mjtNum f = d->actuator_force[i];
-    if (f) mju_addToScl(d->qfrc_actuator, d->actuator_moment + (size_t)i * nv, f, nv);
+    const mjtNum* moment = d->actuator_moment + d->moment_rowadr[i];
+    const int* dof = d->moment_colind + d->moment_rowadr[i];
+    if (f)
+      for (int k = 0; k < d->moment_rownnz[i]; k++) d->qfrc_actuator[dof[k]] += f * moment[k];
   }
 
   // joints: gravity compensation through actuators, then the actuator force range
@@ -325,7 +328,13 @@ void mj_fwdPosition(const mjModel* m, mjData* d) {
 // and bias forces (tendon armature's included)
 void mj_fwdVelocity(const mjModel* m, mjData* d) {
   mju_mulMatVec(d->ten_velocity, d->ten_J, d->qvel, m->ntendon, m->nv);
-  mju_mulMatVec(d->actuator_velocity, d->actuator_moment, d->qvel, m->nu, m->nv);
+  for (int i = 0; i < m->nu; i++) {
+    const mjtNum* moment = d->actuator_moment + d->moment_rowadr[i];
+    const int* dof = d->moment_colind + d->moment_rowadr[i];
+    mjtNum v = 0;
+    for (int k = 0; k < d->moment_rownnz[i]; k++) v += moment[k] * d->qvel[dof[k]];
+    d->actuator_velocity[i] = v;
+  }
   mj_comVel(m, d);
   mj_passive(m, d);
   mj_referenceConstraint(m, d);

@@ -134,12 +134,17 @@ static void derivDamperActuator(const mjModel* m, mjData* d, Deriv* D) {
   }
   if (m->opt.disableflags & mjDSBL_ACTUATION) return;
 
-  // d force / d velocity through the actuator moments
+  // d force / d velocity through the actuator moments (each row made dense in u)
+  size_t mark = mj_markStack(d);
+  mjtNum* u = mj_stackAlloc(d, (size_t)nv);
   for (int i = 0; i < m->nu; i++) {
     if (mj_actuatorDisabled(m, i)) continue;
     mjtNum k = mj_actuatorForceVel(m, d, i);
-    if (k) derivRank1(m, D, k, d->actuator_moment + (size_t)i * nv);
+    if (!k) continue;
+    mj_momentRow(m, d, i, u);
+    derivRank1(m, D, k, u);
   }
+  mj_freeStack(d, mark);
 }
 
 // inertia-box fluid forces: D += sum_k c_k g_k g_k', g_k = J' (R e_k) with J the body com

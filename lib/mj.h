@@ -598,6 +598,14 @@ void mj_forward(const mjModel* m, mjData* d);
 // one step: checks, mj_forward, then the integrator of m->opt.integrator
 void mj_step(const mjModel* m, mjData* d);
 
+// the most non-zeros actuator a's moment row can have: its joint's dofs (1, 3 or 6) for joint
+// transmissions, nv for the others, 0 without a target; m->nJmom is at least their sum
+int mj_momentMax(const mjModel* m, int a);
+
+// row(nv) = actuator a's moment (d->actuator_moment holds compressed rows: moment_rownnz,
+// moment_rowadr, moment_colind) as a dense row
+void mj_momentRow(const mjModel* m, const mjData* d, int a, mjtNum* row);
+
 // a step in two halves, to set ctrl from position and velocity quantities in between:
 // mj_step1 runs the checks and the position and velocity stages (with their sensors),
 // mj_step2 the rest and the integrator (RK4 falls back to Euler in this split, as in MuJoCo)

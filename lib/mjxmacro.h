@@ -47,6 +47,7 @@
   X(nkey)        /* number of keyframes */                                                      \
   X(nmocap)      /* number of mocap bodies */                                                   \
   X(nM)          /* number of non-zeros in the sparse inertia matrix */                         \
+  X(nJmom)       /* most non-zeros of all actuator moment rows together */                      \
   X(nnames)      /* number of chars in all names */                                             \
   X(npaths)      /* number of chars in all file paths */                                        \
   X(nconmax)     /* contacts preallocated per data (grows outside a step) */                    \
@@ -377,7 +378,10 @@
   X(int,    wrap_obj,           nwrap,    2) /* point's geom id; -1: site; -2: pulley */        \
   X(mjtNum, wrap_xpos,          nwrap,    6) /* Cartesian 3D points of all paths */             \
   X(mjtNum, actuator_length,    nu,       1) /* actuator lengths */                             \
-  X(mjtNum, actuator_moment,    nu,      nv) /* actuator moments (dense) */                     \
+  X(int,    moment_rownnz,      nu,       1) /* non-zeros in each actuator's moment row */       \
+  X(int,    moment_rowadr,      nu,       1) /* its first entry in moment_colind, _moment */   \
+  X(int,    moment_colind,      nJmom,    1) /* dof of each entry (rows packed, ascending) */  \
+  X(mjtNum, actuator_moment,    nJmom,    1) /* actuator moments (compressed rows) */          \
   /* position-dependent: inertia */                                                             \
   X(mjtNum, crb,                nbody,   10) /* com-based composite inertia and mass */         \
   X(mjtNum, qM,                 nM,       1) /* total inertia (sparse, dof_Madr layout) */      \

@@ -207,14 +207,14 @@ static void setStatistics(mjModel* m, const mjData* d, mjtNum* size) {
 
 // a position actuator's damping ratio (biasprm[2] > 0, affine bias) becomes the damping
 // biasprm[2] = -2 ratio sqrt(kp mass), mass the inertia reflected through the transmission in
-// the diagonal approximation 1 / sum_i moment_i^2 / M0_i (M0/gear^2 for one dof, as measured)
-static void resolveDampRatio(mjModel* m, const mjData* d, int a) {
+// the diagonal approximation 1 / sum_i moment_i^2 / M0_i (M0/gear^2 for one dof, as measured),
+// moment the actuator's dense moment row
+static void resolveDampRatio(mjModel* m, int a, const mjtNum* moment) {
   mjtNum* bias = m->actuator_biasprm + 10 * a;
   // only a position servo (gain kp, bias -kp) marks a dampratio by a positive bias[2]
   if (m->actuator_biastype[a] != mjBIAS_AFFINE || bias[2] <= 0 ||
       m->actuator_gainprm[10 * a] != -bias[1])
     return;
-  const mjtNum* moment = d->actuator_moment + (size_t)a * m->nv;
   mjtNum inv = 0;
   for (int i = 0; i < m->nv; i++)
     if (moment[i] && m->dof_M0[i] > mjMINVAL) inv += moment[i] * moment[i] / m->dof_M0[i];
@@ -282,9 +282,10 @@ void mj_setConst(mjModel* m, mjData* d) {
   }
   for (int a = 0; a < m->nu; a++) {
     m->actuator_length0[a] = d->actuator_length[a];
-    mj_solveM(m, d, tmp, d->actuator_moment + (size_t)a * nv, 1);
+    mj_momentRow(m, d, a, jac);
+    mj_solveM(m, d, tmp, jac, 1);
     m->actuator_acc0[a] = mju_norm(tmp, nv);
-    resolveDampRatio(m, d, a);
+    resolveDampRatio(m, a, jac);
   }
 
   setStatistics(m, d, size);

@@ -340,10 +340,10 @@ void mj_tendon(const mjModel* m, mjData* d) {
 // (a'v when det <= 0: the rod cannot reach the axis), and by the chain rule
 //   d length = dl/dv' dv + dl/da' da,  dl/dv = a (1 - a'v/sqrt(det)) + v/sqrt(det),
 //   dl/da = v (1 - a'v/sqrt(det))  (dl/dv = a, dl/da = v when det <= 0),
-// dv = (J_s - J_p) dq and da = Jr_p dq x a; all scaled by gear[0].  jac holds 9 nv numbers
-static void sliderCrank(const mjModel* m, mjData* d, int a, mjtNum* jac) {
+// dv = (J_s - J_p) dq and da = Jr_p dq x a; all scaled by gear[0].  The moment goes to the
+// dense row `moment`; jac holds 9 nv numbers
+static void sliderCrank(const mjModel* m, mjData* d, int a, mjtNum* moment, mjtNum* jac) {
   int nv = m->nv, crank = m->actuator_trnid[2 * a], slider = m->actuator_trnid[2 * a + 1];
-  mjtNum* moment = d->actuator_moment + (size_t)a * nv;
   mjtNum r = m->actuator_cranklength[a], gear = m->actuator_gear[6 * a];
   const mjtNum* smat = d->site_xmat + 9 * slider;
   mjtNum axis[3] = {smat[2], smat[5], smat[8]}, v[3];
@@ -390,11 +390,10 @@ static void siteQuat(const mjModel* m, const mjData* d, int s, mjtNum q[4]) {
 // frame, moment = J' (R gear); with refsite q, the site's position and rotation relative to
 // q in q's frame, length = gear . (R_q'(x_s - x_q), subQuat(quat_s, quat_q)) (quaternions of
 // siteQuat), and moment the Jacobian rows R_q'(J_s - J_q) projected on the gear (for the
-// rotation, the relative angular velocity: the derivative of subQuat at zero rotation).  jac
-// holds 12 nv numbers
-static void siteTransmission(const mjModel* m, mjData* d, int a, mjtNum* jac) {
+// rotation, the relative angular velocity: the derivative of subQuat at zero rotation).  The
+// moment goes to the dense row `moment`; jac holds 12 nv numbers
+static void siteTransmission(const mjModel* m, mjData* d, int a, mjtNum* moment, mjtNum* jac) {
   int nv = m->nv, s = m->actuator_trnid[2 * a], ref = m->actuator_trnid[2 * a + 1];
-  mjtNum* moment = d->actuator_moment + (size_t)a * nv;
   const mjtNum* gear = m->actuator_gear + 6 * a;
   mjtNum *jacp = jac, *jacr = jac + 3 * nv, *refp = jac + 6 * nv, *refr = jac + 9 * nv;
   mjtNum wrench[6];
@@ -428,59 +427,100 @@ static void siteTransmission(const mjModel* m, mjData* d, int a, mjtNum* jac) {
     moment[i] += jacr[i] * wrench[3] + jacr[nv + i] * wrench[4] + jacr[2 * nv + i] * wrench[5];
 }
 
-// actuator_length and actuator_moment: joint (hinge, slide: gear qpos; ball and free: moment
-// = gear on the joint's dofs, rotated for jointinparent; ball length gear . rotation vector,
-// free length 0), tendon (gear ten_length, gear ten_J), slider-crank and site; body
-// transmissions (adhesion, which needs contacts) are left at zero
+// the most non-zeros of actuator a's moment row: its joint's dofs, else nv
+int mj_momentMax(const mjModel* m, int a) {
+  int type = m->actuator_trntype[a], id = m->actuator_trnid[2 * a];
+  if (id < 0) return 0;
+  if (type != mjTRN_JOINT && type != mjTRN_JOINTINPARENT) return m->nv;
+  int jtype = m->jnt_type[id];
+  return jtype == mjJNT_FREE ? 6 : jtype == mjJNT_BALL ? 3 : 1;
+}
+
+// row(nv) = actuator a's moment, dense
+void mj_momentRow(const mjModel* m, const mjData* d, int a, mjtNum* row) {
+  mju_zero(row, m->nv);
+  for (int k = 0; k < d->moment_rownnz[a]; k++) {
+    int adr = d->moment_rowadr[a] + k;
+    row[d->moment_colind[adr]] = d->actuator_moment[adr];
+  }
+}
+
+// actuator a's compressed moment row from the dense row(nv) times scl: its non-zeros
+static void compressRow(const mjModel* m, mjData* d, int a, const mjtNum* row, mjtNum scl) {
+  int adr = d->moment_rowadr[a], n = 0;
+  for (int i = 0; i < m->nv; i++) {
+    if (!row[i]) continue;
+    d->moment_colind[adr + n] = i;
+    d->actuator_moment[adr + n++] = scl * row[i];
+  }
+  d->moment_rownnz[a] = n;
+}
+
+// actuator_length and actuator_moment (rows packed in actuator order): joint (hinge, slide:
+// gear qpos; ball and free: moment = gear on the joint's dofs, rotated for jointinparent; ball
+// length gear . rotation vector, free length 0), tendon (gear ten_length, gear ten_J),
+// slider-crank and site; body transmissions (adhesion, which needs contacts) are left at zero
 void mj_transmission(const mjModel* m, mjData* d) {
-  int nv = m->nv;
+  int nv = m->nv, adr = 0;
   size_t mark = mj_markStack(d);
-  mjtNum* jac = NULL;
+  mjtNum *jac = NULL, *row = NULL;
   for (int a = 0; a < m->nu; a++) {
-    mjtNum* moment = d->actuator_moment + (size_t)a * nv;
     const mjtNum* gear = m->actuator_gear + 6 * a;
     int id = m->actuator_trnid[2 * a], type = m->actuator_trntype[a];
-    mju_zero(moment, nv);
+    mjtNum* moment = d->actuator_moment + adr;
+    d->moment_rowadr[a] = adr;
+    d->moment_rownnz[a] = 0;
     d->actuator_length[a] = 0;
     if (id < 0) continue;
-    if ((type == mjTRN_SITE || type == mjTRN_SLIDERCRANK) && !jac)
+    if ((type == mjTRN_SITE || type == mjTRN_SLIDERCRANK) && !jac) {
       jac = mj_stackAlloc(d, 12 * (size_t)nv);
+      row = mj_stackAlloc(d, (size_t)nv);
+    }
     switch (type) {
       case mjTRN_JOINT:
       case mjTRN_JOINTINPARENT: {
-        int jtype = m->jnt_type[id], dof = m->jnt_dofadr[id];
+        int jtype = m->jnt_type[id], dof = m->jnt_dofadr[id], n = mj_momentMax(m, a);
         const mjtNum* q = d->qpos + m->jnt_qposadr[id];
+        d->moment_rownnz[a] = n;
+        for (int k = 0; k < n; k++) d->moment_colind[adr + k] = dof + k;
         if (jtype == mjJNT_HINGE || jtype == mjJNT_SLIDE) {
           d->actuator_length[a] = gear[0] * q[0];
-          moment[dof] = gear[0];
+          moment[0] = gear[0];
           break;
         }
         // ball and free: the rotational gear acts in the child frame; jointinparent gives it
         // in the parent frame, so it turns by the inverse joint rotation: R(q)' gear
         int rot = jtype == mjJNT_FREE ? 3 : 0;
         const mjtNum* quat = q + (jtype == mjJNT_FREE ? 3 : 0);
-        mju_copy(moment + dof, gear, rot + 3);
+        mju_copy(moment, gear, rot + 3);
         if (type == mjTRN_JOINTINPARENT) {
           mjtNum qinv[4];
           mju_negQuat(qinv, quat);
-          mju_rotVecQuat(moment + dof + rot, gear + rot, qinv);
+          mju_rotVecQuat(moment + rot, gear + rot, qinv);
         }
         // a ball's length is the gear times its rotation vector (invariant under R); free: 0
         if (jtype == mjJNT_BALL) {
           mjtNum rotvec[3];
           mju_quat2Vel(rotvec, quat, 1);
-          d->actuator_length[a] = mju_dot3(moment + dof, rotvec);
+          d->actuator_length[a] = mju_dot3(moment, rotvec);
         }
         break;
       }
       case mjTRN_TENDON:
         d->actuator_length[a] = gear[0] * d->ten_length[id];
-        mju_scl(moment, d->ten_J + (size_t)id * nv, gear[0], nv);
+        compressRow(m, d, a, d->ten_J + (size_t)id * nv, gear[0]);
         break;
-      case mjTRN_SLIDERCRANK: sliderCrank(m, d, a, jac); break;
-      case mjTRN_SITE: siteTransmission(m, d, a, jac); break;
+      case mjTRN_SLIDERCRANK:
+        sliderCrank(m, d, a, row, jac);
+        compressRow(m, d, a, row, 1);
+        break;
+      case mjTRN_SITE:
+        siteTransmission(m, d, a, row, jac);
+        compressRow(m, d, a, row, 1);
+        break;
       default: break;
     }
+    adr += d->moment_rownnz[a];
   }
   mj_freeStack(d, mark);
 }

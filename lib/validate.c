@@ -388,13 +388,14 @@ static int checkTendons(const mjModel* m, Msg* g) {
 
 // transmission targets by type (first id: the object; second: the slider site of a
 // slider-crank, the optional reference site of a site transmission, else -1); activation
-// states in actuator order, one or more for stateful dynamics
+// states in actuator order, one or more for stateful dynamics; room for the moment rows
 static int checkActuators(const mjModel* m, Msg* g) {
   static const int target[mjTRN_BODY + 1] = {
     [mjTRN_JOINT] = mjOBJ_JOINT, [mjTRN_JOINTINPARENT] = mjOBJ_JOINT,
     [mjTRN_SLIDERCRANK] = mjOBJ_SITE, [mjTRN_TENDON] = mjOBJ_TENDON,
     [mjTRN_SITE] = mjOBJ_SITE, [mjTRN_BODY] = mjOBJ_BODY};
   int adr = 0;
+  long nmom = 0;
   for (int i = 0; i < m->nu; i++) {
     int t = m->actuator_trntype[i], num = m->actuator_actnum[i];
     int lo2 = t == mjTRN_SLIDERCRANK ? 0 : -1;
@@ -409,7 +410,10 @@ static int checkActuators(const mjModel* m, Msg* g) {
                 "activations in actuator order, -1 for none"))
       return 1;
     adr += num;
+    nmom += mj_momentMax(m, i);
   }
+  if (differs(g, "nJmom", -1, m->nJmom, nmom, "the sum of the actuators' moment bounds"))
+    return 1;
   return differs(g, "na", -1, m->na, adr, "sum of actuator_actnum");
 }
 
