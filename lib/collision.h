@@ -62,4 +62,12 @@ int mjc_BoxBox(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2
 int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                mjtNum margin);
 
+// the support point of a primitive of type `type` and size s in its own frame in the unit
+// direction dir: the farthest point along dir
+void mjc_supportLocal(int type, const mjtNum s[3], const mjtNum dir[3], mjtNum res[3]);
+
+// ---- the same pairs through GJK and EPA, nativeccd on (collision_gjk.c) -----------------------
+int mjc_ConvexNative(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+                     mjtNum margin);
+
 #endif
