@@ -268,12 +268,13 @@ static inline void mju_copy4(mjtNum res[4], const mjtNum vec[4]) {
   res[3] = vec[3];
 }
 
-// vec /= |vec|, returns |vec|; too short: the identity quaternion (1, 0, 0, 0)
+// vec /= |vec|, returns |vec|; too short: the identity quaternion (1, 0, 0, 0); within 1e-15
+// of unit length: left as it is (as MuJoCo does: a pose stays bit for bit where it was)
 static inline mjtNum mju_normalize4(mjtNum vec[4]) {
   mjtNum norm = sqrt(vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2] + vec[3] * vec[3]);
   if (norm < mjMINVAL) {
     mju_unit4(vec);
-  } else {
+  } else if (fabs(norm - 1) > mjMINVAL) {
     mjtNum s = 1 / norm;
     vec[0] *= s;
     vec[1] *= s;

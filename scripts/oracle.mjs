@@ -6,10 +6,13 @@
 //   node scripts/oracle.mjs version            MuJoCo's version string
 //   node scripts/oracle.mjs traj MODEL.xml --steps N [--key K] [--ctrl FILE] [--set NAME=VALUE]
 //        [--disable FLAG] [--enable FLAG]      a trajectory as JSON: {time, qpos, qvel, act,
-//                                              nefc, warnStep}, frame 0 the initial state, then
+//        [--derived-from K]                    nefc, warnStep}, frame 0 the initial state, then
 //                                              one frame per step; nefc is the most constraint
 //                                              rows seen, warnStep the first step that raised a
-//                                              warning (a bad number reset the state), or -1
+//                                              warning (a bad number reset the state), or -1;
+//                                              with --derived-from, frames K on also give ncon
+//                                              and energy (lists from frame K), computed by
+//                                              mj_forward at the frame (as mjstep's fields)
 //   node scripts/oracle.mjs forward MODEL.xml --states FILE.json [--set ...] [--disable ...]
 //                                              one-step quantities (qfrc_bias, qM, qLD, qacc,
 //                                              actuator_force, sensordata; nefc, the number of
@@ -187,7 +190,9 @@ export async function openOracle({ quiet = false } = {}) {
 
   // a trajectory of opts.steps steps from the default state or keyframe opts.key, with the
   // control rows opts.ctrl (arrays of nu numbers; none: zero): frame 0 is the initial state;
-  // opts.perturb (a small number) perturbs the initial qvel by that much relative
+  // opts.perturb (a small number) perturbs the initial qvel by that much relative; from frame
+  // opts.derivedFrom on, ncon and energy after mj_forward at the frame (which leaves the
+  // trajectory as it is: mj_step runs it again)
   function trajectory(file, opts) {
     const m = loadModel(file, opts);
     const d = new mujoco.MjData(m);
@@ -200,6 +205,8 @@ export async function openOracle({ quiet = false } = {}) {
         }
       }
       const out = { time: [], qpos: [], qvel: [], act: [], nefc: 0, warnStep: -1 };
+      const derived = opts.derivedFrom !== undefined;
+      if (derived) Object.assign(out, { ncon: [], energy: [] });
       const ctrl = opts.ctrl || [];
       for (let k = 0; ; k++) {
         if (ctrl.length) d.ctrl.set(ctrl[Math.min(k, ctrl.length - 1)]);
@@ -207,6 +214,11 @@ export async function openOracle({ quiet = false } = {}) {
         out.qpos.push(Array.from(d.qpos));
         out.qvel.push(Array.from(d.qvel));
         out.act.push(Array.from(d.act));
+        if (derived && k >= opts.derivedFrom) {
+          mujoco.mj_forward(m, d);
+          out.ncon.push(d.ncon);
+          out.energy.push(Array.from(d.energy));
+        }
         if (k === opts.steps) break;
         mujoco.mj_step(m, d);
         out.nefc = Math.max(out.nefc, d.nefc);
@@ -238,7 +250,25 @@ export async function openOracle({ quiet = false } = {}) {
     }
   }
 
-  return { mujoco, tables, model, loadModel, trajectory, forward,
+  // the center of mass of the whole model (subtree_com of the world body) at each of the
+  // positions qposList, by mj_kinematics and mj_comPos
+  function centerOfMass(file, qposList, opts = {}) {
+    const m = loadModel(file, opts);
+    const d = new mujoco.MjData(m);
+    try {
+      return qposList.map((q) => {
+        d.qpos.set(q);
+        mujoco.mj_kinematics(m, d);
+        mujoco.mj_comPos(m, d);
+        return Array.from(d.subtree_com.subarray(0, 3));
+      });
+    } finally {
+      d.delete();
+      m.delete();
+    }
+  }
+
+  return { mujoco, tables, model, loadModel, trajectory, forward, centerOfMass,
            version: () => mujoco.mj_versionString() };
 }
 
@@ -328,16 +358,19 @@ const USAGE = 'usage: node scripts/oracle.mjs model MODEL.xml\n' +
               '       node scripts/oracle.mjs version\n' +
               '       node scripts/oracle.mjs traj MODEL.xml --steps N [--key K] [--ctrl FILE]\n' +
               '            [--set NAME=VALUE]... [--disable FLAG]... [--enable FLAG]...\n' +
+              '            [--derived-from K]\n' +
               '       node scripts/oracle.mjs forward MODEL.xml --states FILE.json [--set ...]\n' +
               '       node scripts/oracle.mjs efc MODEL.xml [--set ...] (scripts/oracle_efc.mjs)\n';
 
-// the options after MODEL of traj and forward: {steps, key, ctrl, states, set, disable, enable}
+// the options after MODEL of traj and forward: {steps, key, ctrl, states, set, disable, enable,
+// derivedFrom}
 function parseRunArgs(args) {
   const opts = { set: [], disable: [], enable: [] };
   for (let i = 0; i < args.length; i += 2) {
     const [flag, v] = [args[i], args[i + 1]];
     if (v === undefined) throw new Error(`missing value for ${flag}`);
     if (flag === '--steps') opts.steps = Number(v);
+    else if (flag === '--derived-from') opts.derivedFrom = Number(v);
     else if (flag === '--key') opts.key = v;
     else if (flag === '--ctrl') opts.ctrl = parseCtrl(fs.readFileSync(v, 'utf8'));
     else if (flag === '--states') opts.states = JSON.parse(fs.readFileSync(v, 'utf8'));

@@ -1,13 +1,16 @@
 #!/bin/sh
 # traj.sh: mjstep's trajectories and libmj's one-step quantities against MuJoCo (the oracle):
-# contacts disabled, the four integrators, 1000 steps; see t/oracle/traj.mjs for the bounds.
+# contacts disabled, the four integrators, 1000 steps; then with contacts, each model's own
+# options, 200 steps and a 10 s run's statistics (traj.mjs --contacts); see t/oracle/traj.mjs
+# for the bounds.
 #
 #   BIN=/path/to/bin sh t/oracle/traj.sh [MODEL.xml...]
 #
-# Models: t/oracle/models/*.xml, models/*.xml but crowd100, and the corpus models named below
-# (beside the repository).  Builds the helper t/oracle/fwd.c against BIN/../libmj.a with CC, CFLAGS and
-# LDLIBS (make check passes its own) into a temporary directory.  Exit status: nonzero when
-# any row is beyond its bound.
+# Models: the arguments (both runs), or t/oracle/models/*.xml (without contacts only),
+# models/*.xml but crowd100, and the corpus models named below (beside the repository; the
+# contact run adds the contact-rich ones of `extra`).  Builds the helper t/oracle/fwd.c against
+# BIN/../libmj.a with CC, CFLAGS and LDLIBS (make check passes its own) into a temporary
+# directory.  Exit status: nonzero when any row of either run is beyond its bound.
 set -eu
 
 cd "$(dirname "$0")/../.."
@@ -21,9 +24,11 @@ cp "$BIN/mjstep" "$BIN/mjdump" "$tmp/"
 # shellcheck disable=SC2086
 $CC $CFLAGS -o "$tmp/fwd" t/oracle/fwd.c "$(dirname "$BIN")/libmj.a" $LDLIBS
 
-# the models: the arguments, or ours, the test models and the corpus list
+# the models: the arguments, or ours and the corpus list; the run without contacts adds the
+# test models ($smooth), the one with them the contact-rich corpus models ($extra)
+smooth= extra=
 if [ $# -eq 0 ]; then
-  set -- t/oracle/models/*.xml
+  smooth=$(echo t/oracle/models/*.xml)
   # models/, but crowd100: 100 copies of the biped (tested itself), a benchmark scene whose
   # 1000 oracle steps would take minutes under WebAssembly
   for f in models/*.xml; do
@@ -38,6 +43,15 @@ if [ $# -eq 0 ]; then
            gymnasium/inverted_pendulum gymnasium/reacher gymnasium/swimmer gymnasium/pusher; do
     [ -f "$corpus/$f.xml" ] && set -- "$@" "$corpus/$f.xml"
   done
+  for f in dm_control/ball_in_cup dm_control/manipulator dm_control/stacker \
+           dm_control/point_mass gymnasium/humanoidstandup gymnasium/point; do
+    [ -f "$corpus/$f.xml" ] && extra="$extra $corpus/$f.xml"
+  done
 fi
 
-node t/oracle/traj.mjs --bin "$tmp" --fwd "$tmp/fwd" "$@"
+status=0
+# shellcheck disable=SC2086
+node t/oracle/traj.mjs --bin "$tmp" --fwd "$tmp/fwd" $smooth "$@" || status=1
+# shellcheck disable=SC2086
+node t/oracle/traj.mjs --bin "$tmp" --contacts "$@" $extra || status=1
+exit $status

@@ -1,8 +1,8 @@
 #!/bin/sh
 # mjstep.sh: tests of mjstep: trajectories checked against closed-form motion, frame counts of
 # --every and --duration, initial states (keyframes, streams), controls (text and streams),
-# option overrides, --batch byte-identity, warnings, --strict, and the errors with their exit
-# status and no output file left behind.
+# option overrides, --batch byte-identity, warnings (with contacts too), --strict, and the errors
+# with their exit status and no output file left behind.
 #   BIN=/path/to/bin sh t/tools/mjstep.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -201,6 +201,38 @@ run 0 '"$BIN/mjstep" stiff.xml -n 2 --key up --batch --threads 2 stiff.mjt --fie
        "$BIN/mjdump" --fields warning | tail -n 1'
 same out '0,0,0,0,0,0,1,0'
 same err 'mjstep: warning: bad number in qacc: 2 times (last index 0)'
+# with contacts: a box resting on the floor (4 contacts) is driven by a position servo whose
+# gain makes explicit integration explode (kp h^2 / m = 100).  As MuJoCo 3.5.1 does: bad qacc
+# at step 3 (after x = -4.9e4 at frame 3), a reset to the model default (not the keyframe), and
+# that step then taken from it: frame 4 is one step of free fall from qpos0, z = -g h^2
+cat >slam.xml <<'XML'
+<mujoco model="slam">
+  <option timestep="0.01"/>
+  <worldbody>
+    <geom name="floor" type="plane" size="1 1 0.1"/>
+    <body name="box" pos="0 0 0.1">
+      <joint name="x" type="slide" axis="1 0 0"/>
+      <joint name="z" type="slide" axis="0 0 1"/>
+      <joint name="tilt" type="hinge" axis="0 1 0"/>
+      <geom type="box" size="0.1 0.1 0.1" mass="1"/>
+    </body>
+  </worldbody>
+  <actuator>
+    <position joint="x" kp="1e6"/>
+  </actuator>
+  <keyframe>
+    <key name="off" qpos="0.1 0 0"/>
+  </keyframe>
+</mujoco>
+XML
+run 0 '"$BIN/mjstep" slam.xml -n 6 --key off --fields time,qpos,ncon,warning | "$BIN/mjdump"'
+has out '^0,0.10000000000000001,0,0,4,0,0,0,0,0,0,0,0$'
+has out '^0.029999999999999999,-48668\.[0-9]*,[-0-9.e]*,[-0-9.e]*,0,0,0,0,0,0,0,0,0$'
+has out '^0.01,0,-0.0009810000000000001,0,4,0,0,0,0,0,0,1,0$'
+same err 'mjstep: warning: bad number in qacc: 1 times (last index 0)'
+run 2 '"$BIN/mjstep" slam.xml -n 6 --key off --strict -o no.mjt'
+same err 'mjstep: step 3 (time 0.01): warning: bad number in qacc (index 0)'
+holds ! -e no.mjt
 run 2 '"$BIN/mjstep" fall.mjb -n 3 init.mjt init.mjt'
 has err '^mjstep: too many arguments: init.mjt$'
 
