@@ -8,24 +8,21 @@
 
 // the sphere (center c, radius r) against the box (center bc, rotation bmat, half-sizes s):
 // outside, the nearest box point q, normal (q - c)/|q - c| from the sphere to the box; inside,
-// the face of least penetration, normal its outward axis reversed
+// the face of least penetration (the first of equals; on the mid-plane, the - face), normal its
+// outward axis reversed
 static int sphereBox(mjContact* con, mjtNum margin, const mjtNum c[3], mjtNum r,
                      const mjtNum bc[3], const mjtNum bmat[9], const mjtNum s[3]) {
   mjtNum dif[3], p[3], q[3], n[3];
   mju_sub3(dif, c, bc);
   mju_mulMatTVec3(p, bmat, dif);
 
-  // clamp to the box
-  int inside = 1;
-  for (int k = 0; k < 3; k++) {
-    q[k] = p[k] < -s[k] ? -s[k] : p[k] > s[k] ? s[k] : p[k];
-    if (q[k] != p[k]) inside = 0;
-  }
-  mjtNum dist;
-  if (!inside) {
-    mjtNum nl[3];
-    mju_sub3(nl, q, p);
-    mjtNum len = mju_normalize3(nl);
+  // clamp to the box; a center within mjMINVAL of the surface counts as inside
+  mjtNum nl[3];
+  for (int k = 0; k < 3; k++) q[k] = p[k] < -s[k] ? -s[k] : p[k] > s[k] ? s[k] : p[k];
+  mju_sub3(nl, q, p);
+  mjtNum dist, len = mju_norm3(nl);
+  if (len >= mjMINVAL) {
+    mju_scl3(nl, nl, 1 / len);
     dist = len - r;
     if (dist > margin) return 0;
     mju_mulMatVec3(n, bmat, nl);
@@ -40,8 +37,8 @@ static int sphereBox(mjContact* con, mjtNum margin, const mjtNum c[3], mjtNum r,
       }
     }
     dist = -best - r;
-    mjtNum nl[3] = {0, 0, 0};
-    nl[k] = p[k] >= 0 ? -1 : 1;
+    mju_zero3(nl);
+    nl[k] = p[k] > 0 ? -1 : 1;
     mju_mulMatVec3(n, bmat, nl);
   }
 
@@ -61,10 +58,193 @@ int mjc_SphereBox(const mjModel* m, const mjData* d, mjContact* con, int g1, int
                    d->geom_xpos + 3 * g2, d->geom_xmat + 9 * g2, m->geom_size + 3 * g2);
 }
 
-// capsule g1, box g2
+// ---- capsule-box ------------------------------------------------------------------------------
+
+// the capsule segment in the box frame: center p, half axis ha (t in [-1, 1] gives p + t ha)
+// and half-sizes s; the feature of the box nearest to it, found among the segment ends (over a
+// face, or inside) and the twelve edges (interior point, or one of its corners)
+enum { capFACE, capINSIDE, capEDGE, capCORNER };
+typedef struct {
+  mjtNum p[3], ha[3], aa;  // segment; aa = ha'ha
+  const mjtNum* s;
+  int type, k;             // nearest feature and its axis (face normal, edge direction)
+  mjtNum g[3];             // its signs: -1, 0 (along the feature) or +1 per axis
+  mjtNum t, dist;          // segment parameter of the nearest point, distance found
+} CapBox;
+
+// keep a candidate when nearer than the best so far by more than round-off: near-ties keep the
+// earlier candidate (segment ends before edges), as MuJoCo does
+static void capKeep(CapBox* c, int type, int k, const mjtNum g[3], mjtNum t, mjtNum dist) {
+  if (c->type >= 0 && dist >= c->dist - 1e-12) return;
+  c->type = type;
+  c->k = k;
+  mju_copy3(c->g, g);
+  c->t = t;
+  c->dist = dist;
+}
+
+// the segment ends t = -1, +1: inside the box (distance -1, beating any outside feature), or
+// over face k (|e_a| <= s_a, |e_b| <= s_b) at distance |e_k| - s_k
+static void capEnds(CapBox* c) {
+  const mjtNum* s = c->s;
+  for (int i = 0; i < 2; i++) {
+    mjtNum t = i ? 1 : -1, e[3], g[3] = {0, 0, 0};
+    mju_copy3(e, c->p);
+    mju_addToScl3(e, c->ha, t);
+    if (fabs(e[0]) <= s[0] && fabs(e[1]) <= s[1] && fabs(e[2]) <= s[2]) {
+      capKeep(c, capINSIDE, 0, g, t, -1);
+      continue;
+    }
+    for (int k = 0; k < 3; k++) {
+      int a = (k + 1) % 3, b = (k + 2) % 3;
+      if (fabs(e[a]) <= s[a] && fabs(e[b]) <= s[b]) {
+        g[k] = e[k] > 0 ? 1 : -1;
+        capKeep(c, capFACE, k, g, t, fabs(e[k]) - s[k]);
+        g[k] = 0;
+      }
+    }
+  }
+}
+
+// the edge along axis k with signs g (center q = g.*s, half direction v = s_k e_k) against the
+// segment: the closest points of the two lines, u = (B E - C D)/det, w = (A E - B D)/det with
+// A = ha'ha, B = ha'v, C = v'v, D = ha'(p - q), E = v'(p - q), det = A C - B^2.  When w leaves
+// [-1, 1] (or the lines are parallel: w = sign E) the corner q + sign(w) v is nearest, the
+// segment point its clamped projection; when only u leaves, the segment end and its clamped
+// projection on the edge
+static void capEdge(CapBox* c, int k, const mjtNum g[3]) {
+  const mjtNum* s = c->s;
+  mjtNum q[3] = {g[0] * s[0], g[1] * s[1], g[2] * s[2]}, w[3], pt[3];
+  mju_sub3(w, c->p, q);
+  mjtNum A = c->aa, B = c->ha[k] * s[k], C = s[k] * s[k], D = mju_dot3(c->ha, w), E = s[k] * w[k];
+  mjtNum det = A * C - B * B, u = 0, e;
+  int corner = 0;
+  if (det <= 1e-15 * A * C) {
+    e = E > 0 ? 1 : -1;
+    corner = 1;
+  } else {
+    u = (B * E - C * D) / det;
+    e = (A * E - B * D) / det;
+    if (fabs(e) > 1) {
+      e = e > 0 ? 1 : -1;
+      corner = 1;
+    }
+  }
+
+  // clamp: the corner projected on the segment (none when the segment is a point), or the
+  // segment end projected on the edge
+  if (corner) {
+    q[k] += e * s[k];
+    mju_sub3(pt, q, c->p);
+    u = A > 0 ? mju_dot3(pt, c->ha) / A : 0;
+    u = u < -1 ? -1 : u > 1 ? 1 : u;
+  } else {
+    if (fabs(u) > 1) {
+      u = u > 0 ? 1 : -1;
+      e = (w[k] + u * c->ha[k]) / s[k];
+      e = e < -1 ? -1 : e > 1 ? 1 : e;
+    }
+    q[k] += e * s[k];
+  }
+  mju_copy3(pt, c->p);
+  mju_addToScl3(pt, c->ha, u);
+  mjtNum gc[3] = {g[0], g[1], g[2]};
+  gc[k] = corner ? e : 0;
+  capKeep(c, corner ? capCORNER : capEDGE, k, gc, u, mju_dist3(pt, q));
+}
+
+// the first crossing, going from t1 toward tt (direction dir), of the planes x_j = +-s_j along
+// the segment; tt when there is none
+static mjtNum capCross(const CapBox* c, int j, mjtNum t1, mjtNum tt, mjtNum dir) {
+  if (c->ha[j] == 0) return tt;
+  for (int i = -1; i <= 1; i += 2) {
+    mjtNum tc = (i * c->s[j] - c->p[j]) / c->ha[j];
+    if ((tc - t1) * dir > 0 && (tc - tt) * dir < 0) tt = tc;
+  }
+  return tt;
+}
+
+// the segment parameter of the second contact sphere, or 0 with none (returns 1 with one):
+//   end over face k: where the segment, from that end, leaves the face's rectangle (or its
+//     other end);
+//   edge k: the adjacent face f the segment is most parallel to (least |ha_f|, the first of
+//     equals), the other adjacent axis m; the segment moved by the face's width 2 s_m toward
+//     the opposite edge, none when that moves it toward face f's plane, stopped at the segment
+//     end and where it passes the edge's end planes x_k = +-s_k;
+//   corner: the axis j the segment is most aligned with; the segment moved by 2 s_j along it
+//     into the box, stopped at the segment end;
+//   end inside the box: none
+static int capSecond(const CapBox* c, mjtNum* t2) {
+  const mjtNum *ha = c->ha, *s = c->s, t1 = c->t;
+  int k = c->k, a = (k + 1) % 3, b = (k + 2) % 3;
+  mjtNum tt, dir;
+  switch (c->type) {
+  case capFACE:
+    dir = -t1;
+    *t2 = capCross(c, b, t1, capCross(c, a, t1, -t1, dir), dir);
+    return 1;
+  case capEDGE: {
+    int f = fabs(ha[a]) <= fabs(ha[b]) ? a : b, m = a + b - f;
+    if (ha[m] == 0) return 0;
+    mjtNum dt = -2 * c->g[m] * s[m] / ha[m];
+    dir = dt > 0 ? 1 : -1;
+    if (ha[f] * dir * c->g[f] < 0) return 0;
+    tt = t1 + dt;
+    if (tt * dir > 1) tt = dir;
+    *t2 = capCross(c, k, t1, tt, dir);
+    return 1;
+  }
+  case capCORNER: {
+    int j = 0;
+    for (int i = 1; i < 3; i++)
+      if (fabs(ha[i]) > fabs(ha[j])) j = i;
+    dir = ha[j] * c->g[j] > 0 ? -1 : 1;
+    tt = t1 + dir * 2 * s[j] / fabs(ha[j]);
+    *t2 = tt > 1 ? 1 : tt < -1 ? -1 : tt;
+    return 1;
+  }
+  default:
+    return 0;
+  }
+}
+
+// capsule g1, box g2: contact spheres (the capsule radius) at up to two points of the segment,
+// each colliding with the box as sphere-box; the first at the point nearest to the box's
+// nearest feature, the second by capSecond
 int mjc_CapsuleBox(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                    mjtNum margin) {
-  return mjc_Convex(m, d, con, g1, g2, margin);
+  const mjtNum *cpos = d->geom_xpos + 3 * g1, *cmat = d->geom_xmat + 9 * g1;
+  const mjtNum *bpos = d->geom_xpos + 3 * g2, *bmat = d->geom_xmat + 9 * g2;
+  mjtNum r = m->geom_size[3 * g1], len = m->geom_size[3 * g1 + 1];
+
+  // the segment in the box frame: p = R'(c - b), ha = R' z len
+  CapBox c = {.s = m->geom_size + 3 * g2, .type = -1};
+  mjtNum dif[3], axis[3] = {cmat[2], cmat[5], cmat[8]};
+  mju_sub3(dif, cpos, bpos);
+  mju_mulMatTVec3(c.p, bmat, dif);
+  mju_mulMatTVec3(c.ha, bmat, axis);
+  mju_scl3(c.ha, c.ha, len);
+  c.aa = mju_dot3(c.ha, c.ha);
+
+  // the nearest feature: segment ends, then the edges along x, y, z with signs (-,-) ... (+,+)
+  capEnds(&c);
+  for (int k = 0; k < 3; k++)
+    for (int i = 0; i < 4; i++) {
+      mjtNum g[3] = {0, 0, 0};
+      g[(k + 1) % 3] = i & 2 ? 1 : -1;
+      g[(k + 2) % 3] = i & 1 ? 1 : -1;
+      capEdge(&c, k, g);
+    }
+
+  // the contact spheres: world center cpos + z len t
+  mjtNum ts[2] = {c.t, 0}, ctr[3];
+  int nt = 1 + capSecond(&c, ts + 1), ncon = 0;
+  for (int i = 0; i < nt; i++) {
+    mju_copy3(ctr, cpos);
+    mju_addToScl3(ctr, axis, len * ts[i]);
+    ncon += sphereBox(con + ncon, margin, ctr, r, bpos, bmat, c.s);
+  }
+  return ncon;
 }
 
 // ---- box-box ----------------------------------------------------------------------------------

@@ -100,10 +100,7 @@ const ENERGY_TOL = 1e-3, ENERGY_MIN = 1e-6;
 const LONG_PERTURB = [1e-15, -1e-15];
 const LONG_SPREAD = 2;
 // models failing for a fault being fixed elsewhere: name (as in the tables) -> the reason
-const PENDING = {
-  'models/biped': 'capsule-box contacts: one where MuJoCo has two (lib/collision_box.c)',
-  'dm_control/manipulator': 'capsule-box contact points (lib/collision_box.c)',
-};
+const PENDING = {};
 
 // ---- arguments --------------------------------------------------------------------------------
 
