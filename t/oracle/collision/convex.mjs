@@ -16,7 +16,7 @@
 // sets differ in more than SETS of the states.
 import path from 'node:path';
 import { openOracle } from '../../../scripts/oracle.mjs';
-import { rng, makeStates, oracleContacts, ourContacts, pairErrors, largest, fmt }
+import { rng, makeStates, oracleContacts, ourContacts, pairErrors, largest, fmt, parseArgs }
   from './poses.mjs';
 
 const EXACT = 0.75;  // least share within 1e-9, pairs without an ellipsoid
@@ -24,19 +24,7 @@ const NEAR = 0.9;    // least share with the normal within 1e-5, pairs with an e
 const SETS = 0.03;   // largest share of states whose contact sets differ
 
 // ---- arguments --------------------------------------------------------------------------------
-const argv = process.argv.slice(2);
-let bin = null, verbose = false, nstate = 300;
-const files = [];
-for (let i = 0; i < argv.length; i++) {
-  if (argv[i] === '--bin') bin = argv[++i];
-  else if (argv[i] === '--states') nstate = +argv[++i];
-  else if (argv[i] === '--verbose') verbose = true;
-  else files.push(argv[i]);
-}
-if (!bin || !files.length) {
-  process.stderr.write('usage: convex.mjs --bin CONTACTS [--states N] [--verbose] MODEL.xml...\n');
-  process.exit(2);
-}
+const { bin, nstate, verbose, files } = parseArgs('convex.mjs', Infinity);
 
 // one model: the table rows by pair type; returns whether it passes
 function checkModel(oracle, file, seed) {

@@ -18,7 +18,7 @@
 // against MuJoCo's native defaults.  Per pair: contacts, max |dist|, |pos|, |normal|, and the
 // median |dist|.
 import { openOracle } from '../../../scripts/oracle.mjs';
-import { rng, makeStates, oracleContacts, ourContacts, pairErrors, largest, fmt }
+import { rng, makeStates, oracleContacts, ourContacts, pairErrors, largest, fmt, parseArgs }
   from './poses.mjs';
 
 // the converged run's options (environment ITER and TOL override)
@@ -29,20 +29,7 @@ const FLOOR = 0.8;               // least share of good contacts per pair, conve
 const SETS = 0.02;               // largest share of states whose contact sets differ
 
 // ---- arguments --------------------------------------------------------------------------------
-const argv = process.argv.slice(2);
-let bin = null, verbose = false, nstate = 300;
-const files = [];
-for (let i = 0; i < argv.length; i++) {
-  if (argv[i] === '--bin') bin = argv[++i];
-  else if (argv[i] === '--states') nstate = +argv[++i];
-  else if (argv[i] === '--verbose') verbose = true;
-  else files.push(argv[i]);
-}
-if (!bin || files.length !== 1) {
-  process.stderr.write('usage: convex_native.mjs --bin CONTACTS [--states N] [--verbose] ' +
-                       'MODEL.xml\n');
-  process.exit(2);
-}
+const { bin, nstate, verbose, files } = parseArgs('convex_native.mjs', 1);
 const file = files[0];
 
 // one run: the table by pair type; returns the rows and the count of differing sets

@@ -101,3 +101,21 @@ export const largest = (es, f) => es.reduce((x, e) => Math.max(x, f(e)), 0);
 
 // x in 9 columns, 1 significant digit
 export const fmt = (x) => (x === 0 ? '0' : x.toExponential(1)).padStart(9);
+
+// the command line --bin CONTACTS [--states N] [--verbose] MODEL.xml... as {bin, nstate,
+// verbose, files}; without --bin or with a model count outside [1, most], the usage and exit 2
+export function parseArgs(script, most) {
+  const argv = process.argv.slice(2), o = { bin: null, nstate: 300, verbose: false, files: [] };
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--bin') o.bin = argv[++i];
+    else if (argv[i] === '--states') o.nstate = +argv[++i];
+    else if (argv[i] === '--verbose') o.verbose = true;
+    else o.files.push(argv[i]);
+  }
+  if (!o.bin || !o.files.length || o.files.length > most) {
+    process.stderr.write(`usage: ${script} --bin CONTACTS [--states N] [--verbose] ` +
+                         `MODEL.xml${most > 1 ? '...' : ''}\n`);
+    process.exit(2);
+  }
+  return o;
+}
