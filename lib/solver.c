@@ -19,7 +19,10 @@
 // Dual problem (PGS): minimize over the forces f
 //   0.5 f' A f + f' b,  A = J inv(M) J' + diag(R),  b = J qacc_smooth - aref
 // subject to the bounds of each row (friction loss box, non-negative limit and contact normal
-// forces, elliptic cones), by projected Gauss-Seidel over rows and contact blocks.
+// forces, elliptic cones), by projected Gauss-Seidel over rows and contact blocks, along
+// MuJoCo's iterates (its elliptic update included).  A is never formed: with A = W'W + diag(R),
+// W = D^-1/2 inv(L') J' sparse over each row's kinematic chains (half a solve with qLD), a
+// row's residual is its column of W against z = W f, kept up to date as the forces move.
 //
 // Noslip (opt.noslip_iterations > 0) then sweeps PGS over the friction rows alone, without
 // their regularizer and with the normal forces held, to remove the soft model's slip.
@@ -252,17 +255,6 @@ int mju_QCQP(mjtNum* x, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNu
 }
 
 // ---- the constraint Jacobian ----------------------------------------------------------------
-
-// row i of J as a dense nv vector
-static void jacRow(const mjModel* m, const mjData* d, int i, mjtNum* row) {
-  if (!mj_isSparse(m)) {
-    mju_copy(row, d->efc_J + (size_t)i * m->nv, m->nv);
-    return;
-  }
-  mju_zero(row, m->nv);
-  int adr = d->efc_J_rowadr[i];
-  for (int k = 0; k < d->efc_J_rownnz[i]; k++) row[d->efc_J_colind[adr + k]] = d->efc_J[adr + k];
-}
 
 // J as compressed rows for the primal solvers: efc_J itself when it is sparse, else the
 // non-zeros of its dense rows gathered once per solve, so that the products and the Hessian
@@ -1139,7 +1131,354 @@ void mj_solCG(const mjModel* m, mjData* d, int maxiter) { solPrimal(m, d, maxite
 // Newton on the primal problem from qacc
 void mj_solNewton(const mjModel* m, mjData* d, int maxiter) { solPrimal(m, d, maxiter, 1); }
 
+// ---- the dual problem (PGS, noslip) ------------------------------------------------------------
+
+// The dual 0.5 f'A f + f'b with A = J inv(M) J' + diag(R) = W'W + diag(R), W = D^-1/2 inv(L') J'
+// from the factor M = L' D L (qLD): column i of W is non-zero only on the dofs of row i's
+// kinematic chains (its Jacobian's columns and their ancestors), so W is kept by sparse columns,
+// found by half a solve each.  The residual (A f + b)_i = w_i'z + R_i f_i + b_i then takes
+// O(chain) with z = W f kept up to date as forces change, instead of a row of the dense A, and
+// A itself is only formed in the diagonal blocks the updates need.
+typedef struct {
+  int* wnnz;     // non-zeros of W's column i                           (nefc)
+  int** wind;    // their dofs, descending (one list for neighbors alike) (nefc)
+  int* wsame;    // column i has the dofs of column i - 1                (nefc)
+  int* wadr;     // the start of its values in wval                     (nefc)
+  mjtNum* wval;  // the values
+  int* bofs;     // row i of its block of A at blk + bofs[i]             (nefc)
+  mjtNum* blk;   // the diagonal blocks, each dense and row-major
+  mjtNum* Ainv;  // 1 / A(i, i)                                         (nefc)
+  mjtNum* z;     // W f                                                  (nv)
+  int flg_R;     // A includes diag(R) (PGS) or not (noslip)
+} Dual;
+
+// the most rows whose half solves run side by side (a pyramidal contact of condim 6)
+#define GROUP 10
+
+// the number of rows of the block starting at row i: a contact's rows, elliptic or pyramidal
+// (updated together: their residuals at once, then each row with the block's A), else the
+// row alone
+static int dualBlock(const mjData* d, int i) {
+  int type = d->efc_type[i];
+  if (type != mjCNSTR_CONTACT_ELLIPTIC && type != mjCNSTR_CONTACT_PYRAMIDAL) return 1;
+  int dim = d->contact[d->efc_id[i]].dim;
+  return type == mjCNSTR_CONTACT_ELLIPTIC ? dim : 2 * (dim - 1);
+}
+
+// the dofs of the chains of the columns cols[0..n) (ascending): the columns and all their
+// ancestors, into list in descending order; returns how many; mark (nv) is zero on entry and
+// on return
+static int chainDofs(const mjModel* m, const int* cols, int n, int* mark, int* list) {
+  int cnt = 0;
+  for (int k = n - 1; k >= 0; k--) {
+    for (int j = cols[k]; j >= 0 && !mark[j]; j = m->dof_parentid[j]) {
+      mark[j] = 1;
+      list[cnt++] = j;
+    }
+  }
+
+  // insertion sort, descending (each chain walked is in order already)
+  for (int a = 1; a < cnt; a++) {
+    int v = list[a], b = a;
+    for (; b > 0 && list[b - 1] < v; b--) list[b] = list[b - 1];
+    list[b] = v;
+  }
+  for (int a = 0; a < cnt; a++) mark[list[a]] = 0;
+  return cnt;
+}
+
+// whether rows i and i - 1 of J have the same columns (a contact's rows usually do)
+static int sameColumns(const JacRows* J, int i) {
+  int n = J->rownnz[i];
+  return i > 0 && n == J->rownnz[i - 1] &&
+         !memcmp(J->colind + J->rowadr[i], J->colind + J->rowadr[i - 1], sizeof(int) * n);
+}
+
+// W's columns, the diagonal blocks of A (with R when flg_R) and z = W f for the current forces,
+// on d's stack; 0 when the stack is too small
+static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
+  int nv = m->nv, nefc = d->nefc;
+  JacRows J;
+  int *start = stackInt(d, nv + 1), *mark = stackInt(d, nv), *list = stackInt(d, nv);
+  int* col = stackInt(d, m->nM);
+  mjtNum *x = mj_stackAlloc(d, (size_t)GROUP * nv), *sd = mj_stackAlloc(d, nv);
+  q->wnnz = stackInt(d, nefc);
+  q->wind = (int**)mj_stackAlloc(d, nefc);
+  q->wadr = stackInt(d, nefc);
+  q->wsame = stackInt(d, nefc);
+  q->bofs = stackInt(d, nefc);
+  q->z = mj_stackAlloc(d, nv);
+  q->Ainv = mj_stackAlloc(d, nefc);
+  q->flg_R = flg_R;
+  if (!start || !mark || !list || !col || !x || !sd || !q->wnnz || !q->wind || !q->wadr ||
+      !q->wsame || !q->bofs || !q->z || !q->Ainv || !jacRows(m, d, &J)) {
+    return 0;
+  }
+
+  // qLD's row starts (a simple dof keeps only its diagonal), the columns of each row's
+  // off-diagonal entries (the dof's ancestors, ascending) and D^-1/2
+  start[0] = 0;
+  for (int k = 0; k < nv; k++) {
+    int len = (k + 1 < nv ? m->dof_Madr[k + 1] : m->nM) - m->dof_Madr[k];
+    start[k + 1] = start[k] + (m->dof_simplenum[k] ? 1 : len);
+    for (int a = m->dof_parentid[k], p = start[k + 1] - 2; p >= start[k]; p--) {
+      col[p] = a;
+      a = m->dof_parentid[a];
+    }
+    sd[k] = sqrt(d->qLDiagInv[k]);
+  }
+  memset(mark, 0, sizeof(int) * nv);
+  mju_zero(x, GROUP * nv);
+
+  // the dofs of each column of W (a list shared with the previous column when they are the
+  // same, else on d's stack) and the sizes of the columns and of the diagonal blocks
+  int total = 0, nblk = 0;
+  for (int i = 0; i < nefc; i++) {
+    int n = i ? q->wnnz[i - 1] : 0;
+    q->wsame[i] = sameColumns(&J, i);
+    if (!q->wsame[i]) {
+      n = chainDofs(m, J.colind + J.rowadr[i], J.rownnz[i], mark, list);
+      q->wsame[i] = i && n == q->wnnz[i - 1] && !memcmp(list, q->wind[i - 1], sizeof(int) * n);
+    }
+    if (q->wsame[i]) {
+      q->wind[i] = q->wind[i - 1];
+    } else if ((q->wind[i] = stackInt(d, n))) {
+      memcpy(q->wind[i], list, sizeof(int) * n);
+    } else {
+      return 0;
+    }
+    q->wnnz[i] = n;
+    q->wadr[i] = total;
+    total += n;
+  }
+  for (int i = 0, nb; i < nefc; i += nb) {
+    nb = dualBlock(d, i);
+    for (int a = 0; a < nb; a++) q->bofs[i + a] = nblk + a * nb;
+    nblk += nb * nb;
+  }
+  q->wval = mj_stackAlloc(d, total);
+  q->blk = mj_stackAlloc(d, nblk);
+  if ((total && !q->wval) || !q->blk) return 0;
+
+  // each group of up to GROUP rows with the same dofs (a contact's rows): w = D^-1/2
+  // inv(L') J_i' over their chains, from the leaves (a dof is final once its descendants have
+  // pushed into it; it pushes into its ancestors, L(k, :) in qLD); the group's rows side by
+  // side in x (x[k GROUP + r]), so that their chains of updates overlap
+  for (int i = 0, g; i < nefc; i += g) {
+    const int* ind = q->wind[i];
+    int n = q->wnnz[i];
+    for (g = 1; i + g < nefc && g < GROUP && q->wsame[i + g]; g++) {}
+    for (int r = 0; r < g; r++) {
+      const int* c = J.colind + J.rowadr[i + r];
+      const mjtNum* v = J.val + J.rowadr[i + r];
+      for (int k = 0; k < J.rownnz[i + r]; k++) x[c[k] * GROUP + r] = v[k];
+    }
+    for (int t = 0; t < n; t++) {
+      int k = ind[t];
+      const mjtNum* xk = x + k * GROUP;
+      for (int p = start[k]; p < start[k + 1] - 1; p++) {
+        mjtNum* xa = x + col[p] * GROUP;
+        mjtNum l = d->qLD[p];
+        for (int r = 0; r < g; r++) xa[r] -= l * xk[r];
+      }
+    }
+    for (int r = 0; r < g; r++) {
+      mjtNum* val = q->wval + q->wadr[i] + r * n;
+      for (int t = 0; t < n; t++) {
+        val[t] = x[ind[t] * GROUP + r] * sd[ind[t]];
+        x[ind[t] * GROUP + r] = 0;
+      }
+    }
+  }
+
+  // the blocks: A(a, c) = w_a'w_c (+ R_a on the diagonal), w_a scattered into x; 1 / A(a, a)
+  for (int i = 0, nb; i < nefc; i += nb) {
+    nb = dualBlock(d, i);
+    for (int a = i; a < i + nb; a++) {
+      const int* ia = q->wind[a];
+      const mjtNum* va = q->wval + q->wadr[a];
+      for (int t = 0; t < q->wnnz[a]; t++) x[ia[t]] = va[t];
+      for (int c = i; c <= a; c++) {
+        const int* ic = q->wind[c];
+        const mjtNum* vc = q->wval + q->wadr[c];
+        mjtNum s = 0;
+        for (int t = 0; t < q->wnnz[c]; t++) s += vc[t] * x[ic[t]];
+        q->blk[q->bofs[a] + c - i] = q->blk[q->bofs[c] + a - i] = s;
+      }
+      q->blk[q->bofs[a] + a - i] += flg_R ? d->efc_R[a] : 0;
+      q->Ainv[a] = 1 / q->blk[q->bofs[a] + a - i];
+      for (int t = 0; t < q->wnnz[a]; t++) x[ia[t]] = 0;
+    }
+  }
+
+  // z = W f
+  mju_zero(q->z, nv);
+  for (int i = 0; i < nefc; i++) {
+    const int* ind = q->wind[i];
+    const mjtNum* val = q->wval + q->wadr[i];
+    mjtNum f = d->efc_force[i];
+    if (f) {
+      for (int t = 0; t < q->wnnz[i]; t++) q->z[ind[t]] += val[t] * f;
+    }
+  }
+  return 1;
+}
+
+// (A f + b)_i = w_i'z + b_i (+ R_i f_i with the regularizer), in four partial sums (short
+// chains of additions: each row of a sweep waits for the previous row's update)
+static mjtNum dualResidual(const Dual* q, const mjData* d, int i) {
+  const int* ind = q->wind[i];
+  const mjtNum* val = q->wval + q->wadr[i];
+  const mjtNum* z = q->z;
+  int n = q->wnnz[i], t = 0;
+  mjtNum s0 = d->efc_b[i] + (q->flg_R ? d->efc_R[i] * d->efc_force[i] : 0), s1 = 0, s2 = 0, s3 = 0;
+  for (; t + 4 <= n; t += 4) {
+    s0 += val[t] * z[ind[t]];
+    s1 += val[t + 1] * z[ind[t + 1]];
+    s2 += val[t + 2] * z[ind[t + 2]];
+    s3 += val[t + 3] * z[ind[t + 3]];
+  }
+  for (; t < n; t++) s0 += val[t] * z[ind[t]];
+  return (s0 + s1) + (s2 + s3);
+}
+
+// row i's force has changed by delta: z += w_i delta
+static void dualMove(Dual* q, int i, mjtNum delta) {
+  if (delta == 0) return;
+  const int* ind = q->wind[i];
+  const mjtNum* val = q->wval + q->wadr[i];
+  for (int t = 0; t < q->wnnz[i]; t++) q->z[ind[t]] += val[t] * delta;
+}
+
+// whether the nb rows from row i have the same dofs in W (a contact's rows usually do)
+static int dualShared(const Dual* q, int i, int nb) {
+  for (int r = 1; r < nb; r++) {
+    if (!q->wsame[i + r]) return 0;
+  }
+  return 1;
+}
+
+// res = (A f + b) of the nb rows from row i; rows with the same dofs four at a time in one
+// pass over the dofs (four sums in registers), the others one by one
+static void blockResidual(const Dual* q, const mjData* d, int i, int nb, mjtNum* res) {
+  int r = 0;
+  if (nb >= 4 && dualShared(q, i, nb)) {
+    int n = q->wnnz[i];
+    const int* ind = q->wind[i];
+    for (; r + 4 <= nb; r += 4) {
+      const mjtNum* v = q->wval + q->wadr[i + r];
+      mjtNum s[4] = {0, 0, 0, 0};
+      for (int t = 0; t < n; t++) {
+        mjtNum zt = q->z[ind[t]];
+        s[0] += v[t] * zt;
+        s[1] += v[n + t] * zt;
+        s[2] += v[2 * n + t] * zt;
+        s[3] += v[3 * n + t] * zt;
+      }
+      for (int k = 0; k < 4; k++) {
+        int a = i + r + k;
+        res[r + k] = d->efc_b[a] + (q->flg_R ? d->efc_R[a] * d->efc_force[a] : 0) + s[k];
+      }
+    }
+  }
+  for (; r < nb; r++) res[r] = dualResidual(q, d, i + r);
+}
+
+// the forces of the nb rows from row i have changed by delta: z += sum_r w_{i+r} delta_r
+static void blockMove(Dual* q, int i, int nb, const mjtNum* delta) {
+  int moved = 0;
+  for (int r = 0; r < nb; r++) moved |= delta[r] != 0;
+  if (!moved) return;
+  if (nb == 1 || !dualShared(q, i, nb)) {
+    for (int r = 0; r < nb; r++) dualMove(q, i + r, delta[r]);
+    return;
+  }
+  int n = q->wnnz[i];
+  const int* ind = q->wind[i];
+  const mjtNum* val = q->wval + q->wadr[i];
+  for (int t = 0; t < n; t++) {
+    mjtNum s = 0;
+    for (int r = 0; r < nb; r++) s += val[r * n + t] * delta[r];
+    q->z[ind[t]] += s;
+  }
+}
+
 // ---- dual solver: PGS --------------------------------------------------------------------------
+
+// one PGS update of an elliptic contact's forces f, as MuJoCo 3.5.1 iterates (found by probing
+// its solver): first the whole block along v = f / f_n (scaling keeps it in the cone; v = the
+// normal alone when f_n = 0) by the exact minimizer along that line, f_n kept >= 0; then the
+// friction forces by the exact minimizer over the disk |f_t / friction| <= f_n, the normal held
+void mju_ellipticPGS(mjtNum* f, const mjtNum* Ab, const mjtNum* res, const mjtNum* mu,
+                     int dim) {
+  int nt = dim - 1;
+  mjtNum v[6] = {1, 0, 0, 0, 0, 0}, Av[6], Att[25], c[5];
+
+  // the line: t = -res'v / v'Ab v, clamped at f_n + t = 0
+  if (f[0] > 0) {
+    for (int j = 1; j < dim; j++) v[j] = f[j] / f[0];
+  }
+  for (int j = 0; j < dim; j++) Av[j] = mju_dot(Ab + j * dim, v, dim);
+  mjtNum vAv = mju_dot(v, Av, dim), t = vAv > mjMINVAL ? -mju_dot(res, v, dim) / vAv : 0;
+  if (f[0] + t < 0) t = -f[0];
+  for (int j = 0; j < dim; j++) f[j] += t * v[j];
+
+  // the friction forces: 0.5 y'Att y + y'c, c = res_t + t (Ab v)_t - Att f_t
+  if (f[0] <= 0) {
+    mju_zero(f, dim);
+    return;
+  }
+  for (int j = 0; j < nt; j++) {
+    c[j] = res[1 + j] + t * Av[1 + j];
+    for (int k = 0; k < nt; k++) {
+      Att[j * nt + k] = Ab[(1 + j) * dim + 1 + k];
+      c[j] -= Att[j * nt + k] * f[1 + k];
+    }
+  }
+  mju_QCQP(f + 1, Att, c, mu, f[0], nt, NULL);
+}
+
+// one projected Gauss-Seidel update of the block of `dim` rows at row i (a contact's rows, else
+// one row), its block of A in Ab (dim x dim), ainv = 1 / A's diagonal of its rows and
+// res = (A f + b) of its rows on entry; the forces' changes to delta; returns the dual cost
+// change
+static mjtNum pgsBlock(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum* ainv,
+                       const mjtNum* res, mjtNum* delta) {
+  int type = d->efc_type[i];
+  mjtNum* f = d->efc_force + i;
+  mjtNum change = 0;
+
+  // elliptic cone: MuJoCo's update of the block
+  if (type == mjCNSTR_CONTACT_ELLIPTIC) {
+    mjtNum old[6];
+    mju_copy(old, f, dim);
+    mju_ellipticPGS(f, Ab, res, d->contact[d->efc_id[i]].friction, dim);
+
+    // dual cost change: delta' res + 0.5 delta' Ab delta
+    for (int j = 0; j < dim; j++) delta[j] = f[j] - old[j];
+    for (int j = 0; j < dim; j++) {
+      change += delta[j] * (res[j] + 0.5 * mju_dot(Ab + j * dim, delta, dim));
+    }
+    return change;
+  }
+
+  // the rows in turn (a pyramid's edges one by one), each residual brought up to date with the
+  // block's earlier changes: f_a -= (res_a + sum_{c<a} A(a,c) delta_c) / A(a,a), then the
+  // row's bounds (friction loss box, non-negative but for equality rows)
+  for (int a = 0; a < dim; a++) {
+    mjtNum r = res[a] + mju_dot(Ab + a * dim, delta, a), old = f[a];
+    f[a] -= r * ainv[a];
+    if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
+      mjtNum fl = d->efc_frictionloss[i];
+      f[a] = f[a] < -fl ? -fl : (f[a] > fl ? fl : f[a]);
+    } else if (type != mjCNSTR_EQUALITY && f[a] < 0) {
+      f[a] = 0;
+    }
+    delta[a] = f[a] - old;
+    change += delta[a] * (r + 0.5 * Ab[a * dim + a] * delta[a]);
+  }
+  return change;
+}
 
 // states of the dual solution: equality quadratic; friction loss linear at its bounds; one-sided
 // rows quadratic with positive force; elliptic blocks satisfied whatever their forces (MuJoCo
@@ -1163,151 +1502,23 @@ static void dualState(mjData* d) {
   }
 }
 
-// AR = J inv(M) J' + diag(R) (nefc x nefc); its lower triangle from J's non-zero columns
-// and inv(M) J' (dense rows and the J rows on d's stack), mirrored; 0 when the stack is too
-// small
-static int dualMatrix(const mjModel* m, mjData* d, mjtNum* AR) {
-  int nv = m->nv, nefc = d->nefc;
-  JacRows J;
-  mjtNum* MinvJ = mj_stackAlloc(d, (size_t)nefc * nv);
-  if (!MinvJ || !jacRows(m, d, &J)) return 0;
-  for (int i = 0; i < nefc; i++) jacRow(m, d, i, MinvJ + (size_t)i * nv);
-  mj_solveM(m, d, MinvJ, MinvJ, nefc);
-  for (int i = 0; i < nefc; i++) {
-    const mjtNum* v = J.val + J.rowadr[i];
-    const int* c = J.colind + J.rowadr[i];
-    for (int k = 0; k <= i; k++) {
-      const mjtNum* mj = MinvJ + (size_t)k * nv;
-      mjtNum s = 0;
-      for (int q = 0; q < J.rownnz[i]; q++) s += v[q] * mj[c[q]];
-      AR[(size_t)i * nefc + k] = AR[(size_t)k * nefc + i] = s;
-    }
-    AR[(size_t)i * nefc + i] += d->efc_R[i];
-  }
-  return 1;
+// qfrc_constraint = J' f, qacc = qacc_smooth + inv(M) qfrc_constraint and the dual states
+static void dualFinish(const mjModel* m, mjData* d) {
+  mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
+  mj_solveM(m, d, d->qacc, d->qfrc_constraint, 1);
+  mju_addTo(d->qacc, d->qacc_smooth, m->nv);
+  dualState(d);
 }
 
-// g'(r) of g(r) = min over |x_t / mu| <= r of the block cost with normal force r: by the
-// envelope theorem A00 r + c0 + At0' x_t - lambda r, x_t and lambda from the QCQP
-static mjtNum coneSlope(mjtNum* x, const mjtNum* Ab, const mjtNum* c, const mjtNum* mu,
-                        int dim, mjtNum r) {
-  int nt = dim - 1;
-  mjtNum Att[25] = {0}, bt[5] = {0}, lambda;
-  x[0] = r;
-
-  // at r = 0 (x_t = 0) the multiplier term lambda r tends to |mu .* c_t|
-  if (r <= 0) {
-    mjtNum s = 0;
-    for (int j = 0; j < nt; j++) s += (mu[j] * c[1 + j]) * (mu[j] * c[1 + j]);
-    mju_zero(x + 1, nt);
-    return c[0] - sqrt(s);
-  }
-  for (int j = 0; j < nt; j++) {
-    bt[j] = c[1 + j] + Ab[(1 + j) * dim] * r;
-    for (int k = 0; k < nt; k++) Att[j * nt + k] = Ab[(1 + j) * dim + 1 + k];
-  }
-  mju_QCQP(x + 1, Att, bt, mu, r, nt, &lambda);
-  return Ab[0] * r + c[0] + mju_dot(Ab + 1, x + 1, nt) - lambda * r;
-}
-
-// the unconstrained minimizer when it lies in the cone, else the root of the convex partial
-// minimum's slope g'(r) over the normal force r >= 0 (Illinois false position in a bracket)
-void mju_coneMin(mjtNum* x, const mjtNum* Ab, const mjtNum* c, const mjtNum* mu, int dim) {
-  mjtNum L[36], t = 0;
-  mju_copy(L, Ab, dim * dim);
-  mju_cholFactor(L, dim, mjMINVAL);
-  mju_cholSolve(x, L, c, dim);
-  mju_scl(x, x, -1, dim);
-  for (int j = 1; j < dim; j++) t += (x[j] / mu[j - 1]) * (x[j] / mu[j - 1]);
-  if (x[0] >= 0 && sqrt(t) <= x[0]) return;
-
-  // no normal force when g'(0) >= 0; else bracket the root by doubling
-  mjtNum lo = 0, glo = coneSlope(x, Ab, c, mu, dim, 0), hi = fmax(-glo / Ab[0], mjMINVAL), ghi;
-  if (glo >= 0) return;
-  for (int k = 0; (ghi = coneSlope(x, Ab, c, mu, dim, hi)) < 0 && k < 60; k++) {
-    lo = hi;
-    glo = ghi;
-    hi *= 2;
-  }
-
-  // false position with the Illinois halving of the retained end
-  for (int k = 0, side = 0; k < 100 && hi - lo > 1e-15 * hi; k++) {
-    mjtNum r = (lo * ghi - hi * glo) / (ghi - glo), g = coneSlope(x, Ab, c, mu, dim, r);
-    if (g == 0) return;
-    if (g < 0) {
-      lo = r;
-      glo = g;
-      if (side < 0) ghi *= 0.5;
-      side = -1;
-    } else {
-      hi = r;
-      ghi = g;
-      if (side > 0) glo *= 0.5;
-      side = 1;
-    }
-  }
-  coneSlope(x, Ab, c, mu, dim, 0.5 * (lo + hi));
-}
-
-// one projected Gauss-Seidel update of the row or elliptic block starting at row i, with
-// res = (A f + b) of its rows on entry; returns its dual cost change and the block's size
-static mjtNum pgsBlock(mjData* d, const mjtNum* AR, int i, const mjtNum* res, int* size) {
-  int nefc = d->nefc, type = d->efc_type[i];
-  mjtNum* f = d->efc_force + i;
-  const mjtNum* A = AR + (size_t)i * nefc + i;
-
-  // elliptic cone: the exact minimizer of the block's dual cost over its cone
-  if (type == mjCNSTR_CONTACT_ELLIPTIC) {
-    const mjContact* con = d->contact + d->efc_id[i];
-    int dim = con->dim;
-    mjtNum old[6], Ab[36], c[6];
-    mju_copy(old, f, dim);
-
-    // cost in the block's forces x: 0.5 x'Ab x + x'c, c = res - Ab old
-    for (int j = 0; j < dim; j++) {
-      c[j] = res[j];
-      for (int k = 0; k < dim; k++) {
-        Ab[j * dim + k] = A[j * nefc + k];
-        c[j] -= Ab[j * dim + k] * old[k];
-      }
-    }
-    mju_coneMin(f, Ab, c, con->friction, dim);
-
-    // dual cost change: delta' res + 0.5 delta' A delta
-    mjtNum delta[6], change = 0;
-    for (int j = 0; j < dim; j++) delta[j] = f[j] - old[j];
-    for (int j = 0; j < dim; j++) {
-      change += delta[j] * res[j];
-      for (int k = 0; k < dim; k++) change += 0.5 * delta[j] * A[j * nefc + k] * delta[k];
-    }
-    *size = dim;
-    return change;
-  }
-
-  // one row: f -= res / A_ii, then its bounds
-  mjtNum old = f[0];
-  f[0] -= res[0] / A[0];
-  if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
-    mjtNum fl = d->efc_frictionloss[i];
-    f[0] = f[0] < -fl ? -fl : (f[0] > fl ? fl : f[0]);
-  } else if (type != mjCNSTR_EQUALITY && f[0] < 0) {
-    f[0] = 0;
-  }
-  mjtNum delta = f[0] - old;
-  *size = 1;
-  return delta * res[0] + 0.5 * A[0] * delta * delta;
-}
-
-// PGS on the dual problem from efc_force; then qfrc_constraint = J' f,
-// qacc = qacc_smooth + inv(M) qfrc_constraint and the states
+// PGS on the dual problem from efc_force; then the primal quantities of the forces
 void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
-  int nv = m->nv, nefc = d->nefc;
+  int nefc = d->nefc;
   size_t mark = mj_markStack(d);
+  Dual q;
   d->solver_niter = 0;
-  mjtNum* AR = mj_stackAlloc(d, (size_t)nefc * nefc);
-  if (!AR || !dualMatrix(m, d, AR)) {
+  if (!dualInit(m, d, &q, 1)) {
     mj_warning(d, mjWARN_CNSTRFULL, nefc);
-    mju_copy(d->qacc, d->qacc_smooth, nv);
+    mju_copy(d->qacc, d->qacc_smooth, m->nv);
     mj_freeStack(d, mark);
     return;
   }
@@ -1316,13 +1527,12 @@ void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
   for (int iter = 0; iter < maxiter; iter++) {
     // sweep the rows and blocks in order, each with its current residual A f + b
     mjtNum improvement = 0;
-    for (int i = 0, size = 1; i < nefc; i += size) {
-      mjtNum res[6];
-      int dim = d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC ? d->contact[d->efc_id[i]].dim : 1;
-      for (int j = 0; j < dim; j++) {
-        res[j] = d->efc_b[i + j] + mju_dot(AR + (size_t)(i + j) * nefc, d->efc_force, nefc);
-      }
-      improvement -= pgsBlock(d, AR, i, res, &size);
+    for (int i = 0, nb; i < nefc; i += nb) {
+      mjtNum res[10], delta[10];
+      nb = dualBlock(d, i);
+      blockResidual(&q, d, i, nb, res);
+      improvement -= pgsBlock(d, i, nb, q.blk + q.bofs[i], q.Ainv + i, res, delta);
+      blockMove(&q, i, nb, delta);
     }
 
     // statistics and the stopping test
@@ -1331,73 +1541,60 @@ void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
     d->solver_niter = iter + 1;
     if (improvement < m->opt.tolerance) break;
   }
-
-  // the primal quantities of the forces
-  mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
-  mj_solveM(m, d, d->qacc, d->qfrc_constraint, 1);
-  mju_addTo(d->qacc, d->qacc_smooth, nv);
-  dualState(d);
+  dualFinish(m, d);
   mj_freeStack(d, mark);
 }
 
 // ---- noslip: the friction rows without their regularizer -----------------------------------
 
-// (A f + b) of row i, A (nefc x nefc) row-major
-static mjtNum dualResidual(const mjData* d, const mjtNum* AR, int i) {
-  return d->efc_b[i] + mju_dot(AR + (size_t)i * d->nefc, d->efc_force, d->nefc);
-}
-
-// one noslip update of the friction row or friction block at row i (A without R): a friction
-// loss row by Gauss-Seidel clamped to +-frictionloss; each opposite pair of a pyramid's edges
-// in turn along e = (1, -1), which keeps their sum (the normal force) and both non-negative;
-// an elliptic contact's friction forces as the exact minimizer over the disk
-// |f_t / friction| <= f_normal, the normal held; returns the dual cost change, and the rows
-// taken in *size
-static mjtNum noslipBlock(mjData* d, const mjtNum* AR, int i, int* size) {
-  int nefc = d->nefc, type = d->efc_type[i];
+// one noslip update of the friction row or friction block of nb rows at row i (A without R, its
+// block in Ab): a friction loss row by Gauss-Seidel clamped to +-frictionloss; each opposite
+// pair of a pyramid's edges in turn along e = (1, -1), which keeps their sum (the normal force)
+// and both non-negative; an elliptic contact's friction forces as the exact minimizer over the
+// disk |f_t / friction| <= f_normal, the normal held; returns the dual cost change
+static mjtNum noslipBlock(mjData* d, Dual* q, int i, int nb, const mjtNum* Ab) {
+  int type = d->efc_type[i];
   mjtNum* f = d->efc_force + i;
-  const mjtNum* A = AR + (size_t)i * nefc + i;
-  *size = 1;
+  mjtNum change = 0;
 
   // friction loss
   if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
-    mjtNum old = f[0], fl = d->efc_frictionloss[i], res = dualResidual(d, AR, i);
-    f[0] -= res / A[0];
+    mjtNum old = f[0], fl = d->efc_frictionloss[i], res = dualResidual(q, d, i);
+    f[0] -= res * q->Ainv[i];
     f[0] = f[0] < -fl ? -fl : (f[0] > fl ? fl : f[0]);
     mjtNum delta = f[0] - old;
-    return delta * res + 0.5 * A[0] * delta * delta;
+    dualMove(q, i, delta);
+    return delta * res + 0.5 * Ab[0] * delta * delta;
   }
-  if (type != mjCNSTR_CONTACT_PYRAMIDAL && type != mjCNSTR_CONTACT_ELLIPTIC) return 0;
-  const mjContact* con = d->contact + d->efc_id[i];
-  int dim = con->dim;
-  mjtNum change = 0;
 
   // pyramid, each pair: f+ += x, f- -= x with x in [-f+, f-] minimizing
   // x (res+ - res-) + 0.5 x^2 (A++ - 2 A+- + A--)
   if (type == mjCNSTR_CONTACT_PYRAMIDAL) {
-    *size = 2 * (dim - 1);
-    for (int a = 0; a < *size; a += 2) {
-      mjtNum g = dualResidual(d, AR, i + a) - dualResidual(d, AR, i + a + 1);
-      mjtNum h = A[a * nefc + a] - 2 * A[a * nefc + a + 1] + A[(a + 1) * nefc + a + 1];
+    for (int a = 0; a < nb; a += 2) {
+      mjtNum g = dualResidual(q, d, i + a) - dualResidual(q, d, i + a + 1);
+      mjtNum h = Ab[a * nb + a] - 2 * Ab[a * nb + a + 1] + Ab[(a + 1) * nb + a + 1];
       if (h < mjMINVAL) continue;
       mjtNum x = -g / h;
       x = x < -f[a] ? -f[a] : (x > f[a + 1] ? f[a + 1] : x);
       f[a] += x;
       f[a + 1] -= x;
+      dualMove(q, i + a, x);
+      dualMove(q, i + a + 1, -x);
       change += x * g + 0.5 * h * x * x;
     }
     return change;
   }
+  if (type != mjCNSTR_CONTACT_ELLIPTIC) return 0;
 
   // elliptic: 0.5 y'Att y + y'c over the friction forces y, c = res_t - Att f_t
-  *size = dim;
-  int nt = dim - 1;
+  const mjContact* con = d->contact + d->efc_id[i];
+  int nt = nb - 1;
   mjtNum Att[25], c[5], res[5], old[5], delta[5];
   for (int j = 0; j < nt; j++) {
     old[j] = f[1 + j];
-    c[j] = res[j] = dualResidual(d, AR, i + 1 + j);
+    c[j] = res[j] = dualResidual(q, d, i + 1 + j);
     for (int k = 0; k < nt; k++) {
-      Att[j * nt + k] = A[(1 + j) * nefc + 1 + k];
+      Att[j * nt + k] = Ab[(1 + j) * nb + 1 + k];
       c[j] -= Att[j * nt + k] * f[1 + k];
     }
   }
@@ -1408,8 +1605,8 @@ static mjtNum noslipBlock(mjData* d, const mjtNum* AR, int i, int* size) {
   }
   for (int j = 0; j < nt; j++) delta[j] = f[1 + j] - old[j];
   for (int j = 0; j < nt; j++) {
-    change += delta[j] * res[j];
-    for (int k = 0; k < nt; k++) change += 0.5 * delta[j] * Att[j * nt + k] * delta[k];
+    change += delta[j] * (res[j] + 0.5 * mju_dot(Att + j * nt, delta, nt));
+    dualMove(q, i + 1 + j, delta[j]);
   }
   return change;
 }
@@ -1420,22 +1617,24 @@ static mjtNum noslipBlock(mjData* d, const mjtNum* AR, int i, int* size) {
 // them.  As in MuJoCo, each sweep counts as a solver iteration, and the first one's
 // improvement includes dropping the regularizer, 0.5 sum R f^2 over every row.
 void mj_solNoSlip(const mjModel* m, mjData* d, int maxiter) {
-  int nv = m->nv, nefc = d->nefc, iter0 = d->solver_niter;
+  int nefc = d->nefc, iter0 = d->solver_niter;
   size_t mark = mj_markStack(d);
-  mjtNum* AR = mj_stackAlloc(d, (size_t)nefc * nefc);
-  if (!AR || !dualMatrix(m, d, AR)) {
+  Dual q;
+  if (!dualInit(m, d, &q, 0)) {
     mj_warning(d, mjWARN_CNSTRFULL, nefc);
     mj_freeStack(d, mark);
     return;
   }
   mjtNum scale = costScale(m), improvement = 0;
   for (int i = 0; i < nefc; i++) {
-    AR[(size_t)i * nefc + i] -= d->efc_R[i];
     improvement += 0.5 * d->efc_R[i] * d->efc_force[i] * d->efc_force[i];
   }
 
   for (int iter = 0; iter < maxiter; iter++) {
-    for (int i = 0, size = 1; i < nefc; i += size) improvement -= noslipBlock(d, AR, i, &size);
+    for (int i = 0, nb; i < nefc; i += nb) {
+      nb = dualBlock(d, i);
+      improvement -= noslipBlock(d, &q, i, nb, q.blk + q.bofs[i]);
+    }
     improvement *= scale;
     saveStats(d, d->solver_niter++, improvement, 0, 0, 0, 0, 0, 0);
     if (improvement < m->opt.noslip_tolerance) break;
@@ -1443,10 +1642,7 @@ void mj_solNoSlip(const mjModel* m, mjData* d, int maxiter) {
   }
 
   // the primal quantities of the forces; the states in the statistics' active counts
-  mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
-  mj_solveM(m, d, d->qacc, d->qfrc_constraint, 1);
-  mju_addTo(d->qacc, d->qacc_smooth, nv);
-  dualState(d);
+  dualFinish(m, d);
   int nactive = activeCount(d);
   for (int k = iter0; k < d->solver_niter && k < mjNSOLVER; k++) d->solver[k].nactive = nactive;
   mj_freeStack(d, mark);

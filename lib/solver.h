@@ -41,8 +41,10 @@ int mju_updateLDL(mjtNum* L, mjtNum* D, mjtNum* x, int flg_plus, const int* ind,
 int mju_QCQP(mjtNum* x, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNum r, int n,
              mjtNum* lambda);
 
-// x = the minimizer of 0.5 x'Ab x + x'c over the cone x0 >= |x_t / mu| (Ab symmetric positive
-// definite dim x dim, dim <= 6, x_t = x[1..dim-1], mu = dim - 1 positive coefficients)
-void mju_coneMin(mjtNum* x, const mjtNum* Ab, const mjtNum* c, const mjtNum* mu, int dim);
+// one PGS update of an elliptic contact's forces f (dim <= 6 rows, Ab their dim x dim block of
+// the dual's A, res = A f + b at them, mu the dim - 1 friction coefficients), as MuJoCo's
+// iterates: the block along f / f_n (the normal alone when f_n = 0) to the minimum on that line
+// with f_n >= 0, then the friction forces to the minimum over |f_t / mu| <= f_n
+void mju_ellipticPGS(mjtNum* f, const mjtNum* Ab, const mjtNum* res, const mjtNum* mu, int dim);
 
 #endif

@@ -2,6 +2,11 @@
 # bench.sh: benchmarks: compile time of mjc, and simulation speed of mjstep against MuJoCo.
 #
 #   BIN=/path/to/bin sh scripts/bench.sh [RUNS [STEPS]]   (from the repository root; make bench)
+#   ONLY="contact" MODELS="gym_humanoid cheetah" sh scripts/bench.sh   (a focused run)
+#
+# ONLY (environment) names the parts to run, of compile, nocontact, smooth and contact (the
+# three races below; default: all); MODELS the races' models to run by their names in the
+# tables (default: all).
 #
 # 1. Compile time: the median wall time of `mjc compile` per model over RUNS runs (default 11).
 #    Models: models/chain100.xml (the 100-body chain, target under 50 ms), models/biped.xml and
@@ -29,12 +34,17 @@ BIN=${BIN:-build/bin}
 RUNS=${1:-11}
 STEPS=${2:-50000}
 ROUNDS=${ROUNDS:-5}
+ONLY=${ONLY:-compile nocontact smooth contact}
+MODELS=${MODELS:-}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 corpus=../shared/corpus
 
 # milliseconds since the epoch, with microseconds
 now() { date +%s%N | awk '{ printf "%.3f\n", $1 / 1e6 }'; }
+
+# whether part $1 is to run (named in ONLY)
+want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # the median of the numbers on stdin
 median() {
@@ -58,24 +68,26 @@ timeit() {
   done | median
 }
 
-echo "mjc compile, median of $RUNS runs (ms):"
-chain=
-for xml in models/chain100.xml models/biped.xml \
-           "$corpus/dm_control/humanoid_CMU.xml" "$corpus/dm_control/dog.xml" \
-           "$corpus/dm_control/humanoid.xml" "$corpus/dm_control/quadruped.xml" \
-           "$corpus/gymnasium/humanoid.xml" "$corpus/gymnasium/ant.xml"; do
-  [ -f "$xml" ] || continue
-  ms=$(timeit "$xml") || continue
-  printf '%-32s %8.2f\n' "${xml#"$corpus"/}" "$ms"
-  [ "$xml" = models/chain100.xml ] && chain=$ms
-done
+if want compile; then
+  echo "mjc compile, median of $RUNS runs (ms):"
+  chain=
+  for xml in models/chain100.xml models/biped.xml \
+             "$corpus/dm_control/humanoid_CMU.xml" "$corpus/dm_control/dog.xml" \
+             "$corpus/dm_control/humanoid.xml" "$corpus/dm_control/quadruped.xml" \
+             "$corpus/gymnasium/humanoid.xml" "$corpus/gymnasium/ant.xml"; do
+    [ -f "$xml" ] || continue
+    ms=$(timeit "$xml") || continue
+    printf '%-32s %8.2f\n' "${xml#"$corpus"/}" "$ms"
+    [ "$xml" = models/chain100.xml ] && chain=$ms
+  done
 
-# the target: the 100-body chain compiles in under 50 ms
-if [ -n "$chain" ]; then
-  verdict=$(echo "$chain" | awk '{ print ($1 < 50) ? "yes" : "NO" }')
-  echo "chain100 under 50 ms: $verdict ($chain ms)"
-else
-  echo "chain100 under 50 ms: not measured (does not compile)"
+  # the target: the 100-body chain compiles in under 50 ms
+  if [ -n "$chain" ]; then
+    verdict=$(echo "$chain" | awk '{ print ($1 < 50) ? "yes" : "NO" }')
+    echo "chain100 under 50 ms: $verdict ($chain ms)"
+  else
+    echo "chain100 under 50 ms: not measured (does not compile)"
+  fi
 fi
 
 # ---- simulation speed against MuJoCo 2.2.2 ---------------------------------------------------
@@ -114,6 +126,9 @@ simTable() {
     "MuJoCo contacts, constraint rows/step"
   for spec in "$@"; do
     name=${spec%%:*} rest=${spec#*:}
+    if [ -n "$MODELS" ]; then
+      case " $MODELS " in *" $name "*) ;; *) continue ;; esac
+    fi
     xml=${rest%%:*} div=1
     [ "$xml" != "$rest" ] && div=${rest#*:}
     [ -f "$xml" ] || { printf '%-16s (missing: %s)\n' "$name" "$xml"; continue; }
@@ -154,22 +169,27 @@ nocontact="humanoid:$corpus/dm_control/humanoid.xml
            ant:$corpus/gymnasium/ant.xml cheetah:$corpus/dm_control/cheetah.xml
            biped:models/biped.xml chain100:models/chain100.xml"
 
-echo
-echo "simulation, contacts disabled, $STEPS steps, best of $ROUNDS (steps per second;" \
-     "ratio = mjstep / MuJoCo):"
-# shellcheck disable=SC2086
-simTable 'contact="disable"' $nocontact
-echo
-echo "simulation, contacts and all constraints disabled (the smooth dynamics alone):"
-# shellcheck disable=SC2086
-simTable 'contact="disable" constraint="disable"' $nocontact
+if want nocontact; then
+  echo
+  echo "simulation, contacts disabled, $STEPS steps, best of $ROUNDS (steps per second;" \
+       "ratio = mjstep / MuJoCo):"
+  # shellcheck disable=SC2086
+  simTable 'contact="disable"' $nocontact
+fi
+if want smooth; then
+  echo
+  echo "simulation, contacts and all constraints disabled (the smooth dynamics alone):"
+  # shellcheck disable=SC2086
+  simTable 'contact="disable" constraint="disable"' $nocontact
+fi
 # crowd100 with room for its contacts: MuJoCo 2.2.2 preallocates only <size>'s nconmax and
 # njmax (by default 100 and 500); both engines read this copy
 crowd=$T/crowd100.xml
 sed '0,/<mujoco[^>]*>/s//&\n  <size nconmax="1500" njmax="5000"\/>/' models/crowd100.xml >"$crowd"
+want contact || exit 0
 echo
 echo "simulation with contacts, the models as they are (crowd100: $((STEPS / 25)) steps):"
 simTable '' humanoid:$corpus/dm_control/humanoid.xml \
-  gym_humanoid:$corpus/gymnasium/humanoid.xml crowd100:$crowd:25 \
+  gym_humanoid:$corpus/gymnasium/humanoid.xml "crowd100:$crowd:25" \
   ant:$corpus/gymnasium/ant.xml cheetah:$corpus/dm_control/cheetah.xml \
   hopper:$corpus/dm_control/hopper.xml
