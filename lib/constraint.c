@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "smooth.h"
 #include "util.h"
 
 #define mjMINMU 1e-5  // smallest friction coefficient a cone divides by
@@ -94,17 +95,11 @@ static int addRows(Rows* r, const Block* b) {
 
 // ---- Jacobians over dof chains -----------------------------------------------------------------
 
-// the last dof on the path from body b to the world (of b or its nearest ancestor with dofs), -1
-static int lastDof(const mjModel* m, int b) {
-  while (b > 0 && !m->body_dofnum[b]) b = m->body_parentid[b];
-  return b > 0 ? m->body_dofadr[b] + m->body_dofnum[b] - 1 : -1;
-}
-
 // the dofs moving body b1 or b2 (their chains to the world merged) ascending into r->cols, with
 // r->flags bit 0 when the dof moves b1, bit 1 when it moves b2; returns their number
 static int bodyChain(Rows* r, int b1, int b2) {
   const mjModel* m = r->m;
-  int j1 = lastDof(m, b1), j2 = lastDof(m, b2), n = 0;
+  int j1 = mj_bodyLastDof(m, b1), j2 = mj_bodyLastDof(m, b2), n = 0;
 
   // both chains descend (a dof's parent has a smaller index): merge from the top
   while (j1 >= 0 || j2 >= 0) {

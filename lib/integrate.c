@@ -162,10 +162,8 @@ static void derivFluid(const mjModel* m, mjData* d, Deriv* D, mjtNum* g) {
     const mjtNum* R = d->ximat + 9 * b;
     mjtNum r[3];
     mju_sub3(r, d->xipos + 3 * b, d->subtree_com + 3 * m->body_rootid[b]);
-    int last = b;
-    while (last > 0 && !m->body_dofnum[last]) last = m->body_parentid[last];
-    if (last <= 0) continue;
-    last = m->body_dofadr[last] + m->body_dofnum[last] - 1;
+    int last = mj_bodyLastDof(m, b);
+    if (last < 0) continue;
 
     for (int k = 0; k < 6; k++) {
       int i = k % 3;
@@ -211,33 +209,26 @@ static void derivRNE(const mjModel* m, mjData* d, Deriv* D) {
   mjtNum* dfrc = mj_stackAlloc(d, 6 * (size_t)nv);
   mjtNum* dcdd = mj_stackAlloc(d, 6 * (size_t)nv);
   int* chain = (int*)mj_stackAlloc(d, (size_t)nv / 2 + 1);
-  int* blk = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);    // column block of each body
-  int* nch = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);    // its chain length
-  blk[0] = nch[0] = 0;
 
   for (int b = 1; b < nbody; b++) {
-    int p = m->body_parentid[b], np = nch[p], nb = np + m->body_dofnum[b];
-    mjtNum *V = dvel + 6 * (size_t)blk[p], *Acc = dacc + 6 * (size_t)blk[p];
+    // the chain's dofs, ascending (column c: the derivative wrt qvel[chain[c]]); the parent's
+    // chain is its first np, and b's block starts where its last dof's qM row does
+    int last = mj_bodyLastDof(m, b), plast = mj_bodyLastDof(m, m->body_parentid[b]), nb = 0;
+    for (int j = last; j >= 0; j = m->dof_parentid[j]) nb++;
+    for (int j = last, c = nb; j >= 0; j = m->dof_parentid[j]) chain[--c] = j;
+    int np = nb - m->body_dofnum[b];
+    mjtNum *V = dvel + (last >= 0 ? 6 * (size_t)m->dof_Madr[last] : 0);
+    mjtNum *Acc = dacc + (last >= 0 ? 6 * (size_t)m->dof_Madr[last] : 0);
 
-    // a body with dofs: the parent's columns, then zeros for its own
+    // a body with dofs: the parent's columns, then zeros for its own (a body without dofs
+    // moves with its parent and shares its block)
     if (m->body_dofnum[b]) {
-      blk[b] = m->dof_Madr[m->body_dofadr[b] + m->body_dofnum[b] - 1];
-      mjtNum *Vp = V, *Accp = Acc;
-      V = dvel + 6 * (size_t)blk[b], Acc = dacc + 6 * (size_t)blk[b];
-      mju_copy(V, Vp, 6 * np);
-      mju_copy(Acc, Accp, 6 * np);
+      size_t pblk = plast >= 0 ? 6 * (size_t)m->dof_Madr[plast] : 0;
+      mju_copy(V, dvel + pblk, 6 * np);
+      mju_copy(Acc, dacc + pblk, 6 * np);
       mju_zero(V + 6 * np, 6 * (nb - np));
       mju_zero(Acc + 6 * np, 6 * (nb - np));
-    } else {
-      blk[b] = blk[p];
     }
-    nch[b] = nb;
-
-    // the chain's dofs, ascending: column c is the derivative wrt qvel[chain[c]]
-    int c = nb, j = m->body_dofnum[b] ? m->body_dofadr[b] + m->body_dofnum[b] - 1 : -1;
-    if (j < 0) for (int a = p; a > 0 && j < 0; a = m->body_parentid[a])
-      if (m->body_dofnum[a]) j = m->body_dofadr[a] + m->body_dofnum[a] - 1;
-    for (; j >= 0; j = m->dof_parentid[j]) chain[--c] = j;
 
     // this body's joints in order; column of dof j: np + (j - body_dofadr)
     for (int jn = m->body_jntadr[b]; jn < m->body_jntadr[b] + m->body_jntnum[b]; jn++) {

@@ -12,7 +12,7 @@ int mj_sizesValid(const mjModel* m);
 
 // the fewest mjtNums of stack the pipeline needs for m: implicit integration (qacc and a
 // gradient, then the dense nv x nv matrix and the RNE derivative's two 6 nM blocks of chain
-// columns, 12 nv and nbody ints, or implicitfast's two nM and nv), Euler with damping (two nM, two nv), RK4 (its
+// columns, 12 nv and nv ints, or implicitfast's two nM and nv), Euler with damping (two nM, two nv), RK4 (its
 // stage copies, 11 nv + nq + 6 na, around mj_forward's RNE of 12 nbody), plus the constraint
 // stages' vectors beside the arena (32 nv + 16 njmax)
 double mj_stackNeed(const mjModel* m);

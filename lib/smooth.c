@@ -470,10 +470,8 @@ void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr,
   if (jacr) mju_zero(jacr, 3 * nv);
 
   // the last dof on the path to the world: of this body or the nearest ancestor with dofs
-  int b = body;
-  while (b > 0 && !m->body_dofnum[b]) b = m->body_parentid[b];
-  if (b <= 0) return;
-  int dof = m->body_dofadr[b] + m->body_dofnum[b] - 1;
+  int dof = mj_bodyLastDof(m, body);
+  if (dof < 0) return;
 
   mjtNum r[3];
   mju_sub3(r, point, d->subtree_com + 3 * m->body_rootid[body]);
@@ -493,12 +491,11 @@ void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr,
 // entry j gains scl * vec . (cdof_lin_j + cdof_rot_j x r), r = point - root com
 void mj_addJacPointDot(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum point[3],
                        int body, const mjtNum vec[3], mjtNum scl) {
-  int b = body;
-  while (b > 0 && !m->body_dofnum[b]) b = m->body_parentid[b];
-  if (b <= 0) return;
+  int last = mj_bodyLastDof(m, body);
+  if (last < 0) return;
   mjtNum r[3];
   mju_sub3(r, point, d->subtree_com + 3 * m->body_rootid[body]);
-  for (int j = m->body_dofadr[b] + m->body_dofnum[b] - 1; j >= 0; j = m->dof_parentid[j]) {
+  for (int j = last; j >= 0; j = m->dof_parentid[j]) {
     const mjtNum* cdof = d->cdof + 6 * j;
     mjtNum lin[3];
     mju_cross(lin, cdof, r);
@@ -612,9 +609,8 @@ void mj_rne(const mjModel* m, mjData* d, int flg_acc, mjtNum* result) {
 // res(nv) += jacp' force + jacr' torque for a force and torque acting at a world point of body
 void mj_applyFT(const mjModel* m, const mjData* d, const mjtNum force[3],
                 const mjtNum torque[3], const mjtNum point[3], int body, mjtNum* res) {
-  int b = body;
-  while (b > 0 && !m->body_dofnum[b]) b = m->body_parentid[b];
-  if (b <= 0) return;
+  int last = mj_bodyLastDof(m, body);
+  if (last < 0) return;
   mjtNum r[3];
   mju_sub3(r, point, d->subtree_com + 3 * m->body_rootid[body]);
 
@@ -623,7 +619,7 @@ void mj_applyFT(const mjModel* m, const mjData* d, const mjtNum force[3],
   mjtNum rf[3];
   mju_cross(rf, r, force);
   mju_addTo3(rf, torque);
-  for (int j = m->body_dofadr[b] + m->body_dofnum[b] - 1; j >= 0; j = m->dof_parentid[j]) {
+  for (int j = last; j >= 0; j = m->dof_parentid[j]) {
     const mjtNum* cdof = d->cdof + 6 * j;
     res[j] += mju_dot3(cdof + 3, force) + mju_dot3(cdof, rf);
   }

@@ -20,6 +20,13 @@
 
 #include "mj.h"
 
+// the last dof on the path from body b to the world: of b or of its nearest ancestor with
+// dofs (body_weldid, the nearest body with joints); -1 when b is welded to the world
+static inline int mj_bodyLastDof(const mjModel* m, int b) {
+  int w = m->body_weldid[b];
+  return w > 0 ? m->body_dofadr[w] + m->body_dofnum[w] - 1 : -1;
+}
+
 // body, joint, geom, site, camera and light poses from qpos (and mocap_pos/quat); cameras
 // and lights get their body-fixed pose here, tracking modes are applied by mj_camlight
 void mj_kinematics(const mjModel* m, mjData* d);

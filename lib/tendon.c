@@ -555,11 +555,10 @@ static void pointBiasAcc(const mjModel* m, const mjData* d, const mjtNum p[3], i
   mjtNum r[3], w[3] = {0, 0, 0}, alpha[3] = {0, 0, 0}, tmp[3];
   mju_zero3(v);
   mju_zero3(a);
-  int b = body;
-  while (b > 0 && !m->body_dofnum[b]) b = m->body_parentid[b];
-  if (b <= 0) return;
+  int last = mj_bodyLastDof(m, body);
+  if (last < 0) return;
   mju_sub3(r, p, d->subtree_com + 3 * m->body_rootid[body]);
-  for (int j = m->body_dofadr[b] + m->body_dofnum[b] - 1; j >= 0; j = m->dof_parentid[j]) {
+  for (int j = last; j >= 0; j = m->dof_parentid[j]) {
     const mjtNum *cdof = d->cdof + 6 * j, *cdd = d->cdof_dot + 6 * j;
     mjtNum qv = d->qvel[j];
     mju_addToScl3(w, cdof, qv);
