@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mj.h"
+#include "helper.h"
 
 // print "name": [v0, v1, ...]
 static void printArray(const char* name, const mjtNum* v, int n, int first) {
@@ -21,28 +22,7 @@ static void printArray(const char* name, const mjtNum* v, int n, int first) {
 }
 
 int main(int argc, char** argv) {
-  char err[1024];
-  if (argc < 2) {
-    fprintf(stderr, "usage: fwd MODEL [--set N=V | --disable F | --enable F]... < STATES\n");
-    return 2;
-  }
-  mjModel* m = mj_loadAny(argv[1], err, sizeof(err));
-  if (!m) {
-    fprintf(stderr, "fwd: %s\n", err);
-    return 2;
-  }
-
-  // the option overrides
-  for (int i = 2; i + 1 < argc; i += 2) {
-    int r = !strcmp(argv[i], "--set") ? mj_setOptionString(m, argv[i + 1], err, sizeof(err))
-                                      : mj_setFlag(m, argv[i + 1], !strcmp(argv[i], "--enable"),
-                                                   err, sizeof(err));
-    if (r) {
-      fprintf(stderr, "fwd: %s\n", err);
-      return 2;
-    }
-  }
-
+  mjModel* m = helperModel("fwd", "STATES", argc, argv);
   // each state: a line read, forward, print
   mjData* d = mj_makeData(m);
   int n[4] = {m->nq, m->nv, m->na, m->nu};

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mj.h"
+#include "../helper.h"
 
 // print n numbers after a comma each
 static void printNums(const mjtNum* v, int n) {
@@ -19,28 +20,7 @@ static void printNums(const mjtNum* v, int n) {
 }
 
 int main(int argc, char** argv) {
-  char err[1024];
-  if (argc < 2) {
-    fprintf(stderr, "usage: contacts MODEL [--set N=V | --disable F | --enable F]... < STATES\n");
-    return 2;
-  }
-  mjModel* m = mj_loadAny(argv[1], err, sizeof(err));
-  if (!m) {
-    fprintf(stderr, "contacts: %s\n", err);
-    return 2;
-  }
-
-  // the option overrides
-  for (int i = 2; i + 1 < argc; i += 2) {
-    int r = !strcmp(argv[i], "--set") ? mj_setOptionString(m, argv[i + 1], err, sizeof(err))
-                                      : mj_setFlag(m, argv[i + 1], !strcmp(argv[i], "--enable"),
-                                                   err, sizeof(err));
-    if (r) {
-      fprintf(stderr, "contacts: %s\n", err);
-      return 2;
-    }
-  }
-
+  mjModel* m = helperModel("contacts", "STATES", argc, argv);
   // each state: qpos read, position stage, contacts printed
   mjData* d = mj_makeData(m);
   char* line = NULL;

@@ -21,6 +21,7 @@
 
 #include "constraint.h"
 #include "mj.h"
+#include "../helper.h"
 
 #define NCONFIELD 32  // numbers per contact on input
 
@@ -114,30 +115,7 @@ static void printRows(const mjModel* m, mjData* d) {
 }
 
 int main(int argc, char** argv) {
-  char err[1024];
-  if (argc < 2) {
-    fprintf(stderr,
-            "usage: efc MODEL [--set NAME=VALUE | --disable F | --enable F]... "
-            "< STATES\n");
-    return 2;
-  }
-  mjModel* m = mj_loadAny(argv[1], err, sizeof(err));
-  if (!m) {
-    fprintf(stderr, "efc: %s\n", err);
-    return 2;
-  }
-
-  // the option overrides
-  for (int i = 2; i + 1 < argc; i += 2) {
-    int r = !strcmp(argv[i], "--set")
-                ? mj_setOptionString(m, argv[i + 1], err, sizeof(err))
-                : mj_setFlag(m, argv[i + 1], !strcmp(argv[i], "--enable"), err, sizeof(err));
-    if (r) {
-      fprintf(stderr, "efc: %s\n", err);
-      return 2;
-    }
-  }
-
+  mjModel* m = helperModel("efc", "STATES", argc, argv);
   // each state: read, position stage (contacts replaced when given), velocity stage, print
   mjData* d = mj_makeData(m);
   char* line = NULL;

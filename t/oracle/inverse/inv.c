@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "mj.h"
+#include "../helper.h"
 
 #define NCONFIELD 32  // numbers per contact on input
 
@@ -128,29 +129,7 @@ static void runCase(const mjModel* m, mjData* d, char* p, long lineno) {
 }
 
 int main(int argc, char** argv) {
-  char err[1024];
-  if (argc < 2) {
-    fprintf(stderr, "usage: inv MODEL [--set NAME=VALUE | --disable F | --enable F]... < CASES\n");
-    return 2;
-  }
-  mjModel* m = mj_loadAny(argv[1], err, sizeof(err));
-  if (!m) {
-    fprintf(stderr, "inv: %s\n", err);
-    return 2;
-  }
-
-  // the option overrides
-  for (int i = 2; i < argc; i += 2) {
-    int r = i + 1 >= argc ? (snprintf(err, sizeof(err), "%s needs a value", argv[i]), -1)
-            : !strcmp(argv[i], "--set")
-                ? mj_setOptionString(m, argv[i + 1], err, sizeof(err))
-                : mj_setFlag(m, argv[i + 1], !strcmp(argv[i], "--enable"), err, sizeof(err));
-    if (r) {
-      fprintf(stderr, "inv: %s\n", err);
-      return 2;
-    }
-  }
-
+  mjModel* m = helperModel("inv", "CASES", argc, argv);
   // each case
   mjData* d = mj_makeData(m);
   char* line = NULL;
