@@ -22,10 +22,7 @@ cd "$(dirname "$0")/../../.."
 . t/oracle/lib.sh
 
 # the helper running libmj's solvers on the oracle's rows
-efc=$(dirname "$BIN")/t/oracle-efc
-mkdir -p "$(dirname "$efc")"
-# shellcheck disable=SC2086
-$CC $CFLAGS -o "$efc" t/oracle/solver/efc.c "$(dirname "$BIN")/libmj.a" $LDLIBS
+efc=$(helper solver/efc.c)
 
 cases=$(mktemp)
 trap 'rm -f "$cases"' EXIT
