@@ -1,11 +1,11 @@
 // compare.mjs: libmj's contacts against MuJoCo's (the oracle) at identical positions.
 //
-//   node t/oracle/collision/compare.mjs --bin CONTACTS [--verbose] [--set NAME=VALUE |
-//        --disable FLAG | --enable FLAG]... MODEL.xml...
+//   node t/oracle/collision/compare.mjs --bin CONTACTS [--verbose] [--random N]
+//        [--set NAME=VALUE | --disable FLAG | --enable FLAG]... MODEL.xml...
 //
 // The options (as mjstep's) apply to both engines, after nativeccd is disabled.
-// For each model the states are: qpos0 and every keyframe; RANDOM positions jittered around
-// them (free and ball joints get random rotations); and snapshots of MuJoCo falling and
+// For each model the states are: qpos0 and every keyframe; RANDOM (or N) positions jittered
+// around them (free and ball joints get random rotations); and snapshots of MuJoCo falling and
 // settling from qpos0 (and keyframe 0) for FALL steps.  At each state MuJoCo's mj_forward
 // and our mj_fwdPosition (CONTACTS, the helper t/oracle/collision/contacts.c, reading qpos
 // lines) give the contacts; they must agree in number, order, geom ids and dim exactly, and in
@@ -19,7 +19,7 @@ import { openOracle } from '../../../scripts/oracle.mjs';
 
 const BOUND = 1e-10;
 const CCD_BOUND = 1e-6;
-const RANDOM = 40;
+let RANDOM = 40;
 const FALL = 400;
 const EVERY = 20;
 
@@ -37,6 +37,7 @@ const files = [], opts = { set: [], disable: ['nativeccd'], enable: [] };
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--bin') bin = argv[++i];
   else if (argv[i] === '--verbose') verbose = true;
+  else if (argv[i] === '--random') RANDOM = +argv[++i];
   else if (['--set', '--disable', '--enable'].includes(argv[i])) {
     opts[argv[i].slice(2)].push(argv[++i]);
   }
