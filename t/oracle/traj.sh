@@ -8,7 +8,7 @@
 #
 # Models: the arguments (both runs), or t/oracle/models/*.xml (without contacts only),
 # models/*.xml but crowd100, and the corpus models named below (beside the repository; the
-# contact run adds the contact-rich ones of `extra`).  Builds the helper t/oracle/fwd.c against
+# contact run adds the contact-rich ones of `extra` and a box stack).  Builds the helper t/oracle/fwd.c against
 # BIN/../libmj.a with CC, CFLAGS and LDLIBS (make check passes its own) into a temporary
 # directory.  Exit status: nonzero when any row of either run is beyond its bound.
 set -eu
@@ -47,6 +47,8 @@ if [ $# -eq 0 ]; then
            dm_control/point_mass gymnasium/humanoidstandup gymnasium/point; do
     [ -f "$corpus/$f.xml" ] && extra="$extra $corpus/$f.xml"
   done
+  # a falling, settling stack of four boxes (box-box face and edge contacts)
+  extra="$extra t/oracle/collision/models/box_stack.xml"
 fi
 
 status=0
