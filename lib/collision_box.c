@@ -59,190 +59,212 @@ int mjc_SphereBox(const mjModel* m, const mjData* d, mjContact* con, int g1, int
 }
 
 // ---- capsule-box ------------------------------------------------------------------------------
+// MuJoCo's capsule-box, by its documented behaviour: in the box frame the capsule's segment
+// p + t ha (t in [-1, 1]) against the box's features, the segment ends (over a face or inside)
+// and the 12 edges; the point of the segment nearest to the nearest feature, and a second point
+// along the segment chosen by that feature's kind; each a sphere of the capsule's radius against
+// the box.
 
-// the capsule segment in the box frame: center p, half axis ha (t in [-1, 1] gives p + t ha)
-// and half-sizes s; the feature of the box nearest to it, found among the segment ends (over a
-// face, or inside) and the twelve edges (interior point, or one of its corners)
-enum { capFACE, capINSIDE, capEDGE, capCORNER };
+// the nearest feature: none, a segment end, an edge's interior, an edge's end (a box corner)
+enum { capNONE, capEND, capEDGE, capCORNER };
+
+// the segment and the nearest feature found so far
 typedef struct {
-  mjtNum p[3], ha[3], aa;  // segment; aa = ha'ha
-  const mjtNum* s;
-  int type, k;             // nearest feature and its axis (face normal, edge direction)
-  mjtNum g[3];             // its signs: -1, 0 (along the feature) or +1 per axis
-  mjtNum t, dist;          // segment parameter of the nearest point, distance found
+  mjtNum p[3], axis[3], ha[3], hl;  // center, unit axis, half axis, half length (box frame)
+  const mjtNum* s;                  // the box's half-sizes
+  int dir;                          // bits k where ha_k > 0
+  int type;                         // the nearest feature
+  mjtNum best;                      // its squared distance
+  mjtNum t, e;                      // segment and edge parameters (both in [-1, 1]) there
+  int face;                         // end: the axis of the face it lies over, -1 inside
+  int corner, edge;                 // edge: its corner bits (bit k: + along k) and axis
 } CapBox;
 
-// keep a candidate when nearer than the best so far by more than round-off: near-ties keep the
-// earlier candidate (segment ends before edges), as MuJoCo does
-static void capKeep(CapBox* c, int type, int k, const mjtNum g[3], mjtNum t, mjtNum dist) {
-  if (c->type >= 0 && dist >= c->dist - 1e-12) return;
-  c->type = type;
-  c->k = k;
-  mju_copy3(c->g, g);
-  c->t = t;
-  c->dist = dist;
-}
-
-// the segment ends t = -1, +1: inside the box (distance -1, beating any outside feature), or
-// over face k (|e_a| <= s_a, |e_b| <= s_b) at distance |e_k| - s_k
+// the segment ends t = -1, +1 whose clamp onto the box moves at most one coordinate (inside,
+// or over a face), at the squared distance to the clamped point; strictly nearer ones win
 static void capEnds(CapBox* c) {
-  const mjtNum* s = c->s;
-  for (int i = 0; i < 2; i++) {
-    mjtNum t = i ? 1 : -1, e[3], g[3] = {0, 0, 0};
+  for (int i = -1; i <= 1; i += 2) {
+    mjtNum e[3], q[3];
+    int nclamp = 0, face = -1;
     mju_copy3(e, c->p);
-    mju_addToScl3(e, c->ha, t);
-    if (fabs(e[0]) <= s[0] && fabs(e[1]) <= s[1] && fabs(e[2]) <= s[2]) {
-      capKeep(c, capINSIDE, 0, g, t, -1);
-      continue;
-    }
+    mju_addToScl3(e, c->ha, i);
     for (int k = 0; k < 3; k++) {
-      int a = (k + 1) % 3, b = (k + 2) % 3;
-      if (fabs(e[a]) <= s[a] && fabs(e[b]) <= s[b]) {
-        g[k] = e[k] > 0 ? 1 : -1;
-        capKeep(c, capFACE, k, g, t, fabs(e[k]) - s[k]);
-        g[k] = 0;
+      q[k] = e[k] < -c->s[k] ? -c->s[k] : e[k] > c->s[k] ? c->s[k] : e[k];
+      if (q[k] != e[k]) {
+        nclamp++;
+        face = k;
       }
     }
+    if (nclamp > 1) continue;
+    mju_sub3(q, q, e);
+    mjtNum dist = mju_dot3(q, q);
+    if (dist < c->best) {
+      c->best = dist;
+      c->type = capEND;
+      c->t = i;
+      c->face = face;
+    }
   }
 }
 
-// the edge along axis k with signs g (center q = g.*s, half direction v = s_k e_k) against the
-// segment: the closest points of the two lines, u = (B E - C D)/det, w = (A E - B D)/det with
-// A = ha'ha, B = ha'v, C = v'v, D = ha'(p - q), E = v'(p - q), det = A C - B^2.  When w leaves
-// [-1, 1] (or the lines are parallel: w = sign E) the corner q + sign(w) v is nearest, the
-// segment point its clamped projection; when only u leaves, the segment end and its clamped
-// projection on the edge
-static void capEdge(CapBox* c, int k, const mjtNum g[3]) {
+// the edge along axis j through the corner bits i (bit j clear): the closest points of the
+// two lines, x1 on the edge q + x1 s_j e_j, x2 on the segment, from the 2x2 normal equations
+// (ma = s_j^2, mb = -s_j ha_j, mc = hl^2); when x1 leaves [-1, 1] it is clamped and x2 found
+// again, then when x2 leaves it, x2 is clamped and x1 found again and clamped.  The edge's end
+// counts as reached when x1 was clamped at either stage.  Nearer by mjMINVAL (squared) wins
+static void capEdge(CapBox* c, int j, int i) {
   const mjtNum* s = c->s;
-  mjtNum q[3] = {g[0] * s[0], g[1] * s[1], g[2] * s[2]}, w[3], pt[3];
-  mju_sub3(w, c->p, q);
-  mjtNum A = c->aa, B = c->ha[k] * s[k], C = s[k] * s[k], D = mju_dot3(c->ha, w), E = s[k] * w[k];
-  mjtNum det = A * C - B * B, u = 0, e;
-  int corner = 0;
-  if (det <= 1e-15 * A * C) {
-    e = E > 0 ? 1 : -1;
-    corner = 1;
-  } else {
-    u = (B * E - C * D) / det;
-    e = (A * E - B * D) / det;
-    if (fabs(e) > 1) {
-      e = e > 0 ? 1 : -1;
-      corner = 1;
+  mjtNum q[3], dif[3];
+  for (int k = 0; k < 3; k++) q[k] = (i >> k & 1 ? 1 : -1) * s[k];
+  q[j] = 0;
+  mju_sub3(dif, q, c->p);
+  mjtNum ma = s[j] * s[j], mb = -s[j] * c->ha[j], mc = c->hl * c->hl;
+  mjtNum u = -s[j] * dif[j], v = mju_dot3(c->ha, dif), det = ma * mc - mb * mb;
+  if (fabs(det) < mjMINVAL) return;
+  mjtNum idet = 1 / det, x1 = (mc * u - mb * v) * idet, x2 = (ma * v - mb * u) * idet;
+  int end1 = 0;  // x1 clamped: -1 or +1
+  if (x1 > 1 || x1 < -1) {
+    end1 = x1 > 1 ? 1 : -1;
+    x1 = end1;
+    x2 = (v - end1 * mb) * (1 / mc);
+  }
+  if (x2 > 1 || x2 < -1) {
+    x2 = x2 > 1 ? 1 : -1;
+    x1 = (u - x2 * mb) * (1 / ma);
+    if (x1 > 1 || x1 < -1) {
+      end1 = x1 > 1 ? 1 : -1;
+      x1 = end1;
     }
   }
-
-  // clamp: the corner projected on the segment (none when the segment is a point), or the
-  // segment end projected on the edge
-  if (corner) {
-    q[k] += e * s[k];
-    mju_sub3(pt, q, c->p);
-    u = A > 0 ? mju_dot3(pt, c->ha) / A : 0;
-    u = u < -1 ? -1 : u > 1 ? 1 : u;
-  } else {
-    if (fabs(u) > 1) {
-      u = u > 0 ? 1 : -1;
-      e = (w[k] + u * c->ha[k]) / s[k];
-      e = e < -1 ? -1 : e > 1 ? 1 : e;
-    }
-    q[k] += e * s[k];
+  mju_addToScl3(dif, c->ha, -x2);
+  dif[j] += s[j] * x1;
+  mjtNum dist = mju_dot3(dif, dif);
+  if (dist < c->best - mjMINVAL) {
+    c->best = dist;
+    c->type = end1 ? capCORNER : capEDGE;
+    c->t = x2;
+    c->e = x1;
+    c->corner = i + (end1 > 0 ? 1 << j : 0);
+    c->edge = j;
   }
-  mju_copy3(pt, c->p);
-  mju_addToScl3(pt, c->ha, u);
-  mjtNum gc[3] = {g[0], g[1], g[2]};
-  gc[k] = corner ? e : 0;
-  capKeep(c, corner ? capCORNER : capEDGE, k, gc, u, mju_dist3(pt, q));
 }
 
-// the first crossing, going from t1 toward tt (direction dir), of the planes x_j = +-s_j along
-// the segment; tt when there is none
-static mjtNum capCross(const CapBox* c, int j, mjtNum t1, mjtNum tt, mjtNum dir) {
-  if (c->ha[j] == 0) return tt;
-  for (int i = -1; i <= 1; i += 2) {
-    mjtNum tc = (i * c->s[j] - c->p[j]) / c->ha[j];
-    if ((tc - t1) * dir > 0 && (tc - tt) * dir < 0) tt = tc;
-  }
-  return tt;
-}
-
-// the segment parameter of the second contact sphere, or 0 with none (returns 1 with one):
-//   end over face k: where the segment, from that end, leaves the face's rectangle (or its
-//     other end);
-//   edge k: the adjacent face f the segment is most parallel to (least |ha_f|, the first of
-//     equals), the other adjacent axis m; the segment moved by the face's width 2 s_m toward
-//     the opposite edge, none when that moves it toward face f's plane, stopped at the segment
-//     end and where it passes the edge's end planes x_k = +-s_k;
-//   corner: the axis j the segment is most aligned with; the segment moved by 2 s_j along it
-//     into the box, stopped at the segment end;
-//   end inside the box: none
+// the parameter t2 of the second point; returns 0 when there is none.  bits = dir ^ corner
+// marks the axes along which +ha points away from the feature's side.
+//   end over face k: from that end toward the other, to where the segment leaves the slab
+//     |x_m| <= s_m of another axis m, or the other end (none when the end is inside);
+//   edge interior: of the other two axes (a1 the one ha is less along, the first of equals in
+//     the order edge+1, edge+2), exactly one must be marked; move toward the side where ha
+//     points away along a2, by the least of: the segment end, 2 s_a2/|ha_a2| (the face width)
+//     and the distance to the edge's end along the edge;
+//   box corner: none when all three or none are marked; else (flipping the segment when two
+//     are) the odd axis a: along the edge (axis_a^2 > 1/2) toward the away side by the least of
+//     the segment end and 2 s_a/|ha_a|, else the other way by the least of the segment end and
+//     2 s_m/|ha_m| for both other axes m
 static int capSecond(const CapBox* c, mjtNum* t2) {
-  const mjtNum *ha = c->ha, *s = c->s, t1 = c->t;
-  int k = c->k, a = (k + 1) % 3, b = (k + 2) % 3;
-  mjtNum tt, dir;
-  switch (c->type) {
-  case capFACE:
-    dir = -t1;
-    *t2 = capCross(c, b, t1, capCross(c, a, t1, -t1, dir), dir);
-    return 1;
-  case capEDGE: {
-    int f = fabs(ha[a]) <= fabs(ha[b]) ? a : b, m = a + b - f;
-    if (ha[m] == 0) return 0;
-    mjtNum dt = -2 * c->g[m] * s[m] / ha[m];
-    dir = dt > 0 ? 1 : -1;
-    if (ha[f] * dir * c->g[f] < 0) return 0;
-    tt = t1 + dt;
-    if (tt * dir > 1) tt = dir;
-    *t2 = capCross(c, k, t1, tt, dir);
-    return 1;
-  }
-  case capCORNER: {
-    int j = 0;
-    for (int i = 1; i < 3; i++)
-      if (fabs(ha[i]) > fabs(ha[j])) j = i;
-    dir = ha[j] * c->g[j] > 0 ? -1 : 1;
-    tt = t1 + dir * 2 * s[j] / fabs(ha[j]);
-    *t2 = tt > 1 ? 1 : tt < -1 ? -1 : tt;
+  const mjtNum *ha = c->ha, *s = c->s, t = c->t;
+  mjtNum sp, x, mul;
+  if (c->type == capEND) {
+    if (c->face < 0) return 0;
+    mjtNum e[3];
+    mul = t < 0 ? 1 : -1;
+    sp = 2;
+    mju_copy3(e, c->p);
+    mju_addToScl3(e, ha, -mul);
+    for (int k = 0; k < 3; k++) {
+      if (k == c->face) continue;
+      for (int sg = 1; sg >= -1; sg -= 2) {
+        x = (sg * s[k] - e[k]) / ha[k] * mul;
+        if (x > 0 && x < sp) sp = x;
+      }
+    }
+    *t2 = sp * mul + t;
     return 1;
   }
-  default:
-    return 0;
+  if (c->type == capEDGE) {
+    int ax = c->edge, a1 = (ax + 1) % 3, a2 = (ax + 2) % 3;
+    int bits = (c->dir ^ c->corner) & (7 - (1 << ax));
+    if (bits != 1 && bits != 2 && bits != 4) return 0;
+    if (fabs(c->axis[a1]) > fabs(c->axis[a2])) {
+      a1 = a2;
+      a2 = 3 - ax - a1;
+    }
+    int up = bits >> a2 & 1;
+    mul = up ? 1 : -1;
+    sp = up ? 1 - t : 1 + t;
+    x = 2 * s[a2] / fabs(ha[a2]);
+    if (x < sp) sp = x;
+    mjtNum rest = (c->dir >> ax & 1) == up ? 1 - c->e : 1 + c->e;
+    x = s[ax] * rest / fabs(ha[ax]);
+    if (x < sp) sp = x;
+    *t2 = sp * mul + t;
+    return 1;
   }
+  int bits = c->dir ^ c->corner;
+  if (bits == 0 || bits == 7) return 0;
+  mjtNum de = 1 - t, dp = 1 + t;
+  mul = 1;
+  if (bits == 3 || bits == 5 || bits == 6) {
+    mul = -1;
+    bits = 7 - bits;
+    de = 1 + t;
+    dp = 1 - t;
+  }
+  int a = bits == 1 ? 0 : bits == 2 ? 1 : 2;
+  if (c->axis[a] * c->axis[a] > 0.5) {
+    sp = de;
+    x = 2 * s[a] / fabs(ha[a]);
+    if (x < sp) sp = x;
+    sp *= mul;
+  } else {
+    sp = dp;
+    for (int m = 1; m <= 2; m++) {
+      x = 2 * s[(a + m) % 3] / fabs(ha[(a + m) % 3]);
+      if (x < sp) sp = x;
+    }
+    sp *= -mul;
+  }
+  *t2 = sp + t;
+  return 1;
 }
 
-// capsule g1, box g2: contact spheres (the capsule radius) at up to two points of the segment,
-// each colliding with the box as sphere-box; the first at the point nearest to the box's
-// nearest feature, the second by capSecond
+// capsule g1, box g2: contact spheres of the capsule radius at the segment point nearest to the
+// box's nearest feature and at the second point of capSecond
 int mjc_CapsuleBox(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                    mjtNum margin) {
   const mjtNum *cpos = d->geom_xpos + 3 * g1, *cmat = d->geom_xmat + 9 * g1;
   const mjtNum *bpos = d->geom_xpos + 3 * g2, *bmat = d->geom_xmat + 9 * g2;
-  mjtNum r = m->geom_size[3 * g1], len = m->geom_size[3 * g1 + 1];
+  const mjtNum* s = m->geom_size + 3 * g2;
+  mjtNum r = m->geom_size[3 * g1];
 
-  // the segment in the box frame: p = R'(c - b), ha = R' z len
-  CapBox c = {.s = m->geom_size + 3 * g2, .type = -1};
-  mjtNum dif[3], axis[3] = {cmat[2], cmat[5], cmat[8]};
+  // the segment in the box frame: p = R'(c - b), axis = R' z, ha = axis hl
+  CapBox c = {.s = s, .hl = m->geom_size[3 * g1 + 1], .type = capNONE};
+  mjtNum dif[3], z[3] = {cmat[2], cmat[5], cmat[8]};
   mju_sub3(dif, cpos, bpos);
   mju_mulMatTVec3(c.p, bmat, dif);
-  mju_mulMatTVec3(c.ha, bmat, axis);
-  mju_scl3(c.ha, c.ha, len);
-  c.aa = mju_dot3(c.ha, c.ha);
-
-  // the nearest feature: segment ends, then the edges along x, y, z with signs (-,-) ... (+,+)
-  capEnds(&c);
+  mju_mulMatTVec3(c.axis, bmat, z);
+  mju_scl3(c.ha, c.axis, c.hl);
   for (int k = 0; k < 3; k++)
-    for (int i = 0; i < 4; i++) {
-      mjtNum g[3] = {0, 0, 0};
-      g[(k + 1) % 3] = i & 2 ? 1 : -1;
-      g[(k + 2) % 3] = i & 1 ? 1 : -1;
-      capEdge(&c, k, g);
-    }
+    if (c.ha[k] > 0) c.dir |= 1 << k;
+  c.best = margin + 2 * (r + c.hl + s[0] + s[1] + s[2]);
 
-  // the contact spheres: world center cpos + z len t
-  mjtNum ts[2] = {c.t, 0}, ctr[3];
+  // the nearest feature: segment ends, then the edges along x, y, z by corner bits
+  capEnds(&c);
+  for (int j = 0; j < 3; j++)
+    for (int i = 0; i < 8; i++)
+      if (!(i & 1 << j)) capEdge(&c, j, i);
+  if (c.type == capNONE) return 0;
+
+  // the contact spheres at world centers b + R (p + ha t)
+  mjtNum ts[2] = {c.t, 0};
   int nt = 1 + capSecond(&c, ts + 1), ncon = 0;
   for (int i = 0; i < nt; i++) {
-    mju_copy3(ctr, cpos);
-    mju_addToScl3(ctr, axis, len * ts[i]);
-    ncon += sphereBox(con + ncon, margin, ctr, r, bpos, bmat, c.s);
+    mjtNum loc[3], ctr[3];
+    mju_copy3(loc, c.p);
+    mju_addToScl3(loc, c.ha, ts[i]);
+    mju_mulMatVec3(ctr, bmat, loc);
+    mju_addTo3(ctr, bpos);
+    ncon += sphereBox(con + ncon, margin, ctr, r, bpos, bmat, s);
   }
   return ncon;
 }
