@@ -16,7 +16,7 @@ typedef struct {
   const mjModel* m;
   const mjData* d;
   int geom;
-  mjtNum margin;  // half the pair's margin, added in every direction
+  mjtNum margin;  // the pair's margin: half of it is added in every direction
 } ConvexObj;
 
 // the support point of a primitive of type `type` and size s in its own frame in the unit
@@ -60,20 +60,57 @@ void mjc_supportLocal(int type, const mjtNum s[3], const mjtNum dir[3], mjtNum r
   }
 }
 
-// libccd support callback: world support point of the geom plus margin dir
+// sign(x): -1, 0 or +1
+static mjtNum sign(mjtNum x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
+
+// libccd support callback, in the forms MuJoCo's libccd path uses (they differ from
+// mjc_supportLocal, which follows its native GJK): the direction l = R'dir as given, a flat
+// side met head-on (l_k = 0) gives its middle (sign 0), the margin added in the geom frame,
+// res = pos + R (support(l) + l margin/2)
 static void support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
   const ConvexObj* o = obj;
   int g = o->geom;
   const mjtNum* mat = o->d->geom_xmat + 9 * g;
-  mjtNum u[3] = {dir->v[0], dir->v[1], dir->v[2]}, local[3], p[3];
-  mju_normalize3(u);
+  const mjtNum* s = o->m->geom_size + 3 * g;
+  mjtNum l[3], r[3];
+  mju_mulMatTVec3(l, mat, dir->v);
+  switch (o->m->geom_type[g]) {
+  case mjGEOM_SPHERE:
+    mju_scl3(r, l, s[0]);
+    break;
 
-  // to the local frame, support, back to the world
-  mju_mulMatTVec3(local, mat, u);
-  mjtNum sl[3];
-  mjc_supportLocal(o->m->geom_type[g], o->m->geom_size + 3 * g, local, sl);
-  mju_mulMatVec3(p, mat, sl);
-  for (int k = 0; k < 3; k++) vec->v[k] = p[k] + o->d->geom_xpos[3 * g + k] + o->margin * u[k];
+  // the sphere at the end nearer l
+  case mjGEOM_CAPSULE:
+    mju_scl3(r, l, s[0]);
+    r[2] += sign(l[2]) * s[1];
+    break;
+
+  // s o normalize(s o l)
+  case mjGEOM_ELLIPSOID:
+    for (int k = 0; k < 3; k++) r[k] = l[k] * s[k];
+    mju_normalize3(r);
+    for (int k = 0; k < 3; k++) r[k] *= s[k];
+    break;
+
+  // the rim along l's xy part, the cap nearer l
+  case mjGEOM_CYLINDER: {
+    mjtNum len = sqrt(l[0] * l[0] + l[1] * l[1]);
+    r[0] = len > mjMINVAL ? l[0] / len * s[0] : 0;
+    r[1] = len > mjMINVAL ? l[1] / len * s[0] : 0;
+    r[2] = sign(l[2]) * s[1];
+    break;
+  }
+
+  case mjGEOM_BOX:
+    for (int k = 0; k < 3; k++) r[k] = sign(l[k]) * s[k];
+    break;
+
+  default:
+    mju_zero3(r);
+  }
+  for (int k = 0; k < 3; k++) r[k] += l[k] * o->margin / 2;
+  mju_mulMatVec3(vec->v, mat, r);
+  for (int k = 0; k < 3; k++) vec->v[k] += o->d->geom_xpos[3 * g + k];
 }
 
 // libccd center callback: the geom's center
@@ -82,55 +119,69 @@ static void center(const void* obj, ccd_vec3_t* c) {
   for (int k = 0; k < 3; k++) c->v[k] = o->d->geom_xpos[3 * o->geom + k];
 }
 
-// the point of the ellipsoid with semi-axes s (local frame) nearest to y, as the outward normal
-// there: x = s^2 o y / (s^2 + t) with t the largest root of
-//   f(t) = sum_i (s_i y_i / (s_i^2 + t))^2 - 1,
-// convex and decreasing for t > -min s_i^2; Newton from the left end of the bracket
-// [-s_k^2 + s_k |y_k|, -s_k^2 + |s o y|] (k the shortest axis), where f >= 0, rises
-// monotonically to the root; bisection guards the degenerate y_k = 0.  The normal is
-// (y / (s^2 + t)) normalized.
-static void ellipsoidNormal(const mjtNum s[3], const mjtNum y[3], mjtNum n[3]) {
-  int k = s[0] <= s[1] ? (s[0] <= s[2] ? 0 : 2) : (s[1] <= s[2] ? 1 : 2);
-  mjtNum sy[3] = {s[0] * y[0], s[1] * y[1], s[2] * y[2]};
-  mjtNum lo = -s[k] * s[k] + s[k] * fabs(y[k]), hi = -s[k] * s[k] + mju_norm3(sy);
-  mjtNum t = lo;
-
-  // safeguarded Newton on f in [lo, hi]
-  for (int iter = 0; iter < 100; iter++) {
-    mjtNum f = -1, df = 0;
-    for (int i = 0; i < 3; i++) {
-      mjtNum a = s[i] * s[i] + t, q = a > 0 ? sy[i] / a : 0;
-      f += q * q;
-      df -= a > 0 ? 2 * q * q / a : 0;
-    }
-    if (f > 0) lo = t;
-    else hi = t;
-    mjtNum next = df < 0 ? t - f / df : hi;
-    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-    if (fabs(next - t) <= 1e-15 * (1 + fabs(t))) break;
-    t = next;
+// the ellipsoid normals MuJoCo's refinement uses (semi-axes s, point y in the local frame),
+// both iterations stopping at 1e-6 as MuJoCo's do, so the normal is that approximation:
+// inside (y's x'S^-2 x - 1 = C <= 0), from the current direction n, the ray y + x n (x >= 0)
+// meets the surface where A x^2 + 2 B x + C = 0 (A = n'S^-2 n, B = y'S^-2 n), and n becomes
+// the surface gradient S^-2 (y + x n) normalized, until it moves by less than 1e-6 (at most 30
+// times); returns 0 when the first ray finds no crossing
+static int ellipsoidInside(mjtNum n[3], const mjtNum y[3], const mjtNum s[3]) {
+  mjtNum inv[3] = {1 / (s[0] * s[0]), 1 / (s[1] * s[1]), 1 / (s[2] * s[2])};
+  mjtNum C = y[0] * y[0] * inv[0] + y[1] * y[1] * inv[1] + y[2] * y[2] * inv[2] - 1;
+  if (C > 0) return 0;
+  mju_normalize3(n);
+  for (int iter = 0; iter < 30; iter++) {
+    mjtNum A = n[0] * n[0] * inv[0] + n[1] * n[1] * inv[1] + n[2] * n[2] * inv[2];
+    mjtNum B = y[0] * n[0] * inv[0] + y[1] * n[1] * inv[1] + y[2] * n[2] * inv[2];
+    mjtNum det = B * B - A * C;
+    if (det < mjMINVAL || A < mjMINVAL) return iter > 0;
+    mjtNum x = (-B + sqrt(det)) / A;
+    if (x < 0) return iter > 0;
+    mjtNum g[3];
+    for (int k = 0; k < 3; k++) g[k] = (y[k] + n[k] * x) * inv[k];
+    mju_normalize3(g);
+    mjtNum change = mju_dist3(n, g);
+    mju_copy3(n, g);
+    if (change < 1e-6) break;
   }
+  return 1;
+}
 
-  // the direction y / (s^2 + t); at the center, which has none, the shortest axis
-  for (int i = 0; i < 3; i++) {
-    mjtNum a = s[i] * s[i] + t;
-    n[i] = a > 0 ? y[i] / a : 0;
+// outside: the nearest surface point s^2 o y / (s^2 + la), la the root of
+// f(la) = sum_k s_k^2 y_k^2 / (s_k^2 + la)^2 - 1 by Newton from la = 0, stopping when f, or the
+// step, falls under 1e-6 (at most 30 steps); n = y / (s^2 + la) normalized
+static void ellipsoidOutside(mjtNum n[3], const mjtNum y[3], const mjtNum s[3]) {
+  mjtNum s2[3] = {s[0] * s[0], s[1] * s[1], s[2] * s[2]};
+  mjtNum ps2[3] = {y[0] * y[0] * s2[0], y[1] * y[1] * s2[1], y[2] * y[2] * s2[2]};
+  mjtNum la = 0;
+  for (int iter = 0; iter < 30; iter++) {
+    mjtNum r[3] = {1 / (s2[0] + la), 1 / (s2[1] + la), 1 / (s2[2] + la)};
+    mjtNum f = ps2[0] * r[0] * r[0] + ps2[1] * r[1] * r[1] + ps2[2] * r[2] * r[2] - 1;
+    if (f < 1e-6) break;
+    mjtNum df = -2 * (ps2[0] * r[0] * r[0] * r[0] + ps2[1] * r[1] * r[1] * r[1] +
+                      ps2[2] * r[2] * r[2] * r[2]);
+    if (df > -mjMINVAL) break;
+    mjtNum step = -f / df;
+    if (step < 1e-6) break;
+    la += step;
   }
-  if (mju_norm3(n) < mjMINVAL) n[k] = 1;
+  for (int k = 0; k < 3; k++) n[k] = y[k] / (s2[k] + la);
   mju_normalize3(n);
 }
 
-// the outward unit normal of geom g at the world point p, for the geoms whose surface normal
-// MuJoCo uses there: sphere (from the center), capsule (from the axis segment), ellipsoid (at
-// the nearest surface point), cylinder (from the axis, when |z| < 0.95 half-height); returns 0
-// for the others and for cylinder points near the caps
+// the outward unit normal n of geom g at the world point p, as MuJoCo refines contact normals
+// (cur: the current normal, outward for g): sphere from the center, capsule from the axis
+// segment, ellipsoid by ellipsoidInside/Outside, cylinder radial when the point is off the
+// caps (|z| <= 0.95 half-height) and not 4x nearer the cap's plane than the round wall;
+// returns 0 for other geoms and where no normal is found
 static int geomNormal(const mjModel* m, const mjData* d, int g, const mjtNum p[3],
-                      mjtNum n[3]) {
+                      const mjtNum cur[3], mjtNum n[3]) {
   const mjtNum* s = m->geom_size + 3 * g;
   const mjtNum* mat = d->geom_xmat + 9 * g;
   mjtNum dif[3], y[3], local[3];
   mju_sub3(dif, p, d->geom_xpos + 3 * g);
   mju_mulMatTVec3(y, mat, dif);
+  mju_mulMatTVec3(local, mat, cur);
 
   switch (m->geom_type[g]) {
   case mjGEOM_SPHERE:
@@ -140,16 +191,22 @@ static int geomNormal(const mjModel* m, const mjData* d, int g, const mjtNum p[3
   // y minus its projection on the segment z in [-s1, s1]
   case mjGEOM_CAPSULE:
     mju_copy3(local, y);
-    local[2] -= y[2] > s[1] ? s[1] : (y[2] < -s[1] ? -s[1] : y[2]);
+    local[2] = y[2] < -s[1] ? y[2] + s[1] : y[2] > s[1] ? y[2] - s[1] : 0;
     break;
 
   case mjGEOM_ELLIPSOID:
-    ellipsoidNormal(s, y, local);
+    if (s[0] < mjMINVAL || s[1] < mjMINVAL || s[2] < mjMINVAL) return 0;
+    if (y[0] * y[0] / (s[0] * s[0]) + y[1] * y[1] / (s[1] * s[1]) +
+        y[2] * y[2] / (s[2] * s[2]) <= 1) {
+      if (!ellipsoidInside(local, y, s)) return 0;
+    } else {
+      ellipsoidOutside(local, y, s);
+    }
     break;
 
-  // radial on the side, none near the caps
   case mjGEOM_CYLINDER:
-    if (fabs(y[2]) >= 0.95 * s[1]) return 0;
+    if (fabs(y[2]) > 0.95 * s[1]) return 0;
+    if (fabs(s[1] - fabs(y[2])) < 0.25 * fabs(s[0] - sqrt(y[0] * y[0] + y[1] * y[1]))) return 0;
     local[0] = y[0];
     local[1] = y[1];
     local[2] = 0;
@@ -158,23 +215,25 @@ static int geomNormal(const mjModel* m, const mjData* d, int g, const mjtNum p[3
   default:
     return 0;
   }
-  if (mju_norm3(local) < mjMINVAL) return 0;
   mju_normalize3(local);
   mju_mulMatVec3(n, mat, local);
   return 1;
 }
 
-// replace the MPR normal (from g1 to g2) by the average of the surface normals of g1 and of g2
-// (negated) at the contact point, those that exist: normalize(n1 - n2)
+// replace the MPR normal (from g1 to g2) by the surface normals of g1 and of g2 (negated) at
+// the contact point: normalize(n1 - n2) when both exist, else the one that does
 static void refineNormal(const mjModel* m, const mjData* d, int g1, int g2, const mjtNum pos[3],
                          mjtNum normal[3]) {
-  mjtNum n1[3], n2[3], sum[3] = {0, 0, 0};
-  int has1 = geomNormal(m, d, g1, pos, n1), has2 = geomNormal(m, d, g2, pos, n2);
-  if (has1) mju_addTo3(sum, n1);
-  if (has2) mju_sub3(sum, sum, n2);
-  if ((has1 || has2) && mju_norm3(sum) >= mjMINVAL) {
-    mju_normalize3(sum);
-    mju_copy3(normal, sum);
+  mjtNum n1[3], n2[3], rev[3];
+  mju_scl3(rev, normal, -1);
+  int has1 = geomNormal(m, d, g1, pos, normal, n1), has2 = geomNormal(m, d, g2, pos, rev, n2);
+  if (has1 && has2) {
+    mju_sub3(normal, n1, n2);
+    mju_normalize3(normal);
+  } else if (has1) {
+    mju_copy3(normal, n1);
+  } else if (has2) {
+    mju_scl3(normal, n2, -1);
   }
 }
 
@@ -185,7 +244,7 @@ int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2
   // nativeccd on (the default): GJK and EPA instead (collision_gjk.c)
   if (!(m->opt.disableflags & mjDSBL_NATIVECCD)) return mjc_ConvexNative(m, d, con, g1, g2,
                                                                          margin);
-  ConvexObj o1 = {m, d, g1, 0.5 * margin}, o2 = {m, d, g2, 0.5 * margin};
+  ConvexObj o1 = {m, d, g1, margin}, o2 = {m, d, g2, margin};
   ccd_t ccd;
   CCD_INIT(&ccd);
   ccd.support1 = ccd.support2 = support;

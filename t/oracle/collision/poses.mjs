@@ -1,4 +1,4 @@
-// poses.mjs: what the random-pose contact comparisons share (convex.mjs, convex_native.mjs):
+// poses.mjs: what the random-pose contact comparison of our GJK/EPA (convex_native.mjs) needs:
 // seeded random poses of a model's free bodies, the contacts of MuJoCo and of the helper
 // t/oracle/collision/contacts.c at them, and the largest difference of two ranges.
 import { spawnSync } from 'node:child_process';
