@@ -28,6 +28,7 @@
 // --contacts: everything on, each model with its own integrator, solver, cone and iterations
 // (MuJoCo with `nativeccd` and `island` disabled, as libmj: libccd for the pairs without an
 // analytic function, one constraint problem for the whole model rather than one per island;
+// the environment variable FLAGS, a comma-separated list, replaces these two;
 // the same flags are passed to mjstep, which ignores them).  N steps (default 200) from the
 // default state and keyframe 0, the same controls, the same error measure; bound 1e-6 (the
 // issue's): both engines take the same solver iterations, so they differ by round-off (1e-12
@@ -94,7 +95,7 @@ const AMPLIFY = 100;
 // --contacts: the bound of the first steps, the flags both engines run with, the long run's
 // tolerances and the perturbations explaining a statistic beyond them (header)
 const CONTACT_BOUND = 1e-6;
-const CONTACT_FLAGS = ['nativeccd', 'island'];
+const CONTACT_FLAGS = (process.env.FLAGS ?? 'nativeccd,island').split(',').filter(Boolean);
 const COM_REL = 1e-3, COM_ABS = 5e-4, CON_TOL = 0.1, CON_MIN = 0.5;
 const ENERGY_TOL = 1e-3, ENERGY_MIN = 1e-6;
 const LONG_PERTURB = [1e-15, -1e-15];
@@ -528,7 +529,7 @@ const pad = (s, n) => String(s).padEnd(n);
 const padl = (s, n) => String(s).padStart(n);
 if (contacts) {
   console.log(`trajectories with contacts, ${steps} steps, each model's options ` +
-              '(integrator/solver/cone), MuJoCo with nativeccd and island disabled: ' +
+              `(integrator/solver/cone), MuJoCo with [${CONTACT_FLAGS}] disabled: ` +
               'max |a-b|/max(1,|a|,|b|) of time, qpos, qvel, act');
   console.log(`bound ${CONTACT_BOUND}; nefc = MuJoCo's most constraint rows in a step;`);
 } else {
