@@ -59,6 +59,17 @@ int mjc_BoxBox(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2
                mjtNum margin);
 
 // ---- general convex pairs through libccd's MPR (collision_convex.c) -------------------------
+
+// two geoms at given poses (the data's, or multiccd's turned copies): ids, world positions and
+// rotations
+typedef struct {
+  int g[2];
+  const mjtNum* pos[2];
+  const mjtNum* mat[2];
+} mjGeomPair;
+
+// one contact of the pair (MPR or, nativeccd on, GJK/EPA) and, with multiccd enabled, up to
+// four more found by turning the geoms slightly about the first contact
 int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                mjtNum margin);
 
@@ -67,7 +78,6 @@ int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2
 void mjc_supportLocal(int type, const mjtNum s[3], const mjtNum dir[3], mjtNum res[3]);
 
 // ---- the same pairs through GJK and EPA, nativeccd on (collision_gjk.c) -----------------------
-int mjc_ConvexNative(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
-                     mjtNum margin);
+int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin);
 
 #endif

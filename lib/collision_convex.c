@@ -14,9 +14,9 @@
 // a geom as libccd sees it
 typedef struct {
   const mjModel* m;
-  const mjData* d;
   int geom;
-  mjtNum margin;  // the pair's margin: half of it is added in every direction
+  const mjtNum *pos, *mat;  // its pose
+  mjtNum margin;            // the pair's margin: half of it is added in every direction
 } ConvexObj;
 
 // the support point of a primitive of type `type` and size s in its own frame in the unit
@@ -70,7 +70,7 @@ static mjtNum sign(mjtNum x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
 static void support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
   const ConvexObj* o = obj;
   int g = o->geom;
-  const mjtNum* mat = o->d->geom_xmat + 9 * g;
+  const mjtNum* mat = o->mat;
   const mjtNum* s = o->m->geom_size + 3 * g;
   mjtNum l[3], r[3];
   mju_mulMatTVec3(l, mat, dir->v);
@@ -110,13 +110,13 @@ static void support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
   }
   for (int k = 0; k < 3; k++) r[k] += l[k] * o->margin / 2;
   mju_mulMatVec3(vec->v, mat, r);
-  for (int k = 0; k < 3; k++) vec->v[k] += o->d->geom_xpos[3 * g + k];
+  for (int k = 0; k < 3; k++) vec->v[k] += o->pos[k];
 }
 
 // libccd center callback: the geom's center
 static void center(const void* obj, ccd_vec3_t* c) {
   const ConvexObj* o = obj;
-  for (int k = 0; k < 3; k++) c->v[k] = o->d->geom_xpos[3 * o->geom + k];
+  for (int k = 0; k < 3; k++) c->v[k] = o->pos[k];
 }
 
 // the ellipsoid normals MuJoCo's refinement uses (semi-axes s, point y in the local frame),
@@ -169,17 +169,16 @@ static void ellipsoidOutside(mjtNum n[3], const mjtNum y[3], const mjtNum s[3]) 
   mju_normalize3(n);
 }
 
-// the outward unit normal n of geom g at the world point p, as MuJoCo refines contact normals
-// (cur: the current normal, outward for g): sphere from the center, capsule from the axis
+// the outward unit normal n of geom g (at pos, mat) at the world point p, as MuJoCo refines
+// contact normals (cur: the current normal, outward for g): sphere from the center, capsule from the axis
 // segment, ellipsoid by ellipsoidInside/Outside, cylinder radial when the point is off the
 // caps (|z| <= 0.95 half-height) and not 4x nearer the cap's plane than the round wall;
 // returns 0 for other geoms and where no normal is found
-static int geomNormal(const mjModel* m, const mjData* d, int g, const mjtNum p[3],
-                      const mjtNum cur[3], mjtNum n[3]) {
+static int geomNormal(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
+                      const mjtNum p[3], const mjtNum cur[3], mjtNum n[3]) {
   const mjtNum* s = m->geom_size + 3 * g;
-  const mjtNum* mat = d->geom_xmat + 9 * g;
   mjtNum dif[3], y[3], local[3];
-  mju_sub3(dif, p, d->geom_xpos + 3 * g);
+  mju_sub3(dif, p, pos);
   mju_mulMatTVec3(y, mat, dif);
   mju_mulMatTVec3(local, mat, cur);
 
@@ -222,11 +221,12 @@ static int geomNormal(const mjModel* m, const mjData* d, int g, const mjtNum p[3
 
 // replace the MPR normal (from g1 to g2) by the surface normals of g1 and of g2 (negated) at
 // the contact point: normalize(n1 - n2) when both exist, else the one that does
-static void refineNormal(const mjModel* m, const mjData* d, int g1, int g2, const mjtNum pos[3],
+static void refineNormal(const mjModel* m, const mjGeomPair* gp, const mjtNum pos[3],
                          mjtNum normal[3]) {
   mjtNum n1[3], n2[3], rev[3];
   mju_scl3(rev, normal, -1);
-  int has1 = geomNormal(m, d, g1, pos, normal, n1), has2 = geomNormal(m, d, g2, pos, rev, n2);
+  int has1 = geomNormal(m, gp->g[0], gp->pos[0], gp->mat[0], pos, normal, n1);
+  int has2 = geomNormal(m, gp->g[1], gp->pos[1], gp->mat[1], pos, rev, n2);
   if (has1 && has2) {
     mju_sub3(normal, n1, n2);
     mju_normalize3(normal);
@@ -238,13 +238,13 @@ static void refineNormal(const mjModel* m, const mjData* d, int g1, int g2, cons
 }
 
 // one contact from MPR on the inflated geoms: dist = margin - depth, pos libccd's contact
-// point, the normal from g1 to g2 refined from the geoms' surfaces (refineNormal)
-int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
-               mjtNum margin) {
-  // nativeccd on (the default): GJK and EPA instead (collision_gjk.c)
-  if (!(m->opt.disableflags & mjDSBL_NATIVECCD)) return mjc_ConvexNative(m, d, con, g1, g2,
-                                                                         margin);
-  ConvexObj o1 = {m, d, g1, margin}, o2 = {m, d, g2, margin};
+// point, the normal from g1 to g2 refined from the geoms' surfaces (refineNormal), none when
+// MPR gives no direction; with
+// nativeccd on (the default), GJK and EPA instead (collision_gjk.c)
+static int convexOnce(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin) {
+  if (!(m->opt.disableflags & mjDSBL_NATIVECCD)) return mjc_ConvexNative(m, gp, con, margin);
+  ConvexObj o1 = {m, gp->g[0], gp->pos[0], gp->mat[0], margin};
+  ConvexObj o2 = {m, gp->g[1], gp->pos[1], gp->mat[1], margin};
   ccd_t ccd;
   CCD_INIT(&ccd);
   ccd.support1 = ccd.support2 = support;
@@ -256,12 +256,72 @@ int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2
   ccd_real_t depth;
   ccd_vec3_t dir, pos;
   if (ccdMPRPenetration(&o1, &o2, &ccd, &depth, &dir, &pos) != 0) return 0;
+  if (dir.v[0] == 0 && dir.v[1] == 0 && dir.v[2] == 0) return 0;  // no direction: none
   con->dist = margin - depth;
   for (int k = 0; k < 3; k++) {
     con->pos[k] = pos.v[k];
     con->frame[k] = dir.v[k];
   }
-  refineNormal(m, d, g1, g2, con->pos, con->frame);
+  refineNormal(m, gp, con->pos, con->frame);
   mju_zero3(con->frame + 3);
   return 1;
+}
+
+// turn the pose (pos, mat) by rot about the point o: mat = rot mat, pos -= rot (o - pos) - (o - pos)
+static void turnAbout(const mjtNum o[3], const mjtNum rot[9], mjtNum pos[3], mjtNum mat[9]) {
+  mjtNum r[9], rel[3], move[3];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      r[3 * i + j] = rot[3 * i] * mat[j] + rot[3 * i + 1] * mat[3 + j] + rot[3 * i + 2] * mat[6 + j];
+  mju_copy9(mat, r);
+  mju_sub3(rel, o, pos);
+  mju_mulMatVec3(move, rot, rel);
+  mju_sub3(move, move, rel);
+  mju_sub3(pos, pos, move);
+}
+
+// the pair's contacts: the first from convexOnce; with multiccd enabled, when neither geom is
+// a sphere or an ellipsoid, four more tries with g1 turned by +-1e-3 rad about each tangent
+// axis of the first contact's frame through its point, and g2 turned back, each new contact
+// kept (with the first one's dist) when farther than 1e-3 min(rbound) from all before
+int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+               mjtNum margin) {
+  mjGeomPair gp = {{g1, g2}, {d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2},
+                   {d->geom_xmat + 9 * g1, d->geom_xmat + 9 * g2}};
+  int ncon = convexOnce(m, &gp, con, margin);
+  int t1 = m->geom_type[g1], t2 = m->geom_type[g2];
+  if (ncon != 1 || !(m->opt.enableflags & mjENBL_MULTICCD) || t1 == mjGEOM_SPHERE ||
+      t1 == mjGEOM_ELLIPSOID || t2 == mjGEOM_SPHERE || t2 == mjGEOM_ELLIPSOID)
+    return ncon;
+
+  mjtNum frame[9], tol = 1e-3 * fmin(m->geom_rbound[g1], m->geom_rbound[g2]);
+  mju_copy9(frame, con[0].frame);
+  mju_makeFrame(frame);
+  for (int axis = 0; axis < 2; axis++) {
+    for (int sg = -1; sg <= 1; sg += 2) {
+      // rot: the turn by sg 1e-3 about the tangent axis, from its quaternion
+      mjtNum half = 0.5 * sg * 1e-3, quat[4] = {cos(half), 0, 0, 0}, rot[9], rott[9];
+      for (int k = 0; k < 3; k++) quat[1 + k] = frame[3 + 3 * axis + k] * sin(half);
+      mju_quat2Mat(rot, quat);
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) rott[3 * i + j] = rot[3 * j + i];
+
+      // the turned copies, and a contact there
+      mjtNum pos1[3], mat1[9], pos2[3], mat2[9];
+      mju_copy3(pos1, gp.pos[0]);
+      mju_copy9(mat1, gp.mat[0]);
+      mju_copy3(pos2, gp.pos[1]);
+      mju_copy9(mat2, gp.mat[1]);
+      turnAbout(con[0].pos, rot, pos1, mat1);
+      turnAbout(con[0].pos, rott, pos2, mat2);
+      mjGeomPair turned = {{g1, g2}, {pos1, pos2}, {mat1, mat2}};
+      if (!convexOnce(m, &turned, con + ncon, margin)) continue;
+      int distinct = 1;
+      for (int i = 0; i < ncon; i++)
+        if (mju_dist3(con[i].pos, con[ncon].pos) <= tol) distinct = 0;
+      if (!distinct) continue;
+      con[ncon++].dist = con[0].dist;
+    }
+  }
+  return ncon;
 }

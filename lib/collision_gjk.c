@@ -32,27 +32,28 @@ typedef struct {
 // the two inflated geoms
 typedef struct {
   const mjModel* m;
-  const mjData* d;
-  int g[2];
+  const mjGeomPair* gp;
   mjtNum margin;  // half the pair's margin, added in every direction
 } Pair;
 
-// world support point of geom g inflated by margin in the direction dir (any length)
-static void geomSupport(const Pair* p, int g, const mjtNum dir[3], mjtNum res[3]) {
-  const mjtNum* mat = p->d->geom_xmat + 9 * g;
+// world support point of geom i of the pair inflated by margin in the direction dir (any
+// length)
+static void geomSupport(const Pair* p, int i, const mjtNum dir[3], mjtNum res[3]) {
+  int g = p->gp->g[i];
+  const mjtNum* mat = p->gp->mat[i];
   mjtNum u[3] = {dir[0], dir[1], dir[2]}, local[3], sl[3];
   mju_normalize3(u);
   mju_mulMatTVec3(local, mat, u);
   mjc_supportLocal(p->m->geom_type[g], p->m->geom_size + 3 * g, local, sl);
   mju_mulMatVec3(res, mat, sl);
-  for (int k = 0; k < 3; k++) res[k] += p->d->geom_xpos[3 * g + k] + p->margin * u[k];
+  for (int k = 0; k < 3; k++) res[k] += p->gp->pos[i][k] + p->margin * u[k];
 }
 
 // support of A - B in the direction dir: a = sA(dir), b = sB(-dir), w = a - b
 static void support(const Pair* p, const mjtNum dir[3], Vertex* v) {
   mjtNum neg[3] = {-dir[0], -dir[1], -dir[2]};
-  geomSupport(p, p->g[0], dir, v->a);
-  geomSupport(p, p->g[1], neg, v->b);
+  geomSupport(p, 0, dir, v->a);
+  geomSupport(p, 1, neg, v->b);
   mju_sub3(v->w, v->a, v->b);
 }
 
@@ -162,7 +163,7 @@ static int nearestSimplex(Vertex s[4], int n, mjtNum v[3]) {
 // A - B holds the origin, 0 when a separating direction is found
 static int gjk(const Pair* p, Vertex s[4], int* ns, int maxiter, mjtNum tol) {
   mjtNum v[3];
-  mju_sub3(v, p->d->geom_xpos + 3 * p->g[0], p->d->geom_xpos + 3 * p->g[1]);
+  mju_sub3(v, p->gp->pos[0], p->gp->pos[1]);
   if (mju_dot3(v, v) < mjMINVAL) v[0] = 1;
   int n = 0;
   for (int iter = 0; iter < maxiter; iter++) {
@@ -331,9 +332,8 @@ static Face epa(const Pair* p, const Vertex s[4], Polytope* P, int maxiter, mjtN
 // ---- the contact -------------------------------------------------------------------------------
 
 // one contact from GJK and EPA on the geoms inflated by half the margin (see the top)
-int mjc_ConvexNative(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
-                     mjtNum margin) {
-  Pair p = {m, d, {g1, g2}, 0.5 * margin};
+int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin) {
+  Pair p = {m, gp, 0.5 * margin};
   int maxiter = m->opt.ccd_iterations < gjkMAXITER ? m->opt.ccd_iterations : gjkMAXITER;
   mjtNum tol = m->opt.ccd_tolerance;
   Vertex s[4];

@@ -41,7 +41,7 @@ status=0
 node t/oracle/collision/compare.mjs --bin "$helper" "$@" || status=1
 if [ -n "$override" ]; then
   node t/oracle/collision/compare.mjs --bin "$helper" --random 1000 $m/box_pairs.xml \
-    $m/aligned.xml $m/convex.xml || status=1
+    $m/aligned.xml $m/convex.xml $m/multiccd.xml || status=1
   node t/oracle/collision/compare.mjs --bin "$helper" --random 1000 --enable override \
     --set o_margin=0.02 $m/convex.xml || status=1
   node t/oracle/collision/compare.mjs --bin "$helper" --enable override --set o_margin=0.02 \
