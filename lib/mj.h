@@ -792,7 +792,8 @@ void mj_compareFwdInv(const mjModel* m, mjData* d);
 // (section owned by the tendon/transmission work)
 // 0 when the simulation implements every feature model m uses; else nonzero and a one-line
 // message naming the first feature it does not (and its object: "actuator 'grip': body
-// transmission (adhesion): not supported by this simulator").  Checked: height field / mesh
+// transmission (adhesion): not supported by this simulator").  Checked: the sleep flag, height
+// field / mesh
 // / sdf geoms, flex and distance equalities, tendon armature with geom wrapping, body
 // transmissions, user actuator dynamics / gain / bias, and the sensors left at zero
 // (rangefinder, camprojection, insidesite, distance, normal, fromto, contact, tactile,

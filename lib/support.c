@@ -27,8 +27,8 @@ static int sensorMissing(int type) {
   }
 }
 
-// the first unsupported feature of m, in model order: geoms, equalities, tendons, actuators,
-// sensors
+// the first unsupported feature of m, in model order: options, geoms, equalities, tendons,
+// actuators, sensors
 int mj_checkSupported(const mjModel* m, char* err, int errsz) {
   static const char* const sensorNames[] = {
     [mjSENS_RANGEFINDER] = "rangefinder", [mjSENS_CAMPROJECTION] = "camprojection",
@@ -37,6 +37,12 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz) {
     [mjSENS_CONTACT] = "contact", [mjSENS_TACTILE] = "tactile", [mjSENS_PLUGIN] = "plugin",
     [mjSENS_USER] = "user"};
   char what[128];
+
+  // sleeping islands: simulating them awake would quietly give other motions than MuJoCo's
+  if (m->opt.enableflags & mjENBL_SLEEP) {
+    snprintf(err, errsz, "option flag 'sleep': not supported by this simulator");
+    return 1;
+  }
 
   // geoms without collision functions
   for (int g = 0; g < m->ngeom; g++) {

@@ -389,4 +389,9 @@ Test(tendon, check_supported) {
   cr_expect_neq(mj_checkSupported(m, err, sizeof(err)), 0);
   cr_expect_str_eq(err, "sensor 0: rangefinder sensor: not supported by this simulator");
   mj_deleteModel(m);
+  m = load("<mujoco><option><flag sleep='enable'/></option><worldbody><body><freejoint/>"
+           "<geom size='0.1'/></body></worldbody></mujoco>");
+  cr_expect_neq(mj_checkSupported(m, err, sizeof(err)), 0);
+  cr_expect_str_eq(err, "option flag 'sleep': not supported by this simulator");
+  mj_deleteModel(m);
 }
