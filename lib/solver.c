@@ -1481,8 +1481,9 @@ static mjtNum pgsBlock(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum
 }
 
 // states of the dual solution: equality quadratic; friction loss linear at its bounds; one-sided
-// rows quadratic with positive force; elliptic blocks satisfied whatever their forces (MuJoCo
-// 3.5.1's dual solvers leave elliptic rows so)
+// rows quadratic with positive force; an elliptic block by its force in the cone's own scale
+// (N = f_0 / mu, T = |f_j / friction_j|): satisfied inside the cone (mu N >= T), quadratic in
+// the dual cone (N + mu T <= 0), else cone, the same for all its rows
 static void dualState(mjData* d) {
   for (int i = 0; i < d->nefc; i++) {
     int type = d->efc_type[i];
@@ -1495,7 +1496,17 @@ static void dualState(mjData* d) {
       *st = f >= fl ? mjCNSTRSTATE_LINEARNEG
                     : (f <= -fl ? mjCNSTRSTATE_LINEARPOS : mjCNSTRSTATE_QUADRATIC);
     } else if (type == mjCNSTR_CONTACT_ELLIPTIC) {
-      *st = mjCNSTRSTATE_SATISFIED;
+      const mjContact* con = d->contact + d->efc_id[i];
+      mjtNum mu = con->mu, N = f / mu, T = 0;
+      for (int j = 1; j < con->dim; j++) {
+        mjtNum t = d->efc_force[i + j] / con->friction[j - 1];
+        T += t * t;
+      }
+      T = sqrt(T);
+      int zone = mu * N >= T ? mjCNSTRSTATE_SATISFIED
+                             : (N + mu * T <= 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_CONE);
+      for (int j = 0; j < con->dim; j++) st[j] = zone;
+      i += con->dim - 1;
     } else {
       *st = f > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
     }
@@ -1523,6 +1534,8 @@ void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
     return;
   }
   mjtNum scale = costScale(m);
+  int* oldstate = stackInt(d, nefc);
+  dualState(d);
 
   for (int iter = 0; iter < maxiter; iter++) {
     // sweep the rows and blocks in order, each with its current residual A f + b
@@ -1535,9 +1548,15 @@ void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
       blockMove(&q, i, nb, delta);
     }
 
+    // the dual states after the sweep, how many are active and how many changed
+    memcpy(oldstate, d->efc_state, sizeof(int) * nefc);
+    dualState(d);
+    int nchange = 0;
+    for (int i = 0; i < nefc; i++) nchange += oldstate[i] != d->efc_state[i];
+
     // statistics and the stopping test
     improvement *= scale;
-    saveStats(d, iter, improvement, 0, 0, 0, 0, 0, 0);
+    saveStats(d, iter, improvement, 0, 0, activeCount(d), nchange, 0, 0);
     d->solver_niter = iter + 1;
     if (improvement < m->opt.tolerance) break;
   }

@@ -4,9 +4,10 @@
 // fills the data with the oracle's qM, qacc_smooth, qfrc_smooth, qacc_warmstart, efc_* rows and
 // contacts, runs mj_fwdConstraint with the case's options and prints one line:
 //
-//   MODEL key K warm W solver S cone C nefc N niter OURS/THEIRS qacc E force E state N
+//   MODEL key K warm W solver S cone C nefc N niter OURS/THEIRS qacc E force E state N stats N
 //
-// (errors: max |ours - theirs| / max(1, max |theirs|); state: rows whose state differs).
+// (errors: max |ours - theirs| / max(1, max |theirs|); state: rows whose state differs;
+// stats: iterations whose active or changed-state counts differ).
 //
 //   efc MODEL.xml [--max-err E] [--niter] [--sparse] [--solver S --iterations N] < CASES.json
 //
@@ -17,7 +18,7 @@
 // --sparse stores the rows' non-zeros as compressed rows (jacobian sparse), so that the sparse
 // paths of the solvers (the sparse Newton Hessian) run on the same problem.
 // Exit status: 1 when an error exceeds --max-err (default 1e-8), with --niter when an
-// iteration count differs, or when a state differs; 2 on bad input.
+// iteration count or an iteration's counts differ, or when a state differs; 2 on bad input.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,26 +197,43 @@ static int runCase(mjModel* m, mjData* d, const char* name, const char* p, const
     for (int i = 0; i < nefc; i++) printf("  f[%d] %.10g %.10g\n", i, d->efc_force[i], ref[i]);
   }
   list(p, end, "efc_state", nefc, NULL, sref);
-  int nstate = 0;
-  for (int i = 0; i < nefc && solver < 0; i++) nstate += sref[i] != d->efc_state[i];
+  // PGS puts a sliding elliptic contact's friction exactly on the cone, where satisfied and
+  // cone states differ by round-off: for it those two count as one (and its per-iteration
+  // counts, which such contacts flip, are not compared)
+  int dualCone = m->opt.solver == mjSOL_PGS && m->opt.cone == mjCONE_ELLIPTIC, nstate = 0;
+  for (int i = 0; i < nefc && solver < 0; i++) {
+    int a = sref[i], b = d->efc_state[i];
+    if (dualCone && d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
+      a = a == mjCNSTRSTATE_CONE ? mjCNSTRSTATE_SATISFIED : a;
+      b = b == mjCNSTRSTATE_CONE ? mjCNSTRSTATE_SATISFIED : b;
+    }
+    nstate += a != b;
+  }
   int niter = (int)number(p, end, "solver_niter");
+
+  // the per-iteration statistics: active and changed counts compared where both iterated
+  int nstat = 0;
+  const char* q = strstr(p, "\"solver\":[") + 9;
+  double st[mjNSOLVER][7] = {{0}};
+  for (int i = 0; i < niter && i < mjNSOLVER && (q = strchr(q + 1, 0x5b)); i++)
+    numbers(q, st[i], 7);
+  for (int i = 0; i < niter && i < d->solver_niter && i < mjNSOLVER && !dualCone; i++)
+    nstat += d->solver[i].nactive != st[i][3] || d->solver[i].nchange != st[i][4];
   printf("%s key %d warm %d solver %d cone %d nefc %d niter %d/%d qacc %.1e force %.1e "
-         "state %d\n", name, (int)number(p, end, "key"), (int)number(p, end, "warm"),
-         m->opt.solver, m->opt.cone, nefc, d->solver_niter, niter, eq, ef, nstate);
+         "state %d stats %d\n", name, (int)number(p, end, "key"), (int)number(p, end, "warm"),
+         m->opt.solver, m->opt.cone, nefc, d->solver_niter, niter, eq, ef, nstate, nstat);
   if (getenv("EFC_STATS")) {
-    const char* q = strstr(p, "\"solver\":[") + 9;
-    for (int i = 0; i < d->solver_niter || i < niter; i++) {
-      double st[7] = {0};
-      if (i < niter && (q = strchr(q + 1, 0x5b))) numbers(q, st, 7);
+    for (int i = 0; (i < d->solver_niter || i < niter) && i < mjNSOLVER; i++) {
       const mjSolverStat* s = d->solver + i;
       printf("  %2d  %.6e %.6e %.3e %d %d %d %d | %.6e %.6e %.3e %g %g %g %g\n", i,
              s->improvement, s->gradient, s->lineslope, s->nactive, s->nchange, s->neval,
-             s->nupdate, st[0], st[1], st[2], st[3], st[4], st[5], st[6]);
+             s->nupdate, st[i][0], st[i][1], st[i][2], st[i][3], st[i][4], st[i][5], st[i][6]);
     }
   }
   free(ref);
   free(sref);
-  return eq > maxerr || ef > maxerr || nstate || (checkIter && niter != d->solver_niter);
+  return eq > maxerr || ef > maxerr || nstate ||
+         (checkIter && (niter != d->solver_niter || nstat));
 }
 
 int main(int argc, char** argv) {

@@ -3,7 +3,8 @@
 # for the models of this directory under each solver, cone and impratio > 1, solver tolerance
 # 1e-12 in both (CG up to 1000 iterations, so that it converges): qacc and efc_force within
 # 1e-8 relative and the same constraint states; Newton and PGS also take the same number of
-# iterations (PGS follows MuJoCo's iterates, its per-contact elliptic update included).  Every
+# iterations with the same active and changed-state counts in each (PGS follows MuJoCo's
+# iterates, its per-contact elliptic update included; see efc.c for elliptic PGS's states).  Every
 # case runs twice, on dense rows and on the same rows compressed (the sparse paths).  CG
 # follows MuJoCo's path iteration by iteration, but stops where its improvement, a difference of
 # two costs, drops below 1e-12 in round-off, which can happen an iteration earlier or later with
