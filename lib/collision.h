@@ -73,10 +73,6 @@ typedef struct {
 int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                mjtNum margin);
 
-// the support point of a primitive of type `type` and size s in its own frame in the unit
-// direction dir: the farthest point along dir
-void mjc_supportLocal(int type, const mjtNum s[3], const mjtNum dir[3], mjtNum res[3]);
-
 // ---- the same pairs through GJK and EPA, nativeccd on (collision_gjk.c) -----------------------
 int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin);
 

@@ -617,10 +617,7 @@ int mjc_BoxBox(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2
                .mat2 = d->geom_xmat + 9 * g2, .size2 = m->geom_size + 3 * g2,
                .margin = margin};
   mjtNum dif[3];
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
-      b.rot[i][j] = b.mat1[i] * b.mat2[j] + b.mat1[3 + i] * b.mat2[3 + j] +
-                    b.mat1[6 + i] * b.mat2[6 + j];
+  mju_mulMatTMat(&b.rot[0][0], b.mat1, b.mat2, 3, 3, 3);
   mju_sub3(dif, b.pos2, b.pos1);
   mju_mulMatTVec3(b.pos21, b.mat1, dif);
   mju_sub3(dif, b.pos1, b.pos2);

@@ -19,52 +19,11 @@ typedef struct {
   mjtNum margin;            // the pair's margin: half of it is added in every direction
 } ConvexObj;
 
-// the support point of a primitive of type `type` and size s in its own frame in the unit
-// direction dir: the farthest point along dir
-void mjc_supportLocal(int type, const mjtNum s[3], const mjtNum dir[3], mjtNum res[3]) {
-  switch (type) {
-  case mjGEOM_SPHERE:
-    mju_scl3(res, dir, s[0]);
-    break;
-
-  // sphere of radius s0 at the end +-s1 z nearer dir
-  case mjGEOM_CAPSULE:
-    mju_scl3(res, dir, s[0]);
-    res[2] += dir[2] >= 0 ? s[1] : -s[1];
-    break;
-
-  // s o (s o dir) / |s o dir|
-  case mjGEOM_ELLIPSOID: {
-    mjtNum t[3] = {s[0] * dir[0], s[1] * dir[1], s[2] * dir[2]};
-    mjtNum len = mju_norm3(t);
-    for (int k = 0; k < 3; k++) res[k] = len < mjMINVAL ? 0 : s[k] * t[k] / len;
-    break;
-  }
-
-  // rim point: radius along the direction's xy part, the cap nearer dir
-  case mjGEOM_CYLINDER: {
-    mjtNum len = sqrt(dir[0] * dir[0] + dir[1] * dir[1]);
-    res[0] = len < mjMINVAL ? 0 : s[0] * dir[0] / len;
-    res[1] = len < mjMINVAL ? 0 : s[0] * dir[1] / len;
-    res[2] = dir[2] >= 0 ? s[1] : -s[1];
-    break;
-  }
-
-  // the corner on the side of dir
-  case mjGEOM_BOX:
-    for (int k = 0; k < 3; k++) res[k] = dir[k] >= 0 ? s[k] : -s[k];
-    break;
-
-  default:
-    mju_zero3(res);
-  }
-}
-
 // sign(x): -1, 0 or +1
 static mjtNum sign(mjtNum x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
 
 // libccd support callback, in the forms MuJoCo's libccd path uses (they differ from
-// mjc_supportLocal, which follows its native GJK): the direction l = R'dir as given, a flat
+// collision_gjk.c's, which follow its native GJK): the direction l = R'dir as given, a flat
 // side met head-on (l_k = 0) gives its middle (sign 0), the margin added in the geom frame,
 // res = pos + R (support(l) + l margin/2)
 static void support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
@@ -170,10 +129,10 @@ static void ellipsoidOutside(mjtNum n[3], const mjtNum y[3], const mjtNum s[3]) 
 }
 
 // the outward unit normal n of geom g (at pos, mat) at the world point p, as MuJoCo refines
-// contact normals (cur: the current normal, outward for g): sphere from the center, capsule from the axis
-// segment, ellipsoid by ellipsoidInside/Outside, cylinder radial when the point is off the
-// caps (|z| <= 0.95 half-height) and not 4x nearer the cap's plane than the round wall;
-// returns 0 for other geoms and where no normal is found
+// contact normals (cur: the current normal, outward for g): sphere from the center, capsule
+// from the axis segment, ellipsoid by ellipsoidInside/Outside, cylinder radial when the point
+// is off the caps (|z| <= 0.95 half-height) and not 4x nearer the cap's plane than the round
+// wall; returns 0 for other geoms and where no normal is found
 static int geomNormal(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
                       const mjtNum p[3], const mjtNum cur[3], mjtNum n[3]) {
   const mjtNum* s = m->geom_size + 3 * g;
@@ -239,8 +198,8 @@ static void refineNormal(const mjModel* m, const mjGeomPair* gp, const mjtNum po
 
 // one contact from MPR on the inflated geoms: dist = margin - depth, pos libccd's contact
 // point, the normal from g1 to g2 refined from the geoms' surfaces (refineNormal), none when
-// MPR gives no direction; with
-// nativeccd on (the default), GJK and EPA instead (collision_gjk.c)
+// MPR gives no direction; with nativeccd on (the default), GJK and EPA instead
+// (collision_gjk.c)
 static int convexOnce(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin) {
   if (!(m->opt.disableflags & mjDSBL_NATIVECCD)) return mjc_ConvexNative(m, gp, con, margin);
   ConvexObj o1 = {m, gp->g[0], gp->pos[0], gp->mat[0], margin};
@@ -267,12 +226,11 @@ static int convexOnce(const mjModel* m, const mjGeomPair* gp, mjContact* con, mj
   return 1;
 }
 
-// turn the pose (pos, mat) by rot about the point o: mat = rot mat, pos -= rot (o - pos) - (o - pos)
+// turn the pose (pos, mat) by rot about the point o: mat = rot mat,
+// pos -= rot (o - pos) - (o - pos)
 static void turnAbout(const mjtNum o[3], const mjtNum rot[9], mjtNum pos[3], mjtNum mat[9]) {
   mjtNum r[9], rel[3], move[3];
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
-      r[3 * i + j] = rot[3 * i] * mat[j] + rot[3 * i + 1] * mat[3 + j] + rot[3 * i + 2] * mat[6 + j];
+  mju_mulMatMat(r, rot, mat, 3, 3, 3);
   mju_copy9(mat, r);
   mju_sub3(rel, o, pos);
   mju_mulMatVec3(move, rot, rel);
@@ -303,8 +261,7 @@ int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2
       mjtNum half = 0.5 * sg * 1e-3, quat[4] = {cos(half), 0, 0, 0}, rot[9], rott[9];
       for (int k = 0; k < 3; k++) quat[1 + k] = frame[3 + 3 * axis + k] * sin(half);
       mju_quat2Mat(rot, quat);
-      for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) rott[3 * i + j] = rot[3 * j + i];
+      mju_transpose(rott, rot, 3, 3);
 
       // the turned copies, and a contact there
       mjtNum pos1[3], mat1[9], pos2[3], mat2[9];

@@ -29,6 +29,47 @@ typedef struct {
   mjtNum n[3], dist;
 } Face;
 
+// the support point of a primitive of type `type` and size s in its own frame in the unit
+// direction dir: the farthest point along dir
+static void supportLocal(int type, const mjtNum s[3], const mjtNum dir[3], mjtNum res[3]) {
+  switch (type) {
+  case mjGEOM_SPHERE:
+    mju_scl3(res, dir, s[0]);
+    break;
+
+  // sphere of radius s0 at the end +-s1 z nearer dir
+  case mjGEOM_CAPSULE:
+    mju_scl3(res, dir, s[0]);
+    res[2] += dir[2] >= 0 ? s[1] : -s[1];
+    break;
+
+  // s o (s o dir) / |s o dir|
+  case mjGEOM_ELLIPSOID: {
+    mjtNum t[3] = {s[0] * dir[0], s[1] * dir[1], s[2] * dir[2]};
+    mjtNum len = mju_norm3(t);
+    for (int k = 0; k < 3; k++) res[k] = len < mjMINVAL ? 0 : s[k] * t[k] / len;
+    break;
+  }
+
+  // rim point: radius along the direction's xy part, the cap nearer dir
+  case mjGEOM_CYLINDER: {
+    mjtNum len = sqrt(dir[0] * dir[0] + dir[1] * dir[1]);
+    res[0] = len < mjMINVAL ? 0 : s[0] * dir[0] / len;
+    res[1] = len < mjMINVAL ? 0 : s[0] * dir[1] / len;
+    res[2] = dir[2] >= 0 ? s[1] : -s[1];
+    break;
+  }
+
+  // the corner on the side of dir
+  case mjGEOM_BOX:
+    for (int k = 0; k < 3; k++) res[k] = dir[k] >= 0 ? s[k] : -s[k];
+    break;
+
+  default:
+    mju_zero3(res);
+  }
+}
+
 // the two inflated geoms
 typedef struct {
   const mjModel* m;
@@ -44,7 +85,7 @@ static void geomSupport(const Pair* p, int i, const mjtNum dir[3], mjtNum res[3]
   mjtNum u[3] = {dir[0], dir[1], dir[2]}, local[3], sl[3];
   mju_normalize3(u);
   mju_mulMatTVec3(local, mat, u);
-  mjc_supportLocal(p->m->geom_type[g], p->m->geom_size + 3 * g, local, sl);
+  supportLocal(p->m->geom_type[g], p->m->geom_size + 3 * g, local, sl);
   mju_mulMatVec3(res, mat, sl);
   for (int k = 0; k < 3; k++) res[k] += p->gp->pos[i][k] + p->margin * u[k];
 }
