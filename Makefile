@@ -9,7 +9,7 @@ PREFIX  ?= /usr/local
 CC      ?= gcc
 CFLAGS  ?= -O2
 CFLAGS  += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Ilib
-LDLIBS  = -lexpat -lz -lm -lccd
+LDLIBS  = -lexpat -lz -lm -lccd -lqhull_r -lpng
 ifdef SAN
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -g
 LDFLAGS += -fsanitize=address,undefined

@@ -36,6 +36,13 @@
   X(nmesh)       /* number of meshes */                                                         \
   X(nhfield)     /* number of height fields */                                                  \
   X(ntex)        /* number of textures */                                                       \
+  X(nmeshvert)   /* number of vertices in all meshes */                                         \
+  X(nmeshnormal) /* number of normals in all meshes */                                          \
+  X(nmeshtexcoord) /* number of texture coordinates in all meshes */                            \
+  X(nmeshface)   /* number of triangular faces in all meshes */                                 \
+  X(nmeshgraph)  /* number of ints in all convex-hull graphs */                                 \
+  X(nhfielddata) /* number of elevation points in all height fields */                          \
+  X(ntexdata)    /* number of bytes in all texture images */                                    \
   X(nmat)        /* number of materials */                                                      \
   X(npair)       /* number of predefined geom pairs */                                          \
   X(nexclude)    /* number of excluded body pairs */                                            \
@@ -187,14 +194,35 @@
   X(float,  light_ambient,      nlight,   3) /* ambient rgb (alpha=1) */                        \
   X(float,  light_diffuse,      nlight,   3) /* diffuse rgb (alpha=1) */                        \
   X(float,  light_specular,     nlight,   3) /* specular rgb (alpha=1) */                       \
-  /* meshes (asset only until mesh geometry is compiled) */                                     \
-  X(int,    mesh_pathadr,       nmesh,    1) /* address of asset path; -1: none */              \
-  X(mjtNum, mesh_scale,         nmesh,    3) /* scaling applied to asset vertices */            \
-  /* height fields (asset only until height fields are compiled) */                             \
-  X(mjtNum, hfield_size,        nhfield,  4) /* (x, y, z_top, z_bottom) */                      \
-  X(int,    hfield_nrow,        nhfield,  1) /* number of rows in grid */                       \
-  X(int,    hfield_ncol,        nhfield,  1) /* number of columns in grid */                    \
-  X(int,    hfield_pathadr,     nhfield,  1) /* address of asset path; -1: none */              \
+  /* meshes: vertices in the mesh frame (centered at the mesh's center of mass, principal    \
+     axes), faces indexing vertices, normals and texcoords separately, the convex hull graph */ \
+  X(int,   mesh_vertadr,       nmesh,    1) /* first vertex address */                           \
+  X(int,   mesh_vertnum,       nmesh,    1) /* number of vertices */                             \
+  X(int,   mesh_faceadr,       nmesh,    1) /* first face address */                             \
+  X(int,   mesh_facenum,       nmesh,    1) /* number of faces */                                \
+  X(int,   mesh_normaladr,     nmesh,    1) /* first normal address */                           \
+  X(int,   mesh_normalnum,     nmesh,    1) /* number of normals */                              \
+  X(int,   mesh_texcoordadr,   nmesh,    1) /* texcoord address; -1: no texcoords */             \
+  X(int,   mesh_texcoordnum,   nmesh,    1) /* number of texcoords */                            \
+  X(int,   mesh_graphadr,      nmesh,    1) /* graph address; -1: no graph */                    \
+  X(float, mesh_vert,          nmeshvert, 3) /* vertex positions */                              \
+  X(float, mesh_normal,        nmeshnormal, 3) /* normals */                                     \
+  X(float, mesh_texcoord,      nmeshtexcoord, 2) /* texture coordinates */                       \
+  X(int,   mesh_face,          nmeshface, 3) /* vertex ids of each face */                       \
+  X(int,   mesh_facenormal,    nmeshface, 3) /* normal ids of each face */                       \
+  X(int,   mesh_facetexcoord,  nmeshface, 3) /* texcoord ids of each face */                     \
+  X(int,   mesh_graph,         nmeshgraph, 1) /* convex hull graph (see mesh.h) */               \
+  X(mjtNum, mesh_scale,         nmesh,    3) /* scaling applied to asset vertices */              \
+  X(mjtNum, mesh_pos,           nmesh,    3) /* translation applied to asset vertices */          \
+  X(mjtNum, mesh_quat,          nmesh,    4) /* rotation applied to asset vertices */             \
+  X(int,   mesh_pathadr,       nmesh,    1) /* address of asset path; -1: none */                \
+  /* height fields: elevations in [0, 1], row-major, row 0 at -y */                          \
+  X(mjtNum, hfield_size,        nhfield,  4) /* (x, y, z_top, z_bottom) */                        \
+  X(int,   hfield_nrow,        nhfield,  1) /* number of rows in grid */                         \
+  X(int,   hfield_ncol,        nhfield,  1) /* number of columns in grid */                      \
+  X(int,   hfield_adr,         nhfield,  1) /* address in hfield_data */                         \
+  X(float, hfield_data,        nhfielddata, 1) /* elevation data */                              \
+  X(int,   hfield_pathadr,     nhfield,  1) /* address of asset path; -1: none */                \
   /* textures */                                                                                \
   X(int,    tex_type,           ntex,     1) /* texture type (mjtTexture) */                    \
   X(int,    tex_builtin,        ntex,     1) /* 0 none/file, 1 gradient, 2 checker, 3 flat */   \
@@ -207,6 +235,9 @@
   X(mjtNum, tex_markrgb,        ntex,     3) /* color of builtin marks */                       \
   X(mjtNum, tex_random,         ntex,     1) /* probability of random dots */                   \
   X(int,    tex_pathadr,        ntex,     1) /* address of file path; -1: none */               \
+  X(int,    tex_colorspace,     ntex,     1) /* 0 auto, 1 linear, 2 sRGB */                     \
+  X(int,    tex_adr,            ntex,     1) /* start address in tex_data */                    \
+  X(unsigned char, tex_data,    ntexdata, 1) /* pixels, row-major, nchannel bytes each */      \
   /* materials */                                                                               \
   X(int,    mat_texid,          nmat,     1) /* texture id (rgb role); -1: none */              \
   X(unsigned char, mat_texuniform, nmat,  1) /* make texture cube uniform */                    \

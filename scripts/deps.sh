@@ -10,7 +10,7 @@
 # standard input.
 set -eu
 
-packages="build-essential libexpat1-dev zlib1g-dev libcriterion-dev libccd-dev"
+packages="build-essential libexpat1-dev zlib1g-dev libcriterion-dev libccd-dev libqhull-dev libpng-dev"
 missing=
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

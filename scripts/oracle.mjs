@@ -74,6 +74,7 @@ export function parseTables(text) {
 
 // a number as JSON allows: non-finite values become strings, as in mj_printModelJSON
 function num(x) {
+  if (typeof x === 'bigint') return Number(x);  // mjtSize fields (tex_adr)
   if (Number.isFinite(x)) return x;
   return Number.isNaN(x) ? 'NaN' : (x > 0 ? 'Infinity' : '-Infinity');
 }

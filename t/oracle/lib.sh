@@ -5,7 +5,7 @@
 BIN=${BIN:-$PWD/build/bin}
 CC=${CC:-cc}
 CFLAGS=${CFLAGS:--O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Ilib}
-LDLIBS=${LDLIBS:--lexpat -lz -lm -lccd}
+LDLIBS=${LDLIBS:--lexpat -lz -lm -lccd -lqhull_r -lpng}
 
 command -v node >/dev/null 2>&1 || { echo "$(basename "$0"): node is not installed" >&2; exit 2; }
 if [ ! -d scripts/node_modules/mujoco ]; then
