@@ -61,11 +61,13 @@ int mjc_BoxBox(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2
 // ---- general convex pairs through libccd's MPR (collision_convex.c) -------------------------
 
 // two geoms at given poses (the data's, or multiccd's turned copies): ids, world positions and
-// rotations
+// rotations; a side whose prism is set is that triangular prism instead (a height field cell:
+// bottom corners 0-2, top corners 3-5 above them, in the frame of pos and mat, no margin added)
 typedef struct {
   int g[2];
   const mjtNum* pos[2];
   const mjtNum* mat[2];
+  const mjtNum (*prism[2])[3];
 } mjGeomPair;
 
 // one contact of the pair (MPR or, nativeccd on, GJK/EPA) and, with multiccd enabled, up to
@@ -73,7 +75,40 @@ typedef struct {
 int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                mjtNum margin);
 
+// one contact of the pair at its poses: MPR with normal refinement (nativeccd off), else
+// GJK/EPA; dist = margin - depth of the geoms inflated by half the margin
+int mjc_ConvexPair(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin);
+
+// replace a contact's normal (from g1 to g2) by the geoms' surface normals at its point where
+// the geoms are smooth (sphere, capsule, ellipsoid, cylinder wall), as MuJoCo's mjc_fixNormal
+void mjc_refineNormal(const mjModel* m, const mjGeomPair* gp, const mjtNum pos[3],
+                      mjtNum normal[3]);
+
 // ---- the same pairs through GJK and EPA, nativeccd on (collision_gjk.c) -----------------------
 int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin);
+
+// the world support point of geom g at (pos, mat) in the unit direction dir (no margin)
+void mjc_geomSupport(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
+                     const mjtNum dir[3], mjtNum res[3]);
+
+// ---- height fields against convex geoms (collision_hfield.c) -------------------------------
+
+// the geom against the triangular prisms of the height field cells under its bounding box
+int mjc_ConvexHField(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+                     mjtNum margin);
+
+// the support point of triangular prism p (bottom 0-2, top 3-5) in direction dir: the best
+// corner of the bottom (dir_z < 0) or the top, the first of equals
+void mjc_prismSupport(const mjtNum p[6][3], const mjtNum dir[3], mjtNum res[3]);
+
+// ---- meshes (collision_mesh.c) ----------------------------------------------------------------
+
+// the support point of mesh geom g in its own frame in the direction dir (any length): the
+// hull vertex farthest along dir (hill climbing on the hull graph, else a scan of all vertices)
+void mjc_meshSupport(const mjModel* m, int g, const mjtNum dir[3], mjtNum res[3]);
+
+// the plane against a mesh: its deepest hull vertex and up to 2 of that vertex's neighbours
+int mjc_PlaneMesh(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+                  mjtNum margin);
 
 #endif

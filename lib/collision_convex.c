@@ -3,7 +3,7 @@
 // inflated by half the margin.  Tolerance and iterations: m->opt.ccd_tolerance and
 // ccd_iterations.  MPR gives the depth and the contact point; its direction (the portal's, set
 // by the line between the centers) is replaced, as MuJoCo 3.5.1 does on its libccd path, by the
-// surface normals of the smooth geoms at the contact point (see refineNormal).
+// surface normals of the smooth geoms at the contact point (see mjc_refineNormal).
 #include "collision.h"
 
 #include <ccd/ccd.h>
@@ -17,6 +17,7 @@ typedef struct {
   int geom;
   const mjtNum *pos, *mat;  // its pose
   mjtNum margin;            // the pair's margin: half of it is added in every direction
+  const mjtNum (*prism)[3];  // or a height field prism (mjGeomPair), pos and mat unused
 } ConvexObj;
 
 // sign(x): -1, 0 or +1
@@ -28,6 +29,10 @@ static mjtNum sign(mjtNum x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
 // res = pos + R (support(l) + l margin/2)
 static void support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
   const ConvexObj* o = obj;
+  if (o->prism) {
+    mjc_prismSupport(o->prism, dir->v, vec->v);
+    return;
+  }
   int g = o->geom;
   const mjtNum* mat = o->mat;
   const mjtNum* s = o->m->geom_size + 3 * g;
@@ -64,6 +69,10 @@ static void support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
     for (int k = 0; k < 3; k++) r[k] = sign(l[k]) * s[k];
     break;
 
+  case mjGEOM_MESH:
+    mjc_meshSupport(o->m, g, l, r);
+    break;
+
   default:
     mju_zero3(r);
   }
@@ -72,10 +81,16 @@ static void support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
   for (int k = 0; k < 3; k++) vec->v[k] += o->pos[k];
 }
 
-// libccd center callback: the geom's center
+// libccd center callback: the geom's center, a prism's mean corner
 static void center(const void* obj, ccd_vec3_t* c) {
   const ConvexObj* o = obj;
   for (int k = 0; k < 3; k++) c->v[k] = o->pos[k];
+  if (!o->prism) return;
+  for (int k = 0; k < 3; k++) {
+    c->v[k] = 0;
+    for (int i = 0; i < 6; i++) c->v[k] += o->prism[i][k];
+    c->v[k] *= 1.0 / 6;
+  }
 }
 
 // the ellipsoid normals MuJoCo's refinement uses (semi-axes s, point y in the local frame),
@@ -180,8 +195,8 @@ static int geomNormal(const mjModel* m, int g, const mjtNum pos[3], const mjtNum
 
 // replace the MPR normal (from g1 to g2) by the surface normals of g1 and of g2 (negated) at
 // the contact point: normalize(n1 - n2) when both exist, else the one that does
-static void refineNormal(const mjModel* m, const mjGeomPair* gp, const mjtNum pos[3],
-                         mjtNum normal[3]) {
+void mjc_refineNormal(const mjModel* m, const mjGeomPair* gp, const mjtNum pos[3],
+                      mjtNum normal[3]) {
   mjtNum n1[3], n2[3], rev[3];
   mju_scl3(rev, normal, -1);
   int has1 = geomNormal(m, gp->g[0], gp->pos[0], gp->mat[0], pos, normal, n1);
@@ -197,13 +212,13 @@ static void refineNormal(const mjModel* m, const mjGeomPair* gp, const mjtNum po
 }
 
 // one contact from MPR on the inflated geoms: dist = margin - depth, pos libccd's contact
-// point, the normal from g1 to g2 refined from the geoms' surfaces (refineNormal), none when
+// point, the normal from g1 to g2 refined from the geoms' surfaces (mjc_refineNormal), none when
 // MPR gives no direction; with nativeccd on (the default), GJK and EPA instead
 // (collision_gjk.c)
-static int convexOnce(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin) {
+int mjc_ConvexPair(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin) {
   if (!(m->opt.disableflags & mjDSBL_NATIVECCD)) return mjc_ConvexNative(m, gp, con, margin);
-  ConvexObj o1 = {m, gp->g[0], gp->pos[0], gp->mat[0], margin};
-  ConvexObj o2 = {m, gp->g[1], gp->pos[1], gp->mat[1], margin};
+  ConvexObj o1 = {m, gp->g[0], gp->pos[0], gp->mat[0], margin, gp->prism[0]};
+  ConvexObj o2 = {m, gp->g[1], gp->pos[1], gp->mat[1], margin, gp->prism[1]};
   ccd_t ccd;
   CCD_INIT(&ccd);
   ccd.support1 = ccd.support2 = support;
@@ -221,7 +236,7 @@ static int convexOnce(const mjModel* m, const mjGeomPair* gp, mjContact* con, mj
     con->pos[k] = pos.v[k];
     con->frame[k] = dir.v[k];
   }
-  refineNormal(m, gp, con->pos, con->frame);
+  mjc_refineNormal(m, gp, con->pos, con->frame);
   mju_zero3(con->frame + 3);
   return 1;
 }
@@ -238,15 +253,15 @@ static void turnAbout(const mjtNum o[3], const mjtNum rot[9], mjtNum pos[3], mjt
   mju_sub3(pos, pos, move);
 }
 
-// the pair's contacts: the first from convexOnce; with multiccd enabled, when neither geom is
+// the pair's contacts: the first from mjc_ConvexPair; with multiccd enabled, when neither geom is
 // a sphere or an ellipsoid, four more tries with g1 turned by +-1e-3 rad about each tangent
 // axis of the first contact's frame through its point, and g2 turned back, each new contact
 // kept (with the first one's dist) when farther than 1e-3 min(rbound) from all before
 int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                mjtNum margin) {
   mjGeomPair gp = {{g1, g2}, {d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2},
-                   {d->geom_xmat + 9 * g1, d->geom_xmat + 9 * g2}};
-  int ncon = convexOnce(m, &gp, con, margin);
+                   {d->geom_xmat + 9 * g1, d->geom_xmat + 9 * g2}, {NULL, NULL}};
+  int ncon = mjc_ConvexPair(m, &gp, con, margin);
   int t1 = m->geom_type[g1], t2 = m->geom_type[g2];
   if (ncon != 1 || !(m->opt.enableflags & mjENBL_MULTICCD) || t1 == mjGEOM_SPHERE ||
       t1 == mjGEOM_ELLIPSOID || t2 == mjGEOM_SPHERE || t2 == mjGEOM_ELLIPSOID)
@@ -271,8 +286,8 @@ int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2
       mju_copy9(mat2, gp.mat[1]);
       turnAbout(con[0].pos, rot, pos1, mat1);
       turnAbout(con[0].pos, rott, pos2, mat2);
-      mjGeomPair turned = {{g1, g2}, {pos1, pos2}, {mat1, mat2}};
-      if (!convexOnce(m, &turned, con + ncon, margin)) continue;
+      mjGeomPair turned = {{g1, g2}, {pos1, pos2}, {mat1, mat2}, {NULL, NULL}};
+      if (!mjc_ConvexPair(m, &turned, con + ncon, margin)) continue;
       int distinct = 1;
       for (int i = 0; i < ncon; i++)
         if (mju_dist3(con[i].pos, con[ncon].pos) <= tol) distinct = 0;

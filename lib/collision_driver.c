@@ -19,19 +19,24 @@
 #define EL mjGEOM_ELLIPSOID
 #define CY mjGEOM_CYLINDER
 #define BX mjGEOM_BOX
+#define ME mjGEOM_MESH
 
-// analytic where MuJoCo is analytic, libccd for the other convex pairs; meshes, height fields
-// and SDFs have no function yet (the compiler refuses them)
+// analytic where MuJoCo is analytic, libccd for the other convex pairs, height fields by their
+// prisms (collision_hfield.c), meshes as their convex hulls (collision_mesh.c); SDFs have
+// no function yet
 const mjfCollision mj_collisionFunc[mjNGEOMTYPES][mjNGEOMTYPES] = {
   [PL] = {[SP] = mjc_PlaneSphere, [CA] = mjc_PlaneCapsule, [EL] = mjc_PlaneEllipsoid,
-          [CY] = mjc_PlaneCylinder, [BX] = mjc_PlaneBox},
+          [CY] = mjc_PlaneCylinder, [BX] = mjc_PlaneBox, [ME] = mjc_PlaneMesh},
+  [mjGEOM_HFIELD] = {[SP] = mjc_ConvexHField, [CA] = mjc_ConvexHField, [EL] = mjc_ConvexHField,
+                     [CY] = mjc_ConvexHField, [BX] = mjc_ConvexHField},
   [SP] = {[SP] = mjc_SphereSphere, [CA] = mjc_SphereCapsule, [EL] = mjc_Convex,
-          [CY] = mjc_SphereCylinder, [BX] = mjc_SphereBox},
+          [CY] = mjc_SphereCylinder, [BX] = mjc_SphereBox, [ME] = mjc_Convex},
   [CA] = {[CA] = mjc_CapsuleCapsule, [EL] = mjc_Convex, [CY] = mjc_Convex,
-          [BX] = mjc_CapsuleBox},
-  [EL] = {[EL] = mjc_Convex, [CY] = mjc_Convex, [BX] = mjc_Convex},
-  [CY] = {[CY] = mjc_Convex, [BX] = mjc_Convex},
-  [BX] = {[BX] = mjc_BoxBox},
+          [BX] = mjc_CapsuleBox, [ME] = mjc_Convex},
+  [EL] = {[EL] = mjc_Convex, [CY] = mjc_Convex, [BX] = mjc_Convex, [ME] = mjc_Convex},
+  [CY] = {[CY] = mjc_Convex, [BX] = mjc_Convex, [ME] = mjc_Convex},
+  [BX] = {[BX] = mjc_BoxBox, [ME] = mjc_Convex},
+  [ME] = {[ME] = mjc_Convex},
 };
 
 #undef PL
@@ -40,6 +45,7 @@ const mjfCollision mj_collisionFunc[mjNGEOMTYPES][mjNGEOMTYPES] = {
 #undef EL
 #undef CY
 #undef BX
+#undef ME
 
 // ---- contact frames ---------------------------------------------------------------------------
 

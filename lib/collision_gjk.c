@@ -77,17 +77,37 @@ typedef struct {
   mjtNum margin;  // half the pair's margin, added in every direction
 } Pair;
 
-// world support point of geom i of the pair inflated by margin in the direction dir (any
-// length)
-static void geomSupport(const Pair* p, int i, const mjtNum dir[3], mjtNum res[3]) {
-  int g = p->gp->g[i];
-  const mjtNum* mat = p->gp->mat[i];
-  mjtNum u[3] = {dir[0], dir[1], dir[2]}, local[3], sl[3];
-  mju_normalize3(u);
-  mju_mulMatTVec3(local, mat, u);
-  supportLocal(p->m->geom_type[g], p->m->geom_size + 3 * g, local, sl);
+// world support point of geom g at (pos, mat) in the unit direction dir
+void mjc_geomSupport(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
+                     const mjtNum dir[3], mjtNum res[3]) {
+  mjtNum local[3], sl[3];
+  mju_mulMatTVec3(local, mat, dir);
+  if (m->geom_type[g] == mjGEOM_MESH) mjc_meshSupport(m, g, local, sl);
+  else supportLocal(m->geom_type[g], m->geom_size + 3 * g, local, sl);
   mju_mulMatVec3(res, mat, sl);
-  for (int k = 0; k < 3; k++) res[k] += p->gp->pos[i][k] + p->margin * u[k];
+  mju_addTo3(res, pos);
+}
+
+// world support point of side i of the pair in the direction dir (any length): a geom
+// inflated by margin, or a height field prism as it is
+static void geomSupport(const Pair* p, int i, const mjtNum dir[3], mjtNum res[3]) {
+  mjtNum u[3] = {dir[0], dir[1], dir[2]};
+  mju_normalize3(u);
+  if (p->gp->prism[i]) {
+    mjc_prismSupport(p->gp->prism[i], u, res);
+    return;
+  }
+  mjc_geomSupport(p->m, p->gp->g[i], p->gp->pos[i], p->gp->mat[i], u, res);
+  for (int k = 0; k < 3; k++) res[k] += p->margin * u[k];
+}
+
+// the center of side i of the pair: the geom's position, a prism's mean corner
+static void sideCenter(const Pair* p, int i, mjtNum c[3]) {
+  mju_copy3(c, p->gp->pos[i]);
+  if (!p->gp->prism[i]) return;
+  mju_zero3(c);
+  for (int j = 0; j < 6; j++) mju_addTo3(c, p->gp->prism[i][j]);
+  mju_scl3(c, c, 1.0 / 6);
 }
 
 // support of A - B in the direction dir: a = sA(dir), b = sB(-dir), w = a - b
@@ -203,8 +223,10 @@ static int nearestSimplex(Vertex s[4], int n, mjtNum v[3]) {
 // GJK on the inflated pair: 1 with a simplex s (count *ns) around or touching the origin when
 // A - B holds the origin, 0 when a separating direction is found
 static int gjk(const Pair* p, Vertex s[4], int* ns, int maxiter, mjtNum tol) {
-  mjtNum v[3];
-  mju_sub3(v, p->gp->pos[0], p->gp->pos[1]);
+  mjtNum v[3], c1[3];
+  sideCenter(p, 0, v);
+  sideCenter(p, 1, c1);
+  mju_sub3(v, v, c1);
   if (mju_dot3(v, v) < mjMINVAL) v[0] = 1;
   int n = 0;
   for (int iter = 0; iter < maxiter; iter++) {

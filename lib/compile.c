@@ -14,7 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hfield.h"
+#include "mesh.h"
 #include "model.h"
+#include "skin.h"
+#include "texture.h"
 #include "util.h"
 
 // ---- arena, vectors, errors --------------------------------------------------------------------
@@ -49,12 +53,14 @@ typedef struct {
   int type, group, limited, actfrclimited, actgravcomp;
   double pos[3], axis[3], range[2], ref, springref, stiffness, damping, armature, frictionloss;
   double margin, solref_lim[2], solimp_lim[5], solref_fri[2], solimp_fri[5], actfrcrange[2];
+  double springdamper[2];  // (time constant, damping ratio); both positive: set the spring
 } JointSpec;
 
 typedef struct {
   int type, contype, conaffinity, condim, group, priority, fluidshape, hasmass, hasfromto;
   double size[3], friction[3], mass, density, solmix, solref[2], solimp[5], margin, gap;
-  double fromto[6], pos[3], fluidcoef[5];
+  double fromto[6], pos[3], fluidcoef[5], fitscale;
+  int dataid;  // compiled: the mesh or height field id
   Orient orient;
   float rgba[4];
   const char *material, *mesh, *hfield;
@@ -83,6 +89,11 @@ typedef struct {
   float ambient[3], diffuse[3], specular[3];
   const char *target, *texture;
 } LightSpec;
+
+typedef struct {
+  int inertia, maxhullvert, smoothnormal;
+  double scale[3];
+} MeshSpec;
 
 typedef struct {
   int texuniform;
@@ -124,6 +135,7 @@ typedef struct Default_ {
   CamSpec cam;
   LightSpec light;
   MatSpec mat;
+  MeshSpec mesh;
   TendonSpec tendon;
   EqSpec eq;
   PairSpec pair;
@@ -165,6 +177,17 @@ typedef struct {
 typedef struct {
   Head h;
   int type;                  // eq, sensor, texture type; actuator transmission type
+  mjMesh mesh;               // a compiled mesh
+  double meshscale[3];       // its scale
+  int keepgraph;             // its hull graph is stored: a geom collides with it, or its faces
+                             // are the hull's
+  mjSkin skin;               // a skin's mesh and bones
+  float rgba[4], inflate;    // a skin's color and inflation
+  int group;                 // a skin's group
+  mjHField hfield;           // a compiled height field
+  mjTextureSpec texspec;     // a texture's attributes
+  mjTexture tex;             // its pixels (data in the arena)
+  const char* file;          // an asset's resolved file path, NULL when inline
   MatSpec mat;
   TendonSpec tendon;
   EqSpec eq;
@@ -181,13 +204,14 @@ typedef struct {
   double prm;
 } Wrap;
 
-enum { K_BODY, K_JOINT, K_GEOM, K_SITE, K_CAM, K_LIGHT, K_TEX, K_MAT, K_PAIR, K_EXCLUDE, K_EQ,
-       K_TENDON, K_ACT, K_SENSOR, K_CUSTOM, K_KEY, K_WRAP, NKIND };
+enum { K_BODY, K_JOINT, K_GEOM, K_SITE, K_CAM, K_LIGHT, K_MESH, K_SKIN, K_HFIELD, K_TEX, K_MAT,
+       K_PAIR, K_EXCLUDE, K_EQ, K_TENDON, K_ACT, K_SENSOR, K_CUSTOM, K_KEY, K_WRAP, NKIND };
 
 // object kind: the element word for messages
 static const char* const kindWord[NKIND] = {
-  "body", "joint", "geom", "site", "camera", "light", "texture", "material", "pair", "exclude",
-  "equality", "tendon", "actuator", "sensor", "custom", "key", "wrap"};
+  "body", "joint", "geom", "site", "camera", "light", "mesh", "skin", "hfield", "texture",
+  "material", "pair", "exclude", "equality", "tendon", "actuator", "sensor", "custom", "key",
+  "wrap"};
 
 // a name to id hash table (open addressing, power-of-two capacity)
 typedef struct {
@@ -202,8 +226,11 @@ struct Ctx_ {
   int errsz;
   Block* arena;
   const char* modelname;
+  const char* dir;  // the model's directory, with a trailing '/' or empty
   // <compiler>
   int degree, autolimits, inertiafromgeom, balanceinertia, discardvisual, igroup[2];
+  int strippath, fitaabb;
+  const char *meshdir, *texturedir;
   char eulerseq[4];
   double boundmass, boundinertia, settotalmass;
   // <option>, <visual>, <statistic>, <size>
@@ -386,6 +413,17 @@ static int readNums(Ctx* c, const mjXNode* e, const char* name, double* v, int n
   return n;
 }
 
+// read a list of any length of attribute `name` into a new arena array *v; returns the count
+static int readList(Ctx* c, const mjXNode* e, const char* name, double** v) {
+  const char* s = mjx_attr(e, name);
+  if (!s) return 0;
+  // numbers are at most one more than the separators
+  int n = 1;
+  for (; *s; s++) n += *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == ',';
+  *v = alloc(c, sizeof(double) * n);
+  return readNums(c, e, name, *v, 0, n);
+}
+
 // read exactly n numbers
 static int readVec(Ctx* c, const mjXNode* e, const char* name, double* v, int n) {
   return readNums(c, e, name, v, n, n);
@@ -533,8 +571,11 @@ static void builtinDefaults(Default* d) {
   memcpy(j->solref_fri, defSolref, sizeof(defSolref));
   memcpy(j->solimp_lim, defSolimp, sizeof(defSolimp));
   memcpy(j->solimp_fri, defSolimp, sizeof(defSolimp));
+  d->mesh.scale[0] = d->mesh.scale[1] = d->mesh.scale[2] = 1;
+  d->mesh.maxhullvert = -1;
   GeomSpec* g = &d->geom;
   g->type = mjGEOM_SPHERE;
+  g->fitscale = 1;
   g->contype = g->conaffinity = 1;
   g->condim = 3;
   g->friction[0] = 1;
@@ -629,9 +670,9 @@ static void readJoint(Ctx* c, const mjXNode* e, JointSpec* s) {
   readVec(c, e, "solreffriction", s->solref_fri, 2);
   readSolimp(c, e, "solimpfriction", s->solimp_fri);
   readVec(c, e, "actuatorfrcrange", s->actfrcrange, 2);
-  double sd[2] = {0, 0};
-  if (readVec(c, e, "springdamper", sd, 2) && (sd[0] || sd[1]))
-    fail(c, e, "springdamper is not supported yet");
+  if (readVec(c, e, "springdamper", s->springdamper, 2) &&
+      (s->springdamper[0] < 0 || s->springdamper[1] < 0))
+    fail(c, e, "springdamper values cannot be negative");
   ignoreAttrs(e, "user");
 }
 
@@ -667,7 +708,8 @@ static void readGeom(Ctx* c, const mjXNode* e, GeomSpec* s) {
   readFloats(c, e, "rgba", s->rgba, 4);
   readKey(c, e, "fluidshape", shapes, &s->fluidshape);
   readVec(c, e, "fluidcoef", s->fluidcoef, 5);
-  ignoreAttrs(e, "user fitscale");
+  readVec(c, e, "fitscale", &s->fitscale, 1);
+  ignoreAttrs(e, "user");
 }
 
 // site attributes over s
@@ -747,6 +789,18 @@ static void readMaterial(Ctx* c, const mjXNode* e, MatSpec* s) {
   readFloats(c, e, "metallic", &s->metallic, 1);
   readFloats(c, e, "roughness", &s->roughness, 1);
   readFloats(c, e, "rgba", s->rgba, 4);
+}
+
+// the mesh inertia keywords, in mjtMeshInertia order
+static const char* const meshInertias[] = {"convex", "exact", "legacy", "shell", NULL};
+
+// mesh attributes that classes may set, over s
+static void readMeshDefaults(Ctx* c, const mjXNode* e, MeshSpec* s) {
+  readVec(c, e, "scale", s->scale, 3);
+  readKey(c, e, "inertia", meshInertias, &s->inertia);
+  readInt(c, e, "maxhullvert", &s->maxhullvert);
+  readBool(c, e, "smoothnormal", &s->smoothnormal);
+  if (s->maxhullvert != -1 && s->maxhullvert < 4) fail(c, e, "maxhullvert must be larger than 3");
 }
 
 // tendon attributes over s
@@ -961,8 +1015,14 @@ static void readCompiler(Ctx* c, const mjXNode* e) {
   if (readBool(c, e, "fusestatic", &v) && v) fail(c, e, "fusestatic is not supported yet");
   if (readBool(c, e, "alignfree", &v) && v) fail(c, e, "alignfree is not supported yet");
   readBool(c, e, "discardvisual", &c->discardvisual);
-  ignoreAttrs(e, "meshdir texturedir assetdir strippath usethread exactmeshinertia fitaabb "
-                 "saveinertial");
+  // asset directories: assetdir sets both, meshdir and texturedir override it
+  const char* assetdir = NULL;
+  if (readStr(e, "assetdir", &assetdir)) c->meshdir = c->texturedir = assetdir;
+  readStr(e, "meshdir", &c->meshdir);
+  readStr(e, "texturedir", &c->texturedir);
+  readBool(c, e, "strippath", &c->strippath);
+  readBool(c, e, "fitaabb", &c->fitaabb);
+  ignoreAttrs(e, "usethread exactmeshinertia saveinertial");
   checkAttrs(c, e);
   if (e->nchild) fail(c, e->child[0], "unsupported element in compiler");
 }
@@ -1042,14 +1102,21 @@ static void readSize(Ctx* c, const mjXNode* e) {
 static void readVisual(Ctx* c, const mjXNode* e) {
   static const char* const sections[] = {"global", "quality", "headlight", "map", "scale",
                                          "rgba", NULL};
+  // the fields MJCF writes as true/false rather than as numbers
+  static const char* const bools[] = {"orthographic", "ellipsoidinertia", "bvactive", NULL};
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* s = e->child[i];
     if (wordIndex(sections, s->name) < 0) fail(c, s, "unknown element in visual");
     mjVisual* v = &c->vis;
     const char* sec = s->name;
+    int b;
 #define X(type, section, name, count, shape)                                                 \
-  if (!strcmp(sec, #section)) readFloats(c, s, #name, (float*)(void*)&v->section##_##name, \
-                                             count);
+  if (!strcmp(sec, #section)) {                                                              \
+    if (wordIndex(bools, #name) < 0)                                                         \
+      readFloats(c, s, #name, (float*)(void*)&v->section##_##name, count);                   \
+    else if (readBool(c, s, #name, &b))                                                      \
+      *(float*)(void*)&v->section##_##name = (float)b;                                       \
+  }
     MJ_VISUAL_FIELDS(X)
 #undef X
     checkAttrs(c, s);
@@ -1120,7 +1187,7 @@ static void readDefault(Ctx* c, const mjXNode* e, Default* parent) {
     else if (!strcmp(n, "equality")) readEquality(c, ch, &d->eq);
     else if (!strcmp(n, "pair")) readPair(c, ch, &d->pair);
     else if (kind >= 0) readActuator(c, ch, &d->act, kind);
-    else if (!strcmp(n, "mesh")) ignoreAttrs(ch, "scale maxhullvert inertia");
+    else if (!strcmp(n, "mesh")) readMeshDefaults(c, ch, &d->mesh);
     else fail(c, ch, "unknown element in default");
     checkAttrs(c, ch);
   }
@@ -1131,28 +1198,248 @@ static void readDefault(Ctx* c, const mjXNode* e, Default* parent) {
 
 // ---- assets -----------------------------------------------------------------------------------
 
-// <asset>: textures and materials; meshes, height fields and skins are not supported
+// the name of an asset: its name attribute, else its file's name without directory and
+// extension (NULL for an unnamed inline asset)
+static const char* assetName(Ctx* c, const mjXNode* e) {
+  const char* name = getAttr(e, "name");
+  const char* file = mjx_attr(e, "file");
+  if (name || !file) return name;
+  const char* base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+  size_t n = strcspn(base, ".");
+  char* s = alloc(c, n + 1);
+  memcpy(s, base, n);
+  return s;
+}
+
+// the path of asset file `file` as MuJoCo resolves it: without its directories under
+// strippath; as given when absolute; else under `dir` (meshdir, texturedir), itself under the
+// model's directory unless absolute
+static const char* assetPath(Ctx* c, const char* dir, const char* file) {
+  if (c->strippath && strrchr(file, '/')) file = strrchr(file, '/') + 1;
+  if (file[0] == '/') return file;
+  const char* top = dir && dir[0] == '/' ? "" : c->dir;
+  const char* sep = dir && dir[0] && dir[strlen(dir) - 1] != '/' ? "/" : "";
+  size_t n = strlen(top) + (dir ? strlen(dir) : 0) + strlen(sep) + strlen(file) + 1;
+  char* path = alloc(c, n);
+  snprintf(path, n, "%s%s%s%s", top, dir ? dir : "", sep, file);
+  return path;
+}
+
+// a float copy of a list attribute of groups of `per` numbers, in the arena; returns the
+// count of groups
+static int readFloatList(Ctx* c, const mjXNode* e, const char* name, int per, float** out) {
+  double* v = NULL;
+  int n = readList(c, e, name, &v);
+  if (n % per) fail(c, e, "attribute '%s': the count of numbers must be a multiple of %d", name,
+                    per);
+  *out = alloc(c, sizeof(float) * (n + 1));
+  for (int i = 0; i < n; i++) (*out)[i] = (float)v[i];
+  return n / per;
+}
+
+// a <mesh>: its attributes over its class's mesh defaults, compiled now (geoms need its frame)
+static void addMesh(Ctx* c, const mjXNode* e) {
+  Obj* o = alloc(c, sizeof(Obj));
+  o->h.e = e;
+  o->h.name = assetName(c, e);
+  push(c, &c->obj[K_MESH], o);  // before compiling, so that the unwind frees the mesh
+  MeshSpec ms = elemClass(c, e, c->classes.p[0])->mesh;
+  readMeshDefaults(c, e, &ms);
+  mjMeshSpec spec = {.refquat = {1, 0, 0, 0}, .inertia = ms.inertia,
+                     .maxhullvert = ms.maxhullvert, .smoothnormal = ms.smoothnormal};
+  mju_copy3(spec.scale, ms.scale);
+  mju_copy3(o->meshscale, ms.scale);
+  const char* file = NULL;
+  if (readStr(e, "file", &file)) o->file = spec.file = assetPath(c, c->meshdir, file);
+  readStr(e, "content_type", &spec.contenttype);
+  float *vert, *normal, *texcoord;
+  spec.nvert = readFloatList(c, e, "vertex", 3, &vert);
+  spec.nnormal = readFloatList(c, e, "normal", 3, &normal);
+  spec.ntexcoord = readFloatList(c, e, "texcoord", 2, &texcoord);
+  spec.vert = vert;
+  spec.normal = normal;
+  spec.texcoord = texcoord;
+  double* face = NULL;
+  int nface = readList(c, e, "face", &face);
+  if (nface % 3) fail(c, e, "attribute 'face': the count of numbers must be a multiple of 3");
+  int* iface = alloc(c, sizeof(int) * (nface + 1));
+  for (int i = 0; i < nface; i++) {
+    if (face[i] != floor(face[i]) || face[i] < 0 || face[i] > 2e9)
+      fail(c, e, "attribute 'face': expected non-negative integers");
+    iface[i] = (int)face[i];
+  }
+  spec.face = iface;
+  spec.nface = nface / 3;
+  readVec(c, e, "refpos", spec.refpos, 3);
+  readVec(c, e, "refquat", spec.refquat, 4);
+  checkAttrs(c, e);
+  if (e->nchild) fail(c, e->child[0], "mesh plugins are not supported yet");
+  if (file && spec.nvert) fail(c, e, "a mesh takes a file or vertex data, not both");
+  o->keepgraph = !file && !spec.nface;
+  char msg[512];
+  if (mj_meshCompile(&spec, &o->mesh, msg, sizeof(msg))) fail(c, e, "%s", msg);
+}
+
+// a <hfield>: compiled now (geoms take their size from it)
+static void addHfield(Ctx* c, const mjXNode* e) {
+  Obj* o = alloc(c, sizeof(Obj));
+  o->h.e = e;
+  o->h.name = assetName(c, e);
+  push(c, &c->obj[K_HFIELD], o);  // before compiling, so that the unwind frees the data
+  mjHFieldSpec spec = {0};
+  const char* file = NULL;
+  if (readStr(e, "file", &file)) o->file = spec.file = assetPath(c, c->meshdir, file);
+  readStr(e, "content_type", &spec.contenttype);
+  readInt(c, e, "nrow", &spec.nrow);
+  readInt(c, e, "ncol", &spec.ncol);
+  float* elev;
+  spec.nelevation = readFloatList(c, e, "elevation", 1, &elev);
+  spec.elevation = spec.nelevation ? elev : NULL;
+  if (readNums(c, e, "size", spec.size, 4, 4) != 4) fail(c, e, "attribute 'size' is required");
+  checkAttrs(c, e);
+  if (e->nchild) fail(c, e->child[0], "unknown element in hfield");
+  char msg[512];
+  if (mj_hfieldCompile(&spec, &o->hfield, msg, sizeof(msg))) fail(c, e, "%s", msg);
+}
+
+// a <skin>: from an SKN file or inline vertex, texcoord, face and <bone> data; bone bodies are
+// resolved when the model is filled
+static void addSkin(Ctx* c, const mjXNode* e) {
+  Obj* o = alloc(c, sizeof(Obj));
+  o->h.e = e;
+  o->h.name = assetName(c, e);
+  push(c, &c->obj[K_SKIN], o);  // before reading, so that the unwind frees the skin
+  o->rgba[0] = o->rgba[1] = o->rgba[2] = 0.5f;
+  o->rgba[3] = 1;
+  readFloats(c, e, "rgba", o->rgba, 4);
+  readFloats(c, e, "inflate", &o->inflate, 1);
+  readInt(c, e, "group", &o->group);
+  readStr(e, "material", &o->mat.texture);  // the material's name, resolved when filling
+  const char* file = NULL;
+  char msg[512];
+  if (readStr(e, "file", &file)) {
+    o->file = assetPath(c, c->meshdir, file);
+    if (mj_skinReadSKN(o->file, &o->skin, msg, sizeof(msg))) fail(c, e, "%s", msg);
+    checkAttrs(c, e);
+    if (e->nchild) fail(c, e->child[0], "a skin from a file has no bone elements");
+    return;
+  }
+  // inline: the mesh from attributes, one <bone> child per bone
+  float *vert, *texcoord;
+  double* face = NULL;
+  int nvert = readFloatList(c, e, "vertex", 3, &vert);
+  int ntex = readFloatList(c, e, "texcoord", 2, &texcoord);
+  int nface = readList(c, e, "face", &face);
+  if (nface % 3) fail(c, e, "attribute 'face': the count of numbers must be a multiple of 3");
+  checkAttrs(c, e);
+  double** id = alloc(c, sizeof(double*) * (e->nchild + 1));
+  float** weight = alloc(c, sizeof(float*) * (e->nchild + 1));
+  int* count = alloc(c, sizeof(int) * (e->nchild + 1));
+  int nbonevert = 0;
+  for (int b = 0; b < e->nchild; b++) {
+    const mjXNode* ch = e->child[b];
+    if (strcmp(ch->name, "bone")) fail(c, ch, "unknown element in skin");
+    count[b] = readList(c, ch, "vertid", &id[b]);
+    if (readFloatList(c, ch, "vertweight", 1, &weight[b]) != count[b])
+      fail(c, ch, "vertid and vertweight must have the same length");
+    nbonevert += count[b];
+  }
+  if (mj_skinAlloc(&o->skin, nvert, ntex, nface / 3, e->nchild, nbonevert))
+    fail(c, e, "out of memory");
+  mjSkin* s = &o->skin;
+  memcpy(s->vert, vert, sizeof(float) * 3 * nvert);
+  memcpy(s->texcoord, texcoord, sizeof(float) * 2 * ntex);
+  for (int i = 0; i < nface; i++) s->face[i] = face[i] == floor(face[i]) ? (int)face[i] : -1;
+  int adr = 0;
+  for (int b = 0; b < e->nchild; b++) {
+    const mjXNode* ch = e->child[b];
+    const char* body = NULL;
+    if (!readStr(ch, "body", &body)) fail(c, ch, "bone needs a body");
+    snprintf(s->bonename[b], sizeof(s->bonename[b]), "%s", body);
+    if (!readFloats(c, ch, "bindpos", s->bindpos + 3 * b, 3) ||
+        !readFloats(c, ch, "bindquat", s->bindquat + 4 * b, 4))
+      fail(c, ch, "bone needs bindpos and bindquat");
+    checkAttrs(c, ch);
+    s->bonevertadr[b] = adr;
+    s->bonevertnum[b] = count[b];
+    for (int k = 0; k < count[b]; k++, adr++) {
+      s->vertid[adr] = id[b][k] == floor(id[b][k]) && fabs(id[b][k]) < 2e9 ? (int)id[b][k] : -1;
+      s->vertweight[adr] = weight[b][k];
+    }
+  }
+  if (mj_skinCheck(s, msg, sizeof(msg))) fail(c, e, "%s", msg);
+}
+
+
+// a <texture>: its attributes (files under texturedir) and its pixels, built now because the
+// model's size needs them
+static void addTexture(Ctx* c, const mjXNode* e) {
+  static const char* const types[] = {"2d", "cube", "skybox", NULL};
+  static const char* const builtins[] = {"none", "gradient", "checker", "flat", NULL};
+  static const char* const marks[] = {"none", "edge", "cross", "random", NULL};
+  static const char* const spaces[] = {"auto", "linear", "sRGB", NULL};
+  static const char* const sides[] = {"fileright", "fileleft", "fileup", "filedown",
+                                      "filefront", "fileback"};
+  Obj* o = alloc(c, sizeof(Obj));
+  o->h.e = e;
+  o->h.name = assetName(c, e);
+  push(c, &c->obj[K_TEX], o);
+  mjTextureSpec* s = &o->texspec;
+  mj_defaultTextureSpec(s);
+  readKey(c, e, "type", types, &s->type);
+  readKey(c, e, "builtin", builtins, &s->builtin);
+  readKey(c, e, "mark", marks, &s->mark);
+  readKey(c, e, "colorspace", spaces, &s->colorspace);
+  readVec(c, e, "rgb1", s->rgb1, 3);
+  readVec(c, e, "rgb2", s->rgb2, 3);
+  readVec(c, e, "markrgb", s->markrgb, 3);
+  readVec(c, e, "random", &s->random, 1);
+  readInt(c, e, "width", &s->width);
+  readInt(c, e, "height", &s->height);
+  readInt(c, e, "nchannel", &s->nchannel);
+  readBool(c, e, "hflip", &s->hflip);
+  readBool(c, e, "vflip", &s->vflip);
+  // the grid: two integers, a layout of one symbol per cell
+  double grid[2] = {1, 1};
+  if (readNums(c, e, "gridsize", grid, 2, 2)) s->gridsize[0] = (int)grid[0], s->gridsize[1] = (int)grid[1];
+  const char *layout = NULL, *file = NULL;
+  if (readStr(e, "gridlayout", &layout)) {
+    if (strlen(layout) > 12) fail(c, e, "gridlayout has more than 12 symbols");
+    if ((int)strlen(layout) != s->gridsize[0] * s->gridsize[1])
+      fail(c, e, "gridlayout has %d symbols, gridsize %d x %d cells", (int)strlen(layout),
+           s->gridsize[0], s->gridsize[1]);
+    memcpy(s->gridlayout, layout, strlen(layout));
+  }
+  if (readStr(e, "file", &file)) o->file = s->file = assetPath(c, c->texturedir, file);
+  for (int k = 0; k < 6; k++)
+    if (readStr(e, sides[k], &file)) s->cubefiles[k] = assetPath(c, c->texturedir, file);
+  ignoreAttrs(e, "name content_type");
+  checkAttrs(c, e);
+  if (e->nchild) fail(c, e->child[0], "unknown element in texture");
+  o->type = s->type;
+  char msg[512];
+  mjTexture t;
+  if (mj_makeTexture(s, &t, msg, sizeof(msg))) fail(c, e, "%s", msg);
+  // the pixels move into the arena (so that a later failure frees them)
+  size_t n = (size_t)t.width * t.height * t.nchannel;
+  o->tex = t;
+  o->tex.data = alloc(c, n);
+  memcpy(o->tex.data, t.data, n);
+  free(t.data);
+}
+// <asset>: meshes, skins, height fields, textures and materials
 static void readAssets(Ctx* c, const mjXNode* e) {
   checkAttrs(c, e);
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* a = e->child[i];
-    if (!strcmp(a->name, "mesh") || !strcmp(a->name, "hfield") || !strcmp(a->name, "skin")) {
-      fail(c, a, "%s geometry is not supported yet", a->name);
+    if (!strcmp(a->name, "mesh")) {
+      addMesh(c, a);
+    } else if (!strcmp(a->name, "hfield")) {
+      addHfield(c, a);
+    } else if (!strcmp(a->name, "skin")) {
+      addSkin(c, a);
     } else if (!strcmp(a->name, "texture")) {
-      // textures are read when filling the model; here only their names
-      Obj* o = alloc(c, sizeof(Obj));
-      o->h.e = a;
-      o->h.name = getAttr(a, "name");
-      // an unnamed file texture is named after its file, without directory and extension
-      const char* file = mjx_attr(a, "file");
-      if (!o->h.name && file) {
-        const char* base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-        size_t n = strcspn(base, ".");
-        char* s = alloc(c, n + 1);
-        memcpy(s, base, n);
-        o->h.name = s;
-      }
-      push(c, &c->obj[K_TEX], o);
+      addTexture(c, a);
     } else if (!strcmp(a->name, "material")) {
       Obj* o = alloc(c, sizeof(Obj));
       o->h.e = a;
@@ -1207,6 +1494,61 @@ static int fromtoIndex(int t) {
   return -1;
 }
 
+// the size of primitive geom type t fitted to mesh `me`: to its bounding box (fitaabb) or to
+// its equivalent-inertia box, scaled by fitscale
+static void fitGeom(Ctx* c, const mjXNode* e, const mjMesh* me, int t, double scale,
+                    double size[3]) {
+  double box[3];  // half-sizes of the box fitted to the mesh
+  if (c->fitaabb) {
+    mju_copy3(box, me->aabb + 3);
+  } else {
+    // a box of the mesh's volume and principal inertia: I0 = V (b1^2 + b2^2) / 3 for half
+    // sizes b, so b0^2 = 3 (I1 + I2 - I0) / (2 V)
+    const double* I = me->inertia;
+    if (me->volume < mjMINVAL) fail(c, e, "mesh has no volume to fit a primitive to");
+    for (int k = 0; k < 3; k++)
+      box[k] = sqrt(fmax(0, 3 * (I[(k + 1) % 3] + I[(k + 2) % 3] - I[k]) / (2 * me->volume)));
+  }
+  switch (t) {
+    case mjGEOM_SPHERE: size[0] = (box[0] + box[1] + box[2]) / 3; break;
+    case mjGEOM_CAPSULE:
+    case mjGEOM_CYLINDER:
+      // radius from the x, y half sizes, half length along z (less the caps for a capsule)
+      size[0] = (box[0] + box[1]) / 2;
+      size[1] = t == mjGEOM_CAPSULE ? fmax(0, box[2] - size[0] / 2) : box[2];
+      break;
+    case mjGEOM_ELLIPSOID:
+    case mjGEOM_BOX: mju_copy3(size, box); break;
+    default: fail(c, e, "a geom of this type cannot be fitted to a mesh");
+  }
+  mju_scl3(size, size, scale);
+}
+
+// a geom naming a mesh: a mesh geom takes the mesh frame (pose = geom pose * mesh frame),
+// a primitive is fitted to the mesh in that frame
+static void meshGeom(Ctx* c, const mjXNode* e, Item* it) {
+  GeomSpec* s = &it->s.geom;
+  int id = mapFind(&c->names[K_MESH], s->mesh);
+  if (id < 0) fail(c, e, "unknown mesh '%s'", s->mesh);
+  const mjMesh* me = &((Obj*)c->obj[K_MESH].p[id])->mesh;
+  s->dataid = id;
+  if (s->contype || s->conaffinity) ((Obj*)c->obj[K_MESH].p[id])->keepgraph = 1;
+  double off[3];
+  mju_rotVecQuat(off, me->pos, it->quat);
+  mju_addTo3(it->pos, off);
+  mju_mulQuat(it->quat, it->quat, me->quat);
+  if (s->type != mjGEOM_MESH) fitGeom(c, e, me, s->type, s->fitscale, s->size);
+}
+
+// a height field geom: its hfield's id, and the geom size from the hfield's
+static void hfieldGeom(Ctx* c, const mjXNode* e, GeomSpec* s) {
+  if (!s->hfield) fail(c, e, "hfield geom needs an hfield");
+  s->dataid = mapFind(&c->names[K_HFIELD], s->hfield);
+  if (s->dataid < 0) fail(c, e, "unknown hfield '%s'", s->hfield);
+  mjtNum rbound, aabb[6];
+  mj_hfieldGeomBound(((Obj*)c->obj[K_HFIELD].p[s->dataid])->hfield.size, s->size, &rbound, aabb);
+}
+
 // a joint, geom, site, camera or light of body `body` under frame f
 static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f) {
   Item* it = alloc(c, sizeof(Item));
@@ -1246,14 +1588,14 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       GeomSpec* s = &it->s.geom;
       *s = cls->geom;
       readGeom(c, e, s);
-      if (s->type == mjGEOM_MESH || s->type == mjGEOM_HFIELD || s->type == mjGEOM_SDF ||
-          (s->mesh && s->type != mjGEOM_MESH))
-        fail(c, e, "%s geometry is not supported yet",
-             s->type == mjGEOM_HFIELD ? "hfield" : s->type == mjGEOM_SDF ? "sdf" : "mesh");
+      if (s->type == mjGEOM_SDF) fail(c, e, "sdf geometry is not supported yet");
+      if (s->type == mjGEOM_HFIELD) hfieldGeom(c, e, s);
       int k = fromtoIndex(s->type);
       if (s->hasfromto && k < 0) fail(c, e, "fromto requires capsule, cylinder, box or ellipsoid");
       elemPose(c, e, s->pos, &s->orient, s->hasfromto, s->fromto, s->size, k, it->pos, it->quat);
       applyFrame(f, it->pos, it->quat);
+      if (s->type == mjGEOM_MESH && !s->mesh) fail(c, e, "mesh geom needs a mesh");
+      if (s->mesh) meshGeom(c, e, it);
       // sizes the type uses must be positive (planes: non-negative)
       static const int nsize[] = {3, 0, 1, 2, 3, 2, 3, 0, 0};
       for (int i = 0; i < nsize[s->type]; i++) {
@@ -1755,6 +2097,14 @@ static void readSensors(Ctx* c, const mjXNode* e) {
     readVec(c, ch, "noise", &o->noise, 1);
     ignoreAttrs(ch, "user");
     if (o->cutoff < 0) fail(c, ch, "cutoff cannot be negative");
+    // rangefinders on a site measuring distance only (MuJoCo's camera rangefinders and its
+    // other data fields need sensor_intprm, which the model does not hold)
+    if (t == mjSENS_RANGEFINDER) {
+      static const char* const dataWords[] = {"dist", NULL};
+      int dw;
+      if (getAttr(ch, "camera")) fail(c, ch, "camera rangefinders are not supported yet");
+      readKey(c, ch, "data", dataWords, &dw);
+    }
     if (st->attr) {
       // a single object named by its attribute
       static const int objOf[NKIND] = {mjOBJ_BODY, mjOBJ_JOINT, mjOBJ_GEOM, mjOBJ_SITE,
@@ -1827,9 +2177,13 @@ static void inertiaFromGeoms(Ctx* c, Body* b, int adr, int num) {
     const GeomSpec* s = &g->s.geom;
     if (s->group < c->igroup[0] || s->group > c->igroup[1]) continue;
     // mass: given, else density * volume
-    mass[n] = s->hasmass ? s->mass : s->density * mju_geomVolume(s->type, s->size);
+    const mjMesh* me = s->type == mjGEOM_MESH ? &((Obj*)c->obj[K_MESH].p[s->dataid])->mesh : 0;
+    double volume = me ? me->volume : mju_geomVolume(s->type, s->size);
+    mass[n] = s->hasmass ? s->mass : s->density * volume;
     if (mass[n] < mjMINVAL) continue;  // massless geoms do not count
-    mju_geomInertia(s->type, s->size, mass[n], inertia + 3 * n);
+    // a mesh's inertia per unit density scaled to its mass, in the mesh (= geom) frame
+    if (me) mju_scl3(inertia + 3 * n, me->inertia, mass[n] / volume);
+    else mju_geomInertia(s->type, s->size, mass[n], inertia + 3 * n);
     mju_copy3(pos + 3 * n, g->pos);
     mju_copy4(quat + 4 * n, g->quat);
     n++;
@@ -1943,14 +2297,16 @@ static void putName(char* buf, int* pos, int* adr, const char* s) {
 // textures, materials, pairs, excludes, equalities, tendons, actuators, sensors, custom
 // (numeric, text, tuple), keys; returns the length (buf NULL: just measure)
 static int writeNames(Ctx* c, mjModel* m) {
-  static const int order[] = {K_BODY, K_JOINT, K_GEOM, K_SITE, K_CAM, K_LIGHT, K_TEX, K_MAT,
-                              K_PAIR, K_EXCLUDE, K_EQ, K_TENDON, K_ACT, K_SENSOR, K_CUSTOM,
-                              K_KEY};
+  static const int order[] = {K_BODY, K_JOINT, K_GEOM, K_SITE, K_CAM, K_LIGHT, K_MESH, K_SKIN,
+                              K_HFIELD, K_TEX, K_MAT, K_PAIR, K_EXCLUDE, K_EQ, K_TENDON, K_ACT,
+                              K_SENSOR, K_CUSTOM, K_KEY};
   int* adr[NKIND] = {NULL};
   if (m) {
     adr[K_BODY] = m->name_bodyadr, adr[K_JOINT] = m->name_jntadr;
     adr[K_GEOM] = m->name_geomadr, adr[K_SITE] = m->name_siteadr;
     adr[K_CAM] = m->name_camadr, adr[K_LIGHT] = m->name_lightadr;
+    adr[K_MESH] = m->name_meshadr, adr[K_SKIN] = m->name_skinadr;
+    adr[K_HFIELD] = m->name_hfieldadr;
     adr[K_TEX] = m->name_texadr, adr[K_MAT] = m->name_matadr;
     adr[K_PAIR] = m->name_pairadr, adr[K_EXCLUDE] = m->name_excludeadr;
     adr[K_EQ] = m->name_eqadr, adr[K_TENDON] = m->name_tendonadr;
@@ -1975,17 +2331,36 @@ static int writeNames(Ctx* c, mjModel* m) {
   return pos;
 }
 
-// bytes of the texture file paths (after the leading empty string); fills when m is given
+// bytes of the mesh, height field and texture file paths, as MuJoCo from offset 0 (one empty
+// string when there are none); fills when m is given
 static int writePaths(Ctx* c, mjModel* m) {
-  int pos = 1;
+  static const int kinds[] = {K_MESH, K_SKIN, K_HFIELD, K_TEX};
+  int* adr[] = {m ? m->mesh_pathadr : NULL, m ? m->skin_pathadr : NULL,
+                m ? m->hfield_pathadr : NULL, m ? m->tex_pathadr : NULL};
+  int pos = 0;
   if (m) m->paths[0] = 0;
-  for (int i = 0; i < c->obj[K_TEX].n; i++) {
-    const Obj* o = c->obj[K_TEX].p[i];
-    const char* file = mjx_attr(o->h.e, "file");
-    if (m) m->tex_pathadr[i] = -1;
-    if (file) putName(m ? m->paths : NULL, &pos, m ? m->tex_pathadr + i : NULL, file);
+  for (int k = 0; k < 4; k++) {
+    for (int i = 0; i < c->obj[kinds[k]].n; i++) {
+      const char* file = mjx_attr(((Obj*)c->obj[kinds[k]].p[i])->h.e, "file");
+      if (m) adr[k][i] = -1;
+      if (file) putName(m ? m->paths : NULL, &pos, m ? adr[k] + i : NULL, file);
+    }
   }
-  return pos;
+  return pos ? pos : 1;
+}
+
+// the height field arrays
+static void fillHfields(Ctx* c, mjModel* m) {
+  int adr = 0;
+  for (int i = 0; i < m->nhfield; i++) {
+    const mjHField* hf = &((Obj*)c->obj[K_HFIELD].p[i])->hfield;
+    mju_copy(m->hfield_size + 4 * i, hf->size, 4);
+    m->hfield_nrow[i] = hf->nrow;
+    m->hfield_ncol[i] = hf->ncol;
+    m->hfield_adr[i] = adr;
+    memcpy(m->hfield_data + adr, hf->data, sizeof(float) * hf->nrow * hf->ncol);
+    adr += hf->nrow * hf->ncol;
+  }
 }
 
 // the texture arrays from the <texture> elements
@@ -2205,6 +2580,94 @@ static void fillJoints(Ctx* c, mjModel* m) {
   }
 }
 
+// a mesh geom's size (the largest |coordinate| of its vertices per axis), bounding radius
+// (|size|) and bounding box (the mesh's)
+static void meshBound(const mjMesh* me, double size[3], double* rbound, double aabb[6]) {
+  for (int k = 0; k < 3; k++)
+    size[k] = fmax(fabs(me->aabb[k] - me->aabb[k + 3]), fabs(me->aabb[k] + me->aabb[k + 3]));
+  *rbound = mju_norm3(size);
+  memcpy(aabb, me->aabb, sizeof(double) * 6);
+}
+
+// the ints of mesh o's hull graph stored in the model: MuJoCo keeps the graph of meshes that
+// collide or whose faces are their hull's
+static int meshGraphSize(const Obj* o) { return o->keepgraph ? o->mesh.ngraph : 0; }
+
+// the mesh arrays: each compiled mesh appended to the flat vertex, normal, texcoord, face and
+// graph arrays
+static void fillMeshes(Ctx* c, mjModel* m) {
+  int vert = 0, normal = 0, texcoord = 0, face = 0, graph = 0;
+  for (int i = 0; i < m->nmesh; i++) {
+    const Obj* o = c->obj[K_MESH].p[i];
+    const mjMesh* me = &o->mesh;
+    int ngraph = meshGraphSize(o);
+    m->mesh_vertadr[i] = vert;
+    m->mesh_vertnum[i] = me->nvert;
+    m->mesh_normaladr[i] = normal;
+    m->mesh_normalnum[i] = me->nnormal;
+    m->mesh_texcoordadr[i] = me->ntexcoord ? texcoord : -1;
+    m->mesh_texcoordnum[i] = me->ntexcoord;
+    m->mesh_faceadr[i] = face;
+    m->mesh_facenum[i] = me->nface;
+    m->mesh_graphadr[i] = ngraph ? graph : -1;
+    memcpy(m->mesh_vert + 3 * vert, me->vert, sizeof(float) * 3 * me->nvert);
+    memcpy(m->mesh_normal + 3 * normal, me->normal, sizeof(float) * 3 * me->nnormal);
+    memcpy(m->mesh_texcoord + 2 * texcoord, me->texcoord, sizeof(float) * 2 * me->ntexcoord);
+    memcpy(m->mesh_face + 3 * face, me->face, sizeof(int) * 3 * me->nface);
+    memcpy(m->mesh_facenormal + 3 * face, me->facenormal, sizeof(int) * 3 * me->nface);
+    if (me->facetexcoord)
+      memcpy(m->mesh_facetexcoord + 3 * face, me->facetexcoord, sizeof(int) * 3 * me->nface);
+    memcpy(m->mesh_graph + graph, me->graph, sizeof(int) * ngraph);
+    mju_copy3(m->mesh_scale + 3 * i, o->meshscale);
+    mju_copy3(m->mesh_pos + 3 * i, me->pos);
+    mju_copy4(m->mesh_quat + 4 * i, me->quat);
+    vert += me->nvert;
+    normal += me->nnormal;
+    texcoord += me->ntexcoord;
+    face += me->nface;
+    graph += ngraph;
+  }
+}
+
+// the skin arrays: each skin's mesh and bones appended, bone bodies resolved by name
+static void fillSkins(Ctx* c, mjModel* m) {
+  int vert = 0, tex = 0, face = 0, bone = 0, bvert = 0;
+  for (int i = 0; i < m->nskin; i++) {
+    const Obj* o = c->obj[K_SKIN].p[i];
+    const mjSkin* s = &o->skin;
+    m->skin_matid[i] = matId(c, o->h.e, o->mat.texture);
+    m->skin_group[i] = o->group;
+    memcpy(m->skin_rgba + 4 * i, o->rgba, sizeof(o->rgba));
+    m->skin_inflate[i] = o->inflate;
+    m->skin_vertadr[i] = vert;
+    m->skin_vertnum[i] = s->nvert;
+    m->skin_texcoordadr[i] = s->ntexcoord ? tex : -1;
+    m->skin_faceadr[i] = face;
+    m->skin_facenum[i] = s->nface;
+    m->skin_boneadr[i] = bone;
+    m->skin_bonenum[i] = s->nbone;
+    memcpy(m->skin_vert + 3 * vert, s->vert, sizeof(float) * 3 * s->nvert);
+    memcpy(m->skin_texcoord + 2 * tex, s->texcoord, sizeof(float) * 2 * s->ntexcoord);
+    memcpy(m->skin_face + 3 * face, s->face, sizeof(int) * 3 * s->nface);
+    for (int b = 0; b < s->nbone; b++) {
+      int id = mapFind(&c->names[K_BODY], s->bonename[b]);
+      if (id < 0) fail(c, o->h.e, "skin bone: unknown body '%s'", s->bonename[b]);
+      m->skin_bonebodyid[bone + b] = id;
+      m->skin_bonevertadr[bone + b] = bvert + s->bonevertadr[b];
+      m->skin_bonevertnum[bone + b] = s->bonevertnum[b];
+    }
+    memcpy(m->skin_bonebindpos + 3 * bone, s->bindpos, sizeof(float) * 3 * s->nbone);
+    memcpy(m->skin_bonebindquat + 4 * bone, s->bindquat, sizeof(float) * 4 * s->nbone);
+    memcpy(m->skin_bonevertid + bvert, s->vertid, sizeof(int) * s->nbonevert);
+    memcpy(m->skin_bonevertweight + bvert, s->vertweight, sizeof(float) * s->nbonevert);
+    vert += s->nvert;
+    tex += s->ntexcoord;
+    face += s->nface;
+    bone += s->nbone;
+    bvert += s->nbonevert;
+  }
+}
+
 // geoms, sites, cameras and lights
 static void fillItems(Ctx* c, mjModel* m) {
   for (int i = 0; i < m->ngeom; i++) {
@@ -2216,7 +2679,7 @@ static void fillItems(Ctx* c, mjModel* m) {
     m->geom_conaffinity[i] = s->conaffinity;
     m->geom_condim[i] = s->condim;
     m->geom_bodyid[i] = b;
-    m->geom_dataid[i] = -1;
+    m->geom_dataid[i] = s->mesh || s->type == mjGEOM_HFIELD ? s->dataid : -1;
     m->geom_matid[i] = matId(c, it->h.e, s->material);
     m->geom_group[i] = s->group;
     m->geom_priority[i] = s->priority;
@@ -2226,7 +2689,13 @@ static void fillItems(Ctx* c, mjModel* m) {
     memcpy(m->geom_solref + 2 * i, s->solref, sizeof(s->solref));
     memcpy(m->geom_solimp + 5 * i, s->solimp, sizeof(s->solimp));
     mju_copy3(m->geom_size + 3 * i, s->size);
-    mju_geomBound(s->type, s->size, m->geom_rbound + i, m->geom_aabb + 6 * i);
+    if (s->type == mjGEOM_MESH) meshBound(&((Obj*)c->obj[K_MESH].p[s->dataid])->mesh,
+                                          m->geom_size + 3 * i, m->geom_rbound + i,
+                                          m->geom_aabb + 6 * i);
+    else if (s->type == mjGEOM_HFIELD)
+      mj_hfieldGeomBound(((Obj*)c->obj[K_HFIELD].p[s->dataid])->hfield.size,
+                         m->geom_size + 3 * i, m->geom_rbound + i, m->geom_aabb + 6 * i);
+    else mju_geomBound(s->type, s->size, m->geom_rbound + i, m->geom_aabb + 6 * i);
     mju_copy3(m->geom_pos + 3 * i, it->pos);
     mju_copy4(m->geom_quat + 4 * i, it->quat);
     mju_copy3(m->geom_friction + 3 * i, s->friction);
@@ -2548,6 +3017,29 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
   sz->ncam = c->obj[K_CAM].n;
   sz->nlight = c->obj[K_LIGHT].n;
   sz->ntex = c->obj[K_TEX].n;
+  sz->nmesh = c->obj[K_MESH].n;
+  sz->nskin = c->obj[K_SKIN].n;
+  for (int i = 0; i < sz->nskin; i++) {
+    const mjSkin* sk = &((Obj*)c->obj[K_SKIN].p[i])->skin;
+    sz->nskinvert += sk->nvert;
+    sz->nskintexvert += sk->ntexcoord;
+    sz->nskinface += sk->nface;
+    sz->nskinbone += sk->nbone;
+    sz->nskinbonevert += sk->nbonevert;
+  }
+  sz->nhfield = c->obj[K_HFIELD].n;
+  for (int i = 0; i < sz->nhfield; i++) {
+    const mjHField* hf = &((Obj*)c->obj[K_HFIELD].p[i])->hfield;
+    sz->nhfielddata += hf->nrow * hf->ncol;
+  }
+  for (int i = 0; i < sz->nmesh; i++) {
+    const mjMesh* me = &((Obj*)c->obj[K_MESH].p[i])->mesh;
+    sz->nmeshvert += me->nvert;
+    sz->nmeshnormal += me->nnormal;
+    sz->nmeshtexcoord += me->ntexcoord;
+    sz->nmeshface += me->nface;
+    sz->nmeshgraph += meshGraphSize(c->obj[K_MESH].p[i]);
+  }
   sz->nmat = c->obj[K_MAT].n;
   sz->npair = c->obj[K_PAIR].n;
   sz->nexclude = c->obj[K_EXCLUDE].n;
@@ -2631,6 +3123,20 @@ static void readKeySection(Ctx* c, const mjXNode* e) {
   }
 }
 
+// joints with springdamper (tc, dr): a mass-spring-damper of that time constant and damping
+// ratio for the joint's inertia at qpos0, mass = 1 / dof_invweight0 (as solref's formula with
+// unit impedance): stiffness = mass / (tc^2 dr^2), damping = 2 mass / tc
+static void springDampers(Ctx* c, mjModel* m) {
+  for (int j = 0; j < m->njnt; j++) {
+    const double* sd = ((Item*)c->obj[K_JOINT].p[j])->s.joint.springdamper;
+    int dof = m->jnt_dofadr[j];
+    if (sd[0] <= 0 || sd[1] <= 0 || m->dof_invweight0[dof] < mjMINVAL) continue;
+    double mass = 1 / m->dof_invweight0[dof];
+    m->jnt_stiffness[j] = mass / (sd[0] * sd[0] * sd[1] * sd[1]);
+    for (int k = 0; k < jointDofs(m->jnt_type[j]); k++) m->dof_damping[dof + k] = 2 * mass / sd[0];
+  }
+}
+
 // the whole compilation; the model is kept in *out so that errors can free it
 static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   if (strcmp(root->name, "mujoco")) fail(c, root, "the root element must be mujoco");
@@ -2672,6 +3178,8 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   eachSection(c, root, "default", readTopDefault);
   eachSection(c, root, "custom", readCustom);
   eachSection(c, root, "asset", readAssets);
+  buildNames(c, K_MESH);  // geoms refer to meshes and height fields as the tree is read
+  buildNames(c, K_HFIELD);
   eachSection(c, root, "worldbody", readWorld);
   static const int tree[] = {K_JOINT, K_GEOM, K_SITE, K_CAM, K_LIGHT};
   for (int k = 0; k < 5; k++) sortByBody(c, tree[k]);
@@ -2709,7 +3217,10 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   bodyInertia(c, m->body_geomadr, m->body_geomnum);
   fillBodies(c, m);
   fillJoints(c, m);
+  fillMeshes(c, m);
+  fillSkins(c, m);
   fillItems(c, m);
+  fillHfields(c, m);
   fillTextures(c, m);
   fillMaterials(c, m);
   fillConstraints(c, m);
@@ -2725,6 +3236,7 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   if (!d) fail(c, root, "out of memory");
   mj_setConst(m, d);
   mj_deleteData(d);
+  springDampers(c, m);
   int i = 0;
 #define X(type, name, count, shape)                                                          \
   if (c->statset[i++]) memcpy(&m->stat.name, &c->stat.name, sizeof(type) * count);
@@ -2732,8 +3244,16 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
 #undef X
 }
 
+// free the compiled meshes, skins and height fields (they live outside the arena)
+static void freeMeshes(Ctx* c) {
+  for (int i = 0; i < c->obj[K_MESH].n; i++) mj_meshFree(&((Obj*)c->obj[K_MESH].p[i])->mesh);
+  for (int i = 0; i < c->obj[K_SKIN].n; i++) mj_skinFree(&((Obj*)c->obj[K_SKIN].p[i])->skin);
+  for (int i = 0; i < c->obj[K_HFIELD].n; i++)
+    mj_hfieldFree(&((Obj*)c->obj[K_HFIELD].p[i])->hfield);
+}
+
 // compile a tree; NULL and a message on failure
-mjModel* mj_compileTree(const mjXNode* root, char* err, int errsz) {
+mjModel* mj_compileTree(const mjXNode* root, const char* dir, char* err, int errsz) {
   Ctx* c = calloc(1, sizeof(Ctx));
   if (!c) {
     snprintf(err, errsz, "out of memory");
@@ -2743,10 +3263,12 @@ mjModel* mj_compileTree(const mjXNode* root, char* err, int errsz) {
   c->errsz = errsz;
   mjModel* m = NULL;
   mjModel** out = calloc(1, sizeof(mjModel*));
+  c->dir = dir;
   if (!out || setjmp(c->jmp)) {
     if (out) mj_deleteModel(*out);
     if (!out) snprintf(err, errsz, "out of memory");
     free(out);
+    freeMeshes(c);
     freeArena(c);
     free(c);
     return NULL;
@@ -2754,6 +3276,7 @@ mjModel* mj_compileTree(const mjXNode* root, char* err, int errsz) {
   compile(c, root, out);
   m = *out;
   free(out);
+  freeMeshes(c);
   freeArena(c);
   free(c);
   return m;
@@ -2763,7 +3286,7 @@ mjModel* mj_compileTree(const mjXNode* root, char* err, int errsz) {
 mjModel* mj_loadXML(const char* filename, char* err, int errsz) {
   mjXDoc* doc = mjx_parseFile(filename, err, errsz);
   if (!doc) return NULL;
-  mjModel* m = mj_compileTree(doc->root, err, errsz);
+  mjModel* m = mj_compileTree(doc->root, doc->dir, err, errsz);
   mjx_free(doc);
   return m;
 }
@@ -2773,7 +3296,7 @@ mjModel* mj_parseXMLString(const char* xml, const char* name, const char* dir,
                            char* err, int errsz) {
   mjXDoc* doc = mjx_parseString(xml, name, dir, err, errsz);
   if (!doc) return NULL;
-  mjModel* m = mj_compileTree(doc->root, err, errsz);
+  mjModel* m = mj_compileTree(doc->root, doc->dir, err, errsz);
   mjx_free(doc);
   return m;
 }

@@ -10,7 +10,8 @@
 #include "mj.h"
 #include "xml.h"
 
-// compile the tree rooted at `root` (a <mujoco> element); NULL and "file:line: ..." in err
-mjModel* mj_compileTree(const mjXNode* root, char* err, int errsz);
+// compile the tree rooted at `root` (a <mujoco> element) whose asset files resolve against
+// directory `dir` (with a trailing '/', or ""); NULL and "file:line: ..." in err
+mjModel* mj_compileTree(const mjXNode* root, const char* dir, char* err, int errsz);
 
 #endif

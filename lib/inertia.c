@@ -15,7 +15,8 @@ mjtNum mju_geomVolume(int type, const mjtNum size[3]) {
     case mjGEOM_CAPSULE: return mjPI * s[0] * s[0] * (2 * s[1] + 4 * s[0] / 3);
     case mjGEOM_ELLIPSOID: return 4 * mjPI * s[0] * s[1] * s[2] / 3;
     case mjGEOM_CYLINDER: return mjPI * s[0] * s[0] * 2 * s[1];
-    case mjGEOM_BOX: return 8 * s[0] * s[1] * s[2];
+    case mjGEOM_BOX:
+    case mjGEOM_HFIELD: return 8 * s[0] * s[1] * s[2];  // a height field as the box of its size
     default: return 0;
   }
 }
@@ -52,6 +53,7 @@ void mju_geomInertia(int type, const mjtNum size[3], mjtNum mass, mjtNum inertia
       inertia[2] = mass * s[0] * s[0] / 2;
       break;
     case mjGEOM_BOX:
+    case mjGEOM_HFIELD:
       // m ((2b)^2 + (2c)^2)/12 = m (b^2 + c^2)/3 and cyclic
       inertia[0] = mass * (s[1] * s[1] + s[2] * s[2]) / 3;
       inertia[1] = mass * (s[0] * s[0] + s[2] * s[2]) / 3;

@@ -788,6 +788,39 @@ void mj_discreteAcc(const mjModel* m, mjData* d);
 // and qfrc_constraint keep the forward's values, qfrc_inverse and efc_state the inverse's
 void mj_compareFwdInv(const mjModel* m, mjData* d);
 
+// ---- ray casting (lib/ray.c) ----------------------------------------------------------------
+// (section owned by the ray-casting work)
+// A ray is pnt + x vec, x >= 0; distances are that x (in units of |vec|: lengths when vec is
+// unit), -1 when nothing is hit.  The surface hit first is reported, so a ray starting inside
+// a solid reports where it leaves it; planes are one-sided (seen only from the side their
+// normal points to; finite in x, y when size[0], size[1] > 0).  normal (may be NULL) receives
+// the unit outward normal of the surface at the hit in world coordinates (zero on a miss);
+// mesh triangles and height-field tops are two-sided, their normal (b - a) x (c - a) of the
+// triangle (a, b, c).  As MuJoCo 3.5.1's functions of the same names.
+
+// the nearest geom the ray meets, its id in geomid[0] (-1: none; geomid may be NULL).  Geoms
+// are skipped when on body bodyexclude (-1: none), in a group g in [0, 6) with
+// geomgroup[g] == 0 (geomgroup NULL: every group), on a static body (welded to the world) when
+// flg_static is 0, or fully transparent (alpha 0 of the material, else of geom_rgba)
+mjtNum mj_ray(const mjModel* m, const mjData* d, const mjtNum pnt[3], const mjtNum vec[3],
+              const unsigned char* geomgroup, int flg_static, int bodyexclude, int geomid[1],
+              mjtNum normal[3]);
+
+// a primitive geom (plane, sphere, capsule, ellipsoid, cylinder, box) of type geomtype and
+// size at position pos, orientation mat; -1 for other types
+mjtNum mju_rayGeom(const mjtNum pos[3], const mjtNum mat[9], const mjtNum size[3],
+                   const mjtNum pnt[3], const mjtNum vec[3], int geomtype, mjtNum normal[3]);
+
+// the triangles of mesh geom geomid (d->geom_xpos, geom_xmat) ; -1 for another type
+mjtNum mj_rayMesh(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
+                  const mjtNum vec[3], mjtNum normal[3]);
+
+// height field geom geomid: the solid between the base z = -size[3] and the elevation surface
+// (two triangles a grid cell, split along the (r, c) - (r+1, c+1) diagonal) over
+// |x| <= size[0], |y| <= size[1], in the geom frame; -1 for another type
+mjtNum mj_rayHfield(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
+                    const mjtNum vec[3], mjtNum normal[3]);
+
 // ---- supported features (lib/support.c) -----------------------------------------------------
 // (section owned by the tendon/transmission work)
 // 0 when the simulation implements every feature model m uses; else nonzero and a one-line
@@ -796,8 +829,8 @@ void mj_compareFwdInv(const mjModel* m, mjData* d);
 // field / mesh
 // / sdf geoms, flex and distance equalities, tendon armature with geom wrapping, body
 // transmissions, user actuator dynamics / gain / bias, and the sensors left at zero
-// (rangefinder, camprojection, insidesite, distance, normal, fromto, contact, tactile,
-// plugin, user).  Tools call it after loading a model they are to simulate.
+// (distance, normal, fromto, contact, tactile, plugin, user).  Tools call it after loading a
+// model they are to simulate.
 int mj_checkSupported(const mjModel* m, char* err, int errsz);
 
 #endif

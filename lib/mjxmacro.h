@@ -43,6 +43,12 @@
   X(nmeshgraph)  /* number of ints in all convex-hull graphs */                                 \
   X(nhfielddata) /* number of elevation points in all height fields */                          \
   X(ntexdata)    /* number of bytes in all texture images */                                    \
+  X(nskin)       /* number of skins */                                                          \
+  X(nskinvert)   /* number of vertices in all skins */                                          \
+  X(nskintexvert) /* number of vertex texture coordinates in all skins */                       \
+  X(nskinface)   /* number of triangular faces in all skins */                                  \
+  X(nskinbone)   /* number of bones in all skins */                                             \
+  X(nskinbonevert) /* number of vertices in all skin bones */                                   \
   X(nmat)        /* number of materials */                                                      \
   X(npair)       /* number of predefined geom pairs */                                          \
   X(nexclude)    /* number of excluded body pairs */                                            \
@@ -223,6 +229,29 @@
   X(int,   hfield_adr,         nhfield,  1) /* address in hfield_data */                         \
   X(float, hfield_data,        nhfielddata, 1) /* elevation data */                              \
   X(int,   hfield_pathadr,     nhfield,  1) /* address of asset path; -1: none */                \
+  /* skins: visual surfaces moved by bodies (bones) */                                           \
+  X(int,    skin_matid,         nskin,    1) /* material id; -1: none */                       \
+  X(int,    skin_group,         nskin,    1) /* group for visibility */                        \
+  X(float,  skin_rgba,          nskin,    4) /* skin rgba */                                   \
+  X(float,  skin_inflate,       nskin,    1) /* inflate skin in normal direction */            \
+  X(int,    skin_vertadr,       nskin,    1) /* first vertex address */                        \
+  X(int,    skin_vertnum,       nskin,    1) /* number of vertices */                          \
+  X(int,    skin_texcoordadr,   nskin,    1) /* texcoord data address; -1: no texcoords */     \
+  X(int,    skin_faceadr,       nskin,    1) /* first face address */                          \
+  X(int,    skin_facenum,       nskin,    1) /* number of faces */                             \
+  X(int,    skin_boneadr,       nskin,    1) /* first bone in skin */                          \
+  X(int,    skin_bonenum,       nskin,    1) /* number of bones in skin */                     \
+  X(float,  skin_vert,          nskinvert, 3) /* vertex positions */                           \
+  X(float,  skin_texcoord,      nskintexvert, 2) /* vertex texture coordinates */              \
+  X(int,    skin_face,          nskinface, 3) /* triangle vertex ids */                        \
+  X(int,    skin_bonevertadr,   nskinbone, 1) /* first vertex in each bone */                  \
+  X(int,    skin_bonevertnum,   nskinbone, 1) /* number of vertices in each bone */            \
+  X(float,  skin_bonebindpos,   nskinbone, 3) /* bind pos of each bone */                      \
+  X(float,  skin_bonebindquat,  nskinbone, 4) /* bind quat of each bone */                     \
+  X(int,    skin_bonebodyid,    nskinbone, 1) /* body id of each bone */                       \
+  X(int,    skin_bonevertid,    nskinbonevert, 1) /* mesh ids of vertices in each bone */      \
+  X(float,  skin_bonevertweight, nskinbonevert, 1) /* weights of vertices in each bone */      \
+  X(int,    skin_pathadr,       nskin,    1) /* address of asset path; -1: none */             \
   /* textures */                                                                                \
   X(int,    tex_type,           ntex,     1) /* texture type (mjtTexture) */                    \
   X(int,    tex_builtin,        ntex,     1) /* 0 none/file, 1 gradient, 2 checker, 3 flat */   \
@@ -350,6 +379,7 @@
   X(int,    name_camadr,        ncam,     1)                                                    \
   X(int,    name_lightadr,      nlight,   1)                                                    \
   X(int,    name_meshadr,       nmesh,    1)                                                    \
+  X(int,    name_skinadr,       nskin,    1)                                                    \
   X(int,    name_hfieldadr,     nhfield,  1)                                                    \
   X(int,    name_texadr,        ntex,     1)                                                    \
   X(int,    name_matadr,        nmat,     1)                                                    \

@@ -8,6 +8,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "io.h"
+
 // ---- JSON ------------------------------------------------------------------------------------
 
 // one real: %.17g round-trips a double exactly; non-finite values become JSON strings
@@ -49,8 +51,18 @@ static void jsonInt(FILE* f, int x) { fprintf(f, "%d", x); }
 JSON_LIST(jsonDoubles, double, jsonReal)
 JSON_LIST(jsonFloats, float, jsonReal)
 JSON_LIST(jsonInts, int, jsonInt)
-JSON_LIST(jsonBytes, unsigned char, jsonInt)
+JSON_LIST(jsonByteList, unsigned char, jsonInt)
 #undef JSON_LIST
+
+// byte arrays (texture pixels) longer than this print as their CRC-32 and length
+#define JSON_MAXBYTES 65536
+
+// a byte array: a list, or when longer than JSON_MAXBYTES the string "crc32 XXXXXXXX, N bytes"
+// (zlib's CRC-32; the oracle prints MuJoCo's arrays the same way)
+static void jsonBytes(FILE* f, const unsigned char* v, size_t n, int scalar) {
+  if (n <= JSON_MAXBYTES) jsonByteList(f, v, n, scalar);
+  else fprintf(f, "\"crc32 %08x, %zu bytes\"", (unsigned)mj_crc32(0, v, n), n);
+}
 
 // char buffers are strings whatever their length
 static void jsonText(FILE* f, const char* v, size_t n, int scalar) {

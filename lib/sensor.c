@@ -2,8 +2,8 @@
 // mj.h.  Each stage fills the sensors whose sensor_needstage is that stage, then applies the
 // cutoff (real data clamped to [-cutoff, cutoff], positive data to [0, cutoff]).  Noise is
 // not added (MuJoCo does not add it at step time either).  Touch and the joint and tendon limit
-// sensors read the constraint rows and forces; rangefinder, camprojection, geom distance,
-// contact and tactile sensors and plugin / user sensors output zeros.
+// sensors read the constraint rows and forces, the rangefinder casts a ray (ray.c); geom
+// distance, contact and tactile sensors and plugin / user sensors output zeros.
 #include <math.h>
 
 #include "constraint.h"
@@ -138,70 +138,8 @@ static int sensorLimitRow(const mjModel* m, const mjData* d, int s) {
   return limitRow(d, joint ? mjCNSTR_LIMIT_JOINT : mjCNSTR_LIMIT_TENDON, id);
 }
 
-// the span [lo, hi] of t where p + t v lies in the unit ball after dividing coordinates by s
-// (only the first n coordinates: n = 2 is an infinite cylinder along z); 0 when empty
-static int ballSpan(const mjtNum p[3], const mjtNum v[3], const mjtNum s[3], int n, mjtNum* lo,
-                    mjtNum* hi) {
-  mjtNum a = 0, b = 0, c = -1;
-  for (int k = 0; k < n; k++) {
-    mjtNum pk = p[k] / s[k], vk = v[k] / s[k];
-    a += vk * vk, b += pk * vk, c += pk * pk;
-  }
-  if (a < mjMINVAL) {
-    *lo = -INFINITY, *hi = INFINITY;
-    return c <= 0;
-  }
-  mjtNum det = b * b - a * c;
-  if (det < 0) return 0;
-  *lo = (-b - sqrt(det)) / a, *hi = (-b + sqrt(det)) / a;
-  return 1;
-}
-
-// [lo, hi] narrowed to the t where |p[k] + t v[k]| <= h; 0 when it becomes empty
-static int slabSpan(mjtNum p, mjtNum v, mjtNum h, mjtNum* lo, mjtNum* hi) {
-  if (fabs(v) < mjMINVAL) return fabs(p) <= h;
-  mjtNum t1 = (-h - p) / v, t2 = (h - p) / v;
-  *lo = fmax(*lo, fmin(t1, t2));
-  *hi = fmin(*hi, fmax(t1, t2));
-  return *lo <= *hi;
-}
-
-// 1 when the ray pnt + t vec, t >= 0, meets the solid site (sphere, capsule, ellipsoid,
-// cylinder or box of size at pos, mat): starting inside always counts
-static int rayHitsSite(const mjtNum pos[3], const mjtNum mat[9], const mjtNum size[3],
-                       const mjtNum pnt[3], const mjtNum vec[3], int type) {
-  mjtNum dif[3], p[3], v[3], lo = -INFINITY, hi = INFINITY;
-  mju_sub3(dif, pnt, pos);
-  mju_mulMatTVec3(p, mat, dif);
-  mju_mulMatTVec3(v, mat, vec);
-  mjtNum r[3] = {size[0], size[0], size[0]};
-  int hit = 0;
-  switch (type) {
-    case mjGEOM_SPHERE: hit = ballSpan(p, v, r, 3, &lo, &hi); break;
-    case mjGEOM_ELLIPSOID: hit = ballSpan(p, v, size, 3, &lo, &hi); break;
-    case mjGEOM_CYLINDER:
-      hit = ballSpan(p, v, r, 2, &lo, &hi) && slabSpan(p[2], v[2], size[1], &lo, &hi);
-      break;
-    case mjGEOM_BOX:
-      hit = slabSpan(p[0], v[0], size[0], &lo, &hi) && slabSpan(p[1], v[1], size[1], &lo, &hi) &&
-            slabSpan(p[2], v[2], size[2], &lo, &hi);
-      break;
-    case mjGEOM_CAPSULE:
-      // the cylinder, or either end's sphere
-      if (ballSpan(p, v, r, 2, &lo, &hi) && slabSpan(p[2], v[2], size[1], &lo, &hi) && hi >= 0)
-        return 1;
-      for (int end = -1; end <= 1; end += 2) {
-        mjtNum q[3] = {p[0], p[1], p[2] - end * size[1]};
-        if (ballSpan(q, v, r, 3, &lo, &hi) && hi >= 0) return 1;
-      }
-      return 0;
-    default: return 0;
-  }
-  return hit && hi >= 0;
-}
-
 // touch: the normal forces of the contacts of the site's body whose normal ray (pointing away
-// from the body) from the contact point meets the site's volume
+// from the body) from the contact point meets the site's volume (starting inside counts)
 static mjtNum touchSensor(const mjModel* m, const mjData* d, int site) {
   int body = m->site_bodyid[site];
   mjtNum sum = 0;
@@ -213,12 +151,72 @@ static mjtNum touchSensor(const mjModel* m, const mjData* d, int site) {
     mj_contactForce(m, d, i, f);
     if (f[0] <= 0) continue;
     mju_scl3(ray, con->frame, b2 == body ? -1 : 1);
-    if (rayHitsSite(d->site_xpos + 3 * site, d->site_xmat + 9 * site, m->site_size + 3 * site,
-                    con->pos, ray, m->site_type[site])) {
+    if (mju_rayGeom(d->site_xpos + 3 * site, d->site_xmat + 9 * site, m->site_size + 3 * site,
+                    con->pos, ray, m->site_type[site], NULL) >= 0) {
       sum += f[0];
     }
   }
   return sum;
+}
+
+// rangefinder: the distance along the site's z axis to the nearest geom not on the site's body
+// (every group, static geoms included), -1 when there is none
+static mjtNum rangefinder(const mjModel* m, const mjData* d, int site) {
+  const mjtNum* mat = d->site_xmat + 9 * site;
+  mjtNum z[3] = {mat[2], mat[5], mat[8]};
+  return mj_ray(m, d, d->site_xpos + 3 * site, z, NULL, 1, m->site_bodyid[site], NULL, NULL);
+}
+
+// camprojection: the site's position in the pixel coordinates of the camera (origin at the top
+// left, not clipped; points behind the camera projected the same way).  With p the site in the
+// camera frame (looking along -z, y up) and W x H the resolution:
+//   u = W/2 + fx p_x / (-p_z),  v = H/2 - fy p_y / (-p_z)
+// fx = focal_x / sensor_x W, fy = focal_y / sensor_y H when the camera has a sensor size, else
+// fx = fy = H/2 / tan(fovy/2); the principal point and an orthographic projection are ignored
+// (as MuJoCo 3.5.1 does)
+static void camProjection(const mjModel* m, const mjData* d, int site, int cam, mjtNum out[2]) {
+  const int* res = m->cam_resolution + 2 * cam;
+  const float *sensor = m->cam_sensorsize + 2 * cam, *focal = m->cam_intrinsic + 4 * cam;
+  mjtNum dif[3], p[3], fx, fy;
+  if (sensor[0] != 0 && sensor[1] != 0) {
+    fx = (mjtNum)focal[0] / sensor[0] * res[0];
+    fy = (mjtNum)focal[1] / sensor[1] * res[1];
+  } else {
+    fx = fy = 0.5 * res[1] / tan(m->cam_fovy[cam] * mjPI / 360);
+  }
+  mju_sub3(dif, d->site_xpos + 3 * site, d->cam_xpos + 3 * cam);
+  mju_mulMatTVec3(p, d->cam_xmat + 9 * cam, dif);
+  out[0] = 0.5 * res[0] + fx * p[0] / -p[2];
+  out[1] = 0.5 * res[1] - fy * p[1] / -p[2];
+}
+
+// insidesite: 1 when the object's frame origin lies in the site's solid, else 0; with p the
+// point in the site frame: sphere |p| <= r, capsule dist(p, z-segment of half-length h) <= r,
+// ellipsoid sum (p_k / s_k)^2 <= 1, cylinder p_x^2 + p_y^2 <= r^2 and |p_z| <= h, box
+// |p_k| <= s_k
+static mjtNum insideSite(const mjModel* m, const mjData* d, int s) {
+  int site = m->sensor_refid[s];
+  const mjtNum *pos, *mat, *sz = m->site_size + 3 * site;
+  mjtNum quat[4], dif[3], p[3];
+  if (!frameOf(m, d, m->sensor_objtype[s], m->sensor_objid[s], &pos, &mat, quat)) return 0;
+  mju_sub3(dif, pos, d->site_xpos + 3 * site);
+  mju_mulMatTVec3(p, d->site_xmat + 9 * site, dif);
+  mjtNum r2 = sz[0] * sz[0], xy2 = p[0] * p[0] + p[1] * p[1];
+  switch (m->site_type[site]) {
+    case mjGEOM_SPHERE: return mju_dot3(p, p) <= r2;
+    case mjGEOM_CAPSULE: {
+      mjtNum z = fabs(p[2]) > sz[1] ? fabs(p[2]) - sz[1] : 0;
+      return xy2 + z * z <= r2;
+    }
+    case mjGEOM_ELLIPSOID: {
+      mjtNum e = 0;
+      for (int k = 0; k < 3; k++) e += p[k] * p[k] / (sz[k] * sz[k]);
+      return e <= 1;
+    }
+    case mjGEOM_CYLINDER: return xy2 <= r2 && fabs(p[2]) <= sz[1];
+    case mjGEOM_BOX: return fabs(p[0]) <= sz[0] && fabs(p[1]) <= sz[1] && fabs(p[2]) <= sz[2];
+    default: return 0;
+  }
 }
 
 // ---- the stages -------------------------------------------------------------------------------
@@ -252,6 +250,9 @@ static void sensorPos(const mjModel* m, mjData* d, int s, mjtNum* out) {
     case mjSENS_MAGNETOMETER:
       mju_mulMatTVec3(out, d->site_xmat + 9 * id, m->opt.magnetic);
       break;
+    case mjSENS_RANGEFINDER: out[0] = rangefinder(m, d, id); break;
+    case mjSENS_CAMPROJECTION: camProjection(m, d, id, m->sensor_refid[s], out); break;
+    case mjSENS_INSIDESITE: out[0] = insideSite(m, d, s); break;
     case mjSENS_JOINTPOS: out[0] = d->qpos[m->jnt_qposadr[id]]; break;
     case mjSENS_TENDONPOS: out[0] = d->ten_length[id]; break;
     case mjSENS_ACTUATORPOS: out[0] = d->actuator_length[id]; break;

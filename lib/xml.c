@@ -314,8 +314,11 @@ mjXDoc* mjx_parseFile(const char* path, char* err, int errsz) {
     snprintf(err, errsz, "%s: out of memory", path);
     return NULL;
   }
-  char sub[1024];
-  doc->root = parseFileInto(doc, path, NULL, NULL, 0, sub, sizeof(sub));
+  char sub[1024], dir[PATH_MAX];
+  dirName(dir, sizeof(dir), path);
+  doc->dir = addFile(doc, dir);
+  doc->root = doc->dir ? parseFileInto(doc, path, NULL, NULL, 0, sub, sizeof(sub)) : NULL;
+  if (!doc->dir) snprintf(sub, sizeof(sub), "%s: out of memory", path);
   if (!doc->root) {
     snprintf(err, errsz, "%s", sub[0] == '!' ? sub + 1 : sub);
     mjx_free(doc);
@@ -341,7 +344,8 @@ mjXDoc* mjx_parseString(const char* xml, const char* name, const char* dir,
   d[n] = 0;
   Builder b = {.doc = doc, .dir = d, .err = err, .errsz = errsz};
   b.file = addFile(doc, name && name[0] ? name : "<string>");
-  if (!b.file) {
+  doc->dir = addFile(doc, d);
+  if (!b.file || !doc->dir) {
     snprintf(err, errsz, "out of memory");
     mjx_free(doc);
     return NULL;

@@ -27,6 +27,8 @@ struct mjXDoc_ {
   mjXNode* root;      // the root element (<mujoco>)
   int nfile;          // number of file names held
   char** files;       // every file name read, for the nodes' `file` pointers
+  const char* dir;    // the model's directory with a trailing '/' ("" for the current one):
+                      // asset files resolve against it
 };
 
 // parse the file `path`; NULL and a message in err on failure

@@ -106,6 +106,24 @@ const ADAPT = {
   },
 };
 
+// byte arrays longer than this are dumped as "crc32 XXXXXXXX, N bytes", as lib/print.c does
+const JSON_MAXBYTES = 65536;
+
+// zlib's CRC-32 table (reflected polynomial 0xedb88320)
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+// the digest string of a long byte array
+function digest(bytes) {
+  let c = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
+  const hex = ((c ^ 0xffffffff) >>> 0).toString(16).padStart(8, '0');
+  return `crc32 ${hex}, ${bytes.length} bytes`;
+}
+
 // one compiled MuJoCo model as {sizes, opt, stat, vis, arrays}; fields MuJoCo lacks are left out
 export function modelJSON(m, tables) {
   const out = { sizes: {}, opt: {}, stat: {}, vis: {}, arrays: {} };
@@ -124,6 +142,7 @@ export function modelJSON(m, tables) {
     const v = m[name];
     if (v === undefined) continue;
     if (ADAPT[name]) out.arrays[name] = ADAPT[name](v, m);
+    else if (type === 'unsigned char' && v.length > JSON_MAXBYTES) out.arrays[name] = digest(v);
     else out.arrays[name] = type === 'char' ? chars(v) : Array.from(v, num);
   }
   return out;

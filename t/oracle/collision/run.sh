@@ -12,7 +12,8 @@
 # the pairs without analytic functions go through libccd's MPR with MuJoCo's support functions
 # and normal refinement (nativeccd off in both), so every pose must agree.  Our GJK/EPA
 # (nativeccd on) is compared with MuJoCo's per pair type by convex_native.mjs, against floors of
-# agreement: see that script.
+# agreement: see that script; hfield.xml (a bumpy height field under the convex primitives)
+# goes the same way.
 set -eu
 
 cd "$(dirname "$0")/../../.."
@@ -48,5 +49,6 @@ if [ -n "$override" ]; then
     --set o_solref=0.05,0.7 --set o_solimp=0.8,0.9,0.01,0.4,3 \
     --set o_friction=0.3,0.3,0.01,0.001,0.002 $m/params.xml $m/filters.xml $m/round.xml || status=1
   node t/oracle/collision/convex_native.mjs --bin "$helper" $m/convex_native.xml || status=1
+  node t/oracle/collision/convex_native.mjs --bin "$helper" $m/hfield.xml || status=1
 fi
 exit $status

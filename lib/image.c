@@ -1,0 +1,149 @@
+// image.c: PNG files into 8-bit pixel arrays through libpng (see image.h).
+#include "image.h"
+
+#include <errno.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io.h"
+
+// the reader's state, reached from libpng's callbacks
+typedef struct {
+  FILE* f;
+  int truncated;   // the file ended inside the image
+  char msg[128];   // libpng's error message
+} Reader;
+
+// libpng read callback: a short read means a truncated file
+static void readData(png_structp png, png_bytep buf, size_t n) {
+  Reader* r = png_get_io_ptr(png);
+  if (fread(buf, 1, n, r->f) != n) {
+    r->truncated = 1;
+    png_error(png, "truncated");
+  }
+}
+
+// libpng error callback: keep the message, unwind to the setjmp in mj_readPNG
+static void onError(png_structp png, png_const_charp msg) {
+  Reader* r = png_get_error_ptr(png);
+  snprintf(r->msg, sizeof(r->msg), "%s", msg);
+  png_longjmp(png, 1);
+}
+
+// libpng warning callback: warnings (e.g. odd color profiles) are not errors and print nothing
+static void onWarning(png_structp png, png_const_charp msg) {
+  (void)png, (void)msg;
+}
+
+// convert RGBA pixels in place to nchannel channels (gray is the red channel)
+static void packChannels(unsigned char* px, size_t npixel, int nchannel) {
+  for (size_t i = 0; i < npixel; i++) {
+    const unsigned char* s = px + 4 * i;
+    unsigned char* d = px + (size_t)nchannel * i;
+    unsigned char r = s[0], g = s[1], b = s[2], a = s[3];
+    if (nchannel == 1) d[0] = r;
+    else if (nchannel == 2) d[0] = r, d[1] = a;
+    else if (nchannel == 3) d[0] = r, d[1] = g, d[2] = b;
+    else d[0] = r, d[1] = g, d[2] = b, d[3] = a;
+  }
+}
+
+// decode an opened file into RGBA rows; 0 on success, -1 with err on failure
+static int decode(Reader* r, const char* file, unsigned char** rgba, int* width, int* height,
+                  int* srgb, char* err, int errsz) {
+  png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, r, onError, onWarning);
+  png_infop info = png ? png_create_info_struct(png) : NULL;
+  png_bytep* volatile rows = NULL;
+  unsigned char* volatile buf = NULL;
+  if (!info) {
+    png_destroy_read_struct(&png, NULL, NULL);
+    mj_ioError(err, errsz, "%s: out of memory", file);
+    return -1;
+  }
+  if (setjmp(png_jmpbuf(png))) {
+    // libpng failed: truncated data, bad CRC, bad chunk
+    if (r->truncated) mj_ioError(err, errsz, "%s: truncated PNG file", file);
+    else mj_ioError(err, errsz, "%s: corrupt PNG file (%s)", file, r->msg);
+    free(rows);
+    free(buf);
+    png_destroy_read_struct(&png, &info, NULL);
+    return -1;
+  }
+  png_set_read_fn(png, r, readData);
+  png_set_sig_bytes(png, 8);
+  png_read_info(png, info);
+  png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
+  *srgb = png_get_valid(png, info, PNG_INFO_sRGB) != 0;
+
+  // refuse absurd sizes before allocating
+  if (w == 0 || h == 0 || (uint64_t)w * h > MJ_PNG_MAXPIXELS) {
+    mj_ioError(err, errsz, "%s: PNG image size %ux%u is outside 1..%d pixels", file,
+               (unsigned)w, (unsigned)h, MJ_PNG_MAXPIXELS);
+    png_destroy_read_struct(&png, &info, NULL);
+    return -1;
+  }
+
+  // every color type and depth to 8-bit RGBA
+  png_set_expand(png);
+  png_set_strip_16(png);
+  png_set_gray_to_rgb(png);
+  png_set_add_alpha(png, 0xff, PNG_FILLER_AFTER);
+  png_set_interlace_handling(png);
+  png_read_update_info(png, info);
+
+  // rows point into one RGBA buffer
+  buf = malloc((size_t)w * h * 4);
+  rows = malloc(h * sizeof(png_bytep));
+  if (!buf || !rows) png_error(png, "out of memory");
+  for (png_uint_32 i = 0; i < h; i++) rows[i] = buf + (size_t)i * w * 4;
+  png_read_image(png, rows);
+  png_read_end(png, NULL);
+  free(rows);
+  png_destroy_read_struct(&png, &info, NULL);
+  *rgba = buf;
+  *width = (int)w;
+  *height = (int)h;
+  return 0;
+}
+
+// open, check the signature, decode, convert the channels
+int mj_readPNGColor(const char* file, int nchannel, unsigned char** pixels, int* width,
+                    int* height, int* srgb, char* err, int errsz) {
+  *pixels = NULL;
+  if (nchannel < 1 || nchannel > 4) {
+    mj_ioError(err, errsz, "%s: %d channels requested (1 to 4 allowed)", file, nchannel);
+    return -1;
+  }
+  Reader r = {fopen(file, "rb"), 0, ""};
+  if (!r.f) {
+    mj_ioError(err, errsz, "%s: %s", file, strerror(errno));
+    return -1;
+  }
+
+  // the 8-byte signature tells a PNG file from anything else
+  unsigned char sig[8];
+  size_t nsig = fread(sig, 1, 8, r.f);
+  if (nsig < 8 || png_sig_cmp(sig, 0, 8)) {
+    mj_ioError(err, errsz, nsig ? "%s: not a PNG file" : "%s: empty file", file);
+    fclose(r.f);
+    return -1;
+  }
+  unsigned char* rgba;
+  int res = decode(&r, file, &rgba, width, height, srgb, err, errsz);
+  fclose(r.f);
+  if (res) return -1;
+  packChannels(rgba, (size_t)*width * *height, nchannel);
+  *pixels = rgba;
+  return 0;
+}
+
+// mj_readPNGColor without the color space
+int mj_readPNG(const char* file, int nchannel, unsigned char** pixels, int* width, int* height,
+               char* err, int errsz) {
+  int srgb;
+  return mj_readPNGColor(file, nchannel, pixels, width, height, &srgb, err, errsz);
+}

@@ -1,0 +1,438 @@
+// mesh.c: mesh processing: transform, convex hull graph, normals, mass properties and the
+// frame change into the principal frame (the steps listed in mesh.h).
+#include "mesh.h"
+
+#include <libqhull_r/qhull_ra.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+// the largest vertex count a mesh may have (ids and graph sizes stay far from INT_MAX)
+#define MAXVERT 50000000
+
+// the cosine under which a face counts as a sharp edge for non-smooth normals
+#define SHARPCOS 0.8
+
+// ---- helpers ------------------------------------------------------------------------------------
+
+// printf into err; returns 1 so that callers can `return fail(...)`
+static int fail(char* err, int errsz, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, errsz, fmt, ap);
+  va_end(ap);
+  return 1;
+}
+
+// calloc that never returns NULL for a zero count (NULL only when out of memory)
+static void* zalloc(size_t n, size_t size) {
+  return calloc(n ? n : 1, size);
+}
+
+// vertices of face f as three pointers into vert
+static void faceVerts(const double* vert, const int* face, int f, const double* v[3]) {
+  for (int j = 0; j < 3; j++) v[j] = vert + 3 * face[3 * f + j];
+}
+
+// n = (v1 - v0) x (v2 - v0); returns |n| (twice the triangle's area)
+static double triNormal(double n[3], const double* v[3]) {
+  double a[3], b[3];
+  mju_sub3(a, v[1], v[0]);
+  mju_sub3(b, v[2], v[0]);
+  mju_cross(n, a, b);
+  return mju_norm3(n);
+}
+
+// ---- input --------------------------------------------------------------------------------------
+
+// copy the inline arrays of spec into raw data (so that both sources are freed alike)
+static int copyInline(const mjMeshSpec* s, mjMeshData* d) {
+  d->nvert = s->nvert, d->nnormal = s->nnormal, d->ntexcoord = s->ntexcoord, d->nface = s->nface;
+  d->vert = zalloc(3 * (size_t)s->nvert, sizeof(float));
+  d->normal = zalloc(3 * (size_t)s->nnormal, sizeof(float));
+  d->texcoord = zalloc(2 * (size_t)s->ntexcoord, sizeof(float));
+  d->face = zalloc(3 * (size_t)s->nface, sizeof(int));
+  if (!d->vert || !d->normal || !d->texcoord || !d->face) return 1;
+  if (s->nvert) memcpy(d->vert, s->vert, 3 * sizeof(float) * s->nvert);
+  if (s->nnormal) memcpy(d->normal, s->normal, 3 * sizeof(float) * s->nnormal);
+  if (s->ntexcoord) memcpy(d->texcoord, s->texcoord, 2 * sizeof(float) * s->ntexcoord);
+  if (s->nface) memcpy(d->face, s->face, 3 * sizeof(int) * s->nface);
+  return 0;
+}
+
+// check counts, ids and finiteness of raw data
+static int checkData(const char* name, const mjMeshData* d, char* err, int errsz) {
+  if (d->nvert < 4) return fail(err, errsz, "%s: at least 4 vertices required", name);
+  if (d->nvert > MAXVERT) return fail(err, errsz, "%s: too many vertices (%d)", name, d->nvert);
+  for (int i = 0; i < 3 * d->nvert; i++)
+    if (!isfinite(d->vert[i]))
+      return fail(err, errsz, "%s: vertex %d is not finite", name, i / 3);
+  for (int i = 0; i < 3 * d->nface; i++) {
+    if (d->face[i] < 0 || d->face[i] >= d->nvert)
+      return fail(err, errsz, "%s: face %d uses vertex %d of %d", name, i / 3, d->face[i],
+                  d->nvert);
+    if (d->facenormal && (d->facenormal[i] < 0 || d->facenormal[i] >= d->nnormal))
+      return fail(err, errsz, "%s: face %d uses normal %d of %d", name, i / 3,
+                  d->facenormal[i], d->nnormal);
+    if (d->facetexcoord && (d->facetexcoord[i] < 0 || d->facetexcoord[i] >= d->ntexcoord))
+      return fail(err, errsz, "%s: face %d uses texcoord %d of %d", name, i / 3,
+                  d->facetexcoord[i], d->ntexcoord);
+  }
+  return 0;
+}
+
+// ---- transform ----------------------------------------------------------------------------------
+
+// v = scale .* rot(refquat)' (v - refpos); normals rotated and divided by scale, renormalized
+static void transform(const mjMeshSpec* s, double* vert, int nvert, double* normal, int nnormal) {
+  double q[4], qneg[4];
+  mju_copy4(q, s->refquat);
+  mju_normalize4(q);
+  mju_negQuat(qneg, q);
+  for (int i = 0; i < nvert; i++) {
+    double* v = vert + 3 * i;
+    double t[3];
+    mju_sub3(t, v, s->refpos);
+    mju_rotVecQuat(v, t, qneg);
+    for (int k = 0; k < 3; k++) v[k] *= s->scale[k];
+  }
+  for (int i = 0; i < nnormal; i++) {
+    double* n = normal + 3 * i;
+    double t[3];
+    mju_copy3(t, n);
+    mju_rotVecQuat(n, t, qneg);
+    for (int k = 0; k < 3; k++) n[k] *= s->scale[k];
+    mju_normalize3(n);
+  }
+}
+
+// ---- convex hull --------------------------------------------------------------------------------
+
+// the graph from qhull's vertices and triangulated facets: vertices in qhull's list order, each
+// with its neighbors collected facet by facet around it; faces oriented outward
+static int fillGraph(const char* name, qhT* qh, int** graph, int* ngraph, char* err,
+                     int errsz) {
+  int nv = qh->num_vertices, nf = qh->num_facets;
+  int n = 2 + 3 * nv + 6 * nf;
+  int* g = zalloc(n, sizeof(int));
+  int* local = zalloc(qh->vertex_id, sizeof(int));  // qhull vertex id -> local id
+  if (!g || !local) {
+    free(g), free(local);
+    return fail(err, errsz, "%s: out of memory for the convex hull", name);
+  }
+  g[0] = nv, g[1] = nf;
+  int *edgeadr = g + 2, *globalid = g + 2 + nv, *edge = g + 2 + 2 * nv;
+  int* faceid = edge + nv + 3 * nf;
+  vertexT *vertex, **vertexp;
+  facetT *facet, *neighbor, **neighborp;
+
+  // vertex ids
+  int i = 0;
+  FORALLvertices {
+    local[vertex->id] = i;
+    globalid[i++] = qh_pointid(qh, vertex->point);
+  }
+
+  // faces: three vertices each, first two swapped when qhull's order is clockwise
+  int f = 0;
+  FORALLfacets {
+    int j = 0;
+    FOREACHvertex_(facet->vertices) {
+      if (j == 3) {
+        free(g), free(local);
+        return fail(err, errsz, "%s: convex hull face with more than 3 vertices", name);
+      }
+      faceid[3 * f + j++] = qh_pointid(qh, vertex->point);
+    }
+    if (facet->toporient) {
+      int t = faceid[3 * f];
+      faceid[3 * f] = faceid[3 * f + 1];
+      faceid[3 * f + 1] = t;
+    }
+    f++;
+  }
+
+  // edges: the other vertices of each facet around a vertex, first occurrence, -1 ended
+  qh_vertexneighbors(qh);
+  int adr = 0;
+  i = 0;
+  FORALLvertices {
+    edgeadr[i++] = adr;
+    int start = adr;
+    FOREACHneighbor_(vertex) {
+      vertexT *other, **otherp;
+      FOREACHsetelement_(vertexT, neighbor->vertices, other) {
+        if (other == vertex) continue;
+        int id = local[other->id], k = start;
+        while (k < adr && edge[k] != id) k++;
+        if (k == adr) edge[adr++] = id;
+      }
+    }
+    edge[adr++] = -1;
+  }
+  free(local);
+  if (adr != nv + 3 * nf) {
+    free(g);
+    return fail(err, errsz, "%s: convex hull is not a closed triangulated surface", name);
+  }
+  *graph = g, *ngraph = n;
+  return 0;
+}
+
+// the graph of the convex hull of vert (layout in mesh.h) from qhull; 0 ok, else 1 and err
+static int makeGraph(const char* name, const double* vert, int nvert, int maxhullvert,
+                     int** graph, int* ngraph, char* err, int errsz) {
+  qhT qhbuf, *qh = &qhbuf;
+  char opt[64];
+  if (maxhullvert > -1) snprintf(opt, sizeof opt, "qhull Qt TA%d", maxhullvert - 4);
+  else snprintf(opt, sizeof opt, "qhull Qt");
+  FILE* quiet = fopen("/dev/null", "w");
+  qh_zero(qh, quiet);
+  // qhull reads the points without writing them
+  int code = qh_new_qhull(qh, 3, nvert, (coordT*)vert, False, opt, NULL, quiet);
+  int rc = 0;
+  if (code) {
+    rc = fail(err, errsz, "%s: qhull error %d computing the convex hull", name, code);
+  } else {
+    rc = fillGraph(name, qh, graph, ngraph, err, errsz);
+  }
+  qh_freeqhull(qh, !qh_ALL);
+  int curlong, totlong;
+  qh_memfreeshort(qh, &curlong, &totlong);
+  if (quiet) fclose(quiet);
+  return rc;
+}
+
+// ---- normals ------------------------------------------------------------------------------------
+
+// vertex normals: the sum of the faces' area-weighted normals around each vertex; unless smooth,
+// a face whose unit normal makes cosine < SHARPCOS with that sum's direction is taken out of it
+// again; then unit length, a vertex left without a normal getting (0, 0, 1)
+static void makeNormals(const double* vert, int nvert, const int* face, int nface, int smooth,
+                        double* normal) {
+  const double* v[3];
+  double n[3];
+  memset(normal, 0, 3 * sizeof(double) * nvert);
+  for (int f = 0; f < nface; f++) {
+    faceVerts(vert, face, f, v);
+    triNormal(n, v);
+    for (int j = 0; j < 3; j++) mju_addTo3(normal + 3 * face[3 * f + j], n);
+  }
+  if (!smooth) {
+    double* dir = malloc(3 * sizeof(double) * nvert);
+    memcpy(dir, normal, 3 * sizeof(double) * nvert);
+    for (int i = 0; i < nvert; i++) mju_normalize3(dir + 3 * i);
+    for (int f = 0; f < nface; f++) {
+      faceVerts(vert, face, f, v);
+      double unit[3];
+      triNormal(n, v);
+      mju_copy3(unit, n);
+      mju_normalize3(unit);
+      for (int j = 0; j < 3; j++) {
+        int id = face[3 * f + j];
+        if (mju_dot3(dir + 3 * id, unit) < SHARPCOS) mju_subFrom(normal + 3 * id, n, 3);
+      }
+    }
+    free(dir);
+  }
+  for (int i = 0; i < nvert; i++) {
+    double* n = normal + 3 * i;
+    if (mju_normalize3(n) < mjMINVAL) n[0] = n[1] = 0, n[2] = 1;
+  }
+}
+
+// ---- mass properties ----------------------------------------------------------------------------
+
+// the weight of face f seen from point c: for shell its area |(v1-v0) x (v2-v0)| / 2, else the
+// volume ((v0-c) . (v1-c) x (v2-c)) / 6 of the tetrahedron (c, v0, v1, v2), unsigned for legacy;
+// d receives v_j - c
+static double faceWeight(const double* vert, const int* face, int f, int mode, const double c[3],
+                         double d[3][3]) {
+  const double* v[3];
+  double n[3];
+  faceVerts(vert, face, f, v);
+  for (int j = 0; j < 3; j++) mju_sub3(d[j], v[j], c);
+  if (mode == mjMESH_INERTIA_SHELL) return triNormal(n, v) / 2;
+  mju_cross(n, d[1], d[2]);
+  double w = mju_dot3(d[0], n) / 6;
+  return mode == mjMESH_INERTIA_LEGACY ? fabs(w) : w;
+}
+
+// center of mass of the faces: from the area-weighted centroid c of the surface, the
+// weighted centers of the tetrahedra (c + v0 + v1 + v2) / 4 (triangles (v0 + v1 + v2) / 3 for
+// shell); returns the total weight
+static double centerOfMass(const double* vert, const int* face, int nface, int mode,
+                           double com[3]) {
+  const double* v[3];
+  double c[3] = {0, 0, 0}, area = 0, total = 0, n[3], d[3][3];
+  for (int f = 0; f < nface; f++) {
+    faceVerts(vert, face, f, v);
+    double a = triNormal(n, v) / 2;
+    for (int j = 0; j < 3; j++) mju_addToScl3(c, v[j], a / 3);
+    area += a;
+  }
+  if (area > 0) mju_scl3(c, c, 1 / area);
+  mju_zero3(com);
+  for (int f = 0; f < nface; f++) {
+    double w = faceWeight(vert, face, f, mode, c, d), cen[3];
+    // the tetrahedron's center relative to c is (d0 + d1 + d2) / 4, the triangle's / 3
+    mju_add3(cen, d[0], d[1]);
+    mju_addTo3(cen, d[2]);
+    mju_scl3(cen, cen, mode == mjMESH_INERTIA_SHELL ? 1.0 / 3 : 0.25);
+    mju_addTo3(cen, c);
+    total += w;
+    mju_addToScl3(com, cen, w);
+  }
+  if (total != 0) mju_scl3(com, com, 1 / total);
+  return total;
+}
+
+// volume (area for shell) about com and the inertia about com per unit density, full
+// (xx yy zz xy xz yz): with d_j = v_j - com and s = d_0 + d_1 + d_2, the second moment of a
+// tetrahedron (com, v0, v1, v2) of volume w is M = w/20 (sum_j d_j d_j' + s s'), of a triangle
+// of area w it is w/12 (the same sum); I = trace(M) E - M
+static double inertiaFull(const double* vert, const int* face, int nface, int mode,
+                          const double com[3], double full[6]) {
+  static const int pa[6] = {0, 1, 2, 0, 0, 1}, pb[6] = {0, 1, 2, 1, 2, 2};
+  double m[6] = {0, 0, 0, 0, 0, 0}, total = 0;
+  for (int f = 0; f < nface; f++) {
+    double d[3][3], s[3];
+    double w = faceWeight(vert, face, f, mode, com, d);
+    total += w;
+    mju_add3(s, d[0], d[1]);
+    mju_addTo3(s, d[2]);
+    w /= mode == mjMESH_INERTIA_SHELL ? 12 : 20;
+    for (int k = 0; k < 6; k++) {
+      int a = pa[k], b = pb[k];
+      m[k] += w * (d[0][a] * d[0][b] + d[1][a] * d[1][b] + d[2][a] * d[2][b] + s[a] * s[b]);
+    }
+  }
+  full[0] = m[1] + m[2], full[1] = m[0] + m[2], full[2] = m[0] + m[1];
+  full[3] = -m[3], full[4] = -m[4], full[5] = -m[5];
+  return total;
+}
+
+// ---- compile ------------------------------------------------------------------------------------
+
+// float copy of n doubles (NULL only when out of memory)
+static float* toFloat(const double* x, int n) {
+  float* r = zalloc(n, sizeof(float));
+  if (r)
+    for (int i = 0; i < n; i++) r[i] = (float)x[i];
+  return r;
+}
+
+int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
+  const char* name = spec->file ? spec->file : "inline mesh";
+  mjMeshData d = {0};
+  double *vert = NULL, *normal = NULL;
+  int* hullface = NULL;
+  memset(out, 0, sizeof *out);
+
+  // read and check
+  int rc = spec->file ? mj_meshReadFile(spec->file, spec->contenttype, &d, err, errsz)
+                      : copyInline(spec, &d) && fail(err, errsz, "%s: out of memory", name);
+  if (!rc) rc = checkData(name, &d, err, errsz);
+  if (rc) goto done;
+
+  // transform the vertices (and any given normals) in double
+  int nv = d.nvert;
+  vert = zalloc(3 * (size_t)nv, sizeof(double));
+  normal = zalloc(3 * (size_t)(d.nnormal ? d.nnormal : nv), sizeof(double));
+  if (!vert || !normal) { rc = fail(err, errsz, "%s: out of memory", name); goto done; }
+  for (int i = 0; i < 3 * nv; i++) vert[i] = d.vert[i];
+  for (int i = 0; i < 3 * d.nnormal; i++) normal[i] = d.normal[i];
+
+  // convex hull graph; its faces when the mesh has none
+  rc = makeGraph(name, vert, nv, spec->maxhullvert, &out->graph, &out->ngraph, err, errsz);
+  if (rc) goto done;
+  int ngv = out->graph[0], ngf = out->graph[1];
+  hullface = out->graph + 2 + 3 * ngv + 3 * ngf;
+  int nf = d.nface ? d.nface : ngf;
+  const int* face = d.nface ? d.face : hullface;
+
+  // normals when none are given
+  int nn = d.nnormal;
+  if (!nn) {
+    makeNormals(vert, nv, face, nf, spec->smoothnormal, normal);
+    nn = nv;
+  }
+  transform(spec, vert, nv, normal, nn);
+
+  // mass properties: convex inertia uses the hull's faces
+  int mode = spec->inertia;
+  const int* mface = mode == mjMESH_INERTIA_CONVEX ? hullface : face;
+  int mnf = mode == mjMESH_INERTIA_CONVEX ? ngf : nf;
+  double com[3], full[6], mat[9], eigvec[9];
+  centerOfMass(vert, mface, mnf, mode, com);
+  out->volume = inertiaFull(vert, mface, mnf, mode, com, full);
+  if (out->volume < mjMINVAL) {
+    rc = fail(err, errsz, "%s: mesh volume is too small (%g)%s", name, out->volume,
+              mode == mjMESH_INERTIA_SHELL ? "" : "; try inertia=\"shell\"");
+    goto done;
+  }
+  mat[0] = full[0], mat[4] = full[1], mat[8] = full[2];
+  mat[1] = mat[3] = full[3], mat[2] = mat[6] = full[4], mat[5] = mat[7] = full[5];
+  if (getenv("MESHDEBUG")) fprintf(stderr, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", mat[0], mat[1], mat[2], mat[3], mat[4], mat[5], mat[6], mat[7], mat[8]);
+  mju_eig3(out->inertia, eigvec, out->quat, mat);
+  mju_copy3(out->pos, com);
+
+  // frame change: v' = R' (v - pos), n' = R' n
+  for (int i = 0; i < nv; i++) {
+    double t[3];
+    mju_sub3(t, vert + 3 * i, com);
+    mju_mulMatTVec3(vert + 3 * i, eigvec, t);
+  }
+  for (int i = 0; i < nn; i++) {
+    double t[3];
+    mju_copy3(t, normal + 3 * i);
+    mju_mulMatTVec3(normal + 3 * i, eigvec, t);
+  }
+
+  // outputs
+  out->nvert = nv, out->nnormal = nn, out->nface = nf, out->ntexcoord = d.ntexcoord;
+  out->vert = toFloat(vert, 3 * nv);
+  out->normal = toFloat(normal, 3 * nn);
+  out->face = zalloc(3 * (size_t)nf, sizeof(int));
+  out->facenormal = zalloc(3 * (size_t)nf, sizeof(int));
+  out->facetexcoord = zalloc(3 * (size_t)nf, sizeof(int));
+  out->texcoord = zalloc(2 * (size_t)d.ntexcoord, sizeof(float));
+  if (!out->vert || !out->normal || !out->face || !out->facenormal || !out->facetexcoord ||
+      !out->texcoord) {
+    rc = fail(err, errsz, "%s: out of memory", name);
+    goto done;
+  }
+  memcpy(out->face, face, 3 * sizeof(int) * nf);
+  memcpy(out->facenormal, d.facenormal ? d.facenormal : face, 3 * sizeof(int) * nf);
+  if (d.facetexcoord) memcpy(out->facetexcoord, d.facetexcoord, 3 * sizeof(int) * nf);
+  if (d.ntexcoord) memcpy(out->texcoord, d.texcoord, 2 * sizeof(float) * d.ntexcoord);
+
+  // bounding box of the vertices: center and half sizes
+  double lo[3], hi[3];
+  for (int k = 0; k < 3; k++) lo[k] = hi[k] = out->vert[k];
+  for (int i = 0; i < nv; i++)
+    for (int k = 0; k < 3; k++) {
+      lo[k] = fmin(lo[k], out->vert[3 * i + k]);
+      hi[k] = fmax(hi[k], out->vert[3 * i + k]);
+    }
+  for (int k = 0; k < 3; k++) {
+    out->aabb[k] = (lo[k] + hi[k]) / 2;
+    out->aabb[3 + k] = (hi[k] - lo[k]) / 2;
+  }
+
+done:
+  free(vert), free(normal);
+  mj_meshDataFree(&d);
+  if (rc) mj_meshFree(out);
+  return rc;
+}
+
+void mj_meshFree(mjMesh* mesh) {
+  free(mesh->vert), free(mesh->normal), free(mesh->texcoord), free(mesh->face);
+  free(mesh->facenormal), free(mesh->facetexcoord), free(mesh->graph);
+  memset(mesh, 0, sizeof *mesh);
+}

@@ -1,0 +1,116 @@
+// mesh.h: the mesh asset pipeline: one <mesh> element in, one compiled mesh out, with the
+// arrays MuJoCo stores for it (mesh_vert, mesh_normal, mesh_texcoord, mesh_face,
+// mesh_facenormal, mesh_facetexcoord, mesh_graph, mesh_pos, mesh_quat) and the mass properties
+// a mesh geom gives its body.
+//
+// Usage (the MJCF compiler, once per <mesh>):
+//
+//     mjMeshSpec spec = {.file = path, .scale = {1, 1, 1}, .refquat = {1, 0, 0, 0},
+//                        .inertia = mjMESH_INERTIA_LEGACY, .maxhullvert = -1};
+//     mjMesh mesh;
+//     char err[300];
+//     if (mj_meshCompile(&spec, &mesh, err, sizeof err)) { report err; }
+//     ... copy the arrays into the model ...
+//     mj_meshFree(&mesh);
+//
+// The steps, in MuJoCo's order:
+//   1. read: the file (binary STL, OBJ, legacy MSH; the format from contenttype, else from the
+//      file name's extension) or the inline arrays.  STL vertices that repeat exactly are merged
+//      (first occurrence keeps its place); STL normals are ignored.  OBJ polygons are triangulated
+//      as a fan from their first corner, texture v flipped (v' = 1 - v).
+//   2. transform: v = diag(scale) * rot(refquat)' * (v - refpos); normals rotate the same way
+//      and scale by the inverse, then are renormalized (a negative scale flips them back).
+//   3. hull: qhull ("qhull Qt", plus "TA<maxhullvert - 4>" when maxhullvert > -1) gives the graph
+//      (layout below); a mesh without faces takes the hull's faces.
+//   4. normals (when none are given): the sum of the area-weighted normals of the faces around
+//      a vertex; without smoothnormal, faces at a large angle to that sum (cosine < 0.8) are
+//      taken out of it again; a vertex left with no normal gets (0, 0, 1).
+//   5. mass properties: the volume (signed tetrahedra from the face centroid for "exact" and
+//      "convex" - the latter on the hull -, unsigned for "legacy") or the surface ("shell"),
+//      its center and inertia; the principal frame (pos, quat) of that inertia.
+//   6. frame change: vertices v' = rot(quat)' (v - pos), normals n' = rot(quat)' n.
+//
+// mesh_graph layout (ints): numvert, numface, vert_edgeadr[numvert], vert_globalid[numvert],
+// edge_localid[numvert + 3 numface] (each vertex's hull neighbors by local id, ended by -1),
+// face_globalid[3 numface] (hull triangles by mesh vertex id, counterclockwise from outside).
+//
+// Errors: mj_meshCompile returns nonzero with a one-line message naming the file (or "inline
+// mesh") in err: missing or unreadable file, unknown format, a truncated or malformed file, an
+// index out of range, a vertex that is not finite, too few or too many vertices, a volume too
+// small for the requested inertia.  Nothing is left allocated on error.
+#ifndef MJ_MESH_H
+#define MJ_MESH_H
+
+// how a mesh's mass properties are computed (MuJoCo's mjtMeshInertia order)
+enum {
+  mjMESH_INERTIA_CONVEX = 0,  // the convex hull's volume
+  mjMESH_INERTIA_EXACT,       // the mesh's signed volume (watertight, oriented meshes)
+  mjMESH_INERTIA_LEGACY,      // unsigned tetrahedra from the face centroid (overcounts)
+  mjMESH_INERTIA_SHELL        // the surface, mass per unit area
+};
+
+// input: what one <mesh> element says (after defaults); file already resolved to a path
+typedef struct {
+  const char* file;            // path, or NULL for inline data
+  const char* contenttype;     // NULL or "model/stl", "model/obj", "model/vnd.mujoco.msh"
+  const float* vert;     int nvert;      // inline vertices (3 per), 0 when none
+  const float* normal;   int nnormal;    // inline normals (3 per)
+  const float* texcoord; int ntexcoord;  // inline texture coordinates (2 per)
+  const int* face;       int nface;      // inline faces (3 vertex ids per)
+  double scale[3], refpos[3], refquat[4];
+  int inertia;                 // mjMESH_INERTIA_*
+  int maxhullvert;             // -1: no limit, else > 3
+  int smoothnormal;            // 1: average normals over all faces at a vertex
+} mjMeshSpec;
+
+// output: one compiled mesh as MuJoCo stores it
+typedef struct {
+  int nvert;     float* vert;      // (nvert x 3) in the mesh frame (com, principal axes)
+  int nnormal;   float* normal;    // (nnormal x 3) unit normals in the mesh frame
+  int ntexcoord; float* texcoord;  // (ntexcoord x 2); 0/NULL when none
+  int nface;                       // triangles
+  int* face;                       // (nface x 3) vertex ids
+  int* facenormal;                 // (nface x 3) normal ids
+  int* facetexcoord;               // (nface x 3) texcoord ids; zeros when no texcoords
+  int ngraph;    int* graph;       // convex hull graph (layout above); 0/NULL when none
+  double pos[3], quat[4];          // mesh_pos, mesh_quat: the frame of the vertices above
+  double volume;                   // volume, or surface area for shell inertia
+  double inertia[3];               // principal inertia per unit density (decreasing)
+  double aabb[6];                  // center and half sizes of the vertices in the mesh frame
+} mjMesh;
+
+// compile one mesh; 0 on success, else nonzero and a message in err (nothing to free)
+int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz);
+
+// free the arrays of a compiled mesh and zero it
+void mj_meshFree(mjMesh* mesh);
+
+// ---- file decoders (mesh_file.c) ----------------------------------------------------------------
+
+// raw mesh data as a file holds it, before any processing
+typedef struct {
+  int nvert;     float* vert;      // (nvert x 3)
+  int nnormal;   float* normal;    // (nnormal x 3)
+  int ntexcoord; float* texcoord;  // (ntexcoord x 2)
+  int nface;                       // triangles
+  int* face;                       // (nface x 3) vertex ids
+  int* facenormal;                 // (nface x 3) normal ids, NULL when the file has none
+  int* facetexcoord;               // (nface x 3) texcoord ids, NULL when the file has none
+} mjMeshData;
+
+// read a mesh file; the format from contenttype if not NULL, else from the extension of path
+int mj_meshReadFile(const char* path, const char* contenttype, mjMeshData* data, char* err,
+                    int errsz);
+
+// decode a file's bytes; name is used in messages only (each returns 0 or nonzero with err)
+int mj_meshReadSTL(const char* name, const unsigned char* buf, long len, mjMeshData* data,
+                   char* err, int errsz);
+int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* data, char* err,
+                   int errsz);
+int mj_meshReadMSH(const char* name, const unsigned char* buf, long len, mjMeshData* data,
+                   char* err, int errsz);
+
+// free raw mesh data and zero it
+void mj_meshDataFree(mjMeshData* data);
+
+#endif

@@ -1,0 +1,99 @@
+// t/oracle/mesh/compare.mjs: compile each mesh case with MuJoCo 3.5.1 (npm `mujoco`) and with
+// the C harness (mesh.c), and compare every array: ints exactly, floats to 2 float ulps of the
+// array's scale, doubles to 1e-10 of the array's scale.
+//
+// usage: node compare.mjs HARNESS CASEFILE [-v]
+//   CASEFILE: one case per line, the <mesh> attributes as key=value separated by tabs
+//   (file=PATH is copied into MuJoCo's virtual file system).  Prints one line per case
+//   (ok / DIFF / both-error / ERR) and a summary per format; exits 1 on any difference.
+import load from '../../../scripts/node_modules/mujoco/mujoco.js';
+import fs from 'node:fs';
+import { execFileSync } from 'node:child_process';
+
+const [harness, casefile, verbose] = process.argv.slice(2);
+const mj = await load();
+const fields = ['mesh_vert', 'mesh_normal', 'mesh_texcoord', 'mesh_face', 'mesh_facenormal',
+  'mesh_facetexcoord', 'mesh_graph', 'mesh_pos', 'mesh_quat', 'body_mass', 'body_inertia',
+  'geom_aabb'];
+const kind = { mesh_vert: 'f', mesh_normal: 'f', mesh_texcoord: 'f', mesh_face: 'i',
+  mesh_facenormal: 'i', mesh_facetexcoord: 'i', mesh_graph: 'i', mesh_pos: 'd', mesh_quat: 'd',
+  body_mass: 'd', body_inertia: 'd', geom_aabb: 'f' };
+
+// MuJoCo's arrays for one case: body 1 holds one mesh geom of density 1000
+function oracle(attrs) {
+  let el = '<mesh name="m"';
+  for (const [k, v] of Object.entries(attrs)) {
+    let val = v;
+    if (k === 'file') {
+      const base = '/' + v.split('/').pop();
+      mj.FS.writeFile(base, fs.readFileSync(v));
+      val = base;
+    }
+    el += ` ${k}="${val}"`;
+  }
+  const xml = `<mujoco><asset>${el}/></asset><worldbody><body><freejoint/>` +
+    `<geom type="mesh" mesh="m"/></body></worldbody></mujoco>`;
+  mj.FS.writeFile('/m.xml', xml);
+  let m;
+  try { m = mj.MjModel.mj_loadXML('/m.xml'); } catch (e) {
+    return { error: String(e.message || e).split('\n')[0] };
+  }
+  const out = {};
+  for (const k of fields) out[k] = Array.from(m[k]);
+  out.body_mass = out.body_mass.slice(1);
+  out.body_inertia = out.body_inertia.slice(3);
+  m.delete();
+  return out;
+}
+
+// largest difference of two arrays relative to the allowed tolerance (<= 1 passes)
+function compare(k, a, b) {
+  if (a.length !== b.length) return { bad: Infinity, why: `length ${a.length} vs ${b.length}` };
+  let scale = 0, worst = 0, at = -1;
+  for (const x of a) scale = Math.max(scale, Math.abs(x));
+  const tol = kind[k] === 'i' ? 0 : kind[k] === 'f' ? 2 * 2 ** -23 * Math.max(scale, 1e-30)
+    : 1e-10 * Math.max(scale, 1e-300);
+  for (let i = 0; i < a.length; i++) {
+    const d = Math.abs(a[i] - b[i]);
+    const r = tol ? d / tol : (d ? Infinity : 0);
+    if (r > worst) worst = r, at = i;
+  }
+  return { bad: worst, why: at < 0 ? '' : `[${at}] ${a[at]} vs ${b[at]}` };
+}
+
+const lines = fs.readFileSync(casefile, 'utf8').split('\n').filter(l => l.trim());
+const summary = {};
+let fails = 0;
+for (const line of lines) {
+  const attrs = {};
+  for (const kv of line.split('\t')) {
+    const i = kv.indexOf('=');
+    attrs[kv.slice(0, i)] = kv.slice(i + 1);
+  }
+  const fmt = attrs.file ? attrs.file.split('.').pop().toLowerCase() : 'inline';
+  const s = summary[fmt] ??= { n: 0, ok: 0, worst: {} };
+  s.n++;
+  const want = oracle(attrs);
+  const args = Object.entries(attrs).map(([k, v]) => `${k}=${v}`);
+  const got = JSON.parse(execFileSync(harness, args, { maxBuffer: 1 << 30 }).toString());
+  const name = line.replace(/\t/g, ' ').slice(0, 90);
+  if (want.error || got.error) {
+    if (want.error && got.error) { s.ok++; console.log(`both-error ${name}`); }
+    else { fails++; console.log(`ERR ${name}: mujoco ${want.error || 'ok'}; ours ${got.error || 'ok'}`); }
+    if (verbose && (want.error || got.error)) console.log(`  mujoco: ${want.error}\n  ours:   ${got.error}`);
+    continue;
+  }
+  const diffs = [];
+  for (const k of fields) {
+    const r = compare(k, want[k], got[k]);
+    s.worst[k] = Math.max(s.worst[k] ?? 0, r.bad);
+    if (r.bad > 1) diffs.push(`${k} x${r.bad.toPrecision(3)} ${r.why}`);
+  }
+  if (diffs.length) { fails++; console.log(`DIFF ${name}\n  ${diffs.join('\n  ')}`); }
+  else { s.ok++; if (verbose) console.log(`ok ${name}`); }
+}
+for (const [fmt, s] of Object.entries(summary)) {
+  const w = Object.entries(s.worst).map(([k, v]) => `${k} ${v.toPrecision(2)}`).join(', ');
+  console.log(`${fmt}: ${s.ok}/${s.n} match; worst difference / tolerance: ${w}`);
+}
+process.exit(fails ? 1 : 0);
