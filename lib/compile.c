@@ -7,6 +7,7 @@
 // message "file:line: element 'name': problem"; every allocation lives in one arena.
 #include "compile.h"
 
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -156,12 +157,16 @@ typedef struct {
   double pos[3], quat[4], gravcomp;
   double ipos[3], iquat[4], mass, inertia[3];
   int id;
+  int fused;     // fusestatic merged this body into its parent
+  int nextra;    // mass parts of fused children, in this body's frame
+  double *xmass, *xpos, *xquat, *xinertia;
 } Body;
 
 // an object attached to a body: joint, geom, site, camera or light
 typedef struct {
   Head h;
   int body, freejoint;
+  int fusedfrom;  // fusestatic: the original id of the body this came from (0: its own)
   union {
     JointSpec joint;
     GeomSpec geom;
@@ -229,7 +234,7 @@ struct Ctx_ {
   const char* dir;  // the model's directory, with a trailing '/' or empty
   // <compiler>
   int degree, autolimits, inertiafromgeom, balanceinertia, discardvisual, igroup[2];
-  int strippath, fitaabb;
+  int strippath, fitaabb, fusestatic;
   const char *meshdir, *texturedir;
   char eulerseq[4];
   double boundmass, boundinertia, settotalmass;
@@ -1012,7 +1017,7 @@ static void readCompiler(Ctx* c, const mjXNode* e) {
     c->igroup[0] = (int)g[0];
     c->igroup[1] = (int)g[1];
   }
-  if (readBool(c, e, "fusestatic", &v) && v) fail(c, e, "fusestatic is not supported yet");
+  readBool(c, e, "fusestatic", &c->fusestatic);
   if (readBool(c, e, "alignfree", &v) && v) fail(c, e, "alignfree is not supported yet");
   readBool(c, e, "discardvisual", &c->discardvisual);
   // asset directories: assetdir sets both, meshdir and texturedir override it
@@ -1322,6 +1327,7 @@ static void addSkin(Ctx* c, const mjXNode* e) {
     if (mj_skinReadSKN(o->file, &o->skin, msg, sizeof(msg))) fail(c, e, "%s", msg);
     checkAttrs(c, e);
     if (e->nchild) fail(c, e->child[0], "a skin from a file has no bone elements");
+    if (mj_skinNormalize(&o->skin)) fail(c, e, "out of memory");
     return;
   }
   // inline: the mesh from attributes, one <bone> child per bone
@@ -1368,8 +1374,8 @@ static void addSkin(Ctx* c, const mjXNode* e) {
     }
   }
   if (mj_skinCheck(s, msg, sizeof(msg))) fail(c, e, "%s", msg);
+  if (mj_skinNormalize(s)) fail(c, e, "out of memory");
 }
-
 
 // a <texture>: its attributes (files under texturedir) and its pixels, built now because the
 // model's size needs them
@@ -1401,7 +1407,8 @@ static void addTexture(Ctx* c, const mjXNode* e) {
   readBool(c, e, "vflip", &s->vflip);
   // the grid: two integers, a layout of one symbol per cell
   double grid[2] = {1, 1};
-  if (readNums(c, e, "gridsize", grid, 2, 2)) s->gridsize[0] = (int)grid[0], s->gridsize[1] = (int)grid[1];
+  if (readNums(c, e, "gridsize", grid, 2, 2))
+    s->gridsize[0] = (int)grid[0], s->gridsize[1] = (int)grid[1];
   const char *layout = NULL, *file = NULL;
   if (readStr(e, "gridlayout", &layout)) {
     if (strlen(layout) > 12) fail(c, e, "gridlayout has more than 12 symbols");
@@ -1427,6 +1434,17 @@ static void addTexture(Ctx* c, const mjXNode* e) {
   memcpy(o->tex.data, t.data, n);
   free(t.data);
 }
+// <deformable>: skins (flexes are not supported)
+static void readDeformable(Ctx* c, const mjXNode* e) {
+  checkAttrs(c, e);
+  for (int i = 0; i < e->nchild; i++) {
+    const mjXNode* a = e->child[i];
+    if (!strcmp(a->name, "skin")) addSkin(c, a);
+    else if (!strcmp(a->name, "flex")) fail(c, a, "flex is not supported yet");
+    else fail(c, a, "unknown element in deformable");
+  }
+}
+
 // <asset>: meshes, skins, height fields, textures and materials
 static void readAssets(Ctx* c, const mjXNode* e) {
   checkAttrs(c, e);
@@ -1741,19 +1759,215 @@ static void walkBody(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   }
 }
 
+// ---- mass properties ---------------------------------------------------------------------------
+
+// the mass part of geom g (mass, pos, quat, principal inertia in its body's frame) when it has
+// mass and its group is in the inertia group range; returns 1 then, else 0
+static int geomMass(Ctx* c, const Item* g, double* mass, double pos[3], double quat[4],
+                    double inertia[3]) {
+  const GeomSpec* s = &g->s.geom;
+  if (s->group < c->igroup[0] || s->group > c->igroup[1]) return 0;
+  // mass: given, else density * volume
+  const mjMesh* me = s->type == mjGEOM_MESH ? &((Obj*)c->obj[K_MESH].p[s->dataid])->mesh : 0;
+  double volume = me ? me->volume : mju_geomVolume(s->type, s->size);
+  *mass = s->hasmass ? s->mass : s->density * volume;
+  if (*mass < mjMINVAL) return 0;  // massless geoms do not count
+  // a mesh's inertia per unit density scaled to its mass, in the mesh (= geom) frame
+  if (me) mju_scl3(inertia, me->inertia, *mass / volume);
+  else mju_geomInertia(s->type, s->size, *mass, inertia);
+  mju_copy3(pos, g->pos);
+  mju_copy4(quat, g->quat);
+  return 1;
+}
+
+
+// add a mass part (mass, pos, quat, principal inertia; in b's frame) to body b's extras
+static void addPart(Ctx* c, Body* b, double mass, const double pos[3], const double quat[4],
+                    const double inertia[3]) {
+  int n = b->nextra;
+  double* v[4] = {b->xmass, b->xpos, b->xquat, b->xinertia};
+  static const int width[4] = {1, 3, 4, 3};
+  const double* add[4] = {&mass, pos, quat, inertia};
+  // grow each array by one part (the arena keeps the old copies: parts are few)
+  for (int k = 0; k < 4; k++) {
+    double* w = alloc(c, sizeof(double) * width[k] * (n + 1));
+    if (n) memcpy(w, v[k], sizeof(double) * width[k] * n);
+    memcpy(w + width[k] * n, add[k], sizeof(double) * width[k]);
+    v[k] = w;
+  }
+  b->xmass = v[0], b->xpos = v[1], b->xquat = v[2], b->xinertia = v[3];
+  b->nextra = n + 1;
+}
+
+// the mass parts of body b: its <inertial> or its own geoms (as inertiafromgeom says), then the
+// parts of the static bodies fused into it; returns their count, arrays from the arena
+static int bodyParts(Ctx* c, const Body* b, double** mass, double** pos, double** quat,
+                     double** inertia) {
+  const Vec* geoms = &c->obj[K_GEOM];
+  int cap = geoms->n + b->nextra + 1, n = 0;
+  *mass = alloc(c, sizeof(double) * cap);
+  *pos = alloc(c, sizeof(double) * 3 * cap);
+  *quat = alloc(c, sizeof(double) * 4 * cap);
+  *inertia = alloc(c, sizeof(double) * 3 * cap);
+  // true: always from geoms; auto: unless <inertial>; false: only <inertial>
+  int fromGeoms = c->inertiafromgeom == 1 || (c->inertiafromgeom == 2 && !b->hasinertial);
+  if (fromGeoms) {
+    for (int i = 0; i < geoms->n; i++) {
+      const Item* g = geoms->p[i];
+      if (g->body != b->id || g->fusedfrom) continue;
+      n += geomMass(c, g, *mass + n, *pos + 3 * n, *quat + 4 * n, *inertia + 3 * n);
+    }
+  } else if (b->hasinertial) {
+    (*mass)[0] = b->mass;
+    mju_copy3(*pos, b->ipos);
+    mju_copy4(*quat, b->iquat);
+    mju_copy3(*inertia, b->inertia);
+    n = 1;
+  }
+  memcpy(*mass + n, b->xmass, sizeof(double) * b->nextra);
+  memcpy(*pos + 3 * n, b->xpos, sizeof(double) * 3 * b->nextra);
+  memcpy(*quat + 4 * n, b->xquat, sizeof(double) * 4 * b->nextra);
+  memcpy(*inertia + 3 * n, b->xinertia, sizeof(double) * 3 * b->nextra);
+  return n + b->nextra;
+}
+
+// the total mass properties of n parts into b (one part keeps its own frame, as in MuJoCo)
+static void combineParts(Body* b, int n, const double* mass, const double* pos,
+                         const double* quat, const double* inertia) {
+  b->mass = 0;
+  mju_zero3(b->ipos);
+  mju_unit4(b->iquat);
+  mju_zero3(b->inertia);
+  if (n == 1) {
+    b->mass = mass[0];
+    mju_copy3(b->ipos, pos);
+    mju_copy4(b->iquat, quat);
+    mju_copy3(b->inertia, inertia);
+  } else if (n > 1) {
+    mju_combineInertia(n, mass, pos, quat, inertia, &b->mass, b->ipos, b->iquat, b->inertia);
+  }
+}
+
+// ---- fusestatic ---------------------------------------------------------------------------------
+
+// the attributes that name a body elsewhere in the model
+static const char* const bodyRefs[] = {"body", "body1", "body2", "objname", "refname", "target",
+                                       NULL};
+
+// 1 when some element of the tree at e (other than a <body>'s own name) names body `name`
+static int bodyNamed(const mjXNode* e, const char* name) {
+  for (int a = 0; a < e->nattr; a++)
+    if (wordIndex(bodyRefs, e->attr[2 * a]) >= 0 && !strcmp(e->attr[2 * a + 1], name)) return 1;
+  for (int i = 0; i < e->nchild; i++)
+    if (bodyNamed(e->child[i], name)) return 1;
+  return 0;
+}
+
+// 1 when skin bones name body `name`
+static int skinNamed(Ctx* c, const char* name) {
+  for (int i = 0; i < c->obj[K_SKIN].n; i++) {
+    const mjSkin* sk = &((Obj*)c->obj[K_SKIN].p[i])->skin;
+    for (int b = 0; b < sk->nbone; b++)
+      if (!strcmp(sk->bonename[b], name)) return 1;
+  }
+  return 0;
+}
+
+// fusestatic: every body without joints, not a mocap body and not named elsewhere (by an
+// attribute of bodyRefs or a skin bone) is merged into its parent, deepest first: its geoms and
+// sites move to the parent with their poses composed, its child bodies become the parent's, and
+// its mass properties join the parent's as one part; then the bodies are renumbered
+static void fuseStatic(Ctx* c, const mjXNode* root) {
+  Vec* bodies = &c->obj[K_BODY];
+  int nbody = bodies->n;
+  int* joints = alloc(c, sizeof(int) * nbody);
+  for (int i = 0; i < c->obj[K_JOINT].n; i++) joints[((Item*)c->obj[K_JOINT].p[i])->body]++;
+  for (int id = nbody - 1; id > 0; id--) {
+    Body* b = bodies->p[id];
+    if (joints[id] || b->mocap ||
+        (b->h.name && (bodyNamed(root, b->h.name) || skinNamed(c, b->h.name))))
+      continue;
+    Body* p = bodies->p[b->parent];
+    // cameras and lights cannot move to the parent (MuJoCo refuses them too)
+    for (int k = K_CAM; k <= K_LIGHT; k++)
+      for (int i = 0; i < c->obj[k].n; i++)
+        if (((Item*)c->obj[k].p[i])->body == id)
+          fail(c, ((Item*)c->obj[k].p[i])->h.e, "fusestatic: a static body with a %s cannot "
+               "be fused", kindWord[k]);
+    // its mass properties as one part of the parent
+    double *mass, *pos, *quat, *inertia;
+    int n = bodyParts(c, b, &mass, &pos, &quat, &inertia);
+    Body whole = {0};
+    combineParts(&whole, n, mass, pos, quat, inertia);
+    if (whole.mass > 0) {
+      // the part at b's position plus its own inertial frame, not turned by b's orientation:
+      // MuJoCo places it so (exact only for static bodies not rotated in their parent)
+      double ppos[3];
+      mju_add3(ppos, b->pos, whole.ipos);
+      addPart(c, p, whole.mass, ppos, whole.iquat, whole.inertia);
+    }
+    // geoms and sites move with their poses composed
+    for (int k = K_GEOM; k <= K_SITE; k++) {
+      for (int i = 0; i < c->obj[k].n; i++) {
+        Item* it = c->obj[k].p[i];
+        if (it->body != id) continue;
+        mju_mulPose(it->pos, it->quat, b->pos, b->quat, it->pos, it->quat);
+        it->body = b->parent;
+        if (!it->fusedfrom) it->fusedfrom = id;
+      }
+    }
+    // children follow
+    for (int i = id + 1; i < nbody; i++) {
+      Body* ch = bodies->p[i];
+      if (ch->fused || ch->parent != id) continue;
+      mju_mulPose(ch->pos, ch->quat, b->pos, b->quat, ch->pos, ch->quat);
+      ch->parent = b->parent;
+    }
+    b->fused = 1;
+  }
+  // renumber: the kept bodies in order, every body reference remapped
+  int* newid = alloc(c, sizeof(int) * nbody);
+  int kept = 0;
+  for (int id = 0; id < nbody; id++) {
+    Body* b = bodies->p[id];
+    newid[id] = b->fused ? -1 : kept;
+    if (!b->fused) bodies->p[kept++] = b;
+  }
+  bodies->n = kept;
+  for (int id = 0; id < kept; id++) {
+    Body* b = bodies->p[id];
+    b->id = id;
+    b->parent = id ? newid[b->parent] : 0;
+  }
+  for (int k = K_JOINT; k <= K_LIGHT; k++)
+    for (int i = 0; i < c->obj[k].n; i++) {
+      Item* it = c->obj[k].p[i];
+      it->body = newid[it->body];
+    }
+}
+
 // ---- ordering and kinematics of the collected tree --------------------------------------------
 
-// stable counting sort of the items of kind k by body id (model order: body, then document)
-static void sortByBody(Ctx* c, int k) {
-  Vec* v = &c->obj[k];
-  int nbody = c->obj[K_BODY].n;
-  int* start = alloc(c, sizeof(int) * (nbody + 1));
-  for (int i = 0; i < v->n; i++) start[((Item*)v->p[i])->body + 1]++;
-  for (int b = 0; b < nbody; b++) start[b + 1] += start[b];
+// stable counting sort of the items of vector v by key(item) in [0, nkey)
+static void sortItems(Ctx* c, Vec* v, int nkey, int (*key)(const Item*)) {
+  int* start = alloc(c, sizeof(int) * (nkey + 1));
+  for (int i = 0; i < v->n; i++) start[key(v->p[i]) + 1]++;
+  for (int b = 0; b < nkey; b++) start[b + 1] += start[b];
   void** sorted = alloc(c, sizeof(void*) * (v->n + 1));
-  for (int i = 0; i < v->n; i++) sorted[start[((Item*)v->p[i])->body]++] = v->p[i];
+  for (int i = 0; i < v->n; i++) sorted[start[key(v->p[i])]++] = v->p[i];
   v->p = sorted;
   v->cap = v->n + 1;
+}
+
+// sort keys: the item's body, and the body it was fused from
+static int bodyKey(const Item* it) { return it->body; }
+static int fusedKey(const Item* it) { return it->fusedfrom; }
+
+// the items of kind k in model order: by body, a body's own items in document order, then
+// those of the static bodies fused into it in body order (as MuJoCo appends them)
+static void sortByBody(Ctx* c, int k, int nfused) {
+  sortItems(c, &c->obj[k], nfused, fusedKey);
+  sortItems(c, &c->obj[k], c->obj[K_BODY].n, bodyKey);
 }
 
 // the bodies' world poses in the model configuration (qpos0): xpos, xquat (nbody x 3, 4)
@@ -2165,56 +2379,16 @@ static void readCustom(Ctx* c, const mjXNode* e) {
 
 // ---- body inertia ------------------------------------------------------------------------------
 
-// mass and principal inertia of body b from its geoms with mass in the inertia group range
-static void inertiaFromGeoms(Ctx* c, Body* b, int adr, int num) {
-  int n = 0;
-  double* mass = alloc(c, sizeof(double) * (num + 1));
-  double* pos = alloc(c, sizeof(double) * 3 * (num + 1));
-  double* quat = alloc(c, sizeof(double) * 4 * (num + 1));
-  double* inertia = alloc(c, sizeof(double) * 3 * (num + 1));
-  for (int i = adr; i < adr + num; i++) {
-    const Item* g = c->obj[K_GEOM].p[i];
-    const GeomSpec* s = &g->s.geom;
-    if (s->group < c->igroup[0] || s->group > c->igroup[1]) continue;
-    // mass: given, else density * volume
-    const mjMesh* me = s->type == mjGEOM_MESH ? &((Obj*)c->obj[K_MESH].p[s->dataid])->mesh : 0;
-    double volume = me ? me->volume : mju_geomVolume(s->type, s->size);
-    mass[n] = s->hasmass ? s->mass : s->density * volume;
-    if (mass[n] < mjMINVAL) continue;  // massless geoms do not count
-    // a mesh's inertia per unit density scaled to its mass, in the mesh (= geom) frame
-    if (me) mju_scl3(inertia + 3 * n, me->inertia, mass[n] / volume);
-    else mju_geomInertia(s->type, s->size, mass[n], inertia + 3 * n);
-    mju_copy3(pos + 3 * n, g->pos);
-    mju_copy4(quat + 4 * n, g->quat);
-    n++;
-  }
-  // one geom gives its own frame, as in MuJoCo; several are combined into principal axes
-  if (n == 1) {
-    b->mass = mass[0];
-    mju_copy3(b->ipos, pos);
-    mju_copy4(b->iquat, quat);
-    mju_copy3(b->inertia, inertia);
-  } else if (n > 1) {
-    mju_combineInertia(n, mass, pos, quat, inertia, &b->mass, b->ipos, b->iquat, b->inertia);
-  }
-}
-
-// mass properties of every body: <inertial> or geoms per inertiafromgeom, balance, bounds and
-// the total mass; gadr/gnum are the bodies' geom ranges
-static void bodyInertia(Ctx* c, const int* gadr, const int* gnum) {
+// mass properties of every body: <inertial> or geoms per inertiafromgeom and the parts of
+// fused static bodies, then balance, bounds and the total mass
+static void bodyInertia(Ctx* c) {
   Vec* bodies = &c->obj[K_BODY];
   double total = 0;
   for (int i = 1; i < bodies->n; i++) {
     Body* b = bodies->p[i];
-    // true: always from geoms; auto: unless <inertial>; false: only <inertial>
-    int fromGeoms = c->inertiafromgeom == 1 || (c->inertiafromgeom == 2 && !b->hasinertial);
-    if (fromGeoms) {
-      b->mass = 0;
-      mju_zero3(b->ipos);
-      mju_unit4(b->iquat);
-      mju_zero3(b->inertia);
-      inertiaFromGeoms(c, b, gadr[i], gnum[i]);
-    }
+    double *mass, *pos, *quat, *inertia;
+    int n = bodyParts(c, b, &mass, &pos, &quat, &inertia);
+    combineParts(b, n, mass, pos, quat, inertia);
     // principal moments of a rigid body satisfy the triangle inequality A + B >= C; with
     // balanceinertia a violating inertia becomes its mean, else it is an error
     double* I = b->inertia;
@@ -2363,44 +2537,28 @@ static void fillHfields(Ctx* c, mjModel* m) {
   }
 }
 
-// the texture arrays from the <texture> elements
+// the texture arrays from the built textures, pixels packed in model order
 static void fillTextures(Ctx* c, mjModel* m) {
-  static const char* const types[] = {"2d", "cube", "skybox", NULL};
-  static const char* const builtins[] = {"none", "gradient", "checker", "flat", NULL};
-  static const char* const marks[] = {"none", "edge", "cross", "random", NULL};
+  int adr = 0;
   for (int i = 0; i < m->ntex; i++) {
     const Obj* o = c->obj[K_TEX].p[i];
-    const mjXNode* e = o->h.e;
-    double rgb1[3] = {0.8, 0.8, 0.8}, rgb2[3] = {0.5, 0.5, 0.5}, markrgb[3] = {0, 0, 0};
-    double random = 0.01;
-    int type = 0, builtin = 0, mark = 0, width = 0, height = 0;
-    readKey(c, e, "type", types, &type);
-    readKey(c, e, "builtin", builtins, &builtin);
-    readKey(c, e, "mark", marks, &mark);
-    readVec(c, e, "rgb1", rgb1, 3);
-    readVec(c, e, "rgb2", rgb2, 3);
-    readVec(c, e, "markrgb", markrgb, 3);
-    readVec(c, e, "random", &random, 1);
-    readInt(c, e, "width", &width);
-    readInt(c, e, "height", &height);
-    ignoreAttrs(e, "name file gridsize gridlayout fileright fileleft fileup filedown filefront "
-                   "fileback content_type hflip vflip nchannel colorspace");
-    checkAttrs(c, e);
-    if (builtin && (width <= 0 || (type == 0 && height <= 0)))
-      fail(c, e, "builtin texture needs positive width and height");
-    if (!builtin && !mjx_attr(e, "file")) fail(c, e, "texture needs a file or a builtin");
-    // cube and skybox builtins are six square faces stacked vertically
-    if (builtin && type != 0) height = 6 * width;
-    m->tex_type[i] = type;
-    m->tex_builtin[i] = builtin;
-    m->tex_mark[i] = mark;
-    m->tex_width[i] = width;
-    m->tex_height[i] = height;
-    m->tex_nchannel[i] = 3;
-    mju_copy3(m->tex_rgb1 + 3 * i, rgb1);
-    mju_copy3(m->tex_rgb2 + 3 * i, rgb2);
-    mju_copy3(m->tex_markrgb + 3 * i, markrgb);
-    m->tex_random[i] = random;
+    const mjTextureSpec* s = &o->texspec;
+    const mjTexture* t = &o->tex;
+    m->tex_type[i] = s->type;
+    m->tex_builtin[i] = s->builtin;
+    m->tex_mark[i] = s->mark;
+    m->tex_width[i] = t->width;
+    m->tex_height[i] = t->height;
+    m->tex_nchannel[i] = t->nchannel;
+    m->tex_colorspace[i] = t->colorspace;
+    mju_copy3(m->tex_rgb1 + 3 * i, s->rgb1);
+    mju_copy3(m->tex_rgb2 + 3 * i, s->rgb2);
+    mju_copy3(m->tex_markrgb + 3 * i, s->markrgb);
+    m->tex_random[i] = s->random;
+    m->tex_adr[i] = adr;
+    int n = t->width * t->height * t->nchannel;
+    memcpy(m->tex_data + adr, t->data, n);
+    adr += n;
   }
 }
 
@@ -3017,6 +3175,12 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
   sz->ncam = c->obj[K_CAM].n;
   sz->nlight = c->obj[K_LIGHT].n;
   sz->ntex = c->obj[K_TEX].n;
+  for (int i = 0; i < sz->ntex; i++) {
+    const mjTexture* t = &((Obj*)c->obj[K_TEX].p[i])->tex;
+    if (sz->ntexdata > INT_MAX - t->width * t->height * t->nchannel)
+      fail(c, root, "model too large: its textures exceed %d bytes", INT_MAX);
+    sz->ntexdata += t->width * t->height * t->nchannel;
+  }
   sz->nmesh = c->obj[K_MESH].n;
   sz->nskin = c->obj[K_SKIN].n;
   for (int i = 0; i < sz->nskin; i++) {
@@ -3090,10 +3254,11 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
 
 // the sections of <mujoco> in MuJoCo's processing order, and those refused
 static const char* const sections[] = {"compiler", "option", "size", "visual", "statistic",
-                                       "default", "custom", "asset", "worldbody", "contact",
+                                       "default", "custom", "asset", "deformable",
+                                       "worldbody", "contact",
                                        "equality", "tendon", "actuator", "sensor", "keyframe",
                                        NULL};
-static const char* const unsupported[] = {"extension", "deformable", "plugin", NULL};
+static const char* const unsupported[] = {"extension", "plugin", NULL};
 
 // process every top-level child of root called `name` with fn
 static void eachSection(Ctx* c, const mjXNode* root, const char* name,
@@ -3178,11 +3343,14 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   eachSection(c, root, "default", readTopDefault);
   eachSection(c, root, "custom", readCustom);
   eachSection(c, root, "asset", readAssets);
+  eachSection(c, root, "deformable", readDeformable);
   buildNames(c, K_MESH);  // geoms refer to meshes and height fields as the tree is read
   buildNames(c, K_HFIELD);
   eachSection(c, root, "worldbody", readWorld);
+  int nfused = c->obj[K_BODY].n;  // original body ids, the fused items' secondary key
+  if (c->fusestatic) fuseStatic(c, root);
   static const int tree[] = {K_JOINT, K_GEOM, K_SITE, K_CAM, K_LIGHT};
-  for (int k = 0; k < 5; k++) sortByBody(c, tree[k]);
+  for (int k = 0; k < 5; k++) sortByBody(c, tree[k], nfused);
   static const int named[] = {K_BODY, K_JOINT, K_GEOM, K_SITE, K_CAM, K_LIGHT, K_TEX, K_MAT};
   for (int k = 0; k < 8; k++) buildNames(c, named[k]);
   // objects outside the tree, each kind named before the next refers to it
@@ -3214,7 +3382,7 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   m->opt = c->opt;
   m->vis = c->vis;
   fillRanges(c, m);
-  bodyInertia(c, m->body_geomadr, m->body_geomnum);
+  bodyInertia(c);
   fillBodies(c, m);
   fillJoints(c, m);
   fillMeshes(c, m);

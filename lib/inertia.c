@@ -164,11 +164,12 @@ int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum ma
     eigRotate(quat, k, sqrt(1 - shalf * shalf), neg ? -shalf : shalf);
   }
 
-  // bubble sort, decreasing: compare (0,1), (1,2), (0,1)
+  // bubble sort, decreasing: compare (0,1), (1,2), (0,1); values equal to within the Jacobi
+  // tolerance keep their order (as MuJoCo: it decides mesh frames of near-symmetric meshes)
   const mjtNum cos45 = sqrt(0.5);
   for (int pass = 0; pass < 3; pass++) {
     int i = pass % 2;
-    if (eigval[i] < eigval[i + 1]) {
+    if (eigval[i] + EIG_TOL < eigval[i + 1]) {
       mjtNum s = eigval[i];
       eigval[i] = eigval[i + 1];
       eigval[i + 1] = s;

@@ -96,6 +96,17 @@ int mj_skinCheck(const mjSkin* s, char* err, int errsz) {
   return 0;
 }
 
+// scale the bone weights so that each vertex's weights sum to 1
+int mj_skinNormalize(mjSkin* s) {
+  float* total = calloc((size_t)s->nvert + 1, sizeof(float));
+  if (!total) return -1;
+  for (int k = 0; k < s->nbonevert; k++) total[s->vertid[k]] += s->vertweight[k];
+  for (int k = 0; k < s->nbonevert; k++)
+    if (total[s->vertid[k]] > 0) s->vertweight[k] /= total[s->vertid[k]];
+  free(total);
+  return 0;
+}
+
 // the whole file in a new buffer and its size in *len; NULL and a message on failure
 static unsigned char* readWhole(const char* file, long* len, char* err, int errsz) {
   FILE* f = fopen(file, "rb");

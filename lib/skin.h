@@ -40,6 +40,10 @@ int mj_skinAlloc(mjSkin* skin, int nvert, int ntexcoord, int nface, int nbone, i
 // check ids and counts of a filled skin; 0 when valid, else -1 and a message in err
 int mj_skinCheck(const mjSkin* skin, char* err, int errsz);
 
+// scale the bone weights so that each vertex's weights sum to 1 (vertices no bone moves are
+// left alone); 0 on success, -1 out of memory
+int mj_skinNormalize(mjSkin* skin);
+
 // free the arrays and zero the skin
 void mj_skinFree(mjSkin* skin);
 

@@ -315,6 +315,110 @@ static int checkGeoms(const mjModel* m, Msg* g) {
   return 0;
 }
 
+// ---- assets -------------------------------------------------------------------------------------
+
+// 1 and a message unless the block [adr, adr + num) of an array of n elements is inside it
+// (adr may be -1 when none = 1 allows an empty block to have no address)
+static int badBlock(Msg* g, const char* fadr, int i, long adr, long num, long n, int none) {
+  char name[96];
+  if (num < 0) return say(g, "%s: negative count %ld", fieldName(name, fadr, i), num);
+  if (none && adr == -1 && num == 0) return 0;
+  if (adr < 0 || adr > n - num)
+    return say(g, "%s = %ld: a block of %ld out of range [0, %ld)", fieldName(name, fadr, i), adr,
+               num, n);
+  return 0;
+}
+
+// 1 and a message unless all n ids of v are in [0, hi)
+static int badIds(Msg* g, const char* f, const int* v, long n, long hi) {
+  for (long k = 0; k < n; k++)
+    if (outside(g, f, k, v[k], 0, hi)) return 1;
+  return 0;
+}
+
+// the hull graph of mesh i at graph: numvert, numface, vert_edgeadr, vert_globalid, the
+// -1-ended neighbour lists, face_globalid, all inside the graph and the mesh's vertices
+static int badGraph(const mjModel* m, Msg* g, int i) {
+  const int* gr = m->mesh_graph + m->mesh_graphadr[i];
+  long room = m->nmeshgraph - m->mesh_graphadr[i];
+  if (room < 2) return say(g, "mesh_graph of mesh %d: truncated", i);
+  long nv = gr[0], nf = gr[1], nedge = nv + 3 * nf;
+  if (nv < 0 || nf < 0 || nv > m->mesh_vertnum[i] || 2 + 2 * nv + nedge + 3 * nf > room)
+    return say(g, "mesh_graph of mesh %d: counts %ld, %ld do not fit", i, nv, nf);
+  const int *edgeadr = gr + 2, *globalid = gr + 2 + nv, *local = gr + 2 + 2 * nv;
+  if (badIds(g, "mesh_graph vert_edgeadr", edgeadr, nv, nedge) ||
+      badIds(g, "mesh_graph vert_globalid", globalid, nv, m->mesh_vertnum[i]) ||
+      badIds(g, "mesh_graph face_globalid", local + nedge, 3 * nf, m->mesh_vertnum[i]))
+    return 1;
+  // each neighbour list holds local ids and ends with -1 inside the edge block
+  for (long v = 0; v < nv; v++) {
+    long k = edgeadr[v];
+    while (k < nedge && local[k] >= 0 && local[k] < nv) k++;
+    if (k >= nedge || local[k] != -1)
+      return say(g, "mesh_graph of mesh %d: neighbour list of vertex %ld is malformed", i, v);
+  }
+  return 0;
+}
+
+// meshes, skins, height fields and textures: every block inside its array, every id inside
+// its block, so that collision, rays and rendering index only what exists
+static int checkAssets(const mjModel* m, Msg* g) {
+  for (int i = 0; i < m->nmesh; i++) {
+    int nvert = m->mesh_vertnum[i], nnormal = m->mesh_normalnum[i];
+    int ntex = m->mesh_texcoordnum[i], nface = m->mesh_facenum[i];
+    if (badBlock(g, "mesh_vertadr", i, m->mesh_vertadr[i], nvert, m->nmeshvert, 0) ||
+        badBlock(g, "mesh_normaladr", i, m->mesh_normaladr[i], nnormal, m->nmeshnormal, 0) ||
+        badBlock(g, "mesh_texcoordadr", i, m->mesh_texcoordadr[i], ntex, m->nmeshtexcoord, 1) ||
+        badBlock(g, "mesh_faceadr", i, m->mesh_faceadr[i], nface, m->nmeshface, 0))
+      return 1;
+    long f = 3L * m->mesh_faceadr[i];
+    if (badIds(g, "mesh_face", m->mesh_face + f, 3L * nface, nvert) ||
+        badIds(g, "mesh_facenormal", m->mesh_facenormal + f, 3L * nface, nnormal) ||
+        (ntex && badIds(g, "mesh_facetexcoord", m->mesh_facetexcoord + f, 3L * nface, ntex)))
+      return 1;
+    if (m->mesh_graphadr[i] != -1 &&
+        (outside(g, "mesh_graphadr", i, m->mesh_graphadr[i], 0, m->nmeshgraph) ||
+         badGraph(m, g, i)))
+      return 1;
+  }
+  for (int i = 0; i < m->nskin; i++) {
+    int nvert = m->skin_vertnum[i], nbone = m->skin_bonenum[i];
+    if (badBlock(g, "skin_vertadr", i, m->skin_vertadr[i], nvert, m->nskinvert, 0) ||
+        badBlock(g, "skin_texcoordadr", i, m->skin_texcoordadr[i],
+                 m->skin_texcoordadr[i] < 0 ? 0 : nvert, m->nskintexvert, 1) ||
+        badBlock(g, "skin_faceadr", i, m->skin_faceadr[i], m->skin_facenum[i], m->nskinface, 0) ||
+        badBlock(g, "skin_boneadr", i, m->skin_boneadr[i], nbone, m->nskinbone, 0) ||
+        outside(g, "skin_matid", i, m->skin_matid[i], -1, m->nmat) ||
+        badIds(g, "skin_face", m->skin_face + 3L * m->skin_faceadr[i], 3L * m->skin_facenum[i],
+               nvert))
+      return 1;
+    for (int b = m->skin_boneadr[i]; b < m->skin_boneadr[i] + nbone; b++) {
+      if (outside(g, "skin_bonebodyid", b, m->skin_bonebodyid[b], 0, m->nbody) ||
+          badBlock(g, "skin_bonevertadr", b, m->skin_bonevertadr[b], m->skin_bonevertnum[b],
+                   m->nskinbonevert, 0) ||
+          badIds(g, "skin_bonevertid", m->skin_bonevertid + m->skin_bonevertadr[b],
+                 m->skin_bonevertnum[b], nvert))
+        return 1;
+    }
+  }
+  for (int i = 0; i < m->nhfield; i++) {
+    if (outside(g, "hfield_nrow", i, m->hfield_nrow[i], 2, 1 << 16) ||
+        outside(g, "hfield_ncol", i, m->hfield_ncol[i], 2, 1 << 16) ||
+        badBlock(g, "hfield_adr", i, m->hfield_adr[i], (long)m->hfield_nrow[i] * m->hfield_ncol[i],
+                 m->nhfielddata, 0))
+      return 1;
+  }
+  for (int i = 0; i < m->ntex; i++) {
+    if (outside(g, "tex_nchannel", i, m->tex_nchannel[i], 1, 5) ||
+        outside(g, "tex_width", i, m->tex_width[i], 0, 1 << 16) ||
+        outside(g, "tex_height", i, m->tex_height[i], 0, 1 << 20) ||
+        badBlock(g, "tex_adr", i, m->tex_adr[i],
+                 (long)m->tex_width[i] * m->tex_height[i] * m->tex_nchannel[i], m->ntexdata, 0))
+      return 1;
+  }
+  return 0;
+}
+
 // ---- equalities, tendons, actuators, sensors ---------------------------------------------------
 
 // equality objects by type: connect and weld join two bodies (or two sites), joint and tendon
@@ -588,7 +692,7 @@ static int checkStack(const mjModel* m, Msg* g) {
 int mj_validateModel(const mjModel* m, char* err, int errsz) {
   Msg g = {err, errsz};
   int bad = checkRanges(m, &g) || checkTree(m, &g) || checkJoints(m, &g) ||
-            checkInertia(m, &g) || checkGeoms(m, &g) || checkEqualities(m, &g) ||
+            checkInertia(m, &g) || checkGeoms(m, &g) || checkAssets(m, &g) || checkEqualities(m, &g) ||
             checkTendons(m, &g) || checkActuators(m, &g) || checkSensors(m, &g) ||
             checkText(m, &g) || checkNumbers(m, &g) || checkStack(m, &g);
   return bad ? -1 : 0;
