@@ -104,8 +104,9 @@ void mjc_prismSupport(const mjtNum p[6][3], const mjtNum dir[3], mjtNum res[3]);
 // ---- meshes (collision_mesh.c) ----------------------------------------------------------------
 
 // the support point of mesh geom g in its own frame in the direction dir (any length): the
-// hull vertex farthest along dir (hill climbing on the hull graph, else a scan of all vertices)
-void mjc_meshSupport(const mjModel* m, int g, const mjtNum dir[3], mjtNum res[3]);
+// hull vertex farthest along dir (hill climbing on the hull graph from hull vertex *warm, which
+// is updated to where it ends, NULL: from vertex 0; else a scan of all vertices)
+void mjc_meshSupport(const mjModel* m, int g, const mjtNum dir[3], int* warm, mjtNum res[3]);
 
 // the plane against a mesh: its deepest hull vertex and up to 2 of that vertex's neighbours
 int mjc_PlaneMesh(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,

@@ -18,6 +18,7 @@ typedef struct {
   const mjtNum *pos, *mat;  // its pose
   mjtNum margin;            // the pair's margin: half of it is added in every direction
   const mjtNum (*prism)[3];  // or a height field prism (mjGeomPair), pos and mat unused
+  int* warm;                 // a mesh's hull vertex where the next support climb starts
 } ConvexObj;
 
 // sign(x): -1, 0 or +1
@@ -70,7 +71,7 @@ static void support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
     break;
 
   case mjGEOM_MESH:
-    mjc_meshSupport(o->m, g, l, r);
+    mjc_meshSupport(o->m, g, l, o->warm, r);
     break;
 
   default:
@@ -217,8 +218,9 @@ void mjc_refineNormal(const mjModel* m, const mjGeomPair* gp, const mjtNum pos[3
 // (collision_gjk.c)
 int mjc_ConvexPair(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin) {
   if (!(m->opt.disableflags & mjDSBL_NATIVECCD)) return mjc_ConvexNative(m, gp, con, margin);
-  ConvexObj o1 = {m, gp->g[0], gp->pos[0], gp->mat[0], margin, gp->prism[0]};
-  ConvexObj o2 = {m, gp->g[1], gp->pos[1], gp->mat[1], margin, gp->prism[1]};
+  int warm[2] = {0, 0};
+  ConvexObj o1 = {m, gp->g[0], gp->pos[0], gp->mat[0], margin, gp->prism[0], warm};
+  ConvexObj o2 = {m, gp->g[1], gp->pos[1], gp->mat[1], margin, gp->prism[1], warm + 1};
   ccd_t ccd;
   CCD_INIT(&ccd);
   ccd.support1 = ccd.support2 = support;

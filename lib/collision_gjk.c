@@ -75,17 +75,25 @@ typedef struct {
   const mjModel* m;
   const mjGeomPair* gp;
   mjtNum margin;  // half the pair's margin, added in every direction
+  int* warm;      // (2) where each side's mesh support climb starts (collision_mesh.c)
 } Pair;
+
+// world support point of geom g at (pos, mat) in the unit direction dir; a mesh climbs its
+// hull from *warm (NULL: from its first vertex)
+static void supportAt(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
+                      const mjtNum dir[3], int* warm, mjtNum res[3]) {
+  mjtNum local[3], sl[3];
+  mju_mulMatTVec3(local, mat, dir);
+  if (m->geom_type[g] == mjGEOM_MESH) mjc_meshSupport(m, g, local, warm, sl);
+  else supportLocal(m->geom_type[g], m->geom_size + 3 * g, local, sl);
+  mju_mulMatVec3(res, mat, sl);
+  mju_addTo3(res, pos);
+}
 
 // world support point of geom g at (pos, mat) in the unit direction dir
 void mjc_geomSupport(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
                      const mjtNum dir[3], mjtNum res[3]) {
-  mjtNum local[3], sl[3];
-  mju_mulMatTVec3(local, mat, dir);
-  if (m->geom_type[g] == mjGEOM_MESH) mjc_meshSupport(m, g, local, sl);
-  else supportLocal(m->geom_type[g], m->geom_size + 3 * g, local, sl);
-  mju_mulMatVec3(res, mat, sl);
-  mju_addTo3(res, pos);
+  supportAt(m, g, pos, mat, dir, NULL, res);
 }
 
 // world support point of side i of the pair in the direction dir (any length): a geom
@@ -97,7 +105,7 @@ static void geomSupport(const Pair* p, int i, const mjtNum dir[3], mjtNum res[3]
     mjc_prismSupport(p->gp->prism[i], u, res);
     return;
   }
-  mjc_geomSupport(p->m, p->gp->g[i], p->gp->pos[i], p->gp->mat[i], u, res);
+  supportAt(p->m, p->gp->g[i], p->gp->pos[i], p->gp->mat[i], u, p->warm + i, res);
   for (int k = 0; k < 3; k++) res[k] += p->margin * u[k];
 }
 
@@ -396,7 +404,8 @@ static Face epa(const Pair* p, const Vertex s[4], Polytope* P, int maxiter, mjtN
 
 // one contact from GJK and EPA on the geoms inflated by half the margin (see the top)
 int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin) {
-  Pair p = {m, gp, 0.5 * margin};
+  int warm[2] = {0, 0};
+  Pair p = {m, gp, 0.5 * margin, warm};
   int maxiter = m->opt.ccd_iterations < gjkMAXITER ? m->opt.ccd_iterations : gjkMAXITER;
   mjtNum tol = m->opt.ccd_tolerance;
   Vertex s[4];

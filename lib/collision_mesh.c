@@ -1,7 +1,7 @@
 // collision_mesh.c: mesh geoms in collision.  A mesh collides as its convex hull, known through
-// its support function: hill climbing on the hull graph (mesh_graph, see mesh.h) from the
-// hull's first vertex, or a scan of every vertex when the mesh has no graph; ties keep the
-// first vertex met, as MuJoCo 3.5.1's do.  collision_convex.c (libccd) and collision_gjk.c
+// its support function: hill climbing on the hull graph (mesh_graph, see mesh.h) from where
+// the pair's previous climb ended (the hull's first vertex at first), or a scan of every vertex
+// when the mesh has no graph; ties keep the first vertex met, as MuJoCo 3.5.1's do.  collision_convex.c (libccd) and collision_gjk.c
 // (GJK/EPA) call it for every convex pair with a mesh; the plane-mesh pair is here.
 #include "collision.h"
 
@@ -36,12 +36,12 @@ static const int* neighbours(const Hull* h, int i) {
   return h->graph + 2 + 2 * n + h->graph[2 + i];
 }
 
-// the hull vertex (local id) farthest along dir: from vertex 0, move to the best neighbour
-// that is strictly better until none is
-static int climb(const Hull* h, const mjtNum dir[3]) {
+// the hull vertex (local id) farthest along dir: from hull vertex start, move to the best
+// neighbour that is strictly better until none is
+static int climb(const Hull* h, const mjtNum dir[3], int start) {
   const int* global = h->graph + 2 + h->graph[0];
-  int cur = 0, prev;
-  mjtNum best = vertDot(h, global[0], dir);
+  int cur = start, prev;
+  mjtNum best = vertDot(h, global[cur], dir);
   do {
     prev = cur;
     for (const int* e = neighbours(h, prev); *e >= 0; e++) {
@@ -55,9 +55,14 @@ static int climb(const Hull* h, const mjtNum dir[3]) {
   return cur;
 }
 
-// the mesh vertex farthest along dir: the hull climb, else the first best of all vertices
-static int farthest(const Hull* h, const mjtNum dir[3]) {
-  if (h->graph) return h->graph[2 + h->graph[0] + climb(h, dir)];
+// the mesh vertex farthest along dir: the hull climb from hull vertex *warm (updated to where
+// it ends; NULL: from vertex 0), else the first best of all vertices
+static int farthest(const Hull* h, const mjtNum dir[3], int* warm) {
+  if (h->graph) {
+    int top = climb(h, dir, warm ? *warm : 0);
+    if (warm) *warm = top;
+    return h->graph[2 + h->graph[0] + top];
+  }
   int ibest = 0;
   mjtNum best = -INFINITY;
   for (int v = 0; v < h->nvert; v++) {
@@ -76,9 +81,9 @@ static void vertex(const Hull* h, int v, mjtNum res[3]) {
 }
 
 // the support point of mesh geom g in its own frame in the direction dir (any length)
-void mjc_meshSupport(const mjModel* m, int g, const mjtNum dir[3], mjtNum res[3]) {
+void mjc_meshSupport(const mjModel* m, int g, const mjtNum dir[3], int* warm, mjtNum res[3]) {
   Hull h = geomHull(m, g);
-  vertex(&h, farthest(&h, dir), res);
+  vertex(&h, farthest(&h, dir, warm), res);
 }
 
 // one contact of the world point p (a vertex) against the plane (point o, unit normal n) when
@@ -100,7 +105,8 @@ static int vertexPlane(mjContact* con, mjtNum margin, const mjtNum o[3], const m
 // the plane against the mesh's hull, as MuJoCo 3.5.1 does (measured on the oracle): the hull
 // vertex deepest below the plane (the support point along -n, n the plane's z axis) when within
 // the margin, then, for a mesh with a hull graph, that vertex's neighbours in graph order that
-// are within the margin, until there are 3 contacts
+// are within the margin and at least 0.3 rbound from the first contact's point, until there
+// are 3 contacts
 int mjc_PlaneMesh(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                   mjtNum margin) {
   const mjtNum* o = d->geom_xpos + 3 * g1;
@@ -113,8 +119,8 @@ int mjc_PlaneMesh(const mjModel* m, const mjData* d, mjContact* con, int g1, int
 
   // p = pos + R v for mesh vertex v: the deepest first
   mjtNum local[3], p[3];
-  int top = h.graph ? climb(&h, dir) : -1;
-  vertex(&h, h.graph ? h.graph[2 + h.graph[0] + top] : farthest(&h, dir), local);
+  int top = 0;
+  vertex(&h, farthest(&h, dir, &top), local);
   mju_mulMatVec3(p, mat, local);
   mju_addTo3(p, pos);
   if (!vertexPlane(con, margin, o, n, p)) return 0;
@@ -127,6 +133,7 @@ int mjc_PlaneMesh(const mjModel* m, const mjData* d, mjContact* con, int g1, int
     vertex(&h, global[*e], local);
     mju_mulMatVec3(p, mat, local);
     mju_addTo3(p, pos);
+    if (mju_dist3(p, con[0].pos) < 0.3 * m->geom_rbound[g2]) continue;
     ncon += vertexPlane(con + ncon, margin, o, n, p);
   }
   return ncon;

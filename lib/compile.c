@@ -578,6 +578,7 @@ static void builtinDefaults(Default* d) {
   memcpy(j->solimp_fri, defSolimp, sizeof(defSolimp));
   d->mesh.scale[0] = d->mesh.scale[1] = d->mesh.scale[2] = 1;
   d->mesh.maxhullvert = -1;
+  d->mesh.inertia = mjMESH_INERTIA_LEGACY;  // MuJoCo 3.5's default
   GeomSpec* g = &d->geom;
   g->type = mjGEOM_SPHERE;
   g->fitscale = 1;
@@ -1423,6 +1424,8 @@ static void addTexture(Ctx* c, const mjXNode* e) {
   ignoreAttrs(e, "name content_type");
   checkAttrs(c, e);
   if (e->nchild) fail(c, e->child[0], "unknown element in texture");
+  if (!o->h.name && s->type != mjTEXTURE_SKYBOX)
+    fail(c, e, "texture needs a name (a texture from one file takes the file's)");
   o->type = s->type;
   char msg[512];
   mjTexture t;
@@ -2321,9 +2324,10 @@ static void readSensors(Ctx* c, const mjXNode* e) {
     }
     if (st->attr) {
       // a single object named by its attribute
-      static const int objOf[NKIND] = {mjOBJ_BODY, mjOBJ_JOINT, mjOBJ_GEOM, mjOBJ_SITE,
-                                       mjOBJ_CAMERA, 0, 0, 0, 0, 0, 0, mjOBJ_TENDON,
-                                       mjOBJ_ACTUATOR};
+      static const int objOf[NKIND] = {
+          [K_BODY] = mjOBJ_BODY, [K_JOINT] = mjOBJ_JOINT, [K_GEOM] = mjOBJ_GEOM,
+          [K_SITE] = mjOBJ_SITE, [K_CAM] = mjOBJ_CAMERA, [K_TENDON] = mjOBJ_TENDON,
+          [K_ACT] = mjOBJ_ACTUATOR};
       o->objtype = objOf[st->kind];
       o->id[0] = refId(c, ch, st->kind, st->attr, 1);
     } else if (t >= mjSENS_FRAMEPOS && t <= mjSENS_FRAMEANGACC) {

@@ -14,14 +14,20 @@
 // the reader's state, reached from libpng's callbacks
 typedef struct {
   FILE* f;
-  int truncated;   // the file ended inside the image
-  char msg[128];   // libpng's error message
+  unsigned char head[16];  // the bytes after the signature, read ahead to check the size
+  size_t nhead, used;      // bytes in head, bytes of head passed to libpng
+  int truncated;           // the file ended inside the image
+  char msg[128];           // libpng's error message
 } Reader;
 
-// libpng read callback: a short read means a truncated file
+// libpng read callback: the read-ahead bytes first, then the file; a short read means a
+// truncated file
 static void readData(png_structp png, png_bytep buf, size_t n) {
   Reader* r = png_get_io_ptr(png);
-  if (fread(buf, 1, n, r->f) != n) {
+  size_t k = r->nhead - r->used < n ? r->nhead - r->used : n;
+  memcpy(buf, r->head + r->used, k);
+  r->used += k;
+  if (fread(buf + k, 1, n - k, r->f) != n - k) {
     r->truncated = 1;
     png_error(png, "truncated");
   }
@@ -79,14 +85,6 @@ static int decode(Reader* r, const char* file, unsigned char** rgba, int* width,
   png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
   *srgb = png_get_valid(png, info, PNG_INFO_sRGB) != 0;
 
-  // refuse absurd sizes before allocating
-  if (w == 0 || h == 0 || (uint64_t)w * h > MJ_PNG_MAXPIXELS) {
-    mj_ioError(err, errsz, "%s: PNG image size %ux%u is outside 1..%d pixels", file,
-               (unsigned)w, (unsigned)h, MJ_PNG_MAXPIXELS);
-    png_destroy_read_struct(&png, &info, NULL);
-    return -1;
-  }
-
   // every color type and depth to 8-bit RGBA
   png_set_expand(png);
   png_set_strip_16(png);
@@ -118,7 +116,7 @@ int mj_readPNGColor(const char* file, int nchannel, unsigned char** pixels, int*
     mj_ioError(err, errsz, "%s: %d channels requested (1 to 4 allowed)", file, nchannel);
     return -1;
   }
-  Reader r = {fopen(file, "rb"), 0, ""};
+  Reader r = {.f = fopen(file, "rb")};
   if (!r.f) {
     mj_ioError(err, errsz, "%s: %s", file, strerror(errno));
     return -1;
@@ -131,6 +129,18 @@ int mj_readPNGColor(const char* file, int nchannel, unsigned char** pixels, int*
     mj_ioError(err, errsz, nsig ? "%s: not a PNG file" : "%s: empty file", file);
     fclose(r.f);
     return -1;
+  }
+  // the IHDR chunk comes first: refuse absurd sizes before libpng reads further
+  r.nhead = fread(r.head, 1, sizeof(r.head), r.f);
+  if (r.nhead == sizeof(r.head) && !memcmp(r.head + 4, "IHDR", 4)) {
+    uint32_t w = (uint32_t)r.head[8] << 24 | r.head[9] << 16 | r.head[10] << 8 | r.head[11];
+    uint32_t h = (uint32_t)r.head[12] << 24 | r.head[13] << 16 | r.head[14] << 8 | r.head[15];
+    if (w == 0 || h == 0 || (uint64_t)w * h > MJ_PNG_MAXPIXELS) {
+      mj_ioError(err, errsz, "%s: PNG image size %ux%u is outside 1..%d pixels", file,
+                 (unsigned)w, (unsigned)h, MJ_PNG_MAXPIXELS);
+      fclose(r.f);
+      return -1;
+    }
   }
   unsigned char* rgba;
   int res = decode(&r, file, &rgba, width, height, srgb, err, errsz);

@@ -14,10 +14,13 @@
 // the largest vertex count a mesh may have (ids and graph sizes stay far from INT_MAX)
 #define MAXVERT 50000000
 
+// faces with |(v1 - v0) x (v2 - v0)| under this are left out of vertex normals (found by probing)
+#define MINCROSS 1e-7
+
 // the cosine under which a face counts as a sharp edge for non-smooth normals
 #define SHARPCOS 0.8
 
-// ---- helpers ------------------------------------------------------------------------------------
+// ---- helpers -----------------------------------------------------------------------------------
 
 // printf into err; returns 1 so that callers can `return fail(...)`
 static int fail(char* err, int errsz, const char* fmt, ...) {
@@ -47,7 +50,7 @@ static double triNormal(double n[3], const double* v[3]) {
   return mju_norm3(n);
 }
 
-// ---- input --------------------------------------------------------------------------------------
+// ---- input -------------------------------------------------------------------------------------
 
 // copy the inline arrays of spec into raw data (so that both sources are freed alike)
 static int copyInline(const mjMeshSpec* s, mjMeshData* d) {
@@ -64,30 +67,56 @@ static int copyInline(const mjMeshSpec* s, mjMeshData* d) {
   return 0;
 }
 
-// check counts, ids and finiteness of raw data
+// check counts, ids and finiteness of raw data (MuJoCo's messages where it has them)
 static int checkData(const char* name, const mjMeshData* d, char* err, int errsz) {
   if (d->nvert < 4) return fail(err, errsz, "%s: at least 4 vertices required", name);
   if (d->nvert > MAXVERT) return fail(err, errsz, "%s: too many vertices (%d)", name, d->nvert);
   for (int i = 0; i < 3 * d->nvert; i++)
     if (!isfinite(d->vert[i]))
-      return fail(err, errsz, "%s: vertex %d is not finite", name, i / 3);
+      return fail(err, errsz, "%s: vertex coordinate %d is not finite", name, i);
   for (int i = 0; i < 3 * d->nface; i++) {
     if (d->face[i] < 0 || d->face[i] >= d->nvert)
-      return fail(err, errsz, "%s: face %d uses vertex %d of %d", name, i / 3, d->face[i],
-                  d->nvert);
+      return fail(err, errsz, "%s: in face %d, vertex index %d does not exist", name, i / 3,
+                  d->face[i]);
     if (d->facenormal && (d->facenormal[i] < 0 || d->facenormal[i] >= d->nnormal))
-      return fail(err, errsz, "%s: face %d uses normal %d of %d", name, i / 3,
-                  d->facenormal[i], d->nnormal);
+      return fail(err, errsz, "%s: in face %d, normal index %d does not exist", name, i / 3,
+                  d->facenormal[i]);
     if (d->facetexcoord && (d->facetexcoord[i] < 0 || d->facetexcoord[i] >= d->ntexcoord))
-      return fail(err, errsz, "%s: face %d uses texcoord %d of %d", name, i / 3,
-                  d->facetexcoord[i], d->ntexcoord);
+      return fail(err, errsz, "%s: in face %d, texcoord index %d does not exist", name, i / 3,
+                  d->facetexcoord[i]);
   }
   return 0;
 }
 
-// ---- transform ----------------------------------------------------------------------------------
+// compare two directed edges packed as a * 2^32 + b
+static int cmpEdge(const void* a, const void* b) {
+  unsigned long long x = *(const unsigned long long*)a, y = *(const unsigned long long*)b;
+  return (x > y) - (x < y);
+}
 
-// v = scale .* rot(refquat)' (v - refpos); normals rotated and divided by scale, renormalized
+// exact inertia needs consistently oriented faces: no directed edge (a, b) used by two faces
+static int checkOrientation(const char* name, const int* face, int nface, char* err,
+                            int errsz) {
+  unsigned long long* e = malloc(sizeof *e * 3 * (size_t)(nface ? nface : 1));
+  if (!e) return fail(err, errsz, "%s: out of memory", name);
+  for (int f = 0; f < nface; f++)
+    for (int j = 0; j < 3; j++)
+      e[3 * f + j] = (unsigned long long)face[3 * f + j] << 32 | face[3 * f + (j + 1) % 3];
+  qsort(e, 3 * (size_t)nface, sizeof *e, cmpEdge);
+  int rc = 0;
+  for (int i = 1; i < 3 * nface && !rc; i++)
+    if (e[i] == e[i - 1])
+      rc = fail(err, errsz, "%s: faces have inconsistent orientation. Please check the faces "
+                "containing the vertices %d and %d.", name, (int)(e[i] >> 32),
+                (int)(e[i] & 0xffffffffu));
+  free(e);
+  return rc;
+}
+
+// ---- transform ---------------------------------------------------------------------------------
+
+// v = scale .* rot(refquat)' (v - refpos); normals rotated and multiplied by scale (MuJoCo's
+// rule), renormalized
 static void transform(const mjMeshSpec* s, double* vert, int nvert, double* normal, int nnormal) {
   double q[4], qneg[4];
   mju_copy4(q, s->refquat);
@@ -110,7 +139,7 @@ static void transform(const mjMeshSpec* s, double* vert, int nvert, double* norm
   }
 }
 
-// ---- convex hull --------------------------------------------------------------------------------
+// ---- convex hull -------------------------------------------------------------------------------
 
 // the graph from qhull's vertices and triangulated facets: vertices in qhull's list order, each
 // with its neighbors collected facet by facet around it; faces oriented outward
@@ -196,7 +225,7 @@ static int makeGraph(const char* name, const double* vert, int nvert, int maxhul
   int code = qh_new_qhull(qh, 3, nvert, (coordT*)vert, False, opt, NULL, quiet);
   int rc = 0;
   if (code) {
-    rc = fail(err, errsz, "%s: qhull error %d computing the convex hull", name, code);
+    rc = fail(err, errsz, "%s: qhull error (%d): the vertices may be coplanar", name, code);
   } else {
     rc = fillGraph(name, qh, graph, ngraph, err, errsz);
   }
@@ -207,9 +236,10 @@ static int makeGraph(const char* name, const double* vert, int nvert, int maxhul
   return rc;
 }
 
-// ---- normals ------------------------------------------------------------------------------------
+// ---- normals -----------------------------------------------------------------------------------
 
-// vertex normals: the sum of the faces' area-weighted normals around each vertex; unless smooth,
+// vertex normals: the sum of the faces' area-weighted normals around each vertex (faces under
+// MINCROSS left out); unless smooth,
 // a face whose unit normal makes cosine < SHARPCOS with that sum's direction is taken out of it
 // again; then unit length, a vertex left without a normal getting (0, 0, 1)
 static void makeNormals(const double* vert, int nvert, const int* face, int nface, int smooth,
@@ -219,17 +249,21 @@ static void makeNormals(const double* vert, int nvert, const int* face, int nfac
   memset(normal, 0, 3 * sizeof(double) * nvert);
   for (int f = 0; f < nface; f++) {
     faceVerts(vert, face, f, v);
-    triNormal(n, v);
+    if (triNormal(n, v) < MINCROSS) continue;
     for (int j = 0; j < 3; j++) mju_addTo3(normal + 3 * face[3 * f + j], n);
   }
   if (!smooth) {
     double* dir = malloc(3 * sizeof(double) * nvert);
     memcpy(dir, normal, 3 * sizeof(double) * nvert);
-    for (int i = 0; i < nvert; i++) mju_normalize3(dir + 3 * i);
+    // directions of the sums; a zero sum stays zero (every face around it is then sharp)
+    for (int i = 0; i < nvert; i++) {
+      double len = mju_norm3(dir + 3 * i);
+      mju_scl3(dir + 3 * i, dir + 3 * i, len < mjMINVAL ? 0 : 1 / len);
+    }
     for (int f = 0; f < nface; f++) {
       faceVerts(vert, face, f, v);
       double unit[3];
-      triNormal(n, v);
+      if (triNormal(n, v) < MINCROSS) continue;
       mju_copy3(unit, n);
       mju_normalize3(unit);
       for (int j = 0; j < 3; j++) {
@@ -245,7 +279,7 @@ static void makeNormals(const double* vert, int nvert, const int* face, int nfac
   }
 }
 
-// ---- mass properties ----------------------------------------------------------------------------
+// ---- mass properties ---------------------------------------------------------------------------
 
 // the weight of face f seen from point c: for shell its area |(v1-v0) x (v2-v0)| / 2, else the
 // volume ((v0-c) . (v1-c) x (v2-c)) / 6 of the tetrahedron (c, v0, v1, v2), unsigned for legacy;
@@ -316,7 +350,7 @@ static double inertiaFull(const double* vert, const int* face, int nface, int mo
   return total;
 }
 
-// ---- compile ------------------------------------------------------------------------------------
+// ---- compile -----------------------------------------------------------------------------------
 
 // float copy of n doubles (NULL only when out of memory)
 static float* toFloat(const double* x, int n) {
@@ -347,6 +381,18 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   for (int i = 0; i < 3 * nv; i++) vert[i] = d.vert[i];
   for (int i = 0; i < 3 * d.nnormal; i++) normal[i] = d.normal[i];
 
+  // a mirroring scale turns a file's faces around, (a, b, c) -> (a, c, b); inline faces stay
+  if (spec->file && spec->scale[0] * spec->scale[1] * spec->scale[2] < 0)
+    for (int f = 0; f < d.nface; f++) {
+      int* ids[3] = {d.face, d.facenormal, d.facetexcoord};
+      for (int k = 0; k < 3; k++)
+        if (ids[k]) {
+          int t = ids[k][3 * f + 1];
+          ids[k][3 * f + 1] = ids[k][3 * f + 2];
+          ids[k][3 * f + 2] = t;
+        }
+    }
+
   // convex hull graph; its faces when the mesh has none
   rc = makeGraph(name, vert, nv, spec->maxhullvert, &out->graph, &out->ngraph, err, errsz);
   if (rc) goto done;
@@ -365,19 +411,20 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
 
   // mass properties: convex inertia uses the hull's faces
   int mode = spec->inertia;
+  if (mode == mjMESH_INERTIA_EXACT && (rc = checkOrientation(name, face, nf, err, errsz)))
+    goto done;
   const int* mface = mode == mjMESH_INERTIA_CONVEX ? hullface : face;
   int mnf = mode == mjMESH_INERTIA_CONVEX ? ngf : nf;
   double com[3], full[6], mat[9], eigvec[9];
   centerOfMass(vert, mface, mnf, mode, com);
   out->volume = inertiaFull(vert, mface, mnf, mode, com, full);
   if (out->volume < mjMINVAL) {
-    rc = fail(err, errsz, "%s: mesh volume is too small (%g)%s", name, out->volume,
-              mode == mjMESH_INERTIA_SHELL ? "" : "; try inertia=\"shell\"");
+    rc = fail(err, errsz, mode == mjMESH_INERTIA_SHELL ? "%s: mesh surface area is too small"
+              : "%s: mesh volume is too small. Try setting inertia to shell", name);
     goto done;
   }
   mat[0] = full[0], mat[4] = full[1], mat[8] = full[2];
   mat[1] = mat[3] = full[3], mat[2] = mat[6] = full[4], mat[5] = mat[7] = full[5];
-  if (getenv("MESHDEBUG")) fprintf(stderr, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", mat[0], mat[1], mat[2], mat[3], mat[4], mat[5], mat[6], mat[7], mat[8]);
   mju_eig3(out->inertia, eigvec, out->quat, mat);
   mju_copy3(out->pos, com);
 
@@ -408,16 +455,18 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   }
   memcpy(out->face, face, 3 * sizeof(int) * nf);
   memcpy(out->facenormal, d.facenormal ? d.facenormal : face, 3 * sizeof(int) * nf);
-  if (d.facetexcoord) memcpy(out->facetexcoord, d.facetexcoord, 3 * sizeof(int) * nf);
+  // texcoords without their own indices are per vertex
+  if (d.ntexcoord)
+    memcpy(out->facetexcoord, d.facetexcoord ? d.facetexcoord : face, 3 * sizeof(int) * nf);
   if (d.ntexcoord) memcpy(out->texcoord, d.texcoord, 2 * sizeof(float) * d.ntexcoord);
 
-  // bounding box of the vertices: center and half sizes
+  // bounding box of the vertices (in double, before rounding to float): center, half sizes
   double lo[3], hi[3];
-  for (int k = 0; k < 3; k++) lo[k] = hi[k] = out->vert[k];
+  for (int k = 0; k < 3; k++) lo[k] = hi[k] = vert[k];
   for (int i = 0; i < nv; i++)
     for (int k = 0; k < 3; k++) {
-      lo[k] = fmin(lo[k], out->vert[3 * i + k]);
-      hi[k] = fmax(hi[k], out->vert[3 * i + k]);
+      lo[k] = fmin(lo[k], vert[3 * i + k]);
+      hi[k] = fmax(hi[k], vert[3 * i + k]);
     }
   for (int k = 0; k < 3; k++) {
     out->aabb[k] = (lo[k] + hi[k]) / 2;

@@ -13,21 +13,27 @@
 //     ... copy the arrays into the model ...
 //     mj_meshFree(&mesh);
 //
-// The steps, in MuJoCo's order:
+// The steps, in MuJoCo's order (each rule checked against MuJoCo 3.5.1, t/oracle/mesh):
 //   1. read: the file (binary STL, OBJ, legacy MSH; the format from contenttype, else from the
 //      file name's extension) or the inline arrays.  STL vertices that repeat exactly are merged
-//      (first occurrence keeps its place); STL normals are ignored.  OBJ polygons are triangulated
-//      as a fan from their first corner, texture v flipped (v' = 1 - v).
-//   2. transform: v = diag(scale) * rot(refquat)' * (v - refpos); normals rotate the same way
-//      and scale by the inverse, then are renormalized (a negative scale flips them back).
-//   3. hull: qhull ("qhull Qt", plus "TA<maxhullvert - 4>" when maxhullvert > -1) gives the graph
-//      (layout below); a mesh without faces takes the hull's faces.
-//   4. normals (when none are given): the sum of the area-weighted normals of the faces around
-//      a vertex; without smoothnormal, faces at a large angle to that sum (cosine < 0.8) are
-//      taken out of it again; a vertex left with no normal gets (0, 0, 1).
-//   5. mass properties: the volume (signed tetrahedra from the face centroid for "exact" and
-//      "convex" - the latter on the hull -, unsigned for "legacy") or the surface ("shell"),
-//      its center and inertia; the principal frame (pos, quat) of that inertia.
+//      (first occurrence keeps its place); STL normals are ignored; ASCII STL is refused, as
+//      MuJoCo does.  OBJ polygons are triangulated as a fan from their first corner, texture v
+//      flipped (v' = 1 - v).  A file's faces are turned around, (a, b, c) -> (a, c, b), when
+//      scale mirrors (product < 0); inline faces are not.
+//   2. hull, on the vertices as read: qhull ("qhull Qt", plus "TA<maxhullvert - 4>" when
+//      maxhullvert > -1) gives the graph (layout below); a mesh without faces takes its faces.
+//   3. normals (when none are given), on the vertices as read: the sum of the faces'
+//      (v1 - v0) x (v2 - v0) around a vertex, faces with |(v1 - v0) x (v2 - v0)| < 1e-7 left
+//      out; without smoothnormal, faces whose unit normal makes cosine < 0.8 with the sum's
+//      direction (zero for a zero sum) are taken out again; a vertex left with a zero normal
+//      gets (0, 0, 1).
+//   4. transform: v = diag(scale) rot(refquat)' (v - refpos); normals n = diag(scale)
+//      rot(refquat)' n, renormalized (MuJoCo multiplies normals by the scale).
+//   5. mass properties on the faces (the hull's for convex): c = the area-weighted centroid of
+//      the surface; com = the center of the tetrahedra (c, v0, v1, v2) weighted by their volume
+//      (signed; unsigned for legacy; for shell the triangles weighted by area); then the volume
+//      (area) and inertia of the tetrahedra (com, v0, v1, v2); the principal frame (pos, quat)
+//      from mju_eig3.  Exact inertia refuses faces with inconsistent orientation.
 //   6. frame change: vertices v' = rot(quat)' (v - pos), normals n' = rot(quat)' n.
 //
 // mesh_graph layout (ints): numvert, numface, vert_edgeadr[numvert], vert_globalid[numvert],
@@ -71,7 +77,8 @@ typedef struct {
   int nface;                       // triangles
   int* face;                       // (nface x 3) vertex ids
   int* facenormal;                 // (nface x 3) normal ids
-  int* facetexcoord;               // (nface x 3) texcoord ids; zeros when no texcoords
+  int* facetexcoord;               // (nface x 3) texcoord ids (face ids when the source has
+                                   // none); zeros when no texcoords
   int ngraph;    int* graph;       // convex hull graph (layout above); 0/NULL when none
   double pos[3], quat[4];          // mesh_pos, mesh_quat: the frame of the vertices above
   double volume;                   // volume, or surface area for shell inertia
@@ -85,7 +92,7 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz);
 // free the arrays of a compiled mesh and zero it
 void mj_meshFree(mjMesh* mesh);
 
-// ---- file decoders (mesh_file.c) ----------------------------------------------------------------
+// ---- file decoders (mesh_file.c) ---------------------------------------------------------------
 
 // raw mesh data as a file holds it, before any processing
 typedef struct {

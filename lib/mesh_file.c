@@ -15,6 +15,9 @@
 // the most triangles a binary STL may declare (MuJoCo's limit)
 #define STLMAXFACE 200000
 
+// the largest coordinate a binary STL vertex may have (beyond it, or not finite: an error)
+#define STLMAXCOORD 1e30f
+
 // the largest mesh file read (bytes)
 #define MAXFILE (1L << 30)
 
@@ -33,7 +36,7 @@ void mj_meshDataFree(mjMeshData* d) {
   memset(d, 0, sizeof *d);
 }
 
-// ---- growable arrays ----------------------------------------------------------------------------
+// ---- growable arrays ---------------------------------------------------------------------------
 
 // an array of n items of a fixed size with room for cap
 typedef struct {
@@ -53,7 +56,7 @@ static int grow(vec* v, int more, size_t sz) {
   return 0;
 }
 
-// ---- STL ----------------------------------------------------------------------------------------
+// ---- STL ---------------------------------------------------------------------------------------
 
 // little-endian float and uint32 at p
 static float getFloat(const unsigned char* p) {
@@ -83,9 +86,7 @@ static uint32_t hashVert(const float* v) {
 int mj_meshReadSTL(const char* name, const unsigned char* buf, long len, mjMeshData* d,
                    char* err, int errsz) {
   memset(d, 0, sizeof *d);
-  if (len < 84)
-    return fail(err, errsz, "STL file '%s' has wrong size; perhaps this is an ASCII file?",
-                name);
+  if (len < 84) return fail(err, errsz, "invalid header in STL file '%s'", name);
   uint32_t nf = getU32(buf + 80);
   if (nf < 1 || nf > STLMAXFACE)
     return fail(err, errsz, "number of faces should be between 1 and %d in STL file '%s'; "
@@ -110,6 +111,12 @@ int mj_meshReadSTL(const char* name, const unsigned char* buf, long len, mjMeshD
     // the corner's coordinates, after the triangle's normal
     const unsigned char* p = buf + 84 + 50 * (i / 3) + 12 + 12 * (i % 3);
     float v[3] = {getFloat(p), getFloat(p + 4), getFloat(p + 8)};
+    if (!(fabsf(v[0]) <= STLMAXCOORD && fabsf(v[1]) <= STLMAXCOORD &&
+          fabsf(v[2]) <= STLMAXCOORD)) {
+      free(slot);
+      mj_meshDataFree(d);
+      return fail(err, errsz, "vertex in STL file '%s' exceed maximum bounds", name);
+    }
     uint32_t h = hashVert(v) & (nslot - 1);
     while (slot[h] >= 0) {
       const float* w = d->vert + 3 * slot[h];
@@ -127,7 +134,7 @@ int mj_meshReadSTL(const char* name, const unsigned char* buf, long len, mjMeshD
   return 0;
 }
 
-// ---- OBJ ----------------------------------------------------------------------------------------
+// ---- OBJ ---------------------------------------------------------------------------------------
 
 // parse up to n floats from s into x; returns how many were read
 static int parseFloats(const char* s, float* x, int n) {
@@ -180,8 +187,8 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
       vec* a = kind == 0 ? &v : kind == 1 ? &vn : &vt;
       float x[3];
       if (parseFloats(p + 2, x, want) < want) {
-        rc = fail(err, errsz, "OBJ file '%s': line %d: expected %d numbers", name, line + 1,
-                  want);
+        rc = fail(err, errsz, "could not parse OBJ file '%s': line %d: expected %d numbers",
+                  name, line + 1, want);
       } else if (grow(a, 1, want * sizeof(float))) {
         rc = fail(err, errsz, "OBJ file '%s': out of memory", name);
       } else {
@@ -198,7 +205,8 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
         char* qe;
         long iv = strtol(q, &qe, 10), it = 0, in = 0;
         if (qe == q) {
-          rc = fail(err, errsz, "OBJ file '%s': line %d: bad face", name, line + 1);
+          rc = fail(err, errsz, "could not parse OBJ file '%s': line %d: bad face", name,
+                    line + 1);
           break;
         }
         q = qe;
@@ -211,7 +219,8 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
                     in ? objIndex(in, vn.n) : -1};
         if (c[0] < 0 || c[0] >= v.n || (it && (c[1] < 0 || c[1] >= vt.n)) ||
             (in && (c[2] < 0 || c[2] >= vn.n))) {
-          rc = fail(err, errsz, "OBJ file '%s': line %d: index out of range", name, line + 1);
+          rc = fail(err, errsz, "could not parse OBJ file '%s': line %d: index out of range",
+                    name, line + 1);
           break;
         }
         hast |= it != 0, hasn |= in != 0;
@@ -255,7 +264,7 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
   return rc;
 }
 
-// ---- MSH ----------------------------------------------------------------------------------------
+// ---- MSH ---------------------------------------------------------------------------------------
 
 // MuJoCo's legacy MSH: 4 int32 counts (vertices, normals, texcoords, faces), then the float
 // vertices (3 per), normals (3 per), texcoords (2 per) and int32 faces (3 per); normals and
@@ -263,14 +272,15 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
 int mj_meshReadMSH(const char* name, const unsigned char* buf, long len, mjMeshData* d,
                    char* err, int errsz) {
   memset(d, 0, sizeof *d);
-  if (len < 16) return fail(err, errsz, "MSH file '%s': missing header", name);
+  if (len < 16) return fail(err, errsz, "unexpected file size in MSH file '%s'", name);
   int32_t c[4];
   for (int k = 0; k < 4; k++) c[k] = (int32_t)getU32(buf + 4 * k);
   if (c[0] < 0 || c[1] < 0 || c[2] < 0 || c[3] < 0)
     return fail(err, errsz, "MSH file '%s': negative count in header", name);
   long want = 16 + 4 * (3L * c[0] + 3L * c[1] + 2L * c[2] + 3L * c[3]);
   if (len != want)
-    return fail(err, errsz, "MSH file '%s': size %ld, header says %ld", name, len, want);
+    return fail(err, errsz, "unexpected file size in MSH file '%s' (%ld bytes, header says %ld)",
+                name, len, want);
   if ((c[1] && c[1] != c[0]) || (c[2] && c[2] != c[0]))
     return fail(err, errsz, "MSH file '%s': normal and texcoord counts must equal the vertex "
                 "count", name);
@@ -298,7 +308,7 @@ int mj_meshReadMSH(const char* name, const unsigned char* buf, long len, mjMeshD
   return 0;
 }
 
-// ---- files --------------------------------------------------------------------------------------
+// ---- files -------------------------------------------------------------------------------------
 
 // the whole file in a malloc'd buffer (NUL-terminated); NULL and err on failure
 static unsigned char* readAll(const char* path, long* len, char* err, int errsz) {
@@ -340,12 +350,11 @@ int mj_meshReadFile(const char* path, const char* contenttype, mjMeshData* d, ch
     fmt = !strcmp(contenttype, "model/stl") ? 1 : !strcmp(contenttype, "model/obj") ? 2
           : !strcmp(contenttype, "model/vnd.mujoco.msh") ? 3 : 0;
     if (!fmt)
-      return fail(err, errsz, "mesh file '%s': unknown content type '%s'", path, contenttype);
+      return fail(err, errsz, "unsupported mesh type: '%s' for '%s'", contenttype, path);
   } else {
     fmt = hasExt(path, ".stl") ? 1 : hasExt(path, ".obj") ? 2 : hasExt(path, ".msh") ? 3 : 0;
     if (!fmt)
-      return fail(err, errsz, "mesh file '%s': unknown format (expected .stl, .obj or .msh)",
-                  path);
+      return fail(err, errsz, "unsupported mesh type: '%s' (expected .stl, .obj or .msh)", path);
   }
   long len = 0;
   unsigned char* buf = readAll(path, &len, err, errsz);

@@ -44,9 +44,9 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz) {
   // geoms without collision functions
   for (int g = 0; g < m->ngeom; g++) {
     int t = m->geom_type[g];
-    if (t == mjGEOM_HFIELD || t == mjGEOM_MESH || t == mjGEOM_SDF)
+    if (t == mjGEOM_HFIELD || t == mjGEOM_SDF)
       return unsupported(m, err, errsz, mjOBJ_GEOM, g, t == mjGEOM_HFIELD ? "height field"
-                                                       : t == mjGEOM_MESH ? "mesh" : "sdf");
+                                                                          : "sdf");
   }
 
   // equality constraints of flexes and distance

@@ -95,9 +95,10 @@ static void putMix(unsigned char* p, const double rgb1[3], const double rgb2[3],
   putRGB(p, c);
 }
 
-// pixel coordinate i of n mapped to [-1, 1]
+// pixel coordinate i of n mapped to [-1, 1]; NaN for n = 1, which makes a one-pixel-wide
+// gradient black as in MuJoCo
 static double unit(int i, int n) {
-  return n > 1 ? 2.0 * i / (n - 1) - 1 : 0;
+  return 2.0 * i / (n - 1) - 1;
 }
 
 // the elevation in [-1, 1] of pixel (r, c) of cube face f (w x w): the angle of its direction
@@ -115,7 +116,8 @@ static void builtinImage(const mjTextureSpec* s, int f, int w, int h, unsigned c
       unsigned char* p = rgb + 3 * ((size_t)r * w + c);
       if (s->builtin == mjBUILTIN_GRADIENT) {
         // 2d: elevation falls from the center (1) to the inscribed circle (-1)
-        double t = f < 0 ? 1 - 2 * hypot(unit(c, w), unit(r, h)) : cubeElevation(f, r, c, w);
+        double x = unit(c, w), y = unit(r, h);
+        double t = f < 0 ? 1 - 2 * sqrt(x * x + y * y) : cubeElevation(f, r, c, w);
         putMix(p, s->rgb1, s->rgb2, gradientWeight(t));
       } else if (s->builtin == mjBUILTIN_CHECKER) {
         // 2x2 checker, rgb1 in the top-left quadrant; the front and back faces are inverted
@@ -240,9 +242,10 @@ static int fileTexture(const mjTextureSpec* s, mjTexture* tex, char* err, int er
   return 0;
 }
 
-// a cube from six files, each square and of one size; missing faces filled with rgb1
+// a cube from six files, each square and of one size, in the color space of the first; missing
+// faces filled with rgb1
 static int cubeFiles(const mjTextureSpec* s, mjTexture* tex, char* err, int errsz) {
-  int n = s->nchannel, side = 0, have[6] = {0}, anysrgb = 0;
+  int n = s->nchannel, side = 0, have[6] = {0}, firstsrgb = 0;
   unsigned char* img[6] = {NULL};
   for (int f = 0; f < 6; f++) {
     int w, h, srgb;
@@ -257,7 +260,8 @@ static int cubeFiles(const mjTextureSpec* s, mjTexture* tex, char* err, int errs
                  s->cubefiles[f], w, h, side, side);
       goto fail;
     }
-    side = w, have[f] = 1, anysrgb |= srgb;
+    if (!side) firstsrgb = srgb;
+    side = w, have[f] = 1;
   }
   if (!side) {
     mj_ioError(err, errsz, "texture has no file, no cube face files and no builtin");
@@ -274,7 +278,7 @@ static int cubeFiles(const mjTextureSpec* s, mjTexture* tex, char* err, int errs
   fillFaces(s, have, side, tex->data, size);
   for (int f = 0; f < 6; f++) free(img[f]);
   tex->width = side, tex->height = 6 * side;
-  tex->colorspace = anysrgb ? mjCOLORSPACE_SRGB : mjCOLORSPACE_LINEAR;
+  tex->colorspace = firstsrgb ? mjCOLORSPACE_SRGB : mjCOLORSPACE_LINEAR;
   return 0;
 fail:
   for (int f = 0; f < 6; f++) free(img[f]);
@@ -323,6 +327,11 @@ int mj_makeTexture(const mjTextureSpec* s, mjTexture* tex, char* err, int errsz)
     if (w < 1 || h < 1 || (double)w * h > MAXPIXELS) {
       mj_ioError(err, errsz, "builtin texture size %dx%d is outside 1..%d pixels", w,
                  s->type == mjTEXTURE_2D ? s->height : w, MAXPIXELS);
+      return -1;
+    }
+    if ((double)w * h * s->nchannel > 4.0 * MAXPIXELS) {
+      mj_ioError(err, errsz, "builtin texture of %dx%d pixels with %d channels is too large",
+                 w, h, s->nchannel);
       return -1;
     }
     size_t size = (size_t)w * h * s->nchannel, rgbsize = (size_t)w * h * 3;

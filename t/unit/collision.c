@@ -305,10 +305,52 @@ Test(collision, contactFull) {
 }
 
 Test(collision, dispatchOpen) {
-  // meshes, height fields and SDFs have no function yet: the table says so (no crash)
-  for (int t = 0; t < mjNGEOMTYPES; t++) {
-    cr_assert_null(mj_collisionFunc[t][mjGEOM_MESH]);
-    cr_assert_null(mj_collisionFunc[mjGEOM_HFIELD][t]);
-  }
+  // meshes collide with planes, every convex primitive and meshes; SDFs have no function yet
+  for (int t = mjGEOM_PLANE; t <= mjGEOM_MESH; t++)
+    if (t != mjGEOM_HFIELD) cr_assert_not_null(mj_collisionFunc[t][mjGEOM_MESH]);
+  for (int t = 0; t < mjNGEOMTYPES; t++) cr_assert_null(mj_collisionFunc[t][mjGEOM_SDF]);
   cr_assert_not_null(mj_collisionFunc[mjGEOM_BOX][mjGEOM_BOX]);
+}
+
+// a box-shaped mesh of half-size 0.1 on a free body above a plane
+static const char* meshBox =
+    "<mujoco><asset><mesh name='m' vertex='-.1 -.1 -.1  .1 -.1 -.1  -.1 .1 -.1  .1 .1 -.1 "
+    "-.1 -.1 .1  .1 -.1 .1  -.1 .1 .1  .1 .1 .1'/></asset><worldbody>"
+    "<geom type='plane' size='1 1 1'/><body><freejoint/><geom type='mesh' mesh='m'/></body>"
+    "</worldbody></mujoco>";
+
+Test(collision, meshSupportTies) {
+  // the hull climb starts at hull vertex 0 (mesh vertex 3, (.1, .1, -.1)) and moves only to
+  // strictly better vertices: straight down it stays there, as MuJoCo's does
+  mjData* d;
+  mjModel* m = load(meshBox, NULL, &d);
+  mjtNum down[3] = {0, 0, -1}, diag[3] = {1, -1, 1}, res[3];
+  mjtNum v3[3] = {0.1f, 0.1f, -0.1f}, v5[3] = {0.1f, -0.1f, 0.1f};
+  mjc_meshSupport(m, 1, down, NULL, res);
+  near(res, v3, 3, 0, "down");
+  int warm = 0;
+  mjc_meshSupport(m, 1, diag, &warm, res);
+  near(res, v5, 3, 0, "diagonal");
+  cr_assert_eq(m->mesh_graph[2 + 8 + warm], 5);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+Test(collision, meshBoxFlatOnPlane) {
+  // resting flat 0.01 deep: MuJoCo 3.5.1 gives 3 contacts, mesh vertices 3, 2 and 0 (the
+  // climb's vertex, then its hull neighbours in graph order), each dist -0.01
+  mjtNum q[7] = {0, 0, 0.09, 1, 0, 0, 0};
+  mjData* d;
+  mjModel* m = load(meshBox, q, &d);
+  cr_assert_eq(d->ncon, 3);
+  const int ids[3] = {3, 2, 0};
+  for (int i = 0; i < 3; i++) {
+    const float* v = m->mesh_vert + 3 * ids[i];
+    mjtNum dist = 0.09 + v[2], pos[3] = {v[0], v[1], 0.5 * dist};
+    near(d->contact[i].pos, pos, 3, 1e-16, "vertex");
+    cr_assert(fabs(d->contact[i].dist - dist) < 1e-16);
+    cr_assert_eq(d->contact[i].frame[2], 1);
+  }
+  mj_deleteData(d);
+  mj_deleteModel(m);
 }

@@ -10,7 +10,10 @@
 # aligned.xml and convex.xml are compared at 1000 random poses each, convex.xml also with a
 # margin: box-box and capsule-box contacts follow MuJoCo's rules exactly (ties included), and
 # the pairs without analytic functions go through libccd's MPR with MuJoCo's support functions
-# and normal refinement (nativeccd off in both), so every pose must agree.  Our GJK/EPA
+# and normal refinement (nativeccd off in both), so every pose must agree.  Meshes:
+# mesh_plane.xml (plane-mesh, MuJoCo's vertex rule) and mesh_round.xml (sphere, capsule and
+# ellipsoid against meshes through MPR) at 1000 random poses, exactly; mesh_pairs.xml (every
+# pair with a mesh) through GJK/EPA by convex_native.mjs.  Our GJK/EPA
 # (nativeccd on) is compared with MuJoCo's per pair type by convex_native.mjs, against floors of
 # agreement: see that script; hfield.xml (a bumpy height field under the convex primitives)
 # goes the same way.
@@ -42,13 +45,15 @@ status=0
 node t/oracle/collision/compare.mjs --bin "$helper" "$@" || status=1
 if [ -n "$override" ]; then
   node t/oracle/collision/compare.mjs --bin "$helper" --random 1000 $m/box_pairs.xml \
-    $m/aligned.xml $m/convex.xml $m/multiccd.xml || status=1
+    $m/aligned.xml $m/convex.xml $m/multiccd.xml $m/mesh_plane.xml $m/mesh_round.xml || status=1
   node t/oracle/collision/compare.mjs --bin "$helper" --random 1000 --enable override \
     --set o_margin=0.02 $m/convex.xml || status=1
   node t/oracle/collision/compare.mjs --bin "$helper" --enable override --set o_margin=0.02 \
     --set o_solref=0.05,0.7 --set o_solimp=0.8,0.9,0.01,0.4,3 \
     --set o_friction=0.3,0.3,0.01,0.001,0.002 $m/params.xml $m/filters.xml $m/round.xml || status=1
   node t/oracle/collision/convex_native.mjs --bin "$helper" $m/convex_native.xml || status=1
+  node t/oracle/collision/convex_native.mjs --bin "$helper" --states 1000 $m/mesh_pairs.xml ||
+    status=1
   node t/oracle/collision/convex_native.mjs --bin "$helper" $m/hfield.xml || status=1
 fi
 exit $status

@@ -25,7 +25,9 @@ function oracle(attrs) {
   for (const [k, v] of Object.entries(attrs)) {
     let val = v;
     if (k === 'file') {
-      const base = '/' + v.split('/').pop();
+      const dir = '/c' + (oracle.n = (oracle.n ?? 0) + 1);
+      mj.FS.mkdir(dir);
+      const base = dir + '/' + v.split('/').pop();
       mj.FS.writeFile(base, fs.readFileSync(v));
       val = base;
     }
@@ -76,11 +78,16 @@ for (const line of lines) {
   const want = oracle(attrs);
   const args = Object.entries(attrs).map(([k, v]) => `${k}=${v}`);
   const got = JSON.parse(execFileSync(harness, args, { maxBuffer: 1 << 30 }).toString());
-  const name = line.replace(/\t/g, ' ').slice(0, 90);
+  const name = line.replace(/\t/g, ' ');
   if (want.error || got.error) {
-    if (want.error && got.error) { s.ok++; console.log(`both-error ${name}`); }
-    else { fails++; console.log(`ERR ${name}: mujoco ${want.error || 'ok'}; ours ${got.error || 'ok'}`); }
-    if (verbose && (want.error || got.error)) console.log(`  mujoco: ${want.error}\n  ours:   ${got.error}`);
+    if (want.error && got.error) {
+      s.ok++;
+      console.log(`both-error ${name}`);
+    } else {
+      fails++;
+      console.log(`ERR ${name}: mujoco ${want.error || 'ok'}; ours ${got.error || 'ok'}`);
+    }
+    if (verbose) console.log(`  mujoco: ${want.error}\n  ours:   ${got.error}`);
     continue;
   }
   const diffs = [];

@@ -209,7 +209,9 @@ function compareModel(oracle, file, seed) {
     }
     let err = Math.abs(a[0] - b[0]) / Math.max(1, Math.abs(a[0]));
     for (let k = 2; k < 5; k++) err = Math.max(err, Math.abs(a[k] - b[k]));
-    if (verbose && err > BOUND) process.stdout.write(`  ray ${i}: error ${err.toExponential(2)}\n`);
+    if (verbose && err > BOUND) {
+      process.stdout.write(`  ray ${i}: error ${err.toExponential(2)}\n`);
+    }
     worst = Math.max(worst, err);
     types.set(a[1], (types.get(a[1]) || 0) + 1);
   }

@@ -1,0 +1,13 @@
+#!/bin/sh
+# run.sh: texture images against MuJoCo's (the oracle), byte for byte: every procedural
+# texture and mark, PNG files of every color type, cube and skybox layouts.
+#
+#   BIN=/path/to/bin sh t/oracle/texture/run.sh
+#
+# The PNG files in png/ are the output of mkpng.mjs (node t/oracle/texture/mkpng.mjs png).
+set -eu
+
+cd "$(dirname "$0")/../../.."
+. t/oracle/lib.sh
+
+exec node t/oracle/compare.mjs --mjc "$BIN/mjc" t/oracle/texture/*.xml
