@@ -547,10 +547,10 @@ static void orientQuat(Ctx* c, const mjXNode* e, const Orient* o, double q[4]) {
   }
 }
 
-// true when |a - b| < tol componentwise over n numbers
+// true when |a - b| < 1e-6 componentwise over n numbers (MuJoCo's tolerance for same frames)
 static int same(const double* a, const double* b, int n) {
   for (int i = 0; i < n; i++)
-    if (fabs(a[i] - b[i]) > 1e-10) return 0;
+    if (fabs(a[i] - b[i]) >= 1e-6) return 0;
   return 1;
 }
 
