@@ -721,6 +721,18 @@ void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* 
   }
 }
 
+// row(nv) = row r of efc_J, dense or sparse
+void mj_efcRow(const mjModel* m, const mjData* d, int r, mjtNum* row) {
+  int nv = m->nv;
+  if (!mj_isSparse(m)) {
+    mju_copy(row, d->efc_J + (size_t)r * nv, nv);
+    return;
+  }
+  mju_zero(row, nv);
+  int adr = d->efc_J_rowadr[r];
+  for (int k = 0; k < d->efc_J_rownnz[r]; k++) row[d->efc_J_colind[adr + k]] = d->efc_J[adr + k];
+}
+
 // res (nv) = J' vec (nefc)
 void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
   if (!mj_isSparse(m)) {

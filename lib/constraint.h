@@ -11,6 +11,9 @@
 // 1 when efc_J is stored as compressed rows: opt.jacobian sparse, or auto with nv >= 60
 int mj_isSparse(const mjModel* m);
 
+// row(nv) = row r of efc_J, dense or sparse
+void mj_efcRow(const mjModel* m, const mjData* d, int r, mjtNum* row);
+
 // the impedance d(r) of solimp = (d0, dwidth, width, midpoint, power), already clamped, at the
 // violation r = pos - margin, and its derivative d'(r):
 //   x = |r| / width;  y = x^p / mid^(p-1) for x <= mid, 1 - (1-x)^p / (1-mid)^(p-1) above;

@@ -316,12 +316,12 @@ void mj_fwdPosition(const mjModel* m, mjData* d) {
   mj_comPos(m, d);
   mj_camlight(m, d);
   mj_tendon(m, d);
-  mj_transmission(m, d);
   mj_crb(m, d);
   mj_tendonArmature(m, d);
   mj_factorM(m, d);
   mj_collision(m, d);
   mj_makeConstraint(m, d);
+  mj_transmission(m, d);  // after the contacts, which adhesion needs
 }
 
 // everything that depends on qvel: tendon and actuator velocities, body velocities, passive

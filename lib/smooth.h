@@ -83,8 +83,8 @@ void mj_jacSite(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, i
 void mj_tendon(const mjModel* m, mjData* d);
 
 // actuator_length and actuator_moment (tendon.c) for joint, jointinparent, tendon,
-// slider-crank and site (with or without refsite) transmissions; body transmissions
-// (adhesion) are left at zero
+// slider-crank, site (with or without refsite) and body transmissions (adhesion: from the
+// contacts and constraint rows, so after mj_makeConstraint)
 void mj_transmission(const mjModel* m, mjData* d);
 
 // qM += sum over tendons of armature J'J within qM's sparsity (tendon.c; after mj_crb)

@@ -64,10 +64,8 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz) {
         return unsupported(m, err, errsz, mjOBJ_TENDON, t, "armature with geom wrapping");
   }
 
-  // actuators: body transmissions (adhesion) and user callbacks
+  // actuators: user callbacks
   for (int i = 0; i < m->nu; i++) {
-    if (m->actuator_trntype[i] == mjTRN_BODY)
-      return unsupported(m, err, errsz, mjOBJ_ACTUATOR, i, "body transmission (adhesion)");
     if (m->actuator_dyntype[i] == mjDYN_USER || m->actuator_gaintype[i] == mjGAIN_USER ||
         m->actuator_biastype[i] == mjBIAS_USER)
       return unsupported(m, err, errsz, mjOBJ_ACTUATOR, i, "user dynamics, gain or bias");

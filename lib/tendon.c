@@ -3,6 +3,7 @@
 // moments (position stage).
 #include <math.h>
 
+#include "constraint.h"
 #include "smooth.h"
 #include "util.h"
 
@@ -427,6 +428,41 @@ static void siteTransmission(const mjModel* m, mjData* d, int a, mjtNum* moment,
     moment[i] += jacr[i] * wrench[3] + jacr[nv + i] * wrench[4] + jacr[2 * nv + i] * wrench[5];
 }
 
+// moment(nv) of an adhesion actuator on body `body`: minus the mean of the normal Jacobians of
+// the contacts touching the body (so that positive force pulls it onto what it touches); a
+// contact with constraint rows gives its normal row of efc_J (pyramidal cones: the mean of the
+// first two pyramid rows, J_n + mu J_t and J_n - mu J_t), one in the gap (no rows) the normal
+// projection of the difference of the two bodies' point Jacobians; jrow(nv) is scratch
+static void bodyTransmission(const mjModel* m, const mjData* d, int body, mjtNum* moment,
+                             mjtNum* jrow) {
+  int nv = m->nv, count = 0;
+  int pyramidal = m->opt.cone == mjCONE_PYRAMIDAL;
+  mju_zero(moment, nv);
+  for (int i = 0; i < d->ncon; i++) {
+    const mjContact* con = d->contact + i;
+    int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
+    if ((b1 != body && b2 != body) || con->exclude > 1) continue;
+    int adr = con->efc_address;
+    if (adr >= 0) {
+      mj_efcRow(m, d, adr, jrow);
+      if (pyramidal && con->dim > 1) {
+        mjtNum* second = jrow + nv;  // the row after, in the scratch's second half
+        mj_efcRow(m, d, adr + 1, second);
+        mju_addTo(jrow, second, nv);
+        mju_scl(jrow, jrow, 0.5, nv);
+      }
+    } else {
+      // n' (J2 - J1) at the contact point
+      mju_zero(jrow, nv);
+      mj_addJacPointDot(m, d, jrow, con->pos, b2, con->frame, 1);
+      mj_addJacPointDot(m, d, jrow, con->pos, b1, con->frame, -1);
+    }
+    mju_addTo(moment, jrow, nv);
+    count++;
+  }
+  if (count) mju_scl(moment, moment, -1.0 / count, nv);
+}
+
 // the most non-zeros of actuator a's moment row: its joint's dofs, else nv
 int mj_momentMax(const mjModel* m, int a) {
   int type = m->actuator_trntype[a], id = m->actuator_trnid[2 * a];
@@ -459,7 +495,7 @@ static void compressRow(const mjModel* m, mjData* d, int a, const mjtNum* row, m
 // actuator_length and actuator_moment (rows packed in actuator order): joint (hinge, slide:
 // gear qpos; ball and free: moment = gear on the joint's dofs, rotated for jointinparent; ball
 // length gear . rotation vector, free length 0), tendon (gear ten_length, gear ten_J),
-// slider-crank and site; body transmissions (adhesion, which needs contacts) are left at zero
+// slider-crank, site and body (adhesion: from the contacts, so after mj_makeConstraint)
 void mj_transmission(const mjModel* m, mjData* d) {
   int nv = m->nv, adr = 0;
   size_t mark = mj_markStack(d);
@@ -472,7 +508,7 @@ void mj_transmission(const mjModel* m, mjData* d) {
     d->moment_rownnz[a] = 0;
     d->actuator_length[a] = 0;
     if (id < 0) continue;
-    if ((type == mjTRN_SITE || type == mjTRN_SLIDERCRANK) && !jac) {
+    if ((type == mjTRN_SITE || type == mjTRN_SLIDERCRANK || type == mjTRN_BODY) && !jac) {
       jac = mj_stackAlloc(d, 12 * (size_t)nv);
       row = mj_stackAlloc(d, (size_t)nv);
     }
@@ -516,6 +552,10 @@ void mj_transmission(const mjModel* m, mjData* d) {
         break;
       case mjTRN_SITE:
         siteTransmission(m, d, a, row, jac);
+        compressRow(m, d, a, row, 1);
+        break;
+      case mjTRN_BODY:
+        bodyTransmission(m, d, id, row, jac);
         compressRow(m, d, a, row, 1);
         break;
       default: break;
