@@ -87,6 +87,12 @@ void mjc_refineNormal(const mjModel* m, const mjGeomPair* gp, const mjtNum pos[3
 // ---- the same pairs through GJK and EPA, nativeccd on (collision_gjk.c) -----------------------
 int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin);
 
+// the signed distance of the pair's geoms (not inflated) when below distmax, else distmax;
+// fromto (may be NULL) gets the segment from g1's surface to g2's (mj_geomDistance's convex
+// pairs: GJK to convergence, EPA when they overlap)
+mjtNum mjc_ConvexDistance(const mjModel* m, const mjGeomPair* gp, mjtNum distmax,
+                          mjtNum fromto[6]);
+
 // the world support point of geom g at (pos, mat) in the unit direction dir (no margin)
 void mjc_geomSupport(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
                      const mjtNum dir[3], mjtNum res[3]);

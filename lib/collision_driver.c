@@ -323,6 +323,46 @@ static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Params
   return full;
 }
 
+// ---- distances ----------------------------------------------------------------------------------
+
+// the smallest signed distance between geoms g1 and g2 found by their narrow-phase function
+// with margin distmax (distmax when none is closer), and the segment from g1's surface to g2's
+// (zero when none): the nearest contact's pos -/+ normal dist/2
+mjtNum mj_geomDistance(const mjModel* m, const mjData* d, int g1, int g2, mjtNum distmax,
+                       mjtNum fromto[6]) {
+  int flip = m->geom_type[g1] > m->geom_type[g2];
+  int a = flip ? g2 : g1, b = flip ? g1 : g2;
+  mjfCollision fn = mj_collisionFunc[m->geom_type[a]][m->geom_type[b]];
+  if (fromto) mju_zero(fromto, 6);
+  if (!fn) return distmax;
+  // convex pairs on MuJoCo's default path: the distance itself, not a margin's contact
+  if (fn == mjc_Convex && !(m->opt.disableflags & mjDSBL_NATIVECCD)) {
+    mjGeomPair gp = {{g1, g2}, {d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2},
+                     {d->geom_xmat + 9 * g1, d->geom_xmat + 9 * g2}, {NULL, NULL}};
+    return mjc_ConvexDistance(m, &gp, distmax, fromto);
+  }
+  mjContact con[mjMAXCONPAIR];
+  int n = fn(m, d, con, a, b, distmax), best = -1;
+  mjtNum dist = distmax;
+  for (int i = 0; i < n; i++) {
+    if (con[i].dist < dist) {
+      dist = con[i].dist;
+      best = i;
+    }
+  }
+  if (best >= 0 && fromto) {
+    // the normal points from a to b; the segment runs from g1 to g2
+    const mjContact* c = con + best;
+    mjtNum* from = fromto + (flip ? 3 : 0);
+    mjtNum* to = fromto + (flip ? 0 : 3);
+    mju_copy3(from, c->pos);
+    mju_addToScl3(from, c->frame, -dist / 2);
+    mju_copy3(to, c->pos);
+    mju_addToScl3(to, c->frame, dist / 2);
+  }
+  return dist;
+}
+
 // ---- the stage --------------------------------------------------------------------------------
 
 // contacts of the current geom poses into d->contact[0 .. ncon)

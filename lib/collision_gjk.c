@@ -182,8 +182,9 @@ static mjtNum nearestTriangle(const mjtNum* p[3], mjtNum lam[3]) {
 }
 
 // reduce simplex s (n points) to the smallest sub-simplex holding its point nearest the origin,
-// written to v; returns the new count (4 and v = 0 when the tetrahedron holds the origin)
-static int nearestSimplex(Vertex s[4], int n, mjtNum v[3]) {
+// written to v, with the kept points' weights in w (may be NULL); returns the new count (4 and
+// v = 0 when the tetrahedron holds the origin)
+static int nearestSimplex(Vertex s[4], int n, mjtNum v[3], mjtNum w[4]) {
   mjtNum lam[4] = {1, 0, 0, 0};
   if (n == 2) nearestSegment(s[0].w, s[1].w, lam);
   if (n == 3) nearestTriangle((const mjtNum*[3]){s[0].w, s[1].w, s[2].w}, lam);
@@ -223,6 +224,7 @@ static int nearestSimplex(Vertex s[4], int n, mjtNum v[3]) {
   for (int i = 0; i < n; i++) {
     if (lam[i] <= 0) continue;
     for (int k = 0; k < 3; k++) v[k] += lam[i] * s[i].w[k];
+    if (w) w[m] = lam[i];
     s[m++] = s[i];
   }
   return m;
@@ -244,7 +246,7 @@ static int gjk(const Pair* p, Vertex s[4], int* ns, int maxiter, mjtNum tol) {
     mjtNum vv = mju_dot3(v, v), vw = mju_dot3(v, s[n].w);
     if (vw > 0) return 0;
     if (n && vv - vw <= tol * tol) break;
-    n = nearestSimplex(s, n + 1, v);
+    n = nearestSimplex(s, n + 1, v, NULL);
     if (n == 4 || mju_dot3(v, v) < mjMINVAL) break;
   }
   *ns = n;
@@ -429,4 +431,63 @@ int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjt
     for (int k = 0; k < 3; k++) con->pos[k] += 0.5 * lam[i] * (v->a[k] + v->b[k]);
   }
   return con->dist < margin;
+}
+
+// ---- distance ----------------------------------------------------------------------------------
+
+// the signed distance of the geoms of gp as they are (not inflated), when below distmax, and
+// the segment fromto from g1's surface to g2's: GJK run to convergence gives the distance and
+// the witness points of separated geoms, EPA the depth (negative distance) of overlapping ones;
+// distmax and fromto untouched when farther
+mjtNum mjc_ConvexDistance(const mjModel* m, const mjGeomPair* gp, mjtNum distmax,
+                          mjtNum fromto[6]) {
+  int warm[2] = {0, 0};
+  Pair p = {m, gp, 0, warm};
+  int maxiter = m->opt.ccd_iterations < gjkMAXITER ? m->opt.ccd_iterations : gjkMAXITER;
+  mjtNum tol = m->opt.ccd_tolerance, v[3], c1[3], lam[4] = {1, 0, 0, 0};
+  Vertex s[4];
+  int n = 0, overlap = 0;
+  sideCenter(&p, 0, v);
+  sideCenter(&p, 1, c1);
+  mju_sub3(v, v, c1);
+  if (mju_dot3(v, v) < mjMINVAL) v[0] = 1;
+  for (int iter = 0; iter < maxiter; iter++) {
+    // stop when the support point toward the origin improves the bound by less than tol
+    mjtNum dir[3] = {-v[0], -v[1], -v[2]};
+    support(&p, dir, s + n);
+    mjtNum vv = mju_dot3(v, v), vw = mju_dot3(v, s[n].w);
+    if (n && vv - vw <= tol * tol) break;
+    n = nearestSimplex(s, n + 1, v, lam);
+    if (n == 4 || mju_dot3(v, v) < mjMINVAL) {
+      overlap = 1;
+      break;
+    }
+  }
+  mjtNum a[3] = {0, 0, 0}, b[3] = {0, 0, 0}, dist;
+  if (!overlap) {
+    // separated: |v|, the witness points sum lam_i a_i and sum lam_i b_i
+    dist = mju_norm3(v);
+    if (dist >= distmax) return distmax;
+    for (int i = 0; i < n; i++) {
+      mju_addToScl3(a, s[i].a, lam[i]);
+      mju_addToScl3(b, s[i].b, lam[i]);
+    }
+  } else {
+    // overlapping: EPA's nearest face, its foot's weights on the witness points
+    if (!fillSimplex(&p, s, n)) return distmax;
+    Polytope P;
+    Face f = epa(&p, s, &P, maxiter, tol);
+    mjtNum l3[3];
+    nearestTriangle((const mjtNum*[3]){P.v[f.v[0]].w, P.v[f.v[1]].w, P.v[f.v[2]].w}, l3);
+    dist = -f.dist;
+    for (int i = 0; i < 3; i++) {
+      mju_addToScl3(a, P.v[f.v[i]].a, l3[i]);
+      mju_addToScl3(b, P.v[f.v[i]].b, l3[i]);
+    }
+  }
+  if (fromto) {
+    mju_copy3(fromto, a);
+    mju_copy3(fromto + 3, b);
+  }
+  return dist;
 }

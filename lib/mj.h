@@ -721,6 +721,13 @@ void mj_solNoSlip(const mjModel* m, mjData* d, int maxiter);
 // through libccd (MPR, opt.ccd_tolerance, opt.ccd_iterations).
 void mj_collision(const mjModel* m, mjData* d);
 
+// the smallest signed distance between the surfaces of geoms g1 and g2, bounded above by
+// distmax (returned when they are farther apart), from their collision function with margin
+// distmax; fromto (may be NULL) receives the segment from g1's surface to g2's, zero when
+// they are farther than distmax (MuJoCo's mj_geomDistance; the distance sensors use it)
+mjtNum mj_geomDistance(const mjModel* m, const mjData* d, int g1, int g2, mjtNum distmax,
+                       mjtNum fromto[6]);
+
 // ---- constraint rows (lib/constraint.c) ------------------------------------------------------
 // (section owned by the constraint work)
 // mj_makeConstraint (position stage, after mj_collision) allocates the d->efc_* arrays of the

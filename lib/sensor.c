@@ -243,6 +243,40 @@ static int anySensor(const mjModel* m, int stage, const int* types, int n) {
   return 0;
 }
 
+// the geoms of a distance sensor's object (geom or body): first id and count
+static void sensorGeoms(const mjModel* m, int type, int id, int* adr, int* num) {
+  *adr = type == mjOBJ_GEOM ? id : m->body_geomadr[id];
+  *num = type == mjOBJ_GEOM ? 1 : m->body_geomnum[id];
+}
+
+// distance, normal and fromto sensors: the nearest pair of the two objects' geoms within the
+// cutoff (mj_geomDistance with distmax = cutoff); distance: its signed distance (the cutoff
+// when none is nearer), fromto: the segment from object 1's surface to object 2's, normal:
+// that segment's direction (reversed in penetration; zero when there is none)
+static void geomDistSensor(const mjModel* m, const mjData* d, int s, mjtNum* out) {
+  int adr1, num1, adr2, num2;
+  sensorGeoms(m, m->sensor_objtype[s], m->sensor_objid[s], &adr1, &num1);
+  sensorGeoms(m, m->sensor_reftype[s], m->sensor_refid[s], &adr2, &num2);
+  mjtNum cutoff = m->sensor_cutoff[s], dist = cutoff, fromto[6] = {0}, ft[6];
+  for (int i = adr1; i < adr1 + num1; i++) {
+    for (int j = adr2; j < adr2 + num2; j++) {
+      mjtNum dij = mj_geomDistance(m, d, i, j, cutoff, ft);
+      if (dij < dist) {
+        dist = dij;
+        mju_copy(fromto, ft, 6);
+      }
+    }
+  }
+  switch (m->sensor_type[s]) {
+    case mjSENS_GEOMDIST: out[0] = dist; break;
+    case mjSENS_GEOMFROMTO: mju_copy(out, fromto, 6); break;
+    default:
+      mju_sub3(out, fromto + 3, fromto);
+      if (mju_norm3(out) > mjMINVAL) mju_normalize3(out);
+      else mju_zero3(out);
+  }
+}
+
 // one sensor of the position stage
 static void sensorPos(const mjModel* m, mjData* d, int s, mjtNum* out) {
   int id = m->sensor_objid[s];
@@ -253,6 +287,9 @@ static void sensorPos(const mjModel* m, mjData* d, int s, mjtNum* out) {
     case mjSENS_RANGEFINDER: out[0] = rangefinder(m, d, id); break;
     case mjSENS_CAMPROJECTION: camProjection(m, d, id, m->sensor_refid[s], out); break;
     case mjSENS_INSIDESITE: out[0] = insideSite(m, d, s); break;
+    case mjSENS_GEOMDIST: case mjSENS_GEOMNORMAL: case mjSENS_GEOMFROMTO:
+      geomDistSensor(m, d, s, out);
+      break;
     case mjSENS_JOINTPOS: out[0] = d->qpos[m->jnt_qposadr[id]]; break;
     case mjSENS_TENDONPOS: out[0] = d->ten_length[id]; break;
     case mjSENS_ACTUATORPOS: out[0] = d->actuator_length[id]; break;
