@@ -1478,11 +1478,22 @@ static void readAssets(Ctx* c, const mjXNode* e) {
 
 // ---- the body tree -----------------------------------------------------------------------------
 
-// a frame inside a body: its pose in the body frame and the class its children default to
+// a frame inside a body: its pose in the body frame, the class its children default to and
+// the suffix <replicate> appends to their names ("" outside replicates)
 typedef struct {
   double pos[3], quat[4];
   const Default* cls;
+  const char* suffix;
 } Frame;
+
+// the name of an element under frame f: its own with the frame's suffix (NULL when unnamed)
+static const char* frameName(Ctx* c, const Frame* f, const char* name) {
+  if (!name || !f->suffix[0]) return name;
+  size_t n = strlen(name) + strlen(f->suffix) + 1;
+  char* s = alloc(c, n);
+  snprintf(s, n, "%s%s", name, f->suffix);
+  return s;
+}
 
 // (pos, quat) = frame * (pos, quat)
 static void applyFrame(const Frame* f, double pos[3], double quat[4]) {
@@ -1578,6 +1589,7 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
   it->freejoint = !strcmp(e->name, "freejoint");
   const Default* cls = it->freejoint ? NULL : elemClass(c, e, f->cls);
   readStr(e, "name", &it->h.name);
+  it->h.name = frameName(c, f, it->h.name);
   mju_unit4(it->quat);
   switch (kind) {
     case K_JOINT: {
@@ -1704,11 +1716,12 @@ static void addBody(Ctx* c, const mjXNode* e, int parent, const Frame* f) {
   Body* b = alloc(c, sizeof(Body));
   b->h.e = e;
   readStr(e, "name", &b->h.name);
+  b->h.name = frameName(c, f, b->h.name);
   b->parent = parent;
   b->id = c->obj[K_BODY].n;
   push(c, &c->obj[K_BODY], b);
   // the class of the body's children: its childclass, else the inherited one
-  Frame inner = {{0, 0, 0}, {1, 0, 0, 0}, f->cls};
+  Frame inner = {{0, 0, 0}, {1, 0, 0, 0}, f->cls, f->suffix};
   const char* cc = getAttr(e, "childclass");
   if (cc) inner.cls = findClass(c, e, cc);
   // pose in the parent frame
@@ -1724,6 +1737,33 @@ static void addBody(Ctx* c, const mjXNode* e, int parent, const Frame* f) {
   if (b->mocap && parent != 0) fail(c, e, "mocap bodies must be children of the world body");
   mju_unit4(b->iquat);
   walkBody(c, e, b->id, &inner);
+}
+
+// <replicate>: count copies of its children, copy i under f * T^i with T = (offset, the
+// rotation of euler), names suffixed with sep and i zero-padded to the digits of count (an
+// inner replicate's suffix before an outer one's)
+static void replicate(Ctx* c, const mjXNode* e, int body, const Frame* f) {
+  int count = 0;
+  double offset[3] = {0, 0, 0};
+  const char* sep = "";
+  if (!readInt(c, e, "count", &count) || count < 1) fail(c, e, "count must be positive");
+  readVec(c, e, "offset", offset, 3);
+  readStr(e, "sep", &sep);
+  Orient o = {0, {0}};
+  readOrient(c, e, &o);
+  double rot[4];
+  orientQuat(c, e, &o, rot);
+  checkAttrs(c, e);
+  int digits = snprintf(NULL, 0, "%d", count);
+  Frame g = *f;  // f * T^i, advanced by T after each copy
+  for (int i = 0; i < count; i++) {
+    size_t n = strlen(sep) + (size_t)digits + strlen(f->suffix) + 1;
+    char* suffix = alloc(c, n);
+    snprintf(suffix, n, "%s%0*d%s", sep, digits, i, f->suffix);
+    g.suffix = suffix;
+    walkBody(c, e, body, &g);
+    mju_mulPose(g.pos, g.quat, g.pos, g.quat, offset, rot);
+  }
 }
 
 // the children of a body (or frame) element e belonging to body `body`
@@ -1753,8 +1793,10 @@ static void walkBody(Ctx* c, const mjXNode* e, int body, const Frame* f) {
       ignoreAttrs(ch, "name");
       checkAttrs(c, ch);
       walkBody(c, ch, body, &g);
-    } else if (!strcmp(n, "composite") || !strcmp(n, "flexcomp") || !strcmp(n, "replicate") ||
-               !strcmp(n, "attach") || !strcmp(n, "plugin")) {
+    } else if (!strcmp(n, "replicate")) {
+      replicate(c, ch, body, f);
+    } else if (!strcmp(n, "composite") || !strcmp(n, "flexcomp") || !strcmp(n, "attach") ||
+               !strcmp(n, "plugin")) {
       fail(c, ch, "%s is not supported yet", n);
     } else {
       fail(c, ch, "unknown element in %s", e->name);
@@ -3276,7 +3318,7 @@ static void readTopDefault(Ctx* c, const mjXNode* e) { readDefault(c, e, NULL); 
 
 // <worldbody>: the world body's contents
 static void readWorld(Ctx* c, const mjXNode* e) {
-  Frame f = {{0, 0, 0}, {1, 0, 0, 0}, c->classes.p[0]};
+  Frame f = {{0, 0, 0}, {1, 0, 0, 0}, c->classes.p[0], ""};
   checkAttrs(c, e);
   walkBody(c, e, 0, &f);
 }
