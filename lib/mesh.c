@@ -113,11 +113,68 @@ static int checkOrientation(const char* name, const int* face, int nface, char* 
   return rc;
 }
 
+// ---- normals -----------------------------------------------------------------------------------
+
+// n /= |n| in float arithmetic, as MuJoCo does for its float normals: the length from float
+// squares, then a division (recip 0) or a product with the float reciprocal (recip 1); a squared
+// length under mjMINVAL gives (0, 0, 1)
+static void normalizeFloat(float n[3], int recip) {
+  float len2 = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+  if (len2 < mjMINVAL) {
+    n[0] = n[1] = 0, n[2] = 1;
+    return;
+  }
+  float len = sqrtf(len2), s = 1 / len;
+  for (int k = 0; k < 3; k++) n[k] = recip ? n[k] * s : n[k] / len;
+}
+
+// acc += x for a float accumulator and a double term, rounded once (float += double)
+static void addFloat(float acc[3], const double x[3]) {
+  for (int k = 0; k < 3; k++) acc[k] = (float)(acc[k] + x[k]);
+}
+
+// vertex normals: the sum, in float, of the faces' (v1 - v0) x (v2 - v0) around each vertex
+// (faces under MINCROSS left out); unless smooth, the faces whose unit normal makes cosine <
+// SHARPCOS with that sum's direction are summed apart (in float) and that sum subtracted; then
+// unit length in float; returns 1 when out of memory
+static int makeNormals(const double* vert, int nvert, const int* face, int nface, int smooth,
+                       float* normal) {
+  const double* v[3];
+  double n[3];
+  memset(normal, 0, 3 * sizeof(float) * nvert);
+  for (int f = 0; f < nface; f++) {
+    faceVerts(vert, face, f, v);
+    if (triNormal(n, v) < MINCROSS) continue;
+    for (int j = 0; j < 3; j++) addFloat(normal + 3 * face[3 * f + j], n);
+  }
+  if (!smooth) {
+    float* sharp = zalloc(3 * (size_t)nvert, sizeof(float));
+    if (!sharp) return 1;
+    for (int f = 0; f < nface; f++) {
+      faceVerts(vert, face, f, v);
+      double len = triNormal(n, v), unit[3];
+      if (len < MINCROSS) continue;
+      mju_scl3(unit, n, 1 / len);
+      for (int j = 0; j < 3; j++) {
+        // the direction of the vertex's sum (zero for a zero sum: every face is then sharp)
+        const float* acc = normal + 3 * face[3 * f + j];
+        double dir[3] = {acc[0], acc[1], acc[2]}, dlen = mju_norm3(dir);
+        mju_scl3(dir, dir, dlen < mjMINVAL ? 0 : 1 / dlen);
+        if (mju_dot3(dir, unit) < SHARPCOS) addFloat(sharp + 3 * face[3 * f + j], n);
+      }
+    }
+    for (int i = 0; i < 3 * nvert; i++) normal[i] -= sharp[i];
+    free(sharp);
+  }
+  for (int i = 0; i < nvert; i++) normalizeFloat(normal + 3 * i, 0);
+  return 0;
+}
+
 // ---- transform ---------------------------------------------------------------------------------
 
-// v = scale .* rot(refquat)' (v - refpos); normals rotated and multiplied by scale (MuJoCo's
-// rule), renormalized
-static void transform(const mjMeshSpec* s, double* vert, int nvert, double* normal, int nnormal) {
+// v = scale .* rot(refquat)' (v - refpos); normals: rotated in double, rounded to float,
+// multiplied by scale (MuJoCo's rule) and renormalized in float arithmetic
+static void transform(const mjMeshSpec* s, double* vert, int nvert, float* normal, int nnormal) {
   double q[4], qneg[4];
   mju_copy4(q, s->refquat);
   mju_normalize4(q);
@@ -130,12 +187,11 @@ static void transform(const mjMeshSpec* s, double* vert, int nvert, double* norm
     for (int k = 0; k < 3; k++) v[k] *= s->scale[k];
   }
   for (int i = 0; i < nnormal; i++) {
-    double* n = normal + 3 * i;
-    double t[3];
-    mju_copy3(t, n);
-    mju_rotVecQuat(n, t, qneg);
-    for (int k = 0; k < 3; k++) n[k] *= s->scale[k];
-    mju_normalize3(n);
+    float* n = normal + 3 * i;
+    double d[3] = {n[0], n[1], n[2]}, t[3];
+    mju_rotVecQuat(t, d, qneg);
+    for (int k = 0; k < 3; k++) n[k] = (float)((float)t[k] * s->scale[k]);
+    normalizeFloat(n, 1);
   }
 }
 
@@ -236,49 +292,6 @@ static int makeGraph(const char* name, const double* vert, int nvert, int maxhul
   return rc;
 }
 
-// ---- normals -----------------------------------------------------------------------------------
-
-// vertex normals: the sum of the faces' area-weighted normals around each vertex (faces under
-// MINCROSS left out); unless smooth,
-// a face whose unit normal makes cosine < SHARPCOS with that sum's direction is taken out of it
-// again; then unit length, a vertex left without a normal getting (0, 0, 1)
-static void makeNormals(const double* vert, int nvert, const int* face, int nface, int smooth,
-                        double* normal) {
-  const double* v[3];
-  double n[3];
-  memset(normal, 0, 3 * sizeof(double) * nvert);
-  for (int f = 0; f < nface; f++) {
-    faceVerts(vert, face, f, v);
-    if (triNormal(n, v) < MINCROSS) continue;
-    for (int j = 0; j < 3; j++) mju_addTo3(normal + 3 * face[3 * f + j], n);
-  }
-  if (!smooth) {
-    double* dir = malloc(3 * sizeof(double) * nvert);
-    memcpy(dir, normal, 3 * sizeof(double) * nvert);
-    // directions of the sums; a zero sum stays zero (every face around it is then sharp)
-    for (int i = 0; i < nvert; i++) {
-      double len = mju_norm3(dir + 3 * i);
-      mju_scl3(dir + 3 * i, dir + 3 * i, len < mjMINVAL ? 0 : 1 / len);
-    }
-    for (int f = 0; f < nface; f++) {
-      faceVerts(vert, face, f, v);
-      double unit[3];
-      if (triNormal(n, v) < MINCROSS) continue;
-      mju_copy3(unit, n);
-      mju_normalize3(unit);
-      for (int j = 0; j < 3; j++) {
-        int id = face[3 * f + j];
-        if (mju_dot3(dir + 3 * id, unit) < SHARPCOS) mju_subFrom(normal + 3 * id, n, 3);
-      }
-    }
-    free(dir);
-  }
-  for (int i = 0; i < nvert; i++) {
-    double* n = normal + 3 * i;
-    if (mju_normalize3(n) < mjMINVAL) n[0] = n[1] = 0, n[2] = 1;
-  }
-}
-
 // ---- mass properties ---------------------------------------------------------------------------
 
 // the weight of face f seen from point c: for shell its area |(v1-v0) x (v2-v0)| / 2, else the
@@ -363,7 +376,8 @@ static float* toFloat(const double* x, int n) {
 int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   const char* name = spec->file ? spec->file : "inline mesh";
   mjMeshData d = {0};
-  double *vert = NULL, *normal = NULL;
+  double* vert = NULL;
+  float* normal = NULL;
   int* hullface = NULL;
   memset(out, 0, sizeof *out);
 
@@ -373,13 +387,13 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   if (!rc) rc = checkData(name, &d, err, errsz);
   if (rc) goto done;
 
-  // transform the vertices (and any given normals) in double
+  // vertices in double, normals in float (as MuJoCo keeps them)
   int nv = d.nvert;
   vert = zalloc(3 * (size_t)nv, sizeof(double));
-  normal = zalloc(3 * (size_t)(d.nnormal ? d.nnormal : nv), sizeof(double));
+  normal = zalloc(3 * (size_t)(d.nnormal ? d.nnormal : nv), sizeof(float));
   if (!vert || !normal) { rc = fail(err, errsz, "%s: out of memory", name); goto done; }
   for (int i = 0; i < 3 * nv; i++) vert[i] = d.vert[i];
-  for (int i = 0; i < 3 * d.nnormal; i++) normal[i] = d.normal[i];
+  if (d.nnormal) memcpy(normal, d.normal, 3 * sizeof(float) * d.nnormal);
 
   // a mirroring scale turns a file's faces around, (a, b, c) -> (a, c, b); inline faces stay
   if (spec->file && spec->scale[0] * spec->scale[1] * spec->scale[2] < 0)
@@ -404,7 +418,10 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   // normals when none are given
   int nn = d.nnormal;
   if (!nn) {
-    makeNormals(vert, nv, face, nf, spec->smoothnormal, normal);
+    if (makeNormals(vert, nv, face, nf, spec->smoothnormal, normal)) {
+      rc = fail(err, errsz, "%s: out of memory", name);
+      goto done;
+    }
     nn = nv;
   }
   transform(spec, vert, nv, normal, nn);
@@ -428,22 +445,24 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   mju_eig3(out->inertia, eigvec, out->quat, mat);
   mju_copy3(out->pos, com);
 
-  // frame change: v' = R' (v - pos), n' = R' n
+  // frame change: v' = R' (v - pos), n' = R' n (in double, rounded to float)
   for (int i = 0; i < nv; i++) {
     double t[3];
     mju_sub3(t, vert + 3 * i, com);
     mju_mulMatTVec3(vert + 3 * i, eigvec, t);
   }
   for (int i = 0; i < nn; i++) {
-    double t[3];
-    mju_copy3(t, normal + 3 * i);
-    mju_mulMatTVec3(normal + 3 * i, eigvec, t);
+    float* n = normal + 3 * i;
+    double t[3] = {n[0], n[1], n[2]}, r[3];
+    mju_mulMatTVec3(r, eigvec, t);
+    for (int k = 0; k < 3; k++) n[k] = (float)r[k];
   }
 
   // outputs
   out->nvert = nv, out->nnormal = nn, out->nface = nf, out->ntexcoord = d.ntexcoord;
   out->vert = toFloat(vert, 3 * nv);
-  out->normal = toFloat(normal, 3 * nn);
+  out->normal = normal;
+  normal = NULL;
   out->face = zalloc(3 * (size_t)nf, sizeof(int));
   out->facenormal = zalloc(3 * (size_t)nf, sizeof(int));
   out->facetexcoord = zalloc(3 * (size_t)nf, sizeof(int));

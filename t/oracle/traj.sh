@@ -47,6 +47,14 @@ if [ $# -eq 0 ]; then
            dm_control/point_mass gymnasium/humanoidstandup gymnasium/point; do
     [ -f "$corpus/$f.xml" ] && extra="$extra $corpus/$f.xml"
   done
+  # the robots: meshes (plane-mesh, mesh-primitive, mesh-mesh), equality loops (cassie),
+  # elliptic cones (a1, shadow hand, anymal), and the dog's many capsule contacts
+  for f in menagerie/unitree_a1/scene menagerie/franka_emika_panda/scene \
+           menagerie/pal_talos/scene_motor menagerie/shadow_hand/scene_right \
+           menagerie/skydio_x2/scene menagerie/agility_cassie/scene \
+           menagerie/anybotics_anymal_c/scene dm_control/dog; do
+    [ -f "$corpus/$f.xml" ] && extra="$extra $corpus/$f.xml"
+  done
   # a falling, settling stack of four boxes (box-box face and edge contacts)
   extra="$extra t/oracle/collision/models/box_stack.xml"
 fi

@@ -225,7 +225,7 @@ Test(compile, errors_name_file_and_line) {
   loadFails("<mujoco><actuator><motor joint='q'/></actuator></mujoco>",
             "joint 'q' in attribute 'joint' not found");
   loadFails("<mujoco><asset>\n<mesh name='x' file='a.stl'/></asset></mujoco>",
-            "t.xml:2: mesh 'x': mesh geometry is not supported yet");
+            "t.xml:2: mesh 'x': could not open mesh file 'a.stl'");
   loadFails("<mujoco><worldbody><body><inertial mass='-1' diaginertia='1 1 1'/></body>"
             "</worldbody></mujoco>", "mass cannot be negative");
   loadFails("<mujoco>\n<include file='/nonexistent/x.xml'/></mujoco>",
