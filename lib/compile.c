@@ -1,10 +1,9 @@
-// compile.c: MJCF element tree to mjModel, with MuJoCo's defaults, classes and conventions.
-//
-// The compiler reads the sections of <mujoco> in MuJoCo's fixed order (compiler, option, size,
-// visual, statistic, default, custom, asset, worldbody, contact, equality, tendon, actuator,
-// sensor, keyframe), collects every object into a spec record, then sizes the model, fills
-// every array and calls mj_setConst.  Errors longjmp back to mj_compileTree with a one-line
-// message "file:line: element 'name': problem"; every allocation lives in one arena.
+// compile.c: the model build of the MJCF compiler: the records that mjcf_read.c and
+// mjcf_asset.c collected become an mjModel.  The sections of <mujoco> are read in MuJoCo's fixed
+// order (compiler, option, size, visual, statistic, default, custom, asset, deformable,
+// worldbody, contact, equality, tendon, actuator, sensor, keyframe), fusestatic and the body
+// order are applied, then the model is sized, every array filled and mj_setConst run.  Errors
+// longjmp back to mj_compileTree with a one-line message "file:line: element 'name': problem".
 #include "compile.h"
 
 #include <limits.h>
@@ -19,7 +18,7 @@
 #include "model.h"
 #include "util.h"
 
-// ---- limits ----------------------------------------------------------------------------------
+// ---- frames and limits -------------------------------------------------------------------------
 
 // MuJoCo's same-frame code of a pose against the body frame and the inertial frame, tested
 // in this order: 1 body frame, 3 body orientation, 2 inertial frame, 4 inertial orientation,

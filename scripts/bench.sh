@@ -27,7 +27,10 @@
 # 3. Simulation speed with contacts: the same race on the models as they are (each with its
 #    own solver, cone and integrator): the humanoids of dm_control (Newton) and Gymnasium
 #    (PGS, RK4), models/crowd100.xml (100 bipeds, nv 2600, sparse Jacobian and Hessian; STEPS
-#    / 25 steps), ant, cheetah and hopper, with MuJoCo's contacts and constraint rows per step.
+#    / 25 steps), ant, cheetah and hopper, and two menagerie robots with mesh geoms (ANYmal C
+#    and the Shadow hand: MuJoCo 2.2.2 loads both files unchanged, each run from a copy of its
+#    directory), with MuJoCo's contacts and constraint rows per step.  The compile table also
+#    times the menagerie's Talos (scene_motor) and Shadow hand (scene_right).
 set -eu
 
 BIN=${BIN:-build/bin}
@@ -74,7 +77,9 @@ if want compile; then
   for xml in models/chain100.xml models/biped.xml \
              "$corpus/dm_control/humanoid_CMU.xml" "$corpus/dm_control/dog.xml" \
              "$corpus/dm_control/humanoid.xml" "$corpus/dm_control/quadruped.xml" \
-             "$corpus/gymnasium/humanoid.xml" "$corpus/gymnasium/ant.xml"; do
+             "$corpus/gymnasium/humanoid.xml" "$corpus/gymnasium/ant.xml" \
+             "$corpus/menagerie/pal_talos/scene_motor.xml" \
+             "$corpus/menagerie/shadow_hand/scene_right.xml"; do
     [ -f "$xml" ] || continue
     ms=$(timeit "$xml") || continue
     printf '%-32s %8.2f\n' "${xml#"$corpus"/}" "$ms"
@@ -109,6 +114,13 @@ withFlags() {
   [ -d "$(dirname "$1")/common" ] && [ ! -d "$T/sim/common" ] &&
     cp -r "$(dirname "$1")/common" "$T/sim/"
   out="$T/sim/$2.xml"
+  # a model with its own assets and includes (the menagerie robots): its whole directory
+  # copied, the copy written beside the original's name
+  if [ -d "$(dirname "$1")/assets" ]; then
+    rm -rf "$T/sim/$2.d"
+    cp -r "$(dirname "$1")" "$T/sim/$2.d"
+    out="$T/sim/$2.d/$2.$(basename "$1")"
+  fi
   if [ -n "$3" ]; then
     sed "0,/<mujoco[^>]*>/s//&\\n  <option><flag $3\/><\/option>/" "$1" >"$out"
   else
@@ -192,4 +204,6 @@ echo "simulation with contacts, the models as they are (crowd100: $((STEPS / 25)
 simTable '' humanoid:$corpus/dm_control/humanoid.xml \
   gym_humanoid:$corpus/gymnasium/humanoid.xml "crowd100:$crowd:25" \
   ant:$corpus/gymnasium/ant.xml cheetah:$corpus/dm_control/cheetah.xml \
-  hopper:$corpus/dm_control/hopper.xml
+  hopper:$corpus/dm_control/hopper.xml \
+  anymal_c:$corpus/menagerie/anybotics_anymal_c/scene.xml \
+  shadow_hand:$corpus/menagerie/shadow_hand/scene_right.xml
