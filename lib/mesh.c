@@ -14,7 +14,8 @@
 // the largest vertex count a mesh may have (ids and graph sizes stay far from INT_MAX)
 #define MAXVERT 50000000
 
-// faces with |(v1 - v0) x (v2 - v0)| under this are left out of vertex normals (found by probing)
+// faces with |(v1 - v0) x (v2 - v0)| under this are left out of vertex normals, and a vertex
+// whose sum of face normals is shorter has no direction to compare faces with (found by probing)
 #define MINCROSS 1e-7
 
 // the cosine under which a face counts as a sharp edge for non-smooth normals
@@ -115,17 +116,17 @@ static int checkOrientation(const char* name, const int* face, int nface, char* 
 
 // ---- normals -----------------------------------------------------------------------------------
 
-// n /= |n| in float arithmetic, as MuJoCo does for its float normals: the length from float
-// squares, then a division (recip 0) or a product with the float reciprocal (recip 1); a squared
-// length under mjMINVAL gives (0, 0, 1)
-static void normalizeFloat(float n[3], int recip) {
-  float len2 = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
-  if (len2 < mjMINVAL) {
+// n /= |n| in float arithmetic, as MuJoCo normalizes its float normals (found by probing): the
+// length from float squares; vertex normals are divided by it and become (0, 0, 1) when it is
+// under mjMINVAL; given (and transformed) normals are multiplied by its float reciprocal and
+// become (0, 0, 1) when its square is under mjMINVAL
+static void normalizeFloat(float n[3], int given) {
+  float len2 = n[0] * n[0] + n[1] * n[1] + n[2] * n[2], len = sqrtf(len2), s = 1 / len;
+  if ((given ? len2 : len) < mjMINVAL) {
     n[0] = n[1] = 0, n[2] = 1;
     return;
   }
-  float len = sqrtf(len2), s = 1 / len;
-  for (int k = 0; k < 3; k++) n[k] = recip ? n[k] * s : n[k] / len;
+  for (int k = 0; k < 3; k++) n[k] = given ? n[k] * s : n[k] / len;
 }
 
 // acc += x for a float accumulator and a double term, rounded once (float += double)
@@ -133,34 +134,43 @@ static void addFloat(float acc[3], const double x[3]) {
   for (int k = 0; k < 3; k++) acc[k] = (float)(acc[k] + x[k]);
 }
 
-// vertex normals: the sum, in float, of the faces' (v1 - v0) x (v2 - v0) around each vertex
+// face f's unit normal u = c / |c|, c = (v1 - v0) x (v2 - v0), and its weight w = u |c| as
+// MuJoCo forms them (w differs from c in the last bits); returns |c|, u and w unset under MINCROSS
+static double faceNormal(const double* vert, const int* face, int f, double u[3], double w[3]) {
+  const double* v[3];
+  faceVerts(vert, face, f, v);
+  double len = triNormal(u, v);
+  if (len < MINCROSS) return len;
+  for (int k = 0; k < 3; k++) {
+    u[k] /= len;
+    w[k] = u[k] * len;
+  }
+  return len;
+}
+
+// vertex normals: the sum, in float, of the weighted normals w of the faces around each vertex
 // (faces under MINCROSS left out); unless smooth, the faces whose unit normal makes cosine <
 // SHARPCOS with that sum's direction are summed apart (in float) and that sum subtracted; then
 // unit length in float; returns 1 when out of memory
 static int makeNormals(const double* vert, int nvert, const int* face, int nface, int smooth,
                        float* normal) {
-  const double* v[3];
-  double n[3];
+  double u[3], w[3];
   memset(normal, 0, 3 * sizeof(float) * nvert);
   for (int f = 0; f < nface; f++) {
-    faceVerts(vert, face, f, v);
-    if (triNormal(n, v) < MINCROSS) continue;
-    for (int j = 0; j < 3; j++) addFloat(normal + 3 * face[3 * f + j], n);
+    if (faceNormal(vert, face, f, u, w) < MINCROSS) continue;
+    for (int j = 0; j < 3; j++) addFloat(normal + 3 * face[3 * f + j], w);
   }
   if (!smooth) {
     float* sharp = zalloc(3 * (size_t)nvert, sizeof(float));
     if (!sharp) return 1;
     for (int f = 0; f < nface; f++) {
-      faceVerts(vert, face, f, v);
-      double len = triNormal(n, v), unit[3];
-      if (len < MINCROSS) continue;
-      mju_scl3(unit, n, 1 / len);
+      if (faceNormal(vert, face, f, u, w) < MINCROSS) continue;
       for (int j = 0; j < 3; j++) {
-        // the direction of the vertex's sum (zero for a zero sum: every face is then sharp)
+        // the direction of the vertex's sum (zero under MINCROSS: every face is then sharp)
         const float* acc = normal + 3 * face[3 * f + j];
         double dir[3] = {acc[0], acc[1], acc[2]}, dlen = mju_norm3(dir);
-        mju_scl3(dir, dir, dlen < mjMINVAL ? 0 : 1 / dlen);
-        if (mju_dot3(dir, unit) < SHARPCOS) addFloat(sharp + 3 * face[3 * f + j], n);
+        mju_scl3(dir, dir, dlen < MINCROSS ? 0 : 1 / dlen);
+        if (mju_dot3(dir, u) < SHARPCOS) addFloat(sharp + 3 * face[3 * f + j], w);
       }
     }
     for (int i = 0; i < 3 * nvert; i++) normal[i] -= sharp[i];

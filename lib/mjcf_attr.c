@@ -266,11 +266,12 @@ void mjcf_orientQuat(Ctx* c, const mjXNode* e, const Orient* o, double q[4]) {
   double scale = c->degree ? mjPI / 180 : 1;
   mju_unit4(q);
   switch (o->type) {
-    case 1:  // quat: normalized
-      mju_copy4(q, o->v);
-      if (mju_norm(q, 4) < mjMINVAL) mjcf_fail(c, e, "quaternion has zero norm");
-      mju_normalize4(q);
+    case 1: {  // quat: divided by its norm (as MuJoCo's compiler, not times the inverse)
+      double norm = mju_norm(o->v, 4);
+      if (norm < mjMINVAL) mjcf_fail(c, e, "quaternion has zero norm");
+      for (int k = 0; k < 4; k++) q[k] = o->v[k] / norm;
       break;
+    }
     case 2: {  // axisangle: unit axis, angle in degrees or radians
       double axis[3] = {o->v[0], o->v[1], o->v[2]};
       if (mju_norm3(axis) < mjMINVAL) mjcf_fail(c, e, "axisangle axis has zero norm");

@@ -40,12 +40,8 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz) {
   }
 
   // geoms without collision functions
-  for (int g = 0; g < m->ngeom; g++) {
-    int t = m->geom_type[g];
-    if (t == mjGEOM_HFIELD || t == mjGEOM_SDF)
-      return unsupported(m, err, errsz, mjOBJ_GEOM, g, t == mjGEOM_HFIELD ? "height field"
-                                                                          : "sdf");
-  }
+  for (int g = 0; g < m->ngeom; g++)
+    if (m->geom_type[g] == mjGEOM_SDF) return unsupported(m, err, errsz, mjOBJ_GEOM, g, "sdf");
 
   // equality constraints of flexes and distance
   for (int i = 0; i < m->neq; i++) {

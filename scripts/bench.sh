@@ -82,7 +82,7 @@ if want compile; then
              "$corpus/menagerie/shadow_hand/scene_right.xml"; do
     [ -f "$xml" ] || continue
     ms=$(timeit "$xml") || continue
-    printf '%-32s %8.2f\n' "${xml#"$corpus"/}" "$ms"
+    printf '%-38s %8.2f\n' "${xml#"$corpus"/}" "$ms"
     [ "$xml" = models/chain100.xml ] && chain=$ms
   done
 
