@@ -121,11 +121,12 @@ static int checkOrientation(const char* name, const int* face, int nface, char* 
 // under mjMINVAL; given (and transformed) normals are multiplied by its float reciprocal and
 // become (0, 0, 1) when its square is under mjMINVAL
 static void normalizeFloat(float n[3], int given) {
-  float len2 = n[0] * n[0] + n[1] * n[1] + n[2] * n[2], len = sqrtf(len2), s = 1 / len;
+  float len2 = n[0] * n[0] + n[1] * n[1] + n[2] * n[2], len = sqrtf(len2);
   if ((given ? len2 : len) < mjMINVAL) {
     n[0] = n[1] = 0, n[2] = 1;
     return;
   }
+  float s = 1 / len;
   for (int k = 0; k < 3; k++) n[k] = given ? n[k] * s : n[k] / len;
 }
 

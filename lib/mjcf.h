@@ -171,6 +171,7 @@ typedef struct {
   Head h;
   int body, freejoint;
   int fusedfrom;  // fusestatic: the original id of the body this came from (0: its own)
+  int degree;     // the angle unit of the model file it was read from (joints: 1 degrees)
   union {
     JointSpec joint;
     GeomSpec geom;
@@ -183,8 +184,11 @@ typedef struct {
 
 // a top-level object (asset, pair, exclude, equality, tendon, actuator, sensor, key) and the
 // element it came from; the spec lives in the matching field
+typedef struct Attach_ Attach;
+
 typedef struct {
   Head h;
+  const Attach* src;         // the attachment it came from (NULL: the main model)
   int type;                  // eq, sensor, texture type; actuator transmission type
   mjMesh mesh;               // a compiled mesh
   double meshscale[3];       // its scale
@@ -226,6 +230,25 @@ typedef struct {
   int cap;
 } NameMap;
 
+// the settings that belong to one model file, exchanged with the context's (mjcf_swapScope)
+// while an attached model is read: angle units, euler sequence, limits, asset directories,
+// default classes, the prefix of its names and the attachment itself
+typedef struct {
+  int degree, autolimits, strippath, fitaabb;
+  char eulerseq[4];
+  const char *dir, *meshdir, *texturedir, *prefix;
+  Vec classes;
+  const Attach* src;
+} Scope;
+
+// an <attach>: the child model file (parsed once for each attachment, so that its elements
+// identify the objects it adds) and its scope
+struct Attach_ {
+  const mjXNode* e;
+  mjXDoc* doc;
+  Scope scope;
+};
+
 struct Ctx_ {
   jmp_buf jmp;
   char* err;
@@ -252,6 +275,12 @@ struct Ctx_ {
   NameMap names[NKIND];
   // assets and objects outside the tree
   Vec paths;        // texture file paths
+  // model composition: <model> assets, attachments, the scope being read (prefix: prepended
+  // to every name and reference; src: its attachment, NULL in the main model)
+  Vec models, attached;
+  const char* prefix;
+  const Attach* src;
+  double *xpos, *xquat;  // the bodies' world poses at qpos0, for equality data
 };
 
 // a frame inside a body: its pose in the body frame, the class its children default to and
@@ -366,10 +395,25 @@ const Default* mjcf_elemClass(Ctx* c, const mjXNode* e, const Default* inherited
 // its element defaults, then its nested classes
 void mjcf_readDefault(Ctx* c, const mjXNode* e, Default* parent);
 
-void mjcf_walkBody(Ctx* c, const mjXNode* e, int body, const Frame* f);
-
 // the children of a body (or frame) element e belonging to body `body`
 void mjcf_walkBody(Ctx* c, const mjXNode* e, int body, const Frame* f);
+
+// exchange the context's per-file settings with scope s (twice: back)
+void mjcf_swapScope(Ctx* c, Scope* s);
+
+// `name` with the current prefix (NULL stays NULL)
+const char* mjcf_prefixed(Ctx* c, const char* name);
+
+// whether element e of an attached model refers only to objects that came along (always in
+// the main model): MuJoCo leaves out the actuators, sensors, ... of parts not attached
+int mjcf_keepAttached(Ctx* c, const mjXNode* e);
+
+// key k of an attached model: its vectors in the child's layout (all of its joints and
+// actuators), the values of the parts that came along written into key k of m
+void mjcf_fillAttachedKey(Ctx* c, const Obj* o, mjModel* m, int k);
+
+// free the model files of the attachments
+void mjcf_freeAttached(Ctx* c);
 
 // the items of kind k in model order: by body, a body's own items in document order, then
 // those of the static bodies fused into it in body order (as MuJoCo appends them)
@@ -454,6 +498,10 @@ void mjcf_fuseStatic(Ctx* c, const mjXNode* root);
 void mjcf_bodyInertia(Ctx* c);
 
 // ---- the model build (compile.c) ---------------------------------------------------------------
+
+// qpos and dof counts of a joint type
+int mjcf_jointQpos(int type);
+int mjcf_jointDofs(int type);
 
 // material id named by `name` (NULL: -1), referenced by e
 int mjcf_matId(Ctx* c, const mjXNode* e, const char* name);

@@ -107,7 +107,6 @@ const PENDING = {
   // midphase disabled has our 18 contacts); then from step 1 the link-link mesh pair 31-65
   // (MPR, nativeccd off) gives depth 0.024507 against MuJoCo's 0.024548 at the same pose
   'franka_emika_panda/scene': 'finger pads touching at qpos0 (midphase) and MPR mesh-mesh depth',
-  'dm_control/quadruped': 'height fields are refused by mj_checkSupported (lib/support.c)',
 };
 
 // ---- arguments --------------------------------------------------------------------------------
