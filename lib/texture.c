@@ -48,9 +48,11 @@ static void twisterSeed(Twister* t, uint64_t seed) {
 // the next 64-bit output: regenerate the state every MT_N outputs, then temper
 static uint64_t twisterNext(Twister* t) {
   if (t->i >= MT_N) {
+    // x[i] from x[i], x[i + 1] and x[i + M], indices mod N (the wrap split out of the loop)
     for (int i = 0; i < MT_N; i++) {
-      uint64_t y = (t->x[i] & 0xffffffff80000000ull) | (t->x[(i + 1) % MT_N] & 0x7fffffffull);
-      t->x[i] = t->x[(i + MT_M) % MT_N] ^ (y >> 1) ^ ((y & 1) ? 0xb5026f5aa96619e9ull : 0);
+      int i1 = i + 1 < MT_N ? i + 1 : 0, im = i + MT_M < MT_N ? i + MT_M : i + MT_M - MT_N;
+      uint64_t y = (t->x[i] & 0xffffffff80000000ull) | (t->x[i1] & 0x7fffffffull);
+      t->x[i] = t->x[im] ^ (y >> 1) ^ ((y & 1) ? 0xb5026f5aa96619e9ull : 0);
     }
     t->i = 0;
   }
@@ -140,7 +142,14 @@ static void builtinTexture(const mjTextureSpec* s, int w, int h, unsigned char* 
   if (s->type == mjTEXTURE_2D) {
     builtinImage(s, -1, w, h, rgb);
   } else {
-    for (int f = 0; f < 6; f++) builtinImage(s, f, w, w, rgb + (size_t)3 * w * w * f);
+    // a gradient's four side faces are one image (elevation depends on the pixel, not the
+    // face): computed once, copied
+    size_t face = (size_t)3 * w * w;
+    for (int f = 0; f < 6; f++) {
+      int side = f != 2 && f != 3;
+      if (s->builtin == mjBUILTIN_GRADIENT && side && f > 0) memcpy(rgb + face * f, rgb, face);
+      else builtinImage(s, f, w, w, rgb + face * f);
+    }
   }
   if (s->mark == mjMARK_RANDOM) {
     Twister t;
