@@ -50,8 +50,8 @@ static int resolveLimited(Ctx* c, const mjXNode* e, int limited, const double ra
 static int jointRotates(int type) { return type == mjJNT_HINGE || type == mjJNT_BALL; }
 
 // dofs and qpos numbers of a joint type
-static int jointDofs(int type) { return type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1; }
-static int jointQpos(int type) { return type == mjJNT_FREE ? 7 : type == mjJNT_BALL ? 4 : 1; }
+int mjcf_jointDofs(int type) { return type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1; }
+int mjcf_jointQpos(int type) { return type == mjJNT_FREE ? 7 : type == mjJNT_BALL ? 4 : 1; }
 
 // material id named by `name` (NULL: -1), referenced by e
 int mjcf_matId(Ctx* c, const mjXNode* e, const char* name) {
@@ -193,7 +193,6 @@ static void fillSimple(mjModel* m) {
 // joints and dofs: addresses, parameters in radians, qpos0 and qpos_spring, the dof tree and
 // the sparse inertia layout (row i holds dof i and its ancestors, diagonal first)
 static void fillJoints(Ctx* c, mjModel* m) {
-  double scale = c->degree ? mjPI / 180 : 1;
   int qadr = 0, vadr = 0;
   int* lastdof = mjcf_alloc(c, sizeof(int) * m->nbody);
   int* depth = mjcf_alloc(c, sizeof(int) * (m->nv + 1));
@@ -203,6 +202,7 @@ static void fillJoints(Ctx* c, mjModel* m) {
     JointSpec* s = &it->s.joint;
     const Body* bd = c->obj[K_BODY].p[it->body];
     int t = s->type, angular = t == mjJNT_HINGE || t == mjJNT_BALL;
+    double scale = it->degree ? mjPI / 180 : 1;  // the unit of the file the joint came from
     m->jnt_type[j] = t;
     m->jnt_qposadr[j] = qadr;
     m->jnt_dofadr[j] = vadr;
@@ -242,7 +242,7 @@ static void fillJoints(Ctx* c, mjModel* m) {
       qs[0] = s->springref * (angular ? scale : 1);
     }
     // dofs with the joint's friction and inertia parameters
-    for (int k = 0; k < jointDofs(t); k++, vadr++) {
+    for (int k = 0; k < mjcf_jointDofs(t); k++, vadr++) {
       m->dof_bodyid[vadr] = it->body;
       m->dof_jntid[vadr] = j;
       m->dof_treeid[vadr] = m->body_treeid[it->body];
@@ -252,7 +252,7 @@ static void fillJoints(Ctx* c, mjModel* m) {
       m->dof_armature[vadr] = s->armature;
       m->dof_damping[vadr] = s->damping;
     }
-    qadr += jointQpos(t);
+    qadr += mjcf_jointQpos(t);
   }
   // the last dof of each body, or of its nearest ancestor with dofs
   for (int b = 1; b < m->nbody; b++)
@@ -540,9 +540,15 @@ static void fillKeys(Ctx* c, mjModel* m) {
       mju_copy4(mquat + 4 * id, m->body_quat + 4 * b);
     }
     if (!e) continue;
+    if (((Obj*)c->obj[K_KEY].p[k])->src) {
+      mjcf_fillAttachedKey(c, c->obj[K_KEY].p[k], m, k);
+      continue;
+    }
     mjcf_readVec(c, e, "time", m->key_time + k, 1);
-    // the quaternions of ball and free joints normalized, as for qpos0
-    if (mjcf_readVec(c, e, "qpos", qpos, m->nq))
+    // the quaternions of ball and free joints normalized, as for qpos0; with attached models
+    // the main model's keys may leave out the joints that come after its own
+    if (c->attached.n ? mjcf_readNums(c, e, "qpos", qpos, 1, m->nq)
+                      : mjcf_readVec(c, e, "qpos", qpos, m->nq))
       for (int j = 0; j < m->njnt; j++) {
         int t = m->jnt_type[j];
         if (t == mjJNT_BALL || t == mjJNT_FREE)
@@ -569,7 +575,7 @@ static void fillRanges(Ctx* c, mjModel* m) {
   int vadr = 0;
   for (int j = 0; j < m->njnt; j++) {
     const Item* it = c->obj[K_JOINT].p[j];
-    int b = it->body, nd = jointDofs(it->s.joint.type);
+    int b = it->body, nd = mjcf_jointDofs(it->s.joint.type);
     if (m->body_jntadr[b] < 0) m->body_jntadr[b] = j;
     if (m->body_dofadr[b] < 0) m->body_dofadr[b] = vadr;
     m->body_jntnum[b]++;
@@ -602,9 +608,9 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
   int* dofs = mjcf_alloc(c, sizeof(int) * sz->nbody);
   for (int j = 0; j < sz->njnt; j++) {
     const Item* it = c->obj[K_JOINT].p[j];
-    sz->nq += jointQpos(it->s.joint.type);
-    sz->nv += jointDofs(it->s.joint.type);
-    dofs[it->body] += jointDofs(it->s.joint.type);
+    sz->nq += mjcf_jointQpos(it->s.joint.type);
+    sz->nv += mjcf_jointDofs(it->s.joint.type);
+    dofs[it->body] += mjcf_jointDofs(it->s.joint.type);
   }
   for (int b = 1; b < sz->nbody; b++) {
     int p = ((Body*)c->obj[K_BODY].p[b])->parent;
@@ -659,7 +665,8 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
     // moment non-zeros: a joint's dofs, at most nv for the other transmissions (mj_momentMax)
     int joint = o->type == mjTRN_JOINT || o->type == mjTRN_JOINTINPARENT;
     if (o->id[0] >= 0)
-      sz->nJmom += joint ? jointDofs(((Item*)c->obj[K_JOINT].p[o->id[0]])->s.joint.type) : sz->nv;
+      sz->nJmom += joint ? mjcf_jointDofs(((Item*)c->obj[K_JOINT].p[o->id[0]])->s.joint.type)
+                         : sz->nv;
   }
   sz->nsensor = c->obj[K_SENSOR].n;
   for (int i = 0; i < sz->nsensor; i++) sz->nsensordata += ((Obj*)c->obj[K_SENSOR].p[i])->dim;
@@ -709,6 +716,23 @@ static void eachSection(Ctx* c, const mjXNode* root, const char* name,
     if (!strcmp(root->child[i]->name, name)) fn(c, root->child[i]);
 }
 
+// the sections `name` of the main model, then those of each attached model in its scope
+static void eachModelSection(Ctx* c, const mjXNode* root, const char* name,
+                             void (*fn)(Ctx*, const mjXNode*)) {
+  eachSection(c, root, name, fn);
+  for (int i = 0; i < c->attached.n; i++) {
+    Attach* a = c->attached.p[i];
+    mjcf_swapScope(c, &a->scope);
+    eachSection(c, a->doc->root, name, fn);
+    mjcf_swapScope(c, &a->scope);
+  }
+}
+
+// <equality> with the bodies' world poses
+static void readEqualitySection(Ctx* c, const mjXNode* e) {
+  mjcf_readEqualities(c, e, c->xpos, c->xquat);
+}
+
 // <default> at the top level: the main class
 static void readTopDefault(Ctx* c, const mjXNode* e) { mjcf_readDefault(c, e, NULL); }
 
@@ -740,7 +764,8 @@ static void springDampers(Ctx* c, mjModel* m) {
     if (sd[0] <= 0 || sd[1] <= 0 || m->dof_invweight0[dof] < mjMINVAL) continue;
     double mass = 1 / m->dof_invweight0[dof];
     m->jnt_stiffness[j] = mass / (sd[0] * sd[0] * sd[1] * sd[1]);
-    for (int k = 0; k < jointDofs(m->jnt_type[j]); k++) m->dof_damping[dof + k] = 2 * mass / sd[0];
+    for (int k = 0; k < mjcf_jointDofs(m->jnt_type[j]); k++)
+      m->dof_damping[dof + k] = 2 * mass / sd[0];
   }
 }
 
@@ -752,16 +777,13 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   mjcf_checkAttrs(c, root);
   // the compiler's and MuJoCo's defaults
   c->degree = c->autolimits = 1;
+  c->prefix = "";
   c->inertiafromgeom = 2;
   c->igroup[1] = 5;
   memcpy(c->eulerseq, "xyz", 4);
   mj_defaultOption(&c->opt);
   mj_defaultVisual(&c->vis);
   mj_defaultStatistic(&c->stat);
-  Default* main = mjcf_alloc(c, sizeof(Default));
-  mjcf_builtinDefaults(main);
-  main->name = "main";
-  mjcf_push(c, &c->classes, main);
   Body* world = mjcf_alloc(c, sizeof(Body));
   world->h.e = root;
   world->h.name = "world";
@@ -780,8 +802,7 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   eachSection(c, root, "size", mjcf_readSize);
   eachSection(c, root, "visual", mjcf_readVisual);
   eachSection(c, root, "statistic", mjcf_readStatistic);
-  // cameras' default focal length is the near clipping distance
-  main->cam.intrinsic[0] = main->cam.intrinsic[1] = c->vis.map_znear;
+  mjcf_push(c, &c->classes, mjcf_mainClass(c));
   eachSection(c, root, "default", readTopDefault);
   eachSection(c, root, "custom", mjcf_readCustom);
   eachSection(c, root, "asset", mjcf_readAssets);
@@ -797,21 +818,19 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   for (int k = 0; k < 8; k++) mjcf_buildNames(c, named[k]);
   // objects outside the tree, each kind named before the next refers to it
   int nbody = c->obj[K_BODY].n;
-  double* xpos = mjcf_alloc(c, sizeof(double) * 3 * nbody);
-  double* xquat = mjcf_alloc(c, sizeof(double) * 4 * nbody);
-  mjcf_bodyWorld(c, xpos, xquat);
-  eachSection(c, root, "contact", mjcf_readContact);
+  c->xpos = mjcf_alloc(c, sizeof(double) * 3 * nbody);
+  c->xquat = mjcf_alloc(c, sizeof(double) * 4 * nbody);
+  mjcf_bodyWorld(c, c->xpos, c->xquat);
+  eachModelSection(c, root, "contact", mjcf_readContact);
   mjcf_sortSignatures(c, K_PAIR);
   mjcf_sortSignatures(c, K_EXCLUDE);
-  eachSection(c, root, "tendon", readTendonSection);
+  eachModelSection(c, root, "tendon", readTendonSection);
   mjcf_buildNames(c, K_TENDON);
-  for (int i = 0; i < root->nchild; i++)
-    if (!strcmp(root->child[i]->name, "equality"))
-      mjcf_readEqualities(c, root->child[i], xpos, xquat);
-  eachSection(c, root, "actuator", readActuatorSection);
+  eachModelSection(c, root, "equality", readEqualitySection);
+  eachModelSection(c, root, "actuator", readActuatorSection);
   mjcf_buildNames(c, K_ACT);
-  eachSection(c, root, "sensor", mjcf_readSensors);
-  eachSection(c, root, "keyframe", readKeySection);
+  eachModelSection(c, root, "sensor", mjcf_readSensors);
+  eachModelSection(c, root, "keyframe", readKeySection);
   // <size nkey> adds unnamed keys at the defaults
   while (c->obj[K_KEY].n < c->nkey) mjcf_push(c, &c->obj[K_KEY], mjcf_alloc(c, sizeof(Obj)));
   static const int rest[] = {K_PAIR, K_EXCLUDE, K_EQ, K_SENSOR, K_CUSTOM, K_KEY};
@@ -871,6 +890,7 @@ mjModel* mj_compileTree(const mjXNode* root, const char* dir, char* err, int err
     if (!out) snprintf(err, errsz, "out of memory");
     free(out);
     mjcf_freeMeshes(c);
+    mjcf_freeAttached(c);
     mjcf_freeArena(c);
     free(c);
     return NULL;
@@ -879,6 +899,7 @@ mjModel* mj_compileTree(const mjXNode* root, const char* dir, char* err, int err
   m = *out;
   free(out);
   mjcf_freeMeshes(c);
+  mjcf_freeAttached(c);
   mjcf_freeArena(c);
   free(c);
   return m;

@@ -22,19 +22,26 @@
 //      scale mirrors (product < 0); inline faces are not.
 //   2. hull, on the vertices as read: qhull ("qhull Qt", plus "TA<maxhullvert - 4>" when
 //      maxhullvert > -1) gives the graph (layout below); a mesh without faces takes its faces.
-//   3. normals (when none are given), on the vertices as read: the sum of the faces'
-//      (v1 - v0) x (v2 - v0) around a vertex, faces with |(v1 - v0) x (v2 - v0)| < 1e-7 left
-//      out; without smoothnormal, faces whose unit normal makes cosine < 0.8 with the sum's
-//      direction (zero for a zero sum) are taken out again; a vertex left with a zero normal
-//      gets (0, 0, 1).
-//   4. transform: v = diag(scale) rot(refquat)' (v - refpos); normals n = diag(scale)
-//      rot(refquat)' n, renormalized (MuJoCo multiplies normals by the scale).
+//   3. normals (when none are given), on the vertices as read, in MuJoCo's float arithmetic:
+//      each face's c = (v1 - v0) x (v2 - v0) (double) gives u = c / |c| and the weight w = u |c|
+//      (not bit-equal to c); faces with |c| < 1e-7 are left out; a vertex's normal is the sum of
+//      the w around it in a float accumulator (acc = (float)(acc + w)); without smoothnormal,
+//      the faces whose u makes cosine < 0.8 with that sum's direction (no direction, so every
+//      face sharp, when the sum is shorter than 1e-7) are summed apart the same way and that
+//      sum subtracted; then n / |n| in float (float squares, sqrtf, division); |n| < mjMINVAL
+//      gives (0, 0, 1).
+//   4. transform: v = diag(scale) rot(refquat)' (v - refpos); normals (float) rotated in
+//      double and rounded, multiplied by scale (MuJoCo's rule) and rounded, renormalized in
+//      float (float squares, sqrtf, times the float 1 / len); |n|^2 < mjMINVAL gives (0, 0, 1).
 //   5. mass properties on the faces (the hull's for convex): c = the area-weighted centroid of
-//      the surface; com = the center of the tetrahedra (c, v0, v1, v2) weighted by their volume
-//      (signed; unsigned for legacy; for shell the triangles weighted by area); then the volume
-//      (area) and inertia of the tetrahedra (com, v0, v1, v2); the principal frame (pos, quat)
-//      from mju_eig3.  Exact inertia refuses faces with inconsistent orientation.
-//   6. frame change: vertices v' = rot(quat)' (v - pos), normals n' = rot(quat)' n.
+//      the surface (sum a (v0 + v1 + v2) / 3, divided by the total area); com = the center of
+//      the tetrahedra (c, v0, v1, v2) weighted by their volume (signed; unsigned for legacy;
+//      for shell the triangles weighted by area); then the volume (area) and inertia of the
+//      tetrahedra (com, v0, v1, v2), products formed in MuJoCo's order (the last bits choose the
+//      principal axes when two moments are equal); the principal frame (pos, quat) from
+//      mju_eig3.  Exact inertia refuses faces with inconsistent orientation.
+//   6. frame change: vertices v' = rot(quat)' (v - pos), normals n' = rot(quat)' n in double,
+//      rounded to float.
 //
 // mesh_graph layout (ints): numvert, numface, vert_edgeadr[numvert], vert_globalid[numvert],
 // edge_localid[numvert + 3 numface] (each vertex's hull neighbors by local id, ended by -1),

@@ -388,6 +388,10 @@ void mjcf_readVisual(Ctx* c, const mjXNode* e);
 // <statistic>: values that override the computed statistics
 void mjcf_readStatistic(Ctx* c, const mjXNode* e);
 
+// a new "main" class of the built-in defaults; cameras' default focal length is the near
+// clipping distance of <visual>
+Default* mjcf_mainClass(Ctx* c);
+
 // the class named by e's "class" attribute, or `inherited` when it has none
 const Default* mjcf_elemClass(Ctx* c, const mjXNode* e, const Default* inherited);
 

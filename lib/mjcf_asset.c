@@ -13,16 +13,16 @@
 // ---- assets -----------------------------------------------------------------------------------
 
 // the name of an asset: its name attribute, else its file's name without directory and
-// extension (NULL for an unnamed inline asset)
+// extension (NULL for an unnamed inline asset), with the prefix
 static const char* assetName(Ctx* c, const mjXNode* e) {
   const char* name = mjcf_getAttr(e, "name");
   const char* file = mjx_attr(e, "file");
-  if (name || !file) return name;
+  if (name || !file) return mjcf_prefixed(c, name);
   const char* base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
   size_t n = strcspn(base, ".");
   char* s = mjcf_alloc(c, n + 1);
   memcpy(s, base, n);
-  return s;
+  return mjcf_prefixed(c, s);
 }
 
 // the path of asset file `file` as MuJoCo resolves it: without its directories under
@@ -129,6 +129,7 @@ static void addSkin(Ctx* c, const mjXNode* e) {
   mjcf_readFloats(c, e, "inflate", &o->inflate, 1);
   mjcf_readInt(c, e, "group", &o->group);
   mjcf_readStr(e, "material", &o->mat.texture);  // the material's name, resolved when filling
+  o->mat.texture = mjcf_prefixed(c, o->mat.texture);
   const char* file = NULL;
   char msg[512];
   if (mjcf_readStr(e, "file", &file)) {
@@ -170,7 +171,7 @@ static void addSkin(Ctx* c, const mjXNode* e) {
     const mjXNode* ch = e->child[b];
     const char* body = NULL;
     if (!mjcf_readStr(ch, "body", &body)) mjcf_fail(c, ch, "bone needs a body");
-    snprintf(s->bonename[b], sizeof(s->bonename[b]), "%s", body);
+    snprintf(s->bonename[b], sizeof(s->bonename[b]), "%s", mjcf_prefixed(c, body));
     if (!mjcf_readFloats(c, ch, "bindpos", s->bindpos + 3 * b, 3) ||
         !mjcf_readFloats(c, ch, "bindquat", s->bindquat + 4 * b, 4))
       mjcf_fail(c, ch, "bone needs bindpos and bindquat");
@@ -256,7 +257,7 @@ void mjcf_readDeformable(Ctx* c, const mjXNode* e) {
   }
 }
 
-// <asset>: meshes, skins, height fields, textures and materials
+// <asset>: meshes, skins, height fields, textures, materials and models to attach
 void mjcf_readAssets(Ctx* c, const mjXNode* e) {
   mjcf_checkAttrs(c, e);
   for (int i = 0; i < e->nchild; i++) {
@@ -272,12 +273,25 @@ void mjcf_readAssets(Ctx* c, const mjXNode* e) {
     } else if (!strcmp(a->name, "material")) {
       Obj* o = mjcf_alloc(c, sizeof(Obj));
       o->h.e = a;
-      o->h.name = mjcf_getAttr(a, "name");
+      o->h.name = mjcf_prefixed(c, mjcf_getAttr(a, "name"));
       o->mat = mjcf_elemClass(c, a, c->classes.p[0])->mat;
       mjcf_readMaterial(c, a, &o->mat);
+      o->mat.texture = mjcf_prefixed(c, o->mat.texture);
       mjcf_checkAttrs(c, a);
       if (a->nchild) mjcf_fail(c, a->child[0], "material layers are not supported yet");
       mjcf_push(c, &c->obj[K_MAT], o);
+    } else if (!strcmp(a->name, "model")) {
+      // a model file to attach: its name (or the file's) and its path under the model's
+      // directory
+      Obj* o = mjcf_alloc(c, sizeof(Obj));
+      o->h.e = a;
+      o->h.name = assetName(c, a);
+      const char* file = NULL;
+      if (!mjcf_readStr(a, "file", &file)) mjcf_fail(c, a, "attribute 'file' is required");
+      o->file = assetPath(c, NULL, file);
+      mjcf_ignoreAttrs(a, "content_type");
+      mjcf_checkAttrs(c, a);
+      mjcf_push(c, &c->models, o);
     } else {
       mjcf_fail(c, a, "unknown element in asset");
     }

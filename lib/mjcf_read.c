@@ -112,10 +112,11 @@ static void readSolimp(Ctx* c, const mjXNode* e, const char* name, double* v) {
   mjcf_readNums(c, e, name, v, 1, 5);
 }
 
+static const char* const jointTypes[] = {"free", "ball", "slide", "hinge", NULL};
+
 // joint attributes over s
 static void readJoint(Ctx* c, const mjXNode* e, JointSpec* s) {
-  static const char* const types[] = {"free", "ball", "slide", "hinge", NULL};
-  mjcf_readKey(c, e, "type", types, &s->type);
+  mjcf_readKey(c, e, "type", jointTypes, &s->type);
   mjcf_readInt(c, e, "group", &s->group);
   mjcf_readVec(c, e, "pos", s->pos, 3);
   mjcf_readVec(c, e, "axis", s->axis, 3);
@@ -610,6 +611,16 @@ static const Default* findClass(Ctx* c, const mjXNode* e, const char* name) {
   mjcf_fail(c, e, "unknown default class '%s'", name);
 }
 
+// a new "main" class of the built-in defaults; cameras' default focal length is the near
+// clipping distance of <visual>
+Default* mjcf_mainClass(Ctx* c) {
+  Default* d = mjcf_alloc(c, sizeof(Default));
+  mjcf_builtinDefaults(d);
+  d->name = "main";
+  d->cam.intrinsic[0] = d->cam.intrinsic[1] = c->vis.map_znear;
+  return d;
+}
+
 // the class named by e's "class" attribute, or `inherited` when it has none
 const Default* mjcf_elemClass(Ctx* c, const mjXNode* e, const Default* inherited) {
   const char* name = mjcf_getAttr(e, "class");
@@ -663,8 +674,19 @@ void mjcf_readDefault(Ctx* c, const mjXNode* e, Default* parent) {
 
 // ---- the body tree -----------------------------------------------------------------------------
 
-// the name of an element under frame f: its own with the frame's suffix (NULL when unnamed)
+// `name` with the current prefix (NULL stays NULL)
+const char* mjcf_prefixed(Ctx* c, const char* name) {
+  if (!name || !c->prefix[0]) return name;
+  size_t n = strlen(c->prefix) + strlen(name) + 1;
+  char* s = mjcf_alloc(c, n);
+  snprintf(s, n, "%s%s", c->prefix, name);
+  return s;
+}
+
+// the name of an element under frame f: its own with the prefix and the frame's suffix (NULL
+// when unnamed)
 static const char* frameName(Ctx* c, const Frame* f, const char* name) {
+  name = mjcf_prefixed(c, name);
   if (!name || !f->suffix[0]) return name;
   size_t n = strlen(name) + strlen(f->suffix) + 1;
   char* s = mjcf_alloc(c, n);
@@ -767,6 +789,7 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
   const Default* cls = it->freejoint ? NULL : mjcf_elemClass(c, e, f->cls);
   mjcf_readStr(e, "name", &it->h.name);
   it->h.name = frameName(c, f, it->h.name);
+  it->degree = c->degree;
   mju_unit4(it->quat);
   switch (kind) {
     case K_JOINT: {
@@ -798,6 +821,9 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       GeomSpec* s = &it->s.geom;
       *s = cls->geom;
       readGeom(c, e, s);
+      s->material = mjcf_prefixed(c, s->material);
+      s->mesh = mjcf_prefixed(c, s->mesh);
+      s->hfield = mjcf_prefixed(c, s->hfield);
       if (s->type == mjGEOM_SDF) mjcf_fail(c, e, "sdf geometry is not supported yet");
       if (s->type == mjGEOM_HFIELD) hfieldGeom(c, e, s);
       int k = fromtoIndex(s->type);
@@ -821,6 +847,7 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       SiteSpec* s = &it->s.site;
       *s = cls->site;
       readSite(c, e, s);
+      s->material = mjcf_prefixed(c, s->material);
       int k = fromtoIndex(s->type);
       if (s->hasfromto && k < 0) mjcf_fail(c, e, "fromto requires capsule, cylinder, box or ellipsoid");
       elemPose(c, e, s->pos, &s->orient, s->hasfromto, s->fromto, s->size, k, it->pos, it->quat);
@@ -831,6 +858,7 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       CamSpec* s = &it->s.cam;
       *s = cls->cam;
       readCamera(c, e, s);
+      s->target = mjcf_prefixed(c, s->target);
       mju_copy3(it->pos, s->pos);
       mjcf_orientQuat(c, e, &s->orient, it->quat);
       applyFrame(f, it->pos, it->quat);
@@ -840,6 +868,8 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       LightSpec* s = &it->s.light;
       *s = cls->light;
       readLight(c, e, s);
+      s->target = mjcf_prefixed(c, s->target);
+      s->texture = mjcf_prefixed(c, s->texture);
       mju_copy3(it->pos, s->pos);
       applyFrame(f, it->pos, it->quat);
       mju_rotVecQuat(s->dir, s->dir, f->quat);
@@ -943,6 +973,90 @@ static void replicate(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   }
 }
 
+// the element named `name` among the bodies under e (frames included), or NULL; *cls: the
+// class its children default to there (from its ancestors' childclass)
+static const mjXNode* findBody(Ctx* c, const mjXNode* e, const char* name, const Default** cls) {
+  for (int i = 0; i < e->nchild; i++) {
+    const mjXNode* ch = e->child[i];
+    const char* n = mjx_attr(ch, "name");
+    if (!strcmp(ch->name, "body") && n && !strcmp(n, name)) return ch;
+    if (strcmp(ch->name, "body") && strcmp(ch->name, "frame")) continue;
+    const char* cc = mjx_attr(ch, "childclass");
+    const Default* inner = cc ? findClass(c, ch, cc) : *cls;
+    const mjXNode* b = findBody(c, ch, name, &inner);
+    if (b) {
+      *cls = inner;
+      return b;
+    }
+  }
+  return NULL;
+}
+
+// <attach model body prefix> under body `body` and frame f: the child model file is parsed
+// for this attachment; in its own scope (its compiler's angle units, euler sequence and
+// directories, its default classes, names prefixed) its assets are read, then its body `body`
+// with the subtree (or, without `body`, its world's contents) joins the tree; its other
+// sections are read after the main model's (compile.c)
+static void attach(Ctx* c, const mjXNode* e, int body, const Frame* f) {
+  const char *model = NULL, *bname = NULL, *prefix = NULL;
+  if (!mjcf_readStr(e, "model", &model)) mjcf_fail(c, e, "attribute 'model' is required");
+  if (!mjcf_readStr(e, "prefix", &prefix)) mjcf_fail(c, e, "attribute 'prefix' is required");
+  mjcf_readStr(e, "body", &bname);
+  mjcf_checkAttrs(c, e);
+  const char* name = mjcf_prefixed(c, model);
+  const Obj* mo = NULL;
+  for (int i = 0; i < c->models.n && !mo; i++)
+    if (!strcmp(((Obj*)c->models.p[i])->h.name, name)) mo = c->models.p[i];
+  if (!mo) mjcf_fail(c, e, "unknown model '%s'", model);
+  // the child file, owned by the attachment from here on
+  Attach* a = mjcf_alloc(c, sizeof(Attach));
+  a->e = e;
+  mjcf_push(c, &c->attached, a);
+  char msg[512];
+  a->doc = mjx_parseFile(mo->file, msg, sizeof(msg));
+  if (!a->doc) mjcf_fail(c, e, "model '%s': %s", model, msg);
+  const mjXNode* root = a->doc->root;
+  if (strcmp(root->name, "mujoco")) mjcf_fail(c, root, "the root element must be mujoco");
+  // its scope: MuJoCo's compiler defaults, a main class of its own, names under the prefix
+  Scope* s = &a->scope;
+  s->degree = s->autolimits = 1;
+  memcpy(s->eulerseq, "xyz", 4);
+  s->dir = a->doc->dir;
+  s->prefix = mjcf_prefixed(c, prefix);  // under the prefix of an enclosing attachment
+  s->src = a;
+  mjcf_push(c, &s->classes, mjcf_mainClass(c));
+  mjcf_swapScope(c, s);
+  // its <compiler>, read on a copy of the context: only the per-file settings are kept
+  Ctx* tmp = mjcf_alloc(c, sizeof(Ctx));
+  for (int i = 0; i < root->nchild; i++) {
+    if (strcmp(root->child[i]->name, "compiler")) continue;
+    *tmp = *c;
+    mjcf_readCompiler(tmp, root->child[i]);
+    Scope got = {0};
+    mjcf_swapScope(tmp, &got);  // got: the settings read
+    mjcf_swapScope(c, &got);    // now the context's
+  }
+  // its classes and assets (meshes and height fields renamed for the geoms)
+  for (int i = 0; i < root->nchild; i++) {
+    const mjXNode* ch = root->child[i];
+    if (!strcmp(ch->name, "default")) mjcf_readDefault(c, ch, NULL);
+    else if (!strcmp(ch->name, "asset")) mjcf_readAssets(c, ch);
+  }
+  mjcf_buildNames(c, K_MESH);
+  mjcf_buildNames(c, K_HFIELD);
+  // the attached body (or the world's contents) in frame f with the child's classes
+  const mjXNode* world = NULL;
+  for (int i = 0; i < root->nchild && !world; i++)
+    if (!strcmp(root->child[i]->name, "worldbody")) world = root->child[i];
+  Frame g = *f;
+  g.cls = c->classes.p[0];
+  const mjXNode* b = world && bname ? findBody(c, world, bname, &g.cls) : world;
+  if (!b && bname) mjcf_fail(c, e, "unknown body '%s' in model '%s'", bname, model);
+  if (b && bname) addBody(c, b, body, &g);
+  else if (b) mjcf_walkBody(c, b, body, &g);
+  mjcf_swapScope(c, s);
+}
+
 // the children of a body (or frame) element e belonging to body `body`
 void mjcf_walkBody(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   for (int i = 0; i < e->nchild; i++) {
@@ -972,8 +1086,9 @@ void mjcf_walkBody(Ctx* c, const mjXNode* e, int body, const Frame* f) {
       mjcf_walkBody(c, ch, body, &g);
     } else if (!strcmp(n, "replicate")) {
       replicate(c, ch, body, f);
-    } else if (!strcmp(n, "composite") || !strcmp(n, "flexcomp") || !strcmp(n, "attach") ||
-               !strcmp(n, "plugin")) {
+    } else if (!strcmp(n, "attach")) {
+      attach(c, ch, body, f);
+    } else if (!strcmp(n, "composite") || !strcmp(n, "flexcomp") || !strcmp(n, "plugin")) {
       mjcf_fail(c, ch, "%s is not supported yet", n);
     } else {
       mjcf_fail(c, ch, "unknown element in %s", e->name);
@@ -1020,7 +1135,9 @@ void mjcf_bodyWorld(Ctx* c, double* xpos, double* xquat) {
 Obj* mjcf_newObj(Ctx* c, int kind, const mjXNode* e) {
   Obj* o = mjcf_alloc(c, sizeof(Obj));
   o->h.e = e;
+  o->src = c->src;
   mjcf_readStr(e, "name", &o->h.name);
+  o->h.name = mjcf_prefixed(c, o->h.name);
   mjcf_push(c, &c->obj[kind], o);
   return o;
 }
@@ -1028,7 +1145,7 @@ Obj* mjcf_newObj(Ctx* c, int kind, const mjXNode* e) {
 // id of the object of kind k named by attribute `attr` of e; -1 when absent (or an error when
 // `required`)
 static int refId(Ctx* c, const mjXNode* e, int k, const char* attr, int required) {
-  const char* name = mjcf_getAttr(e, attr);
+  const char* name = mjcf_prefixed(c, mjcf_getAttr(e, attr));
   if (!name) {
     if (required) mjcf_fail(c, e, "attribute '%s' is required", attr);
     return -1;
@@ -1044,6 +1161,7 @@ void mjcf_readContact(Ctx* c, const mjXNode* e) {
   mjcf_checkAttrs(c, e);
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* ch = e->child[i];
+    if (!mjcf_keepAttached(c, ch)) continue;
     if (!strcmp(ch->name, "pair")) {
       Obj* o = mjcf_newObj(c, K_PAIR, ch);
       o->pair = mjcf_elemClass(c, ch, c->classes.p[0])->pair;
@@ -1086,6 +1204,7 @@ void mjcf_readEqualities(Ctx* c, const mjXNode* e, const double* xpos, const dou
   mjcf_checkAttrs(c, e);
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* ch = e->child[i];
+    if (!mjcf_keepAttached(c, ch)) continue;
     int type = mjcf_wordIndex(types, ch->name);
     if (type < 0) mjcf_fail(c, ch, "unknown or unsupported element in equality");
     Obj* o = mjcf_newObj(c, K_EQ, ch);
@@ -1158,6 +1277,7 @@ void mjcf_readTendons(Ctx* c, const mjXNode* e) {
   mjcf_checkAttrs(c, e);
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* ch = e->child[i];
+    if (!mjcf_keepAttached(c, ch)) continue;
     int spatial = !strcmp(ch->name, "spatial");
     if (!spatial && strcmp(ch->name, "fixed")) mjcf_fail(c, ch, "unknown element in tendon");
     Obj* o = mjcf_newObj(c, K_TENDON, ch);
@@ -1215,6 +1335,7 @@ void mjcf_readActuators(Ctx* c, const mjXNode* e) {
   mjcf_checkAttrs(c, e);
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* ch = e->child[i];
+    if (!mjcf_keepAttached(c, ch)) continue;
     int kind = mjcf_wordIndex(actKinds, ch->name);
     if (kind < 0) mjcf_fail(c, ch, "unknown or unsupported element in actuator");
     Obj* o = mjcf_newObj(c, K_ACT, ch);
@@ -1332,6 +1453,7 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
   int nt = (int)(sizeof(sensorTypes) / sizeof(sensorTypes[0]));
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* ch = e->child[i];
+    if (!mjcf_keepAttached(c, ch)) continue;
     int t = 0;
     while (t < nt && strcmp(sensorTypes[t].name, ch->name)) t++;
     if (t == nt || t == mjSENS_CONTACT) mjcf_fail(c, ch, "unknown or unsupported sensor");
@@ -1411,4 +1533,135 @@ void mjcf_readCustom(Ctx* c, const mjXNode* e) {
     mjcf_checkAttrs(c, ch);
     for (int j = 0; j < ch->nchild; j++) mjcf_ignoreAttrs(ch->child[j], "objtype objname prm");
   }
+}
+
+// ---- model composition ------------------------------------------------------------------------
+
+// exchange the context's per-file settings with scope s (twice: back)
+void mjcf_swapScope(Ctx* c, Scope* s) {
+  Scope t = {c->degree, c->autolimits, c->strippath, c->fitaabb, {0}, c->dir, c->meshdir,
+             c->texturedir, c->prefix, c->classes, c->src};
+  memcpy(t.eulerseq, c->eulerseq, 4);
+  c->degree = s->degree;
+  c->autolimits = s->autolimits;
+  c->strippath = s->strippath;
+  c->fitaabb = s->fitaabb;
+  memcpy(c->eulerseq, s->eulerseq, 4);
+  c->dir = s->dir;
+  c->meshdir = s->meshdir;
+  c->texturedir = s->texturedir;
+  c->prefix = s->prefix;
+  c->classes = s->classes;
+  c->src = s->src;
+  *s = t;
+}
+
+// the attributes that name objects of the tree, tendons or actuators
+static const char* const refAttrs[] = {
+  "joint", "jointinparent", "tendon", "site", "body", "cranksite", "refsite", "slidersite",
+  "geom1", "geom2", "body1", "body2", "joint1", "joint2", "tendon1", "tendon2", "site1",
+  "site2", "objname", "refname", "actuator", "geom", "sidesite", "camera", NULL};
+
+// whether element e of an attached model refers only to objects that came along (always in
+// the main model): MuJoCo leaves out the actuators, sensors, ... of parts not attached
+int mjcf_keepAttached(Ctx* c, const mjXNode* e) {
+  static const int kinds[] = {K_BODY, K_JOINT, K_GEOM, K_SITE, K_CAM, K_TENDON, K_ACT};
+  if (!c->src) return 1;
+  for (int i = 0; i < e->nattr; i++) {
+    if (mjcf_wordIndex(refAttrs, e->attr[2 * i]) < 0) continue;
+    const char* name = mjcf_prefixed(c, e->attr[2 * i + 1]);
+    int found = 0;
+    for (int k = 0; k < 7 && !found; k++) found = mjcf_mapFind(&c->names[kinds[k]], name) >= 0;
+    if (!found) return 0;
+  }
+  for (int i = 0; i < e->nchild; i++)
+    if (!mjcf_keepAttached(c, e->child[i])) return 0;
+  return 1;
+}
+
+// the joint elements of a child model in its order (by body, bodies in document order) with
+// their types: pass 0 the joints of body element e (frames included), pass 1 its bodies'
+static void childJoints(Ctx* c, const mjXNode* e, const Default* cls, int pass, Vec* out) {
+  for (int i = 0; i < e->nchild; i++) {
+    const mjXNode* ch = e->child[i];
+    const char* cc = mjx_attr(ch, "childclass");
+    const Default* inner = cc ? findClass(c, ch, cc) : cls;
+    if (!strcmp(ch->name, "frame")) {
+      childJoints(c, ch, inner, pass, out);
+    } else if (pass == 1 && !strcmp(ch->name, "body")) {
+      childJoints(c, ch, inner, 0, out);
+      childJoints(c, ch, inner, 1, out);
+    } else if (pass == 0 && (!strcmp(ch->name, "joint") || !strcmp(ch->name, "freejoint"))) {
+      Item* it = mjcf_alloc(c, sizeof(Item));
+      it->h.e = ch;
+      it->s.joint.type = mjJNT_FREE;
+      if (strcmp(ch->name, "freejoint")) {
+        const char* t = mjx_attr(ch, "type");
+        it->s.joint.type = t ? mjcf_wordIndex(jointTypes, t)
+                             : mjcf_elemClass(c, ch, cls)->joint.type;
+      }
+      mjcf_push(c, out, it);
+    }
+  }
+}
+
+// the index of the object of kind k that element e became, or -1
+static int objOf(Ctx* c, int k, const mjXNode* e) {
+  for (int i = 0; i < c->obj[k].n; i++)
+    if (((const Head*)c->obj[k].p[i])->e == e) return i;
+  return -1;
+}
+
+// key k of an attached model: its vectors in the child's layout (all of its joints and
+// actuators), the values of the parts that came along written into key k of m
+void mjcf_fillAttachedKey(Ctx* c, const Obj* o, mjModel* m, int k) {
+  const mjXNode* e = o->h.e;
+  Scope* s = (Scope*)&o->src->scope;
+  const mjXNode* root = o->src->doc->root;
+  mjcf_swapScope(c, s);
+  // the child's joints and actuators
+  Vec jnt = {0}, act = {0};
+  for (int i = 0; i < root->nchild; i++) {
+    const mjXNode* sec = root->child[i];
+    if (!strcmp(sec->name, "worldbody")) childJoints(c, sec, c->classes.p[0], 1, &jnt);
+    for (int j = 0; j < sec->nchild && !strcmp(sec->name, "actuator"); j++)
+      mjcf_push(c, &act, sec->child[j]);
+  }
+  int nq = 0, nv = 0;
+  for (int j = 0; j < jnt.n; j++) {
+    nq += mjcf_jointQpos(((Item*)jnt.p[j])->s.joint.type);
+    nv += mjcf_jointDofs(((Item*)jnt.p[j])->s.joint.type);
+  }
+  double* qpos = mjcf_alloc(c, sizeof(double) * (nq + nv + act.n + 1));
+  double *qvel = qpos + nq, *ctrl = qvel + nv;
+  int hasq = mjcf_readVec(c, e, "qpos", qpos, nq), hasv = mjcf_readVec(c, e, "qvel", qvel, nv);
+  int hasu = mjcf_readVec(c, e, "ctrl", ctrl, act.n);
+  mjcf_readVec(c, e, "time", m->key_time + k, 1);
+  if (mjcf_getAttr(e, "act") || mjcf_getAttr(e, "mpos") || mjcf_getAttr(e, "mquat"))
+    mjcf_fail(c, e, "act, mpos and mquat of an attached model's key are not supported yet");
+  mjcf_ignoreAttrs(e, "name");
+  mjcf_checkAttrs(c, e);
+  // the attached joints' values at their places in the model
+  for (int j = 0, qa = 0, va = 0; j < jnt.n; j++) {
+    int t = ((Item*)jnt.p[j])->s.joint.type, id = objOf(c, K_JOINT, ((Item*)jnt.p[j])->h.e);
+    if (id >= 0 && hasq) {
+      mjtNum* q = m->key_qpos + (size_t)k * m->nq + m->jnt_qposadr[id];
+      mju_copy(q, qpos + qa, mjcf_jointQpos(t));
+      if (t == mjJNT_BALL || t == mjJNT_FREE) mju_normalize4(q + (t == mjJNT_FREE ? 3 : 0));
+    }
+    if (id >= 0 && hasv)
+      mju_copy(m->key_qvel + (size_t)k * m->nv + m->jnt_dofadr[id], qvel + va, mjcf_jointDofs(t));
+    qa += mjcf_jointQpos(t);
+    va += mjcf_jointDofs(t);
+  }
+  for (int i = 0; i < act.n && hasu; i++) {
+    int id = objOf(c, K_ACT, act.p[i]);
+    if (id >= 0) m->key_ctrl[(size_t)k * m->nu + id] = ctrl[i];
+  }
+  mjcf_swapScope(c, s);
+}
+
+// free the model files of the attachments
+void mjcf_freeAttached(Ctx* c) {
+  for (int i = 0; i < c->attached.n; i++) mjx_free(((Attach*)c->attached.p[i])->doc);
 }

@@ -232,6 +232,36 @@ Test(compile, errors_name_file_and_line) {
             "t.xml:2: include: cannot open file");
 }
 
+// <attach> errors: a missing model file, an unknown model or body, a name clash with the
+// scene, each reported at the attach (or the clashing) element
+Test(compile, attach_errors) {
+  char dir[] = "/tmp/mjattachXXXXXX";
+  cr_assert_not_null(mkdtemp(dir));
+  char path[256], xml[1024];
+  snprintf(path, sizeof(path), "%s/arm.xml", dir);
+  FILE* f = fopen(path, "w");
+  fputs("<mujoco><worldbody>\n<body name='b'><geom size='1'/></body></worldbody></mujoco>", f);
+  fclose(f);
+  const char* scene = "<mujoco><asset><model name='arm' file='%s/%s'/></asset><worldbody>"
+                      "<body name='x_b'/>\n<attach model='%s' body='%s' prefix='%s'/>"
+                      "</worldbody></mujoco>";
+  snprintf(xml, sizeof(xml), scene, dir, "none.xml", "arm", "b", "y_");
+  loadFails(xml, "t.xml:2: attach: model 'arm': ");
+  snprintf(xml, sizeof(xml), scene, dir, "arm.xml", "leg", "b", "y_");
+  loadFails(xml, "t.xml:2: attach: unknown model 'leg'");
+  snprintf(xml, sizeof(xml), scene, dir, "arm.xml", "arm", "c", "y_");
+  loadFails(xml, "t.xml:2: attach: unknown body 'c' in model 'arm'");
+  snprintf(xml, sizeof(xml), scene, dir, "arm.xml", "arm", "b", "x_");
+  loadFails(xml, "arm.xml:2: body 'b': repeated body name 'x_b'");
+  snprintf(xml, sizeof(xml), scene, dir, "arm.xml", "arm", "b", "y_");
+  mjModel* m = load(xml);
+  cr_assert_eq(m->nbody, 3);
+  cr_assert_str_eq(m->names + m->name_bodyadr[2], "y_b");
+  mj_deleteModel(m);
+  remove(path);
+  rmdir(dir);
+}
+
 Test(compile, include_files_and_cycles) {
   char dir[] = "/tmp/mjcompileXXXXXX";
   cr_assert_not_null(mkdtemp(dir));
