@@ -352,24 +352,23 @@ static double centerOfMass(const double* vert, const int* face, int nface, int m
 }
 
 // volume (area for shell) about com and the inertia about com per unit density, full
-// (xx yy zz xy xz yz): with d_j = v_j - com, the second moment of a tetrahedron (com, v0, v1, v2)
-// of volume w is M = w/20 (2 sum_j d_j d_j' + sum_{j<l} (d_j d_l' + d_l d_j')), of a triangle of
-// area w it is w/12 (the same sum); I = trace(M) E - M.  The sum is formed in this order, as
-// MuJoCo's: its last bits decide the principal axes of meshes with equal principal moments
+// (xx yy zz xy xz yz): with d_j = v_j - com and s = d_0 + d_1 + d_2, the second moment of a
+// tetrahedron (com, v0, v1, v2) of volume w is M = w/20 (sum_j d_j d_j' + s s'), of a triangle
+// of area w it is w/12 (the same sum); I = trace(M) E - M
 static double inertiaFull(const double* vert, const int* face, int nface, int mode,
                           const double com[3], double full[6]) {
   static const int pa[6] = {0, 1, 2, 0, 0, 1}, pb[6] = {0, 1, 2, 1, 2, 2};
   double m[6] = {0, 0, 0, 0, 0, 0}, total = 0;
   for (int f = 0; f < nface; f++) {
-    double d[3][3];
+    double d[3][3], s[3];
     double w = faceWeight(vert, face, f, mode, com, d);
     total += w;
+    mju_add3(s, d[0], d[1]);
+    mju_addTo3(s, d[2]);
     w /= mode == mjMESH_INERTIA_SHELL ? 12 : 20;
     for (int k = 0; k < 6; k++) {
       int a = pa[k], b = pb[k];
-      m[k] += w * (2 * (d[0][a] * d[0][b] + d[1][a] * d[1][b] + d[2][a] * d[2][b]) +
-                   d[0][a] * d[1][b] + d[0][b] * d[1][a] + d[0][a] * d[2][b] +
-                   d[0][b] * d[2][a] + d[1][a] * d[2][b] + d[1][b] * d[2][a]);
+      m[k] += w * (d[0][a] * d[0][b] + d[1][a] * d[1][b] + d[2][a] * d[2][b] + s[a] * s[b]);
     }
   }
   full[0] = m[1] + m[2], full[1] = m[0] + m[2], full[2] = m[0] + m[1];

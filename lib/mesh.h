@@ -37,9 +37,9 @@
 //      the surface (sum a (v0 + v1 + v2) / 3, divided by the total area); com = the center of
 //      the tetrahedra (c, v0, v1, v2) weighted by their volume (signed; unsigned for legacy;
 //      for shell the triangles weighted by area); then the volume (area) and inertia of the
-//      tetrahedra (com, v0, v1, v2), products formed in MuJoCo's order (the last bits choose the
-//      principal axes when two moments are equal); the principal frame (pos, quat) from
-//      mju_eig3.  Exact inertia refuses faces with inconsistent orientation.
+//      tetrahedra (com, v0, v1, v2); the principal frame (pos, quat) from mju_eig3 (with two
+//      equal moments the last bits of the inertia choose the axes: not all match MuJoCo's yet).
+//      Exact inertia refuses faces with inconsistent orientation.
 //   6. frame change: vertices v' = rot(quat)' (v - pos), normals n' = rot(quat)' n in double,
 //      rounded to float.
 //
