@@ -40,7 +40,8 @@ static int resolveLimited(Ctx* c, const mjXNode* e, int limited, const double ra
       mjcf_fail(c, e, "%s is given without limited and autolimits is false", what);
     limited = c->autolimits && hasrange;
   }
-  if (limited && range[0] >= range[1]) mjcf_fail(c, e, "invalid %s: lower must be below upper", what);
+  if (limited && range[0] >= range[1])
+    mjcf_fail(c, e, "invalid %s: lower must be below upper", what);
   return limited;
 }
 
@@ -149,7 +150,7 @@ static void fillBodies(Ctx* c, mjModel* m) {
         if (m->body_weldid[k] == b) sub += m->body_mass[k];
       if (sub < mjMINVAL)
         mjcf_fail(c, ((Body*)c->obj[K_BODY].p[b])->h.e,
-             "mass and inertia of moving bodies must be positive");
+                  "mass and inertia of moving bodies must be positive");
     }
   }
 }
@@ -290,7 +291,7 @@ static void fillItems(Ctx* c, mjModel* m) {
     memcpy(m->geom_solimp + 5 * i, s->solimp, sizeof(s->solimp));
     mju_copy3(m->geom_size + 3 * i, s->size);
     if (s->type == mjGEOM_MESH) mjcf_meshBound(&((Obj*)c->obj[K_MESH].p[s->dataid])->mesh,
-                                          m->geom_size + 3 * i, m->geom_rbound + i,
+                                               m->geom_size + 3 * i, m->geom_rbound + i,
                                           m->geom_aabb + 6 * i);
     else if (s->type == mjGEOM_HFIELD)
       mj_hfieldGeomBound(((Obj*)c->obj[K_HFIELD].p[s->dataid])->hfield.size,
@@ -793,7 +794,8 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   // top-level elements must be known sections
   for (int i = 0; i < root->nchild; i++) {
     const mjXNode* s = root->child[i];
-    if (mjcf_wordIndex(unsupported, s->name) >= 0) mjcf_fail(c, s, "%s is not supported yet", s->name);
+    if (mjcf_wordIndex(unsupported, s->name) >= 0)
+      mjcf_fail(c, s, "%s is not supported yet", s->name);
     if (mjcf_wordIndex(sections, s->name) < 0) mjcf_fail(c, s, "unknown element");
   }
   // settings, classes, assets, then the tree

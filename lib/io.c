@@ -74,13 +74,14 @@ uint32_t mj_crc32(uint32_t crc, const void* p, size_t n) {
   return crc;
 }
 
-// vsnprintf into the caller's buffer
-void mj_ioError(char* err, int errsz, const char* fmt, ...) {
-  if (!err || errsz < 1) return;
+// vsnprintf into the caller's buffer; returns 1 (for `return mj_ioError(...)` in a check)
+int mj_ioError(char* err, int errsz, const char* fmt, ...) {
+  if (!err || errsz < 1) return 1;
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err, (size_t)errsz, fmt, ap);
   va_end(ap);
+  return 1;
 }
 
 // "<stdin>" for "-" (and a missing name)

@@ -4,11 +4,11 @@
 
 #include <libqhull_r/qhull_ra.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "io.h"
 #include "util.h"
 
 // the largest vertex count a mesh may have (ids and graph sizes stay far from INT_MAX)
@@ -22,15 +22,6 @@
 #define SHARPCOS 0.8
 
 // ---- helpers -----------------------------------------------------------------------------------
-
-// printf into err; returns 1 so that callers can `return fail(...)`
-static int fail(char* err, int errsz, const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errsz, fmt, ap);
-  va_end(ap);
-  return 1;
-}
 
 // calloc that never returns NULL for a zero count (NULL only when out of memory)
 static void* zalloc(size_t n, size_t size) {
@@ -70,20 +61,20 @@ static int copyInline(const mjMeshSpec* s, mjMeshData* d) {
 
 // check counts, ids and finiteness of raw data (MuJoCo's messages where it has them)
 static int checkData(const char* name, const mjMeshData* d, char* err, int errsz) {
-  if (d->nvert < 4) return fail(err, errsz, "%s: at least 4 vertices required", name);
-  if (d->nvert > MAXVERT) return fail(err, errsz, "%s: too many vertices (%d)", name, d->nvert);
+  if (d->nvert < 4) return mj_ioError(err, errsz, "%s: at least 4 vertices required", name);
+  if (d->nvert > MAXVERT) return mj_ioError(err, errsz, "%s: too many vertices (%d)", name, d->nvert);
   for (int i = 0; i < 3 * d->nvert; i++)
     if (!isfinite(d->vert[i]))
-      return fail(err, errsz, "%s: vertex coordinate %d is not finite", name, i);
+      return mj_ioError(err, errsz, "%s: vertex coordinate %d is not finite", name, i);
   for (int i = 0; i < 3 * d->nface; i++) {
     if (d->face[i] < 0 || d->face[i] >= d->nvert)
-      return fail(err, errsz, "%s: in face %d, vertex index %d does not exist", name, i / 3,
+      return mj_ioError(err, errsz, "%s: in face %d, vertex index %d does not exist", name, i / 3,
                   d->face[i]);
     if (d->facenormal && (d->facenormal[i] < 0 || d->facenormal[i] >= d->nnormal))
-      return fail(err, errsz, "%s: in face %d, normal index %d does not exist", name, i / 3,
+      return mj_ioError(err, errsz, "%s: in face %d, normal index %d does not exist", name, i / 3,
                   d->facenormal[i]);
     if (d->facetexcoord && (d->facetexcoord[i] < 0 || d->facetexcoord[i] >= d->ntexcoord))
-      return fail(err, errsz, "%s: in face %d, texcoord index %d does not exist", name, i / 3,
+      return mj_ioError(err, errsz, "%s: in face %d, texcoord index %d does not exist", name, i / 3,
                   d->facetexcoord[i]);
   }
   return 0;
@@ -99,7 +90,7 @@ static int cmpEdge(const void* a, const void* b) {
 static int checkOrientation(const char* name, const int* face, int nface, char* err,
                             int errsz) {
   unsigned long long* e = malloc(sizeof *e * 3 * (size_t)(nface ? nface : 1));
-  if (!e) return fail(err, errsz, "%s: out of memory", name);
+  if (!e) return mj_ioError(err, errsz, "%s: out of memory", name);
   for (int f = 0; f < nface; f++)
     for (int j = 0; j < 3; j++)
       e[3 * f + j] = (unsigned long long)face[3 * f + j] << 32 | face[3 * f + (j + 1) % 3];
@@ -107,7 +98,7 @@ static int checkOrientation(const char* name, const int* face, int nface, char* 
   int rc = 0;
   for (int i = 1; i < 3 * nface && !rc; i++)
     if (e[i] == e[i - 1])
-      rc = fail(err, errsz, "%s: faces have inconsistent orientation. Please check the faces "
+      rc = mj_ioError(err, errsz, "%s: faces have inconsistent orientation. Please check the faces "
                 "containing the vertices %d and %d.", name, (int)(e[i] >> 32),
                 (int)(e[i] & 0xffffffffu));
   free(e);
@@ -218,7 +209,7 @@ static int fillGraph(const char* name, qhT* qh, int** graph, int* ngraph, char* 
   int* local = zalloc(qh->vertex_id, sizeof(int));  // qhull vertex id -> local id
   if (!g || !local) {
     free(g), free(local);
-    return fail(err, errsz, "%s: out of memory for the convex hull", name);
+    return mj_ioError(err, errsz, "%s: out of memory for the convex hull", name);
   }
   g[0] = nv, g[1] = nf;
   int *edgeadr = g + 2, *globalid = g + 2 + nv, *edge = g + 2 + 2 * nv;
@@ -240,7 +231,7 @@ static int fillGraph(const char* name, qhT* qh, int** graph, int* ngraph, char* 
     FOREACHvertex_(facet->vertices) {
       if (j == 3) {
         free(g), free(local);
-        return fail(err, errsz, "%s: convex hull face with more than 3 vertices", name);
+        return mj_ioError(err, errsz, "%s: convex hull face with more than 3 vertices", name);
       }
       faceid[3 * f + j++] = qh_pointid(qh, vertex->point);
     }
@@ -273,7 +264,7 @@ static int fillGraph(const char* name, qhT* qh, int** graph, int* ngraph, char* 
   free(local);
   if (adr != nv + 3 * nf) {
     free(g);
-    return fail(err, errsz, "%s: convex hull is not a closed triangulated surface", name);
+    return mj_ioError(err, errsz, "%s: convex hull is not a closed triangulated surface", name);
   }
   *graph = g, *ngraph = n;
   return 0;
@@ -292,7 +283,7 @@ static int makeGraph(const char* name, const double* vert, int nvert, int maxhul
   int code = qh_new_qhull(qh, 3, nvert, (coordT*)vert, False, opt, NULL, quiet);
   int rc = 0;
   if (code) {
-    rc = fail(err, errsz, "%s: qhull error (%d): the vertices may be coplanar", name, code);
+    rc = mj_ioError(err, errsz, "%s: qhull error (%d): the vertices may be coplanar", name, code);
   } else {
     rc = fillGraph(name, qh, graph, ngraph, err, errsz);
   }
@@ -396,7 +387,7 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
 
   // read and check
   int rc = spec->file ? mj_meshReadFile(spec->file, spec->contenttype, &d, err, errsz)
-                      : copyInline(spec, &d) && fail(err, errsz, "%s: out of memory", name);
+                      : copyInline(spec, &d) && mj_ioError(err, errsz, "%s: out of memory", name);
   if (!rc) rc = checkData(name, &d, err, errsz);
   if (rc) goto done;
 
@@ -404,7 +395,7 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   int nv = d.nvert;
   vert = zalloc(3 * (size_t)nv, sizeof(double));
   normal = zalloc(3 * (size_t)(d.nnormal ? d.nnormal : nv), sizeof(float));
-  if (!vert || !normal) { rc = fail(err, errsz, "%s: out of memory", name); goto done; }
+  if (!vert || !normal) { rc = mj_ioError(err, errsz, "%s: out of memory", name); goto done; }
   for (int i = 0; i < 3 * nv; i++) vert[i] = d.vert[i];
   if (d.nnormal) memcpy(normal, d.normal, 3 * sizeof(float) * d.nnormal);
 
@@ -432,7 +423,7 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   int nn = d.nnormal;
   if (!nn) {
     if (makeNormals(vert, nv, face, nf, spec->smoothnormal, normal)) {
-      rc = fail(err, errsz, "%s: out of memory", name);
+      rc = mj_ioError(err, errsz, "%s: out of memory", name);
       goto done;
     }
     nn = nv;
@@ -449,7 +440,7 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   centerOfMass(vert, mface, mnf, mode, com);
   out->volume = inertiaFull(vert, mface, mnf, mode, com, full);
   if (out->volume < mjMINVAL) {
-    rc = fail(err, errsz, mode == mjMESH_INERTIA_SHELL ? "%s: mesh surface area is too small"
+    rc = mj_ioError(err, errsz, mode == mjMESH_INERTIA_SHELL ? "%s: mesh surface area is too small"
               : "%s: mesh volume is too small. Try setting inertia to shell", name);
     goto done;
   }
@@ -482,7 +473,7 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   out->texcoord = zalloc(2 * (size_t)d.ntexcoord, sizeof(float));
   if (!out->vert || !out->normal || !out->face || !out->facenormal || !out->facetexcoord ||
       !out->texcoord) {
-    rc = fail(err, errsz, "%s: out of memory", name);
+    rc = mj_ioError(err, errsz, "%s: out of memory", name);
     goto done;
   }
   memcpy(out->face, face, 3 * sizeof(int) * nf);

@@ -3,13 +3,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "io.h"
 #include "mesh.h"
 
 // the most triangles a binary STL may declare (MuJoCo's limit)
@@ -20,15 +20,6 @@
 
 // the largest mesh file read (bytes)
 #define MAXFILE (1L << 30)
-
-// printf into err; returns 1 so that callers can `return fail(...)`
-static int fail(char* err, int errsz, const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errsz, fmt, ap);
-  va_end(ap);
-  return 1;
-}
 
 void mj_meshDataFree(mjMeshData* d) {
   free(d->vert), free(d->normal), free(d->texcoord);
@@ -86,13 +77,13 @@ static uint32_t hashVert(const float* v) {
 int mj_meshReadSTL(const char* name, const unsigned char* buf, long len, mjMeshData* d,
                    char* err, int errsz) {
   memset(d, 0, sizeof *d);
-  if (len < 84) return fail(err, errsz, "invalid header in STL file '%s'", name);
+  if (len < 84) return mj_ioError(err, errsz, "invalid header in STL file '%s'", name);
   uint32_t nf = getU32(buf + 80);
   if (nf < 1 || nf > STLMAXFACE)
-    return fail(err, errsz, "number of faces should be between 1 and %d in STL file '%s'; "
+    return mj_ioError(err, errsz, "number of faces should be between 1 and %d in STL file '%s'; "
                 "perhaps this is an ASCII file?", STLMAXFACE, name);
   if (len != 84 + 50 * (long)nf)
-    return fail(err, errsz, "STL file '%s' has wrong size; perhaps this is an ASCII file?",
+    return mj_ioError(err, errsz, "STL file '%s' has wrong size; perhaps this is an ASCII file?",
                 name);
 
   // open-addressing table of vertex ids, twice the largest vertex count
@@ -104,7 +95,7 @@ int mj_meshReadSTL(const char* name, const unsigned char* buf, long len, mjMeshD
   if (!slot || !d->vert || !d->face) {
     free(slot);
     mj_meshDataFree(d);
-    return fail(err, errsz, "STL file '%s': out of memory", name);
+    return mj_ioError(err, errsz, "STL file '%s': out of memory", name);
   }
   memset(slot, -1, sizeof(int) * nslot);
   for (uint32_t i = 0; i < 3 * nf; i++) {
@@ -115,7 +106,7 @@ int mj_meshReadSTL(const char* name, const unsigned char* buf, long len, mjMeshD
           fabsf(v[2]) <= STLMAXCOORD)) {
       free(slot);
       mj_meshDataFree(d);
-      return fail(err, errsz, "vertex in STL file '%s' exceed maximum bounds", name);
+      return mj_ioError(err, errsz, "vertex in STL file '%s' exceed maximum bounds", name);
     }
     uint32_t h = hashVert(v) & (nslot - 1);
     while (slot[h] >= 0) {
@@ -172,7 +163,7 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
     char buf[4096];
     long n = e - s;
     if (n >= (long)sizeof buf) {
-      rc = fail(err, errsz, "OBJ file '%s': line %d is too long", name, line + 1);
+      rc = mj_ioError(err, errsz, "OBJ file '%s': line %d is too long", name, line + 1);
       break;
     }
     memcpy(buf, s, n);
@@ -187,10 +178,10 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
       vec* a = kind == 0 ? &v : kind == 1 ? &vn : &vt;
       float x[3];
       if (parseFloats(p + 2, x, want) < want) {
-        rc = fail(err, errsz, "could not parse OBJ file '%s': line %d: expected %d numbers",
+        rc = mj_ioError(err, errsz, "could not parse OBJ file '%s': line %d: expected %d numbers",
                   name, line + 1, want);
       } else if (grow(a, 1, want * sizeof(float))) {
-        rc = fail(err, errsz, "OBJ file '%s': out of memory", name);
+        rc = mj_ioError(err, errsz, "OBJ file '%s': out of memory", name);
       } else {
         if (kind == 2) x[1] = 1 - x[1];
         memcpy((float*)a->p + want * a->n++, x, want * sizeof(float));
@@ -205,7 +196,7 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
         char* qe;
         long iv = strtol(q, &qe, 10), it = 0, in = 0;
         if (qe == q) {
-          rc = fail(err, errsz, "could not parse OBJ file '%s': line %d: bad face", name,
+          rc = mj_ioError(err, errsz, "could not parse OBJ file '%s': line %d: bad face", name,
                     line + 1);
           break;
         }
@@ -219,7 +210,7 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
                     in ? objIndex(in, vn.n) : -1};
         if (c[0] < 0 || c[0] >= v.n || (it && (c[1] < 0 || c[1] >= vt.n)) ||
             (in && (c[2] < 0 || c[2] >= vn.n))) {
-          rc = fail(err, errsz, "could not parse OBJ file '%s': line %d: index out of range",
+          rc = mj_ioError(err, errsz, "could not parse OBJ file '%s': line %d: index out of range",
                     name, line + 1);
           break;
         }
@@ -231,7 +222,7 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
         if (++nc >= 3) {
           if (grow(&f, 1, 3 * sizeof(int)) || grow(&fn, 1, 3 * sizeof(int)) ||
               grow(&ft, 1, 3 * sizeof(int))) {
-            rc = fail(err, errsz, "OBJ file '%s': out of memory", name);
+            rc = mj_ioError(err, errsz, "OBJ file '%s': out of memory", name);
             break;
           }
           memcpy((int*)f.p + 3 * f.n++, cv, sizeof cv);
@@ -249,14 +240,14 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
   if (!rc && hasn) {
     for (int i = 0; i < 3 * d->nface && !rc; i++)
       if (d->facenormal[i] < 0)
-        rc = fail(err, errsz, "OBJ file '%s': some face corners lack a normal", name);
+        rc = mj_ioError(err, errsz, "OBJ file '%s': some face corners lack a normal", name);
   } else {
     free(d->facenormal), d->facenormal = NULL;
   }
   if (!rc && hast) {
     for (int i = 0; i < 3 * d->nface && !rc; i++)
       if (d->facetexcoord[i] < 0)
-        rc = fail(err, errsz, "OBJ file '%s': some face corners lack a texcoord", name);
+        rc = mj_ioError(err, errsz, "OBJ file '%s': some face corners lack a texcoord", name);
   } else {
     free(d->facetexcoord), d->facetexcoord = NULL;
   }
@@ -272,17 +263,17 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
 int mj_meshReadMSH(const char* name, const unsigned char* buf, long len, mjMeshData* d,
                    char* err, int errsz) {
   memset(d, 0, sizeof *d);
-  if (len < 16) return fail(err, errsz, "unexpected file size in MSH file '%s'", name);
+  if (len < 16) return mj_ioError(err, errsz, "unexpected file size in MSH file '%s'", name);
   int32_t c[4];
   for (int k = 0; k < 4; k++) c[k] = (int32_t)getU32(buf + 4 * k);
   if (c[0] < 0 || c[1] < 0 || c[2] < 0 || c[3] < 0)
-    return fail(err, errsz, "MSH file '%s': negative count in header", name);
+    return mj_ioError(err, errsz, "MSH file '%s': negative count in header", name);
   long want = 16 + 4 * (3L * c[0] + 3L * c[1] + 2L * c[2] + 3L * c[3]);
   if (len != want)
-    return fail(err, errsz, "unexpected file size in MSH file '%s' (%ld bytes, header says %ld)",
+    return mj_ioError(err, errsz, "unexpected file size in MSH file '%s' (%ld bytes, header says %ld)",
                 name, len, want);
   if ((c[1] && c[1] != c[0]) || (c[2] && c[2] != c[0]))
-    return fail(err, errsz, "MSH file '%s': normal and texcoord counts must equal the vertex "
+    return mj_ioError(err, errsz, "MSH file '%s': normal and texcoord counts must equal the vertex "
                 "count", name);
   d->nvert = c[0], d->nnormal = c[1], d->ntexcoord = c[2], d->nface = c[3];
   d->vert = malloc(sizeof(float) * 3 * (c[0] + 1));
@@ -294,7 +285,7 @@ int mj_meshReadMSH(const char* name, const unsigned char* buf, long len, mjMeshD
   if (!d->vert || !d->normal || !d->texcoord || !d->face || (c[1] && !d->facenormal) ||
       (c[2] && !d->facetexcoord)) {
     mj_meshDataFree(d);
-    return fail(err, errsz, "MSH file '%s': out of memory", name);
+    return mj_ioError(err, errsz, "MSH file '%s': out of memory", name);
   }
   const unsigned char* p = buf + 16;
   for (long i = 0; i < 3L * c[0]; i++, p += 4) d->vert[i] = getFloat(p);
@@ -314,18 +305,18 @@ int mj_meshReadMSH(const char* name, const unsigned char* buf, long len, mjMeshD
 static unsigned char* readAll(const char* path, long* len, char* err, int errsz) {
   FILE* fp = fopen(path, "rb");
   if (!fp) {
-    fail(err, errsz, "could not open mesh file '%s': %s", path, strerror(errno));
+    mj_ioError(err, errsz, "could not open mesh file '%s': %s", path, strerror(errno));
     return NULL;
   }
   unsigned char* buf = NULL;
   long n = -1;
   if (!fseek(fp, 0, SEEK_END)) n = ftell(fp);
   if (n < 0 || n > MAXFILE || fseek(fp, 0, SEEK_SET)) {
-    fail(err, errsz, "could not read mesh file '%s'", path);
+    mj_ioError(err, errsz, "could not read mesh file '%s'", path);
   } else if (!(buf = malloc(n + 1))) {
-    fail(err, errsz, "mesh file '%s': out of memory", path);
+    mj_ioError(err, errsz, "mesh file '%s': out of memory", path);
   } else if ((long)fread(buf, 1, n, fp) != n) {
-    fail(err, errsz, "could not read mesh file '%s'", path);
+    mj_ioError(err, errsz, "could not read mesh file '%s'", path);
     free(buf), buf = NULL;
   } else {
     buf[n] = 0;
@@ -350,11 +341,11 @@ int mj_meshReadFile(const char* path, const char* contenttype, mjMeshData* d, ch
     fmt = !strcmp(contenttype, "model/stl") ? 1 : !strcmp(contenttype, "model/obj") ? 2
           : !strcmp(contenttype, "model/vnd.mujoco.msh") ? 3 : 0;
     if (!fmt)
-      return fail(err, errsz, "unsupported mesh type: '%s' for '%s'", contenttype, path);
+      return mj_ioError(err, errsz, "unsupported mesh type: '%s' for '%s'", contenttype, path);
   } else {
     fmt = hasExt(path, ".stl") ? 1 : hasExt(path, ".obj") ? 2 : hasExt(path, ".msh") ? 3 : 0;
     if (!fmt)
-      return fail(err, errsz, "unsupported mesh type: '%s' (expected .stl, .obj or .msh)", path);
+      return mj_ioError(err, errsz, "unsupported mesh type: '%s' (expected .stl, .obj or .msh)", path);
   }
   long len = 0;
   unsigned char* buf = readAll(path, &len, err, errsz);

@@ -337,7 +337,7 @@ int mjcf_readInt(Ctx* c, const mjXNode* e, const char* name, int* v);
 
 // read a keyword from the NULL-terminated list `words`; *v is its index
 int mjcf_readKey(Ctx* c, const mjXNode* e, const char* name, const char* const* words,
-                   int* v);
+                 int* v);
 
 extern const char* const mjcf_limitWords[];
 

@@ -44,8 +44,8 @@ static const char* assetPath(Ctx* c, const char* dir, const char* file) {
 static int readFloatList(Ctx* c, const mjXNode* e, const char* name, int per, float** out) {
   double* v = NULL;
   int n = mjcf_readList(c, e, name, &v);
-  if (n % per) mjcf_fail(c, e, "attribute '%s': the count of numbers must be a multiple of %d", name,
-                    per);
+  if (n % per)
+    mjcf_fail(c, e, "attribute '%s': the count of numbers must be a multiple of %d", name, per);
   *out = mjcf_alloc(c, sizeof(float) * (n + 1));
   for (int i = 0; i < n; i++) (*out)[i] = (float)v[i];
   return n / per;
@@ -109,7 +109,8 @@ static void addHfield(Ctx* c, const mjXNode* e) {
   float* elev;
   spec.nelevation = readFloatList(c, e, "elevation", 1, &elev);
   spec.elevation = spec.nelevation ? elev : NULL;
-  if (mjcf_readNums(c, e, "size", spec.size, 4, 4) != 4) mjcf_fail(c, e, "attribute 'size' is required");
+  if (mjcf_readNums(c, e, "size", spec.size, 4, 4) != 4)
+    mjcf_fail(c, e, "attribute 'size' is required");
   mjcf_checkAttrs(c, e);
   if (e->nchild) mjcf_fail(c, e->child[0], "unknown element in hfield");
   char msg[512];
@@ -224,7 +225,7 @@ static void addTexture(Ctx* c, const mjXNode* e) {
     if (strlen(layout) > 12) mjcf_fail(c, e, "gridlayout has more than 12 symbols");
     if ((int)strlen(layout) != s->gridsize[0] * s->gridsize[1])
       mjcf_fail(c, e, "gridlayout has %d symbols, gridsize %d x %d cells", (int)strlen(layout),
-           s->gridsize[0], s->gridsize[1]);
+                s->gridsize[0], s->gridsize[1]);
     memcpy(s->gridlayout, layout, strlen(layout));
   }
   if (mjcf_readStr(e, "file", &file)) o->file = s->file = assetPath(c, c->texturedir, file);

@@ -218,7 +218,7 @@ int mjcf_readInt(Ctx* c, const mjXNode* e, const char* name, int* v) {
 
 // read a keyword from the NULL-terminated list `words`; *v is its index
 int mjcf_readKey(Ctx* c, const mjXNode* e, const char* name, const char* const* words,
-                   int* v) {
+                 int* v) {
   const char* s = mjcf_getAttr(e, name);
   if (!s) return 0;
   for (int i = 0; words[i]; i++) {

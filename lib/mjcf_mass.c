@@ -104,7 +104,8 @@ static const char* const bodyRefs[] = {"body", "body1", "body2", "objname", "ref
 // 1 when some element of the tree at e (other than a <body>'s own name) names body `name`
 static int bodyNamed(const mjXNode* e, const char* name) {
   for (int a = 0; a < e->nattr; a++)
-    if (mjcf_wordIndex(bodyRefs, e->attr[2 * a]) >= 0 && !strcmp(e->attr[2 * a + 1], name)) return 1;
+    if (mjcf_wordIndex(bodyRefs, e->attr[2 * a]) >= 0 && !strcmp(e->attr[2 * a + 1], name))
+      return 1;
   for (int i = 0; i < e->nchild; i++)
     if (bodyNamed(e->child[i], name)) return 1;
   return 0;
@@ -140,7 +141,7 @@ void mjcf_fuseStatic(Ctx* c, const mjXNode* root) {
       for (int i = 0; i < c->obj[k].n; i++)
         if (((Item*)c->obj[k].p[i])->body == id)
           mjcf_fail(c, ((Item*)c->obj[k].p[i])->h.e, "fusestatic: a static body with a %s cannot "
-               "be fused", mjcf_kindWord[k]);
+                    "be fused", mjcf_kindWord[k]);
     // its mass properties as one part of the parent
     double *mass, *pos, *quat, *inertia;
     int n = bodyParts(c, b, &mass, &pos, &quat, &inertia);

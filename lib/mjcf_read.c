@@ -266,7 +266,8 @@ void mjcf_readMeshDefaults(Ctx* c, const mjXNode* e, MeshSpec* s) {
   mjcf_readKey(c, e, "inertia", meshInertias, &s->inertia);
   mjcf_readInt(c, e, "maxhullvert", &s->maxhullvert);
   mjcf_readBool(c, e, "smoothnormal", &s->smoothnormal);
-  if (s->maxhullvert != -1 && s->maxhullvert < 4) mjcf_fail(c, e, "maxhullvert must be larger than 3");
+  if (s->maxhullvert != -1 && s->maxhullvert < 4)
+    mjcf_fail(c, e, "maxhullvert must be larger than 3");
 }
 
 // tendon attributes over s
@@ -332,9 +333,11 @@ static void readPositionGains(Ctx* c, const mjXNode* e, ActSpec* s) {
   mjcf_readVec(c, e, "kp", &s->gainprm[0], 1);
   if (s->gainprm[0] < 0) mjcf_fail(c, e, "kp cannot be negative");
   double kv, dampratio;
-  int haskv = mjcf_readVec(c, e, "kv", &kv, 1), hasdr = mjcf_readVec(c, e, "dampratio", &dampratio, 1);
+  int haskv = mjcf_readVec(c, e, "kv", &kv, 1);
+  int hasdr = mjcf_readVec(c, e, "dampratio", &dampratio, 1);
   if (haskv && hasdr) mjcf_fail(c, e, "kv and dampratio cannot both be given");
-  if ((haskv && kv < 0) || (hasdr && dampratio < 0)) mjcf_fail(c, e, "kv and dampratio must be >= 0");
+  if ((haskv && kv < 0) || (hasdr && dampratio < 0))
+    mjcf_fail(c, e, "kv and dampratio must be >= 0");
   s->biasprm[1] = -s->gainprm[0];
   if (haskv) s->biasprm[2] = -kv;
   if (hasdr) s->biasprm[2] = dampratio;  // positive: a damping ratio, resolved by mj_setConst
@@ -827,7 +830,8 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       if (s->type == mjGEOM_SDF) mjcf_fail(c, e, "sdf geometry is not supported yet");
       if (s->type == mjGEOM_HFIELD) hfieldGeom(c, e, s);
       int k = fromtoIndex(s->type);
-      if (s->hasfromto && k < 0) mjcf_fail(c, e, "fromto requires capsule, cylinder, box or ellipsoid");
+      if (s->hasfromto && k < 0)
+        mjcf_fail(c, e, "fromto requires capsule, cylinder, box or ellipsoid");
       elemPose(c, e, s->pos, &s->orient, s->hasfromto, s->fromto, s->size, k, it->pos, it->quat);
       applyFrame(f, it->pos, it->quat);
       if (s->type == mjGEOM_MESH && !s->mesh) mjcf_fail(c, e, "mesh geom needs a mesh");
@@ -849,7 +853,8 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       readSite(c, e, s);
       s->material = mjcf_prefixed(c, s->material);
       int k = fromtoIndex(s->type);
-      if (s->hasfromto && k < 0) mjcf_fail(c, e, "fromto requires capsule, cylinder, box or ellipsoid");
+      if (s->hasfromto && k < 0)
+        mjcf_fail(c, e, "fromto requires capsule, cylinder, box or ellipsoid");
       elemPose(c, e, s->pos, &s->orient, s->hasfromto, s->fromto, s->size, k, it->pos, it->quat);
       applyFrame(f, it->pos, it->quat);
       break;
