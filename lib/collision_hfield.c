@@ -13,7 +13,7 @@
 // normal refined from the geom's surface; at most mjMAXCONPAIR, in row then column order.
 //
 // The geom enters only through its support function (mjc_geomSupport) and the collider, so
-// any convex geom the collider knows (a mesh once it has a support function) works here.
+// every convex geom the collider knows, meshes (their hulls) included, works here.
 #include <math.h>
 #include <stddef.h>
 

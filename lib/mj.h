@@ -795,6 +795,40 @@ void mj_discreteAcc(const mjModel* m, mjData* d);
 // and qfrc_constraint keep the forward's values, qfrc_inverse and efc_state the inverse's
 void mj_compareFwdInv(const mjModel* m, mjData* d);
 
+// ---- finite-difference derivatives (lib/derivative_fd.c) -----------------------------------
+// (section owned by the derivatives work)
+// MuJoCo 3.5.1's mjd_transitionFD and mjd_inverseFD.  The state of a step is the tangent
+// vector x = (dqpos, qvel, act) of size ndx = 2 nv + na: positions move by mj_integratePos
+// along a dof (quaternions rotate about a local axis) and are measured by mj_differentiatePos;
+// the controls are u = ctrl (nu); the sensors s = sensordata (nsensordata) are those computed
+// during the step, at x.  Forward differences, or centered with flg_centered; every evaluation
+// starts from the given time, qpos, qvel, act, ctrl and warm start, and these (with qacc and the
+// warning counts) are restored on return; the other derived quantities of d are those of the
+// last evaluation, as MuJoCo leaves them.  Temporaries live on d's stack.  Typical:
+//   mjd_transitionFD(m, d, 1e-6, 1, A, B, NULL, NULL);   x' - x0' ~ A (x - x0) + B (u - u0)
+
+// qvel (nv) = (qpos2 - qpos1) / dt on the joint manifold, the inverse of mj_integratePos:
+// quaternions give the local rotation vector r with qpos1 * exp(r) = qpos2
+void mj_differentiatePos(const mjModel* m, mjtNum* qvel, mjtNum dt, const mjtNum* qpos1,
+                         const mjtNum* qpos2);
+
+// the Jacobians of one mj_step, row-major, any of them NULL: A = dx'/dx (ndx x ndx),
+// B = dx'/du (ndx x nu), C = ds/dx (nsensordata x ndx), D = ds/du (nsensordata x nu).  A
+// control of a ctrllimited actuator moves only inside ctrlrange: one-sided at a bound, a zero
+// column outside the range.  0, or -1 with nothing written for the RK4 integrator (MuJoCo
+// refuses it too) or when d's stack cannot hold the temporaries
+int mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, int flg_centered, mjtNum* A,
+                     mjtNum* B, mjtNum* C, mjtNum* D);
+
+// forward differences of mj_inverse, transposed (row j: the derivative by dof j of qpos in the
+// tangent space, of qvel or of qacc): f = qfrc_inverse, less qfrc_actuator with flg_actuation
+// (the force left for qfrc_applied and xfrc_applied); DfDq, DfDv, DfDa (nv x nv), DsDq, DsDv,
+// DsDa (nv x nsensordata), DmDq (nv x nM: the sparse inertia qM); any may be NULL.  0, or -1
+// when d's stack cannot hold the temporaries
+int mjd_inverseFD(const mjModel* m, mjData* d, mjtNum eps, int flg_actuation, mjtNum* DfDq,
+                  mjtNum* DfDv, mjtNum* DfDa, mjtNum* DsDq, mjtNum* DsDv, mjtNum* DsDa,
+                  mjtNum* DmDq);
+
 // ---- ray casting (lib/ray.c) ----------------------------------------------------------------
 // (section owned by the ray-casting work)
 // A ray is pnt + x vec, x >= 0; distances are that x (in units of |vec|: lengths when vec is
@@ -839,5 +873,45 @@ mjtNum mj_rayHfield(const mjModel* m, const mjData* d, int geomid, const mjtNum 
 // (distance, normal, fromto, contact, tactile, plugin, user).  Tools call it after loading a
 // model they are to simulate.
 int mj_checkSupported(const mjModel* m, char* err, int errsz);
+
+// ---- analytic derivatives (lib/derivative.c) -------------------------------------------------
+// (section owned by the analytic-derivative work)
+// Exact Jacobians of the smooth dynamics and of one step, with no finite difference: the RNE
+// derivative by a forward/backward sweep (perturbing dof k moves everything after it by
+// cdof_k), passive and actuator force slopes, the integrator's matrix differentiated as the
+// engine builds it, and SO(3)'s right Jacobian for quaternions.  The state is MuJoCo's tangent
+// x = (dqpos, qvel, act) of size ndx = 2 nv + na and u = ctrl, as for mjd_transitionFD.
+// Differentiated: hinge, slide, ball and free joints; gravity; joint springs (quaternion
+// springs included), dof damping, fixed-tendon springs and dampers; actuators on hinge/slide
+// joints and fixed tendons with fixed or affine gain, none or affine bias, dynamics none,
+// integrator, filter, filterexact (actearly, ctrl and act clamping, forcerange); the Euler
+// (implicit damping), implicit and implicitfast integrators.  Refused with a message: active
+// constraint rows (the implicit-function-theorem stage comes next), RK4, fluid forces,
+// gravity compensation, tendon armature, spatial tendons with forces, other transmissions,
+// muscle and user actuators, actfrcrange, xfrc_applied.  Typical:
+//   if (mjd_transitionSmooth(m, d, A, B, err, sizeof(err))) fall back to mjd_transitionFD
+
+// finite-difference (perturbed pipeline) evaluations made inside the analytic path since the
+// program started: the analytic functions make none, so it stays 0 (the tests assert it, and
+// that mjd_transitionSmooth runs exactly one mj_forward, the nominal one)
+extern _Atomic long mjd_analyticFD;
+
+// 0 when the analytic path differentiates everything model m and the state of d (after
+// mj_forward: its constraint rows) use; else -1 and a one-line message naming the first
+// feature it does not ("actuator 'grip': muscle or user gain: not differentiated yet")
+int mjd_checkAnalytic(const mjModel* m, const mjData* d, char* err, int errsz);
+
+// d qacc / d(qpos tangent, qvel, act, ctrl) of the smooth dynamics at the state of d after
+// mj_forward, row-major nv x nv, nv x nv, nv x na, nv x nu, any of them NULL; 0, or -1 with a
+// message (mjd_checkAnalytic, or a stack too small) and nothing written
+int mjd_smoothAcc(const mjModel* m, mjData* d, mjtNum* DaDq, mjtNum* DaDv, mjtNum* DaDact,
+                  mjtNum* DaDu, char* err, int errsz);
+
+// the Jacobians of one mj_step from the state of d, row-major as mjd_transitionFD's:
+// A = dx'/dx (ndx x ndx), B = dx'/du (ndx x nu), either NULL.  Runs mj_forward at the state
+// (d then holds its outputs; the state is not advanced).  0, or -1 with a message and nothing
+// written
+int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, char* err,
+                         int errsz);
 
 #endif

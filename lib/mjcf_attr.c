@@ -261,9 +261,12 @@ void mjcf_readOrient(Ctx* c, const mjXNode* e, Orient* o) {
   }
 }
 
+// an angle of the file in radians: degrees as MuJoCo's compiler converts them, v / 180 * pi
+// (v * (pi / 180) differs in the last bit)
+static double toRadians(const Ctx* c, double v) { return c->degree ? v / 180 * mjPI : v; }
+
 // the quaternion of orientation o (identity for none); errors for degenerate input
 void mjcf_orientQuat(Ctx* c, const mjXNode* e, const Orient* o, double q[4]) {
-  double scale = c->degree ? mjPI / 180 : 1;
   mju_unit4(q);
   switch (o->type) {
     case 1: {  // quat: divided by its norm (as MuJoCo's compiler, not times the inverse)
@@ -276,7 +279,7 @@ void mjcf_orientQuat(Ctx* c, const mjXNode* e, const Orient* o, double q[4]) {
       double axis[3] = {o->v[0], o->v[1], o->v[2]};
       if (mju_norm3(axis) < mjMINVAL) mjcf_fail(c, e, "axisangle axis has zero norm");
       mju_normalize3(axis);
-      mju_axisAngle2Quat(q, axis, o->v[3] * scale);
+      mju_axisAngle2Quat(q, axis, toRadians(c, o->v[3]));
       break;
     }
     case 3:  // euler: successive rotations; lowercase rotating axes, uppercase fixed axes
@@ -284,7 +287,7 @@ void mjcf_orientQuat(Ctx* c, const mjXNode* e, const Orient* o, double q[4]) {
         double axis[3] = {0, 0, 0}, r[4], t[4];
         char a = c->eulerseq[i];
         axis[a == 'x' || a == 'X' ? 0 : a == 'y' || a == 'Y' ? 1 : 2] = 1;
-        mju_axisAngle2Quat(r, axis, o->v[i] * scale);
+        mju_axisAngle2Quat(r, axis, toRadians(c, o->v[i]));
         if (a >= 'a') mju_mulQuat(t, q, r);
         else mju_mulQuat(t, r, q);
         mju_copy4(q, t);

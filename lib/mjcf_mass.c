@@ -71,10 +71,12 @@ static int bodyParts(Ctx* c, const Body* b, double** mass, double** pos, double*
     mju_copy3(*inertia, b->inertia);
     n = 1;
   }
-  memcpy(*mass + n, b->xmass, sizeof(double) * b->nextra);
-  memcpy(*pos + 3 * n, b->xpos, sizeof(double) * 3 * b->nextra);
-  memcpy(*quat + 4 * n, b->xquat, sizeof(double) * 4 * b->nextra);
-  memcpy(*inertia + 3 * n, b->xinertia, sizeof(double) * 3 * b->nextra);
+  if (b->nextra) {
+    memcpy(*mass + n, b->xmass, sizeof(double) * b->nextra);
+    memcpy(*pos + 3 * n, b->xpos, sizeof(double) * 3 * b->nextra);
+    memcpy(*quat + 4 * n, b->xquat, sizeof(double) * 4 * b->nextra);
+    memcpy(*inertia + 3 * n, b->xinertia, sizeof(double) * 3 * b->nextra);
+  }
   return n + b->nextra;
 }
 

@@ -4,8 +4,8 @@
 #   BIN=/path/to/bin sh scripts/bench.sh [RUNS [STEPS]]   (from the repository root; make bench)
 #   ONLY="contact" MODELS="gym_humanoid cheetah" sh scripts/bench.sh   (a focused run)
 #
-# ONLY (environment) names the parts to run, of compile, nocontact, smooth and contact (the
-# three races below; default: all); MODELS the races' models to run by their names in the
+# ONLY (environment) names the parts to run, of compile, nocontact, smooth, contact (the
+# three races below) and deriv (default: all); MODELS the races' models to run by their names in the
 # tables (default: all).
 #
 # 1. Compile time: the median wall time of `mjc compile` per model over RUNS runs (default 11).
@@ -38,7 +38,7 @@ BIN=${BIN:-build/bin}
 RUNS=${1:-11}
 STEPS=${2:-50000}
 ROUNDS=${ROUNDS:-5}
-ONLY=${ONLY:-compile nocontact smooth contact}
+ONLY=${ONLY:-compile deriv nocontact smooth contact}
 MODELS=${MODELS:-}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -118,6 +118,42 @@ if want compile; then
     echo "chain100 under 50 ms: $verdict ($chain ms)"
   else
     echo "chain100 under 50 ms: not measured (does not compile)"
+  fi
+fi
+
+# ---- finite-difference derivatives against MuJoCo 2.2.2 --------------------------------------
+
+# 4. (deriv) One centered finite-difference evaluation of A, B, C, D (mjd_transitionFD, eps
+#    1e-6, all four blocks) in process, at the same state (the default, or the keyframe named),
+#    median of RUNS evaluations in microseconds: scripts/derivtime.c built against libmj and
+#    against Debian's libmujoco-dev 2.2.2, which reads a copy of the robot's directory with what
+#    it does not know taken out (as for the compile race).  Ratio > 1: libmj faster.
+if want deriv; then
+  echo
+  if cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Ilib scripts/derivtime.c "$BIN/../libmj.a" \
+       -lexpat -lz -lm -lccd -lqhull_r -lpng -o "$T/dt_ours" 2>"$T/err" &&
+     cc -O2 -DNATIVE scripts/derivtime.c -lmujoco -o "$T/dt_native" 2>>"$T/err"; then
+    echo "centered FD transition Jacobians A,B,C,D, eps 1e-6, median of $RUNS (microseconds):"
+    printf '%-44s %12s %10s %7s\n' model "MuJoCo 2.2.2" libmj ratio
+    for spec in dm_control/humanoid.xml menagerie/unitree_a1/scene.xml:home \
+                menagerie/pal_talos/scene_motor.xml; do
+      xml=${spec%%:*} key=${spec#"$xml"}
+      key=${key#:}
+      [ -f "$corpus/$xml" ] || continue
+      dir=$T/native/$(dirname "$xml")
+      mkdir -p "$(dirname "$dir")"
+      rm -rf "$dir"
+      cp -r "$corpus/$(dirname "$xml")" "$dir"
+      sed -i 's/ actuatorfrcrange="[^"]*"//g; s/"implicitfast"/"implicit"/g' "$dir"/*.xml
+      # shellcheck disable=SC2086
+      theirs=$("$T/dt_native" "$RUNS" "$dir/$(basename "$xml")" $key)
+      # shellcheck disable=SC2086
+      ours=$("$T/dt_ours" "$RUNS" "$corpus/$xml" $key)
+      printf '%-44s %12s %10s %7s\n' "$spec" "$theirs" "$ours" \
+        "$(echo "$theirs $ours" | awk '{ printf "%.2f", ($2 > 0) ? $1 / $2 : 0 }')"
+    done
+  else
+    echo "derivatives against MuJoCo 2.2.2: not measured (no libmujoco-dev: $(head -1 "$T/err"))"
   fi
 fi
 

@@ -1,9 +1,14 @@
 // compare.mjs: libmj's contacts against MuJoCo's (the oracle) at identical positions.
 //
-//   node t/oracle/collision/compare.mjs --bin CONTACTS [--verbose] [--random N]
+//   node t/oracle/collision/compare.mjs --bin CONTACTS [--verbose] [--random N] [--same-frames]
 //        [--set NAME=VALUE | --disable FLAG | --enable FLAG]... MODEL.xml...
 //
 // The options (as mjstep's) apply to both engines, after nativeccd is disabled.
+// --same-frames hands MuJoCo's compiled frames (FRAMES below) to the helper, which collides
+// with them instead of its own: the compilers' frames may differ in the last bit (degrees
+// to radians, libm's sin and cos, a mesh's principal axes), and MPR on polytopes and
+// cylinders is chaotic in its input (near-equal support points on a face, a cylinder's rim
+// against its cap), so a 1e-16 change of a pose moves a contact's depth by up to 1e-2.
 // For each model the states are: qpos0 and every keyframe; RANDOM (or N) positions jittered
 // around them (free and ball joints get random rotations); and snapshots of MuJoCo falling and
 // settling from qpos0 (and keyframe 0) for FALL steps.  At each state MuJoCo's mj_forward
@@ -15,6 +20,8 @@
 // and normal refinement MPR takes the same steps, so the bound is the same).  Exit status 1
 // when a model is beyond its bounds.
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { openOracle } from '../../../scripts/oracle.mjs';
 
@@ -23,6 +30,7 @@ const CCD_BOUND = 1e-10;
 let RANDOM = 40;
 const FALL = 400;
 const EVERY = 20;
+const FRAMES = ['body_pos', 'body_quat', 'body_ipos', 'body_iquat', 'geom_pos', 'geom_quat'];
 
 // geom type pairs (type1 <= type2) with an analytic function; the other convex pairs use libccd
 const PLANE = 0, SPHERE = 2, CAPSULE = 3, ELLIPSOID = 4, CYLINDER = 5, BOX = 6;
@@ -33,12 +41,13 @@ const ANALYTIC = new Set([[PLANE, SPHERE], [PLANE, CAPSULE], [PLANE, ELLIPSOID],
 
 // ---- arguments --------------------------------------------------------------------------------
 const argv = process.argv.slice(2);
-let bin = null, verbose = false;
+let bin = null, verbose = false, sameFrames = false;
 const files = [], opts = { set: [], disable: ['nativeccd'], enable: [] };
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--bin') bin = argv[++i];
   else if (argv[i] === '--verbose') verbose = true;
   else if (argv[i] === '--random') RANDOM = +argv[++i];
+  else if (argv[i] === '--same-frames') sameFrames = true;
   else if (['--set', '--disable', '--enable'].includes(argv[i])) {
     opts[argv[i].slice(2)].push(argv[++i]);
   }
@@ -140,16 +149,26 @@ function checkModel(oracle, file, seed) {
   const row = { name: path.basename(file, '.xml'), states: 0, contacts: 0, ccd: 0,
                 err: {}, ccdErr: {}, beyond: 0, bad: [], pass: true };
   const m = oracle.loadModel(file, opts);
+  const frameArgs = [];
   let states, ref;
   try {
     states = makeStates(oracle.mujoco, m, seed);
     ref = oracleContacts(oracle.mujoco, m, states);
+    if (sameFrames) {
+      // MuJoCo's frames into a file for the helper's --frames
+      const name = path.join(os.tmpdir(), `frames-${process.pid}-${seed}.txt`);
+      fs.writeFileSync(name, FRAMES.map((f) => `${f} ${Array.from(m[f]).map((x) =>
+        x.toPrecision(17)).join(' ')}\n`).join(''));
+      frameArgs.push('--frames', name);
+    }
   } finally {
     var types = Array.from(m.geom_type);
     m.delete();
   }
   const input = states.map((q) => q.map((x) => x.toPrecision(17)).join(' ')).join('\n') + '\n';
-  const r = spawnSync(bin, [file, ...optArgs], { input, encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(bin, [file, ...frameArgs, ...optArgs], { input, encoding: 'utf8',
+                                                                 maxBuffer: 1 << 30 });
+  if (frameArgs.length) fs.unlinkSync(frameArgs[1]);
   if (r.status !== 0) throw new Error(`${bin}: ${r.stderr.trim()}`);
   const ours = r.stdout.trim().split('\n').map((l) => JSON.parse(l).contact);
   row.states = states.length;

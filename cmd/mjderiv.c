@@ -1,0 +1,447 @@
+// mjderiv: the Jacobians of one simulation step at every state of a stream: A = dx'/dx,
+// B = dx'/du, C = ds/dx, D = ds/du (x the tangent state, u the controls, s the sensors).
+//
+//   mjderiv MODEL [--key K] [--method fd] [--centered] [--eps E] [--blocks LIST]
+//           [--threads N] [--npy DIR | --csv] [-o OUT] [STREAM | -]
+//   mjderiv --help | --version
+//
+// MODEL is a binary model or an MJCF file.  STREAM is a state stream bound to MODEL (mjstep's
+// output as it is); each frame sets the state and input fields it carries (time, qpos, qvel,
+// act, warmstart, ctrl, applied forces, mocap, eq_active) over the initial state, the model's
+// default or keyframe K, and gives one set of Jacobians.  Without STREAM, the initial state
+// alone gives one set.  The method is mjd_transitionFD (MuJoCo's finite differences: forward,
+// or centered with --centered; eps 1e-6 unless --eps).  Output: a Jacobian stream (man 1
+// mjderiv, FORMAT) on standard output or OUT; --npy DIR writes DIR/A.npy ... (frames, rows,
+// cols); --csv writes frame,block,row,col,value lines.  --threads N spreads the frames over
+// N threads, with output identical to one thread's.
+//
+// Exit status: 0 success, 2 usage or data error (no partial output is left behind).
+#include "tool.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+static const char usageLines[] =
+  "usage: mjderiv MODEL [--key K] [--method fd] [--centered] [--eps E] [--blocks LIST]\n"
+  "               [--threads N] [--npy DIR | --csv] [-o OUT] [STREAM | -]\n"
+  "       mjderiv --help | --version\n";
+
+// what --help prints after the usage text
+static const char helpText[] =
+  "\n"
+  "Jacobians of one step at every state of a state stream (man 5 mjt), or at the initial\n"
+  "state: A = dx'/dx, B = dx'/du, C = ds/dx, D = ds/du, x = (dqpos, qvel, act) in the\n"
+  "tangent space (2nv+na), u = ctrl, s = sensordata.\n"
+  "options:\n"
+  "  --key K         initial state: keyframe K (name or index) instead of the default\n"
+  "  --method fd     finite differences as MuJoCo's mjd_transitionFD (the only method)\n"
+  "  --centered      centered differences (default: forward)\n"
+  "  --eps E         the perturbation (default 1e-6)\n"
+  "  --blocks LIST   the blocks to compute, of A,B,C,D (default all)\n"
+  "  --threads N     frames on N threads (same output as one)\n"
+  "  --npy DIR       DIR/A.npy, B.npy, C.npy, D.npy: float64 (frames, rows, cols)\n"
+  "  --csv           text lines frame,block,row,col,value\n"
+  "  -o OUT          the Jacobian stream (or CSV) into OUT instead of standard output\n"
+  "  -h, --help, --version\n";
+
+#define NBLOCK 4
+static const char blockName[NBLOCK] = {'A', 'B', 'C', 'D'};
+
+// ---- the run ----------------------------------------------------------------------------------
+
+// the run's settings, inputs and results, released at exit (also after eprintf)
+static struct {
+  mjModel* m;
+  mjData* init;           // the initial state (default or keyframe)
+  int key;                // keyframe, -1: the default
+  int centered;           // centered differences
+  mjtNum eps;             // perturbation
+  int want[NBLOCK];       // blocks requested
+  int rows[NBLOCK], cols[NBLOCK];
+  size_t per;             // numbers of the requested blocks of one frame
+  uint32_t mask;          // fields the frames carry
+  mjStreamHeader ih;      // the input stream's header
+  int nvalue;             // numbers of one input frame (0: no stream)
+  long nframe;            // frames
+  mjtNum* in;             // input frames (nframe x nvalue)
+  mjtNum* out;            // Jacobians (nframe x per)
+  atomic_long next;       // next frame to compute
+  atomic_long done;       // frames computed
+  mjOutFile* file[NBLOCK];  // outputs still to commit (stream or CSV: file[0])
+  const char* createdDir; // the --npy directory when this run made it
+  atomic_int failed;      // a frame's derivatives failed (d's stack too small)
+} run;
+
+// discard uncommitted outputs, free everything
+static void cleanup(void) {
+  for (int b = 0; b < NBLOCK; b++) {
+    if (run.file[b]) mj_outClose(run.file[b], 0, NULL, 0);
+    free(run.file[b]);
+  }
+  if (run.createdDir) rmdir(run.createdDir);
+  free(run.in), free(run.out);
+  mj_deleteData(run.init);
+  mj_deleteModel(run.m);
+}
+
+// a keyframe by name, else by index
+static int findKey(const char* s) {
+  int k = mj_name2id(run.m, mjOBJ_KEY, s);
+  if (k >= 0) return k;
+  char* end;
+  long i = strtol(s, &end, 10);
+  if (end == s || *end) eprintf("unknown keyframe '%s'", s);
+  if (i < 0 || i >= run.m->nkey)
+    eprintf("keyframe index %ld out of range (the model has %d keyframes)", i, run.m->nkey);
+  return (int)i;
+}
+
+// the blocks of a list "A,B,D"
+static void parseBlocks(const char* list) {
+  memset(run.want, 0, sizeof(run.want));
+  for (const char* p = list; *p; p++) {
+    const char* hit = memchr(blockName, *p, NBLOCK);
+    if (hit && (p[1] == ',' || !p[1])) run.want[hit - blockName] = 1;
+    else if (*p != ',') usageError("--blocks: not a list of A, B, C, D: %s", list);
+  }
+  if (!run.want[0] && !run.want[1] && !run.want[2] && !run.want[3])
+    usageError("--blocks: no block in '%s'", list);
+}
+
+// ---- input ------------------------------------------------------------------------------------
+
+// 1 for the stream kinds stored as mjtNum
+static int isReal(int kind) {
+  return kind != mjSK_INT && kind != mjSK_EQ && kind != mjSK_WARNING;
+}
+
+// the state and input fields of frame values v into d (those the stream carries)
+static void applyFrame(mjData* d, const mjtNum* v) {
+  const mjModel* m_ = run.m;
+  MJ_SIZES(MJ_X_SIZE_LOCAL)
+  uint32_t use = run.mask & (mjSTREAM_STATE | mjSTREAM_INPUT);
+#define MJ_X_APPLY(fld, count, src, kind)                                                         \
+  if (use >> mjSTREAM_##fld & 1) {                                                                \
+    const mjtNum* x = v + mj_streamFieldOffset(&run.ih, mjSTREAM_##fld);                          \
+    if (kind == mjSK_EQ) {                                                                        \
+      unsigned char* e = (unsigned char*)(void*)(src);                                            \
+      for (int i = 0; i < (count); i++) e[i] = x[i] != 0;                                         \
+    } else {                                                                                      \
+      memcpy((void*)(src), x, sizeof(mjtNum) * (size_t)(count));                                  \
+    }                                                                                             \
+  }
+  MJ_STREAM_FIELDS(MJ_X_APPLY)
+#undef MJ_X_APPLY
+}
+
+// every real state and input value of frame k is finite, else an error naming it
+static void checkFinite(const mjtNum* v, long k) {
+  uint32_t use = run.mask & (mjSTREAM_STATE | mjSTREAM_INPUT);
+  for (int f = 0; f < mjNSTREAMFIELD; f++) {
+    if (!(use >> f & 1) || !isReal(mj_streamFieldKind(f))) continue;
+    const mjtNum* x = v + mj_streamFieldOffset(&run.ih, f);
+    for (int i = 0, n = mj_streamFieldSize(&run.ih, f); i < n; i++) {
+      if (isfinite(x[i])) continue;
+      char el[128];
+      mj_streamElementName(run.m, f, i, 1, el, sizeof(el));
+      eprintf("%s: frame %ld: %s is %g: the state must be finite", run.ih.name, k, el, x[i]);
+    }
+  }
+}
+
+// every frame of the stream at path into run.in
+static void readStream(const char* path) {
+  char err[512];
+  FILE* f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+  if (!f) eprintf("%s:", path);
+  if (mj_streamReadHeader(f, path, &run.ih, err, sizeof(err))) eprintf("%s", err);
+  if (mj_streamCheckModel(&run.ih, run.m, err, sizeof(err))) eprintf("%s", err);
+  run.mask = run.ih.mask;
+  run.nvalue = run.ih.nvalue;
+  long cap = 64;
+  run.in = emalloc(sizeof(mjtNum) * (size_t)(cap * (run.nvalue + 1)));
+  int r;
+  while ((r = mj_streamReadValues(f, &run.ih, run.in + run.nframe * run.nvalue, err,
+                                  sizeof(err))) == 1) {
+    checkFinite(run.in + run.nframe * run.nvalue, run.nframe);
+    if (++run.nframe == cap) {
+      cap *= 2;
+      mjtNum* grown = realloc(run.in, sizeof(mjtNum) * (size_t)(cap * (run.nvalue + 1)));
+      if (!grown) eprintf("out of memory for %ld frames", cap);
+      run.in = grown;
+    }
+  }
+  if (r < 0) eprintf("%s", err);
+  if (f != stdin) fclose(f);
+}
+
+// ---- computing ------------------------------------------------------------------------------
+
+// a worker: frames taken in turn from the shared counter, each into its own slot of run.out
+static void* worker(void* arg) {
+  mjData* d = mj_makeData(run.m);
+  if (!d) {
+    run.failed = 1;
+    return arg;
+  }
+  for (long k; (k = atomic_fetch_add(&run.next, 1)) < run.nframe;) {
+    // the initial state, then the frame's fields over it
+    mj_resetData(run.m, d);
+    if (run.key >= 0) mj_resetDataKeyframe(run.m, d, run.key);
+    if (run.nvalue) applyFrame(d, run.in + k * run.nvalue);
+    mjtNum* blk[NBLOCK];
+    mjtNum* at = run.out + (size_t)k * run.per;
+    for (int b = 0; b < NBLOCK; b++) {
+      blk[b] = run.want[b] ? at : NULL;
+      if (run.want[b]) at += (size_t)run.rows[b] * run.cols[b];
+    }
+    if (mjd_transitionFD(run.m, d, run.eps, run.centered, blk[0], blk[1], blk[2], blk[3]))
+      run.failed = 1;
+    atomic_fetch_add(&run.done, 1);
+  }
+  mj_deleteData(d);
+  return arg;
+}
+
+// seconds on a monotonic clock
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+// all frames on n threads; the main thread draws the progress bar when stderr is a terminal
+// and the run lasts over half a second
+static void compute(int n) {
+  pthread_t* th = emalloc(sizeof(pthread_t) * (size_t)n);
+  for (int i = 0; i < n; i++)
+    if (pthread_create(th + i, NULL, worker, NULL)) eprintf("cannot start thread %d", i);
+  int bar = isatty(STDERR_FILENO), shown = 0;
+  double start = now();
+  while (bar && atomic_load(&run.done) < run.nframe) {
+    nanosleep(&(struct timespec){0, 100000000}, NULL);
+    if (now() - start < 0.5) continue;
+    long done = atomic_load(&run.done);
+    int width = 40, fill = (int)(width * done / (run.nframe ? run.nframe : 1));
+    fprintf(stderr, "\r%s: [%.*s%*s] %ld/%ld frames", argv0, fill,
+            "########################################", width - fill, "", done, run.nframe);
+    shown = 1;
+  }
+  for (int i = 0; i < n; i++) pthread_join(th[i], NULL);
+  if (shown) fputs("\r\033[K", stderr);
+  free(th);
+  if (run.failed) eprintf("the derivatives need more stack than the data of the model has");
+}
+
+// ---- output ---------------------------------------------------------------------------------
+
+// open an output, kept in slot b until committed
+static FILE* openOut(int b, const char* path) {
+  char err[512];
+  run.file[b] = emalloc(sizeof(mjOutFile));
+  if (mj_outOpen(run.file[b], path, err, sizeof(err))) {
+    free(run.file[b]);
+    run.file[b] = NULL;
+    eprintf("%s", err);
+  }
+  return run.file[b]->f;
+}
+
+// commit every output; a closed pipe on standard output ends the tool quietly
+static void commitAll(void) {
+  for (int b = 0; b < NBLOCK; b++) {
+    mjOutFile* o = run.file[b];
+    if (!o) continue;
+    char err[512];
+    run.file[b] = NULL;
+    int bad = mj_outClose(o, 1, err, sizeof(err));
+    int pipe = bad && !strcmp(o->path, "-") && errno == EPIPE;
+    free(o);
+    if (pipe) exit(EXIT_OK);
+    if (bad) eprintf("%s", err);
+  }
+}
+
+// n little-endian float64 values
+static void putF64(FILE* f, const mjtNum* v, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    uint64_t u;
+    memcpy(&u, v + i, 8);
+    unsigned char b[8];
+    for (int k = 0; k < 8; k++) b[k] = (unsigned char)(u >> (8 * k));
+    fwrite(b, 1, 8, f);
+  }
+}
+
+// a little-endian unsigned integer of n bytes into p
+static void putLE(unsigned char* p, uint64_t x, int n) {
+  for (int k = 0; k < n; k++) p[k] = (unsigned char)(x >> (8 * k));
+}
+
+// the Jacobian stream: a 64-byte header (FORMAT in man 1 mjderiv), then per frame the marker
+// MJFR, the requested blocks row-major as float64, and the CRC-32 of marker and values
+static void writeStream(void) {
+  FILE* f = run.file[0]->f;
+  unsigned char h[64] = "MJDERIV1";
+  putLE(h + 8, 1, 4);
+  putLE(h + 12, 0x01020304, 4);
+  putLE(h + 16, mj_modelHash(run.m), 8);
+  int sizes[4] = {run.m->nv, run.m->na, run.m->nu, run.m->nsensordata};
+  for (int i = 0; i < 4; i++) putLE(h + 24 + 4 * i, (uint32_t)sizes[i], 4);
+  uint32_t blocks = 0;
+  for (int b = 0; b < NBLOCK; b++) blocks |= (uint32_t)run.want[b] << b;
+  putLE(h + 40, blocks, 4);
+  putLE(h + 44, (uint32_t)run.centered, 4);
+  uint64_t e;
+  memcpy(&e, &run.eps, 8);
+  putLE(h + 48, e, 8);
+  putLE(h + 60, crc32(0, h, 60), 4);
+  fwrite(h, 1, 64, f);
+  unsigned char* buf = emalloc(4 + 8 * run.per);
+  for (long k = 0; k < run.nframe; k++) {
+    memcpy(buf, "MJFR", 4);
+    const mjtNum* v = run.out + (size_t)k * run.per;
+    for (size_t i = 0; i < run.per; i++) {
+      uint64_t u;
+      memcpy(&u, v + i, 8);
+      putLE(buf + 4 + 8 * i, u, 8);
+    }
+    unsigned char crc[4];
+    putLE(crc, crc32(0, buf, (uInt)(4 + 8 * run.per)), 4);
+    fwrite(buf, 1, 4 + 8 * run.per, f);
+    fwrite(crc, 1, 4, f);
+  }
+  free(buf);
+  commitAll();
+}
+
+// frame,block,row,col,value lines
+static void writeCsv(void) {
+  FILE* f = run.file[0]->f;
+  fputs("frame,block,row,col,value\n", f);
+  for (long k = 0; k < run.nframe; k++) {
+    const mjtNum* v = run.out + (size_t)k * run.per;
+    for (int b = 0; b < NBLOCK; b++) {
+      for (int r = 0; run.want[b] && r < run.rows[b]; r++)
+        for (int c = 0; c < run.cols[b]; c++)
+          fprintf(f, "%ld,%c,%d,%d,%.17g\n", k, blockName[b], r, c, *v++);
+    }
+  }
+  commitAll();
+}
+
+// the outputs, opened before the work so that an unwritable one fails at once: DIR/X.npy
+// per requested block, else the stream or CSV at path
+static void openOutputs(const char* dir, const char* path) {
+  if (!dir) {
+    openOut(0, path);
+    return;
+  }
+  if (!mkdir(dir, 0777)) run.createdDir = dir;
+  else if (errno != EEXIST) eprintf("%s:", dir);
+  for (int b = 0; b < NBLOCK; b++) {
+    char p[4096];
+    snprintf(p, sizeof(p), "%s/%c.npy", dir, blockName[b]);
+    if (run.want[b]) openOut(b, p);
+  }
+}
+
+// DIR/X.npy per requested block: NumPy 1.0, '<f8', shape (frames, rows, cols)
+static void writeNpy(void) {
+  size_t off = 0;
+  for (int b = 0; b < NBLOCK; b++) {
+    if (!run.want[b]) continue;
+    FILE* f = run.file[b]->f;
+
+    // the 128-byte header: magic, version, length, the dictionary padded with blanks
+    char dict[118];
+    int n = snprintf(dict, sizeof(dict), "{'descr': '<f8', 'fortran_order': False, "
+                     "'shape': (%ld, %d, %d), }", run.nframe, run.rows[b], run.cols[b]);
+    memset(dict + n, ' ', sizeof(dict) - (size_t)n);
+    dict[sizeof(dict) - 1] = '\n';
+    fwrite("\x93NUMPY\x01\x00\x76\x00", 1, 10, f);
+    fwrite(dict, 1, sizeof(dict), f);
+    size_t size = (size_t)run.rows[b] * run.cols[b];
+    for (long k = 0; k < run.nframe; k++) putF64(f, run.out + (size_t)k * run.per + off, size);
+    off += size;
+  }
+  commitAll();
+  run.createdDir = NULL;
+}
+
+int main(int argc, char** argv) {
+  tool_init("mjderiv", usageLines);
+  atexit(cleanup);
+  const char *model = NULL, *in = NULL, *out = "-", *npy = NULL, *key = NULL;
+  int csv = 0, threads = 1;
+  run.eps = 1e-6;
+  parseBlocks("A,B,C,D");
+  for (int i = 1; i < argc; i++) {
+    const char* s = argv[i];
+    int more = i + 1 < argc;
+    char* end;
+    if (!strcmp(s, "-h") || !strcmp(s, "--help")) help(helpText);
+    else if (!strcmp(s, "--version")) version();
+    else if (!strcmp(s, "--centered")) run.centered = 1;
+    else if (!strcmp(s, "--csv")) csv = 1;
+    else if (!strcmp(s, "--key") && more) key = argv[++i];
+    else if (!strcmp(s, "--npy") && more) npy = argv[++i];
+    else if (!strcmp(s, "-o") && more) out = argv[++i];
+    else if (!strcmp(s, "--blocks") && more) parseBlocks(argv[++i]);
+    else if (!strcmp(s, "--method") && more) {
+      if (strcmp(argv[++i], "fd")) usageError("--method: unknown method '%s' (fd)", argv[i]);
+    } else if (!strcmp(s, "--eps") && more) {
+      run.eps = strtod(argv[++i], &end);
+      if (end == argv[i] || *end || !(run.eps > 0) || !isfinite(run.eps))
+        usageError("--eps: not a positive number: %s", argv[i]);
+    } else if (!strcmp(s, "--threads") && more) {
+      long t = strtol(argv[++i], &end, 10);
+      if (end == argv[i] || *end || t < 1 || t > 1024)
+        usageError("--threads: not a thread count in 1..1024: %s", argv[i]);
+      threads = (int)t;
+    } else if (s[0] == '-' && s[1]) usageError("unknown option or missing value: %s", s);
+    else if (!model) model = s;
+    else if (!in) in = s;
+    else usageError("too many arguments: %s", s);
+  }
+  if (!model) usageError("no model");
+  if (npy && csv) usageError("--npy and --csv exclude each other");
+  if (npy && strcmp(out, "-")) usageError("-o does not apply to --npy (the files go into DIR)");
+
+  // the model, its initial state, the sizes of the blocks
+  char err[512];
+  mjModel* m = run.m = eloadmodel(model);
+  if (mj_checkSupported(m, err, sizeof(err))) eprintf("%s: %s", model, err);
+  if (m->opt.integrator == mjINT_RK4)
+    eprintf("%s: the RK4 integrator has no finite-difference transition (as in MuJoCo): "
+            "use Euler, implicit or implicitfast", model);
+  run.key = key ? findKey(key) : -1;
+  int ndx = 2 * m->nv + m->na;
+  int rows[NBLOCK] = {ndx, ndx, m->nsensordata, m->nsensordata};
+  int cols[NBLOCK] = {ndx, m->nu, ndx, m->nu};
+  for (int b = 0; b < NBLOCK; b++) {
+    run.rows[b] = rows[b], run.cols[b] = cols[b];
+    if (run.want[b]) run.per += (size_t)rows[b] * cols[b];
+  }
+
+  // the frames: the stream's, or the initial state alone
+  if (in) readStream(in);
+  else run.nframe = 1;
+  run.out = emalloc(sizeof(mjtNum) * (run.per * (size_t)run.nframe + 1));
+  openOutputs(npy, out);
+  compute(threads);
+
+  // the output
+  if (npy) writeNpy();
+  else if (csv) writeCsv();
+  else writeStream();
+  return EXIT_OK;
+}

@@ -1,0 +1,184 @@
+#!/usr/bin/env node
+// run.mjs: libmj's finite-difference Jacobians against MuJoCo 3.5.1's mjd_transitionFD and
+// mjd_inverseFD (the oracle) at identical states.
+//
+//   node t/oracle/deriv/run.mjs --deriv DERIV [--steps N] MODEL.xml[:KEY]...
+//
+// For every model (from keyframe KEY when given, else the default state), under each option
+// variant (a model integrating with RK4, which mjd_transitionFD refuses, runs as Euler and as
+// implicitfast instead): MuJoCo simulates N steps (default 240) with ctrl_i = the middle of its
+// range + 0.7 half-range sin(0.05 t + i) (0.5 sin(...) when unlimited).  At four states along
+// the way (steps 0, N/3, 2N/3, N) and at a state near each (qvel + 0.05 sin(3.1 j + t), ctrl
+// pushed to an upper bound on actuator 0 and to a lower one on the last, where limited, so
+// that the one-sided differences at the bounds are exercised), both sides compute
+// mjd_transitionFD (centered at the first states, forward at the near ones; eps 1e-6) and
+// mjd_inverseFD (eps 1e-6, flg_actuation alternating) at qacc of mj_forward, from the same
+// qpos, qvel, act, ctrl and warm start.  Each block is compared by
+// max |ours - theirs| / max(1, max |theirs|); bound 1e-6.  libmj must also leave the state
+// as given.  One line per state; exit status 1 on a failure.
+//
+// MuJoCo 3.5.1's centered D has the wrong sign: at every state its centered D is the negative
+// of its own forward D (and of the derivative: its centered B, forward B and forward D agree
+// with each other and with libmj), so a centered D is compared with the negated oracle.
+import path from 'node:path';
+import { openOracle } from '../../../scripts/oracle.mjs';
+import { variantOptions, runHelper } from '../cases.mjs';
+
+const BOUND = 1e-6;
+const EPS = 1e-6;
+const BLOCKS = ['A', 'B', 'C', 'D', 'DfDq', 'DfDv', 'DfDa', 'DsDq', 'DsDv', 'DsDa', 'DmDq'];
+
+// ---- arguments --------------------------------------------------------------------------------
+
+const args = process.argv.slice(2);
+let deriv = null, steps = 240;
+const models = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--deriv') deriv = args[++i];
+  else if (args[i] === '--steps') steps = +args[++i];
+  else models.push(args[i]);
+}
+if (!deriv || !models.length) {
+  process.stderr.write('usage: node t/oracle/deriv/run.mjs --deriv DERIV [--steps N] ' +
+                       'MODEL.xml[:KEY]...\n');
+  process.exit(2);
+}
+
+// ---- the oracle --------------------------------------------------------------------------------
+
+// ctrl of actuator i at step t: a sine about the middle of its range
+function control(m, i, t) {
+  const s = Math.sin(0.05 * t + i);
+  if (!m.actuator_ctrllimited[i]) return 0.5 * s;
+  const lo = m.actuator_ctrlrange[2 * i], hi = m.actuator_ctrlrange[2 * i + 1];
+  return 0.5 * (lo + hi) + 0.35 * (hi - lo) * s;
+}
+
+// MuJoCo's Jacobians at d's state (d's state is left as it was), centered D sign-corrected
+function jacobians(mujoco, m, d, centered, actuation) {
+  const ndx = 2 * m.nv + m.na, ns = m.nsensordata, nv = m.nv;
+  const size = [ndx * ndx, ndx * m.nu, ns * ndx, ns * m.nu, nv * nv, nv * nv, nv * nv,
+                nv * ns, nv * ns, nv * ns, nv * m.nM];
+  const buf = size.map((n) => (n ? new mujoco.DoubleBuffer(n) : null));
+  try {
+    mujoco.mjd_transitionFD(m, d, EPS, centered, ...buf.slice(0, 4));
+    const sign = centered ? -1 : 1;
+    const warm = Float64Array.from(d.qacc_warmstart);
+    mujoco.mj_forward(m, d);
+    d.qacc_warmstart.set(warm);
+    mujoco.mjd_inverseFD(m, d, EPS, actuation, ...buf.slice(4));
+    const r = {};
+    BLOCKS.forEach((b, k) => { r[b] = buf[k] ? Array.from(buf[k].GetView()) : []; });
+    r.D = r.D.map((x) => sign * x);
+    return r;
+  } finally {
+    buf.forEach((b) => b && b.delete());
+  }
+}
+
+// the cases of one model under opts: states along a trajectory and near it, with MuJoCo's
+// Jacobians
+function oracleCases(o, file, key, opts) {
+  const { mujoco } = o;
+  const m = o.loadModel(file, opts);
+  const d = new mujoco.MjData(m);
+  try {
+    if (key !== null) {
+      const k = mujoco.mj_name2id(m, mujoco.mjtObj.mjOBJ_KEY.value, key);
+      if (k < 0) throw new Error(`${file}: no keyframe ${key}`);
+      mujoco.mj_resetDataKeyframe(m, d, k);
+    }
+    const marks = [0, Math.round(steps / 3), Math.round(2 * steps / 3), steps];
+    const cases = [];
+    for (let t = 0; t <= steps; t++) {
+      for (let i = 0; i < m.nu; i++) d.ctrl[i] = control(m, i, t);
+      if (marks.includes(t)) {
+        const base = { t, qpos: Array.from(d.qpos), qvel: Array.from(d.qvel),
+                       act: Array.from(d.act), ctrl: Array.from(d.ctrl),
+                       warm: Array.from(d.qacc_warmstart) };
+        const near = { ...base, qvel: base.qvel.map((v, j) => v + 0.05 * Math.sin(3.1 * j + t)),
+                       ctrl: base.ctrl.slice(), near: 1 };
+        if (m.nu && m.actuator_ctrllimited[0]) near.ctrl[0] = m.actuator_ctrlrange[1];
+        const last = m.nu - 1;
+        if (m.nu > 1 && m.actuator_ctrllimited[last]) {
+          near.ctrl[last] = m.actuator_ctrlrange[2 * last];
+        }
+        for (const [c, centered] of [[base, 1], [near, 0]]) {
+          d.qpos.set(c.qpos), d.qvel.set(c.qvel), d.act.set(c.act), d.ctrl.set(c.ctrl);
+          d.qacc_warmstart.set(c.warm);
+          c.centered = centered;
+          c.actuation = cases.length % 2;
+          c.theirs = jacobians(mujoco, m, d, centered, c.actuation);
+          c.qacc = Array.from(d.qacc);
+          c.ncon = d.ncon;
+          cases.push(c);
+        }
+        d.qpos.set(base.qpos), d.qvel.set(base.qvel), d.ctrl.set(base.ctrl);
+        d.qacc_warmstart.set(base.warm);
+      }
+      mujoco.mj_step(m, d);
+    }
+    return cases;
+  } finally {
+    d.delete();
+    m.delete();
+  }
+}
+
+// ---- comparison --------------------------------------------------------------------------------
+
+// max |a - b| / max(1, max |b|); a length mismatch or a NaN is infinite
+function blockErr(a, b) {
+  if (a.length !== b.length) return Infinity;
+  let diff = 0, top = 0;
+  for (let i = 0; i < a.length; i++) {
+    const e = Math.abs(a[i] - b[i]);
+    if (Number.isNaN(e)) return Infinity;
+    diff = Math.max(diff, e);
+    top = Math.max(top, Math.abs(b[i]));
+  }
+  return diff / Math.max(1, top);
+}
+
+// ---- main --------------------------------------------------------------------------------------
+
+const o = await openOracle({ quiet: true });
+let failures = 0, ncase = 0;
+const worstOf = {};
+console.log('model            variant              step near ncon  A        B        C        ' +
+            'D        inverse  (worst)');
+for (const spec of models) {
+  const [file, key = null] = spec.split(':');
+  const probe = o.loadModel(file, { set: [], disable: [], enable: [] });
+  const rk4 = probe.opt.integrator === o.mujoco.mjtIntegrator.mjINT_RK4.value;
+  probe.delete();
+  const variants = rk4 ? [['integrator=Euler'], ['integrator=implicitfast']] : [[]];
+  for (const words of variants) {
+    const { opts, flags } = variantOptions(words);
+    const cases = oracleCases(o, file, key, opts);
+    const mine = runHelper(deriv, file, flags, cases.map((c) => [
+      c.centered, EPS, c.actuation, ...c.qpos, ...c.qvel, ...c.act, ...c.ctrl, ...c.warm,
+      ...c.qacc]));
+    cases.forEach((c, k) => {
+      const errs = Object.fromEntries(BLOCKS.map((b) => [b, blockErr(mine[k][b], c.theirs[b])]));
+      let worst = 'A';
+      for (const b of BLOCKS) if (!(errs[b] <= errs[worst])) worst = b;
+      const inv = Math.max(...BLOCKS.slice(4).map((b) => errs[b]));
+      const fail = !(errs[worst] <= BOUND) || !mine[k].same;
+      for (const b of BLOCKS) worstOf[b] = Math.max(worstOf[b] || 0, errs[b]);
+      if (fail) failures++;
+      ncase++;
+      const e = (x) => x.toExponential(1).padStart(8);
+      console.log(`${path.basename(path.dirname(file)).slice(0, 7)}/${path.basename(file)}`
+                  .slice(0, 16).padEnd(16) + ` ${(words.join(' ') || '-').padEnd(20)} ` +
+                  `${String(c.t).padStart(4)} ${c.near ? '   1' : '   0'} ` +
+                  `${String(c.ncon).padStart(4)} ${e(errs.A)} ${e(errs.B)} ${e(errs.C)} ` +
+                  `${e(errs.D)} ${e(inv)} (${worst})${mine[k].same ? '' : ' STATE CHANGED'}` +
+                  `${fail ? '  FAIL' : ''}`);
+    });
+  }
+}
+console.log(`worst per block: ${BLOCKS.map((b) => `${b} ${worstOf[b].toExponential(1)}`)
+  .join(', ')}`);
+console.log(`${ncase} cases, ${failures} failures`);
+process.exit(failures ? 1 : 0);

@@ -1,0 +1,123 @@
+#!/bin/sh
+# mjderiv.sh: tests of mjderiv: usage and options, a damped pendulum's Jacobians against its
+# linearization, the shapes of the NumPy, CSV and stream outputs, threads giving the same
+# bytes, keyframes, and each error with its exit status and no output left behind.
+#   BIN=/path/to/bin sh t/tools/mjderiv.sh
+. "$(dirname "$0")/lib.sh"
+
+# ---- inputs -------------------------------------------------------------------------------------
+# a pendulum hanging from a hinge (Euler, h = 0.01) with a limited motor, a joint position and a
+# joint velocity sensor, and a keyframe at 0.5 rad
+cat >pend.xml <<'XML'
+<mujoco model="pend">
+  <option timestep="0.01" integrator="Euler"/>
+  <worldbody>
+    <body name="bob" pos="0 0 1">
+      <joint name="swing" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0 0 -0.5" size="0.05" mass="1"/>
+    </body>
+  </worldbody>
+  <actuator><motor joint="swing" ctrlrange="-1 1"/></actuator>
+  <sensor><jointpos joint="swing"/><jointvel joint="swing"/></sensor>
+  <keyframe><key name="tilt" qpos="0.5"/></keyframe>
+</mujoco>
+XML
+sed 's/integrator="Euler"/integrator="RK4"/' pend.xml >rk4.xml
+sed 's/name="swing"/name="swing2"/; s/joint="swing"/joint="swing2"/g' pend.xml >other.xml
+run 0 '"$BIN/mjstep" pend.xml -n 20 --key tilt --fields state,ctrl -o pend.mjt'
+run 0 '"$BIN/mjstep" other.xml -n 2 -o other.mjt'
+
+# ---- usage --------------------------------------------------------------------------------------
+run 0 '"$BIN/mjderiv" --help'
+has out '^usage: mjderiv MODEL'
+has out 'npy DIR'
+run 0 '"$BIN/mjderiv" --version'
+has out '^mjderiv '
+run 2 '"$BIN/mjderiv"'
+has err '^mjderiv: no model'
+run 2 '"$BIN/mjderiv" pend.xml --method analytic'
+has err "unknown method 'analytic'"
+run 2 '"$BIN/mjderiv" pend.xml --eps -1'
+has err 'not a positive number'
+run 2 '"$BIN/mjderiv" pend.xml --blocks A,E'
+has err 'not a list of A, B, C, D'
+run 2 '"$BIN/mjderiv" pend.xml --threads 0'
+run 2 '"$BIN/mjderiv" pend.xml --npy d --csv'
+run 2 '"$BIN/mjderiv" pend.xml --bogus'
+
+# ---- values -------------------------------------------------------------------------------------
+# at rest at the bottom, semi-implicit Euler: v' = v + h a, q' = q + h v' with
+# a = (u - m g c q) / I (m = 1, com at c = 0.25 below the hinge), so B = (h^2, h) / I,
+# dv'/dq = -h m g c / I = -m g c B[1], dq'/dq = 1 + h dv'/dq, dq'/dv = h, dv'/dv = 1; the
+# sensors are (q, v): C = identity, D = 0
+run 0 '"$BIN/mjderiv" pend.xml --csv --centered'
+has out '^frame,block,row,col,value$'
+has out '^0,A,0,1,0.01$'
+has out '^0,A,1,1,1$'
+has out '^0,C,0,0,1$'
+has out '^0,C,1,1,1$'
+has out '^0,D,0,0,0$'
+holds "$(wc -l <out)" -eq 13
+awk -F, '{ v[$2 $3 $4] = $5 } END { e1 = v["A10"] + 9.81 * 0.25 * v["B10"];
+  e2 = v["A00"] - 1 - 0.01 * v["A10"]; e3 = v["B00"] - 0.01 * v["B10"];
+  print (e1 * e1 < 1e-16 && e2 * e2 < 1e-16 && e3 * e3 < 1e-16) ? "ok" : "bad" }' out >v
+same v ok
+
+# forward and centered agree to about eps on the smooth pendulum
+run 0 '"$BIN/mjderiv" pend.xml --key tilt --csv'
+mv out fwd.csv
+run 0 '"$BIN/mjderiv" pend.xml --key tilt --csv --centered'
+paste -d, fwd.csv out | awk -F, 'NR > 1 { d = $5 - $10; if (d < 0) d = -d; if (d > m) m = d }
+  END { print (m < 1e-5) ? "ok" : "bad " m }' >v
+same v ok
+
+# at the upper bound of the control the difference is one-sided and B is still the gain
+printf 'ctrl[0]\n1\n' | "$BIN/mjdump" --from-csv pend.xml >bound.mjt
+run 0 '"$BIN/mjderiv" pend.xml bound.mjt --csv --centered --blocks B'
+awk -F, '$2 == "B" && $3 == 1 { print ($5 > 0) ? "ok" : "bad" }' out >v
+same v ok
+
+# ---- outputs ------------------------------------------------------------------------------------
+# one set per frame: 21 frames; NumPy shapes (frames, rows, cols)
+run 0 '"$BIN/mjderiv" pend.xml pend.mjt --npy jac'
+has jac/A.npy "'shape': (21, 2, 2)"
+has jac/B.npy "'shape': (21, 2, 1)"
+has jac/C.npy "'shape': (21, 2, 2)"
+has jac/D.npy "'shape': (21, 2, 1)"
+holds "$(wc -c <jac/A.npy)" -eq $((128 + 21 * 4 * 8))
+run 0 '"$BIN/mjderiv" pend.xml pend.mjt --npy only --blocks A,D'
+holds -f only/A.npy -a -f only/D.npy -a ! -e only/B.npy -a ! -e only/C.npy
+
+# the stream: a 64-byte header, then 21 frames of marker, 12 values and CRC; from standard
+# input the same bytes; threads give the same bytes as one
+run 0 '"$BIN/mjderiv" pend.xml pend.mjt -o one.jac'
+holds "$(wc -c <one.jac)" -eq $((64 + 21 * (8 + 12 * 8)))
+holds "$(head -c 8 one.jac)" = MJDERIV1
+run 0 '"$BIN/mjderiv" pend.xml - <pend.mjt >stdin.jac'
+run 0 'cmp one.jac stdin.jac'
+run 0 '"$BIN/mjderiv" pend.xml pend.mjt --threads 3 -o three.jac'
+run 0 'cmp one.jac three.jac'
+
+# ---- errors: one line, exit 2, nothing written --------------------------------------------------
+run 2 '"$BIN/mjderiv" pend.xml other.mjt -o bad.jac'
+has err '^mjderiv: '
+holds "$(wc -l <err)" -eq 1
+holds ! -e bad.jac
+printf 'qpos[0],qvel[0]\n0.1,nan\n' | "$BIN/mjdump" --from-csv pend.xml >nan.mjt
+run 2 '"$BIN/mjderiv" pend.xml nan.mjt --npy nanjac'
+has err 'frame 0: qvel\[0\].* is nan: the state must be finite'
+holds ! -e nanjac
+run 2 '"$BIN/mjderiv" pend.xml --key nosuch -o bad.jac'
+has err "unknown keyframe 'nosuch'"
+holds ! -e bad.jac
+run 2 '"$BIN/mjderiv" pend.xml -o /nonexistent/dir/out.jac'
+has err '/nonexistent/dir'
+run 2 '"$BIN/mjderiv" rk4.xml -o bad.jac'
+has err 'RK4'
+holds ! -e bad.jac
+head -c 100 pend.mjt >cut.mjt
+run 2 '"$BIN/mjderiv" pend.xml cut.mjt -o bad.jac'
+has err 'truncated'
+holds ! -e bad.jac
+
+finish mjderiv.sh
