@@ -28,7 +28,7 @@ const mjfCollision mj_collisionFunc[mjNGEOMTYPES][mjNGEOMTYPES] = {
   [PL] = {[SP] = mjc_PlaneSphere, [CA] = mjc_PlaneCapsule, [EL] = mjc_PlaneEllipsoid,
           [CY] = mjc_PlaneCylinder, [BX] = mjc_PlaneBox, [ME] = mjc_PlaneMesh},
   [mjGEOM_HFIELD] = {[SP] = mjc_ConvexHField, [CA] = mjc_ConvexHField, [EL] = mjc_ConvexHField,
-                     [CY] = mjc_ConvexHField, [BX] = mjc_ConvexHField},
+                     [CY] = mjc_ConvexHField, [BX] = mjc_ConvexHField, [ME] = mjc_ConvexHField},
   [SP] = {[SP] = mjc_SphereSphere, [CA] = mjc_SphereCapsule, [EL] = mjc_Convex,
           [CY] = mjc_SphereCylinder, [BX] = mjc_SphereBox, [ME] = mjc_Convex},
   [CA] = {[CA] = mjc_CapsuleCapsule, [EL] = mjc_Convex, [CY] = mjc_Convex,
@@ -103,10 +103,226 @@ static int spheresOverlap(const mjModel* m, const mjData* d, int g1, int g2, mjt
   return dist <= r;
 }
 
+// ---- the midphase ---------------------------------------------------------------------------
+
+// MuJoCo's midphase (unless mjDSBL_MIDPHASE) for body pairs of which one body has more than one
+// geom: each body's collidable geoms form a bounding volume hierarchy of boxes in the body's
+// inertial frame; a geom pair reaches the narrow phase only when every node pair on its path
+// from the roots overlaps (boxesOverlap in the inertial frames, margin the two body margins)
+// and so do the two geoms' own boxes (in the geom frames, margin the pair's).  The path
+// descends the internal node with the larger (half - center) "surface", ties the second
+// body's.  Exact touches fall either way by round-off, as in MuJoCo.
+
+// a node of a body's hierarchy: a box (center, half sizes) in the inertial frame; a leaf holds
+// a geom (children -1), an internal node two children; unbounded when it holds a plane
+typedef struct {
+  mjtNum box[6];
+  int child[2], parent, geom, unbounded;
+} Node;
+
+// the hierarchies: nodes, each body's root (-1: no collidable geom), each geom's leaf
+typedef struct {
+  Node* node;
+  int* root;
+  int* leaf;
+} Midphase;
+
+// a geom while building: its leaf box and the sort key
+typedef struct {
+  mjtNum box[6], key;
+  int geom;
+} Item;
+
+// ascending key, then geom
+static int compareItems(const void* x, const void* y) {
+  const Item* p = x;
+  const Item* q = y;
+  if (p->key != q->key) return p->key < q->key ? -1 : 1;
+  return p->geom < q->geom ? -1 : p->geom > q->geom;
+}
+
+// geom g's aabb in its body's inertial frame: the bounds of its eight corners
+static void leafBox(const mjModel* m, int g, mjtNum box[6]) {
+  int b = m->geom_bodyid[g];
+  mjtNum ri[9], rg[9], rel[9], dp[3], pos[3], lo[3], hi[3];
+  mju_quat2Mat(ri, m->body_iquat + 4 * b);
+  mju_quat2Mat(rg, m->geom_quat + 4 * g);
+  mju_mulMatTMat(rel, ri, rg, 3, 3, 3);
+  mju_sub3(dp, m->geom_pos + 3 * g, m->body_ipos + 3 * b);
+  mju_mulMatTVec3(pos, ri, dp);
+  const mjtNum* a = m->geom_aabb + 6 * g;
+  for (int c = 0; c < 8; c++) {
+    mjtNum v[3], w[3];
+    for (int k = 0; k < 3; k++) v[k] = a[k] + ((c >> k) & 1 ? a[3 + k] : -a[3 + k]);
+    mju_mulMatVec3(w, rel, v);
+    for (int k = 0; k < 3; k++) {
+      w[k] += pos[k];
+      if (!c || w[k] < lo[k]) lo[k] = w[k];
+      if (!c || w[k] > hi[k]) hi[k] = w[k];
+    }
+  }
+  for (int k = 0; k < 3; k++) {
+    box[k] = (hi[k] + lo[k]) / 2;
+    box[3 + k] = (hi[k] - lo[k]) / 2;
+  }
+}
+
+// the node over items[0 .. n) (n >= 1) into t->node[*nn], its subtrees after it; returns its
+// index.  Internal nodes split the items sorted by center along the axis of the largest half
+// size (a later axis only when larger beyond round-off, as MuJoCo's panda fingers show), the
+// first n/2 to the first child
+static int buildNode(const mjModel* m, Midphase* t, Item* it, int n, int parent, int* nn) {
+  int id = (*nn)++;
+  Node* nd = t->node + id;
+  nd->parent = parent;
+  nd->child[0] = nd->child[1] = -1;
+  nd->geom = n == 1 ? it[0].geom : -1;
+  nd->unbounded = 0;
+
+  // the union of the items' boxes
+  mjtNum lo[3], hi[3];
+  for (int i = 0; i < n; i++) {
+    nd->unbounded |= m->geom_rbound[it[i].geom] <= 0;
+    for (int k = 0; k < 3; k++) {
+      mjtNum l = it[i].box[k] - it[i].box[3 + k], h = it[i].box[k] + it[i].box[3 + k];
+      if (!i || l < lo[k]) lo[k] = l;
+      if (!i || h > hi[k]) hi[k] = h;
+    }
+  }
+  for (int k = 0; k < 3; k++) {
+    nd->box[k] = (hi[k] + lo[k]) / 2;
+    nd->box[3 + k] = (hi[k] - lo[k]) / 2;
+  }
+  if (n == 1) {
+    t->leaf[it[0].geom] = id;
+    return id;
+  }
+
+  // split along the longest axis
+  int axis = 0;
+  for (int k = 1; k < 3; k++)
+    if (nd->box[3 + k] > nd->box[3 + axis] * (1 + 1e-12)) axis = k;
+  for (int i = 0; i < n; i++) it[i].key = it[i].box[axis];
+  qsort(it, n, sizeof(Item), compareItems);
+  int c0 = buildNode(m, t, it, n / 2, id, nn);
+  int c1 = buildNode(m, t, it + n / 2, n - n / 2, id, nn);
+  t->node[id].child[0] = c0;
+  t->node[id].child[1] = c1;
+  return id;
+}
+
+// the hierarchies of all bodies in t, on d's stack; 0 when the stack is full
+static int buildMidphase(const mjModel* m, mjData* d, Midphase* t) {
+  int ngeom = m->ngeom, nn = 0;
+  t->node = (Node*)mj_stackAlloc(d, 2 * ngeom * sizeof(Node) / sizeof(mjtNum) + 1);
+  t->root = (int*)mj_stackAlloc(d, m->nbody * sizeof(int) / sizeof(mjtNum) + 1);
+  t->leaf = (int*)mj_stackAlloc(d, ngeom * sizeof(int) / sizeof(mjtNum) + 1);
+  Item* it = (Item*)mj_stackAlloc(d, ngeom * sizeof(Item) / sizeof(mjtNum) + 1);
+  if (!t->node || !t->root || !t->leaf || !it) return 0;
+  for (int b = 0; b < m->nbody; b++) {
+    int n = 0;
+    for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
+      if (!m->geom_contype[g] && !m->geom_conaffinity[g]) continue;
+      leafBox(m, g, it[n].box);
+      it[n++].geom = g;
+    }
+    t->root[b] = n ? buildNode(m, t, it, n, -1, &nn) : -1;
+  }
+  return 1;
+}
+
+// 1 when box a1 (center, half sizes in the frame p1, r1) and box a2 overlap with margin on the
+// six face normals: the centers' projections differ by at most the radii plus the margin.
+// The center projects as p'n + c'(r'n) when local (the node form), else as (p + r c)'n
+static int boxesOverlap(const mjtNum a1[6], const mjtNum p1[3], const mjtNum r1[9],
+                        const mjtNum a2[6], const mjtNum p2[3], const mjtNum r2[9],
+                        mjtNum margin, int local) {
+  const mjtNum* a[2] = {a1, a2};
+  const mjtNum* p[2] = {p1, p2};
+  const mjtNum* r[2] = {r1, r2};
+  mjtNum center[2][3], axes[2][3][3];
+  for (int i = 0; i < 2; i++) {
+    for (int j = 0; j < 3; j++) {
+      center[i][j] = p[i][j];
+      for (int k = 0; k < 3; k++) {
+        if (!local) center[i][j] += r[i][3 * j + k] * a[i][k];
+        axes[i][k][j] = r[i][3 * j + k];
+      }
+    }
+  }
+  for (int j = 0; j < 2; j++) {
+    for (int k = 0; k < 3; k++) {
+      const mjtNum* n = axes[j][k];
+      mjtNum proj[2], radius[2];
+      for (int i = 0; i < 2; i++) {
+        mjtNum c[3] = {mju_dot3(axes[i][0], n), mju_dot3(axes[i][1], n), mju_dot3(axes[i][2], n)};
+        proj[i] = mju_dot3(center[i], n);
+        if (local) proj[i] = proj[i] + a[i][0] * c[0] + a[i][1] * c[1] + a[i][2] * c[2];
+        radius[i] = fabs(a[i][3] * c[0]) + fabs(a[i][4] * c[1]) + fabs(a[i][5] * c[2]);
+      }
+      if (radius[0] + radius[1] + margin < fabs(proj[1] - proj[0])) return 0;
+    }
+  }
+  return 1;
+}
+
+// the nodes from the root of a body's hierarchy down to `node` into path; returns their count
+static int rootPath(const Midphase* t, int node, int path[64]) {
+  int n = 0;
+  for (int i = node; i >= 0; i = t->node[i].parent) n++;
+  int k = n;
+  for (int i = node; i >= 0; i = t->node[i].parent) path[--k] = i;
+  return n;
+}
+
+// the "surface" by which the traversal picks the node to descend: products of half - center
+static mjtNum surface(const mjtNum box[6]) {
+  mjtNum x = box[3] - box[0], y = box[4] - box[1], z = box[5] - box[2];
+  return x * y + y * z + z * x;
+}
+
+// 1 when the midphase passes geoms g1, g2 (bodies b1 < b2) with pair margin `margin`: every
+// node pair on the traversal's path overlaps, then the geoms' own boxes
+static int treeOverlap(const mjModel* m, const mjData* d, const Midphase* t, int g1, int g2,
+                       mjtNum margin) {
+  if (m->geom_bodyid[g1] > m->geom_bodyid[g2]) {
+    int s = g1;
+    g1 = g2;
+    g2 = s;
+  }
+  int b1 = m->geom_bodyid[g1], b2 = m->geom_bodyid[g2];
+  int path1[64], path2[64];
+  int n1 = rootPath(t, t->leaf[g1], path1), n2 = rootPath(t, t->leaf[g2], path2);
+  mjtNum bodymargin = (m->opt.enableflags & mjENBL_OVERRIDE)
+                          ? m->opt.o_margin
+                          : m->body_margin[b1] + m->body_margin[b2];
+
+  // node pairs down to the leaves: one of them a leaf, descend the other
+  int i1 = 0, i2 = 0;
+  while (i1 < n1 - 1 || i2 < n2 - 1) {
+    const Node* x = t->node + path1[i1];
+    const Node* y = t->node + path2[i2];
+    if (!x->unbounded && !y->unbounded &&
+        !boxesOverlap(x->box, d->xipos + 3 * b1, d->ximat + 9 * b1, y->box, d->xipos + 3 * b2,
+                      d->ximat + 9 * b2, bodymargin, 1))
+      return 0;
+    if (i1 == n1 - 1) i2++;
+    else if (i2 == n2 - 1) i1++;
+    else if (surface(x->box) > surface(y->box)) i1++;
+    else i2++;
+  }
+
+  // the two leaves: the geoms' boxes in the geom frames
+  if (m->geom_rbound[g1] <= 0 || m->geom_rbound[g2] <= 0) return 1;
+  return boxesOverlap(m->geom_aabb + 6 * g1, d->geom_xpos + 3 * g1, d->geom_xmat + 9 * g1,
+                      m->geom_aabb + 6 * g2, d->geom_xpos + 3 * g2, d->geom_xmat + 9 * g2,
+                      margin, 0);
+}
+
 // 1 when the dynamic geom pair (g1, g2) survives the filters: contype/conaffinity, same weld
 // body, parent-child (unless disabled; not for the world), exclusions, explicit pairs of the
-// same geoms, and the bounding spheres
-static int keepPair(const mjModel* m, const mjData* d, int g1, int g2) {
+// same geoms, the bounding spheres and the midphase (t; NULL when disabled)
+static int keepPair(const mjModel* m, const mjData* d, const Midphase* t, int g1, int g2) {
   if (!((m->geom_contype[g1] & m->geom_conaffinity[g2]) ||
         (m->geom_contype[g2] & m->geom_conaffinity[g1])))
     return 0;
@@ -128,13 +344,17 @@ static int keepPair(const mjModel* m, const mjData* d, int g1, int g2) {
     int p1 = m->pair_geom1[i], p2 = m->pair_geom2[i];
     if ((p1 == g1 && p2 == g2) || (p1 == g2 && p2 == g1)) return 0;
   }
-  return spheresOverlap(m, d, g1, g2, geomMargin(m, g1) + geomMargin(m, g2));
+  mjtNum margin = geomMargin(m, g1) + geomMargin(m, g2);
+  if (!spheresOverlap(m, d, g1, g2, margin)) return 0;
+  if (t && (m->body_geomnum[b1] > 1 || m->body_geomnum[b2] > 1))
+    return treeOverlap(m, d, t, g1, g2, margin);
+  return 1;
 }
 
 // record candidate (g1, g2) in out[*n] if it survives (out NULL: only count)
-static void addGeomPair(const mjModel* m, const mjData* d, int g1, int g2, Candidate* out,
-                        int* n) {
-  if (!keepPair(m, d, g1, g2)) return;
+static void addGeomPair(const mjModel* m, const mjData* d, const Midphase* t, int g1, int g2,
+                        Candidate* out, int* n) {
+  if (!keepPair(m, d, t, g1, g2)) return;
   if (out) {
     Candidate* c = out + *n;
     c->sig = signature(m->geom_bodyid[g1], m->geom_bodyid[g2]);
@@ -182,20 +402,20 @@ static void sweepAxis(const mjData* d, const Interval* iv, int n, mjtNum axis[3]
 // the broad phase: every surviving dynamic geom pair into out (NULL: count only); returns
 // the count.  Geoms that can collide with nothing are skipped; unbounded geoms (planes) are
 // tested against all others, bounded ones by sweep and prune of their intervals
-static int broadphase(const mjModel* m, const mjData* d, Interval* iv, int nb, const int* inf,
-                      int ninf, Candidate* out) {
+static int broadphase(const mjModel* m, const mjData* d, const Midphase* t, Interval* iv, int nb,
+                      const int* inf, int ninf, Candidate* out) {
   int n = 0;
 
   // unbounded against everything (each unordered pair once)
   for (int i = 0; i < ninf; i++) {
-    for (int j = i + 1; j < ninf; j++) addGeomPair(m, d, inf[i], inf[j], out, &n);
-    for (int j = 0; j < nb; j++) addGeomPair(m, d, inf[i], iv[j].geom, out, &n);
+    for (int j = i + 1; j < ninf; j++) addGeomPair(m, d, t, inf[i], inf[j], out, &n);
+    for (int j = 0; j < nb; j++) addGeomPair(m, d, t, inf[i], iv[j].geom, out, &n);
   }
 
   // overlapping intervals, sorted by lower end
   for (int i = 0; i < nb; i++)
     for (int j = i + 1; j < nb && iv[j].lo <= iv[i].hi; j++)
-      addGeomPair(m, d, iv[i].geom, iv[j].geom, out, &n);
+      addGeomPair(m, d, t, iv[i].geom, iv[j].geom, out, &n);
   return n;
 }
 
@@ -387,6 +607,17 @@ void mj_collision(const mjModel* m, mjData* d) {
     else iv[nb++].geom = g;
   }
 
+  // the bodies' hierarchies, unless the midphase is disabled
+  Midphase tree, *mid = NULL;
+  if (!(m->opt.disableflags & mjDSBL_MIDPHASE)) {
+    if (!buildMidphase(m, d, &tree)) {
+      mj_warning(d, mjWARN_CONTACTFULL, 0);
+      mj_freeStack(d, mark);
+      return;
+    }
+    mid = &tree;
+  }
+
   // sweep intervals: center'axis +- (rbound + margin)
   mjtNum axis[3];
   sweepAxis(d, iv, nb, axis);
@@ -399,7 +630,7 @@ void mj_collision(const mjModel* m, mjData* d) {
   qsort(iv, nb, sizeof(Interval), compareIntervals);
 
   // the candidates: count, allocate, fill, then the explicit pairs; sort into MuJoCo's order
-  int ndyn = broadphase(m, d, iv, nb, inf, ninf, NULL);
+  int ndyn = broadphase(m, d, mid, iv, nb, inf, ninf, NULL);
   int ncand = ndyn + m->npair;
   Candidate* cand =
       (Candidate*)mj_stackAlloc(d, (size_t)ncand * sizeof(Candidate) / sizeof(mjtNum) + 1);
@@ -408,7 +639,7 @@ void mj_collision(const mjModel* m, mjData* d) {
     mj_freeStack(d, mark);
     return;
   }
-  broadphase(m, d, iv, nb, inf, ninf, cand);
+  broadphase(m, d, mid, iv, nb, inf, ninf, cand);
   for (int i = 0; i < m->npair; i++) {
     Candidate* c = cand + ndyn + i;
     c->sig = m->pair_signature[i];

@@ -13,7 +13,10 @@
 # and normal refinement (nativeccd off in both), so every pose must agree.  Meshes:
 # mesh_plane.xml (plane-mesh, MuJoCo's vertex rule) and mesh_round.xml (sphere, capsule and
 # ellipsoid against meshes through MPR) at 1000 random poses, exactly; mesh_pairs.xml (every
-# pair with a mesh) through GJK/EPA by convex_native.mjs.  Our GJK/EPA
+# pair with a mesh), hfield.xml and hfield_mesh.xml through MPR at 1000 random poses, exactly,
+# with MuJoCo's compiled frames (--same-frames: MPR on polytopes and cylinders turns last-bit
+# differences of the compilers' frames into visible ones); mesh_pairs.xml also through GJK/EPA
+# by convex_native.mjs.  Our GJK/EPA
 # (nativeccd on) is compared with MuJoCo's per pair type by convex_native.mjs, against floors of
 # agreement: see that script; hfield.xml (a bumpy height field under the convex primitives)
 # goes the same way.
@@ -32,7 +35,7 @@ if [ $# -eq 0 ]; then
   override=1
   m=t/oracle/collision/models
   set -- $m/plane_primitives.xml $m/tilted_plane.xml $m/round.xml $m/filters.xml $m/params.xml \
-    $m/capsule_box.xml $m/boxes.xml $m/box_stack.xml
+    $m/capsule_box.xml $m/boxes.xml $m/box_stack.xml $m/touch.xml
   corpus=../shared/corpus
   for f in dm_control/humanoid dm_control/humanoid_CMU dm_control/hopper dm_control/walker \
            dm_control/cheetah gymnasium/ant gymnasium/humanoid gymnasium/half_cheetah \
@@ -46,6 +49,8 @@ node t/oracle/collision/compare.mjs --bin "$helper" "$@" || status=1
 if [ -n "$override" ]; then
   node t/oracle/collision/compare.mjs --bin "$helper" --random 1000 $m/box_pairs.xml \
     $m/aligned.xml $m/convex.xml $m/multiccd.xml $m/mesh_plane.xml $m/mesh_round.xml || status=1
+  node t/oracle/collision/compare.mjs --bin "$helper" --random 1000 --same-frames \
+    $m/mesh_pairs.xml $m/hfield.xml $m/hfield_mesh.xml || status=1
   node t/oracle/collision/compare.mjs --bin "$helper" --random 1000 --enable override \
     --set o_margin=0.02 $m/convex.xml || status=1
   node t/oracle/collision/compare.mjs --bin "$helper" --enable override --set o_margin=0.02 \
