@@ -885,15 +885,17 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz);
 // springs included), dof damping, fixed-tendon springs and dampers; actuators on hinge/slide
 // joints and fixed tendons with fixed or affine gain, none or affine bias, dynamics none,
 // integrator, filter, filterexact (actearly, ctrl and act clamping, forcerange); the Euler
-// (implicit damping), implicit and implicitfast integrators.  Refused with a message: active
-// constraint rows (the implicit-function-theorem stage comes next), RK4, fluid forces,
+// (implicit damping), implicit and implicitfast integrators, RK4 by the chain rule through its
+// stages.  Refused with a message: active constraint rows (the implicit-function-theorem
+// stage comes next), fluid forces,
 // gravity compensation, tendon armature, spatial tendons with forces, other transmissions,
 // muscle and user actuators, actfrcrange, xfrc_applied.  Typical:
 //   if (mjd_transitionSmooth(m, d, A, B, err, sizeof(err))) fall back to mjd_transitionFD
 
 // finite-difference (perturbed pipeline) evaluations made inside the analytic path since the
 // program started: the analytic functions make none, so it stays 0 (the tests assert it, and
-// that mjd_transitionSmooth runs exactly one mj_forward, the nominal one)
+// that mjd_transitionSmooth runs exactly one mj_forward, the nominal one, for every
+// integrator but RK4, whose three further stages are evaluated once each as mj_step does)
 extern _Atomic long mjd_analyticFD;
 
 // 0 when the analytic path differentiates everything model m and the state of d (after
@@ -909,8 +911,8 @@ int mjd_smoothAcc(const mjModel* m, mjData* d, mjtNum* DaDq, mjtNum* DaDv, mjtNu
 
 // the Jacobians of one mj_step from the state of d, row-major as mjd_transitionFD's:
 // A = dx'/dx (ndx x ndx), B = dx'/du (ndx x nu), either NULL.  Runs mj_forward at the state
-// (d then holds its outputs; the state is not advanced).  0, or -1 with a message and nothing
-// written
+// (d then holds its outputs; the state is not advanced; RK4 also evaluates its stage states,
+// each of which must pass mjd_checkAnalytic).  0, or -1 with a message and nothing written
 int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, char* err,
                          int errsz);
 

@@ -1,0 +1,856 @@
+// derivative.c: exact analytic derivatives of the smooth dynamics and of one step of the
+// Euler, implicit, implicitfast and RK4 integrators without constraint rows
+// (mjd_checkAnalytic, mjd_smoothAcc, mjd_transitionSmooth in mj.h; the RNE sweep in
+// derivative.h).  No finite difference anywhere: the only pipeline evaluations are the
+// nominal mj_forward and RK4's own stages.
+//
+// The state is the tangent vector x = (dq, v, act) of size 2 nv + na (MuJoCo's), u = ctrl.
+// Without constraint rows a step solves W a' = f for the integrator's acceleration a', then
+//   v' = v + h a',   q' = q (+) h v' (mj_integratePos),   act' = act + c act_dot
+// with f = qfrc_smooth, c = h (filterexact: tau (1 - exp(-h/tau))) and
+//   W = M (no step: qacc itself), M + h diag(dof_damping) (Euler), M - h D (implicit: D the
+//   velocity derivative of f with the RNE term; implicitfast: without it, on qM's sparsity).
+// Differentiating W a' = f at the solution:  W da'/dx = df/dx - (dW/dx) a' =: G.  The pieces:
+//   df/dq - (dM/dq) a' = d(passive + actuator)/dq - d rne(q, v, a')/dq        (one RNE sweep)
+//   df/dv = d(passive + actuator)/dv - d rne/dv                               (one RNE sweep)
+//   implicit: D's RNE part is -2 B(q; v, .), B the bilinear velocity term of rne, so
+//     d(W a')/dq gains h d/dq [c0(v + a') - c0(v) - c0(a')] (c0: rne without gravity and
+//     acceleration; the polarization of 2 B(v, a')) and d(W a')/dv gains h dc0/dv at a'
+//   implicit and implicitfast: the actuator terms moment' k moment of D depend on ctrl and act
+//     through affine gains (k as mj_actuatorForceVel computes it, on W's sparsity)
+// The step's Jacobians follow by the chain rule, quaternions by SO(3)'s right Jacobian Jr:
+//   q' = q exp(h v')  =>  dq' = exp(-h v') dq + Jr(h v') h dv'   (local rotation vectors);
+// RK4 chains the same pieces through its stages (rk4Jac).
+#include "derivative.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "forward.h"
+#include "smooth.h"
+#include "util.h"
+
+// finite-difference evaluations made inside the analytic path (mj.h): there are none
+_Atomic long mjd_analyticFD = 0;
+
+// the integrator's acceleration system W a' = f
+enum { SYS_QACC = 0, SYS_EULER, SYS_IMPLICIT, SYS_FAST };
+
+// ---- what the analytic path differentiates -----------------------------------------------------
+
+// 'name' of object id into buf (the index when unnamed)
+static const char* objName(const mjModel* m, int type, int id, char* buf, int n) {
+  const char* name = mj_id2name(m, type, id);
+  if (name && name[0]) snprintf(buf, n, "'%s'", name);
+  else snprintf(buf, n, "%d", id);
+  return buf;
+}
+
+// 1 when tendon t is fixed (a linear combination of joint positions: a constant Jacobian)
+static int tendonFixed(const mjModel* m, int t) {
+  for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++)
+    if (m->wrap_type[w] != mjWRAP_JOINT) return 0;
+  return 1;
+}
+
+// 0 when every feature of m the smooth step uses is differentiated; else -1 and a message
+static int checkModel(const mjModel* m, char* err, int errsz) {
+  char nm[64];
+  int gravity = !(m->opt.disableflags & mjDSBL_GRAVITY);
+  if (m->opt.density > 0 || m->opt.viscosity > 0) {
+    snprintf(err, errsz, "fluid forces (density, viscosity): not differentiated yet");
+    return -1;
+  }
+  for (int b = 1; b < m->nbody; b++) {
+    if (gravity && m->body_gravcomp[b]) {
+      snprintf(err, errsz, "body %s: gravity compensation: not differentiated yet",
+               objName(m, mjOBJ_BODY, b, nm, sizeof(nm)));
+      return -1;
+    }
+  }
+  for (int t = 0; t < m->ntendon; t++) {
+    int used = m->tendon_stiffness[t] || m->tendon_damping[t];
+    for (int i = 0; i < m->nu; i++)
+      used |= m->actuator_trntype[i] == mjTRN_TENDON && m->actuator_trnid[2 * i] == t;
+    const char* what = m->tendon_armature[t] ? "armature"
+                       : used && !tendonFixed(m, t) ? "spatial tendon with forces"
+                       : used && m->tendon_actfrclimited[t] ? "actfrcrange" : NULL;
+    if (what) {
+      snprintf(err, errsz, "tendon %s: %s: not differentiated yet",
+               objName(m, mjOBJ_TENDON, t, nm, sizeof(nm)), what);
+      return -1;
+    }
+  }
+  for (int j = 0; j < m->njnt; j++) {
+    if (m->jnt_actfrclimited[j]) {
+      snprintf(err, errsz, "joint %s: actfrcrange: not differentiated yet",
+               objName(m, mjOBJ_JOINT, j, nm, sizeof(nm)));
+      return -1;
+    }
+  }
+  for (int i = 0; i < m->nu; i++) {
+    int trn = m->actuator_trntype[i], id = m->actuator_trnid[2 * i], dyn = m->actuator_dyntype[i];
+    int jt = id >= 0 && id < m->njnt ? m->jnt_type[id] : -1;
+    const char* what =
+        (trn == mjTRN_JOINT || trn == mjTRN_JOINTINPARENT) && jt != mjJNT_HINGE &&
+                jt != mjJNT_SLIDE ? "transmission on a ball or free joint"
+        : trn != mjTRN_JOINT && trn != mjTRN_JOINTINPARENT && trn != mjTRN_TENDON
+            ? "site, slider-crank or body transmission"
+        : dyn != mjDYN_NONE && dyn != mjDYN_INTEGRATOR && dyn != mjDYN_FILTER &&
+                dyn != mjDYN_FILTEREXACT ? "muscle or user dynamics"
+        : m->actuator_actnum[i] > 1 ? "more than one activation"
+        : m->actuator_gaintype[i] != mjGAIN_FIXED && m->actuator_gaintype[i] != mjGAIN_AFFINE
+            ? "muscle or user gain"
+        : m->actuator_biastype[i] != mjBIAS_NONE && m->actuator_biastype[i] != mjBIAS_AFFINE
+            ? "muscle or user bias" : NULL;
+    if (what) {
+      snprintf(err, errsz, "actuator %s: %s: not differentiated yet",
+               objName(m, mjOBJ_ACTUATOR, i, nm, sizeof(nm)), what);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+// the model check, then what the state of d uses: constraint rows (after mj_forward) and
+// applied Cartesian forces
+int mjd_checkAnalytic(const mjModel* m, const mjData* d, char* err, int errsz) {
+  if (checkModel(m, err, errsz)) return -1;
+  if (d->nefc) {
+    snprintf(err, errsz, "%d active constraint rows: the constraint stage is not "
+             "differentiated yet", d->nefc);
+    return -1;
+  }
+  for (int k = 6; k < 6 * m->nbody; k++) {
+    if (d->xfrc_applied[k]) {
+      snprintf(err, errsz, "body %d: xfrc_applied: not differentiated yet", k / 6);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+// ---- SO(3) -------------------------------------------------------------------------------------
+
+// Jr(r) = I - (1 - cos t)/t^2 K + (t - sin t)/t^3 K^2, inverse I + K/2 + (1/t^2 - (1 + cos t)
+// /(2 t sin t)) K^2, K = [r]x, t = |r|; below t = 1e-4 the series 1/2 - t^2/24,
+// 1/6 - t^2/120 and 1/12 + t^2/720 (exact to rounding there)
+void mjd_rightJacobian(const mjtNum r[3], mjtNum J[9], int inv) {
+  mjtNum t2 = mju_dot3(r, r), t = sqrt(t2), c1, c2;
+  if (t < 1e-4) {
+    c1 = inv ? 0.5 : -(0.5 - t2 / 24);
+    c2 = inv ? 1.0 / 12 + t2 / 720 : 1.0 / 6 - t2 / 120;
+  } else {
+    c1 = inv ? 0.5 : -(1 - cos(t)) / t2;
+    c2 = inv ? 1 / t2 - (1 + cos(t)) / (2 * t * sin(t)) : (t - sin(t)) / (t2 * t);
+  }
+  // K^2 = r r' - t^2 I
+  const mjtNum K[9] = {0, -r[2], r[1], r[2], 0, -r[0], -r[1], r[0], 0};
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      J[3 * i + j] = (i == j) * (1 - c2 * t2) + c1 * K[3 * i + j] + c2 * r[i] * r[j];
+}
+
+// ---- the derivative of the inverse dynamics (RNE) ----------------------------------------------
+
+// frc = I acc + vel x* (I vel): the net force of a body of com inertia I
+static void bodyForce(const mjtNum I[10], const mjtNum acc[6], const mjtNum vel[6],
+                      mjtNum frc[6]) {
+  mjtNum iv[6], vxiv[6];
+  mju_mulInertVec(frc, I, acc);
+  mju_mulInertVec(iv, I, vel);
+  mju_crossForce(vxiv, vel, iv);
+  mju_addTo6(frc, vxiv);
+}
+
+// the first dof whose cdof moves when dof k moves: k itself, except that the rotations of a
+// ball or free joint turn one another (body-frame axes), so all three move together
+static int firstMoved(const mjModel* m, int k) {
+  int j = m->dof_jntid[k], adr = m->jnt_dofadr[j];
+  if (m->jnt_type[j] == mjJNT_BALL) return adr;
+  if (m->jnt_type[j] == mjJNT_FREE && k >= adr + 3) return adr + 3;
+  return k;
+}
+
+// Spatial quantities are held about a fixed point (the current subtree com, not moving with
+// the perturbation): the projections cdof' cfrc do not depend on the point, and in a fixed
+// frame a perturbation of dof k by e moves everything after it rigidly by the motion
+// S = cdof_k:  d cdof_j = S x cdof_j,  d(I w) = S x* (I w) - I (S x w).  The forward sweep
+// carries, for each body b of k's subtree,
+//   dV_b = dV_p + sum_j (d cdof_j v_j + cdof_j dv_j)
+//   dA_b = dA_p + sum_j (d cdofdot_j v_j + cdofdot_j dv_j + d cdof_j a_j),
+//   d cdofdot_j = dV_before x cdof_j + V_before x d cdof_j  (V before j's joint, a ball's
+//   and a free joint's rotations all using the velocity before them, as mj_comVel)
+//   dF_b = dI A + I dA + dV x* (I V) + V x* (dI V + I dV)
+// (dv = e_k for a velocity derivative, where d cdof = dI = 0); the backward pass sums dF
+// over the subtree, and d rne_i = d cdof_i' F_i + cdof_i' dF_i.
+void mjd_rneDerivative(const mjModel* m, mjData* d, const mjtNum* v, const mjtNum* cvel,
+                       const mjtNum* cdofdot, const mjtNum* a, int gravity, int pos,
+                       mjtNum scl, mjtNum* res) {
+  int nv = m->nv, nbody = m->nbody;
+  size_t mark = mj_markStack(d);
+  mjtNum* cacc = mj_stackAlloc(d, 6 * (size_t)nbody);
+  mjtNum* frc = mj_stackAlloc(d, 6 * (size_t)nbody);
+  mjtNum* dvel = mj_stackAlloc(d, 6 * (size_t)nbody);
+  mjtNum* dacc = mj_stackAlloc(d, 6 * (size_t)nbody);
+  mjtNum* dfrc = mj_stackAlloc(d, 6 * (size_t)nbody);
+  int* moved = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
+
+  // nominal accelerations from -gravity at the world, and subtree forces F
+  mju_zero(cacc, 6);
+  if (gravity && !(m->opt.disableflags & mjDSBL_GRAVITY)) mju_scl3(cacc + 3, m->opt.gravity, -1);
+  for (int b = 1; b < nbody; b++) {
+    mjtNum* ab = cacc + 6 * b;
+    mju_copy6(ab, cacc + 6 * m->body_parentid[b]);
+    for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
+      mju_addToScl6(ab, cdofdot + 6 * j, v[j]);
+      if (a) mju_addToScl6(ab, d->cdof + 6 * j, a[j]);
+    }
+    bodyForce(d->cinert + 10 * b, ab, cvel + 6 * b, frc + 6 * b);
+  }
+  for (int b = nbody - 1; b > 0; b--)
+    if (m->body_parentid[b] > 0) mju_addTo6(frc + 6 * m->body_parentid[b], frc + 6 * b);
+
+  // one column per dof k
+  for (int k = 0; k < nv; k++) {
+    int bk = m->dof_bodyid[k], first = firstMoved(m, k);
+    const mjtNum* S = d->cdof + 6 * k;
+    mjtNum* col = res + (size_t)k * nv;
+
+    // forward over k's subtree (bodies after their parents, so a flag per body suffices)
+    for (int b = bk; b < nbody; b++) {
+      int p = m->body_parentid[b];
+      moved[b] = b == bk || (p >= bk && moved[p]);
+      if (!moved[b]) continue;
+      mjtNum V[6], dc[36], dcdd[6], t[6];
+      mjtNum *dV = dvel + 6 * b, *dA = dacc + 6 * b;
+      mju_copy6(V, cvel + 6 * p);
+      if (b == bk) {
+        mju_zero(dV, 6);
+        mju_zero(dA, 6);
+      } else {
+        mju_copy6(dV, dvel + 6 * p);
+        mju_copy6(dA, dacc + 6 * p);
+      }
+
+      // joints in order: free translations, then rotations (cdofdot from V before them)
+      for (int jn = m->body_jntadr[b]; jn < m->body_jntadr[b] + m->body_jntnum[b]; jn++) {
+        int adr = m->jnt_dofadr[jn], type = m->jnt_type[jn];
+        int n = type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
+        int ntrn = type == mjJNT_FREE ? 3 : 0;
+        for (int i = 0; i < n; i++) {
+          int j = adr + i;
+          if (pos && (b != bk || j >= first)) mju_crossMotion(dc + 6 * i, S, d->cdof + 6 * j);
+          else mju_zero(dc + 6 * i, 6);
+        }
+        for (int i = 0; i < ntrn; i++) {
+          int j = adr + i;
+          mju_addToScl6(dA, dc + 6 * i, a ? a[j] : 0);
+          mju_addToScl6(V, d->cdof + 6 * j, v[j]);
+          mju_addToScl6(dV, dc + 6 * i, v[j]);
+          if (j == k && !pos) mju_addTo6(dV, d->cdof + 6 * j);
+        }
+        for (int i = ntrn; i < n; i++) {
+          int j = adr + i;
+          mju_crossMotion(dcdd, dV, d->cdof + 6 * j);
+          mju_crossMotion(t, V, dc + 6 * i);
+          mju_addTo6(dcdd, t);
+          mju_addToScl6(dA, dcdd, v[j]);
+          mju_addToScl6(dA, dc + 6 * i, a ? a[j] : 0);
+          if (j == k && !pos) mju_addTo6(dA, cdofdot + 6 * j);
+        }
+        for (int i = ntrn; i < n; i++) {
+          int j = adr + i;
+          mju_addToScl6(V, d->cdof + 6 * j, v[j]);
+          mju_addToScl6(dV, dc + 6 * i, v[j]);
+          if (j == k && !pos) mju_addTo6(dV, d->cdof + 6 * j);
+        }
+      }
+
+      // dF = I dA + dV x* (I V) + V x* (I dV), and with a position seed the moved inertia:
+      // + S x* (I A) - I (S x A) + V x* (S x* (I V) - I (S x V))
+      const mjtNum *I = d->cinert + 10 * b, *cv = cvel + 6 * b, *ca = cacc + 6 * b;
+      mjtNum *F = dfrc + 6 * b, iv[6], w[6];
+      mju_mulInertVec(F, I, dA);
+      mju_mulInertVec(iv, I, cv);
+      mju_crossForce(t, dV, iv);
+      mju_addTo6(F, t);
+      mju_mulInertVec(w, I, dV);
+      if (pos) {
+        mjtNum sx[6], isx[6], ia[6];
+        mju_crossForce(t, S, iv);
+        mju_addTo6(w, t);
+        mju_crossMotion(sx, S, cv);
+        mju_mulInertVec(isx, I, sx);
+        mju_subFrom(w, isx, 6);
+        mju_mulInertVec(ia, I, ca);
+        mju_crossForce(t, S, ia);
+        mju_addTo6(F, t);
+        mju_crossMotion(sx, S, ca);
+        mju_mulInertVec(isx, I, sx);
+        mju_subFrom(F, isx, 6);
+      }
+      mju_crossForce(t, cv, w);
+      mju_addTo6(F, t);
+    }
+
+    // subtree sums of dF within k's subtree
+    for (int b = nbody - 1; b > bk; b--)
+      if (moved[b]) mju_addTo6(dfrc + 6 * m->body_parentid[b], dfrc + 6 * b);
+
+    // projections: the subtree's dofs, then the ancestors of k's body (cdof fixed)
+    for (int b = bk; b < nbody; b++) {
+      if (!moved[b]) continue;
+      for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
+        mjtNum dc[6], s = mju_dot6(d->cdof + 6 * j, dfrc + 6 * b);
+        if (pos && (b != bk || j >= first)) {
+          mju_crossMotion(dc, S, d->cdof + 6 * j);
+          s += mju_dot6(dc, frc + 6 * b);
+        }
+        col[j] += scl * s;
+      }
+    }
+    for (int j = m->dof_parentid[m->body_dofadr[bk]]; j >= 0; j = m->dof_parentid[j])
+      col[j] += scl * mju_dot6(d->cdof + 6 * j, dfrc + 6 * bk);
+  }
+  mj_freeStack(d, mark);
+}
+
+// cvel and cdofdot (mj_comVel's outputs) at the velocity vel instead of qvel: mj_comVel run
+// with d's qvel, cvel and cdof_dot pointed at these arrays, then restored
+static void comVelAt(const mjModel* m, mjData* d, mjtNum* vel, mjtNum* cvel, mjtNum* cdofdot) {
+  mjtNum *qvel = d->qvel, *cv = d->cvel, *cd = d->cdof_dot;
+  d->qvel = vel, d->cvel = cvel, d->cdof_dot = cdofdot;
+  mj_comVel(m, d);
+  d->qvel = qvel, d->cvel = cv, d->cdof_dot = cd;
+}
+
+// ---- passive and actuator forces ---------------------------------------------------------------
+
+// G(i, j) += s u_i u_j over the non-zeros of a compressed row (u, ind, n); G column-major nv
+static void addRank1(mjtNum* G, int nv, mjtNum s, const mjtNum* u, const int* ind, int n) {
+  for (int a = 0; a < n; a++)
+    for (int b = 0; b < n; b++) G[(size_t)ind[b] * nv + ind[a]] += s * u[a] * u[b];
+}
+
+// Gq, Gv += d(spring, damper forces)/dq, dv: joint springs -k (q - q0), quaternion springs
+// -k subQuat(q, q0) with derivative -k Jr^-1(subQuat), dof dampers -b v, fixed tendons -k J'J
+// outside the dead band and -b J'J
+static void passiveDeriv(const mjModel* m, mjData* d, mjtNum* Gq, mjtNum* Gv) {
+  int nv = m->nv;
+  int spring = !(m->opt.disableflags & mjDSBL_SPRING);
+  int damper = !(m->opt.disableflags & mjDSBL_DAMPER);
+
+  // joints
+  for (int j = 0; j < m->njnt && spring; j++) {
+    mjtNum k = m->jnt_stiffness[j];
+    int adr = m->jnt_dofadr[j], qadr = m->jnt_qposadr[j], type = m->jnt_type[j];
+    if (!k) continue;
+    if (type == mjJNT_HINGE || type == mjJNT_SLIDE) {
+      Gq[(size_t)adr * nv + adr] -= k;
+      continue;
+    }
+    if (type == mjJNT_FREE) {
+      for (int i = 0; i < 3; i++) Gq[(size_t)(adr + i) * nv + adr + i] -= k;
+      adr += 3, qadr += 3;
+    }
+    mjtNum quat[4], dif[3], J[9];
+    mju_copy4(quat, d->qpos + qadr);
+    mju_normalize4(quat);
+    mju_subQuat(dif, quat, m->qpos_spring + qadr);
+    mjd_rightJacobian(dif, J, 1);
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++) Gq[(size_t)(adr + c) * nv + adr + r] -= k * J[3 * r + c];
+  }
+  for (int i = 0; i < nv && damper; i++) Gv[(size_t)i * nv + i] -= m->dof_damping[i];
+
+  // fixed tendons: constant J, lengths linear in q
+  for (int t = 0; t < m->ntendon; t++) {
+    const mjtNum* J = d->ten_J + (size_t)t * nv;
+    mjtNum len = d->ten_length[t], lo = m->tendon_lengthspring[2 * t];
+    mjtNum hi = m->tendon_lengthspring[2 * t + 1];
+    mjtNum k = spring && (len > hi || len < lo) ? m->tendon_stiffness[t] : 0;
+    mjtNum b = damper ? m->tendon_damping[t] : 0;
+    for (int r = 0; r < nv && (k || b); r++)
+      for (int c = 0; c < nv && J[r]; c++) {
+        Gq[(size_t)c * nv + r] -= k * J[r] * J[c];
+        Gv[(size_t)c * nv + r] -= b * J[r] * J[c];
+      }
+  }
+}
+
+// 0 when actuator i's control is clamped (limited, clamping on, outside its range), else 1
+static mjtNum ctrlSlope(const mjModel* m, const mjData* d, int i) {
+  const mjtNum* r = m->actuator_ctrlrange + 2 * i;
+  mjtNum c = d->ctrl[i];
+  int clamp = m->actuator_ctrllimited[i] && !(m->opt.disableflags & mjDSBL_CLAMPCTRL);
+  return clamp && (c < r[0] || c > r[1]) ? 0 : 1;
+}
+
+// the step's coefficient of act_dot in act' = act + c act_dot: h, or tau (1 - exp(-h/tau))
+// for filterexact (as mj_nextActivation)
+static mjtNum actCoef(const mjModel* m, int i) {
+  mjtNum h = m->opt.timestep, tau = fmax(mjMINVAL, m->actuator_dynprm[10 * i]);
+  return m->actuator_dyntype[i] == mjDYN_FILTEREXACT ? tau * (1 - exp(-h / tau)) : h;
+}
+
+// d act_dot/d act and d act_dot/d ctrl_i of actuator i's (last) activation: ctrl
+// (integrator) or (ctrl - act)/tau (filters), the control clamped; 0 without actuation
+static void actDotSlope(const mjModel* m, const mjData* d, int i, mjtNum* dact,
+                        mjtNum* dctrl) {
+  int dyn = m->actuator_dyntype[i];
+  mjtNum tau = fmax(mjMINVAL, m->actuator_dynprm[10 * i]);
+  *dact = *dctrl = 0;
+  if (m->opt.disableflags & mjDSBL_ACTUATION) return;
+  if (dyn == mjDYN_INTEGRATOR) {
+    *dctrl = ctrlSlope(m, d, i);
+  } else if (dyn == mjDYN_FILTER || dyn == mjDYN_FILTEREXACT) {
+    *dact = -1 / tau;
+    *dctrl = ctrlSlope(m, d, i) / tau;
+  }
+}
+
+// 1 when actuator i's next activation act + c sdot (sdot: its act_dot, or RK4's weighted
+// sum) is clamped by actrange; -1 when it stays as it is because actuation is disabled
+static int actClamped(const mjModel* m, int i, mjtNum act, mjtNum sdot) {
+  const mjtNum* r = m->actuator_actrange + 2 * i;
+  mjtNum next = act + actCoef(m, i) * sdot;
+  if (m->opt.disableflags & mjDSBL_ACTUATION) return -1;
+  return m->actuator_actlimited[i] && (next < r[0] || next > r[1]);
+}
+
+// y += s R(u u') x: the rank-one term of the integrator's D as its matrix holds it, on qM's
+// sparsity (pairs of a dof and an ancestor) and, with `simple`, without the off-diagonal
+// entries of simple dofs' rows (dropped by implicitfast's factor)
+static void addRank1W(const mjModel* m, mjtNum* y, mjtNum s, const mjtNum* u, const mjtNum* x,
+                      int simple) {
+  for (int i = 0; i < m->nv; i++) {
+    if (!u[i]) continue;
+    y[i] += s * u[i] * u[i] * x[i];
+    if (simple && m->dof_simplenum[i]) continue;
+    for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j]) {
+      y[i] += s * u[i] * u[j] * x[j];
+      y[j] += s * u[j] * u[i] * x[i];
+    }
+  }
+}
+
+// G += the actuator part of df/d(q, v, act, u) - d(W a')/d(act, u): force = gain input + bias
+// with affine gain and bias in (length, velocity), dlength/dq = moment (constant for joint
+// and fixed-tendon transmissions); input = clamped ctrl, the activation, or (actearly) the
+// next activation; nothing where forcerange clamps the force.  The implicit integrators' D
+// holds moment' k moment, k = gainprm[2] input + biasprm[2] with the raw ctrl as input
+// (mj_actuatorForceVel), so d(W a')/du = -h dk/du R(moment moment') a'
+static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* acc,
+                          mjtNum* Gq, mjtNum* Gv, mjtNum* Gact, mjtNum* Gu) {
+  int nv = m->nv;
+  mjtNum h = m->opt.timestep;
+  if (m->opt.disableflags & mjDSBL_ACTUATION) return;
+  size_t mark = mj_markStack(d);
+  mjtNum* u = mj_stackAlloc(d, (size_t)nv);
+  mjtNum* y = mj_stackAlloc(d, (size_t)nv);
+  for (int i = 0; i < m->nu; i++) {
+    const mjtNum *gp = m->actuator_gainprm + 10 * i, *bp = m->actuator_biasprm + 10 * i;
+    const mjtNum* mom = d->actuator_moment + d->moment_rowadr[i];
+    const int* ind = d->moment_colind + d->moment_rowadr[i];
+    int nnz = d->moment_rownnz[i], adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
+    int nodyn = m->actuator_dyntype[i] == mjDYN_NONE || m->actuator_actnum[i] <= 0;
+    int affine = m->actuator_gaintype[i] == mjGAIN_AFFINE;
+    int baffine = m->actuator_biastype[i] == mjBIAS_AFFINE;
+    const mjtNum* fr = m->actuator_forcerange + 2 * i;
+    mjtNum f = d->actuator_force[i];
+    if (mj_actuatorDisabled(m, i)) continue;
+    if (m->actuator_forcelimited[i] && (f <= fr[0] || f >= fr[1])) continue;
+
+    // the input and its slopes by ctrl_i and by the activation
+    mjtNum in = mj_actuatorInput(m, d, i), din_du = 0, din_dact = 0;
+    if (nodyn) din_du = ctrlSlope(m, d, i);
+    else if (!m->actuator_actearly[i]) din_dact = 1;
+    else if (!actClamped(m, i, d->act[adr], d->act_dot[adr])) {
+      actDotSlope(m, d, i, &din_dact, &din_du);
+      din_dact = 1 + actCoef(m, i) * din_dact;
+      din_du *= actCoef(m, i);
+    }
+
+    // force slopes by length, velocity and input
+    mjtNum gain = gp[0] + (affine ? gp[1] * d->actuator_length[i] +
+                                    gp[2] * d->actuator_velocity[i] : 0);
+    mjtNum dlen = (affine ? gp[1] * in : 0) + (baffine ? bp[1] : 0);
+    mjtNum dvel = (affine ? gp[2] * in : 0) + (baffine ? bp[2] : 0);
+    addRank1(Gq, nv, dlen, mom, ind, nnz);
+    addRank1(Gv, nv, dvel, mom, ind, nnz);
+    for (int k = 0; k < nnz; k++) {
+      if (!nodyn) Gact[(size_t)adr * nv + ind[k]] += gain * din_dact * mom[k];
+      Gu[(size_t)i * nv + ind[k]] += gain * din_du * mom[k];
+    }
+
+    // the implicit integrators' matrix: k depends on the input through gainprm[2]
+    if ((sys != SYS_IMPLICIT && sys != SYS_FAST) || !affine || !gp[2]) continue;
+    mj_momentRow(m, d, i, u);
+    mju_zero(y, nv);
+    addRank1W(m, y, h * gp[2], u, acc, sys == SYS_FAST);
+    mju_addToScl(Gu + (size_t)i * nv, y, nodyn ? 1 : din_du, nv);
+    if (!nodyn) mju_addToScl(Gact + (size_t)adr * nv, y, din_dact, nv);
+  }
+  mj_freeStack(d, mark);
+}
+
+// ---- the integrator's matrix W -----------------------------------------------------------------
+
+// the factor of W: L'DL on qM's layout (ld, diaginv), or the tree LU of dense W (lu)
+typedef struct {
+  mjtNum* ld;       // L'DL factor (nM), NULL: qM's own factor
+  mjtNum* diaginv;  // 1/D (nv)
+  mjtNum* lu;       // dense nv x nv LU (implicit), NULL otherwise
+} Factor;
+
+// LU of W in place without pivoting, eliminating from the last dof over ancestor chains
+// only (W has qM's pattern, so the elimination makes no fill):
+//   W(i,k) /= W(k,k), W(i,j) -= W(i,k) W(k,j) for i, j ancestors of k
+static void factorTreeLU(const mjModel* m, mjtNum* W) {
+  int nv = m->nv;
+  const int* parent = m->dof_parentid;
+  for (int k = nv - 1; k >= 0; k--) {
+    mjtNum piv = W[(size_t)k * nv + k];
+    if (fabs(piv) < mjMINVAL) piv = mjMINVAL;
+    for (int i = parent[k]; i >= 0; i = parent[i]) {
+      mjtNum l = W[(size_t)i * nv + k] /= piv;
+      if (!l) continue;
+      for (int j = parent[k]; j >= 0; j = parent[j])
+        W[(size_t)i * nv + j] -= l * W[(size_t)k * nv + j];
+    }
+  }
+}
+
+// x = inv(W) x with factorTreeLU's factor: push from the last dof, then solve from the first
+static void solveTreeLU(const mjModel* m, const mjtNum* W, mjtNum* x) {
+  int nv = m->nv;
+  const int* parent = m->dof_parentid;
+  for (int k = nv - 1; k >= 0; k--)
+    for (int i = parent[k]; i >= 0; i = parent[i]) x[i] -= W[(size_t)i * nv + k] * x[k];
+  for (int k = 0; k < nv; k++) {
+    const mjtNum* row = W + (size_t)k * nv;
+    for (int j = parent[k]; j >= 0; j = parent[j]) x[k] -= row[j] * x[j];
+    x[k] /= fabs(row[k]) < mjMINVAL ? mjMINVAL : row[k];
+  }
+}
+
+// 1 when Euler integrates dof damping implicitly (as mj_Euler decides)
+static int eulerDamped(const mjModel* m) {
+  if (m->opt.disableflags & (mjDSBL_EULERDAMP | mjDSBL_DAMPER)) return 0;
+  for (int i = 0; i < m->nv; i++)
+    if (m->dof_damping[i] > 0) return 1;
+  return 0;
+}
+
+// factor W of system sys as the engine builds it: qM's factor (qacc, undamped Euler), qM +
+// h diag(damping) (Euler), mj_implicitMatrix without the RNE term packed into qM's layout
+// (implicitfast; the simple rows' off-diagonals dropped by mj_factorI) or with it (implicit)
+static void factorW(const mjModel* m, mjData* d, int sys, Factor* f) {
+  int nv = m->nv;
+  f->ld = f->diaginv = f->lu = NULL;
+  if (sys == SYS_QACC || (sys == SYS_EULER && !eulerDamped(m))) return;
+  if (sys == SYS_IMPLICIT) {
+    f->lu = mj_stackAlloc(d, (size_t)nv * nv);
+    mj_implicitMatrix(m, d, f->lu, 1);
+    factorTreeLU(m, f->lu);
+    return;
+  }
+  mjtNum* H = mj_stackAlloc(d, (size_t)m->nM);
+  f->ld = mj_stackAlloc(d, (size_t)m->nM);
+  f->diaginv = mj_stackAlloc(d, (size_t)nv);
+  if (sys == SYS_EULER) {
+    mju_copy(H, d->qM, m->nM);
+    for (int i = 0; i < nv; i++) H[m->dof_Madr[i]] += m->opt.timestep * m->dof_damping[i];
+  } else {
+    size_t mark = mj_markStack(d);
+    mjtNum* A = mj_stackAlloc(d, (size_t)nv * nv);
+    mj_implicitMatrix(m, d, A, 0);
+    for (int i = 0; i < nv; i++) {
+      mjtNum* row = H + m->dof_Madr[i];
+      for (int j = i; j >= 0; j = m->dof_parentid[j]) *row++ = A[(size_t)i * nv + j];
+    }
+    mj_freeStack(d, mark);
+  }
+  mj_factorI(m, d, H, f->ld, f->diaginv, 1);
+}
+
+// x = inv(W) x for n vectors of nv one after another
+static void solveW(const mjModel* m, mjData* d, const Factor* f, mjtNum* x, int n) {
+  if (f->lu) {
+    for (int v = 0; v < n; v++) solveTreeLU(m, f->lu, x + (size_t)v * m->nv);
+  } else if (f->ld) {
+    mj_solveLD(m, f->ld, f->diaginv, x, x, n, 1);
+  } else {
+    mj_solveM(m, d, x, x, n);
+  }
+}
+
+// ---- the acceleration's derivative -------------------------------------------------------------
+
+// Y = d a'/d(q, v, act, u) (column-major nv x (2 nv + na + nu)) and acc = a' of system sys
+// at the state of d after mj_forward: G as in the head comment, then Y = inv(W) G
+static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* acc) {
+  int nv = m->nv, na = m->na, nu = m->nu;
+  mjtNum h = m->opt.timestep;
+  size_t mark = mj_markStack(d);
+  mjtNum *Gq = Y, *Gv = Y + (size_t)nv * nv, *Gact = Y + 2 * (size_t)nv * nv;
+  mjtNum* Gu = Gact + (size_t)na * nv;
+  Factor f;
+  factorW(m, d, sys, &f);
+
+  // a' = inv(W) qfrc_smooth (the engine's qacc for undamped Euler and no step)
+  if (f.ld || f.lu) {
+    mju_copy(acc, d->qfrc_smooth, nv);
+    solveW(m, d, &f, acc, 1);
+  } else {
+    mju_copy(acc, d->qacc, nv);
+  }
+
+  // the inverse dynamics at a': -d rne(q, v, a')/dq and -d rne/dv
+  mju_zero(Y, nv * (2 * nv + na + nu));
+  mjd_rneDerivative(m, d, d->qvel, d->cvel, d->cdof_dot, acc, 1, 1, -1, Gq);
+  mjd_rneDerivative(m, d, d->qvel, d->cvel, d->cdof_dot, NULL, 1, 0, -1, Gv);
+
+  // implicit: -h d/dq [c0(v + a') - c0(v) - c0(a')] and -h dc0/dv at a'
+  if (sys == SYS_IMPLICIT) {
+    mjtNum* w = mj_stackAlloc(d, (size_t)nv);
+    mjtNum* cvel = mj_stackAlloc(d, 6 * (size_t)m->nbody);
+    mjtNum* cdd = mj_stackAlloc(d, 6 * (size_t)nv);
+    mju_add(w, d->qvel, acc, nv);
+    comVelAt(m, d, w, cvel, cdd);
+    mjd_rneDerivative(m, d, w, cvel, cdd, NULL, 0, 1, -h, Gq);
+    mjd_rneDerivative(m, d, d->qvel, d->cvel, d->cdof_dot, NULL, 0, 1, h, Gq);
+    mju_copy(w, acc, nv);
+    comVelAt(m, d, w, cvel, cdd);
+    mjd_rneDerivative(m, d, w, cvel, cdd, NULL, 0, 1, h, Gq);
+    mjd_rneDerivative(m, d, w, cvel, cdd, NULL, 0, 0, -h, Gv);
+  }
+
+  // passive and actuator forces, then the solve
+  passiveDeriv(m, d, Gq, Gv);
+  actuatorDeriv(m, d, sys, acc, Gq, Gv, Gact, Gu);
+  solveW(m, d, &f, Y, 2 * nv + na + nu);
+  mj_freeStack(d, mark);
+}
+
+// 0 when d's stack holds the temporaries of the analytic path (at most four state Jacobians
+// for RK4, the acceleration's, the integrator's matrix, the sweeps), else -1 and a message
+static int checkStack(const mjModel* m, mjData* d, char* err, int errsz) {
+  size_t nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
+  size_t need = (4 * ndx + nv) * ncol + 2 * nv * nv + 16 * (size_t)m->nM +
+                40 * (size_t)m->nbody + 30 * nv + 64;
+  size_t mark = mj_markStack(d);
+  mjtNum* probe = mj_stackAlloc(d, need);
+  mj_freeStack(d, mark);
+  if (probe) return 0;
+  snprintf(err, errsz, "the data stack cannot hold the derivative's %zu numbers", need);
+  return -1;
+}
+
+// ---- public functions --------------------------------------------------------------------------
+
+// d qacc / d(q, v, act, u) of the smooth dynamics, transposed from the column-major Y
+int mjd_smoothAcc(const mjModel* m, mjData* d, mjtNum* DaDq, mjtNum* DaDv, mjtNum* DaDact,
+                  mjtNum* DaDu, char* err, int errsz) {
+  int nv = m->nv, ncol = 2 * m->nv + m->na + m->nu;
+  if (mjd_checkAnalytic(m, d, err, errsz) || checkStack(m, d, err, errsz)) return -1;
+  size_t mark = mj_markStack(d);
+  mjtNum* Y = mj_stackAlloc(d, (size_t)nv * ncol);
+  mjtNum* acc = mj_stackAlloc(d, (size_t)nv);
+  accDeriv(m, d, SYS_QACC, Y, acc);
+  mjtNum* out[4] = {DaDq, DaDv, DaDact, DaDu};
+  int width[4] = {nv, nv, m->na, m->nu}, c0 = 0;
+  for (int b = 0; b < 4; c0 += width[b++]) {
+    if (!out[b]) continue;
+    for (int i = 0; i < nv; i++)
+      for (int c = 0; c < width[b]; c++) out[b][i * width[b] + c] = Y[(size_t)(c0 + c) * nv + i];
+  }
+  mj_freeStack(d, mark);
+  return 0;
+}
+
+// ---- the step's Jacobians ----------------------------------------------------------------------
+
+// Jacobians of states are column-major ndx x (ndx + nu) with rows (dq, v, act) and columns
+// (x, u); e_c is the identity's column c
+
+// the dq rows of T = d(q (+) s w)/d(x, u), q moving with x's own dq columns and dw =
+// dw/d(x, u) given as the rows at dw (leading dimension ld): on a rotation exp(-s w) dq +
+// Jr(s w) s dw, elsewhere dq + s dw
+static void shiftRows(const mjModel* m, const mjtNum* w, mjtNum s, const mjtNum* dw, int ncol,
+                      int ld, mjtNum* T) {
+  for (int j = 0; j < m->njnt; j++) {
+    int adr = m->jnt_dofadr[j], type = m->jnt_type[j];
+    int nlin = type == mjJNT_FREE ? 3 : type == mjJNT_BALL ? 0 : 1;
+    for (int i = adr; i < adr + nlin; i++)
+      for (int c = 0; c < ncol; c++) T[(size_t)c * ld + i] = (c == i) + s * dw[(size_t)c * ld + i];
+    if (type != mjJNT_FREE && type != mjJNT_BALL) continue;
+    int r0 = adr + nlin;
+    mjtNum quat[4] = {1, 0, 0, 0}, R[9], Jr[9], phi[3];
+    mju_quatIntegrate(quat, w + r0, s);
+    mju_quat2Mat(R, quat);
+    mju_scl3(phi, w + r0, s);
+    mjd_rightJacobian(phi, Jr, 0);
+    for (int c = 0; c < ncol; c++) {
+      const mjtNum* dwc = dw + (size_t)c * ld + r0;
+      mjtNum* Tc = T + (size_t)c * ld + r0;
+      for (int r = 0; r < 3; r++) {
+        Tc[r] = c >= r0 && c < r0 + 3 ? R[3 * (c - r0) + r] : 0;
+        for (int k = 0; k < 3; k++) Tc[r] += s * Jr[3 * r + k] * dwc[k];
+      }
+    }
+  }
+}
+
+// the act rows of K = d act_dot/d(x, u) at the state of d, the stage's activations moving
+// by the act rows of T (NULL: x's own act columns)
+static void actDotRows(const mjModel* m, const mjData* d, const mjtNum* T, mjtNum* K) {
+  int nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
+  for (int c = 0; c < ncol; c++) mju_zero(K + (size_t)c * ndx + 2 * nv, m->na);
+  for (int i = 0; i < m->nu; i++) {
+    if (m->actuator_actnum[i] <= 0) continue;
+    int row = 2 * nv + m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
+    mjtNum dact, dctrl;
+    actDotSlope(m, d, i, &dact, &dctrl);
+    for (int c = 0; c < ncol; c++)
+      K[(size_t)c * ndx + row] = dact * (T ? T[(size_t)c * ndx + row] : c == row);
+    K[(size_t)(ndx + i) * ndx + row] += dctrl;
+  }
+}
+
+// the act rows of X = d act'/d(x, u) for act' = act + c sdot, the act rows of S its
+// derivative (zero rows where actrange clamps, the identity without actuation)
+static void nextActRows(const mjModel* m, const mjtNum* act, const mjtNum* sdot,
+                        const mjtNum* S, mjtNum* X) {
+  int nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
+  for (int i = 0; i < m->nu; i++) {
+    if (m->actuator_actnum[i] <= 0) continue;
+    int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1, row = 2 * nv + adr;
+    int clamped = actClamped(m, i, act[adr], sdot[adr]);
+    mjtNum coef = clamped ? 0 : actCoef(m, i);
+    for (int c = 0; c < ncol; c++)
+      X[(size_t)c * ndx + row] = (c == row && clamped <= 0) + coef * S[(size_t)c * ndx + row];
+  }
+}
+
+// X = d x'/d(x, u) of one Euler, implicit or implicitfast step at the state of d after
+// mj_forward: v' rows e + h Y, dq rows by shiftRows with v', act rows from act_dot's slopes
+static void stepJac(const mjModel* m, mjData* d, int sys, mjtNum* X) {
+  int nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
+  mjtNum h = m->opt.timestep;
+  size_t mark = mj_markStack(d);
+  mjtNum* Y = mj_stackAlloc(d, (size_t)nv * ncol);
+  mjtNum* acc = mj_stackAlloc(d, (size_t)nv);
+  mjtNum* vnext = mj_stackAlloc(d, (size_t)nv);
+  accDeriv(m, d, sys, Y, acc);
+  mju_addScl(vnext, d->qvel, acc, h, nv);
+  for (int c = 0; c < ncol; c++)
+    for (int i = 0; i < nv; i++)
+      X[(size_t)c * ndx + nv + i] = (c == nv + i) + h * Y[(size_t)c * nv + i];
+  shiftRows(m, vnext, h, X + nv, ncol, ndx, X);
+  actDotRows(m, d, NULL, X);
+  nextActRows(m, d->act, d->act_dot, X, X);
+  mj_freeStack(d, mark);
+}
+
+// X = d x'/d(x, u) of one RK4 step by the chain rule through its stages: stage i's state is
+// X_i = x (+) a_i h k_{i-1} with Jacobian T_i, its k_i = (v, qacc, act_dot) at X_i has
+// dk_i = (T_i's v rows, Y_i [T_i; 0 I], act_dot's slopes through T_i), and the step is
+// x (+) h sum_i b_i k_i.  Each stage runs mj_forward at its state (the engine's own stage
+// evaluations, no perturbation); d's state is restored and its forward pass rerun.  0, or -1
+// with a message when a stage state uses a feature not differentiated
+static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, char* err, int errsz) {
+  static const mjtNum A4[3] = {0.5, 0.5, 1}, B4[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
+  int nq = m->nq, nv = m->nv, na = m->na, ndx = 2 * nv + na, ncol = ndx + m->nu, rc = 0;
+  mjtNum h = m->opt.timestep, t0 = d->time;
+  size_t mark = mj_markStack(d), sz = (size_t)ndx * ncol;
+  mjtNum *T = mj_stackAlloc(d, sz), *K = mj_stackAlloc(d, sz), *S = mj_stackAlloc(d, sz);
+  mjtNum* Y = mj_stackAlloc(d, (size_t)nv * ncol);
+  mjtNum* x0 = mj_stackAlloc(d, (size_t)nq + nv + na);
+  mjtNum* k = mj_stackAlloc(d, 2 * (size_t)nv + na);
+  mjtNum* sum = mj_stackAlloc(d, 2 * (size_t)nv + na);
+  mjtNum *q0 = x0, *v0 = x0 + nq, *act0 = x0 + nq + nv;
+  mju_copy(q0, d->qpos, nq);
+  mju_copy(v0, d->qvel, nv);
+  mju_copy(act0, d->act, na);
+  mju_zero(S, (int)sz);
+  mju_zero(sum, ndx);
+  for (int i = 0; i < 4 && !rc; i++) {
+    // stage state and its Jacobian T = e + a h dk_{i-1} (dq rows through the shift)
+    if (i == 0) {
+      mju_zero(T, (int)sz);
+      for (int c = 0; c < ndx; c++) T[(size_t)c * ndx + c] = 1;
+    } else {
+      mjtNum ah = A4[i - 1] * h;
+      mju_copy(d->qpos, q0, nq);
+      mj_integratePos(m, d->qpos, k, ah);
+      mju_addScl(d->qvel, v0, k + nv, ah, nv);
+      mju_addScl(d->act, act0, k + 2 * nv, ah, na);
+      d->time = t0 + ah;
+      for (int c = 0; c < ncol; c++)
+        for (int r = nv; r < ndx; r++)
+          T[(size_t)c * ndx + r] = (c == r) + ah * K[(size_t)c * ndx + r];
+      shiftRows(m, k, ah, K, ncol, ndx, T);
+      mj_forwardSkip(m, d, 1);
+      rc = mjd_checkAnalytic(m, d, err, errsz);
+      if (rc) break;
+    }
+
+    // dk_i through T, then k_i itself; both added to the weighted sums
+    accDeriv(m, d, SYS_QACC, Y, k + nv);
+    for (int c = 0; c < ncol; c++) {
+      mjtNum *Kc = K + (size_t)c * ndx, *Tc = T + (size_t)c * ndx;
+      mju_copy(Kc, Tc + nv, nv);
+      mju_zero(Kc + nv, nv);
+      for (int r = 0; r < ndx; r++)
+        if (Tc[r]) mju_addToScl(Kc + nv, Y + (size_t)r * nv, Tc[r], nv);
+      if (c >= ndx) mju_addTo(Kc + nv, Y + (size_t)c * nv, nv);
+    }
+    actDotRows(m, d, T, K);
+    mju_copy(k, d->qvel, nv);
+    mju_copy(k + 2 * nv, d->act_dot, na);
+    mju_addToScl(S, K, B4[i], (int)sz);
+    mju_addToScl(sum, k, B4[i], ndx);
+  }
+
+  // the step from x with the weighted sums
+  if (!rc) {
+    for (int c = 0; c < ncol; c++)
+      for (int i = 0; i < nv; i++)
+        X[(size_t)c * ndx + nv + i] = (c == nv + i) + h * S[(size_t)c * ndx + nv + i];
+    shiftRows(m, sum, h, S, ncol, ndx, X);
+    nextActRows(m, act0, sum + 2 * nv, S, X);
+  }
+  mju_copy(d->qpos, q0, nq);
+  mju_copy(d->qvel, v0, nv);
+  mju_copy(d->act, act0, na);
+  d->time = t0;
+  mj_forward(m, d);
+  mj_freeStack(d, mark);
+  return rc;
+}
+
+// A = dx'/dx, B = dx'/du of one step from the state of d (mj_forward run here), transposed
+// from the column-major X
+int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, char* err,
+                         int errsz) {
+  int nv = m->nv, nu = m->nu, ndx = 2 * nv + m->na, ncol = ndx + nu, rc = 0;
+  if (checkModel(m, err, errsz)) return -1;
+  mj_forward(m, d);
+  if (mjd_checkAnalytic(m, d, err, errsz) || checkStack(m, d, err, errsz)) return -1;
+  size_t mark = mj_markStack(d);
+  mjtNum* X = mj_stackAlloc(d, (size_t)ndx * ncol);
+  switch (m->opt.integrator) {
+    case mjINT_RK4: rc = rk4Jac(m, d, X, err, errsz); break;
+    case mjINT_IMPLICIT: stepJac(m, d, SYS_IMPLICIT, X); break;
+    case mjINT_IMPLICITFAST: stepJac(m, d, SYS_FAST, X); break;
+    default: stepJac(m, d, SYS_EULER, X); break;
+  }
+  for (int r = 0; r < ndx && !rc; r++) {
+    for (int c = 0; c < ndx && A; c++) A[(size_t)r * ndx + c] = X[(size_t)c * ndx + r];
+    for (int c = 0; c < nu && B; c++) B[(size_t)r * nu + c] = X[(size_t)(ndx + c) * ndx + r];
+  }
+  mj_freeStack(d, mark);
+  return rc;
+}
