@@ -1,7 +1,7 @@
 // mjderiv: the Jacobians of one simulation step at every state of a stream: A = dx'/dx,
 // B = dx'/du, C = ds/dx, D = ds/du (x the tangent state, u the controls, s the sensors).
 //
-//   mjderiv MODEL [--key K] [--method fd] [--centered] [--eps E] [--blocks LIST]
+//   mjderiv MODEL [--key K] [--method fd|analytic] [--centered] [--eps E] [--blocks LIST]
 //           [--threads N] [--npy DIR | --csv] [-o OUT] [STREAM | -]
 //   mjderiv --help | --version
 //
@@ -10,7 +10,8 @@
 // act, warmstart, ctrl, applied forces, mocap, eq_active) over the initial state, the model's
 // default or keyframe K, and gives one set of Jacobians.  Without STREAM, the initial state
 // alone gives one set.  The method is mjd_transitionFD (MuJoCo's finite differences: forward,
-// or centered with --centered; eps 1e-6 unless --eps).  Output: a Jacobian stream (man 1
+// or centered with --centered; eps 1e-6 unless --eps), or with --method analytic the exact
+// Jacobians A and B of mjd_transitionSmooth (states without active constraints for now).  Output: a Jacobian stream (man 1
 // mjderiv, FORMAT) on standard output or OUT; --npy DIR writes DIR/A.npy ... (frames, rows,
 // cols); --csv writes frame,block,row,col,value lines.  --threads N spreads the frames over
 // N threads, with output identical to one thread's.
@@ -30,8 +31,8 @@
 #include <zlib.h>
 
 static const char usageLines[] =
-  "usage: mjderiv MODEL [--key K] [--method fd] [--centered] [--eps E] [--blocks LIST]\n"
-  "               [--threads N] [--npy DIR | --csv] [-o OUT] [STREAM | -]\n"
+  "usage: mjderiv MODEL [--key K] [--method fd|analytic] [--centered] [--eps E]\n"
+  "               [--blocks LIST] [--threads N] [--npy DIR | --csv] [-o OUT] [STREAM | -]\n"
   "       mjderiv --help | --version\n";
 
 // what --help prints after the usage text
@@ -42,7 +43,8 @@ static const char helpText[] =
   "tangent space (2nv+na), u = ctrl, s = sensordata.\n"
   "options:\n"
   "  --key K         initial state: keyframe K (name or index) instead of the default\n"
-  "  --method fd     finite differences as MuJoCo's mjd_transitionFD (the only method)\n"
+  "  --method M      fd: finite differences as MuJoCo's mjd_transitionFD (the default);\n"
+  "                  analytic: exact A and B (mjd_transitionSmooth), unconstrained states\n"
   "  --centered      centered differences (default: forward)\n"
   "  --eps E         the perturbation (default 1e-6)\n"
   "  --blocks LIST   the blocks to compute, of A,B,C,D (default all)\n"
@@ -63,6 +65,9 @@ static struct {
   mjData* init;           // the initial state (default or keyframe)
   int key;                // keyframe, -1: the default
   int centered;           // centered differences
+  int analytic;           // exact Jacobians (mjd_transitionSmooth) instead of differences
+  atomic_long badframe;   // first frame the analytic method refused, + 1 (0: none)
+  char why[256];          // its message
   mjtNum eps;             // perturbation
   int want[NBLOCK];       // blocks requested
   int rows[NBLOCK], cols[NBLOCK];
@@ -203,8 +208,18 @@ static void* worker(void* arg) {
       blk[b] = run.want[b] ? at : NULL;
       if (run.want[b]) at += (size_t)run.rows[b] * run.cols[b];
     }
-    if (mjd_transitionFD(run.m, d, run.eps, run.centered, blk[0], blk[1], blk[2], blk[3]))
+    if (run.analytic) {
+      // a refused state: the first one's message is kept (frames run in any order)
+      char err[256];
+      if (mjd_transitionSmooth(run.m, d, blk[0], blk[1], err, sizeof(err))) {
+        long none = 0;
+        if (atomic_compare_exchange_strong(&run.badframe, &none, k + 1))
+          snprintf(run.why, sizeof(run.why), "%s", err);
+      }
+    } else if (mjd_transitionFD(run.m, d, run.eps, run.centered, blk[0], blk[1], blk[2],
+                                blk[3])) {
       run.failed = 1;
+    }
     atomic_fetch_add(&run.done, 1);
   }
   mj_deleteData(d);
@@ -239,6 +254,9 @@ static void compute(int n) {
   if (shown) fputs("\r\033[K", stderr);
   free(th);
   if (run.failed) eprintf("the derivatives need more stack than the data of the model has");
+  if (run.badframe)
+    eprintf("frame %ld: the analytic method cannot differentiate it: %s (use --method fd)",
+            run.badframe - 1, run.why);
 }
 
 // ---- output ---------------------------------------------------------------------------------
@@ -299,7 +317,7 @@ static void writeStream(void) {
   uint32_t blocks = 0;
   for (int b = 0; b < NBLOCK; b++) blocks |= (uint32_t)run.want[b] << b;
   putLE(h + 40, blocks, 4);
-  putLE(h + 44, (uint32_t)run.centered, 4);
+  putLE(h + 44, run.analytic ? 2u : (uint32_t)run.centered, 4);
   uint64_t e;
   memcpy(&e, &run.eps, 8);
   putLE(h + 48, e, 8);
@@ -397,7 +415,9 @@ int main(int argc, char** argv) {
     else if (!strcmp(s, "-o") && more) out = argv[++i];
     else if (!strcmp(s, "--blocks") && more) parseBlocks(argv[++i]);
     else if (!strcmp(s, "--method") && more) {
-      if (strcmp(argv[++i], "fd")) usageError("--method: unknown method '%s' (fd)", argv[i]);
+      run.analytic = !strcmp(argv[++i], "analytic");
+      if (!run.analytic && strcmp(argv[i], "fd"))
+        usageError("--method: unknown method '%s' (fd, analytic)", argv[i]);
     } else if (!strcmp(s, "--eps") && more) {
       run.eps = strtod(argv[++i], &end);
       if (end == argv[i] || *end || !(run.eps > 0) || !isfinite(run.eps))
@@ -420,7 +440,10 @@ int main(int argc, char** argv) {
   char err[512];
   mjModel* m = run.m = eloadmodel(model);
   if (mj_checkSupported(m, err, sizeof(err))) eprintf("%s: %s", model, err);
-  if (m->opt.integrator == mjINT_RK4)
+  if (run.analytic && (run.want[2] || run.want[3]))
+    usageError("--method analytic gives A and B (the sensor Jacobians C and D are not "
+               "differentiated yet): add --blocks A,B");
+  if (m->opt.integrator == mjINT_RK4 && !run.analytic)
     eprintf("%s: the RK4 integrator has no finite-difference transition (as in MuJoCo): "
             "use Euler, implicit or implicitfast", model);
   run.key = key ? findKey(key) : -1;

@@ -35,8 +35,8 @@ run 0 '"$BIN/mjderiv" --version'
 has out '^mjderiv '
 run 2 '"$BIN/mjderiv"'
 has err '^mjderiv: no model'
-run 2 '"$BIN/mjderiv" pend.xml --method analytic'
-has err "unknown method 'analytic'"
+run 2 '"$BIN/mjderiv" pend.xml --method exact'
+has err "unknown method 'exact'"
 run 2 '"$BIN/mjderiv" pend.xml --eps -1'
 has err 'not a positive number'
 run 2 '"$BIN/mjderiv" pend.xml --blocks A,E'
@@ -97,6 +97,41 @@ run 0 '"$BIN/mjderiv" pend.xml - <pend.mjt >stdin.jac'
 run 0 'cmp one.jac stdin.jac'
 run 0 '"$BIN/mjderiv" pend.xml pend.mjt --threads 3 -o three.jac'
 run 0 'cmp one.jac three.jac'
+
+# ---- the analytic method: the same A and B as centered differences, within their error ------
+cat >dpend.xml <<'XML'
+<mujoco>
+  <option><flag contact="disable"/></option>
+  <worldbody>
+    <body><joint name="a" damping="0.2"/><geom type="capsule" fromto="0 0 0 0 0 -1" size="0.05"/>
+      <body pos="0 0 -1"><joint name="b"/><geom type="capsule" fromto="0 0 0 0 0 -1" size="0.05"/>
+      </body>
+    </body>
+  </worldbody>
+  <actuator><motor joint="a"/><position joint="b" kp="3"/></actuator>
+</mujoco>
+XML
+run 0 '"$BIN/mjderiv" dpend.xml --method analytic --blocks A,B --csv -o exact.csv'
+run 0 '"$BIN/mjderiv" dpend.xml --centered --blocks A,B --csv -o fd.csv'
+cmd='analytic against centered differences'
+paste -d, exact.csv fd.csv | awk -F, 'NR > 1 { e = $5 - $10; if (e < 0) e = -e;
+  if (e > m) m = e } END { print (m < 1e-8) ? "close" : "far " m }' >out
+same out close
+run 0 '"$BIN/mjderiv" rk4.xml --method analytic --blocks A -o /dev/null'
+# a state with contacts is refused with its reason, nothing written; C and D need fd
+cat >contact.xml <<'XML'
+<mujoco>
+  <worldbody>
+    <geom type="plane" size="1 1 0.1"/>
+    <body pos="0 0 0.099"><freejoint/><geom type="box" size="0.1 0.1 0.1"/></body>
+  </worldbody>
+</mujoco>
+XML
+run 2 '"$BIN/mjderiv" contact.xml --method analytic --blocks A,B -o bad.jac'
+has err 'frame 0: the analytic method cannot differentiate it: .*constraint'
+holds ! -e bad.jac
+run 2 '"$BIN/mjderiv" dpend.xml --method analytic -o bad.jac'
+has err 'add --blocks A,B'
 
 # ---- errors: one line, exit 2, nothing written --------------------------------------------------
 run 2 '"$BIN/mjderiv" pend.xml other.mjt -o bad.jac'
