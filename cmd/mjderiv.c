@@ -97,18 +97,6 @@ static void cleanup(void) {
   mj_deleteModel(run.m);
 }
 
-// a keyframe by name, else by index
-static int findKey(const char* s) {
-  int k = mj_name2id(run.m, mjOBJ_KEY, s);
-  if (k >= 0) return k;
-  char* end;
-  long i = strtol(s, &end, 10);
-  if (end == s || *end) eprintf("unknown keyframe '%s'", s);
-  if (i < 0 || i >= run.m->nkey)
-    eprintf("keyframe index %ld out of range (the model has %d keyframes)", i, run.m->nkey);
-  return (int)i;
-}
-
 // the blocks of a list "A,B,D"
 static void parseBlocks(const char* list) {
   memset(run.want, 0, sizeof(run.want));
@@ -446,7 +434,7 @@ int main(int argc, char** argv) {
   if (m->opt.integrator == mjINT_RK4 && !run.analytic)
     eprintf("%s: the RK4 integrator has no finite-difference transition (as in MuJoCo): "
             "use Euler, implicit or implicitfast", model);
-  run.key = key ? findKey(key) : -1;
+  run.key = key ? efindkey(run.m, key) : -1;
   int ndx = 2 * m->nv + m->na;
   int rows[NBLOCK] = {ndx, ndx, m->nsensordata, m->nsensordata};
   int cols[NBLOCK] = {ndx, m->nu, ndx, m->nu};

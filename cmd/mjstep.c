@@ -310,18 +310,6 @@ static void readCtrl(const char* path) {
   else readCtrlText(path, run.ctrlBytes);
 }
 
-// a keyframe by name, else by index
-static int findKey(const char* s) {
-  int k = mj_name2id(run.m, mjOBJ_KEY, s);
-  if (k >= 0) return k;
-  char* end;
-  long i = strtol(s, &end, 10);
-  if (end == s || *end) eprintf("unknown keyframe '%s'", s);
-  if (i < 0 || i >= run.m->nkey)
-    eprintf("keyframe index %ld out of range (the model has %d keyframes)", i, run.m->nkey);
-  return (int)i;
-}
-
 // ---- simulating -------------------------------------------------------------------------------
 
 // the progress bar on stderr: drawn by the main thread only
@@ -672,7 +660,7 @@ int main(int argc, char** argv) {
   run.m = eloadmodel(model);
   mj_streamInit(&run.out, run.m, mask, out);
   run.forward = (run.out.mask & mjSTREAM_OUTPUT) != 0;
-  if (key) run.key = findKey(key);
+  if (key) run.key = efindkey(run.m, key);
   if (init) readInit(init);
   if (ctrl) readCtrl(ctrl);
 

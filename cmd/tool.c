@@ -95,3 +95,15 @@ mjModel* eloadmodel(const char* path) {
   if (!m) eprintf("%s", err);
   return m;
 }
+
+// keyframe s of m, by name or else by index; exits with a one-line message when there is none
+int efindkey(const mjModel* m, const char* s) {
+  int k = mj_name2id(m, mjOBJ_KEY, s);
+  if (k >= 0) return k;
+  char* end;
+  long i = strtol(s, &end, 10);
+  if (end == s || *end) eprintf("unknown keyframe '%s'", s);
+  if (i < 0 || i >= m->nkey)
+    eprintf("keyframe index %ld out of range (the model has %d keyframes)", i, m->nkey);
+  return (int)i;
+}

@@ -43,4 +43,7 @@ void efflush(void);
 // a model of either kind (.xml compiles, otherwise binary); exits 2 with the message on failure
 mjModel* eloadmodel(const char* path);
 
+// keyframe s of m, by name or else by index; exits with a one-line message when there is none
+int efindkey(const mjModel* m, const char* s);
+
 #endif
