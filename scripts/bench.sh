@@ -31,7 +31,7 @@
 #    and the Shadow hand: MuJoCo 2.2.2 loads both files unchanged, each run from a copy of its
 #    directory), with MuJoCo's contacts and constraint rows per step.  The compile table also
 #    times the menagerie's Talos (scene_motor) and Shadow hand (scene_right), and races them
-#    in process against MuJoCo 2.2.2's compiler (scripts/loadtime.c; ratio > 1: mjc faster).
+#    in process against MuJoCo 2.2.2's compiler (scripts/timing.c; ratio > 1: mjc faster).
 set -eu
 
 BIN=${BIN:-build/bin}
@@ -54,6 +54,28 @@ want() { case " $ONLY " in *" $1 "*) return 0 ;; esac; return 1; }
 median() {
   sort -n | awk '{ v[NR] = $1 }
                  END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+# build scripts/timing.c against libmj ($T/tm_ours) and Debian's libmujoco-dev ($T/tm_native),
+# once; false (the reason in $T/err) when either fails
+timers() {
+  [ -x "$T/tm_native" ] && return 0
+  cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Ilib scripts/timing.c "$BIN/../libmj.a" \
+    -lexpat -lz -lm -lccd -lqhull_r -lpng -o "$T/tm_ours" 2>"$T/err" &&
+    cc -O2 -DNATIVE scripts/timing.c -lmujoco -o "$T/tm_native" 2>>"$T/err"
+}
+
+# the path of a copy of corpus model $1 (relative to the corpus) that MuJoCo 2.2.2 reads: its
+# directory copied with what 2.2.2 does not know taken out (actuatorfrcrange attributes, the
+# implicitfast integrator read as implicit)
+nativeCopy() {
+  dir=$T/native/$(dirname "$1")
+  if [ ! -d "$dir" ]; then
+    mkdir -p "$(dirname "$dir")"
+    cp -r "$corpus/$(dirname "$1")" "$dir"
+    sed -i 's/ actuatorfrcrange="[^"]*"//g; s/"implicitfast"/"implicit"/g' "$dir"/*.xml
+  fi
+  echo "$dir/$(basename "$1")"
 }
 
 # the median time of compiling $1, in ms, on stdout; nothing (and a note) if it fails
@@ -87,24 +109,15 @@ if want compile; then
     [ "$xml" = models/chain100.xml ] && chain=$ms
   done
 
-  # the robots against MuJoCo 2.2.2: both compilers in process (scripts/loadtime.c, built
-  # against libmj and against Debian's libmujoco-dev), median of RUNS loads; MuJoCo 2.2.2 reads
-  # a copy of the robot's directory with what it does not know yet taken out (Talos:
-  # actuatorfrcrange attributes, the implicitfast integrator read as implicit)
-  if cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Ilib scripts/loadtime.c "$BIN/../libmj.a" \
-       -lexpat -lz -lm -lccd -lqhull_r -lpng -o "$T/lt_ours" 2>"$T/err" &&
-     cc -O2 -DNATIVE scripts/loadtime.c -lmujoco -o "$T/lt_native" 2>>"$T/err"; then
+  # the robots against MuJoCo 2.2.2: both compilers in process (scripts/timing.c load),
+  # median of RUNS loads; MuJoCo 2.2.2 reads a native copy (nativeCopy)
+  if timers; then
     echo "compile time in process against MuJoCo 2.2.2, median of $RUNS loads (ms):"
     printf '%-38s %12s %10s %7s\n' model "MuJoCo 2.2.2" mjc ratio
     for xml in menagerie/pal_talos/scene_motor.xml menagerie/shadow_hand/scene_right.xml; do
       [ -f "$corpus/$xml" ] || continue
-      dir=$T/native/$(dirname "$xml")
-      mkdir -p "$(dirname "$dir")"
-      rm -rf "$dir"
-      cp -r "$corpus/$(dirname "$xml")" "$dir"
-      sed -i 's/ actuatorfrcrange="[^"]*"//g; s/"implicitfast"/"implicit"/g' "$dir"/*.xml
-      theirs=$("$T/lt_native" "$RUNS" "$dir/$(basename "$xml")")
-      ours=$("$T/lt_ours" "$RUNS" "$corpus/$xml")
+      theirs=$("$T/tm_native" load "$RUNS" "$(nativeCopy "$xml")")
+      ours=$("$T/tm_ours" load "$RUNS" "$corpus/$xml")
       printf '%-38s %12s %10s %7s\n' "$xml" "$theirs" "$ours" \
         "$(echo "$theirs $ours" | awk '{ printf "%.2f", ($2 > 0) ? $1 / $2 : 0 }')"
     done
@@ -123,34 +136,32 @@ fi
 
 # ---- finite-difference derivatives against MuJoCo 2.2.2 --------------------------------------
 
-# 4. (deriv) One centered finite-difference evaluation of A, B, C, D (mjd_transitionFD, eps
-#    1e-6, all four blocks) in process, at the same state (the default, or the keyframe named),
-#    median of RUNS evaluations in microseconds: scripts/derivtime.c built against libmj and
-#    against Debian's libmujoco-dev 2.2.2, which reads a copy of the robot's directory with what
-#    it does not know taken out (as for the compile race).  Ratio > 1: libmj faster.
+# 4. (deriv) The transition Jacobians in process at the same state (the default, or the
+#    keyframe named), median of RUNS evaluations in microseconds (scripts/timing.c): MuJoCo
+#    2.2.2's centered mjd_transitionFD (eps 1e-6, A, B, C, D; a native copy of the model),
+#    ours, and our exact A, B (mjd_transitionSmooth; "-" where the state has active
+#    constraints, which the analytic method does not differentiate yet).  Ratios: MuJoCo's time
+#    over ours (> 1: libmj faster).
 if want deriv; then
   echo
-  if cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Ilib scripts/derivtime.c "$BIN/../libmj.a" \
-       -lexpat -lz -lm -lccd -lqhull_r -lpng -o "$T/dt_ours" 2>"$T/err" &&
-     cc -O2 -DNATIVE scripts/derivtime.c -lmujoco -o "$T/dt_native" 2>>"$T/err"; then
-    echo "centered FD transition Jacobians A,B,C,D, eps 1e-6, median of $RUNS (microseconds):"
-    printf '%-44s %12s %10s %7s\n' model "MuJoCo 2.2.2" libmj ratio
+  if timers; then
+    echo "transition Jacobians, median of $RUNS (microseconds): centered FD A,B,C,D eps 1e-6;"
+    echo "analytic A,B (- : the state has active constraints, not differentiated yet)"
+    printf '%-36s %10s %10s %7s %10s %8s\n' model "MuJoCo FD" "libmj FD" ratio analytic ratio
     for spec in dm_control/humanoid.xml menagerie/unitree_a1/scene.xml:home \
                 menagerie/pal_talos/scene_motor.xml; do
       xml=${spec%%:*} key=${spec#"$xml"}
       key=${key#:}
       [ -f "$corpus/$xml" ] || continue
-      dir=$T/native/$(dirname "$xml")
-      mkdir -p "$(dirname "$dir")"
-      rm -rf "$dir"
-      cp -r "$corpus/$(dirname "$xml")" "$dir"
-      sed -i 's/ actuatorfrcrange="[^"]*"//g; s/"implicitfast"/"implicit"/g' "$dir"/*.xml
       # shellcheck disable=SC2086
-      theirs=$("$T/dt_native" "$RUNS" "$dir/$(basename "$xml")" $key)
+      theirs=$("$T/tm_native" fd "$RUNS" "$(nativeCopy "$xml")" $key)
       # shellcheck disable=SC2086
-      ours=$("$T/dt_ours" "$RUNS" "$corpus/$xml" $key)
-      printf '%-44s %12s %10s %7s\n' "$spec" "$theirs" "$ours" \
-        "$(echo "$theirs $ours" | awk '{ printf "%.2f", ($2 > 0) ? $1 / $2 : 0 }')"
+      ours=$("$T/tm_ours" fd "$RUNS" "$corpus/$xml" $key)
+      # shellcheck disable=SC2086
+      exact=$("$T/tm_ours" analytic "$RUNS" "$corpus/$xml" $key)
+      printf '%-36s %10s %10s %7s %10s %8s\n' "$spec" "$theirs" "$ours" \
+        "$(echo "$theirs $ours" | awk '{ printf "%.2f", ($2 > 0) ? $1 / $2 : 0 }')" "$exact" \
+        "$(echo "$theirs $exact" | awk '{ printf ($2 + 0 > 0) ? "%.1f" : "-", $1 / ($2 + 1e-300) }')"
     done
   else
     echo "derivatives against MuJoCo 2.2.2: not measured (no libmujoco-dev: $(head -1 "$T/err"))"
