@@ -1,8 +1,8 @@
 #!/bin/sh
 # traj.sh: mjstep's trajectories and libmj's one-step quantities against MuJoCo (the oracle):
 # contacts disabled, the four integrators, 1000 steps; then with contacts, each model's own
-# options, 200 steps and a 10 s run's statistics (traj.mjs --contacts); see t/oracle/traj.mjs
-# for the bounds.
+# options, 200 steps and the statistics of a run of TRAJ_SECONDS (default 10) seconds
+# (traj.mjs --contacts); see t/oracle/traj.mjs for the bounds.
 #
 #   BIN=/path/to/bin sh t/oracle/traj.sh [MODEL.xml...]
 #
@@ -63,5 +63,6 @@ status=0
 # shellcheck disable=SC2086
 node t/oracle/traj.mjs --bin "$tmp" --fwd "$tmp/fwd" $smooth "$@" || status=1
 # shellcheck disable=SC2086
-node t/oracle/traj.mjs --bin "$tmp" --contacts "$@" $extra || status=1
+node t/oracle/traj.mjs --bin "$tmp" --contacts --seconds "${TRAJ_SECONDS:-10}" "$@" $extra ||
+  status=1
 exit $status
