@@ -106,129 +106,23 @@ static int spheresOverlap(const mjModel* m, const mjData* d, int g1, int g2, mjt
 // ---- the midphase ---------------------------------------------------------------------------
 
 // MuJoCo's midphase (unless mjDSBL_MIDPHASE) for body pairs of which one body has more than one
-// geom: each body's collidable geoms form a bounding volume hierarchy of boxes in the body's
-// inertial frame; a geom pair reaches the narrow phase only when every node pair on its path
-// from the roots overlaps (boxesOverlap in the inertial frames, margin the two body margins)
-// and so do the two geoms' own boxes (in the geom frames, margin the pair's).  The path
-// descends the internal node with the larger (half - center) "surface", ties the second
-// body's.  Exact touches fall either way by round-off, as in MuJoCo.
+// geom: each body's collidable geoms form the compiled bounding volume hierarchy of boxes in the
+// body's inertial frame (body_bvhadr, bvh_child, bvh_aabb; see compile.c); a geom pair reaches
+// the narrow phase only when every node pair on its path from the roots overlaps (boxesOverlap
+// in the inertial frames, margin the two body margins) and so do the two geoms' own boxes (in
+// the geom frames, margin the pair's).  The path descends the internal node with the larger
+// (half - center) "surface", ties the second body's.  Exact touches fall either way by
+// round-off, as in MuJoCo.
 
-// a node of a body's hierarchy: a box (center, half sizes) in the inertial frame; a leaf holds
-// a geom (children -1), an internal node two children; unbounded when it holds a plane
-typedef struct {
-  mjtNum box[6];
-  int child[2], parent, geom, unbounded;
-} Node;
-
-// the hierarchies: nodes, each body's root (-1: no collidable geom), each geom's leaf
-typedef struct {
-  Node* node;
-  int* root;
-  int* leaf;
-} Midphase;
-
-// a geom while building: its leaf box and the sort key
-typedef struct {
-  mjtNum box[6], key;
-  int geom;
-} Item;
-
-// ascending key, then geom
-static int compareItems(const void* x, const void* y) {
-  const Item* p = x;
-  const Item* q = y;
-  if (p->key != q->key) return p->key < q->key ? -1 : 1;
-  return p->geom < q->geom ? -1 : p->geom > q->geom;
-}
-
-// geom g's aabb in its body's inertial frame: the bounds of its eight corners
-static void leafBox(const mjModel* m, int g, mjtNum box[6]) {
-  int b = m->geom_bodyid[g];
-  mjtNum ri[9], rg[9], rel[9], dp[3], pos[3], lo[3], hi[3];
-  mju_quat2Mat(ri, m->body_iquat + 4 * b);
-  mju_quat2Mat(rg, m->geom_quat + 4 * g);
-  mju_mulMatTMat(rel, ri, rg, 3, 3, 3);
-  mju_sub3(dp, m->geom_pos + 3 * g, m->body_ipos + 3 * b);
-  mju_mulMatTVec3(pos, ri, dp);
-  const mjtNum* a = m->geom_aabb + 6 * g;
-  for (int c = 0; c < 8; c++) {
-    mjtNum v[3], w[3];
-    for (int k = 0; k < 3; k++) v[k] = a[k] + ((c >> k) & 1 ? a[3 + k] : -a[3 + k]);
-    mju_mulMatVec3(w, rel, v);
-    for (int k = 0; k < 3; k++) {
-      w[k] += pos[k];
-      if (!c || w[k] < lo[k]) lo[k] = w[k];
-      if (!c || w[k] > hi[k]) hi[k] = w[k];
-    }
-  }
-  for (int k = 0; k < 3; k++) {
-    box[k] = (hi[k] + lo[k]) / 2;
-    box[3 + k] = (hi[k] - lo[k]) / 2;
-  }
-}
-
-// the node over items[0 .. n) (n >= 1) into t->node[*nn], its subtrees after it; returns its
-// index.  Internal nodes split the items sorted by center along the axis of the largest half
-// size (a later axis only when larger beyond round-off, as MuJoCo's panda fingers show), the
-// first n/2 to the first child
-static int buildNode(const mjModel* m, Midphase* t, Item* it, int n, int parent, int* nn) {
-  int id = (*nn)++;
-  Node* nd = t->node + id;
-  nd->parent = parent;
-  nd->child[0] = nd->child[1] = -1;
-  nd->geom = n == 1 ? it[0].geom : -1;
-  nd->unbounded = 0;
-
-  // the union of the items' boxes
-  mjtNum lo[3], hi[3];
-  for (int i = 0; i < n; i++) {
-    nd->unbounded |= m->geom_rbound[it[i].geom] <= 0;
-    for (int k = 0; k < 3; k++) {
-      mjtNum l = it[i].box[k] - it[i].box[3 + k], h = it[i].box[k] + it[i].box[3 + k];
-      if (!i || l < lo[k]) lo[k] = l;
-      if (!i || h > hi[k]) hi[k] = h;
-    }
-  }
-  for (int k = 0; k < 3; k++) {
-    nd->box[k] = (hi[k] + lo[k]) / 2;
-    nd->box[3 + k] = (hi[k] - lo[k]) / 2;
-  }
-  if (n == 1) {
-    t->leaf[it[0].geom] = id;
-    return id;
-  }
-
-  // split along the longest axis
-  int axis = 0;
-  for (int k = 1; k < 3; k++)
-    if (nd->box[3 + k] > nd->box[3 + axis] * (1 + 1e-12)) axis = k;
-  for (int i = 0; i < n; i++) it[i].key = it[i].box[axis];
-  qsort(it, n, sizeof(Item), compareItems);
-  int c0 = buildNode(m, t, it, n / 2, id, nn);
-  int c1 = buildNode(m, t, it + n / 2, n - n / 2, id, nn);
-  t->node[id].child[0] = c0;
-  t->node[id].child[1] = c1;
-  return id;
-}
-
-// the hierarchies of all bodies in t, on d's stack; 0 when the stack is full
-static int buildMidphase(const mjModel* m, mjData* d, Midphase* t) {
-  int ngeom = m->ngeom, nn = 0;
-  t->node = (Node*)mj_stackAlloc(d, 2 * ngeom * sizeof(Node) / sizeof(mjtNum) + 1);
-  t->root = (int*)mj_stackAlloc(d, m->nbody * sizeof(int) / sizeof(mjtNum) + 1);
-  t->leaf = (int*)mj_stackAlloc(d, ngeom * sizeof(int) / sizeof(mjtNum) + 1);
-  Item* it = (Item*)mj_stackAlloc(d, ngeom * sizeof(Item) / sizeof(mjtNum) + 1);
-  if (!t->node || !t->root || !t->leaf || !it) return 0;
-  for (int b = 0; b < m->nbody; b++) {
-    int n = 0;
-    for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
-      if (!m->geom_contype[g] && !m->geom_conaffinity[g]) continue;
-      leafBox(m, g, it[n].box);
-      it[n++].geom = g;
-    }
-    t->root[b] = n ? buildNode(m, t, it, n, -1, &nn) : -1;
-  }
-  return 1;
+// the bvh entry of each collidable geom's leaf (-1: none), on d's stack; NULL when it is full
+static int* geomLeaves(const mjModel* m, mjData* d) {
+  int* leaf = (int*)mj_stackAlloc(d, m->ngeom * sizeof(int) / sizeof(mjtNum) + 1);
+  if (!leaf) return NULL;
+  for (int g = 0; g < m->ngeom; g++) leaf[g] = -1;
+  for (int b = 0; b < m->nbody; b++)
+    for (int i = m->body_bvhadr[b]; i >= 0 && i < m->body_bvhadr[b] + m->body_bvhnum[b]; i++)
+      if (m->bvh_nodeid[i] >= 0) leaf[m->bvh_nodeid[i]] = i;
+  return leaf;
 }
 
 // 1 when box a1 (center, half sizes in the frame p1, r1) and box a2 overlap with margin on the
@@ -266,13 +160,11 @@ static int boxesOverlap(const mjtNum a1[6], const mjtNum p1[3], const mjtNum r1[
   return 1;
 }
 
-// the nodes from the root of a body's hierarchy down to `node` into path; returns their count
-static int rootPath(const Midphase* t, int node, int path[64]) {
-  int n = 0;
-  for (int i = node; i >= 0; i = t->node[i].parent) n++;
-  int k = n;
-  for (int i = node; i >= 0; i = t->node[i].parent) path[--k] = i;
-  return n;
+// the child of internal bvh entry i (its hierarchy at adr) whose subtree holds entry `leaf`:
+// the entries are depth first, so the second child's subtree starts at the second child
+static int towards(const mjModel* m, int adr, int i, int leaf) {
+  int second = adr + m->bvh_child[2 * i + 1];
+  return leaf >= second ? second : adr + m->bvh_child[2 * i];
 }
 
 // the "surface" by which the traversal picks the node to descend: products of half - center
@@ -281,9 +173,9 @@ static mjtNum surface(const mjtNum box[6]) {
   return x * y + y * z + z * x;
 }
 
-// 1 when the midphase passes geoms g1, g2 (bodies b1 < b2) with pair margin `margin`: every
+// 1 when the midphase passes geoms g1, g2 (leaf: geomLeaves) with pair margin `margin`: every
 // node pair on the traversal's path overlaps, then the geoms' own boxes
-static int treeOverlap(const mjModel* m, const mjData* d, const Midphase* t, int g1, int g2,
+static int treeOverlap(const mjModel* m, const mjData* d, const int* leaf, int g1, int g2,
                        mjtNum margin) {
   if (m->geom_bodyid[g1] > m->geom_bodyid[g2]) {
     int s = g1;
@@ -291,25 +183,26 @@ static int treeOverlap(const mjModel* m, const mjData* d, const Midphase* t, int
     g2 = s;
   }
   int b1 = m->geom_bodyid[g1], b2 = m->geom_bodyid[g2];
-  int path1[64], path2[64];
-  int n1 = rootPath(t, t->leaf[g1], path1), n2 = rootPath(t, t->leaf[g2], path2);
+  int a1 = m->body_bvhadr[b1], a2 = m->body_bvhadr[b2], l1 = leaf[g1], l2 = leaf[g2];
+  if (a1 < 0 || a2 < 0 || l1 < 0 || l2 < 0) return 1;
   mjtNum bodymargin = (m->opt.enableflags & mjENBL_OVERRIDE)
                           ? m->opt.o_margin
                           : m->body_margin[b1] + m->body_margin[b2];
 
-  // node pairs down to the leaves: one of them a leaf, descend the other
-  int i1 = 0, i2 = 0;
-  while (i1 < n1 - 1 || i2 < n2 - 1) {
-    const Node* x = t->node + path1[i1];
-    const Node* y = t->node + path2[i2];
-    if (!x->unbounded && !y->unbounded &&
-        !boxesOverlap(x->box, d->xipos + 3 * b1, d->ximat + 9 * b1, y->box, d->xipos + 3 * b2,
+  // node pairs from the roots down to the leaves: one of them a leaf, descend the other
+  int x = a1, y = a2;
+  for (;;) {
+    int xleaf = m->bvh_child[2 * x] < 0, yleaf = m->bvh_child[2 * y] < 0;
+    if (xleaf && yleaf) break;
+    const mjtNum* bx = m->bvh_aabb + 6 * x;
+    const mjtNum* by = m->bvh_aabb + 6 * y;
+    if (!boxesOverlap(bx, d->xipos + 3 * b1, d->ximat + 9 * b1, by, d->xipos + 3 * b2,
                       d->ximat + 9 * b2, bodymargin, 1))
       return 0;
-    if (i1 == n1 - 1) i2++;
-    else if (i2 == n2 - 1) i1++;
-    else if (surface(x->box) > surface(y->box)) i1++;
-    else i2++;
+    if (xleaf) y = towards(m, a2, y, l2);
+    else if (yleaf) x = towards(m, a1, x, l1);
+    else if (surface(bx) > surface(by)) x = towards(m, a1, x, l1);
+    else y = towards(m, a2, y, l2);
   }
 
   // the two leaves: the geoms' boxes in the geom frames
@@ -321,8 +214,8 @@ static int treeOverlap(const mjModel* m, const mjData* d, const Midphase* t, int
 
 // 1 when the dynamic geom pair (g1, g2) survives the filters: contype/conaffinity, same weld
 // body, parent-child (unless disabled; not for the world), exclusions, explicit pairs of the
-// same geoms, the bounding spheres and the midphase (t; NULL when disabled)
-static int keepPair(const mjModel* m, const mjData* d, const Midphase* t, int g1, int g2) {
+// same geoms, the bounding spheres and the midphase (leaf: geomLeaves; NULL when disabled)
+static int keepPair(const mjModel* m, const mjData* d, const int* leaf, int g1, int g2) {
   if (!((m->geom_contype[g1] & m->geom_conaffinity[g2]) ||
         (m->geom_contype[g2] & m->geom_conaffinity[g1])))
     return 0;
@@ -346,15 +239,15 @@ static int keepPair(const mjModel* m, const mjData* d, const Midphase* t, int g1
   }
   mjtNum margin = geomMargin(m, g1) + geomMargin(m, g2);
   if (!spheresOverlap(m, d, g1, g2, margin)) return 0;
-  if (t && (m->body_geomnum[b1] > 1 || m->body_geomnum[b2] > 1))
-    return treeOverlap(m, d, t, g1, g2, margin);
+  if (leaf && (m->body_geomnum[b1] > 1 || m->body_geomnum[b2] > 1))
+    return treeOverlap(m, d, leaf, g1, g2, margin);
   return 1;
 }
 
 // record candidate (g1, g2) in out[*n] if it survives (out NULL: only count)
-static void addGeomPair(const mjModel* m, const mjData* d, const Midphase* t, int g1, int g2,
+static void addGeomPair(const mjModel* m, const mjData* d, const int* leaf, int g1, int g2,
                         Candidate* out, int* n) {
-  if (!keepPair(m, d, t, g1, g2)) return;
+  if (!keepPair(m, d, leaf, g1, g2)) return;
   if (out) {
     Candidate* c = out + *n;
     c->sig = signature(m->geom_bodyid[g1], m->geom_bodyid[g2]);
@@ -402,20 +295,20 @@ static void sweepAxis(const mjData* d, const Interval* iv, int n, mjtNum axis[3]
 // the broad phase: every surviving dynamic geom pair into out (NULL: count only); returns
 // the count.  Geoms that can collide with nothing are skipped; unbounded geoms (planes) are
 // tested against all others, bounded ones by sweep and prune of their intervals
-static int broadphase(const mjModel* m, const mjData* d, const Midphase* t, Interval* iv, int nb,
+static int broadphase(const mjModel* m, const mjData* d, const int* leaf, Interval* iv, int nb,
                       const int* inf, int ninf, Candidate* out) {
   int n = 0;
 
   // unbounded against everything (each unordered pair once)
   for (int i = 0; i < ninf; i++) {
-    for (int j = i + 1; j < ninf; j++) addGeomPair(m, d, t, inf[i], inf[j], out, &n);
-    for (int j = 0; j < nb; j++) addGeomPair(m, d, t, inf[i], iv[j].geom, out, &n);
+    for (int j = i + 1; j < ninf; j++) addGeomPair(m, d, leaf, inf[i], inf[j], out, &n);
+    for (int j = 0; j < nb; j++) addGeomPair(m, d, leaf, inf[i], iv[j].geom, out, &n);
   }
 
   // overlapping intervals, sorted by lower end
   for (int i = 0; i < nb; i++)
     for (int j = i + 1; j < nb && iv[j].lo <= iv[i].hi; j++)
-      addGeomPair(m, d, t, iv[i].geom, iv[j].geom, out, &n);
+      addGeomPair(m, d, leaf, iv[i].geom, iv[j].geom, out, &n);
   return n;
 }
 
@@ -607,15 +500,12 @@ void mj_collision(const mjModel* m, mjData* d) {
     else iv[nb++].geom = g;
   }
 
-  // the bodies' hierarchies, unless the midphase is disabled
-  Midphase tree, *mid = NULL;
-  if (!(m->opt.disableflags & mjDSBL_MIDPHASE)) {
-    if (!buildMidphase(m, d, &tree)) {
-      mj_warning(d, mjWARN_CONTACTFULL, 0);
-      mj_freeStack(d, mark);
-      return;
-    }
-    mid = &tree;
+  // the leaves of the bodies' hierarchies, unless the midphase is disabled
+  int* leaf = NULL;
+  if (!(m->opt.disableflags & mjDSBL_MIDPHASE) && !(leaf = geomLeaves(m, d))) {
+    mj_warning(d, mjWARN_CONTACTFULL, 0);
+    mj_freeStack(d, mark);
+    return;
   }
 
   // sweep intervals: center'axis +- (rbound + margin)
@@ -630,7 +520,7 @@ void mj_collision(const mjModel* m, mjData* d) {
   qsort(iv, nb, sizeof(Interval), compareIntervals);
 
   // the candidates: count, allocate, fill, then the explicit pairs; sort into MuJoCo's order
-  int ndyn = broadphase(m, d, mid, iv, nb, inf, ninf, NULL);
+  int ndyn = broadphase(m, d, leaf, iv, nb, inf, ninf, NULL);
   int ncand = ndyn + m->npair;
   Candidate* cand =
       (Candidate*)mj_stackAlloc(d, (size_t)ncand * sizeof(Candidate) / sizeof(mjtNum) + 1);
@@ -639,7 +529,7 @@ void mj_collision(const mjModel* m, mjData* d) {
     mj_freeStack(d, mark);
     return;
   }
-  broadphase(m, d, mid, iv, nb, inf, ninf, cand);
+  broadphase(m, d, leaf, iv, nb, inf, ninf, cand);
   for (int i = 0; i < m->npair; i++) {
     Candidate* c = cand + ndyn + i;
     c->sig = m->pair_signature[i];

@@ -522,6 +522,7 @@ static void fillSensors(Ctx* c, mjModel* m) {
     m->sensor_adr[i] = adr;
     m->sensor_cutoff[i] = o->cutoff;
     m->sensor_noise[i] = o->noise;
+    memcpy(m->sensor_intprm + 3 * i, o->intprm, sizeof(o->intprm));
     adr += o->dim;
   }
 }
@@ -563,6 +564,100 @@ static void fillKeys(Ctx* c, mjModel* m) {
       for (int i = 0; i < m->nmocap; i++) mju_normalize4(mquat + 4 * i);
     mjcf_ignoreAttrs(e, "name");
     mjcf_checkAttrs(c, e);
+  }
+}
+
+// ---- bounding volume hierarchies --------------------------------------------------------------
+
+// MuJoCo's tolerance (mjEPS) in the hierarchies: flat sides are widened by it on both ends, and
+// a later axis is split only when its side is longer by at least it
+#define BVH_EPS 1e-14
+
+// a collidable geom while its body's hierarchy is built: its box in the body's inertial frame
+// (lower and upper corners), its position there, its sort key and its id
+typedef struct {
+  double lo[3], hi[3], pos[3], key;
+  int id;
+} Volume;
+
+// geom g's volume in its body's inertial frame: the bounds of the eight corners of its aabb
+// rotated by geom_quat, moved by geom_pos - body_ipos and rotated back by body_iquat
+static void geomVolume(const mjModel* m, int g, Volume* v) {
+  int b = m->geom_bodyid[g];
+  const double* a = m->geom_aabb + 6 * g;
+  double qinv[4], dp[3];
+  mju_negQuat(qinv, m->body_iquat + 4 * b);
+  mju_sub3(dp, m->geom_pos + 3 * g, m->body_ipos + 3 * b);
+  for (int c = 0; c < 8; c++) {
+    double p[3];
+    for (int k = 0; k < 3; k++) p[k] = (c >> k) & 1 ? a[k] + a[3 + k] : a[k] - a[3 + k];
+    mju_rotVecQuat(p, p, m->geom_quat + 4 * g);
+    mju_addTo3(p, dp);
+    mju_rotVecQuat(p, p, qinv);
+    for (int k = 0; k < 3; k++) {
+      if (!c || p[k] < v->lo[k]) v->lo[k] = p[k];
+      if (!c || p[k] > v->hi[k]) v->hi[k] = p[k];
+    }
+  }
+  mju_rotVecQuat(v->pos, dp, qinv);
+  v->id = g;
+}
+
+// ascending key, keys within BVH_EPS in geom order
+static int compareVolumes(const void* x, const void* y) {
+  const Volume* p = x;
+  const Volume* q = y;
+  if (fabs(p->key - q->key) > BVH_EPS) return p->key < q->key ? -1 : 1;
+  return p->id < q->id ? -1 : p->id > q->id;
+}
+
+// the node over volumes v[0 .. n) (n >= 1) into bvh entry *next, at `depth`, its subtrees after
+// it (children relative to adr, the body's first entry); returns its entry.  The box bounds
+// the volumes; two or more split by position along the longest side, the lower n/2 first
+static int bvhNode(mjModel* m, Volume* v, int n, int adr, int* next, int depth) {
+  int id = (*next)++;
+  double lo[3], hi[3];
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < 3; k++) {
+      if (!i || v[i].lo[k] < lo[k]) lo[k] = v[i].lo[k];
+      if (!i || v[i].hi[k] > hi[k]) hi[k] = v[i].hi[k];
+    }
+  }
+  for (int k = 0; k < 3; k++) {
+    if (hi[k] - lo[k] < BVH_EPS) {
+      lo[k] -= BVH_EPS;
+      hi[k] += BVH_EPS;
+    }
+    m->bvh_aabb[6 * id + k] = (hi[k] + lo[k]) / 2;
+    m->bvh_aabb[6 * id + 3 + k] = (hi[k] - lo[k]) / 2;
+  }
+  m->bvh_depth[id] = depth;
+  m->bvh_nodeid[id] = n == 1 ? v[0].id : -1;
+  m->bvh_child[2 * id] = m->bvh_child[2 * id + 1] = -1;
+  if (n == 1) return id;
+
+  // split along the longest side
+  int axis = 0;
+  for (int k = 1; k < 3; k++)
+    if (hi[k] - lo[k] >= hi[axis] - lo[axis] + BVH_EPS) axis = k;
+  for (int i = 0; i < n; i++) v[i].key = v[i].pos[axis];
+  qsort(v, n, sizeof(Volume), compareVolumes);
+  m->bvh_child[2 * id] = bvhNode(m, v, n / 2, adr, next, depth + 1) - adr;
+  m->bvh_child[2 * id + 1] = bvhNode(m, v + n / 2, n - n / 2, adr, next, depth + 1) - adr;
+  return id;
+}
+
+// every body's hierarchy of its collidable geoms, in body order (none: address -1)
+static void fillBvh(Ctx* c, mjModel* m) {
+  Volume* v = mjcf_alloc(c, sizeof(Volume) * (m->ngeom + 1));
+  int next = 0;
+  for (int b = 0; b < m->nbody; b++) {
+    int n = 0;
+    for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++)
+      if (m->geom_contype[g] || m->geom_conaffinity[g]) geomVolume(m, g, v + n++);
+    m->body_bvhadr[b] = n ? next : -1;
+    m->body_bvhnum[b] = n ? 2 * n - 1 : 0;
+    if (n) bvhNode(m, v, n, next, &next, 0);
   }
 }
 
@@ -620,6 +715,14 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
     sz->nmocap += ((Body*)c->obj[K_BODY].p[b])->mocap;
   }
   sz->ngeom = c->obj[K_GEOM].n;
+  // bounding volumes: 2n - 1 for a body of n collidable geoms (the geoms are in body order)
+  for (int g = 0, last = -1; g < sz->ngeom; g++) {
+    const Item* it = c->obj[K_GEOM].p[g];
+    if (!it->s.geom.contype && !it->s.geom.conaffinity) continue;
+    sz->nbvh += it->body == last ? 2 : 1;
+    last = it->body;
+  }
+  sz->nbvhstatic = sz->nbvh;
   sz->nsite = c->obj[K_SITE].n;
   sz->ncam = c->obj[K_CAM].n;
   sz->nlight = c->obj[K_LIGHT].n;
@@ -851,6 +954,7 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   mjcf_fillMeshes(c, m);
   mjcf_fillSkins(c, m);
   fillItems(c, m);
+  fillBvh(c, m);
   mjcf_fillHfields(c, m);
   mjcf_fillTextures(c, m);
   mjcf_fillMaterials(c, m);

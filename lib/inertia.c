@@ -127,7 +127,6 @@ static void eigRotate(mjtNum quat[4], int k, mjtNum chalf, mjtNum shalf) {
   mjtNum r[4] = {chalf, 0, 0, 0};
   r[k + 1] = shalf;
   mju_mulQuat(quat, quat, r);
-  mju_normalize4(quat);
 }
 
 // mat = R diag(eigval) R': classical Jacobi (largest pivot, smallest rotation zeroing it) with
@@ -162,11 +161,14 @@ int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum ma
     mjtNum shalf = sqrt(0.5 - 0.5 * c);
     int neg = (tau >= 0) != (k == 1);
     eigRotate(quat, k, sqrt(1 - shalf * shalf), neg ? -shalf : shalf);
+    mju_normalize4(quat);
   }
 
   // bubble sort, decreasing: compare (0,1), (1,2), (0,1); values equal to within the Jacobi
-  // tolerance keep their order (as MuJoCo: it decides mesh frames of near-symmetric meshes)
-  const mjtNum cos45 = sqrt(0.5);
+  // tolerance keep their order (as MuJoCo: it decides mesh frames of near-symmetric meshes);
+  // the turns use MuJoCo's cos45 constant and, as its compiler's mass properties (mesh frames,
+  // fullinertia), leave the quaternion unnormalized (its engine's mju_eig3 renormalizes)
+  const mjtNum cos45 = 0.707106781186548;
   for (int pass = 0; pass < 3; pass++) {
     int i = pass % 2;
     if (eigval[i] + EIG_TOL < eigval[i + 1]) {

@@ -295,75 +295,83 @@ static int makeGraph(const char* name, const double* vert, int nvert, int maxhul
 }
 
 // ---- mass properties ---------------------------------------------------------------------------
+// in MuJoCo's arithmetic, bit for bit (t/oracle/mesh counts the exact frames): a last-bit
+// difference in a mesh frame grows into visible contact differences in the MPR collision of
+// flat-faced shapes
 
-// the weight of face f seen from point c: for shell its area |(v1-v0) x (v2-v0)| / 2, else the
-// volume ((v0-c) . (v1-c) x (v2-c)) / 6 of the tetrahedron (c, v0, v1, v2), unsigned for legacy;
-// d receives v_j - c
-static double faceWeight(const double* vert, const int* face, int f, int mode, const double c[3],
-                         double d[3][3]) {
-  const double* v[3];
-  double n[3];
-  faceVerts(vert, face, f, v);
-  for (int j = 0; j < 3; j++) mju_sub3(d[j], v[j], c);
-  if (mode == mjMESH_INERTIA_SHELL) return triNormal(n, v) / 2;
-  mju_cross(n, d[1], d[2]);
-  double w = mju_dot3(d[0], n) / 6;
+// the triangle v: its center (v0 + v1 + v2) / 3, unit normal n along (v1 - v0) x (v2 - v0)
+// and area; under mjMINVAL the area is 0 and n the raw cross product
+static double triangle(const double* v[3], double n[3], double cen[3]) {
+  for (int k = 0; k < 3; k++) cen[k] = (v[0][k] + v[1][k] + v[2][k]) / 3;
+  double len = triNormal(n, v);
+  if (len < mjMINVAL) return 0;
+  for (int k = 0; k < 3; k++) n[k] /= len;
+  return len / 2;
+}
+
+// the weight of a face (area a, unit normal n, center cen) seen from point c: its area for
+// shell, else the volume (cen - c) . n a / 3 of the pyramid (c, face), unsigned for legacy
+static double faceWeight(int mode, double a, const double n[3], const double cen[3],
+                         const double c[3]) {
+  if (mode == mjMESH_INERTIA_SHELL) return a;
+  double d[3];
+  mju_sub3(d, cen, c);
+  double w = mju_dot3(d, n) * a / 3;
   return mode == mjMESH_INERTIA_LEGACY ? fabs(w) : w;
 }
 
-// center of mass of the faces: from the area-weighted centroid c of the surface, the
-// weighted centers of the tetrahedra (c + v0 + v1 + v2) / 4 (triangles (v0 + v1 + v2) / 3 for
-// shell); returns the total weight
-static double centerOfMass(const double* vert, const int* face, int nface, int mode,
-                           double com[3]) {
+// center of mass of the faces: c = the area-weighted mean of the face centers, then the mean of
+// the pyramid centers cen 3/4 + c/4 weighted by the face weights seen from c (for shell the
+// weights are areas and the mean is c again, in other bits: MuJoCo's)
+static void centerOfMass(const double* vert, const int* face, int nface, int mode,
+                         double com[3]) {
   const double* v[3];
-  double c[3] = {0, 0, 0}, area = 0, total = 0, n[3], d[3][3];
+  double c[3] = {0, 0, 0}, area = 0, total = 0, n[3], cen[3];
   for (int f = 0; f < nface; f++) {
     faceVerts(vert, face, f, v);
-    double a = triNormal(n, v) / 2;
-    // in MuJoCo's order: its last bits decide the frames of symmetric meshes
-    for (int k = 0; k < 3; k++) c[k] += a * (v[0][k] + v[1][k] + v[2][k]) / 3;
+    double a = triangle(v, n, cen);
+    for (int k = 0; k < 3; k++) c[k] += a * cen[k];
     area += a;
   }
-  if (area > 0)
-    for (int k = 0; k < 3; k++) c[k] /= area;
+  for (int k = 0; k < 3; k++) c[k] /= area;
   mju_zero3(com);
   for (int f = 0; f < nface; f++) {
-    double w = faceWeight(vert, face, f, mode, c, d), cen[3];
-    // the tetrahedron's center relative to c is (d0 + d1 + d2) / 4, the triangle's / 3
-    mju_add3(cen, d[0], d[1]);
-    mju_addTo3(cen, d[2]);
-    mju_scl3(cen, cen, mode == mjMESH_INERTIA_SHELL ? 1.0 / 3 : 0.25);
-    mju_addTo3(cen, c);
+    faceVerts(vert, face, f, v);
+    double w = faceWeight(mode, triangle(v, n, cen), n, cen, c);
+    for (int k = 0; k < 3; k++) com[k] += w * (cen[k] * 3 / 4 + c[k] / 4);
     total += w;
-    mju_addToScl3(com, cen, w);
   }
-  if (total != 0) mju_scl3(com, com, 1 / total);
-  return total;
+  for (int k = 0; k < 3; k++) com[k] /= total;
 }
 
-// volume (area for shell) about com and the inertia about com per unit density, full
-// (xx yy zz xy xz yz): with d_j = v_j - com and s = d_0 + d_1 + d_2, the second moment of a
-// tetrahedron (com, v0, v1, v2) of volume w is M = w/20 (sum_j d_j d_j' + s s'), of a triangle
-// of area w it is w/12 (the same sum); I = trace(M) E - M
+// volume (area for shell) and the inertia about com per unit density, full (xx yy zz xy xz
+// yz), from the vertices d_j = v_j - com: each face's weight w (seen from com) gives the second
+// moments P_ab += w/20 (2 sum_j d_ja d_jb + sum_(i != j) d_ia d_jb) (w/12 for shell);
+// I = trace(P) E - P
 static double inertiaFull(const double* vert, const int* face, int nface, int mode,
                           const double com[3], double full[6]) {
   static const int pa[6] = {0, 1, 2, 0, 0, 1}, pb[6] = {0, 1, 2, 1, 2, 2};
-  double m[6] = {0, 0, 0, 0, 0, 0}, total = 0;
+  static const double zero[3] = {0, 0, 0};
+  double p[6] = {0, 0, 0, 0, 0, 0}, total = 0;
   for (int f = 0; f < nface; f++) {
-    double d[3][3], s[3];
-    double w = faceWeight(vert, face, f, mode, com, d);
+    const double* v[3];
+    double d[3][3], n[3], cen[3];
+    for (int j = 0; j < 3; j++) {
+      mju_sub3(d[j], vert + 3 * face[3 * f + j], com);
+      v[j] = d[j];
+    }
+    double w = faceWeight(mode, triangle(v, n, cen), n, cen, zero);
     total += w;
-    mju_add3(s, d[0], d[1]);
-    mju_addTo3(s, d[2]);
-    w /= mode == mjMESH_INERTIA_SHELL ? 12 : 20;
+    double s = w / (mode == mjMESH_INERTIA_SHELL ? 12 : 20);
+    const double *x = d[0], *y = d[1], *z = d[2];
     for (int k = 0; k < 6; k++) {
       int a = pa[k], b = pb[k];
-      m[k] += w * (d[0][a] * d[0][b] + d[1][a] * d[1][b] + d[2][a] * d[2][b] + s[a] * s[b]);
+      p[k] += s * (2 * (x[a] * x[b] + y[a] * y[b] + z[a] * z[b]) + x[a] * y[b] + x[b] * y[a] +
+                   x[a] * z[b] + x[b] * z[a] + y[a] * z[b] + y[b] * z[a]);
     }
   }
-  full[0] = m[1] + m[2], full[1] = m[0] + m[2], full[2] = m[0] + m[1];
-  full[3] = -m[3], full[4] = -m[4], full[5] = -m[5];
+  full[0] = p[1] + p[2], full[1] = p[0] + p[2], full[2] = p[0] + p[1];
+  full[3] = -p[3], full[4] = -p[4], full[5] = -p[5];
   return total;
 }
 
@@ -439,7 +447,7 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   double com[3], full[6], mat[9], eigvec[9];
   centerOfMass(vert, mface, mnf, mode, com);
   out->volume = inertiaFull(vert, mface, mnf, mode, com, full);
-  if (out->volume < mjMINVAL) {
+  if (!(out->volume >= mjMINVAL)) {  // NaN too: no area at all
     rc = mj_ioError(err, errsz, mode == mjMESH_INERTIA_SHELL ? "%s: mesh surface area is too small"
               : "%s: mesh volume is too small. Try setting inertia to shell", name);
     goto done;

@@ -208,6 +208,7 @@ typedef struct {
   ActSpec act;
   int id[2];                 // resolved object ids (geoms, bodies, transmission targets...)
   int objtype, reftype, dim, datatype, stage, wrapadr, nwrap;
+  int intprm[3];             // a sensor's integer parameters
   double data[11], cutoff, noise;
 } Obj;
 

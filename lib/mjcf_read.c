@@ -1425,7 +1425,7 @@ static const SensorType sensorTypes[] = {
   {"distance", NULL, 0, 1, 0, mjSTAGE_POS},
   {"normal", NULL, 0, 3, mjDATATYPE_AXIS, mjSTAGE_POS},
   {"fromto", NULL, 0, 6, 0, mjSTAGE_POS},
-  {"contact", NULL, 0, 0, 0, 0},
+  {"contact", NULL, 0, 0, 0, mjSTAGE_ACC},
   {"e_potential", NULL, 0, 1, 0, mjSTAGE_POS},
   {"e_kinetic", NULL, 0, 1, 0, mjSTAGE_POS},
   {"clock", NULL, 0, 1, 0, mjSTAGE_POS},
@@ -1452,6 +1452,68 @@ static void geomOrBody(Ctx* c, const mjXNode* e, int n, int* objtype, int* id) {
   *id = g >= 0 ? g : b;
 }
 
+// the object of one side of a contact sensor: at most one of the n attributes attrs (kinds
+// kinds, mjtObj objs); mjOBJ_UNKNOWN and -1 when none is given
+static void contactSide(Ctx* c, const mjXNode* e, int n, const char* const* attrs,
+                        const int* kinds, const int* objs, int* objtype, int* id) {
+  *objtype = mjOBJ_UNKNOWN;
+  *id = -1;
+  for (int k = 0; k < n; k++) {
+    int i = refId(c, e, kinds[k], attrs[k], 0);
+    if (i < 0) continue;
+    if (*id >= 0) mjcf_fail(c, e, "at most one of %s, %s, %s%s%s can be given", attrs[0],
+                            attrs[1], attrs[2], n > 3 ? ", " : "", n > 3 ? attrs[3] : "");
+    *objtype = objs[k];
+    *id = i;
+  }
+}
+
+// contact sensor: the matching criteria (side 1 geom1, body1, subtree1 or site; side 2 geom2,
+// body2 or subtree2; subtrees as mjOBJ_XBODY), intprm = {data fields as bits in their fixed
+// order (none: found), reduce, num} and dim = num x the size of the data fields
+static void contactSensor(Ctx* c, const mjXNode* e, Obj* o) {
+  static const char* const attrs1[] = {"geom1", "body1", "subtree1", "site"};
+  static const char* const attrs2[] = {"geom2", "body2", "subtree2"};
+  static const int kinds[] = {K_GEOM, K_BODY, K_BODY, K_SITE};
+  static const int objs[] = {mjOBJ_GEOM, mjOBJ_BODY, mjOBJ_XBODY, mjOBJ_SITE};
+  static const char* const fields[] = {"found", "force", "torque", "dist", "pos", "normal",
+                                       "tangent", NULL};
+  static const int fieldSize[] = {1, 3, 3, 1, 3, 3, 3};
+  static const char* const reduceWords[] = {"none", "mindist", "maxforce", "netforce", NULL};
+  contactSide(c, e, 4, attrs1, kinds, objs, &o->objtype, &o->id[0]);
+  contactSide(c, e, 3, attrs2, kinds, objs, &o->reftype, &o->id[1]);
+
+  // data: keywords in the order of fields, each at most once
+  static const char* const space = " \t\n\r";
+  const char* s = mjcf_getAttr(e, "data");
+  int bits = 0, size = 0, last = -1;
+  for (s = s ? s + strspn(s, space) : NULL; s && *s; s += strspn(s, space)) {
+    size_t n = strcspn(s, space);
+    char word[16] = "";
+    if (n < sizeof(word)) memcpy(word, s, n);
+    int f = mjcf_wordIndex(fields, word);
+    if (f < 0) mjcf_fail(c, e, "attribute 'data': invalid keyword '%.*s'", (int)n, s);
+    if (f <= last)
+      mjcf_fail(c, e, "data fields must be in the order found, force, torque, dist, pos, "
+                      "normal, tangent, each once");
+    bits |= 1 << f;
+    size += fieldSize[f];
+    last = f;
+    s += n;
+  }
+  if (!bits) bits = 1, size = 1;
+
+  // reduce and num
+  int reduce = 0, num = 1;
+  mjcf_readKey(c, e, "reduce", reduceWords, &reduce);
+  mjcf_readInt(c, e, "num", &num);
+  if (num <= 0) mjcf_fail(c, e, "attribute 'num' must be positive");
+  o->intprm[0] = bits;
+  o->intprm[1] = reduce;
+  o->intprm[2] = num;
+  o->dim = num * size;
+}
+
 // <sensor>: type, object, reference, dim, datatype, stage, cutoff, noise
 void mjcf_readSensors(Ctx* c, const mjXNode* e) {
   mjcf_checkAttrs(c, e);
@@ -1461,7 +1523,7 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
     if (!mjcf_keepAttached(c, ch)) continue;
     int t = 0;
     while (t < nt && strcmp(sensorTypes[t].name, ch->name)) t++;
-    if (t == nt || t == mjSENS_CONTACT) mjcf_fail(c, ch, "unknown or unsupported sensor");
+    if (t == nt) mjcf_fail(c, ch, "unknown or unsupported sensor");
     const SensorType* st = &sensorTypes[t];
     Obj* o = mjcf_newObj(c, K_SENSOR, ch);
     o->type = t;
@@ -1473,13 +1535,14 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
     mjcf_readVec(c, ch, "noise", &o->noise, 1);
     mjcf_ignoreAttrs(ch, "user");
     if (o->cutoff < 0) mjcf_fail(c, ch, "cutoff cannot be negative");
-    // rangefinders on a site measuring distance only (MuJoCo's camera rangefinders and its
-    // other data fields need sensor_intprm, which the model does not hold)
+    // rangefinders on a site measuring distance only (data bit 1; MuJoCo's camera
+    // rangefinders and its other data fields are not supported)
     if (t == mjSENS_RANGEFINDER) {
       static const char* const dataWords[] = {"dist", NULL};
       int dw;
       if (mjcf_getAttr(ch, "camera")) mjcf_fail(c, ch, "camera rangefinders are not supported yet");
       mjcf_readKey(c, ch, "data", dataWords, &dw);
+      o->intprm[0] = 1;
     }
     if (st->attr) {
       // a single object named by its attribute
@@ -1507,6 +1570,8 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
     } else if (t >= mjSENS_GEOMDIST && t <= mjSENS_GEOMFROMTO) {
       geomOrBody(c, ch, 1, &o->objtype, &o->id[0]);
       geomOrBody(c, ch, 2, &o->reftype, &o->id[1]);
+    } else if (t == mjSENS_CONTACT) {
+      contactSensor(c, ch, o);
     }
     // the camera of a projection sensor is its reference
     if (t == mjSENS_CAMPROJECTION) {
@@ -1565,7 +1630,8 @@ void mjcf_swapScope(Ctx* c, Scope* s) {
 static const char* const refAttrs[] = {
   "joint", "jointinparent", "tendon", "site", "body", "cranksite", "refsite", "slidersite",
   "geom1", "geom2", "body1", "body2", "joint1", "joint2", "tendon1", "tendon2", "site1",
-  "site2", "objname", "refname", "actuator", "geom", "sidesite", "camera", NULL};
+  "site2", "objname", "refname", "actuator", "geom", "sidesite", "camera", "subtree1",
+  "subtree2", NULL};
 
 // whether element e of an attached model refers only to objects that came along (always in
 // the main model): MuJoCo leaves out the actuators, sensors, ... of parts not attached

@@ -28,6 +28,8 @@
   X(nu)          /* number of actuators / controls */                                           \
   X(na)          /* number of activation states */                                              \
   X(nbody)       /* number of bodies, world included */                                         \
+  X(nbvh)        /* number of bounding volumes in all bodies' hierarchies */                    \
+  X(nbvhstatic)  /* of them static (all: flexes have the dynamic ones) */                       \
   X(njnt)        /* number of joints */                                                         \
   X(ngeom)       /* number of geoms */                                                          \
   X(nsite)       /* number of sites */                                                          \
@@ -98,6 +100,14 @@
   X(int,    body_contype,       nbody,    1) /* OR over the body's geom contypes */             \
   X(int,    body_conaffinity,   nbody,    1) /* OR over the body's geom conaffinities */        \
   X(mjtNum, body_margin,        nbody,    1) /* MAX over the body's geom margins */             \
+  X(int,    body_bvhadr,        nbody,    1) /* first bounding volume address; -1: none */      \
+  X(int,    body_bvhnum,        nbody,    1) /* number of bounding volumes */                   \
+  /* bounding volume hierarchies: per body, boxes of its collidable geoms in its inertial    \
+     frame, depth first; children relative to the body's first volume */                      \
+  X(int,    bvh_depth,          nbvh,     1) /* depth in the hierarchy */                       \
+  X(int,    bvh_child,          nbvh,     2) /* left and right children; -1: leaf */           \
+  X(int,    bvh_nodeid,         nbvh,     1) /* geom id of a leaf; -1: inner node */           \
+  X(mjtNum, bvh_aabb,           nbvh,     6) /* box: center and half sizes */                  \
   /* joints */                                                                                  \
   X(int,    jnt_type,           njnt,     1) /* type of joint (mjtJoint) */                     \
   X(int,    jnt_qposadr,        njnt,     1) /* start addr in qpos for joint's data */          \
@@ -363,6 +373,7 @@
   X(int,    sensor_adr,         nsensor,  1) /* address in sensor array */                      \
   X(mjtNum, sensor_cutoff,      nsensor,  1) /* cutoff for real and positive; 0: ignore */      \
   X(mjtNum, sensor_noise,       nsensor,  1) /* noise standard deviation */                     \
+  X(int,    sensor_intprm,      nsensor,  3) /* parameters (contact: data, reduce, num) */       \
   /* keyframes */                                                                               \
   X(mjtNum, key_time,           nkey,     1) /* key time */                                     \
   X(mjtNum, key_qpos,           nkey,    nq) /* key position */                                 \

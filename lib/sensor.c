@@ -1,9 +1,9 @@
 // sensor.c: sensors (mj_sensorPos / Vel / Acc) and energy (mj_energyPos / Vel), declared in
 // mj.h.  Each stage fills the sensors whose sensor_needstage is that stage, then applies the
 // cutoff (real data clamped to [-cutoff, cutoff], positive data to [0, cutoff]).  Noise is
-// not added (MuJoCo does not add it at step time either).  Touch and the joint and tendon limit
-// sensors read the constraint rows and forces, the rangefinder casts a ray (ray.c); geom
-// distance, contact and tactile sensors and plugin / user sensors output zeros.
+// not added (MuJoCo does not add it at step time either).  Touch, contact and the joint and
+// tendon limit sensors read the contacts, constraint rows and forces, the rangefinder casts a
+// ray (ray.c); tactile, plugin and user sensors output zeros.
 #include <math.h>
 
 #include "constraint.h"
@@ -190,15 +190,12 @@ static void camProjection(const mjModel* m, const mjData* d, int site, int cam, 
   out[1] = 0.5 * res[1] - fy * p[1] / -p[2];
 }
 
-// insidesite: 1 when the object's frame origin lies in the site's solid, else 0; with p the
-// point in the site frame: sphere |p| <= r, capsule dist(p, z-segment of half-length h) <= r,
-// ellipsoid sum (p_k / s_k)^2 <= 1, cylinder p_x^2 + p_y^2 <= r^2 and |p_z| <= h, box
-// |p_k| <= s_k
-static mjtNum insideSite(const mjModel* m, const mjData* d, int s) {
-  int site = m->sensor_refid[s];
-  const mjtNum *pos, *mat, *sz = m->site_size + 3 * site;
-  mjtNum quat[4], dif[3], p[3];
-  if (!frameOf(m, d, m->sensor_objtype[s], m->sensor_objid[s], &pos, &mat, quat)) return 0;
+// 1 when point pos lies in the site's solid, else 0; with p the point in the site frame:
+// sphere |p| <= r, capsule dist(p, z-segment of half-length h) <= r, ellipsoid
+// sum (p_k / s_k)^2 <= 1, cylinder p_x^2 + p_y^2 <= r^2 and |p_z| <= h, box |p_k| <= s_k
+static int pointInSite(const mjModel* m, const mjData* d, int site, const mjtNum pos[3]) {
+  const mjtNum* sz = m->site_size + 3 * site;
+  mjtNum dif[3], p[3];
   mju_sub3(dif, pos, d->site_xpos + 3 * site);
   mju_mulMatTVec3(p, d->site_xmat + 9 * site, dif);
   mjtNum r2 = sz[0] * sz[0], xy2 = p[0] * p[0] + p[1] * p[1];
@@ -219,13 +216,169 @@ static mjtNum insideSite(const mjModel* m, const mjData* d, int s) {
   }
 }
 
+// insidesite: 1 when the object's frame origin lies in the site's solid, else 0
+static mjtNum insideSite(const mjModel* m, const mjData* d, int s) {
+  const mjtNum *pos, *mat;
+  mjtNum quat[4];
+  if (!frameOf(m, d, m->sensor_objtype[s], m->sensor_objid[s], &pos, &mat, quat)) return 0;
+  return pointInSite(m, d, m->sensor_refid[s], pos);
+}
+
+// ---- contact sensor ----------------------------------------------------------------------------
+
+// the reductions of sensor_intprm[1]
+enum { REDUCE_NONE, REDUCE_MINDIST, REDUCE_MAXFORCE, REDUCE_NETFORCE };
+
+// a matched contact: its index, whether its geoms are in the sensor's order swapped, and the
+// key it is reduced by (smaller first)
+typedef struct {
+  mjtNum key;
+  int con, flip;
+} ConMatch;
+
+// 1 when geom g of a contact at pos meets one side of a contact sensor: any geom (no object),
+// the geom, a geom of the body, of the body's subtree (mjOBJ_XBODY; a parent's id is lower
+// than its children's), or the site's solid holding pos
+static int contactSide(const mjModel* m, const mjData* d, int type, int id, int g,
+                       const mjtNum pos[3]) {
+  int b = m->geom_bodyid[g];
+  switch (type) {
+    case mjOBJ_GEOM: return g == id;
+    case mjOBJ_BODY: return b == id;
+    case mjOBJ_XBODY:
+      while (b > id) b = m->body_parentid[b];
+      return b == id;
+    case mjOBJ_SITE: return pointInSite(m, d, id, pos);
+    default: return 1;
+  }
+}
+
+// 1 when contact i matches sensor s: geom1 meets side 1 and geom2 side 2, or (flip = 1) the
+// other way round
+static int contactMatch(const mjModel* m, const mjData* d, int s, int i, int* flip) {
+  const mjContact* con = d->contact + i;
+  int t1 = m->sensor_objtype[s], id1 = m->sensor_objid[s];
+  int t2 = m->sensor_reftype[s], id2 = m->sensor_refid[s];
+  *flip = 0;
+  if (contactSide(m, d, t1, id1, con->geom1, con->pos) &&
+      contactSide(m, d, t2, id2, con->geom2, con->pos))
+    return 1;
+  *flip = 1;
+  return contactSide(m, d, t1, id1, con->geom2, con->pos) &&
+         contactSide(m, d, t2, id2, con->geom1, con->pos);
+}
+
+// force and torque of contact i in its frame as the sensor reports it: for a flipped contact
+// the reaction in the frame with normal and first tangent reversed, which keeps the normal
+// and first tangential components and negates the second
+static void contactWrench(const mjModel* m, const mjData* d, int i, int flip, mjtNum f[6]) {
+  mj_contactForce(m, d, i, f);
+  if (flip) f[2] = -f[2], f[5] = -f[5];
+}
+
+// one slot of a contact sensor: the fields selected by bits (found, force, torque, dist, pos,
+// normal, tangent, in this order) from w = {found, force[3], torque[3], dist, pos[3],
+// normal[3], tangent[3]}
+static void contactSlot(int bits, const mjtNum w[17], mjtNum* out) {
+  static const int adr[7] = {0, 1, 4, 7, 8, 11, 14}, size[7] = {1, 3, 3, 1, 3, 3, 3};
+  for (int k = 0; k < 7; k++) {
+    if (!(bits >> k & 1)) continue;
+    mju_copy(out, w + adr[k], size[k]);
+    out += size[k];
+  }
+}
+
+// netforce: one synthetic contact in the global frame (normal x, tangent y, dist 0) at the
+// centroid c of the matching contacts weighted by their force norms (0 when all are zero),
+// with their net force F = sum s_i F_i and torque about c T = sum s_i (T_i + (p_i - c) x F_i),
+// F_i and T_i in world coordinates and s_i = -1 for flipped contacts
+static void contactNetForce(const mjModel* m, const mjData* d, int s, mjtNum* out) {
+  mjtNum w[17] = {0}, wsum = 0, f[6];
+  mjtNum *force = w + 1, *torque = w + 4, *c = w + 8;
+  int flip;
+  w[11] = w[15] = 1;
+  for (int i = 0; i < d->ncon; i++) {
+    if (!contactMatch(m, d, s, i, &flip)) continue;
+    w[0]++;
+    mj_contactForce(m, d, i, f);
+    mjtNum wi = mju_norm3(f);
+    wsum += wi;
+    mju_addToScl3(c, d->contact[i].pos, wi);
+  }
+  if (wsum > 0) mju_scl3(c, c, 1 / wsum);
+  for (int i = 0; i < d->ncon; i++) {
+    if (!contactMatch(m, d, s, i, &flip)) continue;
+    const mjContact* con = d->contact + i;
+    mjtNum fw[3], tw[3], r[3], rxf[3];
+    mj_contactForce(m, d, i, f);
+    mju_mulMatTVec3(fw, con->frame, f);
+    mju_mulMatTVec3(tw, con->frame, f + 3);
+    mju_sub3(r, con->pos, c);
+    mju_cross(rxf, r, fw);
+    mju_addTo3(tw, rxf);
+    mju_addToScl3(force, fw, flip ? -1 : 1);
+    mju_addToScl3(torque, tw, flip ? -1 : 1);
+  }
+  contactSlot(m->sensor_intprm[3 * s], w, out);
+}
+
+// contact sensor: the contacts matching its sides (either order), reduced to num slots of
+// the data fields (none: the first in contact order, mindist: the smallest distances first,
+// maxforce: the largest force norms first, ties in contact order; netforce: one synthetic
+// contact); found is the number of matching contacts; slots left over stay zero
+static void contactSensor(const mjModel* m, mjData* d, int s, mjtNum* out) {
+  const int* prm = m->sensor_intprm + 3 * s;
+  int bits = prm[0], reduce = prm[1], num = prm[2], slot = m->sensor_dim[s] / num;
+  if (reduce == REDUCE_NETFORCE) {
+    contactNetForce(m, d, s, out);
+    return;
+  }
+
+  // the best num matches, sorted by key (stable)
+  size_t mark = mj_markStack(d);
+  ConMatch* best = (ConMatch*)mj_stackAlloc(d, (sizeof(ConMatch) * num + sizeof(mjtNum) - 1) /
+                                                 sizeof(mjtNum));
+  int n = 0, nbest = 0;
+  for (int i = 0; i < d->ncon; i++) {
+    int flip, k;
+    mjtNum f[6], key = 0;
+    if (!contactMatch(m, d, s, i, &flip)) continue;
+    n++;
+    if (reduce == REDUCE_MINDIST) key = d->contact[i].dist;
+    if (reduce == REDUCE_MAXFORCE) {
+      mj_contactForce(m, d, i, f);
+      key = -mju_norm3(f);
+    }
+    for (k = nbest; k > 0 && best[k - 1].key > key; k--) {
+      if (k < num) best[k] = best[k - 1];
+    }
+    if (k < num) best[k] = (ConMatch){key, i, flip};
+    if (nbest < num) nbest++;
+  }
+
+  // the slots
+  for (int k = 0; k < nbest; k++) {
+    const mjContact* con = d->contact + best[k].con;
+    mjtNum w[17], sgn = best[k].flip ? -1 : 1;
+    w[0] = n;
+    contactWrench(m, d, best[k].con, best[k].flip, w + 1);
+    w[7] = con->dist;
+    mju_copy3(w + 8, con->pos);
+    mju_scl3(w + 11, con->frame, sgn);
+    mju_scl3(w + 14, con->frame + 3, sgn);
+    contactSlot(bits, w, out + k * slot);
+  }
+  mj_freeStack(d, mark);
+}
+
 // ---- the stages -------------------------------------------------------------------------------
 
-// clamp sensor s to its cutoff (real: both signs, positive: above)
+// clamp sensor s to its cutoff (real: both signs, positive: above; contact sensors ignore it)
 static void cutoff(const mjModel* m, mjData* d, int s) {
   mjtNum c = m->sensor_cutoff[s];
   int type = m->sensor_datatype[s];
   if (c <= 0 || (type != mjDATATYPE_REAL && type != mjDATATYPE_POSITIVE)) return;
+  if (m->sensor_type[s] == mjSENS_CONTACT) return;
   mjtNum* out = d->sensordata + m->sensor_adr[s];
   for (int k = 0; k < m->sensor_dim[s]; k++) {
     out[k] = fmin(c, out[k]);
@@ -363,6 +516,7 @@ static void sensorAcc(const mjModel* m, mjData* d, int s, mjtNum* out) {
       mju_copy3(out, m->sensor_type[s] == mjSENS_FORCE ? v6 + 3 : v6);
       break;
     case mjSENS_TOUCH: out[0] = touchSensor(m, d, id); break;
+    case mjSENS_CONTACT: contactSensor(m, d, s, out); break;
     case mjSENS_JOINTLIMITFRC:
     case mjSENS_TENDONLIMITFRC: {
       int row = sensorLimitRow(m, d, s);

@@ -20,7 +20,7 @@ static int unsupported(const mjModel* m, char* err, int errsz, int type, int id,
 // 1 for sensor types sensor.c leaves at zero
 static int sensorMissing(int type) {
   switch (type) {
-    case mjSENS_CONTACT: case mjSENS_TACTILE: case mjSENS_PLUGIN: case mjSENS_USER: return 1;
+    case mjSENS_TACTILE: case mjSENS_PLUGIN: case mjSENS_USER: return 1;
     default: return 0;
   }
 }
@@ -29,8 +29,7 @@ static int sensorMissing(int type) {
 // actuators, sensors
 int mj_checkSupported(const mjModel* m, char* err, int errsz) {
   static const char* const sensorNames[] = {
-    [mjSENS_CONTACT] = "contact", [mjSENS_TACTILE] = "tactile", [mjSENS_PLUGIN] = "plugin",
-    [mjSENS_USER] = "user"};
+    [mjSENS_TACTILE] = "tactile", [mjSENS_PLUGIN] = "plugin", [mjSENS_USER] = "user"};
   char what[128];
 
   // sleeping islands: simulating them awake would quietly give other motions than MuJoCo's

@@ -336,6 +336,29 @@ static int badIds(Msg* g, const char* f, const int* v, long n, long hi) {
   return 0;
 }
 
+// the bodies' bounding volume hierarchies: each body's block inside the bvh arrays; in a block
+// an inner node's two children come after it inside the block and a leaf holds a geom of the
+// body, so that the midphase's descent ends inside the block
+static int checkBvh(const mjModel* m, Msg* g) {
+  if (outside(g, "nbvhstatic", -1, m->nbvhstatic, 0, m->nbvh + 1)) return 1;
+  for (int b = 0; b < m->nbody; b++) {
+    int adr = m->body_bvhadr[b], num = m->body_bvhnum[b];
+    if (badBlock(g, "body_bvhadr", b, adr, num, m->nbvh, 1)) return 1;
+    for (int i = adr; i >= 0 && i < adr + num; i++) {
+      const int* c = m->bvh_child + 2 * i;
+      if (c[0] < 0 && c[1] < 0) {
+        int first = m->body_geomadr[b];
+        if (outside(g, "bvh_nodeid", i, m->bvh_nodeid[i], first, first + m->body_geomnum[b]))
+          return 1;
+      } else if (outside(g, "bvh_child", 2 * i, c[0], i - adr + 1, num) ||
+                 outside(g, "bvh_child", 2 * i + 1, c[1], i - adr + 1, num)) {
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
 // the hull graph of mesh i at graph: numvert, numface, vert_edgeadr, vert_globalid, the
 // -1-ended neighbour lists, face_globalid, all inside the graph and the mesh's vertices
 static int badGraph(const mjModel* m, Msg* g, int i) {
@@ -692,7 +715,8 @@ static int checkStack(const mjModel* m, Msg* g) {
 int mj_validateModel(const mjModel* m, char* err, int errsz) {
   Msg g = {err, errsz};
   int bad = checkRanges(m, &g) || checkTree(m, &g) || checkJoints(m, &g) ||
-            checkInertia(m, &g) || checkGeoms(m, &g) || checkAssets(m, &g) || checkEqualities(m, &g) ||
+            checkInertia(m, &g) || checkGeoms(m, &g) || checkBvh(m, &g) ||
+            checkAssets(m, &g) || checkEqualities(m, &g) ||
             checkTendons(m, &g) || checkActuators(m, &g) || checkSensors(m, &g) ||
             checkText(m, &g) || checkNumbers(m, &g) || checkStack(m, &g);
   return bad ? -1 : 0;

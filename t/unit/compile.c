@@ -166,6 +166,46 @@ Test(compile, names_sensors_keys) {
   mj_deleteModel(m);
 }
 
+Test(compile, contact_sensor) {
+  // MuJoCo 3.5.1 (oracle): intprm = {data bits in the order found, force, torque, dist, pos,
+  // normal, tangent; reduce; num}, dim = num x the fields' size, subtrees as mjOBJ_XBODY
+  static const char* head = "<mujoco><worldbody><site name='s' size='.1'/><body name='b'>"
+                            "<freejoint/><geom name='g' size='.1'/></body></worldbody><sensor>";
+  char xml[1000];
+  snprintf(xml, sizeof(xml), "%s<contact/><contact geom1='g' subtree2='b' num='3' "
+           "data='found torque pos tangent' reduce='maxforce' cutoff='1'/>"
+           "<contact site='s' body2='world' data='force' reduce='netforce'/></sensor></mujoco>",
+           head);
+  mjModel* m = load(xml);
+  int want[9] = {1, 0, 1, 1 + 4 + 16 + 64, 2, 3, 2, 3, 1};
+  for (int k = 0; k < 9; k++) cr_assert_eq(m->sensor_intprm[k], want[k], "intprm[%d]", k);
+  cr_assert_eq(m->sensor_dim[0], 1);
+  cr_assert_eq(m->sensor_dim[1], 3 * 10);
+  cr_assert_eq(m->sensor_dim[2], 3);
+  cr_assert_eq(m->sensor_needstage[1], mjSTAGE_ACC);
+  cr_assert_eq(m->sensor_objtype[0], mjOBJ_UNKNOWN);
+  cr_assert_eq(m->sensor_objid[0], -1);
+  cr_assert_eq(m->sensor_objtype[1], mjOBJ_GEOM);
+  cr_assert_eq(m->sensor_reftype[1], mjOBJ_XBODY);
+  cr_assert_eq(m->sensor_refid[1], 1);
+  cr_assert_eq(m->sensor_objtype[2], mjOBJ_SITE);
+  cr_assert_eq(m->sensor_reftype[2], mjOBJ_BODY);
+  cr_assert_eq(m->sensor_refid[2], 0);
+  mj_deleteModel(m);
+
+  // refused: two criteria on one side, fields out of order or repeated, num below 1
+  static const char* const bad[][2] = {
+    {"<contact geom1='g' site='s'/>", "at most one of"},
+    {"<contact data='force found'/>", "in the order"},
+    {"<contact data='dist dist'/>", "in the order"},
+    {"<contact data='speed'/>", "invalid keyword"},
+    {"<contact num='0'/>", "must be positive"}};
+  for (int i = 0; i < 5; i++) {
+    snprintf(xml, sizeof(xml), "%s%s</sensor></mujoco>", head, bad[i][0]);
+    loadFails(xml, bad[i][1]);
+  }
+}
+
 Test(compile, contact_pairs_sorted) {
   // MuJoCo 3.5.1 (oracle): pairs sorted by signature (body1 << 16) + body2, body1 < body2
   mjModel* m = load("<mujoco><worldbody><geom name='f' type='plane' size='1 1 1'/>"
