@@ -1,8 +1,10 @@
 #!/bin/sh
 # run.sh: sensors against MuJoCo's (the oracle): the models of t/oracle/sensor (distance,
 # normal and fromto sensors between geoms and bodies of every shape, analytic pairs and the
-# convex ones MuJoCo measures with GJK), sensordata at 300 states of MuJoCo's trajectory
-# within 1e-10 relative, through the ray test's helper and comparison (t/oracle/ray/).
+# convex ones MuJoCo measures with GJK; contact sensors under elliptic and pyramidal cones,
+# every matching criterion, data field and reduction), sensordata at 300 states of MuJoCo's
+# trajectory within 1e-10 relative, through the ray test's helper and comparison
+# (t/oracle/ray/).
 #
 #   BIN=/path/to/bin sh t/oracle/sensor/run.sh [MODEL.xml...]
 set -eu
