@@ -270,6 +270,18 @@ Test(validate, refuses_bad_geoms_and_contacts) {
   mj_deleteModel(m);
 }
 
+// the arm's hierarchy is entries 2..4: an inner node (children 1, 2) over geoms 2 and 3
+Test(validate, refuses_bad_bounding_volumes) {
+  mjModel* m = sink();
+  cr_assert_eq(m->body_bvhadr[2], 2);
+  cr_assert_eq(m->body_bvhnum[2], 3);
+  expectInt(m, "body_bvhadr", 2, 4, "body_bvhadr[2] = 4: a block of 3 out of range [0, 6)");
+  expectInt(m, "bvh_child", 4, 0, "bvh_child[4] = 0 out of range [1, 3)");
+  expectInt(m, "bvh_child", 5, 3, "bvh_child[5] = 3 out of range [1, 3)");
+  expectInt(m, "bvh_nodeid", 3, 4, "bvh_nodeid[3] = 4 out of range [2, 4)");
+  mj_deleteModel(m);
+}
+
 Test(validate, refuses_bad_equalities_and_tendons) {
   mjModel* m = sink();
   expectInt(m, "eq_type", 0, mjEQ_FLEX, "eq_type[0] = 4 out of range [0, 4)");
