@@ -174,24 +174,27 @@ static int makeNormals(const double* vert, int nvert, const int* face, int nface
 
 // ---- transform ---------------------------------------------------------------------------------
 
-// v = scale .* rot(refquat)' (v - refpos); normals: rotated in double, rounded to float,
+// v = scale .* R' (v - refpos), R the matrix of refquat; normals: R' n in double, rounded to float,
 // multiplied by scale (MuJoCo's rule) and renormalized in float arithmetic
 static void transform(const mjMeshSpec* s, double* vert, int nvert, float* normal, int nnormal) {
-  double q[4], qneg[4];
-  mju_copy4(q, s->refquat);
-  mju_normalize4(q);
-  mju_negQuat(qneg, q);
+  // refquat made unit as MuJoCo's compiler does it (divided by its norm unless that is within
+  // mjMINVAL of 1), then its matrix R
+  const double* q0 = s->refquat;
+  double q[4], r[9], norm = sqrt(q0[0] * q0[0] + q0[1] * q0[1] + q0[2] * q0[2] + q0[3] * q0[3]);
+  for (int k = 0; k < 4; k++)
+    q[k] = fabs(norm - 1) > mjMINVAL ? q0[k] / norm : q0[k];
+  mju_quat2Mat(r, q);
   for (int i = 0; i < nvert; i++) {
     double* v = vert + 3 * i;
     double t[3];
     mju_sub3(t, v, s->refpos);
-    mju_rotVecQuat(v, t, qneg);
+    mju_mulMatTVec3(v, r, t);
     for (int k = 0; k < 3; k++) v[k] *= s->scale[k];
   }
   for (int i = 0; i < nnormal; i++) {
     float* n = normal + 3 * i;
     double d[3] = {n[0], n[1], n[2]}, t[3];
-    mju_rotVecQuat(t, d, qneg);
+    mju_mulMatTVec3(t, r, d);
     for (int k = 0; k < 3; k++) n[k] = (float)((float)t[k] * s->scale[k]);
     normalizeFloat(n, 1);
   }
@@ -320,15 +323,16 @@ static double faceWeight(int mode, double a, const double n[3], const double cen
   return mode == mjMESH_INERTIA_LEGACY ? fabs(w) : w;
 }
 
-// center of mass of the faces: c = the area-weighted mean of the face centers, then the mean of
-// the pyramid centers cen 3/4 + c/4 weighted by the face weights seen from c (for shell the
-// weights are areas and the mean is c again, in other bits: MuJoCo's)
-static void centerOfMass(const double* vert, const int* face, int nface, int mode,
-                         double com[3]) {
+// center of mass of the faces: c = the area-weighted mean of the centers of the mesh's own
+// faces cface (for convex too), then the mean of the pyramid centers cen 3/4 + c/4 of the faces
+// weighted by their weights seen from c (for shell the weights are areas and the mean is c
+// again, in other bits: MuJoCo's)
+static void centerOfMass(const double* vert, const int* face, int nface, const int* cface,
+                         int ncface, int mode, double com[3]) {
   const double* v[3];
   double c[3] = {0, 0, 0}, area = 0, total = 0, n[3], cen[3];
-  for (int f = 0; f < nface; f++) {
-    faceVerts(vert, face, f, v);
+  for (int f = 0; f < ncface; f++) {
+    faceVerts(vert, cface, f, v);
     double a = triangle(v, n, cen);
     for (int k = 0; k < 3; k++) c[k] += a * cen[k];
     area += a;
@@ -438,14 +442,14 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   }
   transform(spec, vert, nv, normal, nn);
 
-  // mass properties: convex inertia uses the hull's faces
+  // mass properties: convex inertia uses the hull's faces (but the mesh's own for the centroid)
   int mode = spec->inertia;
   if (mode == mjMESH_INERTIA_EXACT && (rc = checkOrientation(name, face, nf, err, errsz)))
     goto done;
   const int* mface = mode == mjMESH_INERTIA_CONVEX ? hullface : face;
   int mnf = mode == mjMESH_INERTIA_CONVEX ? ngf : nf;
   double com[3], full[6], mat[9], eigvec[9];
-  centerOfMass(vert, mface, mnf, mode, com);
+  centerOfMass(vert, mface, mnf, face, nf, mode, com);
   out->volume = inertiaFull(vert, mface, mnf, mode, com, full);
   if (!(out->volume >= mjMINVAL)) {  // NaN too: no area at all
     rc = mj_ioError(err, errsz, mode == mjMESH_INERTIA_SHELL ? "%s: mesh surface area is too small"
