@@ -62,20 +62,21 @@ static int copyInline(const mjMeshSpec* s, mjMeshData* d) {
 // check counts, ids and finiteness of raw data (MuJoCo's messages where it has them)
 static int checkData(const char* name, const mjMeshData* d, char* err, int errsz) {
   if (d->nvert < 4) return mj_ioError(err, errsz, "%s: at least 4 vertices required", name);
-  if (d->nvert > MAXVERT) return mj_ioError(err, errsz, "%s: too many vertices (%d)", name, d->nvert);
+  if (d->nvert > MAXVERT)
+    return mj_ioError(err, errsz, "%s: too many vertices (%d)", name, d->nvert);
   for (int i = 0; i < 3 * d->nvert; i++)
     if (!isfinite(d->vert[i]))
       return mj_ioError(err, errsz, "%s: vertex coordinate %d is not finite", name, i);
   for (int i = 0; i < 3 * d->nface; i++) {
     if (d->face[i] < 0 || d->face[i] >= d->nvert)
-      return mj_ioError(err, errsz, "%s: in face %d, vertex index %d does not exist", name, i / 3,
-                  d->face[i]);
+      return mj_ioError(err, errsz, "%s: in face %d, vertex index %d does not exist", name,
+                        i / 3, d->face[i]);
     if (d->facenormal && (d->facenormal[i] < 0 || d->facenormal[i] >= d->nnormal))
-      return mj_ioError(err, errsz, "%s: in face %d, normal index %d does not exist", name, i / 3,
-                  d->facenormal[i]);
+      return mj_ioError(err, errsz, "%s: in face %d, normal index %d does not exist", name,
+                        i / 3, d->facenormal[i]);
     if (d->facetexcoord && (d->facetexcoord[i] < 0 || d->facetexcoord[i] >= d->ntexcoord))
-      return mj_ioError(err, errsz, "%s: in face %d, texcoord index %d does not exist", name, i / 3,
-                  d->facetexcoord[i]);
+      return mj_ioError(err, errsz, "%s: in face %d, texcoord index %d does not exist", name,
+                        i / 3, d->facetexcoord[i]);
   }
   return 0;
 }
@@ -98,9 +99,10 @@ static int checkOrientation(const char* name, const int* face, int nface, char* 
   int rc = 0;
   for (int i = 1; i < 3 * nface && !rc; i++)
     if (e[i] == e[i - 1])
-      rc = mj_ioError(err, errsz, "%s: faces have inconsistent orientation. Please check the faces "
-                "containing the vertices %d and %d.", name, (int)(e[i] >> 32),
-                (int)(e[i] & 0xffffffffu));
+      rc = mj_ioError(err, errsz,
+                      "%s: faces have inconsistent orientation. Please check the faces "
+                      "containing the vertices %d and %d.",
+                      name, (int)(e[i] >> 32), (int)(e[i] & 0xffffffffu));
   free(e);
   return rc;
 }
@@ -174,8 +176,8 @@ static int makeNormals(const double* vert, int nvert, const int* face, int nface
 
 // ---- transform ---------------------------------------------------------------------------------
 
-// v = scale .* R' (v - refpos), R the matrix of refquat; normals: R' n in double, rounded to float,
-// multiplied by scale (MuJoCo's rule) and renormalized in float arithmetic
+// v = scale .* R' (v - refpos), R the matrix of refquat; normals: R' n in double, rounded to
+// float, multiplied by scale (MuJoCo's rule) and renormalized in float arithmetic
 static void transform(const mjMeshSpec* s, double* vert, int nvert, float* normal, int nnormal) {
   // refquat made unit as MuJoCo's compiler does it (divided by its norm unless that is within
   // mjMINVAL of 1), then its matrix R
@@ -452,8 +454,11 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   centerOfMass(vert, mface, mnf, face, nf, mode, com);
   out->volume = inertiaFull(vert, mface, mnf, mode, com, full);
   if (!(out->volume >= mjMINVAL)) {  // NaN too: no area at all
-    rc = mj_ioError(err, errsz, mode == mjMESH_INERTIA_SHELL ? "%s: mesh surface area is too small"
-              : "%s: mesh volume is too small. Try setting inertia to shell", name);
+    rc = mj_ioError(err, errsz,
+                    mode == mjMESH_INERTIA_SHELL
+                        ? "%s: mesh surface area is too small"
+                        : "%s: mesh volume is too small. Try setting inertia to shell",
+                    name);
     goto done;
   }
   mat[0] = full[0], mat[4] = full[1], mat[8] = full[2];

@@ -30,15 +30,23 @@
 //      face sharp, when the sum is shorter than 1e-7) are summed apart the same way and that
 //      sum subtracted; then n / |n| in float (float squares, sqrtf, division); |n| < mjMINVAL
 //      gives (0, 0, 1).
-//   4. transform: v = diag(scale) rot(refquat)' (v - refpos); normals (float) rotated in
-//      double and rounded, multiplied by scale (MuJoCo's rule) and rounded, renormalized in
-//      float (float squares, sqrtf, times the float 1 / len); |n|^2 < mjMINVAL gives (0, 0, 1).
-//   5. mass properties on the faces (the hull's for convex): c = the area-weighted centroid of
-//      the surface (sum a (v0 + v1 + v2) / 3, divided by the total area); com = the center of
-//      the tetrahedra (c, v0, v1, v2) weighted by their volume (signed; unsigned for legacy;
-//      for shell the triangles weighted by area); then the volume (area) and inertia of the
-//      tetrahedra (com, v0, v1, v2); the principal frame (pos, quat) from mju_eig3 (with two
-//      equal moments the last bits of the inertia choose the axes: not all match MuJoCo's yet).
+//   4. transform: v = diag(scale) R' (v - refpos), R the matrix of refquat (divided by its norm
+//      unless that is within mjMINVAL of 1); normals (float) R' n in double, rounded, multiplied
+//      by scale (MuJoCo's rule) and rounded, renormalized in float (float squares, sqrtf, times
+//      the float 1 / len); |n|^2 < mjMINVAL gives (0, 0, 1).
+//   5. mass properties, bit for bit as MuJoCo (a last-bit difference of a mesh frame grows into
+//      visible MPR contact differences), on the faces (the hull's for convex), each face taken
+//      as MuJoCo's triangle: center (v0 + v1 + v2) / 3, unit normal n = c / |c| of
+//      c = (v1 - v0) x (v2 - v0), area |c| / 2 (0 when |c| < mjMINVAL):
+//      a. c0 = sum area center / sum area, over the mesh's own faces (for convex too);
+//      b. com = sum w (center 3/4 + c0/4) / sum w, with the weight w = (center - c0) . n area / 3
+//         (unsigned for legacy; the area for shell, where the same formula gives c0 again);
+//      c. about com, with d_j = v_j - com and the triangle (d0, d1, d2) as above: w = center . n
+//         area / 3 (or area), the volume (area) = sum w, the products
+//         P_ab = sum w / 20 (2 (d0a d0b + d1a d1b + d2a d2b) + d0a d1b + d0b d1a + d0a d2b
+//         + d0b d2a + d1a d2b + d1b d2a) (w / 12 for shell), the inertia trace(P) E - P;
+//      d. the principal frame (pos = com, quat) from mju_eig3, whose sort leaves the quaternion
+//         unnormalized after its quarter turns, as MuJoCo's compiler does.
 //      Exact inertia refuses faces with inconsistent orientation.
 //   6. frame change: vertices v' = rot(quat)' (v - pos), normals n' = rot(quat)' n in double,
 //      rounded to float.
