@@ -20,9 +20,21 @@ static int geomMass(Ctx* c, const Item* g, double* mass, double pos[3], double q
   double volume = me ? me->volume : mju_geomVolume(s->type, s->size);
   *mass = s->hasmass ? s->mass : s->density * volume;
   if (*mass < mjMINVAL) return 0;  // massless geoms do not count
-  // a mesh's inertia per unit density scaled to its mass, in the mesh (= geom) frame
-  if (me) mju_scl3(inertia, me->inertia, *mass / volume);
-  else mju_geomInertia(s->type, s->size, *mass, inertia);
+  // a mesh: the inertia of its equivalent box, in the mesh (= geom) frame, as MuJoCo computes
+  // it: half sizes b_i = sqrt(6 (I_j + I_k - I_i) / V) / 2 from the principal inertia per unit
+  // density, then I_i = mass (b_j^2 + b_k^2) / 3
+  if (me) {
+    double b[3];
+    const double* I = me->inertia;
+    for (int i = 0; i < 3; i++)
+      b[i] = 0.5 * sqrt(fmax(0, 6 * (I[(i + 1) % 3] + I[(i + 2) % 3] - I[i]) / volume));
+    for (int i = 0; i < 3; i++) {
+      double bj = b[(i + 1) % 3], bk = b[(i + 2) % 3];
+      inertia[i] = *mass * (bj * bj + bk * bk) / 3;
+    }
+  } else {
+    mju_geomInertia(s->type, s->size, *mass, inertia);
+  }
   mju_copy3(pos, g->pos);
   mju_copy4(quat, g->quat);
   return 1;

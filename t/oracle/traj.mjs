@@ -101,13 +101,7 @@ const ENERGY_TOL = 1e-3, ENERGY_MIN = 1e-6;
 const LONG_PERTURB = [1e-15, -1e-15];
 const LONG_SPREAD = 2;
 // models failing for a fault being fixed elsewhere: name (as in the tables) -> the reason
-const PENDING = {
-  // at qpos0 the closed finger pads touch face to face (distance -7e-18): MuJoCo's midphase
-  // (body BVH, OBB tests) drops pads 1-8 and 2-7 by round-off, ours keeps them (MuJoCo with
-  // midphase disabled has our 18 contacts); then from step 1 the link-link mesh pair 31-65
-  // (MPR, nativeccd off) gives depth 0.024507 against MuJoCo's 0.024548 at the same pose
-  'franka_emika_panda/scene': 'finger pads touching at qpos0 (midphase) and MPR mesh-mesh depth',
-};
+const PENDING = {};
 
 // ---- arguments --------------------------------------------------------------------------------
 
