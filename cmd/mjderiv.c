@@ -11,9 +11,9 @@
 // default or keyframe K, and gives one set of Jacobians.  Without STREAM, the initial state
 // alone gives one set.  The method is mjd_transitionFD (MuJoCo's finite differences: forward,
 // or centered with --centered; eps 1e-6 unless --eps), or with --method analytic the exact
-// Jacobians A and B of mjd_transitionSmooth (states without active constraints for now).  Output: a Jacobian stream (man 1
-// mjderiv, FORMAT) on standard output or OUT; --npy DIR writes DIR/A.npy ... (frames, rows,
-// cols); --csv writes frame,block,row,col,value lines.  --threads N spreads the frames over
+// Jacobians A and B of mjd_transitionSmooth (states without active constraints for now).
+// Output: a Jacobian stream (man 1 mjderiv, FORMAT) on standard output or OUT; --npy DIR
+// writes DIR/A.npy ... (frames, rows, cols); --csv writes frame,block,row,col,value lines.  --threads N spreads the frames over
 // N threads, with output identical to one thread's.
 //
 // Exit status: 0 success, 2 usage or data error (no partial output is left behind).

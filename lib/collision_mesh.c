@@ -1,8 +1,9 @@
 // collision_mesh.c: mesh geoms in collision.  A mesh collides as its convex hull, known through
 // its support function: hill climbing on the hull graph (mesh_graph, see mesh.h) from where
 // the pair's previous climb ended (the hull's first vertex at first), or a scan of every vertex
-// when the mesh has no graph; ties keep the first vertex met, as MuJoCo 3.5.1's do.  collision_convex.c (libccd) and collision_gjk.c
-// (GJK/EPA) call it for every convex pair with a mesh; the plane-mesh pair is here.
+// when the mesh has no graph; ties keep the first vertex met, as MuJoCo 3.5.1's do.
+// collision_convex.c (libccd) and collision_gjk.c (GJK/EPA) call it for every convex pair with
+// a mesh; the plane-mesh pair is here.
 #include "collision.h"
 
 #include <math.h>

@@ -270,7 +270,8 @@ int mj_meshReadMSH(const char* name, const unsigned char* buf, long len, mjMeshD
     return mj_ioError(err, errsz, "MSH file '%s': negative count in header", name);
   long want = 16 + 4 * (3L * c[0] + 3L * c[1] + 2L * c[2] + 3L * c[3]);
   if (len != want)
-    return mj_ioError(err, errsz, "unexpected file size in MSH file '%s' (%ld bytes, header says %ld)",
+    return mj_ioError(err, errsz,
+                      "unexpected file size in MSH file '%s' (%ld bytes, header says %ld)",
                 name, len, want);
   if ((c[1] && c[1] != c[0]) || (c[2] && c[2] != c[0]))
     return mj_ioError(err, errsz, "MSH file '%s': normal and texcoord counts must equal the vertex "
@@ -345,7 +346,8 @@ int mj_meshReadFile(const char* path, const char* contenttype, mjMeshData* d, ch
   } else {
     fmt = hasExt(path, ".stl") ? 1 : hasExt(path, ".obj") ? 2 : hasExt(path, ".msh") ? 3 : 0;
     if (!fmt)
-      return mj_ioError(err, errsz, "unsupported mesh type: '%s' (expected .stl, .obj or .msh)", path);
+      return mj_ioError(err, errsz, "unsupported mesh type: '%s' (expected .stl, .obj or .msh)",
+                        path);
   }
   long len = 0;
   unsigned char* buf = readAll(path, &len, err, errsz);
