@@ -272,7 +272,7 @@ int mj_meshReadMSH(const char* name, const unsigned char* buf, long len, mjMeshD
   if (len != want)
     return mj_ioError(err, errsz,
                       "unexpected file size in MSH file '%s' (%ld bytes, header says %ld)",
-                name, len, want);
+                      name, len, want);
   if ((c[1] && c[1] != c[0]) || (c[2] && c[2] != c[0]))
     return mj_ioError(err, errsz, "MSH file '%s': normal and texcoord counts must equal the vertex "
                 "count", name);
