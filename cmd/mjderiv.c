@@ -11,10 +11,11 @@
 // default or keyframe K, and gives one set of Jacobians.  Without STREAM, the initial state
 // alone gives one set.  The method is mjd_transitionFD (MuJoCo's finite differences: forward,
 // or centered with --centered; eps 1e-6 unless --eps), or with --method analytic the exact
-// Jacobians A and B of mjd_transitionSmooth (states without active constraints for now).
+// Jacobians A and B of mjd_transitionSmooth, through the constraint solve by the implicit
+// function theorem (a state it cannot differentiate yet stops the run with the reason).
 // Output: a Jacobian stream (man 1 mjderiv, FORMAT) on standard output or OUT; --npy DIR
-// writes DIR/A.npy ... (frames, rows, cols); --csv writes frame,block,row,col,value lines.  --threads N spreads the frames over
-// N threads, with output identical to one thread's.
+// writes DIR/A.npy ... (frames, rows, cols); --csv writes frame,block,row,col,value lines.
+// --threads N spreads the frames over N threads, with output identical to one thread's.
 //
 // Exit status: 0 success, 2 usage or data error (no partial output is left behind).
 #include "tool.h"
@@ -44,7 +45,7 @@ static const char helpText[] =
   "options:\n"
   "  --key K         initial state: keyframe K (name or index) instead of the default\n"
   "  --method M      fd: finite differences as MuJoCo's mjd_transitionFD (the default);\n"
-  "                  analytic: exact A and B (mjd_transitionSmooth), unconstrained states\n"
+  "                  analytic: exact A and B (mjd_transitionSmooth, through contacts)\n"
   "  --centered      centered differences (default: forward)\n"
   "  --eps E         the perturbation (default 1e-6)\n"
   "  --blocks LIST   the blocks to compute, of A,B,C,D (default all)\n"

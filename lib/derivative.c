@@ -1,7 +1,8 @@
 // derivative.c: exact analytic derivatives of the smooth dynamics and of one step of the
-// Euler, implicit, implicitfast and RK4 integrators without constraint rows
-// (mjd_checkAnalytic, mjd_smoothAcc, mjd_transitionSmooth in mj.h; the RNE sweep in
-// derivative.h).  No finite difference anywhere: the only pipeline evaluations are the
+// Euler, implicit, implicitfast and RK4 integrators (mjd_checkAnalytic, mjd_smoothAcc,
+// mjd_transitionSmooth in mj.h; the RNE sweep in derivative.h; the constraint solve by the
+// implicit function theorem in derivative_constraint.c, which accDeriv calls when there are
+// constraint rows).  No finite difference anywhere: the only pipeline evaluations are the
 // nominal mj_forward and RK4's own stages.
 //
 // The state is the tangent vector x = (dq, v, act) of size 2 nv + na (MuJoCo's), u = ctrl.
@@ -47,7 +48,7 @@ static const char* objName(const mjModel* m, int type, int id, char* buf, int n)
 }
 
 // 1 when tendon t is fixed (a linear combination of joint positions: a constant Jacobian)
-static int tendonFixed(const mjModel* m, int t) {
+int mjd_tendonFixed(const mjModel* m, int t) {
   for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++)
     if (m->wrap_type[w] != mjWRAP_JOINT) return 0;
   return 1;
@@ -73,7 +74,7 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
     for (int i = 0; i < m->nu; i++)
       used |= m->actuator_trntype[i] == mjTRN_TENDON && m->actuator_trnid[2 * i] == t;
     const char* what = m->tendon_armature[t] ? "armature"
-                       : used && !tendonFixed(m, t) ? "spatial tendon with forces"
+                       : used && !mjd_tendonFixed(m, t) ? "spatial tendon with forces"
                        : used && m->tendon_actfrclimited[t] ? "actfrcrange" : NULL;
     if (what) {
       snprintf(err, errsz, "tendon %s: %s: not differentiated yet",
@@ -115,12 +116,7 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
 // the model check, then what the state of d uses: constraint rows (after mj_forward) and
 // applied Cartesian forces
 int mjd_checkAnalytic(const mjModel* m, const mjData* d, char* err, int errsz) {
-  if (checkModel(m, err, errsz)) return -1;
-  if (d->nefc) {
-    snprintf(err, errsz, "%d active constraint rows: the constraint stage is not "
-             "differentiated yet", d->nefc);
-    return -1;
-  }
+  if (checkModel(m, err, errsz) || mjd_checkConstraint(m, d, err, errsz)) return -1;
   for (int k = 6; k < 6 * m->nbody; k++) {
     if (d->xfrc_applied[k]) {
       snprintf(err, errsz, "body %d: xfrc_applied: not differentiated yet", k / 6);
@@ -165,7 +161,7 @@ static void bodyForce(const mjtNum I[10], const mjtNum acc[6], const mjtNum vel[
 
 // the first dof whose cdof moves when dof k moves: k itself, except that the rotations of a
 // ball or free joint turn one another (body-frame axes), so all three move together
-static int firstMoved(const mjModel* m, int k) {
+int mjd_firstMoved(const mjModel* m, int k) {
   int j = m->dof_jntid[k], adr = m->jnt_dofadr[j];
   if (m->jnt_type[j] == mjJNT_BALL) return adr;
   if (m->jnt_type[j] == mjJNT_FREE && k >= adr + 3) return adr + 3;
@@ -213,7 +209,7 @@ void mjd_rneDerivative(const mjModel* m, mjData* d, const mjtNum* v, const mjtNu
 
   // one column per dof k
   for (int k = 0; k < nv; k++) {
-    int bk = m->dof_bodyid[k], first = firstMoved(m, k);
+    int bk = m->dof_bodyid[k], first = mjd_firstMoved(m, k);
     const mjtNum* S = d->cdof + 6 * k;
     mjtNum* col = res + (size_t)k * nv;
 
@@ -588,27 +584,17 @@ static void solveW(const mjModel* m, mjData* d, const Factor* f, mjtNum* x, int 
 
 // ---- the acceleration's derivative -------------------------------------------------------------
 
-// Y = d a'/d(q, v, act, u) (column-major nv x (2 nv + na + nu)) and acc = a' of system sys
-// at the state of d after mj_forward: G as in the head comment, then Y = inv(W) G
-static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* acc) {
+// G (column-major nv x (2 nv + na + nu)) = the right side of system sys differentiated at
+// its solution acc (the head comment's G, without the solve)
+static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjtNum* G) {
   int nv = m->nv, na = m->na, nu = m->nu;
   mjtNum h = m->opt.timestep;
   size_t mark = mj_markStack(d);
-  mjtNum *Gq = Y, *Gv = Y + (size_t)nv * nv, *Gact = Y + 2 * (size_t)nv * nv;
+  mjtNum *Gq = G, *Gv = G + (size_t)nv * nv, *Gact = G + 2 * (size_t)nv * nv;
   mjtNum* Gu = Gact + (size_t)na * nv;
-  Factor f;
-  factorW(m, d, sys, &f);
-
-  // a' = inv(W) qfrc_smooth (the engine's qacc for undamped Euler and no step)
-  if (f.ld || f.lu) {
-    mju_copy(acc, d->qfrc_smooth, nv);
-    solveW(m, d, &f, acc, 1);
-  } else {
-    mju_copy(acc, d->qacc, nv);
-  }
 
   // the inverse dynamics at a': -d rne(q, v, a')/dq and -d rne/dv
-  mju_zero(Y, nv * (2 * nv + na + nu));
+  mju_zero(G, nv * (2 * nv + na + nu));
   mjd_rneDerivative(m, d, d->qvel, d->cvel, d->cdof_dot, acc, 1, 1, -1, Gq);
   mjd_rneDerivative(m, d, d->qvel, d->cvel, d->cdof_dot, NULL, 1, 0, -1, Gv);
 
@@ -627,19 +613,95 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
     mjd_rneDerivative(m, d, w, cvel, cdd, NULL, 0, 0, -h, Gv);
   }
 
-  // passive and actuator forces, then the solve
+  // passive and actuator forces
   passiveDeriv(m, d, Gq, Gv);
   actuatorDeriv(m, d, sys, acc, Gq, Gv, Gact, Gu);
-  solveW(m, d, &f, Y, 2 * nv + na + nu);
   mj_freeStack(d, mark);
 }
 
-// 0 when d's stack holds the temporaries of the analytic path (at most four state Jacobians
-// for RK4, the acceleration's, the integrator's matrix, the sweeps), else -1 and a message
+// Y = d a'/d(q, v, act, u) (column-major nv x (2 nv + na + nu)) and acc = a' of system sys
+// at the state of d after mj_forward.  Without constraint rows Y = inv(W) G.  With them the
+// constrained qacc = a has da = inv(M + J'HJ) (G0 + Gc) (mjd_constraintAcc, G0 the G of
+// qacc itself at a), and a system with its own W solves W a' = qfrc_smooth + J'f = M a, so
+//   W da' = G(a') + d(J'f),  d(J'f) = M da - G0;
+// for Euler (W = M + h diag(b), G(a') - G0 = -dM (a' - a) in the q columns) that is
+//   da' = da - inv(W) (h b . da + dM (a' - a)),  dM (a' - a) one RNE sweep at rest
+static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* acc) {
+  int nv = m->nv, ncol = 2 * nv + m->na + m->nu;
+  mjtNum h = m->opt.timestep;
+  size_t mark = mj_markStack(d);
+  Factor f;
+  factorW(m, d, sys, &f);
+  int own = f.ld || f.lu;
+
+  // no constraint rows: a' = inv(W) qfrc_smooth (the engine's qacc without a W of its own)
+  if (!d->nefc) {
+    if (own) {
+      mju_copy(acc, d->qfrc_smooth, nv);
+      solveW(m, d, &f, acc, 1);
+    } else {
+      mju_copy(acc, d->qacc, nv);
+    }
+    smoothG(m, d, sys, acc, Y);
+    solveW(m, d, &f, Y, ncol);
+    mj_freeStack(d, mark);
+    return;
+  }
+
+  // the constrained acceleration, the answer when W is M
+  mjtNum* G0 = own && sys != SYS_EULER ? mj_stackAlloc(d, (size_t)nv * ncol) : NULL;
+  smoothG(m, d, SYS_QACC, d->qacc, Y);
+  if (G0) mju_copy(G0, Y, nv * ncol);
+  mjd_constraintAcc(m, d, Y, ncol);
+  mju_copy(acc, d->qacc, nv);
+  if (!own) {
+    mj_freeStack(d, mark);
+    return;
+  }
+  mju_add(acc, d->qfrc_smooth, d->qfrc_constraint, nv);
+  solveW(m, d, &f, acc, 1);
+
+  // Euler: Y -= inv(W) (h b . Y + dM (a' - a)), the sweep with zero velocities
+  if (sys == SYS_EULER) {
+    mjtNum* Z = mj_stackAlloc(d, (size_t)nv * ncol);
+    mjtNum* w = mj_stackAlloc(d, (size_t)nv);
+    mjtNum* rest = mj_stackAlloc(d, 6 * (size_t)(m->nbody + nv));
+    for (int c = 0; c < ncol; c++) {
+      mjtNum *Zc = Z + (size_t)c * nv, *Yc = Y + (size_t)c * nv;
+      for (int i = 0; i < nv; i++) Zc[i] = h * m->dof_damping[i] * Yc[i];
+    }
+    mju_sub(w, acc, d->qacc, nv);
+    mju_zero(rest, 6 * (m->nbody + nv));
+    mjd_rneDerivative(m, d, rest, rest, rest, w, 0, 1, 1, Z);
+    solveW(m, d, &f, Z, ncol);
+    mju_subFrom(Y, Z, nv * ncol);
+    mj_freeStack(d, mark);
+    return;
+  }
+
+  // implicit, implicitfast: W da' = G(a') + M da - G0
+  mjtNum* Gs = mj_stackAlloc(d, (size_t)nv * ncol);
+  mjtNum* Mda = mj_stackAlloc(d, (size_t)nv);
+  smoothG(m, d, sys, acc, Gs);
+  for (int c = 0; c < ncol; c++) {
+    mjtNum* Yc = Y + (size_t)c * nv;
+    mj_mulM(m, d, Mda, Yc);
+    mju_add(Yc, Gs + (size_t)c * nv, Mda, nv);
+    mju_subFrom(Yc, G0 + (size_t)c * nv, nv);
+  }
+  solveW(m, d, &f, Y, ncol);
+  mj_freeStack(d, mark);
+}
+
+// 0 when d's stack holds the temporaries of the analytic path (the step's state Jacobian, four
+// for RK4; the acceleration's and two more of its size; the integrator's matrix; the
+// constraint rows' dense Jacobian; the sweeps), else -1 and a message
 static int checkStack(const mjModel* m, mjData* d, char* err, int errsz) {
   size_t nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
-  size_t need = (4 * ndx + nv) * ncol + 2 * nv * nv + 16 * (size_t)m->nM +
-                40 * (size_t)m->nbody + 30 * nv + 64;
+  size_t nefc = d->nefc, nstate = m->opt.integrator == mjINT_RK4 ? 4 : 1;
+  size_t need = (nstate * ndx + 3 * nv) * ncol + 3 * nv * nv + 16 * (size_t)m->nM +
+                46 * (size_t)m->nbody + 31 * nv + 2 * nv * nefc + 10 * nefc +
+                (nv + 3) * (size_t)m->neq + 64;
   size_t mark = mj_markStack(d);
   mjtNum* probe = mj_stackAlloc(d, need);
   mj_freeStack(d, mark);
@@ -650,7 +712,8 @@ static int checkStack(const mjModel* m, mjData* d, char* err, int errsz) {
 
 // ---- public functions --------------------------------------------------------------------------
 
-// d qacc / d(q, v, act, u) of the smooth dynamics, transposed from the column-major Y
+// d qacc / d(q, v, act, u) (through the constraint solve when there are rows), transposed
+// from the column-major Y
 int mjd_smoothAcc(const mjModel* m, mjData* d, mjtNum* DaDq, mjtNum* DaDv, mjtNum* DaDact,
                   mjtNum* DaDu, char* err, int errsz) {
   int nv = m->nv, ncol = 2 * m->nv + m->na + m->nu;
@@ -759,7 +822,8 @@ static void stepJac(const mjModel* m, mjData* d, int sys, mjtNum* X) {
 // dk_i = (T_i's v rows, Y_i [T_i; 0 I], act_dot's slopes through T_i), and the step is
 // x (+) h sum_i b_i k_i.  Each stage runs mj_forward at its state (the engine's own stage
 // evaluations, no perturbation); d's state is restored and its forward pass rerun.  0, or -1
-// with a message when a stage state uses a feature not differentiated
+// with a message when a stage state uses a feature not differentiated or more rows than the
+// stack holds
 static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, char* err, int errsz) {
   static const mjtNum A4[3] = {0.5, 0.5, 1}, B4[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
   int nq = m->nq, nv = m->nv, na = m->na, ndx = 2 * nv + na, ncol = ndx + m->nu, rc = 0;
@@ -793,7 +857,7 @@ static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, char* err, int errsz) 
           T[(size_t)c * ndx + r] = (c == r) + ah * K[(size_t)c * ndx + r];
       shiftRows(m, k, ah, K, ncol, ndx, T);
       mj_forwardSkip(m, d, 1);
-      rc = mjd_checkAnalytic(m, d, err, errsz);
+      rc = mjd_checkAnalytic(m, d, err, errsz) || checkStack(m, d, err, errsz) ? -1 : 0;
       if (rc) break;
     }
 

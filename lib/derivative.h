@@ -1,6 +1,6 @@
-// derivative.h: the pieces of the analytic derivatives (lib/derivative.c) that the later
-// stages (the constraint solve by the implicit function theorem, the sensors) build on; the
-// public mjd_ functions are declared in mj.h.
+// derivative.h: the pieces of the analytic derivatives shared by their files (the smooth
+// stage and the step in lib/derivative.c, the constraint solve by the implicit function
+// theorem in lib/derivative_constraint.c); the public mjd_ functions are declared in mj.h.
 #ifndef MJ_DERIVATIVE_H
 #define MJ_DERIVATIVE_H
 
@@ -18,5 +18,25 @@ void mjd_rneDerivative(const mjModel* m, mjData* d, const mjtNum* v, const mjtNu
 // the right Jacobian of SO(3) at the rotation vector r (inv: its inverse), 3x3 row-major:
 // exp(r + e) = exp(r) exp(Jr(r) e) to first order in e
 void mjd_rightJacobian(const mjtNum r[3], mjtNum J[9], int inv);
+
+// the first dof of dof k's body whose cdof turns when dof k moves: k, or the first rotation of
+// its ball or free joint (whose body-frame rotations turn one another)
+int mjd_firstMoved(const mjModel* m, int k);
+
+// 1 when tendon t is fixed (a linear combination of joint positions: a constant Jacobian)
+int mjd_tendonFixed(const mjModel* m, int t);
+
+// 0 when every constraint row of d (after mj_forward) is differentiated: friction loss, joint
+// (hinge, slide) and fixed-tendon limits, joint, fixed-tendon, connect and weld equalities,
+// contacts of a sphere, capsule, cylinder, box or mesh with a plane and between spheres and
+// capsules (frictionless, pyramidal or elliptic), no noslip; else -1 and a message naming
+// the first row that is not
+int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz);
+
+// Y (column-major nv x ncol: the q columns, the v columns, then the rest) holds on entry G0 =
+// d qfrc_smooth - dM qacc and on return d qacc, the derivative of the constrained acceleration
+// by the implicit function theorem: (M + J'HJ) d qacc = G0 + the constraint terms
+// (derivative_constraint.c).  Writes the cone Hessians contact.H at the solution
+void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol);
 
 #endif

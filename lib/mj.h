@@ -878,18 +878,26 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz);
 // (section owned by the analytic-derivative work)
 // Exact Jacobians of the smooth dynamics and of one step, with no finite difference: the RNE
 // derivative by a forward/backward sweep (perturbing dof k moves everything after it by
-// cdof_k), passive and actuator force slopes, the integrator's matrix differentiated as the
-// engine builds it, and SO(3)'s right Jacobian for quaternions.  The state is MuJoCo's tangent
-// x = (dqpos, qvel, act) of size ndx = 2 nv + na and u = ctrl, as for mjd_transitionFD.
+// cdof_k), passive and actuator force slopes, the constraint solve by the implicit function
+// theorem at its solution (M + J'HJ) da = ..., H the Hessian of each row's cost at its state,
+// the integrator's matrix differentiated as the engine builds it, and SO(3)'s right Jacobian
+// for quaternions.  The state is MuJoCo's tangent x = (dqpos, qvel, act) of size ndx = 2 nv +
+// na and u = ctrl, as for mjd_transitionFD.
 // Differentiated: hinge, slide, ball and free joints; gravity; joint springs (quaternion
 // springs included), dof damping, fixed-tendon springs and dampers; actuators on hinge/slide
 // joints and fixed tendons with fixed or affine gain, none or affine bias, dynamics none,
-// integrator, filter, filterexact (actearly, ctrl and act clamping, forcerange); the Euler
-// (implicit damping), implicit and implicitfast integrators, RK4 by the chain rule through its
-// stages.  Refused with a message: active constraint rows (the implicit-function-theorem
-// stage comes next), fluid forces,
-// gravity compensation, tendon armature, spatial tendons with forces, other transmissions,
-// muscle and user actuators, actfrcrange, xfrc_applied.  Typical:
+// integrator, filter, filterexact (actearly, ctrl and act clamping, forcerange); constraint
+// rows of dof and fixed-tendon friction loss, hinge, slide and fixed-tendon limits, joint,
+// fixed-tendon, connect and weld equalities, contacts (frictionless, pyramidal, elliptic,
+// condim 1 to 6, impedance slope included) of a sphere, capsule, cylinder, box or mesh on a
+// plane and between spheres and capsules, whatever solver found the solution; the Euler
+// (implicit damping), implicit and implicitfast integrators, RK4 by the chain rule through
+// its stages.  Refused with a message: ball-joint limits, spatial-tendon rows, other
+// contact pairs, noslip, fluid forces, gravity compensation, tendon armature, spatial
+// tendons with forces, other transmissions, muscle and user actuators, actfrcrange,
+// xfrc_applied.  The result is the derivative at the solution the solver returned (tight
+// solver tolerances make it the derivative of the exact step); at a contact event (a row
+// changing state) the step has none.  Typical:
 //   if (mjd_transitionSmooth(m, d, A, B, err, sizeof(err))) fall back to mjd_transitionFD
 
 // finite-difference (perturbed pipeline) evaluations made inside the analytic path since the
@@ -900,19 +908,22 @@ extern _Atomic long mjd_analyticFD;
 
 // 0 when the analytic path differentiates everything model m and the state of d (after
 // mj_forward: its constraint rows) use; else -1 and a one-line message naming the first
-// feature it does not ("actuator 'grip': muscle or user gain: not differentiated yet")
+// feature it does not ("actuator 'grip': muscle or user gain: not differentiated yet",
+// "contact 3, box against box: not differentiated yet")
 int mjd_checkAnalytic(const mjModel* m, const mjData* d, char* err, int errsz);
 
-// d qacc / d(qpos tangent, qvel, act, ctrl) of the smooth dynamics at the state of d after
-// mj_forward, row-major nv x nv, nv x nv, nv x na, nv x nu, any of them NULL; 0, or -1 with a
-// message (mjd_checkAnalytic, or a stack too small) and nothing written
+// d qacc / d(qpos tangent, qvel, act, ctrl) of the forward dynamics (through the constraint
+// solve when d has constraint rows) at the state of d after mj_forward, row-major nv x nv,
+// nv x nv, nv x na, nv x nu, any of them NULL; 0, or -1 with a message (mjd_checkAnalytic, or
+// a stack too small) and nothing written
 int mjd_smoothAcc(const mjModel* m, mjData* d, mjtNum* DaDq, mjtNum* DaDv, mjtNum* DaDact,
                   mjtNum* DaDu, char* err, int errsz);
 
 // the Jacobians of one mj_step from the state of d, row-major as mjd_transitionFD's:
 // A = dx'/dx (ndx x ndx), B = dx'/du (ndx x nu), either NULL.  Runs mj_forward at the state
-// (d then holds its outputs; the state is not advanced; RK4 also evaluates its stage states,
-// each of which must pass mjd_checkAnalytic).  0, or -1 with a message and nothing written
+// (d then holds its outputs, contact.H the cone Hessians at the solution; the state is not
+// advanced; RK4 also evaluates its stage states, each of which must pass mjd_checkAnalytic).
+// 0, or -1 with a message and nothing written
 int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, char* err,
                          int errsz);
 

@@ -1,10 +1,16 @@
-// t/unit/derivative.c: the analytic Jacobians of lib/derivative.c against a clean central
-// difference of mj_step computed here (a step per column: 1e-6 times max(1, |x_c|)), on a
-// pendulum, a double pendulum, a ball joint, a floating chain with contacts disabled and an
-// actuated model (filter, filterexact, integrator dynamics; affine gains and biases; a fixed
-// tendon), under Euler, implicit and implicitfast; an exact case; refusals; the counter.
+// t/unit/derivative.c: the analytic Jacobians of lib/derivative.c and
+// lib/derivative_constraint.c against a clean central difference of mj_step computed here
+// (a step per column from 1e-6 max(1, |x_c|), Richardson-extrapolated), on a pendulum, a
+// double pendulum, a ball joint, a floating chain with contacts disabled and an actuated
+// model (filter, filterexact, integrator dynamics; affine gains and biases; a fixed tendon),
+// under Euler, implicit, implicitfast and RK4; through the constraint solve: a joint limit
+// and friction loss, spheres, capsules, boxes, cylinders and meshes on a plane and spheres
+// and capsules against each other (pyramidal and elliptic cones, condim 1 to 6), joint,
+// tendon, connect and weld equalities, CG and PGS against Newton, corpus robots along
+// trajectories; an exact case; refusals; the counter.
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -119,55 +125,77 @@ static void step(const mjModel* m, mjData* d, const mjtNum* qpos, const mjtNum* 
   mju_copy(act1, d->act, m->na);
 }
 
-// A, B by central differences of mj_step: column c moves x_c (or u) by +-eps, eps = 1e-6
-// max(1, |value|) (quaternion dofs 1e-6), and measures x' in the tangent space of the nominal
-// next state
-static void centralFD(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B) {
+// A, B by central differences of mj_step, the step chosen per column: column c moves x_c (or
+// u) by +-eps and +-eps/2, eps = 1e-6 max(1, |value|) (quaternion dofs 1e-6), measures x' in
+// the tangent space of the nominal next state and extrapolates the two (Richardson:
+// (4 D(eps/2) - D(eps)) / 3, the eps^2 error gone); when the two differ by more than 1e-6
+// max(1, |entry|) (the step bends sharply within eps: beside a contact just touching) eps
+// shrinks tenfold, down to 1e-8.  *event (when not NULL) gets 1 when a perturbed state has
+// other constraint rows or row states than the nominal one (a contact event within eps), 2
+// when no step gave agreeing differences (a kink within 1e-8: a contact's distance crossing
+// 0, an impedance breakpoint): there the difference is no reference
+static void centralFD(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, int* event) {
   int nq = m->nq, nv = m->nv, na = m->na, nu = m->nu, ndx = 2 * nv + na;
   mjtNum q0[nq], v0[nv], a0[na + 1], u0[nu + 1], q[nq], v[nv], a[na + 1], u[nu + 1];
-  mjtNum qn[nq], vn[nv], an[na + 1], qp[2][nq], vp[2][nv], ap[2][na + 1], dq[2][nv], e[nv];
+  mjtNum qn[nq], vn[nv], an[na + 1], qp[nq], x[4][ndx], e[nv];
   mju_copy(q0, d->qpos, nq);
   mju_copy(v0, d->qvel, nv);
   mju_copy(a0, d->act, na);
   mju_copy(u0, d->ctrl, nu);
   step(m, d, q0, v0, a0, u0, qn, vn, an);
+  int nefc = d->nefc, type[nefc + 1], state[nefc + 1];
+  memcpy(type, d->efc_type, sizeof(int) * nefc);
+  memcpy(state, d->efc_state, sizeof(int) * nefc);
+  if (event) *event = 0;
   for (int c = 0; c < ndx + nu; c++) {
-    for (int s = 0; s < 2; s++) {
-      mjtNum sgn = s ? -1 : 1, eps = 1e-6;
-      mju_copy(q, q0, nq);
-      mju_copy(v, v0, nv);
-      mju_copy(a, a0, na);
-      mju_copy(u, u0, nu);
-      if (c < nv) {
-        int jt = m->jnt_type[m->dof_jntid[c]];
-        if (jt == mjJNT_HINGE || jt == mjJNT_SLIDE)
-          eps *= fmax(1, fabs(q0[m->jnt_qposadr[m->dof_jntid[c]]]));
-        mju_zero(e, nv);
-        e[c] = 1;
-        mj_integratePos(m, q, e, sgn * eps);
-      } else if (c < 2 * nv) {
-        eps *= fmax(1, fabs(v0[c - nv]));
-        v[c - nv] += sgn * eps;
-      } else if (c < ndx) {
-        eps *= fmax(1, fabs(a0[c - 2 * nv]));
-        a[c - 2 * nv] += sgn * eps;
-      } else {
-        eps *= fmax(1, fabs(u0[c - ndx]));
-        u[c - ndx] += sgn * eps;
-      }
-      step(m, d, q, v, a, u, qp[s], vp[s], ap[s]);
-      mj_differentiatePos(m, dq[s], 1, qn, qp[s]);
-      if (s) {
-        mjtNum col[ndx];
-        for (int i = 0; i < nv; i++) col[i] = (dq[0][i] - dq[1][i]) / (2 * eps);
-        for (int i = 0; i < nv; i++) col[nv + i] = (vp[0][i] - vp[1][i]) / (2 * eps);
-        for (int i = 0; i < na; i++) col[2 * nv + i] = (ap[0][i] - ap[1][i]) / (2 * eps);
-        for (int r = 0; r < ndx; r++) {
-          if (c < ndx) A[r * ndx + c] = col[r];
-          else B[r * nu + c - ndx] = col[r];
+    mjtNum scale = 1;
+    if (c < nv) {
+      int jt = m->jnt_type[m->dof_jntid[c]];
+      if (jt == mjJNT_HINGE || jt == mjJNT_SLIDE)
+        scale = fmax(1, fabs(q0[m->jnt_qposadr[m->dof_jntid[c]]]));
+    } else if (c < 2 * nv) {
+      scale = fmax(1, fabs(v0[c - nv]));
+    } else if (c < ndx) {
+      scale = fmax(1, fabs(a0[c - 2 * nv]));
+    } else {
+      scale = fmax(1, fabs(u0[c - ndx]));
+    }
+    int agree = 0;
+    for (mjtNum eps = 1e-6 * scale; !agree && eps > 5e-9 * scale; eps /= 10) {
+      // x' at +eps, -eps, +eps/2, -eps/2
+      for (int s = 0; s < 4; s++) {
+        mjtNum h = (s % 2 ? -eps : eps) / (s < 2 ? 1 : 2);
+        mju_copy(q, q0, nq);
+        mju_copy(v, v0, nv);
+        mju_copy(a, a0, na);
+        mju_copy(u, u0, nu);
+        if (c < nv) {
+          mju_zero(e, nv);
+          e[c] = 1;
+          mj_integratePos(m, q, e, h);
+        } else if (c < 2 * nv) {
+          v[c - nv] += h;
+        } else if (c < ndx) {
+          a[c - 2 * nv] += h;
+        } else {
+          u[c - ndx] += h;
         }
+        step(m, d, q, v, a, u, qp, x[s] + nv, x[s] + 2 * nv);
+        if (event && (d->nefc != nefc || memcmp(type, d->efc_type, sizeof(int) * nefc) ||
+                      memcmp(state, d->efc_state, sizeof(int) * nefc)))
+          *event |= 1;
+        mj_differentiatePos(m, x[s], 1, qn, qp);
+      }
+      agree = 1;
+      for (int r = 0; r < ndx; r++) {
+        mjtNum d1 = (x[0][r] - x[1][r]) / (2 * eps), d2 = (x[2][r] - x[3][r]) / eps;
+        mjtNum col = (4 * d2 - d1) / 3;
+        agree &= fabs(d1 - d2) <= 1e-6 * fmax(1, fabs(d2));
+        if (c < ndx) A[r * ndx + c] = col;
+        else B[r * nu + c - ndx] = col;
       }
     }
+    if (event && !agree) *event |= 2;
   }
   mju_copy(d->qpos, q0, nq);
   mju_copy(d->qvel, v0, nv);
@@ -196,7 +224,7 @@ static void checkAt(const char* name, const char* xml, int integ,
   int ndx = 2 * m->nv + m->na, nu = m->nu;
   mjtNum A[ndx * ndx], B[ndx * nu + 1], Af[ndx * ndx], Bf[ndx * nu + 1];
   cr_assert_eq(mjd_transitionSmooth(m, d, A, B, err, sizeof(err)), 0, "%s", err);
-  centralFD(m, d, Af, Bf);
+  centralFD(m, d, Af, Bf, NULL);
   mjtNum ea = relErr(A, Af, ndx * ndx), eb = relErr(B, Bf, ndx * nu);
   fprintf(stderr, "derivative: %-9s %-12s nv %2d na %d nu %d  A %.2e  B %.2e\n", name,
           iname[integ], m->nv, m->na, nu, ea, eb);
@@ -285,7 +313,19 @@ Test(derivative, pendulum_exact) {
   mj_deleteModel(m);
 }
 
-// fluid forces and active constraint rows are refused with a message, nothing written
+// the message of mjd_transitionSmooth refusing the model xml at its default state (nothing
+// written to A) into err
+static void refused(const char* xml, char* err, int errsz) {
+  mjtNum A[4] = {7, 7, 7, 7};
+  mjModel* m = load(xml, mjINT_EULER);
+  mjData* d = mj_makeData(m);
+  cr_assert_eq(mjd_transitionSmooth(m, d, A, NULL, err, errsz), -1);
+  cr_expect(A[0] == 7 && A[3] == 7);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+// fluid forces and the constraint rows not differentiated are refused with a message
 Test(derivative, refusals) {
   char err[300] = "";
   mjtNum A[4] = {7, 7, 7, 7};
@@ -294,28 +334,327 @@ Test(derivative, refusals) {
   m->opt.density = 1.2;
   cr_assert_eq(mjd_transitionSmooth(m, d, A, NULL, err, sizeof(err)), -1);
   cr_expect(strstr(err, "fluid") != NULL, "%s", err);
-  m->opt.density = 0;
-  m->jnt_range[1] = 0.1;  // a limit the state violates: one constraint row
-  m->jnt_range[0] = -0.1;
-  m->jnt_limited[0] = 1;
-  d->qpos[0] = 0.5;
-  cr_assert_eq(mjd_transitionSmooth(m, d, A, NULL, err, sizeof(err)), -1);
-  cr_expect(strstr(err, "constraint") != NULL, "%s", err);
   cr_expect(A[0] == 7 && A[3] == 7);
   mj_deleteData(d);
   mj_deleteModel(m);
+  refused("<mujoco><worldbody><geom type='plane' size='1 1 0.1'/><body pos='0 0 0.09'>"
+          "<freejoint/><geom type='ellipsoid' size='0.1 0.2 0.1'/></body></worldbody></mujoco>",
+          err, sizeof(err));
+  cr_expect(strstr(err, "contact 0, plane against ellipsoid: not differentiated") != NULL, "%s",
+            err);
+  refused("<mujoco><worldbody><site name='s'/><body pos='0 0 1'><joint axis='0 1 0'/>"
+          "<geom size='0.1' pos='0 0 -0.3'/><site name='t' pos='0.3 0 0'/></body></worldbody>"
+          "<tendon><spatial limited='true' range='0 0.5'><site site='s'/><site site='t'/>"
+          "</spatial></tendon></mujoco>", err, sizeof(err));
+  cr_expect(strstr(err, "spatial tendon friction or limit: not differentiated") != NULL, "%s",
+            err);
+  refused("<mujoco><option noslip_iterations='2'/><worldbody><geom type='plane' size='1 1 .1'/>"
+          "<body pos='0 0 0.09'><freejoint/><geom size='0.1'/></body></worldbody></mujoco>",
+          err, sizeof(err));
+  cr_expect(strstr(err, "noslip") != NULL, "%s", err);
 }
 
 // a clock that only counts: the pipeline timers then count forward passes
 static double ticks(void) { return 0; }
 
-// no finite difference on the analytic path: the counter stays 0 and exactly one forward
-// pass (the nominal one) runs inside mjd_transitionSmooth
-Test(derivative, no_finite_differences) {
-  char err[300];
-  mjModel* m = load(FLOATING, mjINT_IMPLICIT);
+
+// ---- the constraint stage: limits, friction loss, contacts -------------------------------------
+
+// a double pendulum: the first hinge pressed into its upper limit (a soft range with an
+// impedance slope: solimp width 0.01), friction loss on the second
+static const char* LIMITED =
+    "<mujoco><option timestep='0.002' tolerance='1e-15' iterations='100'/>"
+    "<compiler angle='radian'/><worldbody><body pos='0 0 1'>"
+    "<joint name='h' axis='0 1 0' damping='0.05' limited='true' range='-0.5 0.5'"
+    " solreflimit='0.02 1'"
+    " solimplimit='0.8 0.95 0.01 0.5 2'/>"
+    "<inertial pos='0 0 -0.4' mass='2' diaginertia='0.01 0.02 0.03'/>"
+    "<body pos='0 0 -0.7'><joint axis='1 0 0.2' frictionloss='0.3'/>"
+    "<inertial pos='0 0.05 -0.3' mass='0.7' diaginertia='0.01 0.015 0.02'/>"
+    "</body></body></worldbody>"
+    "<actuator><motor joint='h' gear='1.5'/></actuator></mujoco>";
+
+// the limit violated by 0.004 (quadratic), the second joint turning slowly (friction loss
+// quadratic) or fast (saturated)
+static void intoLimit(const mjModel* m, mjData* d) {
+  (void)m;
+  d->qpos[0] = 0.504, d->qpos[1] = 0.3;
+  d->qvel[0] = 0.2, d->qvel[1] = 0.001;
+}
+static void intoLimitFast(const mjModel* m, mjData* d) {
+  intoLimit(m, d);
+  d->qvel[1] = 3;
+}
+
+Test(derivative, limit_friction) {
+  checkAt("limit", LIMITED, mjINT_EULER, intoLimit);
+  checkAt("limit", LIMITED, mjINT_IMPLICIT, intoLimit);
+  checkAt("limit", LIMITED, mjINT_IMPLICITFAST, intoLimit);
+  checkAt("limit", LIMITED, mjINT_RK4, intoLimit);
+  checkAt("limitfast", LIMITED, mjINT_EULER, intoLimitFast);
+  checkAt("limitfast", LIMITED, mjINT_IMPLICITFAST, intoLimitFast);
+}
+
+// a ball (free joint) and a capsule on a tilted plane, elliptic cones (%s: the cone and
+// condim), solimp with a slope over 0.01 of penetration
+static const char* CONTACT_FMT =
+    "<mujoco><compiler angle='radian'/>"
+    "<option timestep='0.002' tolerance='1e-15' %s/>"
+    "<default><geom solimp='0.8 0.95 0.01 0.5 2' friction='0.7 0.02 0.01' %s/></default>"
+    "<worldbody><geom type='plane' size='5 5 0.1' euler='0.1 -0.05 0'/>"
+    "<body pos='0 0 0.1'><freejoint/><geom type='sphere' size='0.1' mass='1'/></body>"
+    "<body pos='2 0 0.1'><freejoint/>"
+    "<geom type='capsule' size='0.05 0.2' euler='0 1.56 0.3' mass='0.8'/></body>"
+    "</worldbody></mujoco>";
+
+// the ball and the capsule pressed 4 mm into the plane (along its normal; the capsule's axis
+// 0.6 degrees off the plane: both ends in contact), turned about the normal, with velocity v
+// (tangential) and w (spin)
+static void onPlane(const mjModel* m, mjData* d, mjtNum v, mjtNum w) {
+  mjtNum n[3] = {0, 0, 1}, q[4];
+  mju_copy4(q, m->geom_quat);
+  mju_rotVecQuat(n, (mjtNum[3]){0, 0, 1}, q);
+  mjtNum h[2] = {0.1 - 0.004, 0.05 - 0.004}, x[2] = {0, 2};
+  for (int b = 0; b < 2; b++) {
+    mjtNum* qp = d->qpos + 7 * b;
+    mjtNum base[3] = {x[b], 0.3, 0};
+    base[2] = -(n[0] * base[0] + n[1] * base[1]) / n[2];
+    for (int i = 0; i < 3; i++) qp[i] = base[i] + h[b] * n[i];
+    mjtNum tilt[4], turn[4];
+    mju_quatZ2Vec(tilt, n);
+    mju_axisAngle2Quat(turn, (mjtNum[3]){0, 0, 1}, 0.4 + b);
+    mju_mulQuat(qp + 3, tilt, turn);
+    mjtNum* qv = d->qvel + 6 * b;
+    qv[0] = v * n[2], qv[1] = 0.3 * v, qv[2] = -v * n[0] - 0.01;
+    qv[3] = 0.2 * w, qv[4] = -0.3 * w, qv[5] = w;
+  }
+}
+static void sliding(const mjModel* m, mjData* d) { onPlane(m, d, 0.6, 1.5); }
+static void resting(const mjModel* m, mjData* d) { onPlane(m, d, 0.001, 0.002); }
+
+// the contact model with option attributes opt and default geom attributes geom
+static void checkContact(const char* name, const char* opt, const char* geom, int integ,
+                         void (*adjust)(const mjModel*, mjData*)) {
+  char xml[2048];
+  snprintf(xml, sizeof(xml), CONTACT_FMT, opt, geom);
+  checkAt(name, xml, integ, adjust);
+}
+
+Test(derivative, contact_elliptic) {
+  checkContact("elliptic", "cone='elliptic'", "", mjINT_EULER, sliding);
+  checkContact("elliptic", "cone='elliptic'", "", mjINT_EULER, resting);
+  checkContact("elliptic", "cone='elliptic'", "", mjINT_IMPLICITFAST, sliding);
+  checkContact("elliptic6", "cone='elliptic'", "condim='6'", mjINT_EULER, sliding);
+  checkContact("elliptic4", "cone='elliptic'", "condim='4'", mjINT_RK4, resting);
+}
+
+Test(derivative, contact_pyramidal) {
+  checkContact("pyramid", "", "", mjINT_EULER, sliding);
+  checkContact("pyramid", "", "", mjINT_EULER, resting);
+  checkContact("pyramid", "", "", mjINT_IMPLICIT, sliding);
+  checkContact("pyramid1", "", "condim='1'", mjINT_EULER, sliding);
+  checkContact("pyramid6", "", "condim='6'", mjINT_EULER, resting);
+}
+
+// the analytic A and B at the solution CG or PGS (solver, an mjtSolver) found equal those at
+// Newton's (checked against differences above) within 1e-6: the derivative holds at the
+// solution whatever found it (central differences of CG and PGS steps are no reference: the
+// solvers stop at their tolerance, ~1e-7 from the optimum here, differently per perturbation)
+static void sameAsNewton(const char* name, const char* opt, int solver,
+                         void (*adjust)(const mjModel*, mjData*)) {
+  char xml[2048], err[300];
+  snprintf(xml, sizeof(xml), CONTACT_FMT, opt, "");
+  mjModel* m = load(xml, mjINT_EULER);
   mjData* d = mj_makeData(m);
-  setState(m, d);
+  int ndx = 2 * m->nv;
+  mjtNum A[2][ndx * ndx];
+  for (int k = 0; k < 2; k++) {
+    m->opt.solver = k ? mjSOL_NEWTON : solver;
+    m->opt.iterations = 5000;
+    adjust(m, d);
+    cr_assert_eq(mjd_transitionSmooth(m, d, A[k], NULL, err, sizeof(err)), 0, "%s", err);
+  }
+  mjtNum e = relErr(A[0], A[1], ndx * ndx);
+  fprintf(stderr, "derivative: %-9s against Newton's: A %.2e\n", name, e);
+  cr_expect_leq(e, 1e-6, "%s: A off Newton's by %g", name, e);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+Test(derivative, contact_solvers) {
+  sameAsNewton("cg", "cone='elliptic'", mjSOL_CG, sliding);
+  sameAsNewton("cg", "", mjSOL_CG, resting);
+  sameAsNewton("pgs", "", mjSOL_PGS, sliding);
+  sameAsNewton("pgs", "cone='elliptic'", mjSOL_PGS, resting);
+}
+
+// five free bodies in the air: a sphere touched by a sphere and by a capsule's side, that
+// capsule crossed by a second one, whose end touches a third sphere (the normals turning
+// with the bodies: mju_makeFrame's tangents move; contact points sliding along segments or
+// held at their ends); %s: the cone
+static const char* SPHERES_FMT =
+    "<mujoco><option timestep='0.002' tolerance='1e-15' iterations='100' %s/>"
+    "<default><geom solimp='0.8 0.95 0.01 0.5 2' friction='0.6 0.02 0.01' %s/></default>"
+    "<worldbody><body><freejoint/><geom type='sphere' size='0.1' mass='1'/></body>"
+    "<body><freejoint/><geom type='sphere' size='0.1' mass='0.5'/></body>"
+    "<body><freejoint/><geom type='capsule' size='0.05 0.2' mass='0.7'/></body>"
+    "<body><freejoint/><geom type='capsule' size='0.05 0.2' mass='0.6'/></body>"
+    "<body><freejoint/><geom type='sphere' size='0.05' mass='0.3'/></body>"
+    "</worldbody></mujoco>";
+
+// sphere 1 at (0, 0, 1); sphere 2 3 mm into it along u (not 5 mm: the middle of solimp's
+// width, where the impedance's curvature jumps and central differences lose an order), the
+// capsule 4 mm into it along w with its axis a1 across w (the nearest point 0.08 from its
+// center); capsule 2 (axis a2 across w) 4 mm into capsule 1 beyond it along w, the nearest
+// points 0.05 and 0.06 from their centers; sphere 3 2 mm into capsule 2's end along a2;
+// velocities of every dof
+static void touching(const mjModel* m, mjData* d) {
+  mjtNum u[3] = {0.6, 0.3, 0.74}, w[3] = {-0.7, 0.5, -0.1}, a1[3], a2[3], e[3] = {0.2, 0.3, 1};
+  mju_normalize3(u);
+  mju_normalize3(w);
+  mju_cross(a1, w, e);
+  mju_normalize3(a1);
+  mju_cross(a2, w, a1);
+  mju_scl3(a2, a2, 0.8);
+  mju_addToScl3(a2, a1, 0.6);
+  mju_zero(d->qpos, m->nq);
+  mjtNum *q1 = d->qpos, *q2 = q1 + 7, *c1 = q1 + 14, *c2 = q1 + 21, *q3 = q1 + 28;
+  q1[2] = 1;
+  for (int i = 0; i < 3; i++) {
+    q2[i] = q1[i] + 0.197 * u[i];
+    c1[i] = q1[i] + 0.146 * w[i] + 0.08 * a1[i];
+    c2[i] = c1[i] + 0.096 * w[i] + 0.05 * a1[i] - 0.06 * a2[i];
+    q3[i] = c2[i] + 0.298 * a2[i];
+  }
+  q1[3] = q2[3] = q3[3] = 1;
+  mju_quatZ2Vec(c1 + 3, a1);
+  mju_quatZ2Vec(c2 + 3, a2);
+  for (int i = 0; i < m->nv; i++) d->qvel[i] = 0.5 * sin(1.7 * i + 0.4);
+}
+
+// the five-body model with option attributes opt and default geom attributes geom
+static void checkSpheres(const char* name, const char* opt, const char* geom, int integ) {
+  char xml[2048];
+  snprintf(xml, sizeof(xml), SPHERES_FMT, opt, geom);
+  checkAt(name, xml, integ, touching);
+}
+
+Test(derivative, contact_spheres) {
+  checkSpheres("spheres", "cone='elliptic'", "", mjINT_EULER);
+  checkSpheres("spheres", "", "", mjINT_EULER);
+  checkSpheres("spheres6", "", "condim='6'", mjINT_IMPLICITFAST);
+  checkSpheres("spheres4", "cone='elliptic'", "condim='4'", mjINT_EULER);
+  checkSpheres("spheres1", "", "condim='1'", mjINT_EULER);
+}
+
+// a box, a cylinder and a convex mesh (an irregular octahedron) on a tilted plane; %s: the
+// cone
+static const char* SOLIDS_FMT =
+    "<mujoco><compiler angle='radian'/>"
+    "<option timestep='0.002' tolerance='1e-15' iterations='100' %s/>"
+    "<default><geom solimp='0.8 0.95 0.01 0.5 2' friction='0.7 0.02 0.01'/></default>"
+    "<asset><mesh name='oct' vertex='0.1 0 0 -0.09 0 0 0 0.08 0 0 -0.07 0 0 0 0.12 0 0 -0.1'/>"
+    "</asset><worldbody><geom type='plane' size='5 5 0.1' euler='0.1 -0.05 0'/>"
+    "<body><freejoint/><geom type='box' size='0.1 0.07 0.05' mass='1'/></body>"
+    "<body><freejoint/><geom type='cylinder' size='0.06 0.1' mass='0.8'/></body>"
+    "<body><freejoint/><geom type='mesh' mesh='oct' mass='0.5'/></body>"
+    "</worldbody></mujoco>";
+
+// each solid turned relative to the plane (the box by 0.01 about x and y: its bottom face's
+// four corners in contact; the cylinder on its rim), then moved along the plane's normal
+// until its deepest point is 4 mm in (mj_geomDistance); velocities of every dof
+static void solidsDown(const mjModel* m, mjData* d) {
+  static const mjtNum turn[3][4] = {{1, 0.005, 0.005, 0.1}, {0.8, 0.55, 0.1, 0.2},
+                                    {0.9, 0.2, -0.3, 0.25}};
+  mjtNum n[3], tilt[4], t[4];
+  mju_rotVecQuat(n, (mjtNum[3]){0, 0, 1}, m->geom_quat);
+  mju_quatZ2Vec(tilt, n);
+  mju_zero(d->qpos, m->nq);
+  for (int b = 0; b < 3; b++) {
+    mjtNum* q = d->qpos + 7 * b;
+    q[0] = 0.4 * b, q[1] = 0.1 * b, q[2] = 0.5;
+    mju_copy4(t, turn[b]);
+    mju_normalize4(t);
+    mju_mulQuat(q + 3, tilt, t);
+  }
+  mj_fwdPosition(m, d);
+  for (int b = 0; b < 3; b++) {
+    mjtNum dist = mj_geomDistance(m, d, 0, b + 1, 2, NULL);
+    mju_addToScl3(d->qpos + 7 * b, n, -dist - 0.004);
+  }
+  for (int i = 0; i < m->nv; i++) d->qvel[i] = 0.4 * sin(1.3 * i + 0.7);
+}
+
+Test(derivative, contact_solids) {
+  char xml[2048];
+  snprintf(xml, sizeof(xml), SOLIDS_FMT, "cone='elliptic'");
+  checkAt("solids", xml, mjINT_EULER, solidsDown);
+  snprintf(xml, sizeof(xml), SOLIDS_FMT, "");
+  checkAt("solids", xml, mjINT_IMPLICITFAST, solidsDown);
+}
+
+// ---- corpus robots along trajectories ---------------------------------------------------------
+
+// analytic A, B against central differences at every `every`-th state of an n-step trajectory
+// of the corpus model `file` from keyframe `key` (NULL: the default state) under controls
+// ctrl0 + 0.3 sin(t + i), the Newton solver to tolerance 1e-15 (the derivative is that of
+// the exact solution; PGS's slow convergence leaves the differences noisy): within 1e-6 at
+// states away from contact events (centralFD's two kinds); prints how many states are near
+// one and how many refused
+static void checkTrajectory(const char* file, const char* key, int n, int every) {
+  char err[300];
+  mjModel* m = mj_loadXML(file, err, sizeof(err));
+  cr_assert_not_null(m, "%s: %s", file, err);
+  m->opt.solver = mjSOL_NEWTON;
+  m->opt.tolerance = 1e-15;
+  m->opt.iterations = 200;
+  mjData* d = mj_makeData(m);
+  if (key) mj_resetDataKeyframe(m, d, mj_name2id(m, mjOBJ_KEY, key));
+  int ndx = 2 * m->nv + m->na, nu = m->nu, states = 0, events[3] = {0}, refused = 0;
+  mjtNum *A = malloc(sizeof(mjtNum) * ndx * ndx), *Af = malloc(sizeof(mjtNum) * ndx * ndx);
+  mjtNum *B = malloc(sizeof(mjtNum) * ndx * nu), *Bf = malloc(sizeof(mjtNum) * ndx * nu);
+  mjtNum *u0 = malloc(sizeof(mjtNum) * nu), worst = 0;
+  mju_copy(u0, d->ctrl, nu);
+  for (int s = 1; s <= n; s++) {
+    for (int i = 0; i < nu; i++) d->ctrl[i] = u0[i] + 0.3 * sin(0.01 * s + i);
+    mj_step(m, d);
+    if (s % every) continue;
+    states++;
+    if (mjd_transitionSmooth(m, d, A, B, err, sizeof(err))) {
+      fprintf(stderr, "derivative: %s step %d refused: %s\n", file, s, err);
+      refused++;
+      continue;
+    }
+    int event, nefc = d->nefc;
+    centralFD(m, d, Af, Bf, &event);
+    mjtNum ea = relErr(A, Af, ndx * ndx), eb = relErr(B, Bf, ndx * nu);
+    events[0] += event > 0, events[1] += event & 1, events[2] += (event & 2) > 0;
+    if (!event) worst = fmax(worst, fmax(ea, eb));
+    if (!event) cr_expect_leq(fmax(ea, eb), 1e-6, "%s step %d (%d rows): A %g B %g", file, s,
+                              nefc, ea, eb);
+  }
+  fprintf(stderr, "derivative: %s: %d states, %d near a contact event (%d changing rows, %d "
+          "kinks), %d refused; worst error elsewhere %.2e\n", file, states, events[0],
+          events[1], events[2], refused, worst);
+  free(A), free(Af), free(B), free(Bf), free(u0);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+Test(derivative, humanoid_trajectory) {
+  checkTrajectory("../shared/corpus/dm_control/humanoid.xml", NULL, 400, 10);
+}
+
+Test(derivative, a1_trajectory) {
+  checkTrajectory("../shared/corpus/menagerie/unitree_a1/scene.xml", "home", 500, 10);
+}
+
+// no finite difference on the analytic path: the counter stays 0 and exactly one forward
+// pass (the nominal one) runs inside mjd_transitionSmooth, without and with contacts
+static void onePass(mjModel* m, void (*adjust)(const mjModel*, mjData*)) {
+  char err[300];
+  mjData* d = mj_makeData(m);
+  adjust(m, d);
   int ndx = 2 * m->nv + m->na;
   mjtNum A[ndx * ndx];
   mjcb_time = ticks;
@@ -327,4 +666,94 @@ Test(derivative, no_finite_differences) {
   cr_expect_eq(mjd_analyticFD, 0);
   mj_deleteData(d);
   mj_deleteModel(m);
+}
+
+Test(derivative, no_finite_differences) {
+  char xml[2048];
+  snprintf(xml, sizeof(xml), CONTACT_FMT, "cone='elliptic'", "");
+  onePass(load(FLOATING, mjINT_IMPLICIT), setState);
+  onePass(load(xml, mjINT_EULER), sliding);
+}
+
+// a hinge coupled to a slide by a cubic joint equality, a third hinge to the first by a
+// linear one, a fixed-tendon equality between two more (joint equalities soft enough to be
+// violated as the bodies swing)
+static const char* COUPLED =
+    "<mujoco><option timestep='0.002' tolerance='1e-15' iterations='100'/>"
+    "<worldbody><body pos='0 0 1'><joint name='a' axis='0 1 0' damping='0.1'/>"
+    "<inertial pos='0 0 -0.3' mass='1' diaginertia='0.02 0.02 0.01'/>"
+    "<body pos='0 0 -0.6'><joint name='b' type='slide' axis='0 0.3 1'/>"
+    "<inertial pos='0.1 0 0' mass='0.5' diaginertia='0.01 0.01 0.01'/></body></body>"
+    "<body pos='1 0 1'><joint name='c' axis='1 0 0'/>"
+    "<inertial pos='0 0.1 -0.2' mass='0.7' diaginertia='0.01 0.02 0.01'/>"
+    "<body pos='0 0 -0.4'><joint name='d' axis='0 1 0'/>"
+    "<inertial pos='0 0 -0.2' mass='0.4' diaginertia='0.01 0.01 0.01'/></body></body>"
+    "</worldbody><tendon><fixed name='t1'><joint joint='c' coef='1'/></fixed>"
+    "<fixed name='t2'><joint joint='d' coef='0.5'/><joint joint='a' coef='0.2'/></fixed>"
+    "</tendon><equality>"
+    "<joint joint1='b' joint2='a' polycoef='0.01 0.3 -0.4 0.5 0' solimp='0.8 0.95 0.05'/>"
+    "<joint joint1='c' joint2='a' polycoef='0 -0.7 0 0 0'/>"
+    "<tendon tendon1='t1' tendon2='t2' polycoef='0 1 0.6 0 0'/>"
+    "</equality><actuator><motor joint='a'/></actuator></mujoco>";
+
+Test(derivative, equality) {
+  checkAt("coupled", COUPLED, mjINT_EULER, NULL);
+  checkAt("coupled", COUPLED, mjINT_IMPLICIT, NULL);
+  checkAt("coupled", COUPLED, mjINT_RK4, NULL);
+}
+
+// more corpus models with contacts, limits and friction loss on every row the analytic path
+// accepts, 10 states along 200 steps each
+Test(derivative, corpus_trajectories) {
+  static const char* const files[] = {
+      "dm_control/cheetah.xml", "dm_control/finger.xml", "dm_control/hopper.xml",
+      "dm_control/humanoid_CMU.xml", "dm_control/quadruped.xml", "dm_control/stacker.xml",
+      "dm_control/walker.xml", "dm_control/cartpole.xml", "gymnasium/ant.xml",
+      "gymnasium/humanoid.xml", "gymnasium/pusher.xml", "gymnasium/reacher.xml",
+      "menagerie/anybotics_anymal_c/scene.xml", "menagerie/franka_emika_panda/scene.xml",
+      "menagerie/agility_cassie/scene.xml"};
+  for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+    char path[256];
+    snprintf(path, sizeof(path), "../shared/corpus/%s", files[i]);
+    checkTrajectory(path, NULL, 200, 20);
+  }
+}
+
+// a closed loop: a double pendulum's tip connected to a second pendulum's (soft, so the
+// anchors drift apart), a free box hung from the world by a connect at its corner, and a
+// second free box welded to the first pendulum (torquescale 0.7, a relative pose)
+static const char* LOOP =
+    "<mujoco><option timestep='0.002' tolerance='1e-15' iterations='100'/>"
+    "<worldbody><body name='a' pos='0 0 1'><joint name='h' axis='0 1 0' damping='0.1'/>"
+    "<geom type='capsule' fromto='0 0 0 0.3 0 -0.3' size='0.03' contype='0'/>"
+    "<body name='b' pos='0.3 0 -0.3'><joint axis='0 1 0.2'/>"
+    "<geom type='capsule' fromto='0 0 0 0.4 0 0' size='0.03' contype='0'/></body></body>"
+    "<body name='c' pos='0.7 0 1'><joint axis='0 1 0'/>"
+    "<geom type='capsule' fromto='0 0 0 0 0 -0.3' size='0.03' contype='0'/></body>"
+    "<body name='e' pos='-1 0 1'><freejoint/>"
+    "<geom type='box' size='0.1 0.05 0.08' contype='0'/></body>"
+    "<body name='w' pos='0.2 0.3 0.8' euler='10 20 30'><freejoint/>"
+    "<geom type='box' size='0.05 0.1 0.07' contype='0'/></body></worldbody>"
+    "<equality><connect body1='b' body2='c' anchor='0.4 0 0' solimp='0.8 0.95 0.05'/>"
+    "<connect body1='e' body2='world' anchor='0.1 0.05 0.08' solimp='0.8 0.95 0.05'/>"
+    "<weld body1='w' body2='a' relpose='0.1 0.2 -0.3 0.9 0.1 0.3 0.2' torquescale='0.7'"
+    " solimp='0.8 0.95 0.05'/>"
+    "</equality><actuator><motor joint='h'/></actuator></mujoco>";
+
+// the loop's joints 0.03 sin(1.3 i + 0.2) off their reference (the anchors a few cm apart:
+// within solimp's width, where the impedance has a slope by |pos|), setState's velocities
+static void nearLoop(const mjModel* m, mjData* d) {
+  mjtNum e[m->nv];
+  mju_copy(d->qpos, m->qpos0, m->nq);
+  for (int i = 0; i < m->nv; i++) {
+    mju_zero(e, m->nv);
+    e[i] = 1;
+    mj_integratePos(m, d->qpos, e, 0.03 * sin(1.3 * i + 0.2));
+  }
+}
+
+Test(derivative, connect) {
+  checkAt("loop", LOOP, mjINT_EULER, nearLoop);
+  checkAt("loop", LOOP, mjINT_IMPLICITFAST, nearLoop);
+  checkAt("loop", LOOP, mjINT_RK4, nearLoop);
 }

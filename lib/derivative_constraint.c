@@ -1,0 +1,643 @@
+// derivative_constraint.c: the constraint stage of the analytic derivatives (derivative.h).
+// At the solution of the soft-constraint problem, whatever solver found it, the acceleration
+// a satisfies  M (a - a_s) - J' f(J a - aref) = 0,  f the forces of each row's cost at its
+// state (0 satisfied or saturated friction loss, -D jar quadratic, the cone's in the middle
+// zone of an elliptic contact).  Differentiating by theta (the tangent of qpos, qvel, act, u):
+//   (M + J'HJ) da = G0 + dJ'f - J'H (dJ a - daref) + J'(f . g . dviol)
+// G0 = d qfrc_smooth - dM a (the smooth stage's G at a), H the Hessian of the row costs (D on
+// quadratic rows, the cone block, 0 else), viol a row's violation (pos - margin; a contact's
+// normal distance on all its rows), g = imp'/(imp (1 - imp)) the slope of log D by viol
+// (D = imp / ((1 - imp) diagApprox), diagApprox fixed) and, with K, B fixed by solref,
+//   aref = -B (J v) - K imp(viol) (pos - margin)
+//   daref/dq = -B (dJ v) - K (imp + imp' (pos - margin)) dviol,   daref/dv = -B J.
+// Joint and fixed-tendon limits and friction loss have constant rows, a limit's viol moving
+// as its row; so does a joint or fixed-tendon equality's, pos = x1 - P(x2), whose row
+// J1 - P'(x2) J2 turns with P''.  A connect or weld equality's rows are the difference of
+// its anchors' velocities (and bodies' turning), its violation |pos| (bodyEqColumn).  A
+// contact's basis row u'(v_b2(p) - v_b1(p)) (u a frame axis, p the contact point, v_b(p) the
+// velocity at p of a point fixed to body b; rotational rows u'(w_b2 - w_b1)) moves as
+// perturbing dof k moves k's subtree by the twist S = cdof_k about its tree's com (d cdof_j
+// = S x cdof_j for the dofs after k, as in mjd_rneDerivative) and as the pair's geometry
+// moves the point, the frame and the distance (contactMotion).
+#include <math.h>
+#include <stdio.h>
+
+#include "constraint.h"
+#include "derivative.h"
+#include "smooth.h"
+#include "solver.h"
+#include "util.h"
+
+// ---- what is differentiated --------------------------------------------------------------------
+
+// 1 when contacts between geom types t1 <= t2 are differentiated: a sphere, a capsule, a
+// cylinder, a box or a mesh on a plane, a sphere or a capsule against a sphere or a capsule
+static int pairDifferentiated(int t1, int t2) {
+  if (t1 == mjGEOM_PLANE) {
+    return t2 == mjGEOM_SPHERE || t2 == mjGEOM_CAPSULE || t2 == mjGEOM_CYLINDER ||
+           t2 == mjGEOM_BOX || t2 == mjGEOM_MESH;
+  }
+  return (t1 == mjGEOM_SPHERE || t1 == mjGEOM_CAPSULE) &&
+         (t2 == mjGEOM_SPHERE || t2 == mjGEOM_CAPSULE);
+}
+
+// 0 when every constraint row of d is differentiated, else -1 and a message
+int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz) {
+  static const char* const gname[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid",
+                                      "cylinder", "box", "mesh", "sdf"};
+  if (d->nefc && m->opt.noslip_iterations > 0) {
+    snprintf(err, errsz, "noslip iterations: not differentiated yet");
+    return -1;
+  }
+  for (int i = 0; i < d->nefc; i++) {
+    int id = d->efc_id[i], type = d->efc_type[i];
+    const char* what = NULL;
+    if (type == mjCNSTR_EQUALITY) {
+      int et = m->eq_type[id], o1 = m->eq_obj1id[id], o2 = m->eq_obj2id[id];
+      int fixed = et == mjEQ_TENDON && mjd_tendonFixed(m, o1) &&
+                  (o2 < 0 || mjd_tendonFixed(m, o2));
+      what = et == mjEQ_JOINT || et == mjEQ_CONNECT || et == mjEQ_WELD || fixed ? NULL
+             : et == mjEQ_TENDON ? "spatial tendon equality"
+                                 : "flex or distance equality";
+    } else if (type == mjCNSTR_FRICTION_TENDON || type == mjCNSTR_LIMIT_TENDON) {
+      what = mjd_tendonFixed(m, id) ? NULL : "spatial tendon friction or limit";
+    } else if (type == mjCNSTR_LIMIT_JOINT) {
+      what = m->jnt_type[id] == mjJNT_BALL ? "ball joint limit" : NULL;
+    } else if (type != mjCNSTR_FRICTION_DOF) {
+      const mjContact* con = d->contact + id;
+      int t1 = m->geom_type[con->geom1], t2 = m->geom_type[con->geom2];
+      if (!pairDifferentiated(t1, t2)) {
+        snprintf(err, errsz, "contact %d, %s against %s: not differentiated yet", id,
+                 t1 < 9 && t1 >= 0 ? gname[t1] : "?", t2 < 9 && t2 >= 0 ? gname[t2] : "?");
+        return -1;
+      }
+    }
+    if (what) {
+      snprintf(err, errsz, "constraint row %d: %s: not differentiated yet", i, what);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+// ---- the motion of a contact -------------------------------------------------------------------
+
+// vel = lin T + ang T x (x - o): the velocity at x of the twist T held about o
+static void pointVel(mjtNum vel[3], const mjtNum T[6], const mjtNum x[3], const mjtNum o[3]) {
+  mjtNum r[3];
+  mju_sub3(r, x, o);
+  mju_cross(vel, T, r);
+  mju_addTo3(vel, T + 3);
+}
+
+// the motion dx of a point x fixed to a geom that moves by the twist S about o (mv) or not
+static void fixedMotion(const mjtNum S[6], const mjtNum o[3], int mv, const mjtNum x[3],
+                        mjtNum dx[3]) {
+  if (mv) pointVel(dx, S, x, o);
+  else mju_zero3(dx);
+}
+
+// the motion dx of the rim point x = c + k0 a' + k1 v + k2 w of cylinder g against a
+// plane of normal n (moving by dn), as mjc_PlaneCylinder places it: a' = sign(a'n) a,
+// v = u/|u|, u = -n + (n'a') a', w = a' x v (v the cylinder's x axis when u vanishes: then
+// fixed to it), k from x - c;  dx = dc + k0 da' + k1 dv + k2 dw,  dv = (I - v v') du / |u|,
+// du = -dn + (dn'a' + n'da') a' + (n'a') da',  dw = da' x v + a' x dv,  da' = w_S x a' (mv)
+static void rimMotion(const mjData* d, int g, const mjtNum n[3], const mjtNum dn[3],
+                      const mjtNum S[6], int mv, const mjtNum x[3], const mjtNum dc[3],
+                      mjtNum dx[3]) {
+  const mjtNum *mat = d->geom_xmat + 9 * g, *c = d->geom_xpos + 3 * g;
+  mjtNum a[3] = {mat[2], mat[5], mat[8]}, da[3], u[3], du[3], v[3];
+  mjtNum dv[3], w[3], dw[3], t[3], rel[3];
+  if (mju_dot3(n, a) < 0) mju_scl3(a, a, -1);
+  mjtNum proj = mju_dot3(n, a);
+  if (mv) mju_cross(da, S, a);
+  else mju_zero3(da);
+  mju_scl3(u, n, -1);
+  mju_addToScl3(u, a, proj);
+  mjtNum unorm = mju_norm3(u);
+  if (unorm < mjMINVAL) {
+    v[0] = mat[0], v[1] = mat[3], v[2] = mat[6];
+    if (mv) mju_cross(dv, S, v);
+    else mju_zero3(dv);
+  } else {
+    mju_scl3(v, u, 1 / unorm);
+    mju_scl3(du, dn, -1);
+    mju_addToScl3(du, a, mju_dot3(dn, a) + mju_dot3(n, da));
+    mju_addToScl3(du, da, proj);
+    mju_copy3(dv, du);
+    mju_addToScl3(dv, v, -mju_dot3(v, du));
+    mju_scl3(dv, dv, 1 / unorm);
+  }
+  mju_cross(w, a, v);
+  mju_cross(dw, da, v);
+  mju_cross(t, a, dv);
+  mju_addTo3(dw, t);
+  mju_sub3(rel, x, c);
+  mju_copy3(dx, dc);
+  mju_addToScl3(dx, da, mju_dot3(rel, a));
+  mju_addToScl3(dx, dv, mju_dot3(rel, v));
+  mju_addToScl3(dx, dw, mju_dot3(rel, w));
+}
+
+// dp, dframe (the frame's three rows) and ddist of contact con when geom 1 (mv1) and geom 2
+// (mv2) move by the twist S = (w, v) about o (axes turning by da = w x a).
+//   plane (point c, normal n turning with it) and geom 2's deepest point x (a sphere's
+//   center, a capsule end's, a box or mesh vertex: fixed to it, radius r2 or 0; a cylinder's
+//   rim point: rimMotion):  dist = n'(x - c) - r2,
+//     ddist = dn'(x - c) + n'(dx - dc),  p = x - n (r2 + dist/2)
+//   two round geoms: x_i = p -+ n (r_i + dist/2) the centers of their nearest spheres, a
+//     capsule's x = c + s a sliding with its parameter while inside its segment (|s| < h):
+//     with the other's x' fixed, s = a'(x' - c) gives ds = da'(x' - c) + a'(dx' - dc); both
+//     sliding, w = x1 - x2 stays normal to a1 and a2:  ds1 - b ds2 = e1, b ds1 - ds2 = e2,
+//     b = a1'a2, e_i = -(da_i'w + a_i'(dx1 - dx2)) with the fixed-parameter motions; then
+//     L = r1 + r2 + dist, dn = (I - n n')(dx2 - dx1)/L, ddist = n'(dx2 - dx1),
+//     p = x1 + n (r1 + dist/2)
+// The tangent t1 = u/|u| is mju_makeFrame's u = e - (e'n) n or, for a capsule on a plane,
+// u = a - (a'n) n, so  dt1 = (I - t1 t1') du / |u|,  dt2 = dn x t1 + n x dt1  (a capsule
+// along the plane's normal has no tangent to follow: dt1 = 0)
+static void contactMotion(const mjModel* m, const mjData* d, const mjContact* con,
+                          const mjtNum S[6], const mjtNum o[3], int mv1, int mv2, mjtNum dp[3],
+                          mjtNum dframe[9], mjtNum* ddist) {
+  const mjtNum *n = con->frame, *t1 = con->frame + 3, *p = con->pos;
+  int g[2] = {con->geom1, con->geom2}, mv[2] = {mv1, mv2};
+  int plane = m->geom_type[g[0]] == mjGEOM_PLANE;
+  mjtNum dist = con->dist, rad[2], a[2][3], da[2][3], c[2][3], dc[2][3], x[2][3], dx[2][3];
+  mjtNum dn[3] = {0, 0, 0}, du[3], unorm;
+  int capsule[2];
+  for (int i = 0; i < 2; i++) {
+    const mjtNum* xmat = d->geom_xmat + 9 * g[i];
+    capsule[i] = m->geom_type[g[i]] == mjGEOM_CAPSULE;
+    rad[i] = m->geom_size[3 * g[i]];
+    a[i][0] = xmat[2], a[i][1] = xmat[5], a[i][2] = xmat[8];
+    if (mv[i]) mju_cross(da[i], S, a[i]);
+    else mju_zero3(da[i]);
+    mju_copy3(c[i], d->geom_xpos + 3 * g[i]);
+    fixedMotion(S, o, mv[i], c[i], dc[i]);
+  }
+
+  // geom 2's deepest point on a plane: fixed to it, or sliding on a cylinder's rim
+  if (plane) {
+    mjtNum rel[3], r2 = capsule[1] || m->geom_type[g[1]] == mjGEOM_SPHERE ? rad[1] : 0;
+    if (mv1) mju_cross(dn, S, n);
+    mju_copy3(x[1], p);
+    mju_addToScl3(x[1], n, r2 + dist / 2);
+    if (m->geom_type[g[1]] == mjGEOM_CYLINDER) {
+      rimMotion(d, g[1], n, dn, S, mv2, x[1], dc[1], dx[1]);
+    } else {
+      fixedMotion(S, o, mv2, x[1], dx[1]);
+    }
+    mju_sub3(rel, x[1], c[0]);
+    *ddist = mju_dot3(dn, rel) + mju_dot3(n, dx[1]) - mju_dot3(n, dc[0]);
+    mju_copy3(dp, dx[1]);
+    mju_addToScl3(dp, dn, -(r2 + dist / 2));
+    mju_addToScl3(dp, n, -*ddist / 2);
+  }
+
+  // two round geoms: the nearest spheres' centers, sliding along capsule segments
+  else {
+    int slide[2];
+    mjtNum w[3], delta[3], t[3], e[2];
+    for (int i = 0; i < 2; i++) {
+      mju_copy3(x[i], p);
+      mju_addToScl3(x[i], n, i ? rad[1] + dist / 2 : -(rad[0] + dist / 2));
+      fixedMotion(S, o, mv[i], x[i], dx[i]);
+      mju_sub3(t, x[i], c[i]);
+      mjtNum h = m->geom_size[3 * g[i] + 1];
+      slide[i] = capsule[i] && fabs(mju_dot3(t, a[i])) < h * (1 - 1e-10);
+    }
+    mju_sub3(w, x[0], x[1]);
+    mju_sub3(delta, dx[0], dx[1]);
+    if (slide[0] && slide[1]) {
+      mjtNum b = mju_dot3(a[0], a[1]);
+      for (int i = 0; i < 2; i++) e[i] = -(mju_dot3(da[i], w) + mju_dot3(a[i], delta));
+      mju_addToScl3(dx[0], a[0], (e[0] - b * e[1]) / (1 - b * b));
+      mju_addToScl3(dx[1], a[1], (b * e[0] - e[1]) / (1 - b * b));
+    } else {
+      for (int i = 0; i < 2; i++) {
+        if (!slide[i]) continue;
+        mjtNum dy[3];
+        mju_sub3(t, x[1 - i], c[i]);
+        mju_sub3(dy, dx[1 - i], dc[i]);
+        mju_addToScl3(dx[i], a[i], mju_dot3(da[i], t) + mju_dot3(a[i], dy));
+      }
+    }
+    mjtNum len = rad[0] + rad[1] + dist;
+    mju_sub3(t, dx[1], dx[0]);
+    *ddist = mju_dot3(n, t);
+    mju_scl3(dn, t, 1 / len);
+    mju_addToScl3(dn, n, -*ddist / len);
+    mju_copy3(dp, dx[0]);
+    mju_addToScl3(dp, dn, rad[0] + dist / 2);
+    mju_addToScl3(dp, n, *ddist / 2);
+  }
+
+  // the tangent's direction u before normalization and its motion du
+  if (plane && capsule[1]) {
+    mjtNum an = mju_dot3(a[1], n);
+    unorm = sqrt(fmax(0, 1 - an * an));
+    mju_copy3(du, da[1]);
+    mju_addToScl3(du, n, -mju_dot3(da[1], n) - mju_dot3(a[1], dn));
+    mju_addToScl3(du, dn, -an);
+  } else {
+    int k = n[1] < 0.5 && n[1] > -0.5 ? 1 : 2;
+    unorm = sqrt(fmax(0, 1 - n[k] * n[k]));
+    mju_scl3(du, n, -dn[k]);
+    mju_addToScl3(du, dn, -n[k]);
+  }
+  mjtNum dt1[3], v[3];
+  mju_zero3(dt1);
+  if (unorm > 1e-10) {
+    mju_copy3(dt1, du);
+    mju_addToScl3(dt1, t1, -mju_dot3(t1, du));
+    mju_scl3(dt1, dt1, 1 / unorm);
+  }
+  mju_copy3(dframe, dn);
+  mju_copy3(dframe + 3, dt1);
+  mju_cross(dframe + 6, dn, t1);
+  mju_cross(v, n, dt1);
+  mju_addTo3(dframe + 6, v);
+}
+
+// ---- rows and the contact basis ----------------------------------------------------------------
+
+// rows (nrow, +=) from basis values b (dim) of contact con whose first row has type `type`:
+// the normal alone, the elliptic basis, or the pyramid's b0 +- mu_i b_i
+static void basisToRows(const mjContact* con, int type, const mjtNum* b, mjtNum* rows) {
+  if (type != mjCNSTR_CONTACT_PYRAMIDAL) {
+    mju_addTo(rows, b, con->dim);
+    return;
+  }
+  for (int i = 1; i < con->dim; i++) {
+    rows[2 * i - 2] += b[0] + con->friction[i - 1] * b[i];
+    rows[2 * i - 1] += b[0] - con->friction[i - 1] * b[i];
+  }
+}
+
+// the basis forces fb (dim) of the row forces f of contact con: basisToRows transposed
+static void rowsToBasis(const mjContact* con, int type, const mjtNum* f, mjtNum* fb) {
+  if (type != mjCNSTR_CONTACT_PYRAMIDAL) {
+    mju_copy(fb, f, con->dim);
+    return;
+  }
+  fb[0] = 0;
+  for (int i = 1; i < con->dim; i++) {
+    fb[0] += f[2 * i - 2] + f[2 * i - 1];
+    fb[i] = con->friction[i - 1] * (f[2 * i - 2] - f[2 * i - 1]);
+  }
+}
+
+// y = H x for the rows' cost Hessian: D on quadratic rows, an elliptic contact's cone block
+// (contact.H) in the cone state, 0 on the others
+static void mulH(const mjData* d, const int* state, const mjtNum* x, mjtNum* y) {
+  for (int i = 0; i < d->nefc; i++) {
+    if (state[i] != mjCNSTRSTATE_CONE) {
+      y[i] = state[i] == mjCNSTRSTATE_QUADRATIC ? d->efc_D[i] * x[i] : 0;
+      continue;
+    }
+    const mjContact* con = d->contact + d->efc_id[i];
+    for (int r = 0; r < con->dim; r++) y[i + r] = mju_dot(con->H + r * con->dim, x + i, con->dim);
+    i += con->dim - 1;
+  }
+}
+
+// ---- scalar equalities -------------------------------------------------------------------------
+
+// the second object's Jacobian J2 (nv: a joint's unit row or a fixed tendon's ten_J) of the
+// joint or tendon equality i and the curvature P''(x2) of its polynomial:  pos = x1 - P(x2),
+// J = J1 - P'(x2) J2, so  dJ/dq_k = -P''(x2) J2_k J2  (0 without a second object)
+static mjtNum eqCurvature(const mjModel* m, const mjData* d, int i, mjtNum* J2) {
+  int o2 = m->eq_obj2id[i], nv = m->nv;
+  const mjtNum* data = m->eq_data + 11 * i;
+  mju_zero(J2, nv);
+  if (o2 < 0) return 0;
+  mjtNum x2;
+  if (m->eq_type[i] == mjEQ_JOINT) {
+    int a2 = m->jnt_qposadr[o2];
+    x2 = d->qpos[a2] - m->qpos0[a2];
+    J2[m->jnt_dofadr[o2]] = 1;
+  } else {
+    x2 = d->ten_length[o2] - m->tendon_length0[o2];
+    mju_copy(J2, d->ten_J + (size_t)o2 * nv, nv);
+  }
+  return 2 * data[2] + x2 * (6 * data[3] + x2 * 12 * data[4]);
+}
+
+// ---- the derivative ----------------------------------------------------------------------------
+
+// what a column of the position derivative needs: the dofs moved by dof k, twists before it
+typedef struct {
+  int bk, first;        // the dof's body, the first dof of that body the dof moves
+  const mjtNum* S;      // its motion cdof_k
+  const mjtNum* o;      // the com of its tree (the point twists are held about)
+  const int* moved;     // per body b >= bk: 1 when in k's subtree
+  mjtNum pre[2][6];     // the twists of v and a before dof `first` (at its body)
+} Column;
+
+// 1 when body b moves with dof k
+static int bodyMoved(const Column* c, int b) { return b >= c->bk && c->moved[b]; }
+
+// 1 when dof j's cdof turns with dof k
+static int dofMoved(const mjModel* m, const Column* c, int j) {
+  int b = m->dof_bodyid[j];
+  return bodyMoved(c, b) && (b != c->bk || j >= c->first);
+}
+
+// the last dof of body b's kinematic chain (its own or its nearest ancestor's); -1: none
+static int chainDof(const mjModel* m, int b) {
+  while (b > 0 && !m->body_dofnum[b]) b = m->body_parentid[b];
+  return b > 0 ? m->body_dofadr[b] + m->body_dofnum[b] - 1 : -1;
+}
+
+// the rows u_i'(v_B(pB) - v_A(pA)) (u_i the rows of fr, i < 3; rotational r_{i-3}'(w_B - w_A)
+// with r the rows of frr for i >= 3; dim of them) between bodies A = body[0] at point p[0]
+// and B = body[1] at p[1], the points moving by dp, the frames by dfr, dfrr, as dof k (c)
+// moves: their slopes
+// db[x] (dim) for x = v (0) and a (1), and Gk (nv, +=) the transposed product with the row
+// forces fb held.  tw[x] (6 nbody) are the bodies' twists of v and a:
+//   dT_b = S x (T_b - pre) for moved b;  d(u'dP) = du'dP + u'(sum +- (dT_b at p_b + w_b x dp_b)),
+//   d(u'dw) = du'dw + u' sum +- ang dT_b
+// and with the wrench W_b = +-(tau + (p_b - o) x F, F) on B (+), A (-),
+//   d(J'f)_j = cdof_j' (dW_b - [j moved] S x* W_b) over the dofs j of each chain
+static void pointColumn(const mjModel* m, const mjData* d, const Column* c, const int body[2],
+                        const mjtNum* p[2], const mjtNum dp[2][3], const mjtNum fr[9],
+                        const mjtNum dfr[9], const mjtNum frr[9], const mjtNum dfrr[9], int dim,
+                        const mjtNum* tw[2], const mjtNum* fb, mjtNum db[2][6], mjtNum* Gk) {
+  int mv[2] = {bodyMoved(c, body[0]), bodyMoved(c, body[1])};
+
+  // the rows' slopes for v and a
+  for (int x = 0; x < 2; x++) {
+    mjtNum dP[3] = {0, 0, 0}, dw[3] = {0, 0, 0}, ddP[3] = {0, 0, 0}, ddw[3] = {0, 0, 0};
+    mjtNum t[6], dT[6], vel[3];
+    for (int s = 0; s < 2; s++) {
+      mjtNum sgn = s ? 1 : -1;
+      const mjtNum* o = d->subtree_com + 3 * m->body_rootid[body[s]];
+      const mjtNum* T = tw[x] + 6 * body[s];
+      pointVel(vel, T, p[s], o);
+      mju_addToScl3(dP, vel, sgn);
+      mju_addToScl3(dw, T, sgn);
+      mju_cross(vel, T, dp[s]);
+      mju_addToScl3(ddP, vel, sgn);
+      if (!mv[s]) continue;
+      mju_sub(t, T, c->pre[x], 6);
+      mju_crossMotion(dT, c->S, t);
+      pointVel(vel, dT, p[s], o);
+      mju_addToScl3(ddP, vel, sgn);
+      mju_addToScl3(ddw, dT, sgn);
+    }
+    for (int i = 0; i < dim; i++) {
+      const mjtNum *u = (i < 3 ? fr : frr) + 3 * (i % 3), *du = (i < 3 ? dfr : dfrr) + 3 * (i % 3);
+      db[x][i] = i < 3 ? mju_dot3(du, dP) + mju_dot3(u, ddP)
+                       : mju_dot3(du, dw) + mju_dot3(u, ddw);
+    }
+  }
+
+  // the transposed product with the force held: F, tau and their motion
+  mjtNum F[3] = {0, 0, 0}, tau[3] = {0, 0, 0}, dF[3] = {0, 0, 0}, dtau[3] = {0, 0, 0};
+  for (int i = 0; i < dim; i++) {
+    mju_addToScl3(i < 3 ? F : tau, (i < 3 ? fr : frr) + 3 * (i % 3), fb[i]);
+    mju_addToScl3(i < 3 ? dF : dtau, (i < 3 ? dfr : dfrr) + 3 * (i % 3), fb[i]);
+  }
+  for (int s = 0; s < 2; s++) {
+    mjtNum sgn = s ? 1 : -1, W[6], dW[6], SW[6], rel[3], t[3];
+    const mjtNum* o = d->subtree_com + 3 * m->body_rootid[body[s]];
+    mju_sub3(rel, p[s], o);
+    mju_cross(W, rel, F);
+    mju_addTo3(W, tau);
+    mju_copy3(W + 3, F);
+    mju_scl(W, W, sgn, 6);
+    mju_cross(dW, dp[s], F);
+    mju_cross(t, rel, dF);
+    mju_addTo3(dW, t);
+    mju_addTo3(dW, dtau);
+    mju_copy3(dW + 3, dF);
+    mju_scl(dW, dW, sgn, 6);
+    mju_crossForce(SW, c->S, W);
+    for (int j = chainDof(m, body[s]); j >= 0; j = m->dof_parentid[j]) {
+      const mjtNum* cdof = d->cdof + 6 * j;
+      Gk[j] += mju_dot6(cdof, dW) - (dofMoved(m, c, j) ? mju_dot6(cdof, SW) : 0);
+    }
+  }
+}
+
+// for contact con (basis rows from efc row adr, fb its basis forces): E (its rows, +=) gains
+// dJ/dq_k a + B dJ/dq_k v, P and V (its rows) the distance's slope (the rows' position and
+// violation), Gk (nv, +=) dJ'/dq_k f; the basis rows are pointColumn's with both points at
+// the contact's, moving with it
+static void contactColumn(const mjModel* m, const mjData* d, const Column* c, int adr,
+                          const mjtNum* tw[2], const mjtNum* fb, mjtNum* E, mjtNum* P,
+                          mjtNum* V, mjtNum* Gk) {
+  const mjContact* con = d->contact + d->efc_id[adr];
+  int type = d->efc_type[adr], dim = con->dim;
+  int nrow = type == mjCNSTR_CONTACT_PYRAMIDAL ? 2 * (dim - 1) : dim;
+  int body[2] = {m->geom_bodyid[con->geom1], m->geom_bodyid[con->geom2]};
+  if (!bodyMoved(c, body[0]) && !bodyMoved(c, body[1])) return;
+  const mjtNum* p[2] = {con->pos, con->pos};
+  mjtNum dp[2][3], dfr[9], ddist, db[2][6], rows[10] = {0};
+  contactMotion(m, d, con, c->S, c->o, bodyMoved(c, body[0]), bodyMoved(c, body[1]), dp[0],
+                dfr, &ddist);
+  mju_copy3(dp[1], dp[0]);
+  pointColumn(m, d, c, body, p, dp, con->frame, dfr, con->frame, dfr, dim, tw, fb, db, Gk);
+  for (int r = 0; r < nrow; r++) P[adr + r] = V[adr + r] = ddist;
+  basisToRows(con, type, db[1], E + adr);
+  basisToRows(con, type, db[0], rows);
+  for (int r = 0; r < nrow; r++) E[adr + r] += d->efc_KBIP[4 * (adr + r) + 1] * rows[r];
+}
+
+// the weld's rotational rows L w (w = w_1 - w_2) and their motion dL as dof k (c) moves:
+//   L w = 0.5 scl vec(q2^-1 [0, w] q1 qrel),  dL w = 0.5 scl vec(dq2^-1 [0, w] q1r + q2^-1
+//   [0, w] dq1r),  dq1r = 0.5 [0, w_S] q1r (body 1 moved),  dq2^-1 = -0.5 q2^-1 [0, w_S]
+static void weldFrame(const mjData* d, const Column* c, const mjtNum* data, int b1, int b2,
+                      mjtNum L[9], mjtNum dL[9]) {
+  mjtNum q1r[4], q2i[4], dq1r[4] = {0, 0, 0, 0}, dq2i[4] = {0, 0, 0, 0}, ws[4] = {0};
+  mju_mulQuat(q1r, d->xquat + 4 * b1, data + 6);
+  mju_negQuat(q2i, d->xquat + 4 * b2);
+  mju_scl3(ws + 1, c->S, 0.5);
+  if (bodyMoved(c, b1)) mju_mulQuat(dq1r, ws, q1r);
+  if (bodyMoved(c, b2)) {
+    mju_mulQuat(dq2i, q2i, ws);
+    mju_scl(dq2i, dq2i, -1, 4);
+  }
+  for (int col = 0; col < 3; col++) {
+    mjtNum w[4] = {0, 0, 0, 0}, t[4], a[4], b[4];
+    w[1 + col] = 0.5 * data[10];
+    mju_mulQuat(t, w, q1r);
+    mju_mulQuat(a, q2i, t);
+    mju_mulQuat(b, dq2i, t);
+    mju_mulQuat(t, w, dq1r);
+    mju_mulQuat(w, q2i, t);
+    for (int i = 0; i < 3; i++) {
+      L[3 * i + col] = a[1 + i];
+      dL[3 * i + col] = b[1 + i] + w[1 + i];
+    }
+  }
+}
+
+// for the connect or weld equality at efc rows adr.. (pos = p1 - p2 of anchors fixed to
+// bodies 1 and 2 and for the weld scl vec(q2^-1 q1 qrel); rows Jp_1(p1) - Jp_2(p2) and L (w_1
+// - w_2) (weldFrame): pointColumn's with A = body 2, B = body 1 and the world frame): E (+=)
+// gains dJ/dq_k a + B dJ/dq_k v, P the rows' own position slopes (Jk: J's column k; pos
+// moves as J), V their common violation |pos|'s slope n'P, n = pos/|pos|; Gk as ever
+static void bodyEqColumn(const mjModel* m, const mjData* d, const Column* c, int adr,
+                         const mjtNum* Jk, const mjtNum* tw[2], const mjtNum* force,
+                         mjtNum* E, mjtNum* P, mjtNum* V, mjtNum* Gk) {
+  static const mjtNum eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, zero[9] = {0};
+  int id = d->efc_id[adr], body[2] = {m->eq_obj2id[id], m->eq_obj1id[id]};
+  int weld = m->eq_type[id] == mjEQ_WELD, n = weld ? 6 : 3;
+  const mjtNum* data = m->eq_data + 11 * id;
+  mjtNum pt[2][3], dp[2][3], db[2][6], L[9], dL[9], norm = mju_norm(d->efc_pos + adr, n);
+  mjtNum slope = 0;
+  for (int r = 0; r < n; r++) {
+    P[adr + r] = Jk[adr + r];
+    slope += norm > mjMINVAL ? d->efc_pos[adr + r] / norm * Jk[adr + r] : 0;
+  }
+  for (int r = 0; r < n; r++) V[adr + r] = slope;
+  if (!bodyMoved(c, body[0]) && !bodyMoved(c, body[1])) return;
+  for (int s = 0; s < 2; s++) {
+    mju_mulMatVec3(pt[s], d->xmat + 9 * body[s], data + (s == weld ? 3 : 0));
+    mju_addTo3(pt[s], d->xpos + 3 * body[s]);
+    fixedMotion(c->S, c->o, bodyMoved(c, body[s]), pt[s], dp[s]);
+  }
+  if (weld) weldFrame(d, c, data, body[1], body[0], L, dL);
+  const mjtNum* p[2] = {pt[0], pt[1]};
+  pointColumn(m, d, c, body, p, dp, eye, zero, L, dL, n, tw, force + adr, db, Gk);
+  for (int r = 0; r < n; r++) E[adr + r] += db[1][r] + d->efc_KBIP[4 * (adr + r) + 1] * db[0][r];
+}
+
+// Y (nv x ncol column-major, q columns first, then v): from G0 on entry to the derivative of
+// the constrained acceleration d->qacc: (M + J'HJ) Y = G0 + Gc, Gc the constraint terms of the
+// head comment, at the rows' forces, states and cone Hessians of jar = J qacc - aref (as
+// mj_constraintUpdate finds them: contact.H is written, efc_force and efc_state are not)
+void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol) {
+  int nv = m->nv, nefc = d->nefc, nbody = m->nbody;
+  size_t mark = mj_markStack(d);
+  mjtNum* Jt = mj_stackAlloc(d, (size_t)nv * nefc);
+  mjtNum* HJ = mj_stackAlloc(d, (size_t)nv * nefc);
+  mjtNum* A = mj_stackAlloc(d, (size_t)nv * nv);
+  mjtNum* force = mj_stackAlloc(d, (size_t)nefc);
+  mjtNum* jar = mj_stackAlloc(d, (size_t)nefc);
+  mjtNum* qfrc = mj_stackAlloc(d, (size_t)nv);
+  mjtNum* E = mj_stackAlloc(d, (size_t)nefc);
+  mjtNum* V = mj_stackAlloc(d, (size_t)nefc);
+  mjtNum* P = mj_stackAlloc(d, (size_t)nefc);
+  mjtNum* Z = mj_stackAlloc(d, (size_t)nefc);
+  mjtNum* fb = mj_stackAlloc(d, (size_t)nefc);
+  mjtNum* gf = mj_stackAlloc(d, (size_t)nefc);
+  mjtNum* acc = mj_stackAlloc(d, 6 * (size_t)nbody);
+  mjtNum* eqJ2 = mj_stackAlloc(d, (size_t)nv * m->neq);
+  mjtNum* eqc = mj_stackAlloc(d, 3 * (size_t)m->neq);
+  int* state = (int*)mj_stackAlloc(d, (size_t)nefc / 2 + 1);
+  int* moved = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
+
+  // forces, states and cone Hessians at the solution, d's own arrays left as they are
+  mj_mulJacVec(m, d, jar, d->qacc);
+  mju_subFrom(jar, d->efc_aref, nefc);
+  mjtNum *force0 = d->efc_force, *qfrc0 = d->qfrc_constraint;
+  int* state0 = d->efc_state;
+  d->efc_force = force, d->efc_state = state, d->qfrc_constraint = qfrc;
+  mj_constraintUpdate(m, d, jar, NULL, 1);
+  d->efc_force = force0, d->efc_state = state0, d->qfrc_constraint = qfrc0;
+
+  // J by columns, H J, and A = M + J'HJ (M dense from qM's ancestor rows)
+  for (int r = 0; r < nefc; r++) {
+    mj_efcRow(m, d, r, qfrc);
+    for (int c = 0; c < nv; c++) Jt[(size_t)c * nefc + r] = qfrc[c];
+  }
+  for (int c = 0; c < nv; c++) mulH(d, state, Jt + (size_t)c * nefc, HJ + (size_t)c * nefc);
+  mju_zero(A, nv * nv);
+  for (int i = 0; i < nv; i++) {
+    const mjtNum* row = d->qM + m->dof_Madr[i];
+    for (int j = i; j >= 0; j = m->dof_parentid[j]) A[i * nv + j] = A[j * nv + i] = *row++;
+  }
+  for (int i = 0; i < nv; i++)
+    for (int j = 0; j <= i; j++)
+      A[i * nv + j] += mju_dot(Jt + (size_t)i * nefc, HJ + (size_t)j * nefc, nefc);
+
+  // the basis forces of contacts (at their first rows) and f . g for the impedance term
+  for (int r = 0; r < nefc; r++) {
+    const mjtNum* kbip = d->efc_KBIP + 4 * r;
+    mjtNum imp = kbip[2];
+    gf[r] = force[r] * kbip[3] / fmax(mjMINVAL, imp * (1 - imp));
+    int type = d->efc_type[r];
+    if (type >= mjCNSTR_CONTACT_FRICTIONLESS && d->contact[d->efc_id[r]].efc_address == r)
+      rowsToBasis(d->contact + d->efc_id[r], type, force + r, fb + r);
+  }
+
+  // twists of a for every body (v's: cvel)
+  mju_zero(acc, 6);
+  for (int b = 1; b < nbody; b++) {
+    mju_copy6(acc + 6 * b, acc + 6 * m->body_parentid[b]);
+    for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++)
+      mju_addToScl6(acc + 6 * b, d->cdof + 6 * j, d->qacc[j]);
+  }
+  const mjtNum* tw[2] = {d->cvel, acc};
+
+  // scalar equalities: P'' and J2'a, J2'v (eqc: 3 per equality)
+  for (int r = 0; r < nefc; r++) {
+    if (d->efc_type[r] != mjCNSTR_EQUALITY) continue;
+    int id = d->efc_id[r];
+    mjtNum* J2 = eqJ2 + (size_t)id * nv;
+    eqc[3 * id] = eqCurvature(m, d, id, J2);
+    eqc[3 * id + 1] = mju_dot(J2, d->qacc, nv);
+    eqc[3 * id + 2] = mju_dot(J2, d->qvel, nv);
+  }
+
+  // position columns: Gq_k += dJ'_k f + J'(f . g . V - H E),
+  // E = dJ_k a + B dJ_k v + K (imp P + imp' (pos - margin) V), V the violation's slope and P
+  // the row position's (the same but for connect, whose violation is |pos|)
+  for (int k = 0; k < nv; k++) {
+    Column c = {.bk = m->dof_bodyid[k], .S = d->cdof + 6 * k, .moved = moved};
+    c.first = mjd_firstMoved(m, k);
+    c.o = d->subtree_com + 3 * m->body_rootid[c.bk];
+    for (int b = c.bk; b < nbody; b++) {
+      int p = m->body_parentid[b];
+      moved[b] = b == c.bk || (p >= c.bk && moved[p]);
+    }
+    for (int x = 0; x < 2; x++) {
+      mju_copy6(c.pre[x], tw[x] + 6 * m->body_parentid[c.bk]);
+      for (int j = m->body_dofadr[c.bk]; j < c.first; j++)
+        mju_addToScl6(c.pre[x], d->cdof + 6 * j, x ? d->qacc[j] : d->qvel[j]);
+    }
+    mjtNum *Gk = Y + (size_t)k * nv, *Jk = Jt + (size_t)k * nefc;
+    mju_zero(E, nefc);
+    mju_zero(V, nefc);
+    mju_zero(P, nefc);
+    for (int r = 0; r < nefc; r++) {
+      int type = d->efc_type[r], id = d->efc_id[r];
+      int first = !r || d->efc_type[r - 1] != type || d->efc_id[r - 1] != id;
+      if (type == mjCNSTR_LIMIT_JOINT || type == mjCNSTR_LIMIT_TENDON) {
+        V[r] = P[r] = Jk[r];
+      } else if (type == mjCNSTR_EQUALITY &&
+                 (m->eq_type[id] == mjEQ_CONNECT || m->eq_type[id] == mjEQ_WELD)) {
+        if (first) bodyEqColumn(m, d, &c, r, Jk, tw, force, E, P, V, Gk);
+      } else if (type == mjCNSTR_EQUALITY) {
+        const mjtNum *J2 = eqJ2 + (size_t)id * nv, *ec = eqc + 3 * id;
+        mjtNum sk = -ec[0] * J2[k];
+        V[r] = P[r] = Jk[r];
+        E[r] += sk * (ec[1] + d->efc_KBIP[4 * r + 1] * ec[2]);
+        if (sk) mju_addToScl(Gk, J2, sk * force[r], nv);
+      } else if (type >= mjCNSTR_CONTACT_FRICTIONLESS && d->contact[id].efc_address == r) {
+        contactColumn(m, d, &c, r, tw, fb + r, E, P, V, Gk);
+      }
+    }
+    for (int r = 0; r < nefc; r++) {
+      const mjtNum* kbip = d->efc_KBIP + 4 * r;
+      E[r] += kbip[0] * (kbip[2] * P[r] + kbip[3] * (d->efc_pos[r] - d->efc_margin[r]) * V[r]);
+    }
+    mulH(d, state, E, Z);
+    for (int r = 0; r < nefc; r++) Z[r] = gf[r] * V[r] - Z[r];
+    for (int i = 0; i < nv; i++) Gk[i] += mju_dot(Jt + (size_t)i * nefc, Z, nefc);
+  }
+
+  // velocity columns: Gv_c -= J' H (B . J_c)
+  for (int c = 0; c < nv; c++) {
+    for (int r = 0; r < nefc; r++) E[r] = d->efc_KBIP[4 * r + 1] * Jt[(size_t)c * nefc + r];
+    mulH(d, state, E, Z);
+    mjtNum* Gc = Y + (size_t)(nv + c) * nv;
+    for (int i = 0; i < nv; i++) Gc[i] -= mju_dot(Jt + (size_t)i * nefc, Z, nefc);
+  }
+
+  // Y = inv(M + J'HJ) Y
+  mju_cholFactor(A, nv, mjMINVAL);
+  for (int c = 0; c < ncol; c++) mju_cholSolve(Y + (size_t)c * nv, A, Y + (size_t)c * nv, nv);
+  mj_freeStack(d, mark);
+}
