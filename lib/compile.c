@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "constraint.h"
 #include "mjcf.h"
 #include "model.h"
 #include "util.h"
@@ -708,9 +709,11 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
     sz->nv += mjcf_jointDofs(it->s.joint.type);
     dofs[it->body] += mjcf_jointDofs(it->s.joint.type);
   }
+  int chain = 0;  // the most dofs of one kinematic chain (a body's and its ancestors')
   for (int b = 1; b < sz->nbody; b++) {
     int p = ((Body*)c->obj[K_BODY].p[b])->parent;
     above[b] = above[p] + dofs[p];
+    if (above[b] + dofs[b] > chain) chain = above[b] + dofs[b];
     for (int k = 0; k < dofs[b]; k++) sz->nM += above[b] + k + 1;
     sz->nmocap += ((Body*)c->obj[K_BODY].p[b])->mocap;
   }
@@ -779,7 +782,7 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
   sz->npaths = mjcf_writePaths(c, NULL);
   // preallocation for simulation (<size> values are lower bounds): contacts, constraint rows
   // (a contact takes at most the rows of a pyramidal cone of the largest condim of any geom or
-  // pair: 2 (condim - 1), 1 for condim 1), and a stack for dense nv x nv and njmax x nv work
+  // pair: 2 (condim - 1), 1 for condim 1), and the stack
   int nconmax = 100 > sz->ngeom ? 100 : sz->ngeom, condim = 1;
   for (int i = 0; i < sz->ngeom; i++) {
     int dim = ((Item*)c->obj[K_GEOM].p[i])->s.geom.condim;
@@ -794,14 +797,22 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
   int njmax = rows * sz->nconmax + 2 * sz->nv + 6 * sz->neq + 2 * sz->ntendon;
   if (njmax < 500) njmax = 500;
   sz->njmax = c->njmax > njmax ? c->njmax : njmax;
-  // room for constraint work, at least what the smooth pipeline needs, at least 1 MiB
-  double nv = sz->nv, nj = sz->njmax;
-  double need = 3 * nj * nv + 6 * nv * nv + 20.0 * (nj + nv + sz->nbody + sz->ngeom);
-  if (need < 1 << 17) need = 1 << 17;
-  if (need > 1 << 27) need = 1 << 27;
-  if (need < mj_stackNeed(sz)) need = mj_stackNeed(sz);
-  if (need >= 1 << 28) mjcf_fail(c, root, "model too large: its data would need %.0f MB of stack",
-                             need * sizeof(mjtNum) / 1e6);
+  // the stack: what the smooth pipeline needs, then the constraint stage's rows and solvers
+  // (mj_constraintStackNeed): a row touches the dofs of at most two chains, a tendon's rows
+  // (friction loss, two limits, equality) any dof; the dense Jacobian's need too when the
+  // options choose it (it may be switched to sparse later); at least 1 MiB
+  int ntenrow = 3 * sz->ntendon;
+  for (int i = 0; i < sz->neq; i++) ntenrow += ((Obj*)c->obj[K_EQ].p[i])->type == mjEQ_TENDON;
+  double rownnz = 2.0 * chain < sz->nv ? 2.0 * chain : sz->nv;
+  sz->opt = c->opt;
+  int dense = !mj_isSparse(sz);
+  double efc = mj_constraintStackNeed(sz, rownnz, ntenrow, 0);
+  if (dense) efc = fmax(efc, mj_constraintStackNeed(sz, rownnz, ntenrow, 1));
+  double need = fmax(mj_stackNeed(sz) + efc, 1 << 17);
+  if (need >= 1 << 28)
+    mjcf_fail(c, root, "model too large: its data would need %.0f MB of stack%s",
+              need * sizeof(mjtNum) / 1e6,
+              dense ? " (a dense constraint Jacobian: use <option jacobian=\"sparse\">)" : "");
   sz->nstack = c->nstack > need ? c->nstack : (int)need;
 }
 

@@ -224,6 +224,34 @@ double mj_stackNeed(const mjModel* m) {
   return need + 32.0 * nv + 16.0 * m->njmax;
 }
 
+// the arena and solver stack of the constraint stage (see model.h); counts in mjtNums, an
+// int array as half its length plus one
+double mj_constraintStackNeed(const mjModel* m, double rownnz, double nwide, int dense) {
+  double nv = m->nv, nM = m->nM, R = m->njmax, wide = nwide < R ? nwide : R;
+
+  // Jacobian entries: compressed rows (at most `wide` rows over every dof), or dense rows
+  double nJs = (R - wide) * rownnz + wide * nv, nJ = dense ? R * nv : nJs;
+
+  // the arena: 14 mjtNums and 5 ints per row, J's values and (compressed) columns, 18 arrays
+  // each rounded up to 8 bytes
+  double arena = 17 * R + (dense ? nJ : 1.5 * nJ) + 18;
+
+  // a dense J gathered into compressed rows on the stack by each solver (jacRows)
+  double gather = dense ? R + 1.5 * nJ + 3 : 0;
+
+  // Newton and CG: 7 nv + 2.5 R of vectors; the Hessian's 13.5 nv, then a dense nv x nv
+  // factor, or the sparse one: 5 nv of ints and D, the explicit entries of M and the rows
+  // ((nM + nJ) / 2) and L's values and columns over at most a full lower triangle
+  double factor = dense ? nv * nv : 5 * nv + (nM + nJ) / 2 + 0.75 * nv * (nv - 1);
+  double newton = 20.5 * nv + 2.5 * R + gather + factor + 16;
+
+  // PGS and noslip: 13.5 nv + nM / 2 of ints and vectors, 4.5 R of row arrays, W's columns
+  // (each within its row's chains: at most nJs values and nJs / 2 + R / 2 ints) and the
+  // diagonal blocks (10 R: a block has at most 10 rows, a pyramidal condim-6 contact)
+  double pgs = 13.5 * nv + nM / 2 + 15 * R + 1.5 * nJs + gather + 16;
+  return arena + (newton > pgs ? newton : pgs);
+}
+
 // ---- data ------------------------------------------------------------------------------------
 
 // bytes of every data array, each rounded up to 8

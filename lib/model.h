@@ -12,9 +12,16 @@ int mj_sizesValid(const mjModel* m);
 
 // the fewest mjtNums of stack the pipeline needs for m: implicit integration (qacc and a
 // gradient, then the dense nv x nv matrix and the RNE derivative's two 6 nM blocks of chain
-// columns, 12 nv and nv ints, or implicitfast's two nM and nv), Euler with damping (two nM, two nv), RK4 (its
-// stage copies, 11 nv + nq + 6 na, around mj_forward's RNE of 12 nbody), plus the constraint
-// stages' vectors beside the arena (32 nv + 16 njmax)
+// columns, 12 nv and nv ints, or implicitfast's two nM and nv), Euler with damping (two nM,
+// two nv), RK4 (its stage copies, 11 nv + nq + 6 na, around mj_forward's RNE of 12 nbody),
+// plus the constraint stages' vectors beside the arena (32 nv + 16 njmax)
 double mj_stackNeed(const mjModel* m);
+
+// what the constraint stage needs above mj_stackNeed for m's njmax rows, of which at most
+// nwide (a tendon's) may touch every dof and the others at most rownnz dofs (two kinematic
+// chains): the efc arrays in the arena and the largest solver's stack (Newton's factor of
+// M + J'DJ, dense or over at most a full lower triangle; PGS's sparse columns of W); with
+// `dense` for a dense Jacobian (njmax x nv, gathered into compressed rows by the solvers)
+double mj_constraintStackNeed(const mjModel* m, double rownnz, double nwide, int dense);
 
 #endif

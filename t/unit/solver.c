@@ -6,6 +6,7 @@
 // tolerance 1e-12 and each cone: qacc after mj_forward.
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mj.h"
@@ -443,6 +444,74 @@ Test(solver, noslip_makes_friction_loss_exact) {
       cr_expect(fabs(d->efc_force[0] - (k ? -3 : -F)) < 1e-12, "force %g", d->efc_force[0]);
     }
   }
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+// a pit of 12 two-link bodies (free joint, then a hinge: 84 dofs, sparse under jacobian auto)
+// piled on each other, condim 6: many contacts between chains (room for 600), with the
+// options given
+static mjModel* pile(const char* option) {
+  char xml[8192];
+  int n = snprintf(xml, sizeof(xml),
+                   "<mujoco><option %s/><size nconmax='600'/>"
+                   "<default><geom condim='6'/></default><worldbody>"
+                   "<geom type='plane' size='1 1 .1'/>"
+                   "<geom type='box' size='.05 .4 .4' pos='.35 0 0'/>"
+                   "<geom type='box' size='.05 .4 .4' pos='-.35 0 0'/>"
+                   "<geom type='box' size='.4 .05 .4' pos='0 .35 0'/>"
+                   "<geom type='box' size='.4 .05 .4' pos='0 -.35 0'/>",
+                   option);
+  for (int i = 0; i < 12; i++) {
+    n += snprintf(xml + n, sizeof(xml) - n,
+                  "<body pos='%g %g %g'><freejoint/><geom type='box' size='.1 .08 .06'/>"
+                  "<body pos='.1 0 0'><joint type='hinge' axis='0 1 0'/>"
+                  "<geom type='capsule' size='.04 .08' euler='0 90 0'/></body></body>",
+                  0.12 * (i % 3 - 1), 0.15 * (i / 3 % 2) - 0.07, 0.08 + 0.1 * (i / 6));
+  }
+  snprintf(xml + n, sizeof(xml) - n, "</worldbody></mujoco>");
+  return load(xml);
+}
+
+Test(solver, stack_holds_every_solver_on_a_pile) {
+  // the stack sized at compile time for the compressed rows (or the dense ones when the
+  // model asks for them) holds every solver, cone and noslip: no row is ever dropped
+  const char* jacobian[] = {"jacobian='auto'", "jacobian='dense'"};
+  for (int jac = 0; jac < 2; jac++) {
+    mjModel* m = pile(jacobian[jac]);
+    mjData* d = mj_makeData(m);
+    for (int solver = mjSOL_PGS; solver <= mjSOL_NEWTON; solver++) {
+      for (int cone = 0; cone < 2; cone++) {
+        m->opt.solver = solver;
+        m->opt.cone = cone;
+        m->opt.noslip_iterations = cone ? 0 : 3;
+        mj_resetData(m, d);
+        int most = 0;
+        for (int k = 0; k < 150; k++) {
+          mj_step(m, d);
+          if (d->nefc > most) most = d->nefc;
+        }
+        cr_expect_eq(d->warning[mjWARN_CNSTRFULL].number, 0, "%s solver %d cone %d: %d rows",
+                     jacobian[jac], solver, cone, most);
+        cr_expect_eq(d->warning[mjWARN_CONTACTFULL].number, 0);
+        cr_expect_gt(most, 200, "a pile: %d rows", most);
+      }
+    }
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+}
+
+Test(solver, crowd_stack_is_sized_by_compressed_rows) {
+  // crowd100 (nv 2600, njmax 11604): its data, stack included, within 150 MB, and its steps
+  // drop no rows
+  char err[512];
+  mjModel* m = mj_loadXML("models/crowd100.xml", err, sizeof(err));
+  cr_assert(m, "%s", err);
+  mjData* d = mj_makeData(m);
+  cr_expect_leq(d->nbuffer, 150e6, "mjData %zu bytes", d->nbuffer);
+  for (int k = 0; k < 20; k++) mj_step(m, d);
+  cr_expect_eq(d->warning[mjWARN_CNSTRFULL].number, 0);
   mj_deleteData(d);
   mj_deleteModel(m);
 }
