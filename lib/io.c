@@ -424,6 +424,36 @@ static unsigned char* readAll(FILE* f, size_t* size) {
   return buf;
 }
 
+// an asset file whole: max bytes at most, a NUL after them; NULL and "could not open KIND
+// 'path': reason" (could not read, larger than max, out of memory) on failure
+unsigned char* mj_readFile(const char* path, const char* kind, long max, long* len, char* err,
+                           int errsz) {
+  FILE* f = fopen(path, "rb");
+  if (!f) {
+    mj_ioError(err, errsz, "could not open %s '%s': %s", kind, path, strerror(errno));
+    return NULL;
+  }
+  unsigned char* buf = NULL;
+  long n = -1;
+  if (!fseek(f, 0, SEEK_END)) n = ftell(f);
+  if (n < 0 || fseek(f, 0, SEEK_SET)) {
+    mj_ioError(err, errsz, "could not read %s '%s'", kind, path);
+  } else if (n > max) {
+    mj_ioError(err, errsz, "%s '%s' is larger than %ld bytes", kind, path, max);
+  } else if (!(buf = malloc((size_t)n + 1))) {
+    mj_ioError(err, errsz, "%s '%s': out of memory", kind, path);
+  } else if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    mj_ioError(err, errsz, "could not read %s '%s'", kind, path);
+    free(buf);
+    buf = NULL;
+  } else {
+    buf[n] = 0;
+    *len = n;
+  }
+  fclose(f);
+  return buf;
+}
+
 // read the whole file ("-": stdin), then parse it from memory
 mjModel* mj_loadModel(const char* filename, char* err, int errsz) {
   const char* name = mj_ioName(filename);

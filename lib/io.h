@@ -25,6 +25,12 @@ uint32_t mj_crc32(uint32_t crc, const void* p, size_t n);
 // printf a one-line message into err (nothing when err is NULL or errsz < 1); returns 1
 int mj_ioError(char* err, int errsz, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 
+// an asset file (mesh, skin) whole in a malloc'd buffer of *len bytes plus a NUL, at most max
+// bytes; NULL and "could not open KIND 'path': reason" (or could not read, larger than max,
+// out of memory) in err on failure
+unsigned char* mj_readFile(const char* path, const char* kind, long max, long* len, char* err,
+                           int errsz);
+
 // the name of a file in messages: "<stdin>" for "-" and NULL, else the name itself
 const char* mj_ioName(const char* filename);
 

@@ -1,7 +1,6 @@
 // mesh_file.c: mesh file decoders into raw mesh data (mesh.h): binary STL, Wavefront OBJ and
 // MuJoCo's legacy binary MSH.
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -302,31 +301,6 @@ int mj_meshReadMSH(const char* name, const unsigned char* buf, long len, mjMeshD
 
 // ---- files -------------------------------------------------------------------------------------
 
-// the whole file in a malloc'd buffer (NUL-terminated); NULL and err on failure
-static unsigned char* readAll(const char* path, long* len, char* err, int errsz) {
-  FILE* fp = fopen(path, "rb");
-  if (!fp) {
-    mj_ioError(err, errsz, "could not open mesh file '%s': %s", path, strerror(errno));
-    return NULL;
-  }
-  unsigned char* buf = NULL;
-  long n = -1;
-  if (!fseek(fp, 0, SEEK_END)) n = ftell(fp);
-  if (n < 0 || n > MAXFILE || fseek(fp, 0, SEEK_SET)) {
-    mj_ioError(err, errsz, "could not read mesh file '%s'", path);
-  } else if (!(buf = malloc(n + 1))) {
-    mj_ioError(err, errsz, "mesh file '%s': out of memory", path);
-  } else if ((long)fread(buf, 1, n, fp) != n) {
-    mj_ioError(err, errsz, "could not read mesh file '%s'", path);
-    free(buf), buf = NULL;
-  } else {
-    buf[n] = 0;
-    *len = n;
-  }
-  fclose(fp);
-  return buf;
-}
-
 // 1 when path ends with ext (case-insensitive)
 static int hasExt(const char* path, const char* ext) {
   size_t n = strlen(path), m = strlen(ext);
@@ -350,7 +324,7 @@ int mj_meshReadFile(const char* path, const char* contenttype, mjMeshData* d, ch
                         path);
   }
   long len = 0;
-  unsigned char* buf = readAll(path, &len, err, errsz);
+  unsigned char* buf = mj_readFile(path, "mesh file", MAXFILE, &len, err, errsz);
   if (!buf) return 1;
   int rc = fmt == 1 ? mj_meshReadSTL(path, buf, len, d, err, errsz)
          : fmt == 2 ? mj_meshReadOBJ(path, (const char*)buf, len, d, err, errsz)

@@ -1,9 +1,7 @@
 // skin.c: skins from MuJoCo's binary SKN files and their checks (layout in skin.h).
 #include "skin.h"
 
-#include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,30 +105,6 @@ int mj_skinNormalize(mjSkin* s) {
   return 0;
 }
 
-// the whole file in a new buffer and its size in *len; NULL and a message on failure
-static unsigned char* readWhole(const char* file, long* len, char* err, int errsz) {
-  FILE* f = fopen(file, "rb");
-  if (!f) {
-    mj_ioError(err, errsz, "%s: %s", file, strerror(errno));
-    return NULL;
-  }
-  unsigned char* buf = NULL;
-  long n = -1;
-  if (!fseek(f, 0, SEEK_END)) n = ftell(f);
-  if (n < 0 || n > MAXSKN || fseek(f, 0, SEEK_SET)) {
-    mj_ioError(err, errsz, "%s: %s", file, n > MAXSKN ? "larger than 1 GiB" : "cannot seek");
-  } else if (!(buf = malloc((size_t)n + 1))) {
-    mj_ioError(err, errsz, "%s: out of memory", file);
-  } else if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    mj_ioError(err, errsz, "%s: read error", file);
-    free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  *len = n;
-  return buf;
-}
-
 // a cursor over the file's bytes
 typedef struct {
   const unsigned char* p;
@@ -150,7 +124,7 @@ static int take(Cursor* c, void* dst, long count) {
 int mj_skinReadSKN(const char* file, mjSkin* s, char* err, int errsz) {
   memset(s, 0, sizeof(*s));
   long len;
-  unsigned char* buf = readWhole(file, &len, err, errsz);
+  unsigned char* buf = mj_readFile(file, "skin file", MAXSKN, &len, err, errsz);
   if (!buf) return -1;
   Cursor c = {buf, len};
   int head[4];

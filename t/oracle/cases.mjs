@@ -1,6 +1,7 @@
-// cases.mjs: what the one-step oracle comparisons share (t/oracle/constraint/run.mjs,
-// t/oracle/inverse/run.mjs): option variants, the keyframe states, a contact's numbers, the
-// helper program's run, and the relative error of a field.
+// cases.mjs: what the oracle comparisons share (t/oracle/constraint/run.mjs,
+// t/oracle/inverse/run.mjs, deriv/run.mjs; the seeded generator also collision/compare.mjs,
+// ray/compare.mjs and traj.mjs): option variants, the keyframe states, a contact's numbers, the
+// helper program's run, the relative error of a field, and random numbers.
 
 import { spawnSync } from 'node:child_process';
 
@@ -64,4 +65,16 @@ export function worstErr(errs) {
     if (!(e <= err)) [worst, err] = [f, e];
   }
   return { err, worst };
+}
+
+// a seeded uniform generator on [0, 1) (mulberry32): the same states on every run
+export function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }

@@ -84,6 +84,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openOracle, FORWARD_FIELDS } from '../../scripts/oracle.mjs';
+import { rng } from './cases.mjs';
 
 // the message of a model feature our engine rejects on purpose, for now
 const UNSUPPORTED = /not supported yet/;
@@ -149,18 +150,6 @@ function fmt(e) {
   if (e === undefined) return '-';
   if (e === Infinity) return 'inf';
   return e === 0 ? '0' : e.toExponential(1);
-}
-
-// a seeded uniform generator on [0, 1) (mulberry32)
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // ---- the two engines ---------------------------------------------------------------------------

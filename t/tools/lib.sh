@@ -76,3 +76,18 @@ twoJointArm() {
 </mujoco>
 XML
 }
+
+# the JSON value of array field $2 in mjc info --json of model $1, on one line
+field() {
+  "$BIN/mjc" info --json "$1" | tr -d ' \n' | sed -n "s/.*\"$2\":\(\[[^]]*\]\).*/\1/p"
+  echo
+}
+
+# compileFails NAME LINE PATTERN: mjc compile NAME.xml -o NAME.mjb exits 2 with one line on
+# stderr matching "mjc: NAME.xml:LINE: PATTERN" and leaves no NAME.mjb
+compileFails() {
+  run 2 "\"\$BIN/mjc\" compile $1.xml -o $1.mjb"
+  has err "^mjc: $1.xml:$2: $3"
+  holds "$(wc -l <err)" -eq 1
+  holds ! -e "$1.mjb"
+}

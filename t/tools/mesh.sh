@@ -53,12 +53,6 @@ EOF
 
 # ---- good meshes --------------------------------------------------------------------------------
 
-# the JSON value of field $2 in mjc info --json of $1 (one line)
-field() {
-  "$BIN/mjc" info --json "$1" | tr -d ' \n' | sed -n "s/.*\"$2\":\(\[[^]]*\]\).*/\1/p"
-  echo
-}
-
 # the unit tetrahedron, 1000 kg/m^3: volume 1/6, its center of mass (1/4, 1/4, 1/4)
 for f in stl obj; do
   model tet_$f.xml "<mesh name=\"m\" file=\"tet.$f\"/>"
@@ -96,10 +90,7 @@ run 0 '"$BIN/mjc" compile strip.xml -o strip.mjb'
 # bad NAME ASSET PATTERN: the model with that asset must fail on line 4 with PATTERN
 bad() {
   model "$1.xml" "$2"
-  run 2 "\"\$BIN/mjc\" compile $1.xml -o $1.mjb"
-  has err "^mjc: $1.xml:4: $3"
-  holds "$(wc -l <err)" -eq 1
-  holds ! -e "$1.mjb"
+  compileFails "$1" 4 "$3"
 }
 
 bad missing '<mesh name="m" file="none.stl"/>' "mesh 'm': .*assets/none.stl.*No such file"

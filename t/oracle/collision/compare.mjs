@@ -24,6 +24,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openOracle } from '../../../scripts/oracle.mjs';
+import { rng } from '../cases.mjs';
 
 const BOUND = 1e-10;
 const CCD_BOUND = 1e-10;
@@ -60,18 +61,6 @@ if (!bin || !files.length) {
 }
 
 // ---- states -----------------------------------------------------------------------------------
-
-// a deterministic generator of numbers in [0, 1)
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // qpos jittered around base: positions by +-0.1 (free joints' centers in x, y and down by up
 // to 0.1), hinges and slides by +-0.5, free and ball rotations random

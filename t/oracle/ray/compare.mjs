@@ -16,6 +16,7 @@
 // sensor value of a model is beyond the bound.
 import { spawnSync } from 'node:child_process';
 import { openOracle } from '../../../scripts/oracle.mjs';
+import { rng } from '../cases.mjs';
 
 const BOUND = 1e-10;
 
@@ -38,18 +39,6 @@ if (!bin || !files.length) {
 }
 
 // ---- states and rays --------------------------------------------------------------------------
-
-// a deterministic generator of numbers in [0, 1)
-function rng(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // qpos0 moved at random: free joints' centers by +-0.5 and random rotations, ball joints random
 // rotations, hinges and slides by +-1
