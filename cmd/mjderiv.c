@@ -200,7 +200,7 @@ static void* worker(void* arg) {
     if (run.analytic) {
       // a refused state: the first one's message is kept (frames run in any order)
       char err[256];
-      if (mjd_transitionSmooth(run.m, d, blk[0], blk[1], err, sizeof(err))) {
+      if (mjd_transitionSmooth(run.m, d, blk[0], blk[1], blk[2], blk[3], err, sizeof(err))) {
         long none = 0;
         if (atomic_compare_exchange_strong(&run.badframe, &none, k + 1))
           snprintf(run.why, sizeof(run.why), "%s", err);
@@ -429,9 +429,6 @@ int main(int argc, char** argv) {
   char err[512];
   mjModel* m = run.m = eloadmodel(model);
   if (mj_checkSupported(m, err, sizeof(err))) eprintf("%s: %s", model, err);
-  if (run.analytic && (run.want[2] || run.want[3]))
-    usageError("--method analytic gives A and B (the sensor Jacobians C and D are not "
-               "differentiated yet): add --blocks A,B");
   if (m->opt.integrator == mjINT_RK4 && !run.analytic)
     eprintf("%s: the RK4 integrator has no finite-difference transition (as in MuJoCo): "
             "use Euler, implicit or implicitfast", model);

@@ -625,8 +625,10 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
 // qacc itself at a), and a system with its own W solves W a' = qfrc_smooth + J'f = M a, so
 //   W da' = G(a') + d(J'f),  d(J'f) = M da - G0;
 // for Euler (W = M + h diag(b), G(a') - G0 = -dM (a' - a) in the q columns) that is
-//   da' = da - inv(W) (h b . da + dM (a' - a)),  dM (a' - a) one RNE sweep at rest
-static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* acc) {
+//   da' = da - inv(W) (h b . da + dM (a' - a)),  dM (a' - a) one RNE sweep at rest.
+// dforce (nefc x ncol; NULL: not wanted) gets the constraint forces' derivative
+static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* acc,
+                     mjtNum* dforce) {
   int nv = m->nv, ncol = 2 * nv + m->na + m->nu;
   mjtNum h = m->opt.timestep;
   size_t mark = mj_markStack(d);
@@ -652,7 +654,7 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
   mjtNum* G0 = own && sys != SYS_EULER ? mj_stackAlloc(d, (size_t)nv * ncol) : NULL;
   smoothG(m, d, SYS_QACC, d->qacc, Y);
   if (G0) mju_copy(G0, Y, nv * ncol);
-  mjd_constraintAcc(m, d, Y, ncol);
+  mjd_constraintAcc(m, d, Y, ncol, dforce);
   mju_copy(acc, d->qacc, nv);
   if (!own) {
     mj_freeStack(d, mark);
@@ -695,13 +697,15 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
 
 // 0 when d's stack holds the temporaries of the analytic path (the step's state Jacobian, four
 // for RK4; the acceleration's and two more of its size; the integrator's matrix; the
-// constraint rows' dense Jacobian; the sweeps), else -1 and a message
-static int checkStack(const mjModel* m, mjData* d, char* err, int errsz) {
+// constraint rows' dense Jacobian; the sweeps; with `sensors` the forces' derivative and
+// the sensor pass's), else -1 and a message
+static int checkStack(const mjModel* m, mjData* d, int sensors, char* err, int errsz) {
   size_t nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
   size_t nefc = d->nefc, nstate = m->opt.integrator == mjINT_RK4 ? 4 : 1;
   size_t need = (nstate * ndx + 3 * nv) * ncol + 3 * nv * nv + 16 * (size_t)m->nM +
                 46 * (size_t)m->nbody + 31 * nv + 2 * nv * nefc + 10 * nefc +
-                (nv + 3) * (size_t)m->neq + 64;
+                (nv + 3) * (size_t)m->neq + 64 +
+                (sensors ? nefc * ncol + mjd_sensorStack(m, d) : 0);
   size_t mark = mj_markStack(d);
   mjtNum* probe = mj_stackAlloc(d, need);
   mj_freeStack(d, mark);
@@ -717,11 +721,11 @@ static int checkStack(const mjModel* m, mjData* d, char* err, int errsz) {
 int mjd_smoothAcc(const mjModel* m, mjData* d, mjtNum* DaDq, mjtNum* DaDv, mjtNum* DaDact,
                   mjtNum* DaDu, char* err, int errsz) {
   int nv = m->nv, ncol = 2 * m->nv + m->na + m->nu;
-  if (mjd_checkAnalytic(m, d, err, errsz) || checkStack(m, d, err, errsz)) return -1;
+  if (mjd_checkAnalytic(m, d, err, errsz) || checkStack(m, d, 0, err, errsz)) return -1;
   size_t mark = mj_markStack(d);
   mjtNum* Y = mj_stackAlloc(d, (size_t)nv * ncol);
   mjtNum* acc = mj_stackAlloc(d, (size_t)nv);
-  accDeriv(m, d, SYS_QACC, Y, acc);
+  accDeriv(m, d, SYS_QACC, Y, acc, NULL);
   mjtNum* out[4] = {DaDq, DaDv, DaDact, DaDu};
   int width[4] = {nv, nv, m->na, m->nu}, c0 = 0;
   for (int b = 0; b < 4; c0 += width[b++]) {
@@ -806,7 +810,7 @@ static void stepJac(const mjModel* m, mjData* d, int sys, mjtNum* X) {
   mjtNum* Y = mj_stackAlloc(d, (size_t)nv * ncol);
   mjtNum* acc = mj_stackAlloc(d, (size_t)nv);
   mjtNum* vnext = mj_stackAlloc(d, (size_t)nv);
-  accDeriv(m, d, sys, Y, acc);
+  accDeriv(m, d, sys, Y, acc, NULL);
   mju_addScl(vnext, d->qvel, acc, h, nv);
   for (int c = 0; c < ncol; c++)
     for (int i = 0; i < nv; i++)
@@ -857,12 +861,12 @@ static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, char* err, int errsz) 
           T[(size_t)c * ndx + r] = (c == r) + ah * K[(size_t)c * ndx + r];
       shiftRows(m, k, ah, K, ncol, ndx, T);
       mj_forwardSkip(m, d, 1);
-      rc = mjd_checkAnalytic(m, d, err, errsz) || checkStack(m, d, err, errsz) ? -1 : 0;
+      rc = mjd_checkAnalytic(m, d, err, errsz) || checkStack(m, d, 0, err, errsz) ? -1 : 0;
       if (rc) break;
     }
 
     // dk_i through T, then k_i itself; both added to the weighted sums
-    accDeriv(m, d, SYS_QACC, Y, k + nv);
+    accDeriv(m, d, SYS_QACC, Y, k + nv, NULL);
     for (int c = 0; c < ncol; c++) {
       mjtNum *Kc = K + (size_t)c * ndx, *Tc = T + (size_t)c * ndx;
       mju_copy(Kc, Tc + nv, nv);
@@ -896,14 +900,25 @@ static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, char* err, int errsz) 
 }
 
 // A = dx'/dx, B = dx'/du of one step from the state of d (mj_forward run here), transposed
-// from the column-major X
-int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, char* err,
-                         int errsz) {
+// from the column-major X; C = ds/dx, D = ds/du of the sensors at the state (computed by the
+// forward pass the step starts with) from the forward acceleration's derivative and its
+// constraint forces' (derivative_sensor.c)
+int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, mjtNum* C,
+                         mjtNum* D, char* err, int errsz) {
   int nv = m->nv, nu = m->nu, ndx = 2 * nv + m->na, ncol = ndx + nu, rc = 0;
-  if (checkModel(m, err, errsz)) return -1;
+  int sensors = (C || D) && m->nsensordata;
+  if (checkModel(m, err, errsz) || (sensors && mjd_checkSensor(m, err, errsz))) return -1;
   mj_forward(m, d);
-  if (mjd_checkAnalytic(m, d, err, errsz) || checkStack(m, d, err, errsz)) return -1;
+  if (mjd_checkAnalytic(m, d, err, errsz) || checkStack(m, d, sensors, err, errsz)) return -1;
   size_t mark = mj_markStack(d);
+  if (sensors) {
+    mjtNum* Y = mj_stackAlloc(d, (size_t)nv * ncol);
+    mjtNum* acc = mj_stackAlloc(d, (size_t)nv);
+    mjtNum* dforce = mj_stackAlloc(d, (size_t)d->nefc * ncol);
+    accDeriv(m, d, SYS_QACC, Y, acc, dforce);
+    mjd_sensorDeriv(m, d, Y, dforce, C, D);
+    mj_freeStack(d, mark);
+  }
   mjtNum* X = mj_stackAlloc(d, (size_t)ndx * ncol);
   switch (m->opt.integrator) {
     case mjINT_RK4: rc = rk4Jac(m, d, X, err, errsz); break;
@@ -914,6 +929,11 @@ int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, char
   for (int r = 0; r < ndx && !rc; r++) {
     for (int c = 0; c < ndx && A; c++) A[(size_t)r * ndx + c] = X[(size_t)c * ndx + r];
     for (int c = 0; c < nu && B; c++) B[(size_t)r * nu + c] = X[(size_t)(ndx + c) * ndx + r];
+  }
+  if (!sensors) {
+    int ns = m->nsensordata;
+    if (C) mju_zero(C, ns * ndx);
+    if (D) mju_zero(D, ns * nu);
   }
   mj_freeStack(d, mark);
   return rc;

@@ -36,7 +36,21 @@ int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz)
 // Y (column-major nv x ncol: the q columns, the v columns, then the rest) holds on entry G0 =
 // d qfrc_smooth - dM qacc and on return d qacc, the derivative of the constrained acceleration
 // by the implicit function theorem: (M + J'HJ) d qacc = G0 + the constraint terms
-// (derivative_constraint.c).  Writes the cone Hessians contact.H at the solution
-void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol);
+// (derivative_constraint.c); dforce (nefc x ncol column-major; NULL: not wanted) the
+// derivative of the rows' forces.  Writes the cone Hessians contact.H at the solution
+void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum* dforce);
+
+// 0 when every sensor of m is differentiated (derivative_sensor.c), else -1 and a message
+// naming the first that is not
+int mjd_checkSensor(const mjModel* m, char* err, int errsz);
+
+// the numbers mjd_sensorDeriv takes from d's stack
+size_t mjd_sensorStack(const mjModel* m, const mjData* d);
+
+// C = ds/dx (nsensordata x (2 nv + na)) and D = ds/du (nsensordata x nu), row-major, either
+// NULL, of the sensors of d's forward pass, from Y = d qacc/d(x, u) (column-major nv x ncol)
+// and df = d efc_force/d(x, u) (nefc x ncol), ncol = 2 nv + na + nu
+void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjtNum* Y, const mjtNum* df,
+                     mjtNum* C, mjtNum* D);
 
 #endif

@@ -506,8 +506,11 @@ static void bodyEqColumn(const mjModel* m, const mjData* d, const Column* c, int
 // Y (nv x ncol column-major, q columns first, then v): from G0 on entry to the derivative of
 // the constrained acceleration d->qacc: (M + J'HJ) Y = G0 + Gc, Gc the constraint terms of the
 // head comment, at the rows' forces, states and cone Hessians of jar = J qacc - aref (as
-// mj_constraintUpdate finds them: contact.H is written, efc_force and efc_state are not)
-void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol) {
+// mj_constraintUpdate finds them: contact.H is written, efc_force and efc_state are not).
+// dforce (nefc x ncol column-major, NULL: not wanted) gets the forces' derivative
+//   df = f . g . V - H (E + J da)   (q columns),   -H (B . J_c + J da)   (v),   -H J da
+// (the rest): the rows' forces -H jar moving with jar and with D through the impedance
+void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum* dforce) {
   int nv = m->nv, nefc = d->nefc, nbody = m->nbody;
   size_t mark = mj_markStack(d);
   mjtNum* Jt = mj_stackAlloc(d, (size_t)nv * nefc);
@@ -626,6 +629,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol) {
     mulH(d, state, E, Z);
     for (int r = 0; r < nefc; r++) Z[r] = gf[r] * V[r] - Z[r];
     for (int i = 0; i < nv; i++) Gk[i] += mju_dot(Jt + (size_t)i * nefc, Z, nefc);
+    if (dforce) mju_copy(dforce + (size_t)k * nefc, Z, nefc);
   }
 
   // velocity columns: Gv_c -= J' H (B . J_c)
@@ -634,10 +638,22 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol) {
     mulH(d, state, E, Z);
     mjtNum* Gc = Y + (size_t)(nv + c) * nv;
     for (int i = 0; i < nv; i++) Gc[i] -= mju_dot(Jt + (size_t)i * nefc, Z, nefc);
+    if (dforce) mju_scl(dforce + (size_t)(nv + c) * nefc, Z, -1, nefc);
   }
 
   // Y = inv(M + J'HJ) Y
   mju_cholFactor(A, nv, mjMINVAL);
   for (int c = 0; c < ncol; c++) mju_cholSolve(Y + (size_t)c * nv, A, Y + (size_t)c * nv, nv);
+
+  // the forces' derivative: df -= H J da (E: J da by J's columns)
+  for (int c = 0; dforce && c < ncol; c++) {
+    mjtNum *df = dforce + (size_t)c * nefc, *Yc = Y + (size_t)c * nv;
+    if (c >= 2 * nv) mju_zero(df, nefc);
+    mju_zero(E, nefc);
+    for (int i = 0; i < nv; i++)
+      if (Yc[i]) mju_addToScl(E, Jt + (size_t)i * nefc, Yc[i], nefc);
+    mulH(d, state, E, Z);
+    mju_subFrom(df, Z, nefc);
+  }
   mj_freeStack(d, mark);
 }

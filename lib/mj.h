@@ -898,7 +898,7 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz);
 // xfrc_applied.  The result is the derivative at the solution the solver returned (tight
 // solver tolerances make it the derivative of the exact step); at a contact event (a row
 // changing state) the step has none.  Typical:
-//   if (mjd_transitionSmooth(m, d, A, B, err, sizeof(err))) fall back to mjd_transitionFD
+//   if (mjd_transitionSmooth(m, d, A, B, C, D, err, sizeof(err))) fall back to mjd_transitionFD
 
 // finite-difference (perturbed pipeline) evaluations made inside the analytic path since the
 // program started: the analytic functions make none, so it stays 0 (the tests assert it, and
@@ -920,11 +920,13 @@ int mjd_smoothAcc(const mjModel* m, mjData* d, mjtNum* DaDq, mjtNum* DaDv, mjtNu
                   mjtNum* DaDu, char* err, int errsz);
 
 // the Jacobians of one mj_step from the state of d, row-major as mjd_transitionFD's:
-// A = dx'/dx (ndx x ndx), B = dx'/du (ndx x nu), either NULL.  Runs mj_forward at the state
+// A = dx'/dx (ndx x ndx), B = dx'/du (ndx x nu), C = ds/dx (nsensordata x ndx), D = ds/du
+// (nsensordata x nu) of the sensors the step's forward pass computes, any of them NULL
+// (C or D also refused for a sensor not differentiated).  Runs mj_forward at the state
 // (d then holds its outputs, contact.H the cone Hessians at the solution; the state is not
 // advanced; RK4 also evaluates its stage states, each of which must pass mjd_checkAnalytic).
 // 0, or -1 with a message and nothing written
-int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, char* err,
-                         int errsz);
+int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, mjtNum* C,
+                         mjtNum* D, char* err, int errsz);
 
 #endif

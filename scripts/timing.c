@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
       mjd_transitionFD(m, d, 1e-6, 1, A, B, C, D);
 #else
       char err[300];
-      if (exact && mjd_transitionSmooth(m, d, A, B, err, sizeof(err))) {
+      if (exact && mjd_transitionSmooth(m, d, A, B, NULL, NULL, err, sizeof(err))) {
         printf("-\n");
         return 0;
       }

@@ -223,7 +223,7 @@ static void checkAt(const char* name, const char* xml, int integ,
   if (adjust) adjust(m, d);
   int ndx = 2 * m->nv + m->na, nu = m->nu;
   mjtNum A[ndx * ndx], B[ndx * nu + 1], Af[ndx * ndx], Bf[ndx * nu + 1];
-  cr_assert_eq(mjd_transitionSmooth(m, d, A, B, err, sizeof(err)), 0, "%s", err);
+  cr_assert_eq(mjd_transitionSmooth(m, d, A, B, NULL, NULL, err, sizeof(err)), 0, "%s", err);
   centralFD(m, d, Af, Bf, NULL);
   mjtNum ea = relErr(A, Af, ndx * ndx), eb = relErr(B, Bf, ndx * nu);
   fprintf(stderr, "derivative: %-9s %-12s nv %2d na %d nu %d  A %.2e  B %.2e\n", name,
@@ -319,7 +319,7 @@ static void refused(const char* xml, char* err, int errsz) {
   mjtNum A[4] = {7, 7, 7, 7};
   mjModel* m = load(xml, mjINT_EULER);
   mjData* d = mj_makeData(m);
-  cr_assert_eq(mjd_transitionSmooth(m, d, A, NULL, err, errsz), -1);
+  cr_assert_eq(mjd_transitionSmooth(m, d, A, NULL, NULL, NULL, err, errsz), -1);
   cr_expect(A[0] == 7 && A[3] == 7);
   mj_deleteData(d);
   mj_deleteModel(m);
@@ -332,7 +332,7 @@ Test(derivative, refusals) {
   mjModel* m = load(PENDULUM, mjINT_EULER);
   mjData* d = mj_makeData(m);
   m->opt.density = 1.2;
-  cr_assert_eq(mjd_transitionSmooth(m, d, A, NULL, err, sizeof(err)), -1);
+  cr_assert_eq(mjd_transitionSmooth(m, d, A, NULL, NULL, NULL, err, sizeof(err)), -1);
   cr_expect(strstr(err, "fluid") != NULL, "%s", err);
   cr_expect(A[0] == 7 && A[3] == 7);
   mj_deleteData(d);
@@ -472,7 +472,8 @@ static void sameAsNewton(const char* name, const char* opt, int solver,
     m->opt.solver = k ? mjSOL_NEWTON : solver;
     m->opt.iterations = 5000;
     adjust(m, d);
-    cr_assert_eq(mjd_transitionSmooth(m, d, A[k], NULL, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(mjd_transitionSmooth(m, d, A[k], NULL, NULL, NULL, err, sizeof(err)), 0, "%s",
+                 err);
   }
   mjtNum e = relErr(A[0], A[1], ndx * ndx);
   fprintf(stderr, "derivative: %-9s against Newton's: A %.2e\n", name, e);
@@ -620,7 +621,7 @@ static void checkTrajectory(const char* file, const char* key, int n, int every)
     mj_step(m, d);
     if (s % every) continue;
     states++;
-    if (mjd_transitionSmooth(m, d, A, B, err, sizeof(err))) {
+    if (mjd_transitionSmooth(m, d, A, B, NULL, NULL, err, sizeof(err))) {
       fprintf(stderr, "derivative: %s step %d refused: %s\n", file, s, err);
       refused++;
       continue;
@@ -659,7 +660,8 @@ static void onePass(mjModel* m, void (*adjust)(const mjModel*, mjData*)) {
   mjtNum A[ndx * ndx];
   mjcb_time = ticks;
   long before = d->timer[mjTIMER_FORWARD].number;
-  cr_assert_eq(mjd_transitionSmooth(m, d, A, NULL, err, sizeof(err)), 0, "%s", err);
+  cr_assert_eq(mjd_transitionSmooth(m, d, A, NULL, NULL, NULL, err, sizeof(err)), 0, "%s",
+               err);
   long passes = d->timer[mjTIMER_FORWARD].number - before;
   mjcb_time = NULL;
   cr_expect_eq(passes, 1, "%ld forward passes", passes);
