@@ -1,23 +1,26 @@
 // mjderiv: the Jacobians of one simulation step at every state of a stream: A = dx'/dx,
 // B = dx'/du, C = ds/dx, D = ds/du (x the tangent state, u the controls, s the sensors).
 //
-//   mjderiv MODEL [--key K] [--method fd|analytic] [--centered] [--eps E] [--blocks LIST]
-//           [--threads N] [--npy DIR | --csv] [-o OUT] [STREAM | -]
+//   mjderiv MODEL [--key K] [--method analytic|fd] [--centered] [--eps E] [--blocks LIST]
+//           [--threads N] [--npy DIR | --csv | --check [--rtol R]] [-o OUT] [STREAM | -]
 //   mjderiv --help | --version
 //
 // MODEL is a binary model or an MJCF file.  STREAM is a state stream bound to MODEL (mjstep's
 // output as it is); each frame sets the state and input fields it carries (time, qpos, qvel,
 // act, warmstart, ctrl, applied forces, mocap, eq_active) over the initial state, the model's
 // default or keyframe K, and gives one set of Jacobians.  Without STREAM, the initial state
-// alone gives one set.  The method is mjd_transitionFD (MuJoCo's finite differences: forward,
-// or centered with --centered; eps 1e-6 unless --eps), or with --method analytic the exact
-// Jacobians A and B of mjd_transitionSmooth, through the constraint solve by the implicit
-// function theorem (a state it cannot differentiate yet stops the run with the reason).
+// alone gives one set.  The method is the exact Jacobians of mjd_transitionSmooth, through
+// the constraint solve by the implicit function theorem (a state it cannot differentiate yet
+// stops the run with the reason), or with --method fd mjd_transitionFD (MuJoCo's finite
+// differences: forward, or centered with --centered; eps 1e-6 unless --eps).
 // Output: a Jacobian stream (man 1 mjderiv, FORMAT) on standard output or OUT; --npy DIR
-// writes DIR/A.npy ... (frames, rows, cols); --csv writes frame,block,row,col,value lines.
+// writes DIR/A.npy ... (frames, rows, cols); --csv writes frame,block,row,col,value lines;
+// --check computes both and prints per block the largest relative difference
+// max |analytic - fd| / max(1, max |fd|) over the frames and the frame where it is.
 // --threads N spreads the frames over N threads, with output identical to one thread's.
 //
-// Exit status: 0 success, 2 usage or data error (no partial output is left behind).
+// Exit status: 0 success, 1 a --check difference beyond --rtol, 2 usage or data error (no
+// partial output is left behind).
 #include "tool.h"
 
 #include <errno.h>
@@ -32,8 +35,9 @@
 #include <zlib.h>
 
 static const char usageLines[] =
-  "usage: mjderiv MODEL [--key K] [--method fd|analytic] [--centered] [--eps E]\n"
-  "               [--blocks LIST] [--threads N] [--npy DIR | --csv] [-o OUT] [STREAM | -]\n"
+  "usage: mjderiv MODEL [--key K] [--method analytic|fd] [--centered] [--eps E]\n"
+  "               [--blocks LIST] [--threads N] [--npy DIR | --csv | --check [--rtol R]]\n"
+  "               [-o OUT] [STREAM | -]\n"
   "       mjderiv --help | --version\n";
 
 // what --help prints after the usage text
@@ -44,14 +48,17 @@ static const char helpText[] =
   "tangent space (2nv+na), u = ctrl, s = sensordata.\n"
   "options:\n"
   "  --key K         initial state: keyframe K (name or index) instead of the default\n"
-  "  --method M      fd: finite differences as MuJoCo's mjd_transitionFD (the default);\n"
-  "                  analytic: exact A and B (mjd_transitionSmooth, through contacts)\n"
-  "  --centered      centered differences (default: forward)\n"
-  "  --eps E         the perturbation (default 1e-6)\n"
+  "  --method M      analytic: exact Jacobians through the contact solve (the default);\n"
+  "                  fd: finite differences as MuJoCo's mjd_transitionFD\n"
+  "  --centered      fd: centered differences (default: forward)\n"
+  "  --eps E         fd: the perturbation (default 1e-6)\n"
   "  --blocks LIST   the blocks to compute, of A,B,C,D (default all)\n"
   "  --threads N     frames on N threads (same output as one)\n"
   "  --npy DIR       DIR/A.npy, B.npy, C.npy, D.npy: float64 (frames, rows, cols)\n"
   "  --csv           text lines frame,block,row,col,value\n"
+  "  --check         both methods: per block the largest relative difference\n"
+  "                  max|analytic - fd| / max(1, max|fd|) and its frame; exit 1 beyond R\n"
+  "  --rtol R        --check's bound (default 1e-4)\n"
   "  -o OUT          the Jacobian stream (or CSV) into OUT instead of standard output\n"
   "  -h, --help, --version\n";
 
@@ -67,6 +74,9 @@ static struct {
   int key;                // keyframe, -1: the default
   int centered;           // centered differences
   int analytic;           // exact Jacobians (mjd_transitionSmooth) instead of differences
+  int check;              // both methods, compared
+  mjtNum rtol;            // the comparison's bound
+  mjtNum* fd;             // --check: the differences (nframe x per)
   atomic_long badframe;   // first frame the analytic method refused, + 1 (0: none)
   char why[256];          // its message
   mjtNum eps;             // perturbation
@@ -93,7 +103,7 @@ static void cleanup(void) {
     free(run.file[b]);
   }
   if (run.createdDir) rmdir(run.createdDir);
-  free(run.in), free(run.out);
+  free(run.in), free(run.out), free(run.fd);
   mj_deleteData(run.init);
   mj_deleteModel(run.m);
 }
@@ -179,6 +189,14 @@ static void readStream(const char* path) {
 
 // ---- computing ------------------------------------------------------------------------------
 
+// the requested blocks' places in one frame's slot at (all NULL without a slot)
+static void blocksAt(mjtNum* at, mjtNum* blk[NBLOCK]) {
+  for (int b = 0; b < NBLOCK; b++) {
+    blk[b] = run.want[b] && at ? at : NULL;
+    if (blk[b]) at += (size_t)run.rows[b] * run.cols[b];
+  }
+}
+
 // a worker: frames taken in turn from the shared counter, each into its own slot of run.out
 static void* worker(void* arg) {
   mjData* d = mj_makeData(run.m);
@@ -191,12 +209,9 @@ static void* worker(void* arg) {
     mj_resetData(run.m, d);
     if (run.key >= 0) mj_resetDataKeyframe(run.m, d, run.key);
     if (run.nvalue) applyFrame(d, run.in + k * run.nvalue);
-    mjtNum* blk[NBLOCK];
-    mjtNum* at = run.out + (size_t)k * run.per;
-    for (int b = 0; b < NBLOCK; b++) {
-      blk[b] = run.want[b] ? at : NULL;
-      if (run.want[b]) at += (size_t)run.rows[b] * run.cols[b];
-    }
+    mjtNum *blk[NBLOCK], *fblk[NBLOCK];
+    blocksAt(run.out + (size_t)k * run.per, blk);
+    blocksAt(run.fd ? run.fd + (size_t)k * run.per : NULL, fblk);
     if (run.analytic) {
       // a refused state: the first one's message is kept (frames run in any order)
       char err[256];
@@ -205,10 +220,14 @@ static void* worker(void* arg) {
         if (atomic_compare_exchange_strong(&run.badframe, &none, k + 1))
           snprintf(run.why, sizeof(run.why), "%s", err);
       }
-    } else if (mjd_transitionFD(run.m, d, run.eps, run.centered, blk[0], blk[1], blk[2],
-                                blk[3])) {
-      run.failed = 1;
     }
+
+    // the differences from the same state (the analytic pass does not advance it)
+    mjtNum** fdblk = run.check ? fblk : blk;
+    if ((run.check || !run.analytic) &&
+        mjd_transitionFD(run.m, d, run.eps, run.centered, fdblk[0], fdblk[1], fdblk[2],
+                         fdblk[3]))
+      run.failed = 1;
     atomic_fetch_add(&run.done, 1);
   }
   mj_deleteData(d);
@@ -384,12 +403,46 @@ static void writeNpy(void) {
   run.createdDir = NULL;
 }
 
+// --check's report: per block the largest max|analytic - fd| / max(1, max|fd|) over the
+// frames and the frame of it; 1 when one is beyond --rtol or not finite
+static int report(void) {
+  int beyond = 0;
+  FILE* f = run.file[0]->f;
+  fprintf(f, "block  max_rel_diff  frame  (analytic vs %s differences, eps %g)\n",
+          run.centered ? "centered" : "forward", run.eps);
+  size_t off = 0;
+  for (int b = 0; b < NBLOCK; b++) {
+    if (!run.want[b]) continue;
+    size_t size = (size_t)run.rows[b] * run.cols[b];
+    mjtNum worst = 0;
+    long at = 0;
+    for (long k = 0; k < run.nframe; k++) {
+      const mjtNum *a = run.out + (size_t)k * run.per + off, *e = run.fd + (size_t)k * run.per + off;
+      mjtNum diff = 0, scale = 1;
+      for (size_t i = 0; i < size; i++) {
+        diff = fmax(diff, fabs(a[i] - e[i]));
+        scale = fmax(scale, fabs(e[i]));
+        if (!isfinite(a[i])) diff = INFINITY;
+      }
+      if (!(diff / scale <= worst)) worst = diff / scale, at = k;
+    }
+    fprintf(f, "%c      %-12.3g  %ld\n", blockName[b], size ? worst : 0, at);
+    beyond |= !(worst <= run.rtol);
+    off += size;
+  }
+  commitAll();
+  return beyond;
+}
+
 int main(int argc, char** argv) {
   tool_init("mjderiv", usageLines);
   atexit(cleanup);
   const char *model = NULL, *in = NULL, *out = "-", *npy = NULL, *key = NULL;
   int csv = 0, threads = 1;
   run.eps = 1e-6;
+  run.rtol = 1e-4;
+  run.analytic = 1;
+  int fdOption = 0;
   parseBlocks("A,B,C,D");
   for (int i = 1; i < argc; i++) {
     const char* s = argv[i];
@@ -397,7 +450,8 @@ int main(int argc, char** argv) {
     char* end;
     if (!strcmp(s, "-h") || !strcmp(s, "--help")) help(helpText);
     else if (!strcmp(s, "--version")) version();
-    else if (!strcmp(s, "--centered")) run.centered = 1;
+    else if (!strcmp(s, "--centered")) run.centered = fdOption = 1;
+    else if (!strcmp(s, "--check")) run.check = 1;
     else if (!strcmp(s, "--csv")) csv = 1;
     else if (!strcmp(s, "--key") && more) key = argv[++i];
     else if (!strcmp(s, "--npy") && more) npy = argv[++i];
@@ -409,8 +463,13 @@ int main(int argc, char** argv) {
         usageError("--method: unknown method '%s' (fd, analytic)", argv[i]);
     } else if (!strcmp(s, "--eps") && more) {
       run.eps = strtod(argv[++i], &end);
+      fdOption = 1;
       if (end == argv[i] || *end || !(run.eps > 0) || !isfinite(run.eps))
         usageError("--eps: not a positive number: %s", argv[i]);
+    } else if (!strcmp(s, "--rtol") && more) {
+      run.rtol = strtod(argv[++i], &end);
+      if (end == argv[i] || *end || !(run.rtol >= 0) || !isfinite(run.rtol))
+        usageError("--rtol: not a number >= 0: %s", argv[i]);
     } else if (!strcmp(s, "--threads") && more) {
       long t = strtol(argv[++i], &end, 10);
       if (end == argv[i] || *end || t < 1 || t > 1024)
@@ -424,12 +483,16 @@ int main(int argc, char** argv) {
   if (!model) usageError("no model");
   if (npy && csv) usageError("--npy and --csv exclude each other");
   if (npy && strcmp(out, "-")) usageError("-o does not apply to --npy (the files go into DIR)");
+  if (run.check && (npy || csv)) usageError("--check prints a report: no --npy or --csv");
+  if (run.check && !run.analytic) usageError("--check compares the methods: no --method fd");
+  if (fdOption && run.analytic && !run.check)
+    usageError("--centered and --eps apply to --method fd and --check");
 
   // the model, its initial state, the sizes of the blocks
   char err[512];
   mjModel* m = run.m = eloadmodel(model);
   if (mj_checkSupported(m, err, sizeof(err))) eprintf("%s: %s", model, err);
-  if (m->opt.integrator == mjINT_RK4 && !run.analytic)
+  if (m->opt.integrator == mjINT_RK4 && (!run.analytic || run.check))
     eprintf("%s: the RK4 integrator has no finite-difference transition (as in MuJoCo): "
             "use Euler, implicit or implicitfast", model);
   run.key = key ? efindkey(run.m, key) : -1;
@@ -445,10 +508,12 @@ int main(int argc, char** argv) {
   if (in) readStream(in);
   else run.nframe = 1;
   run.out = emalloc(sizeof(mjtNum) * (run.per * (size_t)run.nframe + 1));
+  if (run.check) run.fd = emalloc(sizeof(mjtNum) * (run.per * (size_t)run.nframe + 1));
   openOutputs(npy, out);
   compute(threads);
 
   // the output
+  if (run.check) return report() ? EXIT_DIFF : EXIT_OK;
   if (npy) writeNpy();
   else if (csv) writeCsv();
   else writeStream();

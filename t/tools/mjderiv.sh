@@ -37,8 +37,12 @@ run 2 '"$BIN/mjderiv"'
 has err '^mjderiv: no model'
 run 2 '"$BIN/mjderiv" pend.xml --method exact'
 has err "unknown method 'exact'"
-run 2 '"$BIN/mjderiv" pend.xml --eps -1'
+run 2 '"$BIN/mjderiv" pend.xml --method fd --eps -1'
 has err 'not a positive number'
+run 2 '"$BIN/mjderiv" pend.xml --eps 1e-7'
+has err 'apply to --method fd and --check'
+run 2 '"$BIN/mjderiv" pend.xml --check --csv'
+run 2 '"$BIN/mjderiv" pend.xml --check --rtol x'
 run 2 '"$BIN/mjderiv" pend.xml --blocks A,E'
 has err 'not a list of A, B, C, D'
 run 2 '"$BIN/mjderiv" pend.xml --threads 0'
@@ -50,7 +54,7 @@ run 2 '"$BIN/mjderiv" pend.xml --bogus'
 # a = (u - m g c q) / I (m = 1, com at c = 0.25 below the hinge), so B = (h^2, h) / I,
 # dv'/dq = -h m g c / I = -m g c B[1], dq'/dq = 1 + h dv'/dq, dq'/dv = h, dv'/dv = 1; the
 # sensors are (q, v): C = identity, D = 0
-run 0 '"$BIN/mjderiv" pend.xml --csv --centered'
+run 0 '"$BIN/mjderiv" pend.xml --csv --method fd --centered'
 has out '^frame,block,row,col,value$'
 has out '^0,A,0,1,0.01$'
 has out '^0,A,1,1,1$'
@@ -64,16 +68,16 @@ awk -F, '{ v[$2 $3 $4] = $5 } END { e1 = v["A10"] + 9.81 * 0.25 * v["B10"];
 same v ok
 
 # forward and centered agree to about eps on the smooth pendulum
-run 0 '"$BIN/mjderiv" pend.xml --key tilt --csv'
+run 0 '"$BIN/mjderiv" pend.xml --key tilt --csv --method fd'
 mv out fwd.csv
-run 0 '"$BIN/mjderiv" pend.xml --key tilt --csv --centered'
+run 0 '"$BIN/mjderiv" pend.xml --key tilt --csv --method fd --centered'
 paste -d, fwd.csv out | awk -F, 'NR > 1 { d = $5 - $10; if (d < 0) d = -d; if (d > m) m = d }
   END { print (m < 1e-5) ? "ok" : "bad " m }' >v
 same v ok
 
 # at the upper bound of the control the difference is one-sided and B is still the gain
 printf 'ctrl[0]\n1\n' | "$BIN/mjdump" --from-csv pend.xml >bound.mjt
-run 0 '"$BIN/mjderiv" pend.xml bound.mjt --csv --centered --blocks B'
+run 0 '"$BIN/mjderiv" pend.xml bound.mjt --csv --method fd --centered --blocks B'
 awk -F, '$2 == "B" && $3 == 1 { print ($5 > 0) ? "ok" : "bad" }' out >v
 same v ok
 
@@ -115,7 +119,7 @@ XML
 # within 1e-8 (their error)
 agree() {
   run 0 "\"\$BIN/mjderiv\" $1 --method analytic --blocks A,B --csv -o exact.csv"
-  run 0 "\"\$BIN/mjderiv\" $1 --centered --blocks A,B --csv -o fd.csv"
+  run 0 "\"\$BIN/mjderiv\" $1 --method fd --centered --blocks A,B --csv -o fd.csv"
   cmd="analytic against centered differences on $1"
   paste -d, exact.csv fd.csv | awk -F, 'NR > 1 { e = $5 - $10; if (e < 0) e = -e;
     if (e > m) m = e } END { print (m < 1e-8) ? "close" : "far " m }' >out
@@ -139,8 +143,16 @@ sed 's|type="box" size="0.1 0.1 0.1"|type="ellipsoid" size="0.1 0.08 0.1"|' cont
 run 2 '"$BIN/mjderiv" ellipsoid.xml --method analytic --blocks A,B -o bad.jac'
 has err 'frame 0: the analytic method cannot differentiate it: .*not differentiated'
 holds ! -e bad.jac
-run 2 '"$BIN/mjderiv" dpend.xml --method analytic -o bad.jac'
-has err 'add --blocks A,B'
+
+# --check: both methods on the pendulum's stream (all four blocks) agree within 1e-6 with
+# centered differences, exit 0 and a line per block; a zero tolerance finds their error
+run 0 '"$BIN/mjderiv" pend.xml pend.mjt --check --centered --rtol 1e-6'
+has out '^block  max_rel_diff'
+awk '$1 ~ /^[ABCD]$/ { n++; if ($2 > 1e-6) bad = 1 } END { print (n == 4 && !bad) ? "ok" : "bad" }' \
+  out >v
+same v ok
+run 1 '"$BIN/mjderiv" pend.xml pend.mjt --check --centered --rtol 0'
+has out '^A  '
 
 # ---- errors: one line, exit 2, nothing written --------------------------------------------------
 run 2 '"$BIN/mjderiv" pend.xml other.mjt -o bad.jac'
@@ -156,7 +168,7 @@ has err "unknown keyframe 'nosuch'"
 holds ! -e bad.jac
 run 2 '"$BIN/mjderiv" pend.xml -o /nonexistent/dir/out.jac'
 has err '/nonexistent/dir'
-run 2 '"$BIN/mjderiv" rk4.xml -o bad.jac'
+run 2 '"$BIN/mjderiv" rk4.xml --method fd -o bad.jac'
 has err 'RK4'
 holds ! -e bad.jac
 head -c 100 pend.mjt >cut.mjt
