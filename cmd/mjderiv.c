@@ -417,7 +417,8 @@ static int report(void) {
     mjtNum worst = 0;
     long at = 0;
     for (long k = 0; k < run.nframe; k++) {
-      const mjtNum *a = run.out + (size_t)k * run.per + off, *e = run.fd + (size_t)k * run.per + off;
+      size_t at0 = (size_t)k * run.per + off;
+      const mjtNum *a = run.out + at0, *e = run.fd + at0;
       mjtNum diff = 0, scale = 1;
       for (size_t i = 0; i < size; i++) {
         diff = fmax(diff, fabs(a[i] - e[i]));

@@ -82,13 +82,6 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
       return -1;
     }
   }
-  for (int j = 0; j < m->njnt; j++) {
-    if (m->jnt_actfrclimited[j]) {
-      snprintf(err, errsz, "joint %s: actfrcrange: not differentiated yet",
-               objName(m, mjOBJ_JOINT, j, nm, sizeof(nm)));
-      return -1;
-    }
-  }
   for (int i = 0; i < m->nu; i++) {
     int trn = m->actuator_trntype[i], id = m->actuator_trnid[2 * i], dyn = m->actuator_dyntype[i];
     int jt = id >= 0 && id < m->njnt ? m->jnt_type[id] : -1;
@@ -323,10 +316,13 @@ static void comVelAt(const mjModel* m, mjData* d, mjtNum* vel, mjtNum* cvel, mjt
 
 // ---- passive and actuator forces ---------------------------------------------------------------
 
-// G(i, j) += s u_i u_j over the non-zeros of a compressed row (u, ind, n); G column-major nv
-static void addRank1(mjtNum* G, int nv, mjtNum s, const mjtNum* u, const int* ind, int n) {
+// G(i, j) += s u_i u_j over the non-zeros of a compressed row (u, ind, n) and the rows i
+// with free[i]; G column-major nv
+static void addRank1(mjtNum* G, int nv, mjtNum s, const mjtNum* u, const int* ind, int n,
+                     const int* free) {
   for (int a = 0; a < n; a++)
-    for (int b = 0; b < n; b++) G[(size_t)ind[b] * nv + ind[a]] += s * u[a] * u[b];
+    for (int b = 0; b < n && free[ind[a]]; b++)
+      G[(size_t)ind[b] * nv + ind[a]] += s * u[a] * u[b];
 }
 
 // Gq, Gv += d(spring, damper forces)/dq, dv: joint springs -k (q - q0), quaternion springs
@@ -434,7 +430,8 @@ static void addRank1W(const mjModel* m, mjtNum* y, mjtNum s, const mjtNum* u, co
 // G += the actuator part of df/d(q, v, act, u) - d(W a')/d(act, u): force = gain input + bias
 // with affine gain and bias in (length, velocity), dlength/dq = moment (constant for joint
 // and fixed-tendon transmissions); input = clamped ctrl, the activation, or (actearly) the
-// next activation; nothing where forcerange clamps the force.  The implicit integrators' D
+// next activation; nothing where forcerange clamps the force, nor on the dofs of a joint
+// whose actfrcrange clamps qfrc_actuator (its rows are constant).  The implicit integrators' D
 // holds moment' k moment, k = gainprm[2] input + biasprm[2] with the raw ctrl as input
 // (mj_actuatorForceVel), so d(W a')/du = -h dk/du R(moment moment') a'
 static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* acc,
@@ -445,6 +442,18 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
   size_t mark = mj_markStack(d);
   mjtNum* u = mj_stackAlloc(d, (size_t)nv);
   mjtNum* y = mj_stackAlloc(d, (size_t)nv);
+  int* free = (int*)mj_stackAlloc(d, (size_t)nv / 2 + 1);
+
+  // the dofs whose actuator force is not clamped by their joint's actfrcrange
+  for (int j = 0; j < m->njnt; j++) {
+    int adr = m->jnt_dofadr[j];
+    int n = m->jnt_type[j] == mjJNT_FREE ? 6 : m->jnt_type[j] == mjJNT_BALL ? 3 : 1;
+    const mjtNum* r = m->jnt_actfrcrange + 2 * j;
+    for (int k = adr; k < adr + n; k++) {
+      mjtNum q = d->qfrc_actuator[k];
+      free[k] = !m->jnt_actfrclimited[j] || (q > r[0] && q < r[1]);
+    }
+  }
   for (int i = 0; i < m->nu; i++) {
     const mjtNum *gp = m->actuator_gainprm + 10 * i, *bp = m->actuator_biasprm + 10 * i;
     const mjtNum* mom = d->actuator_moment + d->moment_rowadr[i];
@@ -473,9 +482,10 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
                                     gp[2] * d->actuator_velocity[i] : 0);
     mjtNum dlen = (affine ? gp[1] * in : 0) + (baffine ? bp[1] : 0);
     mjtNum dvel = (affine ? gp[2] * in : 0) + (baffine ? bp[2] : 0);
-    addRank1(Gq, nv, dlen, mom, ind, nnz);
-    addRank1(Gv, nv, dvel, mom, ind, nnz);
+    addRank1(Gq, nv, dlen, mom, ind, nnz, free);
+    addRank1(Gv, nv, dvel, mom, ind, nnz, free);
     for (int k = 0; k < nnz; k++) {
+      if (!free[ind[k]]) continue;
       if (!nodyn) Gact[(size_t)adr * nv + ind[k]] += gain * din_dact * mom[k];
       Gu[(size_t)i * nv + ind[k]] += gain * din_du * mom[k];
     }

@@ -894,7 +894,7 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz);
 // (implicit damping), implicit and implicitfast integrators, RK4 by the chain rule through
 // its stages.  Refused with a message: ball-joint limits, spatial-tendon rows, other
 // contact pairs, noslip, fluid forces, gravity compensation, tendon armature, spatial
-// tendons with forces, other transmissions, muscle and user actuators, actfrcrange,
+// tendons with forces, other transmissions, muscle and user actuators, tendon actfrcrange,
 // xfrc_applied.  The result is the derivative at the solution the solver returned (tight
 // solver tolerances make it the derivative of the exact step); at a contact event (a row
 // changing state) the step has none.  Typical:

@@ -296,6 +296,27 @@ Test(derivative, actuated_clamped) {
   checkAt("clamped", ACTUATED, mjINT_RK4, clamp);
 }
 
+// the actuated model with joint a's actuator force clamped by its actfrcrange (0.05: beyond
+// the forces at the state, so a's rows lose their actuator slopes) and joint d's range
+// wide (not clamping)
+Test(derivative, actuated_actfrcrange) {
+  char xml[4096];
+  const char* a = strstr(ACTUATED, "damping='0.1'/>");
+  const char* dj = strstr(ACTUATED, "damping='0.05'/>");
+  snprintf(xml, sizeof(xml), "%.*s actuatorfrcrange='-0.05 0.05' %.*s "
+           "actuatorfrcrange='-9 9' %s", (int)(a - ACTUATED), ACTUATED, (int)(dj - a), a, dj);
+  mjModel* m = load(xml, mjINT_EULER);
+  mjData* d = mj_makeData(m);
+  setState(m, d);
+  mj_forward(m, d);
+  cr_assert(fabs(d->qfrc_actuator[0]) == 0.05, "joint a not clamped: %g", d->qfrc_actuator[0]);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  check("actfrc", xml, mjINT_EULER);
+  check("actfrc", xml, mjINT_IMPLICITFAST);
+  check("actfrc", xml, mjINT_RK4);
+}
+
 // a single hinge: a = -m g l sin(q) / I, so da/dq = -m g l cos(q) / I with I = Iyy + m l^2
 Test(derivative, pendulum_exact) {
   char err[300];
