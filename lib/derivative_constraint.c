@@ -18,7 +18,10 @@
 // velocity at p of a point fixed to body b; rotational rows u'(w_b2 - w_b1)) moves as
 // perturbing dof k moves k's subtree by the twist S = cdof_k about its tree's com (d cdof_j
 // = S x cdof_j for the dofs after k, as in mjd_rneDerivative) and as the pair's geometry
-// moves the point, the frame and the distance (contactMotion).
+// moves the point, the frame and the distance (contactMotion): on a plane and between round
+// geoms in closed form; for the other pairs the engine collides in closed form by the
+// witness points' features (featureSystem: each side's vertex, edge, face, tube or curved
+// surface, the points sliding over them and the normal turning to keep them apart along it).
 #include <math.h>
 #include <stdio.h>
 
@@ -30,16 +33,28 @@
 
 // ---- what is differentiated --------------------------------------------------------------------
 
-// 1 when contacts between geom types t1 <= t2 are differentiated: a sphere, a capsule, a
-// cylinder, a box or a mesh on a plane, a sphere or a capsule against a sphere or a capsule
-static int pairDifferentiated(int t1, int t2) {
-  if (t1 == mjGEOM_PLANE) {
-    return t2 == mjGEOM_SPHERE || t2 == mjGEOM_CAPSULE || t2 == mjGEOM_CYLINDER ||
-           t2 == mjGEOM_BOX || t2 == mjGEOM_MESH;
-  }
-  return (t1 == mjGEOM_SPHERE || t1 == mjGEOM_CAPSULE) &&
-         (t2 == mjGEOM_SPHERE || t2 == mjGEOM_CAPSULE);
+// how contacts between geom types t1 <= t2 are differentiated: a sphere, a capsule, a
+// cylinder, a box or a mesh on a plane (PAIR_PLANE), a sphere or a capsule against a sphere
+// or a capsule (PAIR_ROUND), the pairs the engine collides in closed form (an ellipsoid on
+// a plane, a sphere on a cylinder, a sphere, a capsule or a box on a box) by their features
+// at the witness points (PAIR_FEATURE); not the pairs of the general convex solver (MPR or
+// GJK/EPA: their contact is the solver's iterate, not a closed-form function of the poses),
+// height fields and SDFs (PAIR_NONE)
+enum { PAIR_NONE = 0, PAIR_PLANE, PAIR_ROUND, PAIR_FEATURE };
+static int pairKind(int t1, int t2) {
+  int round1 = t1 == mjGEOM_SPHERE || t1 == mjGEOM_CAPSULE;
+  int round2 = t2 == mjGEOM_SPHERE || t2 == mjGEOM_CAPSULE;
+  if (t1 == mjGEOM_PLANE) return t2 == mjGEOM_ELLIPSOID ? PAIR_FEATURE
+                                 : t2 == mjGEOM_HFIELD || t2 == mjGEOM_SDF ? PAIR_NONE
+                                                                           : PAIR_PLANE;
+  if (round1 && round2) return PAIR_ROUND;
+  if ((t2 == mjGEOM_BOX && (round1 || t1 == mjGEOM_BOX)) ||
+      (t1 == mjGEOM_SPHERE && t2 == mjGEOM_CYLINDER))
+    return PAIR_FEATURE;
+  return PAIR_NONE;
 }
+
+static int featureDetermined(const mjModel* m, const mjData* d, const mjContact* con);
 
 // 0 when every constraint row of d is differentiated, else -1 and a message
 int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz) {
@@ -66,9 +81,13 @@ int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz)
     } else if (type != mjCNSTR_FRICTION_DOF) {
       const mjContact* con = d->contact + id;
       int t1 = m->geom_type[con->geom1], t2 = m->geom_type[con->geom2];
-      if (!pairDifferentiated(t1, t2)) {
-        snprintf(err, errsz, "contact %d, %s against %s: not differentiated yet", id,
-                 t1 < 9 && t1 >= 0 ? gname[t1] : "?", t2 < 9 && t2 >= 0 ? gname[t2] : "?");
+      int kind = pairKind(t1, t2);
+      if (!kind || (kind == PAIR_FEATURE && !featureDetermined(m, d, con))) {
+        snprintf(err, errsz, "contact %d, %s against %s%s: not differentiated yet", id,
+                 t1 < 9 && t1 >= 0 ? gname[t1] : "?", t2 < 9 && t2 >= 0 ? gname[t2] : "?",
+                 kind ? ", face on face"
+                 : t1 == mjGEOM_HFIELD || t2 >= mjGEOM_SDF ? ""
+                                                           : " (the convex solver's contact)");
         return -1;
       }
     }
@@ -139,6 +158,263 @@ static void rimMotion(const mjData* d, int g, const mjtNum n[3], const mjtNum dn
   mju_addToScl3(dx, dw, mju_dot3(rel, w));
 }
 
+// ---- contacts between surface features ------------------------------------------------------
+
+// the shape of a geom's surface at a contact's witness point as two rows in the contact
+// frame's tangent basis (t1, t2): with s the witness's slide over the surface, dn the
+// normal's turn and r = P(w x n) the turn of the normal held fixed to the geom (w its
+// rotation), row j reads  S_j's - g N_j'dn = -g N_j'r  (g = 1, -1: the outward normal is
+// g n).  A smooth surface of curvature K (shape operator) has S = K, N = I (a flat face S =
+// 0); a tube (capsule or cylinder side, radius r, axis a) S = (p/r, 0), N = (p, a), p the
+// direction around it; an edge along a, across b, curving by k along it (a cylinder's rim)
+// S = (b, k a), N = (0, a); a vertex S = I, N = 0.  A row with S_j = 0 fixes the normal
+// alone.  A box face touched on its boundary edge (a clipped face-on-face contact) also
+// keeps the witness on that edge: clip, b's = 0.  An edge e not normal to n (an incident
+// box's edge in a clipped contact) lifts the witness along n as it slides: by tilt a's,
+// tilt = n'e / |P e|
+typedef struct {
+  mjtNum S[2][2], N[2][2];  // the rows' slide and normal coefficients
+  int clip;                 // a face witness on its boundary edge
+  mjtNum b[2];              // clip: the direction across that edge
+  mjtNum a[2], tilt;        // an edge's direction in the basis and its lift
+} Feature;
+
+// x (3) in the tangent basis t: (t1'x, t2'x) normalized; its length before
+static mjtNum inBasis(mjtNum res[2], const mjtNum x[3], const mjtNum t[2][3]) {
+  res[0] = mju_dot3(x, t[0]), res[1] = mju_dot3(x, t[1]);
+  mjtNum len = hypot(res[0], res[1]);
+  if (len > mjMINVAL) res[0] /= len, res[1] /= len;
+  return len;
+}
+
+// a surface of curvature K (2x2 row-major) in f: S = K, N = I
+static void surfaceRows(Feature* f, const mjtNum K[4]) {
+  for (int j = 0; j < 2; j++)
+    for (int k = 0; k < 2; k++) f->S[j][k] = K[2 * j + k], f->N[j][k] = j == k;
+}
+
+// an edge along world direction e (3) curving by k along it in f: S = (b, k a), N = (0, a),
+// its lift n'e / |P e| (n = t1 x t2)
+static void edgeRows(Feature* f, const mjtNum e[3], mjtNum k, const mjtNum t[2][3]) {
+  mjtNum *a = f->a, n[3];
+  mju_cross(n, t[0], t[1]);
+  f->tilt = mju_dot3(n, e) / fmax(mjMINVAL, inBasis(a, e, t));
+  f->S[0][0] = -a[1], f->S[0][1] = a[0], f->N[0][0] = f->N[0][1] = 0;
+  f->S[1][0] = k * a[0], f->S[1][1] = k * a[1], f->N[1][0] = a[0], f->N[1][1] = a[1];
+}
+
+// a tube of radius r along world axis e (3) in f: S = (p/r, 0), N = (p, a)
+static void tubeRows(Feature* f, mjtNum r, const mjtNum e[3], const mjtNum t[2][3]) {
+  mjtNum a[2];
+  inBasis(a, e, t);
+  f->S[0][0] = -a[1] / r, f->S[0][1] = a[0] / r, f->N[0][0] = -a[1], f->N[0][1] = a[0];
+  f->S[1][0] = f->S[1][1] = 0, f->N[1][0] = a[0], f->N[1][1] = a[1];
+}
+
+// the feature of box g at witness w (local x) with outward normal nu: the face whose normal
+// nu is (the reference face of a face contact; clipped when w is on one of its edges), else
+// by the coordinates at the box's bounds: three a vertex, two an edge, one a face
+static void boxFeature(const mjModel* m, const mjData* d, int g, const mjtNum x[3],
+                       const mjtNum nu[3], const mjtNum t[2][3], Feature* f) {
+  const mjtNum *mat = d->geom_xmat + 9 * g, *h = m->geom_size + 3 * g;
+  mjtNum tol = 1e-6 * m->geom_rbound[g], axis[3];
+  int at[3], nat = 0, face = -1;
+  for (int k = 0; k < 3; k++) {
+    at[k] = fabs(x[k]) > h[k] - tol;
+    nat += at[k];
+    mjtNum c = nu[0] * mat[k] + nu[1] * mat[3 + k] + nu[2] * mat[6 + k];
+    if (at[k] && fabs(c) > 1 - 1e-9 && c * x[k] > 0) face = k;
+  }
+  mjtNum zero[4] = {0};
+  if (face >= 0 || nat <= 1) {
+    surfaceRows(f, zero);
+    for (int k = 0; k < 3 && face >= 0 && nat == 2; k++) {
+      if (k == face || at[k]) continue;
+      mjtNum across[3], e[3] = {mat[k], mat[3 + k], mat[6 + k]};
+      mju_cross(across, nu, e);
+      f->clip = 1;
+      inBasis(f->b, across, t);
+    }
+    return;
+  }
+  if (nat == 3) {
+    mjtNum eye[4] = {1, 0, 0, 1};
+    surfaceRows(f, eye);
+    mju_zero(f->N[0], 4);
+    return;
+  }
+  for (int k = 0; k < 3; k++) {
+    axis[0] = mat[k], axis[1] = mat[3 + k], axis[2] = mat[6 + k];
+    if (!at[k]) edgeRows(f, axis, 0, t);
+  }
+}
+
+// the feature of geom g at witness w (outward normal nu, tangent basis t): spheres and
+// capsule ends curve by 1/r, capsule and cylinder sides are tubes, ellipsoids curve by
+// their shape operator P Q P / |Q y| (y'Qy = 1 the surface about the center), cylinder caps
+// and planes are flat, cylinder rims edges along a x rho curving by nu'rho / r, boxes by
+// boxFeature
+static void geomFeature(const mjModel* m, const mjData* d, int g, const mjtNum w[3],
+                        const mjtNum nu[3], const mjtNum t[2][3], Feature* f) {
+  const mjtNum *mat = d->geom_xmat + 9 * g, *size = m->geom_size + 3 * g;
+  mjtNum y[3], x[3], a[3] = {mat[2], mat[5], mat[8]}, K[4] = {0, 0, 0, 0};
+  int type = m->geom_type[g];
+  mju_sub3(y, w, d->geom_xpos + 3 * g);
+  mju_mulMatTVec3(x, mat, y);
+  f->clip = 0, f->tilt = 0;
+  if (type == mjGEOM_BOX) {
+    boxFeature(m, d, g, x, nu, t, f);
+  } else if (type == mjGEOM_ELLIPSOID) {
+    mjtNum Qy[3], Qt[2][3];
+    for (int i = 0; i < 3; i++) x[i] /= size[i] * size[i];
+    mju_mulMatVec3(Qy, mat, x);
+    for (int i = 0; i < 2; i++) {
+      mju_mulMatTVec3(x, mat, t[i]);
+      for (int k = 0; k < 3; k++) x[k] /= size[k] * size[k];
+      mju_mulMatVec3(Qt[i], mat, x);
+    }
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 2; j++) K[2 * i + j] = mju_dot3(t[i], Qt[j]) / mju_norm3(Qy);
+    surfaceRows(f, K);
+  } else if (type == mjGEOM_CYLINDER) {
+    mjtNum rho = hypot(x[0], x[1]), r = size[0], tol = 1e-9 * (r + size[1]);
+    int side = rho > r - tol, cap = fabs(x[2]) > size[1] - tol;
+    if (side && cap) {
+      mjtNum radial[3] = {x[0] / rho, x[1] / rho, 0}, rw[3], e[3];
+      mju_mulMatVec3(rw, mat, radial);
+      mju_cross(e, a, rw);
+      edgeRows(f, e, mju_dot3(nu, rw) / r, t);
+    } else if (side) {
+      tubeRows(f, r, a, t);
+    } else {
+      surfaceRows(f, K);
+    }
+  } else if (type == mjGEOM_CAPSULE && fabs(x[2]) < size[1] * (1 - 1e-10)) {
+    tubeRows(f, size[0], a, t);
+  } else {
+    K[0] = K[3] = type == mjGEOM_PLANE ? 0 : 1 / size[0];
+    surfaceRows(f, K);
+  }
+}
+
+// the feature contact's motion: unknowns z = (s1, s2, dn) in the tangent basis (the
+// witnesses' slides, the normal's turn); rows 0-1 side 1's feature (g = 1), 2-3 side 2's
+// (g = -1), a row fixing the normal alone replaced by the other side's clip when it has one
+// (b's_other = 0); rows 4-5 the witnesses staying on n:  s2 - s1 - dist dn = -P(u2 - u1)
+// (u_i the witnesses' velocities as fixed to their geoms).  A (6x6 row-major) always, b
+// (NULL: none) from r (r_1, r_2) and du = P(u2 - u1)
+static void featureSystem(const Feature f[2], mjtNum dist, const mjtNum r[2][2],
+                          const mjtNum du[2], mjtNum A[36], mjtNum b[6]) {
+  mju_zero(A, 36);
+  for (int i = 0; i < 2; i++) {
+    mjtNum g = i ? -1 : 1;
+    const Feature *fi = f + i, *fo = f + 1 - i;
+    int clip = fo->clip;
+    for (int j = 0; j < 2; j++) {
+      mjtNum* row = A + 6 * (2 * i + j);
+      if (clip && !fi->S[j][0] && !fi->S[j][1]) {
+        row[2 * (1 - i)] = fo->b[0], row[2 * (1 - i) + 1] = fo->b[1];
+        if (b) b[2 * i + j] = 0;
+        clip = 0;
+        continue;
+      }
+      row[2 * i] = fi->S[j][0], row[2 * i + 1] = fi->S[j][1];
+      row[4] = -g * fi->N[j][0], row[5] = -g * fi->N[j][1];
+      if (b) b[2 * i + j] = -g * (fi->N[j][0] * r[i][0] + fi->N[j][1] * r[i][1]);
+    }
+  }
+  for (int j = 0; j < 2; j++) {
+    mjtNum* row = A + 6 * (4 + j);
+    row[j] = -1, row[2 + j] = 1, row[4 + j] = -dist;
+    if (b) b[4 + j] = -du[j];
+  }
+}
+
+// solve A x = b (6x6, row-major, destroyed) by elimination with partial pivoting; 0, or -1
+// when A is singular (a pivot below 1e-10 of the largest entry)
+static int solve6(mjtNum A[36], mjtNum b[6]) {
+  mjtNum big = 0;
+  for (int i = 0; i < 36; i++) big = fmax(big, fabs(A[i]));
+  for (int c = 0; c < 6; c++) {
+    int p = c;
+    for (int r = c + 1; r < 6; r++)
+      if (fabs(A[6 * r + c]) > fabs(A[6 * p + c])) p = r;
+    if (!(fabs(A[6 * p + c]) > 1e-10 * big)) return -1;
+    for (int k = 0; k < 6 && p != c; k++) {
+      mjtNum t = A[6 * c + k];
+      A[6 * c + k] = A[6 * p + k], A[6 * p + k] = t;
+    }
+    mjtNum t = b[c];
+    b[c] = b[p], b[p] = t;
+    for (int r = c + 1; r < 6; r++) {
+      mjtNum l = A[6 * r + c] / A[6 * c + c];
+      for (int k = c; k < 6; k++) A[6 * r + k] -= l * A[6 * c + k];
+      b[r] -= l * b[c];
+    }
+  }
+  for (int c = 5; c >= 0; c--) {
+    for (int k = c + 1; k < 6; k++) b[c] -= A[6 * c + k] * b[k];
+    b[c] /= A[6 * c + c];
+  }
+  return 0;
+}
+
+// the witness points w1 = p - n dist/2, w2 = p + n dist/2 of contact con, its tangent
+// basis t and its geoms' features at them
+static void contactFeatures(const mjModel* m, const mjData* d, const mjContact* con,
+                            mjtNum w[2][3], mjtNum t[2][3], Feature f[2]) {
+  mju_copy3(t[0], con->frame + 3);
+  mju_copy3(t[1], con->frame + 6);
+  for (int i = 0; i < 2; i++) {
+    mjtNum nu[3];
+    mju_scl3(nu, con->frame, i ? -1 : 1);
+    mju_copy3(w[i], con->pos);
+    mju_addToScl3(w[i], con->frame, (i ? 0.5 : -0.5) * con->dist);
+    geomFeature(m, d, i ? con->geom2 : con->geom1, w[i], nu, t, f + i);
+  }
+}
+
+// 1 when the motion of contact con's features is determined (not face on face)
+static int featureDetermined(const mjModel* m, const mjData* d, const mjContact* con) {
+  mjtNum w[2][3], t[2][3], A[36], b[6] = {0};
+  Feature f[2];
+  contactFeatures(m, d, con, w, t, f);
+  featureSystem(f, con->dist, NULL, NULL, A, NULL);
+  return !solve6(A, b);
+}
+
+// dp, dn, ddist of a contact between features (featureSystem) as geom i moves by the twist S
+// about o (mv[i]):  the witnesses move by dw_i = u_i + s_i + n tilt_i a_i's_i,
+// ddist = n'(dw2 - dw1),  dp = (dw1 + dw2)/2
+static void featureMotion(const mjModel* m, const mjData* d, const mjContact* con,
+                          const mjtNum S[6], const mjtNum o[3], const int mv[2], mjtNum dp[3],
+                          mjtNum dn[3], mjtNum* ddist) {
+  mjtNum w[2][3], t[2][3], u[2][3], r[2][2], du[2], A[36], z[6], rel[3], wn[3];
+  const mjtNum* n = con->frame;
+  Feature f[2];
+  contactFeatures(m, d, con, w, t, f);
+  for (int i = 0; i < 2; i++) {
+    fixedMotion(S, o, mv[i], w[i], u[i]);
+    if (mv[i]) mju_cross(wn, S, n);
+    else mju_zero3(wn);
+    r[i][0] = mju_dot3(wn, t[0]), r[i][1] = mju_dot3(wn, t[1]);
+  }
+  mju_sub3(rel, u[1], u[0]);
+  du[0] = mju_dot3(rel, t[0]), du[1] = mju_dot3(rel, t[1]);
+  featureSystem(f, con->dist, r, du, A, z);
+  if (solve6(A, z)) mju_zero(z, 6);
+  mjtNum lift[2];
+  for (int i = 0; i < 2; i++)
+    lift[i] = f[i].tilt * (f[i].a[0] * z[2 * i] + f[i].a[1] * z[2 * i + 1]);
+  *ddist = mju_dot3(n, rel) + lift[1] - lift[0];
+  mju_add3(dp, u[0], u[1]);
+  for (int k = 0; k < 2; k++) mju_addToScl3(dp, t[k], z[k] + z[2 + k]);
+  mju_addToScl3(dp, n, lift[0] + lift[1]);
+  mju_scl3(dp, dp, 0.5);
+  mju_scl3(dn, t[0], z[4]);
+  mju_addToScl3(dn, t[1], z[5]);
+}
+
 // dp, dframe (the frame's three rows) and ddist of contact con when geom 1 (mv1) and geom 2
 // (mv2) move by the twist S = (w, v) about o (axes turning by da = w x a).
 //   plane (point c, normal n turning with it) and geom 2's deepest point x (a sphere's
@@ -160,7 +436,7 @@ static void contactMotion(const mjModel* m, const mjData* d, const mjContact* co
                           mjtNum dframe[9], mjtNum* ddist) {
   const mjtNum *n = con->frame, *t1 = con->frame + 3, *p = con->pos;
   int g[2] = {con->geom1, con->geom2}, mv[2] = {mv1, mv2};
-  int plane = m->geom_type[g[0]] == mjGEOM_PLANE;
+  int kind = pairKind(m->geom_type[g[0]], m->geom_type[g[1]]), plane = kind == PAIR_PLANE;
   mjtNum dist = con->dist, rad[2], a[2][3], da[2][3], c[2][3], dc[2][3], x[2][3], dx[2][3];
   mjtNum dn[3] = {0, 0, 0}, du[3], unorm;
   int capsule[2];
@@ -191,6 +467,11 @@ static void contactMotion(const mjModel* m, const mjData* d, const mjContact* co
     mju_copy3(dp, dx[1]);
     mju_addToScl3(dp, dn, -(r2 + dist / 2));
     mju_addToScl3(dp, n, -*ddist / 2);
+  }
+
+  // other convex pairs: by their features
+  else if (kind == PAIR_FEATURE) {
+    featureMotion(m, d, con, S, o, mv, dp, dn, ddist);
   }
 
   // two round geoms: the nearest spheres' centers, sliding along capsule segments

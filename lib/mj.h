@@ -889,15 +889,17 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz);
 // integrator, filter, filterexact (actearly, ctrl and act clamping, forcerange); constraint
 // rows of dof and fixed-tendon friction loss, hinge, slide and fixed-tendon limits, joint,
 // fixed-tendon, connect and weld equalities, contacts (frictionless, pyramidal, elliptic,
-// condim 1 to 6, impedance slope included) of a sphere, capsule, cylinder, box or mesh on a
-// plane and between spheres and capsules, whatever solver found the solution; the Euler
+// condim 1 to 6, impedance slope included) of a sphere, capsule, cylinder, box, mesh or
+// ellipsoid on a plane, between spheres and capsules, of spheres, capsules and boxes on boxes
+// and of spheres on cylinders, whatever solver found the solution; the Euler
 // (implicit damping), implicit and implicitfast integrators, RK4 by the chain rule through
-// its stages.  Refused with a message: ball-joint limits, spatial-tendon rows, other
-// contact pairs, noslip, fluid forces, gravity compensation, tendon armature, spatial
-// tendons with forces, other transmissions, muscle and user actuators, tendon actfrcrange,
-// xfrc_applied.  The result is the derivative at the solution the solver returned (tight
-// solver tolerances make it the derivative of the exact step); at a contact event (a row
-// changing state) the step has none.  Typical:
+// its stages.  Refused with a message: ball-joint limits, spatial-tendon rows, the contacts
+// of the general convex solver (MPR, GJK/EPA), height fields, face-on-face boxes, noslip,
+// fluid forces, gravity compensation, tendon armature, spatial tendons with forces, other
+// transmissions, muscle and user actuators, tendon actfrcrange, xfrc_applied.  The result
+// is the derivative at the solution the solver returned (tight solver tolerances make it the
+// derivative of the exact step); at a contact event (a row changing state) the step has
+// none.  Typical:
 //   if (mjd_transitionSmooth(m, d, A, B, C, D, err, sizeof(err))) fall back to mjd_transitionFD
 
 // finite-difference (perturbed pipeline) evaluations made inside the analytic path since the

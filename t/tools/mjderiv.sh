@@ -139,7 +139,7 @@ cat >contact.xml <<'XML'
 XML
 agree contact.xml
 # a contact pair not differentiated yet is refused with its reason, nothing written
-sed 's|type="box" size="0.1 0.1 0.1"|type="ellipsoid" size="0.1 0.08 0.1"|' contact.xml >ellipsoid.xml
+sed 's|type="plane" size="1 1 0.1"|type="ellipsoid" size="1 1 0.1"|' contact.xml >ellipsoid.xml
 run 2 '"$BIN/mjderiv" ellipsoid.xml --method analytic --blocks A,B -o bad.jac'
 has err 'frame 0: the analytic method cannot differentiate it: .*not differentiated'
 holds ! -e bad.jac

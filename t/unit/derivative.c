@@ -358,11 +358,11 @@ Test(derivative, refusals) {
   cr_expect(A[0] == 7 && A[3] == 7);
   mj_deleteData(d);
   mj_deleteModel(m);
-  refused("<mujoco><worldbody><geom type='plane' size='1 1 0.1'/><body pos='0 0 0.09'>"
+  refused("<mujoco><worldbody><geom type='box' size='1 1 0.1'/><body pos='0 0 0.19'>"
           "<freejoint/><geom type='ellipsoid' size='0.1 0.2 0.1'/></body></worldbody></mujoco>",
           err, sizeof(err));
-  cr_expect(strstr(err, "contact 0, plane against ellipsoid: not differentiated") != NULL, "%s",
-            err);
+  cr_expect(strstr(err, "contact 0, ellipsoid against box (the convex solver's contact): not "
+                        "differentiated") != NULL, "%s", err);
   refused("<mujoco><worldbody><site name='s'/><body pos='0 0 1'><joint axis='0 1 0'/>"
           "<geom size='0.1' pos='0 0 -0.3'/><site name='t' pos='0.3 0 0'/></body></worldbody>"
           "<tendon><spatial limited='true' range='0 0.5'><site site='s'/><site site='t'/>"
@@ -613,6 +613,50 @@ Test(derivative, contact_solids) {
   checkAt("solids", xml, mjINT_EULER, solidsDown);
   snprintf(xml, sizeof(xml), SOLIDS_FMT, "");
   checkAt("solids", xml, mjINT_IMPLICITFAST, solidsDown);
+}
+
+// contacts the engine collides in closed form off the plane, differentiated by their
+// features (a witness's vertex, edge or face, a tube, a sphere, an ellipsoid's shape): box
+// on box face on face (a tilting base under a turned box: clipped points on tilted
+// incident edges), a box's corner on a box, spheres on a box's face and edge, a capsule on
+// a box, spheres on a cylinder's cap, rim and side, an ellipsoid on the plane
+static const char* const FEATURES[] = {
+    "<mujoco><option timestep='0.005'/><worldbody>"
+    "<body pos='0.6 0 0.1' euler='3 2 0'><joint type='ball'/><geom type='box' size='.1 .1 .1'/>"
+    "</body><body pos='0.62 0.01 0.28' euler='0 0 25'><freejoint/>"
+    "<geom type='box' size='.08 .08 .08'/></body></worldbody></mujoco>",
+    "<mujoco><option timestep='0.005'/><worldbody>"
+    "<body pos='0 0 0.1' euler='3 2 5'><joint type='ball'/><geom type='box' size='.2 .15 .1'/>"
+    "</body><body pos='0.05 0.02 0.26' euler='90 0 20'><freejoint/>"
+    "<geom type='box' size='.08 .05 .06'/></body></worldbody></mujoco>",
+    "<mujoco><option timestep='0.005'/><worldbody>"
+    "<body pos='0 0 0.3' euler='10 20 5'><joint type='ball' damping='.1'/>"
+    "<geom type='box' size='.2 .15 .1'/></body>"
+    "<body pos='0.05 0.02 0.49'><freejoint/><geom type='sphere' size='.06'/></body>"
+    "<body pos='0.19 0.14 0.5'><freejoint/><geom type='sphere' size='.05'/></body>"
+    "<body pos='-0.3 0 0.45' euler='0 80 0'><freejoint/><geom type='capsule' size='.04 .1'/>"
+    "</body></worldbody></mujoco>",
+    "<mujoco><option timestep='0.005'/><worldbody><geom type='plane' size='2 2 .1'/>"
+    "<body pos='0 0 0.1' euler='3 2 5'><joint type='ball' damping='.2'/>"
+    "<geom type='cylinder' size='.2 .1'/></body>"
+    "<body pos='0.05 0.02 0.26'><freejoint/><geom type='sphere' size='.06'/></body>"
+    "<body pos='0.19 0 0.2'><freejoint/><geom type='sphere' size='.05'/></body>"
+    "<body pos='0.26 0 0.06'><freejoint/><geom type='sphere' size='.07'/></body>"
+    "<body pos='0.8 0.02 0.055' euler='30 10 0'><freejoint/>"
+    "<geom type='ellipsoid' size='.08 .05 .06'/></body></worldbody></mujoco>"};
+
+// the model's own initial state simulated for 60 steps (the contacts settled: no event)
+static void settled(const mjModel* m, mjData* d) {
+  mj_resetData(m, d);
+  for (int i = 0; i < 60; i++) mj_step(m, d);
+}
+
+Test(derivative, contact_features) {
+  static const char* const name[] = {"boxclip", "boxcorner", "onbox", "cylinder"};
+  for (int i = 0; i < 4; i++) {
+    checkAt(name[i], FEATURES[i], mjINT_EULER, settled);
+    checkAt(name[i], FEATURES[i], mjINT_IMPLICITFAST, settled);
+  }
 }
 
 // ---- corpus robots along trajectories ---------------------------------------------------------
