@@ -5,8 +5,8 @@
 #   ONLY="contact" MODELS="gym_humanoid cheetah" sh scripts/bench.sh   (a focused run)
 #
 # ONLY (environment) names the parts to run, of compile, nocontact, smooth, contact (the
-# three races below) and deriv (default: all); MODELS the races' models to run by their names in the
-# tables (default: all).
+# three races below) and deriv (default: all); MODELS the races' models to run by their names
+# in the tables (default: all).
 #
 # 1. Compile time: the median wall time of `mjc compile` per model over RUNS runs (default 11).
 #    Models: models/chain100.xml (the 100-body chain, target under 50 ms), models/biped.xml and
@@ -136,20 +136,25 @@ fi
 
 # ---- finite-difference derivatives against MuJoCo 2.2.2 --------------------------------------
 
+# $1 / $2 with one decimal, "-" when $2 is not a time
+ratio() { echo "$1 $2" | awk '{ printf ($2 + 0 > 0) ? "%.1f" : "-", $1 / ($2 + 1e-300) }'; }
+
 # 4. (deriv) The transition Jacobians in process at the same state (the default, or the
 #    keyframe named), median of RUNS evaluations in microseconds (scripts/timing.c): MuJoCo
 #    2.2.2's centered mjd_transitionFD (eps 1e-6, A, B, C, D; a native copy of the model),
-#    ours, and our exact A, B (mjd_transitionSmooth, through the contact solve; "-" where the
-#    state has something the analytic method does not differentiate yet).  Ratios: MuJoCo's time
-#    over ours (> 1: libmj faster).
+#    ours, and our exact A, B, C, D (mjd_transitionSmooth, through the contact solve; "-"
+#    where the state has something the analytic method does not differentiate yet).  Ratios:
+#    MuJoCo's time over ours (> 1: libmj faster).
 if want deriv; then
   echo
   if timers; then
-    echo "transition Jacobians, median of $RUNS (microseconds): centered FD A,B,C,D eps 1e-6;"
-    echo "analytic A,B (- : the state has something not differentiated yet)"
-    printf '%-36s %10s %10s %7s %10s %8s\n' model "MuJoCo FD" "libmj FD" ratio analytic ratio
+    echo "transition Jacobians A,B,C,D, median of $RUNS (microseconds): centered FD eps 1e-6;"
+    echo "analytic (-: something not differentiated yet); ratios: MuJoCo FD over libmj FD and"
+    echo "over analytic; vs ours: libmj FD over analytic"
+    printf '%-36s %10s %10s %7s %10s %8s %8s\n' model "MuJoCo FD" "libmj FD" ratio analytic \
+      ratio "vs ours"
     for spec in dm_control/humanoid.xml menagerie/unitree_a1/scene.xml:home \
-                menagerie/pal_talos/scene_motor.xml; do
+                menagerie/pal_talos/scene_motor.xml:0; do
       xml=${spec%%:*} key=${spec#"$xml"}
       key=${key#:}
       [ -f "$corpus/$xml" ] || continue
@@ -159,9 +164,9 @@ if want deriv; then
       ours=$("$T/tm_ours" fd "$RUNS" "$corpus/$xml" $key)
       # shellcheck disable=SC2086
       exact=$("$T/tm_ours" analytic "$RUNS" "$corpus/$xml" $key)
-      printf '%-36s %10s %10s %7s %10s %8s\n' "$spec" "$theirs" "$ours" \
-        "$(echo "$theirs $ours" | awk '{ printf "%.2f", ($2 > 0) ? $1 / $2 : 0 }')" "$exact" \
-        "$(echo "$theirs $exact" | awk '{ printf ($2 + 0 > 0) ? "%.1f" : "-", $1 / ($2 + 1e-300) }')"
+      printf '%-36s %10s %10s %7s %10s %8s %8s\n' "$spec" "$theirs" "$ours" \
+        "$(ratio "$theirs" "$ours")" "$exact" "$(ratio "$theirs" "$exact")" \
+        "$(ratio "$ours" "$exact")"
     done
   else
     echo "derivatives against MuJoCo 2.2.2: not measured (no libmujoco-dev: $(head -1 "$T/err"))"

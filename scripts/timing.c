@@ -5,10 +5,10 @@
 //   timing load RUNS MODEL.xml            median milliseconds of compiling the model
 //   timing fd RUNS MODEL.xml [KEY]        median microseconds of one centered finite-difference
 //                                         evaluation of A, B, C, D (mjd_transitionFD, eps 1e-6)
-//                                         at the default or keyframe state
-//   timing analytic RUNS MODEL.xml [KEY]  (libmj only) the same for the exact A, B of
+//                                         at the default or keyframe state (KEY: name or index)
+//   timing analytic RUNS MODEL.xml [KEY]  (libmj only) the same for the exact A, B, C, D of
 //                                         mjd_transitionSmooth; "-" when the state has
-//                                         constraints it cannot differentiate yet
+//                                         something it cannot differentiate yet
 //
 // Prints the number, or "error: ..." and exits 1.
 #include <stdio.h>
@@ -73,7 +73,11 @@ int main(int argc, char** argv) {
     m = load(argv[3]);
     d = mj_makeData(m);
     if (argc == 5) {
+      // by name, else by index
+      char* end;
       int k = mj_name2id(m, mjOBJ_KEY, argv[4]);
+      long i = strtol(argv[4], &end, 10);
+      if (k < 0 && *argv[4] && !*end && i >= 0 && i < m->nkey) k = (int)i;
       if (k < 0) {
         printf("error: no keyframe %s\n", argv[4]);
         return 1;
@@ -90,7 +94,7 @@ int main(int argc, char** argv) {
       mjd_transitionFD(m, d, 1e-6, 1, A, B, C, D);
 #else
       char err[300];
-      if (exact && mjd_transitionSmooth(m, d, A, B, NULL, NULL, err, sizeof(err))) {
+      if (exact && mjd_transitionSmooth(m, d, A, B, C, D, err, sizeof(err))) {
         printf("-\n");
         return 0;
       }
