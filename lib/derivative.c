@@ -58,8 +58,9 @@ int mjd_tendonFixed(const mjModel* m, int t) {
 static int checkModel(const mjModel* m, char* err, int errsz) {
   char nm[64];
   int gravity = !(m->opt.disableflags & mjDSBL_GRAVITY);
-  if (m->opt.density > 0 || m->opt.viscosity > 0) {
-    snprintf(err, errsz, "fluid forces (density, viscosity): not differentiated yet");
+  if ((m->opt.density > 0 || m->opt.viscosity > 0) &&
+      (m->opt.integrator == mjINT_IMPLICIT || m->opt.integrator == mjINT_IMPLICITFAST)) {
+    snprintf(err, errsz, "fluid forces under the implicit integrators: not differentiated yet");
     return -1;
   }
   for (int b = 1; b < m->nbody; b++) {
@@ -371,6 +372,94 @@ static void passiveDeriv(const mjModel* m, mjData* d, mjtNum* Gq, mjtNum* Gv) {
   }
 }
 
+// res = S_lin + S_rot x r: the velocity at offset r (from the point S is held about) of S
+static void twistAt(mjtNum res[3], const mjtNum S[6], const mjtNum r[3]) {
+  mju_cross(res, S, r);
+  mju_addTo3(res, S + 3);
+}
+
+// Gq, Gv += d qfrc_fluid/dq, dv of the inertia-box model (mj_inertiaBoxForce), body by body.
+// With p the body's com (r = p - o from its tree's com o), R its inertial frame and T its
+// twist (cvel, w its rotation), the local velocity l = (R'w, R'(v(p) - wind)) gives the local
+// force lf(l) with slopes G, the world torque and force Tw = R lf_rot, F = R lf_lin and the
+// wrench W = (Tw + r x F, F), so qfrc_j = cdof_j'W over the dofs j of the body's chain.
+//   along v_i:  dl = (R'w_i, R'v_i(p)),  (w_i, v_i) = cdof_i
+//   along q_i (S = cdof_i, s its rotation):  the body turns by s, its com moves by dp = S(p)
+//   and its twist by dT = S x (T - pre_i) (pre_i the twist before the first dof i moves), so
+//   dl = (R'(dw - s x w), R'(dv(p) + w x dp - s x (v(p) - wind))),  dTw = R G dl_rot + s x Tw,
+//   dF = R G dl_lin + s x F,  dW = (dTw + dp x F + r x dF, dF),
+//   dqfrc_j = cdof_j'dW - [j moved by i] cdof_j'(S x* W)
+static void fluidDeriv(const mjModel* m, mjData* d, mjtNum* Gq, mjtNum* Gv) {
+  int nv = m->nv;
+  for (int b = 1; b < m->nbody; b++) {
+    int last = mj_bodyLastDof(m, b);
+    if (m->body_mass[b] < mjMINVAL || last < 0) continue;
+    const mjtNum *R = d->ximat + 9 * b, *T = d->cvel + 6 * b;
+    mjtNum box[3], l[6], lf[6], G[6], r[3], vrel[3], Tw[3], W[6], SW[6] = {0}, t[3];
+    mj_inertiaBox(m, b, box);
+    mj_fluidVelocity(m, d, b, l);
+    mj_inertiaBoxForce(m, box, l, lf, G);
+    mju_sub3(r, d->xipos + 3 * b, d->subtree_com + 3 * m->body_rootid[b]);
+    twistAt(vrel, T, r);
+    mju_subFrom(vrel, m->opt.wind, 3);
+    mju_mulMatVec3(Tw, R, lf);
+    mju_mulMatVec3(W + 3, R, lf + 3);
+    mju_cross(W, r, W + 3);
+    mju_addTo3(W, Tw);
+
+    // each direction: the v columns, then the q columns, of the dofs of b's chain
+    for (int q = 0; q < 2; q++) {
+      for (int i = last; i >= 0; i = m->dof_parentid[i]) {
+        const mjtNum* S = d->cdof + 6 * i;
+        mjtNum dw[3], dv[3], dl[6], dT[6], dp[3], dW[6];
+        int first = mjd_firstMoved(m, i), bi = m->dof_bodyid[i];
+        if (!q) {
+          mju_copy3(dw, S);
+          twistAt(dv, S, r);
+        } else {
+          mjtNum pre[6];
+          mju_copy(pre, d->cvel + 6 * m->body_parentid[bi], 6);
+          for (int j = m->body_dofadr[bi]; j < first; j++)
+            mju_addToScl(pre, d->cdof + 6 * j, d->qvel[j], 6);
+          mju_sub(pre, T, pre, 6);
+          mju_crossMotion(dT, S, pre);
+          twistAt(dp, S, r);
+          mju_copy3(dw, dT);
+          twistAt(dv, dT, r);
+          mju_cross(t, T, dp);
+          mju_addTo3(dv, t);
+          mju_cross(t, S, T);
+          mju_subFrom(dw, t, 3);
+          mju_cross(t, S, vrel);
+          mju_subFrom(dv, t, 3);
+        }
+        // the local force's change G dl
+        mju_mulMatTVec3(dl, R, dw);
+        mju_mulMatTVec3(dl + 3, R, dv);
+        for (int k = 0; k < 6; k++) dl[k] *= G[k];
+        // dTw and dF (turned by s along q), dW = (dTw + dp x F + r x dF, dF)
+        mju_mulMatVec3(dW, R, dl);
+        mju_mulMatVec3(dW + 3, R, dl + 3);
+        if (q) {
+          mju_cross(t, S, Tw);
+          mju_addTo3(dW, t);
+          mju_cross(t, S, W + 3);
+          mju_addTo3(dW + 3, t);
+          mju_cross(t, dp, W + 3);
+          mju_addTo3(dW, t);
+          mju_crossForce(SW, S, W);
+        }
+        mju_cross(t, r, dW + 3);
+        mju_addTo3(dW, t);
+        mjtNum* col = (q ? Gq : Gv) + (size_t)i * nv;
+        for (int j = last; j >= 0; j = m->dof_parentid[j])
+          col[j] += mju_dot(d->cdof + 6 * j, dW, 6) -
+                    (q && j >= first ? mju_dot(d->cdof + 6 * j, SW, 6) : 0);
+      }
+    }
+  }
+}
+
 // 0 when actuator i's control is clamped (limited, clamping on, outside its range), else 1
 static mjtNum ctrlSlope(const mjModel* m, const mjData* d, int i) {
   const mjtNum* r = m->actuator_ctrlrange + 2 * i;
@@ -625,6 +714,7 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
 
   // passive and actuator forces
   passiveDeriv(m, d, Gq, Gv);
+  if (m->opt.density > 0 || m->opt.viscosity > 0) fluidDeriv(m, d, Gq, Gv);
   actuatorDeriv(m, d, sys, acc, Gq, Gv, Gact, Gu);
   mj_freeStack(d, mark);
 }

@@ -35,4 +35,9 @@ void mj_inertiaBox(const mjModel* m, int b, mjtNum box[3]);
 // velocity of body b's com relative to the wind, in its inertial frame (rot:lin)
 void mj_fluidVelocity(const mjModel* m, const mjData* d, int b, mjtNum lvel[6]);
 
+// the inertia-box model's force and torque (rot:lin) in a body's inertial frame at its local
+// velocity lvel, and (slope not NULL) each component's derivative by its own velocity
+void mj_inertiaBoxForce(const mjModel* m, const mjtNum box[3], const mjtNum lvel[6],
+                        mjtNum lfrc[6], mjtNum slope[6]);
+
 #endif

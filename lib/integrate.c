@@ -148,17 +148,15 @@ static void derivDamperActuator(const mjModel* m, mjData* d, Deriv* D) {
 }
 
 // inertia-box fluid forces: D += sum_k c_k g_k g_k', g_k = J' (R e_k) with J the body com
-// Jacobian (rot, lin) and c_k the derivative of the local force component k:
-//   rot  -pi beta d^3 - rho/32 b_k (b_i^4 + b_j^4) |w_k|,  lin  -3 pi beta d - rho b_i b_j |v_k|
+// Jacobian (rot, lin) and c_k the slope of the local force component k (mj_inertiaBoxForce)
 static void derivFluid(const mjModel* m, mjData* d, Deriv* D, mjtNum* g) {
   int nv = m->nv;
-  mjtNum rho = m->opt.density, beta = m->opt.viscosity;
   for (int b = 1; b < m->nbody; b++) {
     if (m->body_mass[b] < mjMINVAL) continue;
-    mjtNum box[3], lvel[6];
+    mjtNum box[3], lvel[6], lfrc[6], slope[6];
     mj_inertiaBox(m, b, box);
     mj_fluidVelocity(m, d, b, lvel);
-    mjtNum diam = (box[0] + box[1] + box[2]) / 3;
+    mj_inertiaBoxForce(m, box, lvel, lfrc, slope);
     const mjtNum* R = d->ximat + 9 * b;
     mjtNum r[3];
     mju_sub3(r, d->xipos + 3 * b, d->subtree_com + 3 * m->body_rootid[b]);
@@ -167,11 +165,7 @@ static void derivFluid(const mjModel* m, mjData* d, Deriv* D, mjtNum* g) {
 
     for (int k = 0; k < 6; k++) {
       int i = k % 3;
-      mjtNum bj = box[(i + 1) % 3], bk = box[(i + 2) % 3];
-      mjtNum c = k < 3 ? -mjPI * beta * diam * diam * diam -
-                             rho / 32 * box[i] * (bj * bj * bj * bj + bk * bk * bk * bk) *
-                                 fabs(lvel[k])
-                       : -3 * mjPI * beta * diam - rho * bj * bk * fabs(lvel[k]);
+      mjtNum c = slope[k];
       if (!c) continue;
 
       // g_j = cdof_rot . e (rot) or (cdof_lin + cdof_rot x r) . e (lin), e = R column i

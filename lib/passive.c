@@ -102,11 +102,14 @@ void mj_fluidVelocity(const mjModel* m, const mjData* d, int b, mjtNum lvel[6]) 
   mju_sub3(lvel + 3, lvel + 3, wind);
 }
 
-// the force and torque of the medium on body b in its inertial frame (rot:lin):
+// the force and torque of the medium on a body of inertia box `box` moving at lvel, in its
+// inertial frame (rot:lin), and (slope: NULL or 6) each component's derivative by its own
+// velocity component:
 //   viscous  f = -3 pi beta d v,  t = -pi beta d^3 w,  d = mean side
 //   drag     f_i = -rho/2 b_j b_k |v_i| v_i,  t_i = -rho/64 b_i (b_j^4 + b_k^4) |w_i| w_i
-static void inertiaBoxForce(const mjModel* m, const mjtNum box[3], const mjtNum lvel[6],
-                            mjtNum lfrc[6]) {
+//   slopes   -3 pi beta d - rho b_j b_k |v_i|,  -pi beta d^3 - rho/32 b_i (b_j^4 + b_k^4) |w_i|
+void mj_inertiaBoxForce(const mjModel* m, const mjtNum box[3], const mjtNum lvel[6],
+                        mjtNum lfrc[6], mjtNum slope[6]) {
   mjtNum rho = m->opt.density, beta = m->opt.viscosity;
   mjtNum diam = (box[0] + box[1] + box[2]) / 3;
   for (int i = 0; i < 3; i++) {
@@ -115,6 +118,10 @@ static void inertiaBoxForce(const mjModel* m, const mjtNum box[3], const mjtNum 
     lfrc[i] = -mjPI * beta * diam * diam * diam * w
               - rho / 64 * box[i] * (bj * bj * bj * bj + bk * bk * bk * bk) * fabs(w) * w;
     lfrc[3 + i] = -3 * mjPI * beta * diam * v - rho / 2 * bj * bk * fabs(v) * v;
+    if (!slope) continue;
+    slope[i] = -mjPI * beta * diam * diam * diam -
+               rho / 32 * box[i] * (bj * bj * bj * bj + bk * bk * bk * bk) * fabs(w);
+    slope[3 + i] = -3 * mjPI * beta * diam - rho * bj * bk * fabs(v);
   }
 }
 
@@ -125,7 +132,7 @@ static void fluidForces(const mjModel* m, mjData* d) {
     mjtNum box[3], lvel[6], lfrc[6], force[3], torque[3];
     mj_inertiaBox(m, b, box);
     mj_fluidVelocity(m, d, b, lvel);
-    inertiaBoxForce(m, box, lvel, lfrc);
+    mj_inertiaBoxForce(m, box, lvel, lfrc, NULL);
     mju_mulMatVec3(torque, d->ximat + 9 * b, lfrc);
     mju_mulMatVec3(force, d->ximat + 9 * b, lfrc + 3);
     mj_applyFT(m, d, force, torque, d->xipos + 3 * b, b, d->qfrc_fluid);

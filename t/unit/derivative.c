@@ -350,7 +350,7 @@ static void refused(const char* xml, char* err, int errsz) {
 Test(derivative, refusals) {
   char err[300] = "";
   mjtNum A[4] = {7, 7, 7, 7};
-  mjModel* m = load(PENDULUM, mjINT_EULER);
+  mjModel* m = load(PENDULUM, mjINT_IMPLICIT);
   mjData* d = mj_makeData(m);
   m->opt.density = 1.2;
   cr_assert_eq(mjd_transitionSmooth(m, d, A, NULL, NULL, NULL, err, sizeof(err)), -1);
@@ -659,6 +659,32 @@ Test(derivative, contact_features) {
   }
 }
 
+// the inertia-box fluid model (quadratic drag, viscosity, wind) on a free body carrying a
+// hinged and a slid body: Euler and RK4 (the implicit integrators' matrix holds the fluid's
+// velocity derivative: refused)
+static const char* FLUID =
+    "<mujoco><option timestep='0.002' density='900' viscosity='0.02' wind='0.3 -0.2 0.1'/>"
+    "<worldbody><body pos='0 0 1'><freejoint/>"
+    "<geom type='box' size='0.2 0.1 0.05' mass='2'/>"
+    "<body pos='0.25 0 0'><joint name='h' axis='0 1 0' damping='0.01'/>"
+    "<geom type='capsule' fromto='0 0 0 0.3 0 0' size='0.03'/>"
+    "<body pos='0.3 0 0'><joint type='slide' axis='1 0 0'/><geom size='0.05'/></body>"
+    "</body></body></worldbody>"
+    "<actuator><motor joint='h'/></actuator></mujoco>";
+
+Test(derivative, fluid) {
+  check("fluid", FLUID, mjINT_EULER);
+  check("fluid", FLUID, mjINT_RK4);
+  char err[300];
+  mjModel* m = load(FLUID, mjINT_IMPLICITFAST);
+  mjData* d = mj_makeData(m);
+  mjtNum A[18 * 18];
+  cr_assert_eq(mjd_transitionSmooth(m, d, A, NULL, NULL, NULL, err, sizeof(err)), -1);
+  cr_expect(strstr(err, "fluid forces under the implicit integrators") != NULL, "%s", err);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
 // ---- corpus robots along trajectories ---------------------------------------------------------
 
 // analytic A, B against central differences at every `every`-th state of an n-step trajectory
@@ -769,8 +795,8 @@ Test(derivative, equality) {
   checkAt("coupled", COUPLED, mjINT_RK4, NULL);
 }
 
-// more corpus models with contacts, limits and friction loss on every row the analytic path
-// accepts, 10 states along 200 steps each
+// more corpus models with contacts, limits, friction loss and fluid forces on every row the
+// analytic path accepts, 10 states along 200 steps each
 Test(derivative, corpus_trajectories) {
   static const char* const files[] = {
       "dm_control/cheetah.xml", "dm_control/finger.xml", "dm_control/hopper.xml",
@@ -778,7 +804,9 @@ Test(derivative, corpus_trajectories) {
       "dm_control/walker.xml", "dm_control/cartpole.xml", "gymnasium/ant.xml",
       "gymnasium/humanoid.xml", "gymnasium/pusher.xml", "gymnasium/reacher.xml",
       "menagerie/anybotics_anymal_c/scene.xml", "menagerie/franka_emika_panda/scene.xml",
-      "menagerie/agility_cassie/scene.xml"};
+      "menagerie/agility_cassie/scene.xml", "dm_control/manipulator.xml",
+      "dm_control/swimmer.xml", "dm_control/fish.xml", "gymnasium/swimmer.xml",
+      "menagerie/pal_talos/scene_motor.xml"};
   for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
     char path[256];
     snprintf(path, sizeof(path), "../shared/corpus/%s", files[i]);
