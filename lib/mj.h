@@ -895,8 +895,9 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz);
 // (implicit damping), implicit and implicitfast integrators, RK4 by the chain rule through
 // its stages.  Refused with a message: ball-joint limits, spatial-tendon rows, the contacts
 // of the general convex solver (MPR, GJK/EPA), height fields, face-on-face boxes, noslip,
-// fluid forces under the implicit integrators, gravity compensation, tendon armature, spatial tendons with forces, other
-// transmissions, muscle and user actuators, tendon actfrcrange, xfrc_applied.  The result
+// fluid forces under the implicit integrators, gravity compensation, tendon armature,
+// spatial tendons with forces, other transmissions, muscle and user actuators, tendon
+// actfrcrange, xfrc_applied.  The result
 // is the derivative at the solution the solver returned (tight solver tolerances make it the
 // derivative of the exact step); at a contact event (a row changing state) the step has
 // none.  Typical:
