@@ -65,18 +65,7 @@ timers() {
     cc -O2 -DNATIVE scripts/timing.c -lmujoco -o "$T/tm_native" 2>>"$T/err"
 }
 
-# the path of a copy of corpus model $1 (relative to the corpus) that MuJoCo 2.2.2 reads: its
-# directory copied with what 2.2.2 does not know taken out (actuatorfrcrange attributes, the
-# implicitfast integrator read as implicit)
-nativeCopy() {
-  dir=$T/native/$(dirname "$1")
-  if [ ! -d "$dir" ]; then
-    mkdir -p "$(dirname "$dir")"
-    cp -r "$corpus/$(dirname "$1")" "$dir"
-    sed -i 's/ actuatorfrcrange="[^"]*"//g; s/"implicitfast"/"implicit"/g' "$dir"/*.xml
-  fi
-  echo "$dir/$(basename "$1")"
-}
+. scripts/native.sh
 
 # the median time of compiling $1, in ms, on stdout; nothing (and a note) if it fails
 timeit() {
@@ -116,7 +105,7 @@ if want compile; then
     printf '%-38s %12s %10s %7s\n' model "MuJoCo 2.2.2" mjc ratio
     for xml in menagerie/pal_talos/scene_motor.xml menagerie/shadow_hand/scene_right.xml; do
       [ -f "$corpus/$xml" ] || continue
-      theirs=$("$T/tm_native" load "$RUNS" "$(nativeCopy "$xml")")
+      theirs=$("$T/tm_native" load "$RUNS" "$(nativeCopy "$corpus/$xml")")
       ours=$("$T/tm_ours" load "$RUNS" "$corpus/$xml")
       printf '%-38s %12s %10s %7s\n' "$xml" "$theirs" "$ours" \
         "$(echo "$theirs $ours" | awk '{ printf "%.2f", ($2 > 0) ? $1 / $2 : 0 }')"
@@ -154,7 +143,7 @@ if want deriv; then
       key=${key#:}
       [ -f "$corpus/$xml" ] || continue
       # shellcheck disable=SC2086
-      theirs=$("$T/tm_native" fd "$RUNS" "$(nativeCopy "$xml")" $key)
+      theirs=$("$T/tm_native" fd "$RUNS" "$(nativeCopy "$corpus/$xml")" $key)
       # shellcheck disable=SC2086
       ours=$("$T/tm_ours" fd "$RUNS" "$corpus/$xml" $key)
       # shellcheck disable=SC2086

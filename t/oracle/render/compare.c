@@ -213,5 +213,9 @@ int main(int argc, char** argv) {
   for (int k = 0; k < ng; k++) free(g[k].err);
   free(g);
   free(all);
+  free(ref.id);
+  free(ref.z);
+  free(test.id);
+  free(test.z);
   return bad || deep;
 }
