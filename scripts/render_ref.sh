@@ -7,8 +7,8 @@
 # Builds render_ref into BIN/../t/render_ref when it is missing or older than its source, with
 # Debian's libmujoco-dev, libglfw3-dev and libpng-dev (scripts/deps.sh installs them and xvfb),
 # and runs it through xvfb-run on a 24-bit screen with LIBGL_ALWAYS_SOFTWARE=1.  Exit status:
-# 77 with the reason on stderr when a dependency is missing (the skip of automake's tests),
-# else render_ref's.
+# 77 with the reason on stderr when a dependency is missing (the skip of automake's tests;
+# render_ref's own when it gets no display or OpenGL context), else render_ref's.
 set -eu
 
 BIN=${BIN:-build/bin}

@@ -81,6 +81,11 @@ for v in "$@"; do
   model=$corpus/$(echo "$v" | cut -d: -f1)
   cam=$(echo "$v" | cut -d: -f2)
   echo "== $v (${WIDTH}x$HEIGHT)"
+  if [ ! -f "$model" ]; then
+    echo "no such model: $model"
+    status=1 bad=$((bad + 1))
+    continue
+  fi
   state "$v" "$dir"
 
   # MuJoCo 2.2.2's view; 77: it cannot run here
