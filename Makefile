@@ -68,7 +68,7 @@ check: all $(UNITBIN)
 	  sh t/oracle/inverse/run.sh
 	@BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(LDFLAGS)" LDLIBS="$(LDLIBS)" \
 	  sh t/oracle/solver/run.sh
-	@for t in mesh texture ray sensor deriv; do \
+	@for t in mesh texture ray sensor deriv render; do \
 	  BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(LDFLAGS)" LDLIBS="$(LDLIBS)" \
 	    sh t/oracle/$$t/run.sh || exit 1; done
 

@@ -1,12 +1,13 @@
 #!/bin/sh
-# bench.sh: benchmarks: compile time of mjc, and simulation speed of mjstep against MuJoCo.
+# bench.sh: benchmarks: compile time of mjc, simulation speed of mjstep and rendering speed of
+# mjrender against MuJoCo.
 #
 #   BIN=/path/to/bin sh scripts/bench.sh [RUNS [STEPS]]   (from the repository root; make bench)
 #   ONLY="contact" MODELS="gym_humanoid cheetah" sh scripts/bench.sh   (a focused run)
 #
 # ONLY (environment) names the parts to run, of compile, nocontact, smooth, contact (the
-# three races below) and deriv (default: all); MODELS the races' models to run by their names
-# in the tables (default: all).
+# three races below), deriv and render (default: all); MODELS the races' models to run by
+# their names in the tables (default: all).
 #
 # 1. Compile time: the median wall time of `mjc compile` per model over RUNS runs (default 11).
 #    Models: models/chain100.xml (the 100-body chain, target under 50 ms), models/biped.xml and
@@ -38,7 +39,7 @@ BIN=${BIN:-build/bin}
 RUNS=${1:-11}
 STEPS=${2:-50000}
 ROUNDS=${ROUNDS:-5}
-ONLY=${ONLY:-compile deriv nocontact smooth contact}
+ONLY=${ONLY:-compile deriv render nocontact smooth contact}
 MODELS=${MODELS:-}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -56,6 +57,9 @@ median() {
                  END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
+# $1 / $2 with two decimals; nothing when either is "-" or $2 is 0
+ratio() { echo "$1 $2" | awk '$1 != "-" && $2 != "-" && $2 > 0 { printf "%.2f", $1 / $2 }'; }
+
 # build scripts/timing.c against libmj ($T/tm_ours) and Debian's libmujoco-dev ($T/tm_native),
 # once; false (the reason in $T/err) when either fails
 timers() {
@@ -65,18 +69,7 @@ timers() {
     cc -O2 -DNATIVE scripts/timing.c -lmujoco -o "$T/tm_native" 2>>"$T/err"
 }
 
-# the path of a copy of corpus model $1 (relative to the corpus) that MuJoCo 2.2.2 reads: its
-# directory copied with what 2.2.2 does not know taken out (actuatorfrcrange attributes, the
-# implicitfast integrator read as implicit)
-nativeCopy() {
-  dir=$T/native/$(dirname "$1")
-  if [ ! -d "$dir" ]; then
-    mkdir -p "$(dirname "$dir")"
-    cp -r "$corpus/$(dirname "$1")" "$dir"
-    sed -i 's/ actuatorfrcrange="[^"]*"//g; s/"implicitfast"/"implicit"/g' "$dir"/*.xml
-  fi
-  echo "$dir/$(basename "$1")"
-}
+. scripts/native.sh
 
 # the median time of compiling $1, in ms, on stdout; nothing (and a note) if it fails
 timeit() {
@@ -116,7 +109,7 @@ if want compile; then
     printf '%-38s %12s %10s %7s\n' model "MuJoCo 2.2.2" mjc ratio
     for xml in menagerie/pal_talos/scene_motor.xml menagerie/shadow_hand/scene_right.xml; do
       [ -f "$corpus/$xml" ] || continue
-      theirs=$("$T/tm_native" load "$RUNS" "$(nativeCopy "$xml")")
+      theirs=$("$T/tm_native" load "$RUNS" "$(nativeCopy "$corpus/$xml")")
       ours=$("$T/tm_ours" load "$RUNS" "$corpus/$xml")
       printf '%-38s %12s %10s %7s\n' "$xml" "$theirs" "$ours" \
         "$(echo "$theirs $ours" | awk '{ printf "%.2f", ($2 > 0) ? $1 / $2 : 0 }')"
@@ -135,9 +128,6 @@ if want compile; then
 fi
 
 # ---- finite-difference derivatives against MuJoCo 2.2.2 --------------------------------------
-
-# $1 / $2 with one decimal, "-" when $2 is not a time
-ratio() { echo "$1 $2" | awk '{ printf ($2 + 0 > 0) ? "%.1f" : "-", $1 / ($2 + 1e-300) }'; }
 
 # 4. (deriv) The transition Jacobians in process at the same state (the default, or the
 #    keyframe named), median of RUNS evaluations in microseconds (scripts/timing.c): MuJoCo
@@ -159,7 +149,7 @@ if want deriv; then
       key=${key#:}
       [ -f "$corpus/$xml" ] || continue
       # shellcheck disable=SC2086
-      theirs=$("$T/tm_native" fd "$RUNS" "$(nativeCopy "$xml")" $key)
+      theirs=$("$T/tm_native" fd "$RUNS" "$(nativeCopy "$corpus/$xml")" $key)
       # shellcheck disable=SC2086
       ours=$("$T/tm_ours" fd "$RUNS" "$corpus/$xml" $key)
       # shellcheck disable=SC2086
@@ -171,6 +161,51 @@ if want deriv; then
   else
     echo "derivatives against MuJoCo 2.2.2: not measured (no libmujoco-dev: $(head -1 "$T/err"))"
   fi
+fi
+
+# ---- rendering speed against MuJoCo 2.2.2 ----------------------------------------------------
+
+# 5. (render) Frames per second of MuJoCo 2.2.2's OpenGL renderer under Xvfb with Mesa's
+#    software GL (scripts/render_ref.sh --bench: the model's own shadows, reflections, skybox
+#    and multisampling, the free camera, pixels read back and a PNG written each frame, the
+#    simulation stepped between frames untimed) and of mjrender (`mjrender MODEL STREAM
+#    --threads 2 -o DIR/f%05d.png`, the whole process timed; STREAM: RFRAMES frames of
+#    mjstep from the default state), RFRAMES frames each (environment, default 200): the
+#    dm_control humanoid at 640x480 and 1920x1080, Menagerie's TALOS (scene_motor, a native copy
+#    for MuJoCo) at 640x480.  The ratio is mjrender / MuJoCo (> 1: mjrender faster); the issue's
+#    targets for mjrender are 100, 20 and 30 frames/s.
+RFRAMES=${RFRAMES:-200}
+if want render; then
+  echo
+  echo "rendering, $RFRAMES frames, PNGs written (frames per second; ratio = mjrender / MuJoCo):"
+  printf '%-44s %12s %12s %8s\n' case "MuJoCo 2.2.2" mjrender ratio
+  mkdir -p "$T/frames"
+  for spec in dm_control/humanoid.xml:640:480 dm_control/humanoid.xml:1920:1080 \
+              menagerie/pal_talos/scene_motor.xml:640:480; do
+    xml=${spec%%:*} size=${spec#*:}
+    w=${size%:*} h=${size#*:}
+    [ -f "$corpus/$xml" ] || continue
+    # MuJoCo 2.2.2: "N frames WxH, render and read back T1 s, PNG T2 s: R frames/s"; 77: it
+    # cannot run here
+    theirs=- rc=0
+    BIN=$BIN sh scripts/render_ref.sh --bench "$RFRAMES" "$(nativeCopy "$corpus/$xml")" "$w" \
+      "$h" "$T/frames" >"$T/ref" 2>&1 || rc=$?
+    [ "$rc" -eq 0 ] && theirs=$(awk '/frames\/s$/ { print $(NF - 1) }' "$T/ref")
+    [ "$rc" -eq 0 ] || echo "  MuJoCo 2.2.2 not measured: $(tail -n 1 "$T/ref")"
+    rm -f "$T/frames"/*
+    # mjrender on 2 threads, the whole process
+    ours=-
+    if [ -x "$BIN/mjrender" ]; then
+      "$BIN/mjstep" "$corpus/$xml" -n $((RFRAMES - 1)) -o "$T/frames.mjt"
+      t0=$(now)
+      "$BIN/mjrender" "$corpus/$xml" "$T/frames.mjt" --threads 2 --width "$w" --height "$h" \
+        -o "$T/frames/f%05d.png" && ours=$(echo "$t0 $(now)" |
+          awk -v n="$RFRAMES" '{ printf "%.2f", n / (($2 - $1) / 1000) }')
+      rm -f "$T/frames"/*
+    fi
+    rat=$(ratio "$ours" "$theirs")
+    printf '%-44s %12s %12s %8s\n' "$xml ${w}x$h" "$theirs" "$ours" "${rat:--}"
+  done
 fi
 
 # ---- simulation speed against MuJoCo 2.2.2 ---------------------------------------------------
@@ -248,8 +283,8 @@ simTable() {
       r=$("$BIN/mjstep" "$copy" -n "$n" --bench 2>&1 | awk '/steps\/s$/ { print $(NF - 1) }')
       [ -n "$r" ] && ours=$(best "$ours" "$r")
     done
-    ratio=$(echo "$ours $ref" | awk '$1 != "-" && $2 != "-" && $2 > 0 { printf "%.2f", $1 / $2 }')
-    printf '%-16s %12s %12s %8s  %s\n' "$name" "$ref" "$ours" "${ratio:--}" "$cons"
+    rat=$(ratio "$ours" "$ref")
+    printf '%-16s %12s %12s %8s  %s\n' "$name" "$ref" "$ours" "${rat:--}" "$cons"
   done
 }
 

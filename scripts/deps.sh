@@ -4,13 +4,16 @@
 #   sh scripts/deps.sh
 #
 # Build: gcc and make (build-essential), expat, zlib.  Tests: Criterion, and Node.js with npm
-# for the MuJoCo oracle.  Node and npm may already come from another repository (NodeSource
-# ships npm inside its nodejs, and conflicts with Debian's npm), so Debian's are installed only
-# when the commands are absent.  Runs apt-get directly as root, else through sudo; never reads
-# standard input.
+# for the MuJoCo oracle.  Debian's MuJoCo 2.2.2 (libmujoco-dev; libmujoco-samples for
+# mujoco-testspeed) with GLFW and Xvfb for the benchmarks and the render oracle's reference
+# pictures (scripts/render_ref.sh: Mesa's software OpenGL under xvfb-run, which needs xauth).
+# Node and npm may already come from another repository (NodeSource ships npm inside its
+# nodejs, and conflicts with Debian's npm), so Debian's are installed only when the commands
+# are absent.  Runs apt-get directly as root, else through sudo; never reads standard input.
 set -eu
 
-packages="build-essential libexpat1-dev zlib1g-dev libcriterion-dev libccd-dev libqhull-dev libpng-dev"
+packages="build-essential libexpat1-dev zlib1g-dev libcriterion-dev libccd-dev libqhull-dev
+  libpng-dev libmujoco-dev libmujoco-samples libglfw3-dev libgl-dev xvfb xauth"
 missing=
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
