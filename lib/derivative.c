@@ -86,11 +86,15 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
   for (int i = 0; i < m->nu; i++) {
     int trn = m->actuator_trntype[i], id = m->actuator_trnid[2 * i], dyn = m->actuator_dyntype[i];
     int jt = id >= 0 && id < m->njnt ? m->jnt_type[id] : -1;
+    const mjtNum *gp = m->actuator_gainprm + 10 * i, *bp = m->actuator_biasprm + 10 * i;
+    int site = trn == mjTRN_SITE && m->actuator_trnid[2 * i + 1] < 0;
+    int still = !gp[1] && !gp[2] && !bp[1] && !bp[2];
     const char* what =
         (trn == mjTRN_JOINT || trn == mjTRN_JOINTINPARENT) && jt != mjJNT_HINGE &&
                 jt != mjJNT_SLIDE ? "transmission on a ball or free joint"
-        : trn != mjTRN_JOINT && trn != mjTRN_JOINTINPARENT && trn != mjTRN_TENDON
-            ? "site, slider-crank or body transmission"
+        : site && !still ? "site transmission with length or velocity terms"
+        : trn != mjTRN_JOINT && trn != mjTRN_JOINTINPARENT && trn != mjTRN_TENDON && !site
+            ? "slider-crank, body or reference-site transmission"
         : dyn != mjDYN_NONE && dyn != mjDYN_INTEGRATOR && dyn != mjDYN_FILTER &&
                 dyn != mjDYN_FILTEREXACT ? "muscle or user dynamics"
         : m->actuator_actnum[i] > 1 ? "more than one activation"
@@ -378,24 +382,57 @@ static void twistAt(mjtNum res[3], const mjtNum S[6], const mjtNum r[3]) {
   mju_addTo3(res, S + 3);
 }
 
+// col (nv, +=) the change of the generalized forces cdof_j'W, over the dofs j of the chain
+// ending at dof `last`, of a wrench W = (Tw + r x F, F) (torque Tw and force F at r from the
+// tree's com) whose law changes them by dTw, dF; along q_i (moves: dof i moves the body by
+// S = cdof_i, s its rotation) the torque and force also turn and the point moves by dp = S(r):
+//   dW = (dTw + s x Tw + dp x F + r x dF', dF'),  dF' = dF + s x F,
+//   dqfrc_j = cdof_j'dW - [j moved by i] cdof_j'(S x* W)
+static void wrenchColumn(const mjModel* m, const mjData* d, int last, int i, int moves,
+                         const mjtNum r[3], const mjtNum Tw[3], const mjtNum F[3],
+                         const mjtNum dTw[3], const mjtNum dF[3], mjtNum* col) {
+  const mjtNum* S = d->cdof + 6 * i;
+  mjtNum dW[6], W[6], SW[6] = {0}, t[3];
+  int first = mjd_firstMoved(m, i);
+  mju_copy3(dW, dTw);
+  mju_copy3(dW + 3, dF);
+  if (moves) {
+    mjtNum dp[3];
+    twistAt(dp, S, r);
+    mju_cross(t, S, Tw);
+    mju_addTo3(dW, t);
+    mju_cross(t, S, F);
+    mju_addTo3(dW + 3, t);
+    mju_cross(t, dp, F);
+    mju_addTo3(dW, t);
+    mju_cross(W, r, F);
+    mju_addTo3(W, Tw);
+    mju_copy3(W + 3, F);
+    mju_crossForce(SW, S, W);
+  }
+  mju_cross(t, r, dW + 3);
+  mju_addTo3(dW, t);
+  for (int j = last; j >= 0; j = m->dof_parentid[j])
+    col[j] += mju_dot(d->cdof + 6 * j, dW, 6) -
+              (moves && j >= first ? mju_dot(d->cdof + 6 * j, SW, 6) : 0);
+}
+
 // Gq, Gv += d qfrc_fluid/dq, dv of the inertia-box model (mj_inertiaBoxForce), body by body.
 // With p the body's com (r = p - o from its tree's com o), R its inertial frame and T its
 // twist (cvel, w its rotation), the local velocity l = (R'w, R'(v(p) - wind)) gives the local
-// force lf(l) with slopes G, the world torque and force Tw = R lf_rot, F = R lf_lin and the
-// wrench W = (Tw + r x F, F), so qfrc_j = cdof_j'W over the dofs j of the body's chain.
+// force lf(l) with slopes G, the world torque and force Tw = R lf_rot, F = R lf_lin on p
+// (wrenchColumn), changing by R G dl:
 //   along v_i:  dl = (R'w_i, R'v_i(p)),  (w_i, v_i) = cdof_i
-//   along q_i (S = cdof_i, s its rotation):  the body turns by s, its com moves by dp = S(p)
-//   and its twist by dT = S x (T - pre_i) (pre_i the twist before the first dof i moves), so
-//   dl = (R'(dw - s x w), R'(dv(p) + w x dp - s x (v(p) - wind))),  dTw = R G dl_rot + s x Tw,
-//   dF = R G dl_lin + s x F,  dW = (dTw + dp x F + r x dF, dF),
-//   dqfrc_j = cdof_j'dW - [j moved by i] cdof_j'(S x* W)
+//   along q_i (S = cdof_i, s its rotation):  the com moves by dp = S(p), the twist by dT =
+//   S x (T - pre_i) (pre_i the twist before the first dof i moves) and the frame turns, so
+//   dl = (R'(dw - s x w), R'(dv(p) + w x dp - s x (v(p) - wind)))
 static void fluidDeriv(const mjModel* m, mjData* d, mjtNum* Gq, mjtNum* Gv) {
   int nv = m->nv;
   for (int b = 1; b < m->nbody; b++) {
     int last = mj_bodyLastDof(m, b);
     if (m->body_mass[b] < mjMINVAL || last < 0) continue;
     const mjtNum *R = d->ximat + 9 * b, *T = d->cvel + 6 * b;
-    mjtNum box[3], l[6], lf[6], G[6], r[3], vrel[3], Tw[3], W[6], SW[6] = {0}, t[3];
+    mjtNum box[3], l[6], lf[6], G[6], r[3], vrel[3], Tw[3], F[3], t[3];
     mj_inertiaBox(m, b, box);
     mj_fluidVelocity(m, d, b, l);
     mj_inertiaBoxForce(m, box, l, lf, G);
@@ -403,21 +440,19 @@ static void fluidDeriv(const mjModel* m, mjData* d, mjtNum* Gq, mjtNum* Gv) {
     twistAt(vrel, T, r);
     mju_subFrom(vrel, m->opt.wind, 3);
     mju_mulMatVec3(Tw, R, lf);
-    mju_mulMatVec3(W + 3, R, lf + 3);
-    mju_cross(W, r, W + 3);
-    mju_addTo3(W, Tw);
+    mju_mulMatVec3(F, R, lf + 3);
 
     // each direction: the v columns, then the q columns, of the dofs of b's chain
     for (int q = 0; q < 2; q++) {
       for (int i = last; i >= 0; i = m->dof_parentid[i]) {
         const mjtNum* S = d->cdof + 6 * i;
-        mjtNum dw[3], dv[3], dl[6], dT[6], dp[3], dW[6];
-        int first = mjd_firstMoved(m, i), bi = m->dof_bodyid[i];
+        mjtNum dw[3], dv[3], dl[6], dTw[3], dF[3];
         if (!q) {
           mju_copy3(dw, S);
           twistAt(dv, S, r);
         } else {
-          mjtNum pre[6];
+          mjtNum pre[6], dT[6], dp[3];
+          int first = mjd_firstMoved(m, i), bi = m->dof_bodyid[i];
           mju_copy(pre, d->cvel + 6 * m->body_parentid[bi], 6);
           for (int j = m->body_dofadr[bi]; j < first; j++)
             mju_addToScl(pre, d->cdof + 6 * j, d->qvel[j], 6);
@@ -433,30 +468,38 @@ static void fluidDeriv(const mjModel* m, mjData* d, mjtNum* Gq, mjtNum* Gv) {
           mju_cross(t, S, vrel);
           mju_subFrom(dv, t, 3);
         }
-        // the local force's change G dl
+
+        // the local force's change G dl, in the world
         mju_mulMatTVec3(dl, R, dw);
         mju_mulMatTVec3(dl + 3, R, dv);
         for (int k = 0; k < 6; k++) dl[k] *= G[k];
-        // dTw and dF (turned by s along q), dW = (dTw + dp x F + r x dF, dF)
-        mju_mulMatVec3(dW, R, dl);
-        mju_mulMatVec3(dW + 3, R, dl + 3);
-        if (q) {
-          mju_cross(t, S, Tw);
-          mju_addTo3(dW, t);
-          mju_cross(t, S, W + 3);
-          mju_addTo3(dW + 3, t);
-          mju_cross(t, dp, W + 3);
-          mju_addTo3(dW, t);
-          mju_crossForce(SW, S, W);
-        }
-        mju_cross(t, r, dW + 3);
-        mju_addTo3(dW, t);
-        mjtNum* col = (q ? Gq : Gv) + (size_t)i * nv;
-        for (int j = last; j >= 0; j = m->dof_parentid[j])
-          col[j] += mju_dot(d->cdof + 6 * j, dW, 6) -
-                    (q && j >= first ? mju_dot(d->cdof + 6 * j, SW, 6) : 0);
+        mju_mulMatVec3(dTw, R, dl);
+        mju_mulMatVec3(dF, R, dl + 3);
+        wrenchColumn(m, d, last, i, q, r, Tw, F, dTw, dF, (q ? Gq : Gv) + (size_t)i * nv);
       }
     }
+  }
+}
+
+// Gq += the moment's change times the force of site-transmission actuator i (no reference
+// site): the force f R gear_lin and torque f R gear_rot at the site, fixed to its body
+// (wrenchColumn), on the dofs free of an actfrcrange clamp; col: nv of scratch
+static void siteDeriv(const mjModel* m, const mjData* d, int i, const int* free, mjtNum* col,
+                      mjtNum* Gq) {
+  int s = m->actuator_trnid[2 * i], b = m->site_bodyid[s], last = mj_bodyLastDof(m, b);
+  const mjtNum *gear = m->actuator_gear + 6 * i, *R = d->site_xmat + 9 * s;
+  mjtNum r[3], F[3], Tw[3], zero[3] = {0, 0, 0}, f = d->actuator_force[i];
+  if (last < 0 || !f) return;
+  mju_sub3(r, d->site_xpos + 3 * s, d->subtree_com + 3 * m->body_rootid[b]);
+  mju_mulMatVec3(F, R, gear);
+  mju_mulMatVec3(Tw, R, gear + 3);
+  mju_scl3(F, F, f);
+  mju_scl3(Tw, Tw, f);
+  for (int k = last; k >= 0; k = m->dof_parentid[k]) {
+    mju_zero(col, m->nv);
+    wrenchColumn(m, d, last, k, 1, r, Tw, F, zero, zero, col);
+    for (int j = last; j >= 0; j = m->dof_parentid[j])
+      if (free[j]) Gq[(size_t)k * m->nv + j] += col[j];
   }
 }
 
@@ -554,6 +597,7 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
     const mjtNum* fr = m->actuator_forcerange + 2 * i;
     mjtNum f = d->actuator_force[i];
     if (mj_actuatorDisabled(m, i)) continue;
+    if (m->actuator_trntype[i] == mjTRN_SITE) siteDeriv(m, d, i, free, y, Gq);
     if (m->actuator_forcelimited[i] && (f <= fr[0] || f >= fr[1])) continue;
 
     // the input and its slopes by ctrl_i and by the activation

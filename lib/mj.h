@@ -896,7 +896,8 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz);
 // its stages.  Refused with a message: ball-joint limits, spatial-tendon rows, the contacts
 // of the general convex solver (MPR, GJK/EPA), height fields, face-on-face boxes, noslip,
 // fluid forces under the implicit integrators, gravity compensation, tendon armature,
-// spatial tendons with forces, other transmissions, muscle and user actuators, tendon
+// spatial tendons with forces, slider-crank, body and reference-site transmissions, site
+// transmissions with length or velocity terms, muscle and user actuators, tendon
 // actfrcrange, xfrc_applied.  The result
 // is the derivative at the solution the solver returned (tight solver tolerances make it the
 // derivative of the exact step); at a contact event (a row changing state) the step has

@@ -660,17 +660,21 @@ Test(derivative, contact_features) {
 }
 
 // the inertia-box fluid model (quadratic drag, viscosity, wind) on a free body carrying a
-// hinged and a slid body: Euler and RK4 (the implicit integrators' matrix holds the fluid's
-// velocity derivative: refused)
+// hinged and a slid body, driven by a hinge motor and site thrusters (one clamped by its
+// force range: its moment still turns): Euler and RK4 (the implicit integrators' matrix holds
+// the fluid's velocity derivative: refused)
 static const char* FLUID =
     "<mujoco><option timestep='0.002' density='900' viscosity='0.02' wind='0.3 -0.2 0.1'/>"
     "<worldbody><body pos='0 0 1'><freejoint/>"
     "<geom type='box' size='0.2 0.1 0.05' mass='2'/>"
     "<body pos='0.25 0 0'><joint name='h' axis='0 1 0' damping='0.01'/>"
     "<geom type='capsule' fromto='0 0 0 0.3 0 0' size='0.03'/>"
-    "<body pos='0.3 0 0'><joint type='slide' axis='1 0 0'/><geom size='0.05'/></body>"
-    "</body></body></worldbody>"
-    "<actuator><motor joint='h'/></actuator></mujoco>";
+    "<body pos='0.3 0 0'><joint type='slide' axis='1 0 0'/><geom size='0.05'/>"
+    "<site name='tip' pos='0.05 0 0' euler='0.3 0.2 0.1'/></body>"
+    "</body><site name='rotor' pos='-0.1 0.05 0.05' euler='0.2 -0.1 0'/></body></worldbody>"
+    "<actuator><motor joint='h'/><motor site='rotor' gear='0 0.3 1 0.1 0 -0.2'/>"
+    "<general site='tip' gear='1 0 0 0 0.1 0' gainprm='2' forcerange='-0.3 0.3'"
+    " forcelimited='true'/></actuator></mujoco>";
 
 Test(derivative, fluid) {
   check("fluid", FLUID, mjINT_EULER);
@@ -806,7 +810,7 @@ Test(derivative, corpus_trajectories) {
       "menagerie/anybotics_anymal_c/scene.xml", "menagerie/franka_emika_panda/scene.xml",
       "menagerie/agility_cassie/scene.xml", "dm_control/manipulator.xml",
       "dm_control/swimmer.xml", "dm_control/fish.xml", "gymnasium/swimmer.xml",
-      "menagerie/pal_talos/scene_motor.xml"};
+      "menagerie/pal_talos/scene_motor.xml", "menagerie/skydio_x2/scene.xml"};
   for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
     char path[256];
     snprintf(path, sizeof(path), "../shared/corpus/%s", files[i]);
