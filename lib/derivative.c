@@ -847,7 +847,7 @@ static int checkStack(const mjModel* m, mjData* d, int sensors, char* err, int e
   size_t nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
   size_t nefc = d->nefc, nstate = m->opt.integrator == mjINT_RK4 ? 4 : 1;
   size_t need = (nstate * ndx + 3 * nv) * ncol + 3 * nv * nv + 16 * (size_t)m->nM +
-                46 * (size_t)m->nbody + 31 * nv + 2 * nv * nefc + 10 * nefc +
+                46 * (size_t)m->nbody + 31 * nv + 2 * nv * nefc + 11 * nefc +
                 (nv + 3) * (size_t)m->neq + 64 +
                 (sensors ? nefc * ncol + mjd_sensorStack(m, d) : 0);
   size_t mark = mj_markStack(d);

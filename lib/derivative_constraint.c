@@ -56,6 +56,13 @@ static int pairKind(int t1, int t2) {
 
 static int featureDetermined(const mjModel* m, const mjData* d, const mjContact* con);
 
+// 1 when tendon t is spatial and runs straight from site to site (no wrapped geom, no pulley)
+static int sitesOnly(const mjModel* m, int t) {
+  for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++)
+    if (m->wrap_type[w] != mjWRAP_SITE) return 0;
+  return 1;
+}
+
 // 0 when every constraint row of d is differentiated, else -1 and a message
 int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz) {
   static const char* const gname[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid",
@@ -75,7 +82,8 @@ int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz)
              : et == mjEQ_TENDON ? "spatial tendon equality"
                                  : "flex or distance equality";
     } else if (type == mjCNSTR_FRICTION_TENDON || type == mjCNSTR_LIMIT_TENDON) {
-      what = mjd_tendonFixed(m, id) ? NULL : "spatial tendon friction or limit";
+      what = mjd_tendonFixed(m, id) || sitesOnly(m, id) ? NULL
+             : "friction or limit of a spatial tendon wrapping geoms or over pulleys";
     } else if (type == mjCNSTR_LIMIT_JOINT) {
       what = m->jnt_type[id] == mjJNT_BALL ? "ball joint limit" : NULL;
     } else if (type != mjCNSTR_FRICTION_DOF) {
@@ -784,6 +792,34 @@ static void bodyEqColumn(const mjModel* m, const mjData* d, const Column* c, int
   for (int r = 0; r < n; r++) E[adr + r] += db[1][r] + d->efc_KBIP[4 * (adr + r) + 1] * db[0][r];
 }
 
+// for the row at efc r of a site-to-site spatial tendon (its length's gradient J times sg =
+// +-1: the side of a limit, 1 for friction): the segments' rows u'(v_B(p_B) - v_A(p_A)), u =
+// sg (p_B - p_A)/L turning by du = sg (I - u u')(dp_B - dp_A)/L, pointColumn's each: E (+=)
+// gains dJ/dq_k a + B dJ/dq_k v, Gk (+=) dJ'/dq_k f
+static void tendonColumn(const mjModel* m, const mjData* d, const Column* c, int r,
+                         mjtNum sg, const mjtNum* tw[2], const mjtNum* force, mjtNum* E,
+                         mjtNum* Gk) {
+  int t = d->efc_id[r];
+  for (int w = m->tendon_adr[t]; w + 1 < m->tendon_adr[t] + m->tendon_num[t]; w++) {
+    int site[2] = {m->wrap_objid[w], m->wrap_objid[w + 1]};
+    int body[2] = {m->site_bodyid[site[0]], m->site_bodyid[site[1]]};
+    if (!bodyMoved(c, body[0]) && !bodyMoved(c, body[1])) continue;
+    const mjtNum* p[2] = {d->site_xpos + 3 * site[0], d->site_xpos + 3 * site[1]};
+    mjtNum dp[2][3], u[9] = {0}, du[9] = {0}, rel[3], db[2][6];
+    for (int s = 0; s < 2; s++) fixedMotion(c->S, c->o, bodyMoved(c, body[s]), p[s], dp[s]);
+    mju_sub3(u, p[1], p[0]);
+    mjtNum len = mju_normalize3(u);
+    if (len < mjMINVAL) continue;
+    mju_sub3(rel, dp[1], dp[0]);
+    mju_copy3(du, rel);
+    mju_addToScl3(du, u, -mju_dot3(u, rel));
+    mju_scl3(du, du, sg / len);
+    mju_scl3(u, u, sg);
+    pointColumn(m, d, c, body, p, dp, u, du, u, du, 1, tw, force + r, db, Gk);
+    E[r] += db[1][0] + d->efc_KBIP[4 * r + 1] * db[0][0];
+  }
+}
+
 // Y (nv x ncol column-major, q columns first, then v): from G0 on entry to the derivative of
 // the constrained acceleration d->qacc: (M + J'HJ) Y = G0 + Gc, Gc the constraint terms of the
 // head comment, at the rows' forces, states and cone Hessians of jar = J qacc - aref (as
@@ -806,6 +842,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   mjtNum* Z = mj_stackAlloc(d, (size_t)nefc);
   mjtNum* fb = mj_stackAlloc(d, (size_t)nefc);
   mjtNum* gf = mj_stackAlloc(d, (size_t)nefc);
+  mjtNum* side = mj_stackAlloc(d, (size_t)nefc);
   mjtNum* acc = mj_stackAlloc(d, 6 * (size_t)nbody);
   mjtNum* eqJ2 = mj_stackAlloc(d, (size_t)nv * m->neq);
   mjtNum* eqc = mj_stackAlloc(d, 3 * (size_t)m->neq);
@@ -821,10 +858,13 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   mj_constraintUpdate(m, d, jar, NULL, 1);
   d->efc_force = force0, d->efc_state = state0, d->qfrc_constraint = qfrc0;
 
-  // J by columns, H J, and A = M + J'HJ (M dense from qM's ancestor rows)
+  // J by columns (side: a tendon row's sign against the tendon's J), H J, and A = M + J'HJ
+  // (M dense from qM's ancestor rows)
   for (int r = 0; r < nefc; r++) {
     mj_efcRow(m, d, r, qfrc);
     for (int c = 0; c < nv; c++) Jt[(size_t)c * nefc + r] = qfrc[c];
+    int ten = d->efc_type[r] == mjCNSTR_LIMIT_TENDON || d->efc_type[r] == mjCNSTR_FRICTION_TENDON;
+    side[r] = ten && mju_dot(d->ten_J + (size_t)d->efc_id[r] * nv, qfrc, nv) < 0 ? -1 : 1;
   }
   for (int c = 0; c < nv; c++) mulH(d, state, Jt + (size_t)c * nefc, HJ + (size_t)c * nefc);
   mju_zero(A, nv * nv);
@@ -888,6 +928,10 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     for (int r = 0; r < nefc; r++) {
       int type = d->efc_type[r], id = d->efc_id[r];
       int first = !r || d->efc_type[r - 1] != type || d->efc_id[r - 1] != id;
+      if ((type == mjCNSTR_LIMIT_TENDON || type == mjCNSTR_FRICTION_TENDON) &&
+          !mjd_tendonFixed(m, id)) {
+        tendonColumn(m, d, &c, r, side[r], tw, force, E, Gk);
+      }
       if (type == mjCNSTR_LIMIT_JOINT || type == mjCNSTR_LIMIT_TENDON) {
         V[r] = P[r] = Jk[r];
       } else if (type == mjCNSTR_EQUALITY &&

@@ -893,15 +893,16 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz);
 // ellipsoid on a plane, between spheres and capsules, of spheres, capsules and boxes on boxes
 // and of spheres on cylinders, whatever solver found the solution; the Euler
 // (implicit damping), implicit and implicitfast integrators, RK4 by the chain rule through
-// its stages.  Refused with a message: ball-joint limits, spatial-tendon rows, the contacts
-// of the general convex solver (MPR, GJK/EPA), height fields, face-on-face boxes, noslip,
-// fluid forces under the implicit integrators, gravity compensation, tendon armature,
-// spatial tendons with forces, slider-crank, body and reference-site transmissions, site
-// transmissions with length or velocity terms, muscle and user actuators, tendon
-// actfrcrange, xfrc_applied.  The result
-// is the derivative at the solution the solver returned (tight solver tolerances make it the
-// derivative of the exact step); at a contact event (a row changing state) the step has
-// none.  Typical:
+// its stages; the inertia-box fluid forces (Euler, RK4), site transmissions, joint
+// actfrcrange, rows of site-to-site spatial tendons.  Refused with a message: ball-joint
+// limits, rows of spatial tendons wrapping geoms or over pulleys, the contacts of the general
+// convex solver (MPR, GJK/EPA), height fields, face-on-face boxes, noslip, fluid forces under
+// the implicit integrators, gravity compensation, tendon armature, spatial tendons with
+// forces, slider-crank, body and reference-site transmissions, site transmissions with
+// length or velocity terms, muscle and user actuators, tendon actfrcrange, xfrc_applied.
+// The result is the derivative at the solution the solver returned (tight solver tolerances
+// make it the derivative of the exact step); at a contact event (a row changing state) the
+// step has none.  Typical:
 //   if (mjd_transitionSmooth(m, d, A, B, C, D, err, sizeof(err))) fall back to mjd_transitionFD
 
 // finite-difference (perturbed pipeline) evaluations made inside the analytic path since the
