@@ -589,9 +589,15 @@ void mju_impedance(const mjtNum solimp[5], mjtNum r, mjtNum* imp, mjtNum* impP) 
   }
 
   // the sigmoid y(x) and its slope: linear for power 1, else two power pieces meeting at mid
+  // (power 2, the default, by products instead of pow: the same values to the last bit or
+  // one unit of it)
   mjtNum y, dy;
   if (p == 1) {
     y = x, dy = 1;
+  } else if (p == 2) {
+    mjtNum t = x <= mid ? x : 1 - x, a = 1 / (x <= mid ? mid : 1 - mid);
+    y = a * (t * t), dy = 2 * a * t;
+    if (x > mid) y = 1 - y;
   } else if (x <= mid) {
     mjtNum a = 1 / pow(mid, p - 1);
     y = a * pow(x, p), dy = p * a * pow(x, p - 1);
