@@ -168,6 +168,75 @@ int mjd_firstMoved(const mjModel* m, int k) {
   return k;
 }
 
+// one body of the sweep (derivative.h): its joints in order, free translations first
+// (cdof_dot 0), then rotations (cdof_dot from the velocity V before them, as mj_comVel):
+//   d cdof_j = S x cdof_j (turned dofs),  d cdofdot_j = dV x cdof_j + V x d cdof_j,
+//   dA += d cdofdot_j v_j + d cdof_j a_j + cdof_j da_j (+ cdofdot_j at vdof),
+//   dV += d cdof_j v_j (+ cdof_j at vdof)
+void mjd_bodySweep(const mjModel* m, const mjData* d, int b, const mjtNum* S, int first,
+                   const mjtNum* v, const mjtNum* cvel, const mjtNum* cdofdot, const mjtNum* a,
+                   const mjtNum* da, int vdof, mjtNum dV[6], mjtNum dA[6]) {
+  mjtNum V[6], dc[36], dcdd[6], t[6];
+  mju_copy6(V, cvel + 6 * m->body_parentid[b]);
+  for (int jn = m->body_jntadr[b]; jn < m->body_jntadr[b] + m->body_jntnum[b]; jn++) {
+    int adr = m->jnt_dofadr[jn], type = m->jnt_type[jn];
+    int n = type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
+    int ntrn = type == mjJNT_FREE ? 3 : 0;
+    for (int i = 0; i < n; i++) {
+      if (S && adr + i >= first) mju_crossMotion(dc + 6 * i, S, d->cdof + 6 * (adr + i));
+      else mju_zero(dc + 6 * i, 6);
+    }
+    for (int i = 0; i < n; i++) {
+      int j = adr + i;
+      if (da) mju_addToScl6(dA, d->cdof + 6 * j, da[j]);
+      mju_addToScl6(dA, dc + 6 * i, a ? a[j] : 0);
+      if (i >= ntrn) {
+        mju_crossMotion(dcdd, dV, d->cdof + 6 * j);
+        mju_crossMotion(t, V, dc + 6 * i);
+        mju_addTo6(dcdd, t);
+        mju_addToScl6(dA, dcdd, v[j]);
+        if (j == vdof) mju_addTo6(dA, cdofdot + 6 * j);
+      }
+
+      // the velocity: after each translation, after the last rotation for all rotations
+      if (i >= ntrn && i < n - 1) continue;
+      for (int r = i < ntrn ? i : ntrn; r <= i; r++) {
+        mju_addToScl6(V, d->cdof + 6 * (adr + r), v[adr + r]);
+        mju_addToScl6(dV, dc + 6 * r, v[adr + r]);
+        if (adr + r == vdof) mju_addTo6(dV, d->cdof + 6 * (adr + r));
+      }
+    }
+  }
+}
+
+// dF = I dA + dV x* (I V) + V x* (I dV) of F = I A + V x* (I V) (derivative.h), and with a
+// motion S the moved inertia's terms S x* (I A) - I (S x A) + V x* (S x* (I V) - I (S x V))
+void mjd_bodyForceDeriv(const mjtNum I[10], const mjtNum V[6], const mjtNum A[6],
+                        const mjtNum* S, const mjtNum dV[6], const mjtNum dA[6], mjtNum F[6]) {
+  mjtNum iv[6], w[6], t[6];
+  mju_mulInertVec(F, I, dA);
+  mju_mulInertVec(iv, I, V);
+  mju_crossForce(t, dV, iv);
+  mju_addTo6(F, t);
+  mju_mulInertVec(w, I, dV);
+  if (S) {
+    mjtNum sx[6], isx[6], ia[6];
+    mju_crossForce(t, S, iv);
+    mju_addTo6(w, t);
+    mju_crossMotion(sx, S, V);
+    mju_mulInertVec(isx, I, sx);
+    mju_subFrom(w, isx, 6);
+    mju_mulInertVec(ia, I, A);
+    mju_crossForce(t, S, ia);
+    mju_addTo6(F, t);
+    mju_crossMotion(sx, S, A);
+    mju_mulInertVec(isx, I, sx);
+    mju_subFrom(F, isx, 6);
+  }
+  mju_crossForce(t, V, w);
+  mju_addTo6(F, t);
+}
+
 // Spatial quantities are held about a fixed point (the current subtree com, not moving with
 // the perturbation): the projections cdof' cfrc do not depend on the point, and in a fixed
 // frame a perturbation of dof k by e moves everything after it rigidly by the motion
@@ -218,9 +287,7 @@ void mjd_rneDerivative(const mjModel* m, mjData* d, const mjtNum* v, const mjtNu
       int p = m->body_parentid[b];
       moved[b] = b == bk || (p >= bk && moved[p]);
       if (!moved[b]) continue;
-      mjtNum V[6], dc[36], dcdd[6], t[6];
       mjtNum *dV = dvel + 6 * b, *dA = dacc + 6 * b;
-      mju_copy6(V, cvel + 6 * p);
       if (b == bk) {
         mju_zero(dV, 6);
         mju_zero(dA, 6);
@@ -228,66 +295,11 @@ void mjd_rneDerivative(const mjModel* m, mjData* d, const mjtNum* v, const mjtNu
         mju_copy6(dV, dvel + 6 * p);
         mju_copy6(dA, dacc + 6 * p);
       }
+      mjd_bodySweep(m, d, b, pos ? S : NULL, b == bk ? first : 0, v, cvel, cdofdot, a, NULL,
+                    pos ? -1 : k, dV, dA);
 
-      // joints in order: free translations, then rotations (cdofdot from V before them)
-      for (int jn = m->body_jntadr[b]; jn < m->body_jntadr[b] + m->body_jntnum[b]; jn++) {
-        int adr = m->jnt_dofadr[jn], type = m->jnt_type[jn];
-        int n = type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
-        int ntrn = type == mjJNT_FREE ? 3 : 0;
-        for (int i = 0; i < n; i++) {
-          int j = adr + i;
-          if (pos && (b != bk || j >= first)) mju_crossMotion(dc + 6 * i, S, d->cdof + 6 * j);
-          else mju_zero(dc + 6 * i, 6);
-        }
-        for (int i = 0; i < ntrn; i++) {
-          int j = adr + i;
-          mju_addToScl6(dA, dc + 6 * i, a ? a[j] : 0);
-          mju_addToScl6(V, d->cdof + 6 * j, v[j]);
-          mju_addToScl6(dV, dc + 6 * i, v[j]);
-          if (j == k && !pos) mju_addTo6(dV, d->cdof + 6 * j);
-        }
-        for (int i = ntrn; i < n; i++) {
-          int j = adr + i;
-          mju_crossMotion(dcdd, dV, d->cdof + 6 * j);
-          mju_crossMotion(t, V, dc + 6 * i);
-          mju_addTo6(dcdd, t);
-          mju_addToScl6(dA, dcdd, v[j]);
-          mju_addToScl6(dA, dc + 6 * i, a ? a[j] : 0);
-          if (j == k && !pos) mju_addTo6(dA, cdofdot + 6 * j);
-        }
-        for (int i = ntrn; i < n; i++) {
-          int j = adr + i;
-          mju_addToScl6(V, d->cdof + 6 * j, v[j]);
-          mju_addToScl6(dV, dc + 6 * i, v[j]);
-          if (j == k && !pos) mju_addTo6(dV, d->cdof + 6 * j);
-        }
-      }
-
-      // dF = I dA + dV x* (I V) + V x* (I dV), and with a position seed the moved inertia:
-      // + S x* (I A) - I (S x A) + V x* (S x* (I V) - I (S x V))
-      const mjtNum *I = d->cinert + 10 * b, *cv = cvel + 6 * b, *ca = cacc + 6 * b;
-      mjtNum *F = dfrc + 6 * b, iv[6], w[6];
-      mju_mulInertVec(F, I, dA);
-      mju_mulInertVec(iv, I, cv);
-      mju_crossForce(t, dV, iv);
-      mju_addTo6(F, t);
-      mju_mulInertVec(w, I, dV);
-      if (pos) {
-        mjtNum sx[6], isx[6], ia[6];
-        mju_crossForce(t, S, iv);
-        mju_addTo6(w, t);
-        mju_crossMotion(sx, S, cv);
-        mju_mulInertVec(isx, I, sx);
-        mju_subFrom(w, isx, 6);
-        mju_mulInertVec(ia, I, ca);
-        mju_crossForce(t, S, ia);
-        mju_addTo6(F, t);
-        mju_crossMotion(sx, S, ca);
-        mju_mulInertVec(isx, I, sx);
-        mju_subFrom(F, isx, 6);
-      }
-      mju_crossForce(t, cv, w);
-      mju_addTo6(F, t);
+      mjd_bodyForceDeriv(d->cinert + 10 * b, cvel + 6 * b, cacc + 6 * b, pos ? S : NULL, dV, dA,
+                         dfrc + 6 * b);
     }
 
     // subtree sums of dF within k's subtree
@@ -431,62 +443,73 @@ static void addRank1W(const mjModel* m, mjtNum* y, mjtNum s, const mjtNum* u, co
   }
 }
 
-// G += the actuator part of df/d(q, v, act, u) - d(W a')/d(act, u): force = gain input + bias
-// with affine gain and bias in (length, velocity), dlength/dq = moment (constant for joint
-// and fixed-tendon transmissions); input = clamped ctrl, the activation, or (actearly) the
-// next activation; nothing where forcerange clamps the force.  The implicit integrators' D
-// holds moment' k moment, k = gainprm[2] input + biasprm[2] with the raw ctrl as input
-// (mj_actuatorForceVel), so d(W a')/du = -h dk/du R(moment moment') a'
+// the slopes of actuator i's force (derivative.h): force = gain input + bias with affine gain
+// and bias in (length, velocity); input = clamped ctrl, the activation, or (actearly) the next
+// activation; none where forcerange clamps the force
+int mjd_actuatorSlopes(const mjModel* m, const mjData* d, int i, mjtNum* gain, mjtNum s[4]) {
+  const mjtNum *gp = m->actuator_gainprm + 10 * i, *bp = m->actuator_biasprm + 10 * i;
+  const mjtNum* fr = m->actuator_forcerange + 2 * i;
+  int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
+  int nodyn = m->actuator_dyntype[i] == mjDYN_NONE || m->actuator_actnum[i] <= 0;
+  int affine = m->actuator_gaintype[i] == mjGAIN_AFFINE;
+  int baffine = m->actuator_biastype[i] == mjBIAS_AFFINE;
+  mjtNum f = d->actuator_force[i];
+  *gain = s[0] = s[1] = s[2] = s[3] = 0;
+  if ((m->opt.disableflags & mjDSBL_ACTUATION) || mj_actuatorDisabled(m, i)) return 0;
+  if (m->actuator_forcelimited[i] && (f <= fr[0] || f >= fr[1])) return 0;
+
+  // the input and its slopes by ctrl_i and by the activation
+  mjtNum in = mj_actuatorInput(m, d, i);
+  if (nodyn) s[3] = ctrlSlope(m, d, i);
+  else if (!m->actuator_actearly[i]) s[2] = 1;
+  else if (!actClamped(m, i, d->act[adr], d->act_dot[adr])) {
+    actDotSlope(m, d, i, s + 2, s + 3);
+    s[2] = 1 + actCoef(m, i) * s[2];
+    s[3] *= actCoef(m, i);
+  }
+
+  // force slopes by length and velocity, the input's factor
+  *gain = gp[0] + (affine ? gp[1] * d->actuator_length[i] + gp[2] * d->actuator_velocity[i] : 0);
+  s[0] = (affine ? gp[1] * in : 0) + (baffine ? bp[1] : 0);
+  s[1] = (affine ? gp[2] * in : 0) + (baffine ? bp[2] : 0);
+  return 1;
+}
+
+// G += the actuator part of df/d(q, v, act, u) - d(W a')/d(act, u) (mjd_actuatorSlopes:
+// dlength/dq = moment, constant for joint and fixed-tendon transmissions).  The implicit
+// integrators' D holds moment' k moment, k = gainprm[2] input + biasprm[2] with the raw ctrl
+// as input (mj_actuatorForceVel), so d(W a')/du = -h dk/du R(moment moment') a'
 static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* acc,
                           mjtNum* Gq, mjtNum* Gv, mjtNum* Gact, mjtNum* Gu) {
   int nv = m->nv;
   mjtNum h = m->opt.timestep;
-  if (m->opt.disableflags & mjDSBL_ACTUATION) return;
   size_t mark = mj_markStack(d);
   mjtNum* u = mj_stackAlloc(d, (size_t)nv);
   mjtNum* y = mj_stackAlloc(d, (size_t)nv);
   for (int i = 0; i < m->nu; i++) {
-    const mjtNum *gp = m->actuator_gainprm + 10 * i, *bp = m->actuator_biasprm + 10 * i;
+    const mjtNum* gp = m->actuator_gainprm + 10 * i;
     const mjtNum* mom = d->actuator_moment + d->moment_rowadr[i];
     const int* ind = d->moment_colind + d->moment_rowadr[i];
     int nnz = d->moment_rownnz[i], adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
     int nodyn = m->actuator_dyntype[i] == mjDYN_NONE || m->actuator_actnum[i] <= 0;
-    int affine = m->actuator_gaintype[i] == mjGAIN_AFFINE;
-    int baffine = m->actuator_biastype[i] == mjBIAS_AFFINE;
-    const mjtNum* fr = m->actuator_forcerange + 2 * i;
-    mjtNum f = d->actuator_force[i];
-    if (mj_actuatorDisabled(m, i)) continue;
-    if (m->actuator_forcelimited[i] && (f <= fr[0] || f >= fr[1])) continue;
-
-    // the input and its slopes by ctrl_i and by the activation
-    mjtNum in = mj_actuatorInput(m, d, i), din_du = 0, din_dact = 0;
-    if (nodyn) din_du = ctrlSlope(m, d, i);
-    else if (!m->actuator_actearly[i]) din_dact = 1;
-    else if (!actClamped(m, i, d->act[adr], d->act_dot[adr])) {
-      actDotSlope(m, d, i, &din_dact, &din_du);
-      din_dact = 1 + actCoef(m, i) * din_dact;
-      din_du *= actCoef(m, i);
-    }
-
-    // force slopes by length, velocity and input
-    mjtNum gain = gp[0] + (affine ? gp[1] * d->actuator_length[i] +
-                                    gp[2] * d->actuator_velocity[i] : 0);
-    mjtNum dlen = (affine ? gp[1] * in : 0) + (baffine ? bp[1] : 0);
-    mjtNum dvel = (affine ? gp[2] * in : 0) + (baffine ? bp[2] : 0);
-    addRank1(Gq, nv, dlen, mom, ind, nnz);
-    addRank1(Gv, nv, dvel, mom, ind, nnz);
+    mjtNum gain, s[4];
+    if (!mjd_actuatorSlopes(m, d, i, &gain, s)) continue;
+    addRank1(Gq, nv, s[0], mom, ind, nnz);
+    addRank1(Gv, nv, s[1], mom, ind, nnz);
     for (int k = 0; k < nnz; k++) {
-      if (!nodyn) Gact[(size_t)adr * nv + ind[k]] += gain * din_dact * mom[k];
-      Gu[(size_t)i * nv + ind[k]] += gain * din_du * mom[k];
+      if (!nodyn) Gact[(size_t)adr * nv + ind[k]] += gain * s[2] * mom[k];
+      Gu[(size_t)i * nv + ind[k]] += gain * s[3] * mom[k];
     }
 
     // the implicit integrators' matrix: k depends on the input through gainprm[2]
-    if ((sys != SYS_IMPLICIT && sys != SYS_FAST) || !affine || !gp[2]) continue;
+    if ((sys != SYS_IMPLICIT && sys != SYS_FAST) || m->actuator_gaintype[i] != mjGAIN_AFFINE ||
+        !gp[2])
+      continue;
     mj_momentRow(m, d, i, u);
     mju_zero(y, nv);
     addRank1W(m, y, h * gp[2], u, acc, sys == SYS_FAST);
-    mju_addToScl(Gu + (size_t)i * nv, y, nodyn ? 1 : din_du, nv);
-    if (!nodyn) mju_addToScl(Gact + (size_t)adr * nv, y, din_dact, nv);
+    mju_addToScl(Gu + (size_t)i * nv, y, nodyn ? 1 : s[3], nv);
+    if (!nodyn) mju_addToScl(Gact + (size_t)adr * nv, y, s[2], nv);
   }
   mj_freeStack(d, mark);
 }

@@ -35,4 +35,12 @@ void mj_inertiaBox(const mjModel* m, int b, mjtNum box[3]);
 // velocity of body b's com relative to the wind, in its inertial frame (rot:lin)
 void mj_fluidVelocity(const mjModel* m, const mjData* d, int b, mjtNum lvel[6]);
 
+// the constraint row a jointlimit* or tendonlimit* sensor s reads (sensor.c), or -1
+int mj_sensorLimitRow(const mjModel* m, const mjData* d, int s);
+
+// 1 when contact i counts for a touch sensor at the site (sensor.c): a contact of the site's
+// body with a positive normal force whose normal ray, pointing away from the body, meets the
+// site's volume
+int mj_touchContact(const mjModel* m, const mjData* d, int site, int i);
+
 #endif

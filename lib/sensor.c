@@ -130,31 +130,37 @@ static int limitRow(const mjData* d, int type, int id) {
   return -1;
 }
 
-// the row of the limit a jointlimit* or tendonlimit* sensor reads, or -1
-static int sensorLimitRow(const mjModel* m, const mjData* d, int s) {
+// the row of the limit a jointlimit* or tendonlimit* sensor reads, or -1 (forward.h)
+int mj_sensorLimitRow(const mjModel* m, const mjData* d, int s) {
   int type = m->sensor_type[s], id = m->sensor_objid[s];
   int joint = type == mjSENS_JOINTLIMITPOS || type == mjSENS_JOINTLIMITVEL ||
               type == mjSENS_JOINTLIMITFRC;
   return limitRow(d, joint ? mjCNSTR_LIMIT_JOINT : mjCNSTR_LIMIT_TENDON, id);
 }
 
-// touch: the normal forces of the contacts of the site's body whose normal ray (pointing away
-// from the body) from the contact point meets the site's volume (starting inside counts)
-static mjtNum touchSensor(const mjModel* m, const mjData* d, int site) {
+// 1 when contact i counts for a touch sensor at the site: a contact of the site's body with
+// rows and a positive normal force whose normal ray (pointing away from the body) from the
+// contact point meets the site's volume (starting inside counts) (forward.h)
+int mj_touchContact(const mjModel* m, const mjData* d, int site, int i) {
+  const mjContact* con = d->contact + i;
   int body = m->site_bodyid[site];
-  mjtNum sum = 0;
+  int b1 = m->geom_bodyid[con->geom1], b2 = m->geom_bodyid[con->geom2];
+  if (con->efc_address < 0 || (b1 != body && b2 != body)) return 0;
+  mjtNum f[6], ray[3];
+  mj_contactForce(m, d, i, f);
+  if (f[0] <= 0) return 0;
+  mju_scl3(ray, con->frame, b2 == body ? -1 : 1);
+  return mju_rayGeom(d->site_xpos + 3 * site, d->site_xmat + 9 * site, m->site_size + 3 * site,
+                     con->pos, ray, m->site_type[site], NULL) >= 0;
+}
+
+// touch: the normal forces of the contacts counting for the site (mj_touchContact)
+static mjtNum touchSensor(const mjModel* m, const mjData* d, int site) {
+  mjtNum sum = 0, f[6];
   for (int i = 0; i < d->ncon; i++) {
-    const mjContact* con = d->contact + i;
-    int b1 = m->geom_bodyid[con->geom1], b2 = m->geom_bodyid[con->geom2];
-    if (con->efc_address < 0 || (b1 != body && b2 != body)) continue;
-    mjtNum f[6], ray[3];
+    if (!mj_touchContact(m, d, site, i)) continue;
     mj_contactForce(m, d, i, f);
-    if (f[0] <= 0) continue;
-    mju_scl3(ray, con->frame, b2 == body ? -1 : 1);
-    if (mju_rayGeom(d->site_xpos + 3 * site, d->site_xmat + 9 * site, m->site_size + 3 * site,
-                    con->pos, ray, m->site_type[site], NULL) >= 0) {
-      sum += f[0];
-    }
+    sum += f[0];
   }
   return sum;
 }
@@ -458,7 +464,7 @@ static void sensorPos(const mjModel* m, mjData* d, int s, mjtNum* out) {
     case mjSENS_CLOCK: out[0] = d->time; break;
     case mjSENS_JOINTLIMITPOS:
     case mjSENS_TENDONLIMITPOS: {
-      int row = sensorLimitRow(m, d, s);
+      int row = mj_sensorLimitRow(m, d, s);
       if (row >= 0) out[0] = d->efc_pos[row] - d->efc_margin[row];
       break;
     }
@@ -489,7 +495,7 @@ static void sensorVel(const mjModel* m, mjData* d, int s, mjtNum* out) {
     case mjSENS_SUBTREEANGMOM: mju_copy3(out, d->subtree_angmom + 3 * id); break;
     case mjSENS_JOINTLIMITVEL:
     case mjSENS_TENDONLIMITVEL: {
-      int row = sensorLimitRow(m, d, s);
+      int row = mj_sensorLimitRow(m, d, s);
       if (row >= 0) out[0] = d->efc_vel[row];
       break;
     }
@@ -519,7 +525,7 @@ static void sensorAcc(const mjModel* m, mjData* d, int s, mjtNum* out) {
     case mjSENS_CONTACT: contactSensor(m, d, s, out); break;
     case mjSENS_JOINTLIMITFRC:
     case mjSENS_TENDONLIMITFRC: {
-      int row = sensorLimitRow(m, d, s);
+      int row = mj_sensorLimitRow(m, d, s);
       if (row >= 0) out[0] = d->efc_force[row];
       break;
     }
