@@ -1,0 +1,256 @@
+// t/unit/derivative_sensor.c: the analytic sensor Jacobians C = ds/dx and D = ds/du of
+// lib/derivative_sensor.c against a clean central difference of the forward pass's sensors
+// computed here (a step per column from 1e-6 max(1, |x_c|), Richardson-extrapolated): every
+// kinematic sensor on a floating chain (ball, hinge and slide joints; frames of bodies, geoms,
+// sites and cameras, with and without reference frames), acceleration, force, torque and
+// actuator sensors with contacts disabled and on a plane (touch, pyramidal and elliptic
+// cones), joint and tendon limit sensors, the dm_control humanoid along a trajectory with
+// contacts; the cutoff; refusals.
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "derivative.h"
+#include "util.h"
+
+// a floating chain: a free torso, a ball-jointed arm with a hinge and a slide below it, a
+// site and a camera on each; actuators on the hinge, the slide and a fixed tendon (affine
+// bias, a filter); every kinematic, acceleration and actuator sensor, frames relative to
+// other frames.  %s: option attributes, %s: worldbody extras
+static const char* CHAIN_FMT =
+  "<mujoco><option %s/><worldbody>%s"
+  "<body name='torso' pos='0 0 1.2'><freejoint/>"
+  "<geom name='tg' type='box' size='0.2 0.15 0.1'/><site name='ts' pos='0.1 0 0.05' "
+  "euler='10 20 30' type='box' size='0.25 0.2 0.15'/>"
+  "<camera name='tc' pos='0 0.1 0.2' euler='0 30 0'/>"
+  "<body name='arm' pos='0.2 0 0'><joint name='ball' type='ball' damping='0.1'/>"
+  "<geom name='ag' type='capsule' fromto='0 0 0 0.3 0 -0.1' size='0.04'/>"
+  "<site name='as' pos='0.3 0 -0.1' euler='40 0 10'/>"
+  "<body name='fore' pos='0.3 0 -0.1'><joint name='hinge' axis='0 1 1' range='-1 1' "
+  "limited='true'/>"
+  "<geom name='fg' type='capsule' fromto='0 0 0 0 0 -0.3' size='0.03'/>"
+  "<site name='fs' pos='0 0.02 -0.3' euler='5 15 -20'/>"
+  "<body name='hand' pos='0 0 -0.3'><joint name='slide' type='slide' axis='1 0 0'/>"
+  "<geom name='hg' type='sphere' size='0.05' pos='0.02 0 -0.05'/>"
+  "<site name='hs' pos='0 0 -0.05' euler='0 0 45'/></body></body></body>"
+  "<body name='leg' pos='-0.1 0 -0.1' euler='20 0 0'><joint name='knee' axis='1 0 0'/>"
+  "<geom name='lg' type='capsule' fromto='0 0 0 0 0 -0.4' size='0.05'/>"
+  "<site name='ls' pos='0 0 -0.2'/></body></body></worldbody>"
+  "<tendon><fixed name='ten'><joint joint='hinge' coef='0.5'/><joint joint='slide' coef='-1'/>"
+  "<joint joint='knee' coef='0.3'/></fixed></tendon>"
+  "<actuator><motor name='m1' joint='hinge' gear='2'/>"
+  "<position name='m2' joint='slide' kp='5'/>"
+  "<general name='m3' tendon='ten' dyntype='filter' dynprm='0.3' gainprm='2' "
+  "biastype='affine' biasprm='0 -1 -0.5'/>"
+  "<motor name='m4' joint='knee'/></actuator>"
+  "<sensor>%s</sensor></mujoco>";
+
+// the chain's kinematic sensors
+static const char* KINEMATIC =
+  "<framepos objtype='body' objname='arm'/><framepos objtype='xbody' objname='fore'/>"
+  "<framepos objtype='geom' objname='hg' reftype='site' refname='ts'/>"
+  "<framepos objtype='site' objname='hs' reftype='camera' refname='tc'/>"
+  "<framepos objtype='camera' objname='tc' reftype='body' refname='hand'/>"
+  "<framequat objtype='site' objname='fs'/>"
+  "<framequat objtype='geom' objname='ag' reftype='xbody' refname='leg'/>"
+  "<framexaxis objtype='site' objname='hs'/>"
+  "<frameyaxis objtype='body' objname='fore' reftype='site' refname='as'/>"
+  "<framezaxis objtype='geom' objname='lg' reftype='geom' refname='hg'/>"
+  "<subtreecom body='arm'/><subtreecom body='torso'/>"
+  "<velocimeter site='hs'/><gyro site='fs'/><magnetometer site='as'/>"
+  "<framelinvel objtype='site' objname='hs'/>"
+  "<framelinvel objtype='geom' objname='fg' reftype='site' refname='ls'/>"
+  "<frameangvel objtype='body' objname='hand'/>"
+  "<frameangvel objtype='site' objname='as' reftype='xbody' refname='hand'/>"
+  "<subtreelinvel body='torso'/><subtreelinvel body='fore'/>"
+  "<subtreeangmom body='torso'/><subtreeangmom body='arm'/>"
+  "<ballquat joint='ball'/><ballangvel joint='ball'/>"
+  "<jointpos joint='hinge'/><jointvel joint='slide'/>"
+  "<actuatorpos actuator='m3'/><actuatorvel actuator='m1'/>"
+  "<tendonpos tendon='ten'/><tendonvel tendon='ten'/>"
+  "<jointlimitpos joint='hinge'/><jointlimitvel joint='hinge'/>"
+  "<insidesite objtype='body' objname='hand' site='ts'/><clock/>";
+
+// the chain's acceleration and force sensors
+static const char* DYNAMIC =
+  "<accelerometer site='hs'/><accelerometer site='ts'/>"
+  "<framelinacc objtype='geom' objname='fg'/><frameangacc objtype='site' objname='as'/>"
+  "<force site='as'/><torque site='as'/><force site='ls'/><torque site='fs'/>"
+  "<force site='ts'/><torque site='ts'/>"
+  "<actuatorfrc actuator='m2'/><actuatorfrc actuator='m3'/><jointactuatorfrc joint='slide'/>"
+  "<jointactuatorfrc joint='hinge'/><tendonactuatorfrc tendon='ten'/><jointlimitfrc joint='hinge'/>"
+  "<touch site='ts'/>";
+
+// a model from MJCF text, the Newton solver to tolerance 1e-15 (the derivative is that of the
+// exact solution)
+static mjModel* load(const char* xml) {
+  char err[300];
+  mjModel* m = mj_parseXMLString(xml, "test.xml", "", err, sizeof(err));
+  cr_assert_not_null(m, "%s", err);
+  m->opt.solver = mjSOL_NEWTON;
+  m->opt.tolerance = 1e-15;
+  m->opt.iterations = 200;
+  return m;
+}
+
+// a reproducible state: qpos moved along every dof by 0.4 sin(1.3 i + 0.2), qvel, act and ctrl
+// from other phases
+static void setState(const mjModel* m, mjData* d) {
+  mjtNum e[m->nv];
+  for (int i = 0; i < m->nv; i++) {
+    mju_zero(e, m->nv);
+    e[i] = 1;
+    mj_integratePos(m, d->qpos, e, 0.4 * sin(1.3 * i + 0.2));
+    d->qvel[i] = 1.1 * cos(0.7 * i + 0.5);
+  }
+  for (int i = 0; i < m->na; i++) d->act[i] = 0.3 * sin(2.1 * i + 1);
+  for (int i = 0; i < m->nu; i++) d->ctrl[i] = 0.8 * cos(1.7 * i + 0.3);
+}
+
+// the sensors s (nsensordata) of the forward pass at (qpos, qvel, act, ctrl) as given;
+// *rows gets nefc and the row types and states are compared with (type, state) (NULL: not)
+static int sensorsAt(const mjModel* m, mjData* d, const mjtNum* q, const mjtNum* v,
+                     const mjtNum* a, const mjtNum* u, mjtNum* s, int nefc, const int* type,
+                     const int* state) {
+  mju_copy(d->qpos, q, m->nq);
+  mju_copy(d->qvel, v, m->nv);
+  mju_copy(d->act, a, m->na);
+  mju_copy(d->ctrl, u, m->nu);
+  mj_forward(m, d);
+  mju_copy(s, d->sensordata, m->nsensordata);
+  return type && (d->nefc != nefc || memcmp(type, d->efc_type, sizeof(int) * nefc) ||
+                  memcmp(state, d->efc_state, sizeof(int) * nefc));
+}
+
+// C, D by central differences of the sensors: column c moves x_c (or u) by +-eps and
+// +-eps/2, eps = 1e-6 max(1, |value|), and extrapolates (Richardson: (4 D(eps/2) - D(eps))
+// / 3); when the two differ by more than 1e-6 max(1, |entry|) eps shrinks tenfold, down to
+// 1e-8.  The return: 1 when a perturbed state has other constraint rows or row states (an
+// event within eps), 2 when no step gave agreeing differences (a kink), 0 otherwise
+static int centralFD(const mjModel* m, mjData* d, mjtNum* C, mjtNum* D) {
+  int nq = m->nq, nv = m->nv, na = m->na, nu = m->nu, ndx = 2 * nv + na, ns = m->nsensordata;
+  int event = 0;
+  mjtNum *q0 = malloc(sizeof(mjtNum) * (nq + nv + na + nu)), *v0 = q0 + nq, *a0 = v0 + nv;
+  mjtNum *u0 = a0 + na, *q = malloc(sizeof(mjtNum) * (nq + nv + na + nu)), *v = q + nq;
+  mjtNum *a = v + nv, *u = a + na, *s = malloc(sizeof(mjtNum) * 4 * (ns + 1));
+  mjtNum* e = malloc(sizeof(mjtNum) * (nv + 1));
+  mju_copy(q0, d->qpos, nq);
+  mju_copy(v0, d->qvel, nv);
+  mju_copy(a0, d->act, na);
+  mju_copy(u0, d->ctrl, nu);
+  mj_forward(m, d);
+  int nefc = d->nefc, *type = malloc(sizeof(int) * (2 * nefc + 1)), *state = type + nefc;
+  memcpy(type, d->efc_type, sizeof(int) * nefc);
+  memcpy(state, d->efc_state, sizeof(int) * nefc);
+  for (int c = 0; c < ndx + nu; c++) {
+    mjtNum x = c < nv ? 0 : c < 2 * nv ? v0[c - nv] : c < ndx ? a0[c - 2 * nv] : u0[c - ndx];
+    if (c < nv) {
+      int j = m->dof_jntid[c];
+      if (m->jnt_type[j] == mjJNT_HINGE || m->jnt_type[j] == mjJNT_SLIDE) x = q0[m->jnt_qposadr[j]];
+    }
+    mjtNum scale = fmax(1, fabs(x));
+    int agree = 0;
+    for (mjtNum eps = 1e-4 * scale; !agree && eps > 5e-9 * scale; eps /= 10) {
+      for (int k = 0; k < 4; k++) {
+        mjtNum h = (k % 2 ? -eps : eps) / (k < 2 ? 1 : 2);
+        mju_copy(q, q0, nq + nv + na + nu);
+        if (c < nv) {
+          mju_zero(e, nv);
+          e[c] = 1;
+          mj_integratePos(m, q, e, h);
+        } else if (c < 2 * nv) {
+          v[c - nv] += h;
+        } else if (c < ndx) {
+          a[c - 2 * nv] += h;
+        } else {
+          u[c - ndx] += h;
+        }
+        if (sensorsAt(m, d, q, v, a, u, s + k * ns, nefc, type, state)) event |= 1;
+      }
+      agree = 1;
+      for (int r = 0; r < ns; r++) {
+        mjtNum d1 = (s[r] - s[ns + r]) / (2 * eps), d2 = (s[2 * ns + r] - s[3 * ns + r]) / eps;
+        mjtNum col = (4 * d2 - d1) / 3;
+        agree &= fabs(d1 - d2) <= 1e-6 * fmax(1, fabs(d2));
+        if (getenv("SENSOR_DEBUG") && fabs(d1 - d2) > 1e-6 * fmax(1, fabs(d2)))
+          fprintf(stderr, "   col %d eps %g row %d: %.10g %.10g\n", c, eps, r, d1, d2);
+        if (c < ndx) C[r * ndx + c] = col;
+        else D[r * nu + c - ndx] = col;
+      }
+    }
+    if (!agree) event |= 2;
+    if (!agree && getenv("SENSOR_DEBUG")) fprintf(stderr, "  column %d: no agreement\n", c);
+  }
+  sensorsAt(m, d, q0, v0, a0, u0, s, 0, NULL, NULL);
+  free(q0), free(q), free(s), free(e), free(type);
+  return event;
+}
+
+// max |x - ref| / max(1, max |ref|) over n entries
+static mjtNum relErr(const mjtNum* x, const mjtNum* ref, int n) {
+  mjtNum err = 0, scale = 1;
+  for (int i = 0; i < n; i++) scale = fmax(scale, fabs(ref[i]));
+  for (int i = 0; i < n; i++) err = fmax(err, fabs(x[i] - ref[i]));
+  return err / scale;
+}
+
+// the sensor owning sensordata row r
+static int sensorOf(const mjModel* m, int r) {
+  int s = 0;
+  while (s + 1 < m->nsensor && m->sensor_adr[s + 1] <= r) s++;
+  return s;
+}
+
+// analytic C, D against the central differences at d's state; prints the errors and the
+// entries off by more than 1e-7 (with their sensor types); the largest error, or -1 at an
+// event (no reference there)
+static mjtNum compare(const char* name, const mjModel* m, mjData* d, int verbose) {
+  char err[300];
+  int ndx = 2 * m->nv + m->na, nu = m->nu, ns = m->nsensordata;
+  mjtNum *C = malloc(sizeof(mjtNum) * ns * ndx), *Cf = malloc(sizeof(mjtNum) * ns * ndx);
+  mjtNum *D = malloc(sizeof(mjtNum) * (ns * nu + 1)), *Df = malloc(sizeof(mjtNum) * (ns * nu + 1));
+  cr_assert_eq(mjd_transitionSmooth(m, d, NULL, NULL, C, D, err, sizeof(err)), 0, "%s: %s", name,
+               err);
+  int event = centralFD(m, d, Cf, Df);
+  mjtNum ec = relErr(C, Cf, ns * ndx), ed = relErr(D, Df, ns * nu);
+  if (verbose)
+    fprintf(stderr, "derivative_sensor: %-22s nsensordata %3d nefc %3d  C %.2e  D %.2e%s\n",
+            name, ns, d->nefc, ec, ed, event == 1 ? " (rows change)" : event ? " (kink)" : "");
+  for (int r = 0; r < ns && (!event || getenv("SENSOR_DEBUG")) && fmax(ec, ed) > (getenv("SENSOR_DEBUG") ? 1e-9 : 1e-6); r++) {
+    for (int c = 0; c < ndx + nu; c++) {
+      mjtNum x = c < ndx ? C[r * ndx + c] : D[r * nu + c - ndx];
+      mjtNum y = c < ndx ? Cf[r * ndx + c] : Df[r * nu + c - ndx];
+      if (fabs(x - y) > 1e-7)
+        fprintf(stderr, "  row %d (sensor %d type %d) col %d: %.10g fd %.10g\n", r,
+                sensorOf(m, r), m->sensor_type[sensorOf(m, r)], c, x, y);
+    }
+  }
+  free(C), free(Cf), free(D), free(Df);
+  return event ? -1 : fmax(ec, ed);
+}
+
+// the chain with the sensors and options given, at setState's state, within 1e-6
+static void checkChain(const char* name, const char* opt, const char* world,
+                       const char* sensors) {
+  char xml[8192];
+  snprintf(xml, sizeof(xml), CHAIN_FMT, opt, world, sensors);
+  mjModel* m = load(xml);
+  mjData* d = mj_makeData(m);
+  setState(m, d);
+  mjtNum e = compare(name, m, d, 1);
+  cr_expect(e >= 0 && e <= 1e-6, "%s: off by %g", name, e);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+Test(derivative_sensor, kinematic) {
+  checkChain("kinematic", "gravity='0 0 -9.81'", "", KINEMATIC);
+  checkChain("kinematic RK4", "integrator='RK4' magnetic='0.1 -0.3 0.4'", "", KINEMATIC);
+}
+
+Test(derivative_sensor, dynamic) {
+  checkChain("dynamic", "", "", DYNAMIC);
+  checkChain("dynamic implicit", "integrator='implicit'", "", DYNAMIC);
+}
