@@ -1,6 +1,6 @@
 // t/unit/derivative_sensor.c: the analytic sensor Jacobians C = ds/dx and D = ds/du of
 // lib/derivative_sensor.c against a clean central difference of the forward pass's sensors
-// computed here (a step per column from 1e-6 max(1, |x_c|), Richardson-extrapolated): every
+// computed here (a step per column from 1e-4 max(1, |x_c|), Richardson-extrapolated): every
 // kinematic sensor on a floating chain (ball, hinge and slide joints; frames of bodies, geoms,
 // sites and cameras, with and without reference frames), acceleration, force, torque and
 // actuator sensors with contacts disabled and on a plane (touch, pyramidal and elliptic
@@ -37,7 +37,7 @@ static const char* CHAIN_FMT =
   "<site name='hs' pos='0 0 -0.05' euler='0 0 45'/></body></body></body>"
   "<body name='leg' pos='-0.1 0 -0.1' euler='20 0 0'><joint name='knee' axis='1 0 0'/>"
   "<geom name='lg' type='capsule' fromto='0 0 0 0 0 -0.4' size='0.05'/>"
-  "<site name='ls' pos='0 0 -0.2'/></body></body></worldbody>"
+  "<site name='ls' pos='0 0 -0.2' type='box' size='0.1 0.1 0.3'/></body></body></worldbody>"
   "<tendon><fixed name='ten'><joint joint='hinge' coef='0.5'/><joint joint='slide' coef='-1'/>"
   "<joint joint='knee' coef='0.3'/></fixed></tendon>"
   "<actuator><motor name='m1' joint='hinge' gear='2'/>"
@@ -81,7 +81,7 @@ static const char* DYNAMIC =
   "<force site='ts'/><torque site='ts'/>"
   "<actuatorfrc actuator='m2'/><actuatorfrc actuator='m3'/><jointactuatorfrc joint='slide'/>"
   "<jointactuatorfrc joint='hinge'/><tendonactuatorfrc tendon='ten'/><jointlimitfrc joint='hinge'/>"
-  "<touch site='ts'/>";
+  "<touch site='ts'/><touch site='ls'/>";
 
 // a model from MJCF text, the Newton solver to tolerance 1e-15 (the derivative is that of the
 // exact solution)
@@ -125,10 +125,12 @@ static int sensorsAt(const mjModel* m, mjData* d, const mjtNum* q, const mjtNum*
 }
 
 // C, D by central differences of the sensors: column c moves x_c (or u) by +-eps and
-// +-eps/2, eps = 1e-6 max(1, |value|), and extrapolates (Richardson: (4 D(eps/2) - D(eps))
-// / 3); when the two differ by more than 1e-6 max(1, |entry|) eps shrinks tenfold, down to
-// 1e-8.  The return: 1 when a perturbed state has other constraint rows or row states (an
-// event within eps), 2 when no step gave agreeing differences (a kink), 0 otherwise
+// +-eps/2, eps = 1e-4 max(1, |value|) (large: acceleration sensors of light bodies are big,
+// their rounding noise over eps small), and extrapolates (Richardson: (4 D(eps/2) - D(eps))
+// / 3); when the two differ by more than 1e-6 max(1, |entry|) or a perturbed state has other
+// constraint rows or row states, eps shrinks tenfold, down to 1e-8.  The return: 1 when the
+// rows still change at the last eps (an event within it), 2 when no step gave agreeing
+// differences (a kink), 0 otherwise
 static int centralFD(const mjModel* m, mjData* d, mjtNum* C, mjtNum* D) {
   int nq = m->nq, nv = m->nv, na = m->na, nu = m->nu, ndx = 2 * nv + na, ns = m->nsensordata;
   int event = 0;
@@ -151,8 +153,9 @@ static int centralFD(const mjModel* m, mjData* d, mjtNum* C, mjtNum* D) {
       if (m->jnt_type[j] == mjJNT_HINGE || m->jnt_type[j] == mjJNT_SLIDE) x = q0[m->jnt_qposadr[j]];
     }
     mjtNum scale = fmax(1, fabs(x));
-    int agree = 0;
+    int agree = 0, changed = 0;
     for (mjtNum eps = 1e-4 * scale; !agree && eps > 5e-9 * scale; eps /= 10) {
+      changed = 0;
       for (int k = 0; k < 4; k++) {
         mjtNum h = (k % 2 ? -eps : eps) / (k < 2 ? 1 : 2);
         mju_copy(q, q0, nq + nv + na + nu);
@@ -167,9 +170,9 @@ static int centralFD(const mjModel* m, mjData* d, mjtNum* C, mjtNum* D) {
         } else {
           u[c - ndx] += h;
         }
-        if (sensorsAt(m, d, q, v, a, u, s + k * ns, nefc, type, state)) event |= 1;
+        changed |= sensorsAt(m, d, q, v, a, u, s + k * ns, nefc, type, state);
       }
-      agree = 1;
+      agree = !changed;
       for (int r = 0; r < ns; r++) {
         mjtNum d1 = (s[r] - s[ns + r]) / (2 * eps), d2 = (s[2 * ns + r] - s[3 * ns + r]) / eps;
         mjtNum col = (4 * d2 - d1) / 3;
@@ -180,7 +183,8 @@ static int centralFD(const mjModel* m, mjData* d, mjtNum* C, mjtNum* D) {
         else D[r * nu + c - ndx] = col;
       }
     }
-    if (!agree) event |= 2;
+    if (changed) event |= 1;
+    else if (!agree) event |= 2;
     if (!agree && getenv("SENSOR_DEBUG")) fprintf(stderr, "  column %d: no agreement\n", c);
   }
   sensorsAt(m, d, q0, v0, a0, u0, s, 0, NULL, NULL);
@@ -216,8 +220,8 @@ static mjtNum compare(const char* name, const mjModel* m, mjData* d, int verbose
   int event = centralFD(m, d, Cf, Df);
   mjtNum ec = relErr(C, Cf, ns * ndx), ed = relErr(D, Df, ns * nu);
   if (verbose)
-    fprintf(stderr, "derivative_sensor: %-22s nsensordata %3d nefc %3d  C %.2e  D %.2e%s\n",
-            name, ns, d->nefc, ec, ed, event == 1 ? " (rows change)" : event ? " (kink)" : "");
+    fprintf(stderr, "derivative_sensor: %-22s nsensordata %3d ncon %2d nefc %3d  C %.2e  D %.2e%s\n",
+            name, ns, d->ncon, d->nefc, ec, ed, event == 1 ? " (rows change)" : event ? " (kink)" : "");
   for (int r = 0; r < ns && (!event || getenv("SENSOR_DEBUG")) && fmax(ec, ed) > (getenv("SENSOR_DEBUG") ? 1e-9 : 1e-6); r++) {
     for (int c = 0; c < ndx + nu; c++) {
       mjtNum x = c < ndx ? C[r * ndx + c] : D[r * nu + c - ndx];
@@ -253,4 +257,84 @@ Test(derivative_sensor, kinematic) {
 Test(derivative_sensor, dynamic) {
   checkChain("dynamic", "", "", DYNAMIC);
   checkChain("dynamic implicit", "integrator='implicit'", "", DYNAMIC);
+}
+
+// on a plane at height z with the cone given: contacts of the leg, the hand, the torso
+static void checkGround(const char* name, const char* cone, mjtNum z) {
+  char opt[100], world[200];
+  snprintf(opt, sizeof(opt), "cone='%s'", cone);
+  snprintf(world, sizeof(world), "<geom type='plane' size='3 3 .1' pos='0 0 %g'/>", z);
+  checkChain(name, opt, world, DYNAMIC);
+}
+
+Test(derivative_sensor, contacts) {
+  checkGround("leg on the ground", "pyramidal", 0.85);
+  checkGround("leg elliptic", "elliptic", 0.85);
+  checkGround("torso on the ground", "pyramidal", 1.05);
+  checkGround("torso elliptic", "elliptic", 1.05);
+}
+
+// the dm_control humanoid (subtreelinvel, accelerometer, velocimeter, gyro, force, torque,
+// touch) falling and lying under controls 0.3 sin(0.01 t + i): every `every` steps of n, within
+// 1e-6 at states away from contact events; prints how many are near one and the worst error
+static void checkTrajectory(const char* file, int n, int every) {
+  char err[300];
+  mjModel* m = mj_loadXML(file, err, sizeof(err));
+  cr_assert_not_null(m, "%s: %s", file, err);
+  m->opt.solver = mjSOL_NEWTON;
+  m->opt.tolerance = 1e-15;
+  m->opt.iterations = 200;
+  mjData* d = mj_makeData(m);
+  int states = 0, events = 0, touching = 0;
+  mjtNum worst = 0;
+  for (int s = 1; s <= n; s++) {
+    for (int i = 0; i < m->nu; i++) d->ctrl[i] = 0.3 * sin(0.01 * s + i);
+    mj_step(m, d);
+    if (s % every) continue;
+    char name[40];
+    snprintf(name, sizeof(name), "step %d", s);
+    mjtNum e = compare(name, m, d, 0);
+    states++;
+    events += e < 0;
+    touching += d->ncon > 0;
+    if (e >= 0) worst = fmax(worst, e);
+    cr_expect_leq(e, 1e-6, "%s step %d: off by %g", file, s, e);
+  }
+  fprintf(stderr, "derivative_sensor: %s: %d states (%d with contacts), %d near a contact "
+          "event; worst error elsewhere %.2e\n", file, states, touching, events, worst);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+Test(derivative_sensor, humanoid_trajectory) {
+  checkTrajectory("../shared/corpus/dm_control/humanoid.xml", 400, 10);
+}
+
+// a sensor at its cutoff has a zero row; a sensor not differentiated is refused by name
+Test(derivative_sensor, cutoff_and_refusal) {
+  char err[300];
+  mjModel* m = load("<mujoco><worldbody><body pos='0 0 1'><joint name='j' axis='0 1 0'/>"
+                    "<geom type='capsule' fromto='0 0 0 0 0 -0.5' size='0.05'/>"
+                    "<site name='s' pos='0 0 -0.5'/></body></worldbody><sensor>"
+                    "<accelerometer site='s' cutoff='1'/><gyro site='s'/></sensor></mujoco>");
+  mjData* d = mj_makeData(m);
+  d->qpos[0] = 0.5, d->qvel[0] = 2;
+  mjtNum C[6 * 2];
+  cr_assert_eq(mjd_transitionSmooth(m, d, NULL, NULL, C, NULL, err, sizeof(err)), 0, "%s", err);
+  for (int r = 0; r < 3; r++) {
+    int clamp = fabs(d->sensordata[r]) >= 1;
+    for (int c = 0; c < 2; c++)
+      if (clamp) cr_expect_eq(C[2 * r + c], 0, "clamped row %d col %d", r, c);
+  }
+  cr_expect_float_eq(C[2 * 4 + 1], 1, 1e-12, "the gyro's y row follows qvel: %g", C[9]);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  m = load("<mujoco><worldbody><geom type='plane' size='1 1 .1'/><body pos='0 0 1'>"
+           "<joint axis='0 1 0'/><geom size='0.1'/><site name='s'/></body></worldbody>"
+           "<sensor><rangefinder name='range' site='s'/></sensor></mujoco>");
+  d = mj_makeData(m);
+  cr_expect_eq(mjd_transitionSmooth(m, d, NULL, NULL, C, NULL, err, sizeof(err)), -1);
+  cr_expect_str_eq(err, "sensor 'range': not differentiated yet");
+  mj_deleteData(d);
+  mj_deleteModel(m);
 }
