@@ -18,7 +18,7 @@
 // a floating chain: a free torso, a ball-jointed arm with a hinge and a slide below it, a
 // site and a camera on each; actuators on the hinge, the slide and a fixed tendon (affine
 // bias, a filter); every kinematic, acceleration and actuator sensor, frames relative to
-// other frames.  %s: option attributes, %s: worldbody extras
+// other frames.  %s: option attributes, worldbody extras, equalities, sensors
 static const char* CHAIN_FMT =
   "<mujoco><option %s/><worldbody>%s"
   "<body name='torso' pos='0 0 1.2'><freejoint/>"
@@ -44,7 +44,7 @@ static const char* CHAIN_FMT =
   "<position name='m2' joint='slide' kp='5'/>"
   "<general name='m3' tendon='ten' dyntype='filter' dynprm='0.3' gainprm='2' "
   "biastype='affine' biasprm='0 -1 -0.5'/>"
-  "<motor name='m4' joint='knee'/></actuator>"
+  "<motor name='m4' joint='knee'/></actuator>%s"
   "<sensor>%s</sensor></mujoco>";
 
 // the chain's kinematic sensors
@@ -236,10 +236,10 @@ static mjtNum compare(const char* name, const mjModel* m, mjData* d, int verbose
 }
 
 // the chain with the sensors and options given, at setState's state, within 1e-6
-static void checkChain(const char* name, const char* opt, const char* world,
+static void checkChain(const char* name, const char* opt, const char* world, const char* eq,
                        const char* sensors) {
   char xml[8192];
-  snprintf(xml, sizeof(xml), CHAIN_FMT, opt, world, sensors);
+  snprintf(xml, sizeof(xml), CHAIN_FMT, opt, world, eq, sensors);
   mjModel* m = load(xml);
   mjData* d = mj_makeData(m);
   setState(m, d);
@@ -250,13 +250,17 @@ static void checkChain(const char* name, const char* opt, const char* world,
 }
 
 Test(derivative_sensor, kinematic) {
-  checkChain("kinematic", "gravity='0 0 -9.81'", "", KINEMATIC);
-  checkChain("kinematic RK4", "integrator='RK4' magnetic='0.1 -0.3 0.4'", "", KINEMATIC);
+  checkChain("kinematic", "gravity='0 0 -9.81'", "", "", KINEMATIC);
+  checkChain("kinematic RK4", "integrator='RK4' magnetic='0.1 -0.3 0.4'", "", "", KINEMATIC);
 }
 
 Test(derivative_sensor, dynamic) {
-  checkChain("dynamic", "", "", DYNAMIC);
-  checkChain("dynamic implicit", "integrator='implicit'", "", DYNAMIC);
+  checkChain("dynamic", "", "", "", DYNAMIC);
+  checkChain("dynamic implicit", "integrator='implicit'", "", "", DYNAMIC);
+  checkChain("connect", "", "", "<equality><connect body1='hand' body2='leg' "
+             "anchor='0 0 -0.1'/></equality>", DYNAMIC);
+  checkChain("weld", "", "<body name='post' pos='0.5 0 1'/>", "<equality><weld body1='fore' "
+             "body2='post' solref='0.05 1'/></equality>", DYNAMIC);
 }
 
 // on a plane at height z with the cone given: contacts of the leg, the hand, the torso
@@ -264,7 +268,7 @@ static void checkGround(const char* name, const char* cone, mjtNum z) {
   char opt[100], world[200];
   snprintf(opt, sizeof(opt), "cone='%s'", cone);
   snprintf(world, sizeof(world), "<geom type='plane' size='3 3 .1' pos='0 0 %g'/>", z);
-  checkChain(name, opt, world, DYNAMIC);
+  checkChain(name, opt, world, "", DYNAMIC);
 }
 
 Test(derivative_sensor, contacts) {
@@ -276,8 +280,10 @@ Test(derivative_sensor, contacts) {
 
 // the dm_control humanoid (subtreelinvel, accelerometer, velocimeter, gyro, force, torque,
 // touch) falling and lying under controls 0.3 sin(0.01 t + i): every `every` steps of n, within
-// 1e-6 at states away from contact events; prints how many are near one and the worst error
-static void checkTrajectory(const char* file, int n, int every) {
+// 1e-6 at states away from contact events (and with `touch` some touch sensor reading a
+// contact); prints how many are near one, how many refused (contact pairs not differentiated)
+// and the worst error
+static void checkTrajectory(const char* file, int n, int every, int touch) {
   char err[300];
   mjModel* m = mj_loadXML(file, err, sizeof(err));
   cr_assert_not_null(m, "%s: %s", file, err);
@@ -285,7 +291,8 @@ static void checkTrajectory(const char* file, int n, int every) {
   m->opt.tolerance = 1e-15;
   m->opt.iterations = 200;
   mjData* d = mj_makeData(m);
-  int states = 0, events = 0, touching = 0;
+  int states = 0, events = 0, touching = 0, refused = 0;
+  mjtNum* C = malloc(sizeof(mjtNum) * m->nsensordata * (2 * m->nv + m->na));
   mjtNum worst = 0;
   for (int s = 1; s <= n; s++) {
     for (int i = 0; i < m->nu; i++) d->ctrl[i] = 0.3 * sin(0.01 * s + i);
@@ -293,21 +300,46 @@ static void checkTrajectory(const char* file, int n, int every) {
     if (s % every) continue;
     char name[40];
     snprintf(name, sizeof(name), "step %d", s);
+    if (mjd_transitionSmooth(m, d, NULL, NULL, C, NULL, err, sizeof(err))) {
+      refused++;
+      continue;
+    }
     mjtNum e = compare(name, m, d, 0);
     states++;
     events += e < 0;
-    touching += d->ncon > 0;
+    int touch = 0;
+    for (int k = 0; k < m->nsensor; k++)
+      touch |= m->sensor_type[k] == mjSENS_TOUCH && d->sensordata[m->sensor_adr[k]] > 0;
+    touching += touch;
     if (e >= 0) worst = fmax(worst, e);
     cr_expect_leq(e, 1e-6, "%s step %d: off by %g", file, s, e);
   }
-  fprintf(stderr, "derivative_sensor: %s: %d states (%d with contacts), %d near a contact "
-          "event; worst error elsewhere %.2e\n", file, states, touching, events, worst);
+  if (touch) cr_expect_gt(touching, 0, "no touch sensor reads a contact");
+  fprintf(stderr, "derivative_sensor: %s: %d states (%d touching), %d near a contact "
+          "event, %d refused (contacts); worst error elsewhere %.2e\n", file, states, touching, events,
+          refused, worst);
+  free(C);
   mj_deleteData(d);
   mj_deleteModel(m);
 }
 
 Test(derivative_sensor, humanoid_trajectory) {
-  checkTrajectory("../shared/corpus/dm_control/humanoid.xml", 400, 10);
+  checkTrajectory("../shared/corpus/dm_control/humanoid.xml", 400, 10, 1);
+}
+
+// the corpus models with sensors the analytic path takes (their sensors: jointpos, jointvel,
+// framepos, framequat, framexaxis, subtreecom, subtreeangmom, touch, accelerometer, gyro,
+// velocimeter, magnetometer, actuatorpos, force, torque ...)
+Test(derivative_sensor, corpus_trajectories) {
+  static const char* const files[] = {"dm_control/cheetah.xml", "dm_control/hopper.xml",
+    "dm_control/walker.xml", "dm_control/finger.xml", "dm_control/manipulator.xml",
+    "dm_control/stacker.xml", "dm_control/dog.xml", "dm_control/humanoid_CMU.xml",
+    "menagerie/agility_cassie/cassie.xml"};
+  for (int i = 0; i < (int)(sizeof(files) / sizeof(files[0])); i++) {
+    char path[200];
+    snprintf(path, sizeof(path), "../shared/corpus/%s", files[i]);
+    checkTrajectory(path, 200, 20, 0);
+  }
 }
 
 // a sensor at its cutoff has a zero row; a sensor not differentiated is refused by name
