@@ -649,18 +649,20 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
 //   W da' = G(a') + d(J'f),  d(J'f) = M da - G0;
 // for Euler (W = M + h diag(b), G(a') - G0 = -dM (a' - a) in the q columns) that is
 //   da' = da - inv(W) (h b . da + dM (a' - a)),  dM (a' - a) one RNE sweep at rest.
-// dforce (nefc x ncol; NULL: not wanted) gets the constraint forces' derivative
-static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* acc,
-                     mjtNum* dforce) {
-  int nv = m->nv, ncol = 2 * nv + m->na + m->nu;
+// With C or D (not NULL) the sensors' Jacobians are taken on the way from da and the
+// constraint forces' derivative (mjd_sensorDeriv; da then found first with or without rows)
+static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* acc, mjtNum* C,
+                     mjtNum* D) {
+  int nv = m->nv, ncol = 2 * nv + m->na + m->nu, sensors = C || D;
   mjtNum h = m->opt.timestep;
   size_t mark = mj_markStack(d);
   Factor f;
   factorW(m, d, sys, &f);
   int own = f.ld || f.lu;
 
-  // no constraint rows: a' = inv(W) qfrc_smooth (the engine's qacc without a W of its own)
-  if (!d->nefc) {
+  // no constraint rows and no sensors: a' = inv(W) qfrc_smooth (the engine's qacc without a W
+  // of its own)
+  if (!d->nefc && !sensors) {
     if (own) {
       mju_copy(acc, d->qfrc_smooth, nv);
       solveW(m, d, &f, acc, 1);
@@ -673,11 +675,14 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
     return;
   }
 
-  // the constrained acceleration, the answer when W is M
+  // the constrained acceleration, the answer when W is M; the sensors from it
   mjtNum* G0 = own && sys != SYS_EULER ? mj_stackAlloc(d, (size_t)nv * ncol) : NULL;
+  mjtNum* dforce = sensors ? mj_stackAlloc(d, (size_t)d->nefc * ncol) : NULL;
   smoothG(m, d, SYS_QACC, d->qacc, Y);
   if (G0) mju_copy(G0, Y, nv * ncol);
-  mjd_constraintAcc(m, d, Y, ncol, dforce);
+  if (d->nefc) mjd_constraintAcc(m, d, Y, ncol, dforce);
+  else mj_solveM(m, d, Y, Y, ncol);
+  if (sensors) mjd_sensorDeriv(m, d, Y, dforce, C, D);
   mju_copy(acc, d->qacc, nv);
   if (!own) {
     mj_freeStack(d, mark);
@@ -748,7 +753,7 @@ int mjd_smoothAcc(const mjModel* m, mjData* d, mjtNum* DaDq, mjtNum* DaDv, mjtNu
   size_t mark = mj_markStack(d);
   mjtNum* Y = mj_stackAlloc(d, (size_t)nv * ncol);
   mjtNum* acc = mj_stackAlloc(d, (size_t)nv);
-  accDeriv(m, d, SYS_QACC, Y, acc, NULL);
+  accDeriv(m, d, SYS_QACC, Y, acc, NULL, NULL);
   mjtNum* out[4] = {DaDq, DaDv, DaDact, DaDu};
   int width[4] = {nv, nv, m->na, m->nu}, c0 = 0;
   for (int b = 0; b < 4; c0 += width[b++]) {
@@ -825,15 +830,16 @@ static void nextActRows(const mjModel* m, const mjtNum* act, const mjtNum* sdot,
 }
 
 // X = d x'/d(x, u) of one Euler, implicit or implicitfast step at the state of d after
-// mj_forward: v' rows e + h Y, dq rows by shiftRows with v', act rows from act_dot's slopes
-static void stepJac(const mjModel* m, mjData* d, int sys, mjtNum* X) {
+// mj_forward: v' rows e + h Y, dq rows by shiftRows with v', act rows from act_dot's slopes;
+// C, D (either may be NULL) the sensors' Jacobians on the way (accDeriv)
+static void stepJac(const mjModel* m, mjData* d, int sys, mjtNum* X, mjtNum* C, mjtNum* D) {
   int nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
   mjtNum h = m->opt.timestep;
   size_t mark = mj_markStack(d);
   mjtNum* Y = mj_stackAlloc(d, (size_t)nv * ncol);
   mjtNum* acc = mj_stackAlloc(d, (size_t)nv);
   mjtNum* vnext = mj_stackAlloc(d, (size_t)nv);
-  accDeriv(m, d, sys, Y, acc, NULL);
+  accDeriv(m, d, sys, Y, acc, C, D);
   mju_addScl(vnext, d->qvel, acc, h, nv);
   for (int c = 0; c < ncol; c++)
     for (int i = 0; i < nv; i++)
@@ -850,8 +856,9 @@ static void stepJac(const mjModel* m, mjData* d, int sys, mjtNum* X) {
 // x (+) h sum_i b_i k_i.  Each stage runs mj_forward at its state (the engine's own stage
 // evaluations, no perturbation); d's state is restored and its forward pass rerun.  0, or -1
 // with a message when a stage state uses a feature not differentiated or more rows than the
-// stack holds
-static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, char* err, int errsz) {
+// stack holds.  C, D (either may be NULL): the sensors' Jacobians at the first stage (x's)
+static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, mjtNum* C, mjtNum* D, char* err,
+                  int errsz) {
   static const mjtNum A4[3] = {0.5, 0.5, 1}, B4[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
   int nq = m->nq, nv = m->nv, na = m->na, ndx = 2 * nv + na, ncol = ndx + m->nu, rc = 0;
   mjtNum h = m->opt.timestep, t0 = d->time;
@@ -889,7 +896,7 @@ static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, char* err, int errsz) 
     }
 
     // dk_i through T, then k_i itself; both added to the weighted sums
-    accDeriv(m, d, SYS_QACC, Y, k + nv, NULL);
+    accDeriv(m, d, SYS_QACC, Y, k + nv, i ? NULL : C, i ? NULL : D);
     for (int c = 0; c < ncol; c++) {
       mjtNum *Kc = K + (size_t)c * ndx, *Tc = T + (size_t)c * ndx;
       mju_copy(Kc, Tc + nv, nv);
@@ -934,20 +941,13 @@ int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, mjtN
   mj_forward(m, d);
   if (mjd_checkAnalytic(m, d, err, errsz) || checkStack(m, d, sensors, err, errsz)) return -1;
   size_t mark = mj_markStack(d);
-  if (sensors) {
-    mjtNum* Y = mj_stackAlloc(d, (size_t)nv * ncol);
-    mjtNum* acc = mj_stackAlloc(d, (size_t)nv);
-    mjtNum* dforce = mj_stackAlloc(d, (size_t)d->nefc * ncol);
-    accDeriv(m, d, SYS_QACC, Y, acc, dforce);
-    mjd_sensorDeriv(m, d, Y, dforce, C, D);
-    mj_freeStack(d, mark);
-  }
+  mjtNum *Cs = sensors ? C : NULL, *Ds = sensors ? D : NULL;
   mjtNum* X = mj_stackAlloc(d, (size_t)ndx * ncol);
   switch (m->opt.integrator) {
-    case mjINT_RK4: rc = rk4Jac(m, d, X, err, errsz); break;
-    case mjINT_IMPLICIT: stepJac(m, d, SYS_IMPLICIT, X); break;
-    case mjINT_IMPLICITFAST: stepJac(m, d, SYS_FAST, X); break;
-    default: stepJac(m, d, SYS_EULER, X); break;
+    case mjINT_RK4: rc = rk4Jac(m, d, X, Cs, Ds, err, errsz); break;
+    case mjINT_IMPLICIT: stepJac(m, d, SYS_IMPLICIT, X, Cs, Ds); break;
+    case mjINT_IMPLICITFAST: stepJac(m, d, SYS_FAST, X, Cs, Ds); break;
+    default: stepJac(m, d, SYS_EULER, X, Cs, Ds); break;
   }
   for (int r = 0; r < ndx && !rc; r++) {
     for (int c = 0; c < ndx && A; c++) A[(size_t)r * ndx + c] = X[(size_t)c * ndx + r];

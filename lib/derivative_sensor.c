@@ -117,8 +117,9 @@ size_t mjd_sensorStack(const mjModel* m, const mjData* d) {
 // the sensor pass's arrays and the column at hand
 typedef struct {
   int kind, idx;            // the column: COL_Q, COL_V (dof idx), COL_ACT, COL_U (its index)
-  const mjtNum* S;          // q columns: the motion cdof_idx of the bodies moved; else NULL
-  int* moved;               // per body: 1 when it moves with S
+  const mjtNum* S;          // q columns: the motion cdof_idx of the active bodies; else NULL
+  int* active;              // per body: 1 in the subtree of the column's dof (q, v columns)
+  int* need;                // per body: 1 in the subtree of a force or torque sensor's body
   const mjtNum *da, *df;    // the column of Y (d qacc) and of df (d efc_force)
   mjtNum *dvel, *dacc;      // per body: d cvel, d cacc (6 each)
   mjtNum *dcom, *dmom;      // per body, subtree sums: m d xipos (3), d momentum about 0 (6)
@@ -132,7 +133,7 @@ typedef struct {
 } Work;
 
 // the motion S of body b for the column, NULL when it does not move
-static const mjtNum* bodyMotion(const Work* w, int b) { return w->S && w->moved[b] ? w->S : NULL; }
+static const mjtNum* bodyMotion(const Work* w, int b) { return w->S && w->active[b] ? w->S : NULL; }
 
 // the fixed point body b's spatial quantities are held about: its tree's com
 static const mjtNum* bodyOrigin(const mjModel* m, const mjData* d, int b) {
@@ -157,20 +158,20 @@ static void momentumDeriv(const mjModel* m, const mjData* d, const Work* w, int 
   mju_addTo3(h, t);
 }
 
-// dfrc[b] -= sgn d(T + (p - o) x F, F) for a wrench (force F, torque T at point p moving by
+// dfrc[b] -= sgn d(T + (p - o) x F, F) (bodies the sensors need) for a wrench (force F, torque T at point p moving by
 // dp) on body b as cfrc_ext holds it (interaction forces subtract the external ones)
-static void wrenchDeriv(const mjModel* m, const mjData* d, mjtNum* dfrc, int b,
+static void wrenchDeriv(const mjModel* m, const mjData* d, const Work* w, int b,
                         const mjtNum F[3], const mjtNum dF[3], const mjtNum dT[3],
                         const mjtNum p[3], const mjtNum dp[3], mjtNum sgn) {
-  if (b <= 0) return;
+  if (b <= 0 || !w->need[b]) return;
   mjtNum rel[3], t[3], dtau[3];
   mju_sub3(rel, p, bodyOrigin(m, d, b));
   mju_cross(dtau, dp, F);
   mju_cross(t, rel, dF);
   mju_addTo3(dtau, t);
   mju_addTo3(dtau, dT);
-  mju_addToScl3(dfrc + 6 * b, dtau, -sgn);
-  mju_addToScl3(dfrc + 6 * b + 3, dF, -sgn);
+  mju_addToScl3(w->dfrc + 6 * b, dtau, -sgn);
+  mju_addToScl3(w->dfrc + 6 * b + 3, dF, -sgn);
 }
 
 // dfrc -= the slopes of the constraint wrenches on the bodies (mj_addConstraintWrench):
@@ -199,8 +200,8 @@ static void constraintWrenchDeriv(const mjModel* m, const mjData* d, const Work*
     mju_mulMatTVec3(dT, con->frame, df + 3);
     mju_mulMatTVec3(t, dfr, f + 3);
     mju_addTo3(dT, t);
-    wrenchDeriv(m, d, w->dfrc, b2, F, dF, dT, con->pos, dp, 1);
-    wrenchDeriv(m, d, w->dfrc, b1, F, dF, dT, con->pos, dp, -1);
+    wrenchDeriv(m, d, w, b2, F, dF, dT, con->pos, dp, 1);
+    wrenchDeriv(m, d, w, b1, F, dF, dT, con->pos, dp, -1);
   }
   for (int i = 0; i < d->nefc && d->efc_type[i] == mjCNSTR_EQUALITY; i++) {
     int id = d->efc_id[i], type = m->eq_type[id], b[2] = {m->eq_obj1id[id], m->eq_obj2id[id]};
@@ -212,7 +213,7 @@ static void constraintWrenchDeriv(const mjModel* m, const mjData* d, const Work*
       const mjtNum* S = bodyMotion(w, b[s]);
       if (S) mjd_pointVel(dp, S, p[s], bodyOrigin(m, d, b[s]));
       else mju_zero3(dp);
-      wrenchDeriv(m, d, w->dfrc, b[s], d->efc_force + i, df, dT, p[s], dp, s ? -1 : 1);
+      wrenchDeriv(m, d, w, b[s], d->efc_force + i, df, dT, p[s], dp, s ? -1 : 1);
     }
     i += type == mjEQ_WELD ? 5 : 2;
   }
@@ -228,30 +229,39 @@ static void startColumn(const mjModel* m, const mjData* d, Work* w, int c, const
   w->da = Y + (size_t)c * nv;
   w->df = df ? df + (size_t)c * d->nefc : NULL;
   w->S = w->kind == COL_Q ? d->cdof + 6 * c : NULL;
-  int bk = w->kind == COL_Q ? m->dof_bodyid[c] : nbody, first = w->S ? mjd_firstMoved(m, c) : 0;
+  int bk = w->kind <= COL_V ? m->dof_bodyid[w->idx] : nbody;
+  int first = w->S ? mjd_firstMoved(m, c) : 0;
 
-  // the sweep from the world
+  // the sweep from the world: the twists' full slopes in the column dof's subtree, elsewhere
+  // qacc's alone (dV = 0, dA += cdof_j da_j)
   mju_zero(w->dvel, 6);
   mju_zero(w->dacc, 6);
+  w->active[0] = 0;
   for (int b = 1; b < nbody; b++) {
     int p = m->body_parentid[b];
-    w->moved[b] = b == bk || (b > bk && w->moved[p]);
-    mju_copy6(w->dvel + 6 * b, w->dvel + 6 * p);
-    mju_copy6(w->dacc + 6 * b, w->dacc + 6 * p);
-    mjd_bodySweep(m, d, b, bodyMotion(w, b), b == bk ? first : 0, d->qvel, d->cvel,
-                  d->cdof_dot, d->qacc, w->da, w->kind == COL_V ? w->idx : -1,
-                  w->dvel + 6 * b, w->dacc + 6 * b);
+    mjtNum *dV = w->dvel + 6 * b, *dA = w->dacc + 6 * b;
+    w->active[b] = b == bk || (b > bk && w->active[p]);
+    mju_copy6(dV, w->dvel + 6 * p);
+    mju_copy6(dA, w->dacc + 6 * p);
+    if (w->active[b]) {
+      mjd_bodySweep(m, d, b, bodyMotion(w, b), b == bk ? first : 0, d->qvel, d->cvel,
+                    d->cdof_dot, d->qacc, w->da, w->kind == COL_V ? w->idx : -1, dV, dA);
+    } else {
+      for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++)
+        mju_addToScl6(dA, d->cdof + 6 * j, w->da[j]);
+    }
   }
-  w->moved[0] = 0;
 
-  // subtree sums of m d xipos and of the momenta
-  if (w->mom) {
+  // subtree sums of m d xipos and of the momenta (velocity stage: q and v columns; nothing
+  // moves outside the active subtree)
+  if (w->mom && w->kind <= COL_V) {
     for (int b = 0; b < nbody; b++) {
       const mjtNum* S = bodyMotion(w, b);
       if (S) mjd_pointVel(w->dcom + 3 * b, S, d->xipos + 3 * b, bodyOrigin(m, d, b));
       else mju_zero3(w->dcom + 3 * b);
       mju_scl3(w->dcom + 3 * b, w->dcom + 3 * b, m->body_mass[b]);
-      momentumDeriv(m, d, w, b, w->dmom + 6 * b);
+      if (w->active[b]) momentumDeriv(m, d, w, b, w->dmom + 6 * b);
+      else mju_zero(w->dmom + 6 * b, 6);
     }
     for (int b = nbody - 1; b > 0; b--) {
       mju_addTo3(w->dcom + 3 * m->body_parentid[b], w->dcom + 3 * b);
@@ -259,16 +269,21 @@ static void startColumn(const mjModel* m, const mjData* d, Work* w, int c, const
     }
   }
 
-  // interaction forces: the bodies' net forces less the constraint wrenches, subtree sums
+  // interaction forces of the bodies the sensors need: the net forces' slopes (I dA alone
+  // outside the active subtree) less the constraint wrenches', subtree sums
   if (w->frc) {
-    mju_zero(w->dfrc, 6);
     for (int b = 1; b < nbody; b++) {
-      mjd_bodyForceDeriv(d->cinert + 10 * b, d->cvel + 6 * b, d->cacc + 6 * b,
-                         bodyMotion(w, b), w->dvel + 6 * b, w->dacc + 6 * b, w->dfrc + 6 * b);
+      if (!w->need[b]) continue;
+      if (w->active[b]) {
+        mjd_bodyForceDeriv(d->cinert + 10 * b, d->cvel + 6 * b, d->cacc + 6 * b,
+                           bodyMotion(w, b), w->dvel + 6 * b, w->dacc + 6 * b, w->dfrc + 6 * b);
+      } else {
+        mju_mulInertVec(w->dfrc + 6 * b, d->cinert + 10 * b, w->dacc + 6 * b);
+      }
     }
     constraintWrenchDeriv(m, d, w);
     for (int b = nbody - 1; b > 0; b--)
-      mju_addTo6(w->dfrc + 6 * m->body_parentid[b], w->dfrc + 6 * b);
+      if (w->need[b]) mju_addTo6(w->dfrc + 6 * m->body_parentid[b], w->dfrc + 6 * b);
   }
 
   // actuator forces: by length (moment) on q, velocity on v, input on act and u columns
@@ -292,13 +307,17 @@ typedef struct {
   mjtNum dp[3], dw[3];  // the origin's displacement and the frame's turn
   mjtNum v[3], w[3];    // the origin's linear and the angular velocity (world)
   mjtNum dv[3], dwv[3]; // their slopes
-  int b;                // its body
+  int b, moves;         // its body; 1 when the body is in the column's active subtree
 } Frame;
 
+// the velocities a frame needs: none, always, only when it moves (else they meet only zeros)
+enum { VEL_NONE, VEL_ALWAYS, VEL_MOVING };
+
 // f = the frame of object (type, id) and its motion: dp = S at p, dw = S_ang (moved), v, w
-// from cvel, dv = dV at p + V_ang x dp, dwv = dV_ang; 0 (f the world's, at rest) for none
+// from cvel (as `vel` asks), dv = dV at p + V_ang x dp, dwv = dV_ang; all slopes 0 outside the
+// active subtree.  0 (f the world's, at rest) for no object
 static int frameMotion(const mjModel* m, const mjData* d, const Work* w, int type, int id,
-                       Frame* f) {
+                       int vel, Frame* f) {
   mjtNum t[3];
   *f = (Frame){0};
   f->b = mj_objectFrame(m, d, type, id, &f->p, &f->R) - 1;
@@ -308,12 +327,16 @@ static int frameMotion(const mjModel* m, const mjData* d, const Work* w, int typ
   }
   const mjtNum *S = bodyMotion(w, f->b), *o = bodyOrigin(m, d, f->b);
   const mjtNum *V = d->cvel + 6 * f->b, *dV = w->dvel + 6 * f->b;
+  f->moves = w->active[f->b];
+  if (vel == VEL_ALWAYS || (vel == VEL_MOVING && f->moves)) {
+    mjd_pointVel(f->v, V, f->p, o);
+    mju_copy3(f->w, V);
+  }
+  if (!f->moves) return 1;
   if (S) {
     mjd_pointVel(f->dp, S, f->p, o);
     mju_copy3(f->dw, S);
   }
-  mjd_pointVel(f->v, V, f->p, o);
-  mju_copy3(f->w, V);
   mjd_pointVel(f->dv, dV, f->p, o);
   mju_cross(t, V, f->dp);
   mju_addTo3(f->dv, t);
@@ -336,15 +359,17 @@ static void rotated(const mjtNum* R, const mjtNum dw[3], const mjtNum X[3], cons
 }
 
 // Y = the acceleration of f's origin (A at p + w x v, cacc's gravity included), X its slope
-// dA at p + A_ang x dp + dw_v x v + w x dv
+// dA at p + A_ang x dp + dw_v x v + w x dv (dA at p alone, Y not needed, when f does not move)
 static void accAt(const mjModel* m, const mjData* d, const Work* w, const Frame* f, mjtNum X[3],
                   mjtNum Y[3]) {
   const mjtNum *A = d->cacc + 6 * f->b, *o = bodyOrigin(m, d, f->b);
   mjtNum t[3];
+  mjd_pointVel(X, w->dacc + 6 * f->b, f->p, o);
+  mju_zero3(Y);
+  if (!f->moves) return;
   mjd_pointVel(Y, A, f->p, o);
   mju_cross(t, f->w, f->v);
   mju_addTo3(Y, t);
-  mjd_pointVel(X, w->dacc + 6 * f->b, f->p, o);
   mju_cross(t, A, f->dp);
   mju_addTo3(X, t);
   mju_cross(t, f->dwv, f->v);
@@ -367,10 +392,10 @@ static void framePosColumn(const mjModel* m, const mjData* d, const Work* w, int
   int type = m->sensor_type[s];
   Frame f, r;
   mjtNum X[3], Y[3] = {0, 0, 0}, u[3];
-  frameMotion(m, d, w, m->sensor_objtype[s], m->sensor_objid[s], &f);
+  frameMotion(m, d, w, m->sensor_objtype[s], m->sensor_objid[s], VEL_NONE, &f);
   if (m->sensor_refid[s] < 0 ||
-      !frameMotion(m, d, w, m->sensor_reftype[s], m->sensor_refid[s], &r))
-    frameMotion(m, d, w, mjOBJ_UNKNOWN, 0, &r);
+      !frameMotion(m, d, w, m->sensor_reftype[s], m->sensor_refid[s], VEL_NONE, &r))
+    frameMotion(m, d, w, mjOBJ_UNKNOWN, 0, VEL_NONE, &r);
   if (type == mjSENS_FRAMEQUAT) {
     mju_sub3(X, f.dw, r.dw);
     rotated(r.R, r.dw, X, Y, u);
@@ -394,9 +419,9 @@ static void framePosColumn(const mjModel* m, const mjData* d, const Work* w, int
 static void frameVelColumn(const mjModel* m, const mjData* d, const Work* w, int s, mjtNum* g) {
   Frame f, r;
   mjtNum X[3], Y[3], rel[3], drel[3], t[3];
-  frameMotion(m, d, w, m->sensor_objtype[s], m->sensor_objid[s], &f);
+  frameMotion(m, d, w, m->sensor_objtype[s], m->sensor_objid[s], VEL_ALWAYS, &f);
   if (m->sensor_refid[s] < 0 ||
-      !frameMotion(m, d, w, m->sensor_reftype[s], m->sensor_refid[s], &r)) {
+      !frameMotion(m, d, w, m->sensor_reftype[s], m->sensor_refid[s], VEL_ALWAYS, &r)) {
     mju_copy3(g, m->sensor_type[s] == mjSENS_FRAMELINVEL ? f.dv : f.dwv);
     return;
   }
@@ -445,7 +470,7 @@ static void subtreeColumn(const mjModel* m, const mjData* d, const Work* w, int 
 static void siteForceColumn(const mjModel* m, const mjData* d, const Work* w, int s,
                             mjtNum* g) {
   Frame f;
-  frameMotion(m, d, w, mjOBJ_SITE, m->sensor_objid[s], &f);
+  frameMotion(m, d, w, mjOBJ_SITE, m->sensor_objid[s], VEL_NONE, &f);
   const mjtNum *F = d->cfrc_int + 6 * f.b, *dF = w->dfrc + 6 * f.b;
   mjtNum X[3], Y[3], rel[3], t[3];
   if (m->sensor_type[s] == mjSENS_FORCE) {
@@ -511,7 +536,7 @@ static void sensorColumn(const mjModel* m, const mjData* d, const Work* w, int s
       break;
     case mjSENS_FRAMELINVEL: case mjSENS_FRAMEANGVEL: frameVelColumn(m, d, w, s, g); break;
     case mjSENS_VELOCIMETER: case mjSENS_GYRO: case mjSENS_MAGNETOMETER:
-      frameMotion(m, d, w, mjOBJ_SITE, id, &f);
+      frameMotion(m, d, w, mjOBJ_SITE, id, VEL_MOVING, &f);
       if (type == mjSENS_VELOCIMETER) rotated(f.R, f.dw, f.dv, f.v, g);
       else if (type == mjSENS_GYRO) rotated(f.R, f.dw, f.dwv, f.w, g);
       else rotated(f.R, f.dw, zero, m->opt.magnetic, g);
@@ -521,12 +546,12 @@ static void sensorColumn(const mjModel* m, const mjData* d, const Work* w, int s
       break;
     case mjSENS_ACCELEROMETER: case mjSENS_FRAMELINACC:
       frameMotion(m, d, w, type == mjSENS_ACCELEROMETER ? mjOBJ_SITE : m->sensor_objtype[s], id,
-                  &f);
+                  VEL_MOVING, &f);
       accAt(m, d, w, &f, X, Y);
       rotated(type == mjSENS_ACCELEROMETER ? f.R : NULL, f.dw, X, Y, g);
       break;
     case mjSENS_FRAMEANGACC:
-      frameMotion(m, d, w, m->sensor_objtype[s], id, &f);
+      frameMotion(m, d, w, m->sensor_objtype[s], id, VEL_NONE, &f);
       mju_copy3(g, w->dacc + 6 * f.b);
       break;
     case mjSENS_FORCE: case mjSENS_TORQUE: siteForceColumn(m, d, w, s, g); break;
@@ -590,6 +615,13 @@ static void setup(const mjModel* m, mjData* d, Work* w) {
     }
   }
   w->tadr[m->nsensor] = n;
+  for (int b = 0; b < m->nbody; b++) w->need[b] = 0;
+  for (int s = 0; s < m->nsensor; s++) {
+    int type = m->sensor_type[s];
+    if (type == mjSENS_FORCE || type == mjSENS_TORQUE)
+      w->need[m->site_bodyid[m->sensor_objid[s]]] = 1;
+  }
+  for (int b = 1; b < m->nbody; b++) w->need[b] |= w->need[m->body_parentid[b]];
   for (int i = 0; i < m->nu && w->act; i++) {
     mjtNum gain, sl[4], *a = w->aslope + 5 * i;
     mj_momentRow(m, d, i, w->amom + (size_t)i * nv);
@@ -623,7 +655,8 @@ void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjtNum* Y, const mjtNum*
   w.dcom = mj_stackAlloc(d, 3 * (size_t)nbody);
   w.dmom = mj_stackAlloc(d, 6 * (size_t)nbody);
   w.dfrc = mj_stackAlloc(d, 6 * (size_t)nbody);
-  w.moved = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
+  w.active = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
+  w.need = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
   w.rows = mj_stackAlloc(d, (size_t)m->nsensor * nv);
   w.amom = mj_stackAlloc(d, (size_t)nu * nv);
   w.aslope = mj_stackAlloc(d, 5 * (size_t)nu);
