@@ -220,21 +220,22 @@ void mjd_bodyForceDeriv(const mjtNum I[10], const mjtNum V[6], const mjtNum A[6]
   mju_addTo6(F, t);
   mju_mulInertVec(w, I, dV);
   if (S) {
-    mjtNum sx[6], isx[6], ia[6];
-    mju_crossForce(t, S, iv);
-    mju_addTo6(w, t);
-    mju_crossMotion(sx, S, V);
-    mju_mulInertVec(isx, I, sx);
-    mju_subFrom(w, isx, 6);
-    mju_mulInertVec(ia, I, A);
-    mju_crossForce(t, S, ia);
-    mju_addTo6(F, t);
-    mju_crossMotion(sx, S, A);
-    mju_mulInertVec(isx, I, sx);
-    mju_subFrom(F, isx, 6);
+    mjd_movedInertia(I, S, V, w);
+    mjd_movedInertia(I, S, A, F);
   }
   mju_crossForce(t, V, w);
   mju_addTo6(F, t);
+}
+
+// res += S x* (I x) - I (S x x) (derivative.h)
+void mjd_movedInertia(const mjtNum I[10], const mjtNum S[6], const mjtNum x[6], mjtNum res[6]) {
+  mjtNum ix[6], sx[6], t[6];
+  mju_mulInertVec(ix, I, x);
+  mju_crossForce(t, S, ix);
+  mju_addTo6(res, t);
+  mju_crossMotion(sx, S, x);
+  mju_mulInertVec(t, I, sx);
+  mju_subFrom(res, t, 6);
 }
 
 // Spatial quantities are held about a fixed point (the current subtree com, not moving with

@@ -67,6 +67,10 @@ void mjd_bodySweep(const mjModel* m, const mjData* d, int b, const mjtNum* S, in
 void mjd_bodyForceDeriv(const mjtNum I[10], const mjtNum V[6], const mjtNum A[6],
                         const mjtNum* S, const mjtNum dV[6], const mjtNum dA[6], mjtNum F[6]);
 
+// res += S x* (I x) - I (S x x): the slope of the product I x (I a com inertia, x a twist
+// held fixed) as the body, and with it I, moves by the motion S about a fixed point
+void mjd_movedInertia(const mjtNum I[10], const mjtNum S[6], const mjtNum x[6], mjtNum res[6]);
+
 // the slopes of actuator i's force (after mj_forward) by its length s[0], its velocity s[1],
 // and of its gain's input by the activation s[2] and by ctrl_i s[3]; *gain the input's
 // factor.  0 when the force has no slope (actuation or the actuator disabled, forcerange

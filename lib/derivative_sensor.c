@@ -133,7 +133,9 @@ typedef struct {
 } Work;
 
 // the motion S of body b for the column, NULL when it does not move
-static const mjtNum* bodyMotion(const Work* w, int b) { return w->S && w->active[b] ? w->S : NULL; }
+static const mjtNum* bodyMotion(const Work* w, int b) {
+  return w->S && w->active[b] ? w->S : NULL;
+}
 
 // the fixed point body b's spatial quantities are held about: its tree's com
 static const mjtNum* bodyOrigin(const mjModel* m, const mjData* d, int b) {
@@ -141,25 +143,19 @@ static const mjtNum* bodyOrigin(const mjModel* m, const mjData* d, int b) {
 }
 
 // the momentum slope about the world origin of body b (6: ang, lin) for the column:
-//   dh = I dV + S x* (I V) - I (S x V) about o,  then ang += o x lin
+//   dh = I dV + S x* (I V) - I (S x V) about o (mjd_movedInertia),  then ang += o x lin
 static void momentumDeriv(const mjModel* m, const mjData* d, const Work* w, int b, mjtNum h[6]) {
-  const mjtNum *I = d->cinert + 10 * b, *V = d->cvel + 6 * b, *S = bodyMotion(w, b);
-  mjtNum t[6], sv[6];
+  const mjtNum *I = d->cinert + 10 * b, *S = bodyMotion(w, b);
+  mjtNum t[3];
   mju_mulInertVec(h, I, w->dvel + 6 * b);
-  if (S) {
-    mju_mulInertVec(t, I, V);
-    mju_crossForce(sv, S, t);
-    mju_addTo6(h, sv);
-    mju_crossMotion(sv, S, V);
-    mju_mulInertVec(t, I, sv);
-    mju_subFrom(h, t, 6);
-  }
+  if (S) mjd_movedInertia(I, S, d->cvel + 6 * b, h);
   mju_cross(t, bodyOrigin(m, d, b), h + 3);
   mju_addTo3(h, t);
 }
 
-// dfrc[b] -= sgn d(T + (p - o) x F, F) (bodies the sensors need) for a wrench (force F, torque T at point p moving by
-// dp) on body b as cfrc_ext holds it (interaction forces subtract the external ones)
+// dfrc[b] -= sgn d(T + (p - o) x F, F) (bodies the sensors need) for a wrench (force F,
+// torque T at point p moving by dp) on body b as cfrc_ext holds it (interaction forces
+// subtract the external ones)
 static void wrenchDeriv(const mjModel* m, const mjData* d, const Work* w, int b,
                         const mjtNum F[3], const mjtNum dF[3], const mjtNum dT[3],
                         const mjtNum p[3], const mjtNum dp[3], mjtNum sgn) {

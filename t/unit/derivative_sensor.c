@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "derivative.h"
-#include "util.h"
+#include "derivative_common.h"
 
 // a floating chain: a free torso, a ball-jointed arm with a hinge and a slide below it, a
 // site and a camera on each; actuators on the hinge, the slide and a fixed tendon (affine
@@ -80,7 +80,8 @@ static const char* DYNAMIC =
   "<force site='as'/><torque site='as'/><force site='ls'/><torque site='fs'/>"
   "<force site='ts'/><torque site='ts'/>"
   "<actuatorfrc actuator='m2'/><actuatorfrc actuator='m3'/><jointactuatorfrc joint='slide'/>"
-  "<jointactuatorfrc joint='hinge'/><tendonactuatorfrc tendon='ten'/><jointlimitfrc joint='hinge'/>"
+  "<jointactuatorfrc joint='hinge'/><tendonactuatorfrc tendon='ten'/>"
+  "<jointlimitfrc joint='hinge'/>"
   "<touch site='ts'/><touch site='ls'/>";
 
 // a model from MJCF text, the Newton solver to tolerance 1e-15 (the derivative is that of the
@@ -89,24 +90,7 @@ static mjModel* load(const char* xml) {
   char err[300];
   mjModel* m = mj_parseXMLString(xml, "test.xml", "", err, sizeof(err));
   cr_assert_not_null(m, "%s", err);
-  m->opt.solver = mjSOL_NEWTON;
-  m->opt.tolerance = 1e-15;
-  m->opt.iterations = 200;
-  return m;
-}
-
-// a reproducible state: qpos moved along every dof by 0.4 sin(1.3 i + 0.2), qvel, act and ctrl
-// from other phases
-static void setState(const mjModel* m, mjData* d) {
-  mjtNum e[m->nv];
-  for (int i = 0; i < m->nv; i++) {
-    mju_zero(e, m->nv);
-    e[i] = 1;
-    mj_integratePos(m, d->qpos, e, 0.4 * sin(1.3 * i + 0.2));
-    d->qvel[i] = 1.1 * cos(0.7 * i + 0.5);
-  }
-  for (int i = 0; i < m->na; i++) d->act[i] = 0.3 * sin(2.1 * i + 1);
-  for (int i = 0; i < m->nu; i++) d->ctrl[i] = 0.8 * cos(1.7 * i + 0.3);
+  return exactSolver(m);
 }
 
 // the sensors s (nsensordata) of the forward pass at (qpos, qvel, act, ctrl) as given;
@@ -137,7 +121,6 @@ static int centralFD(const mjModel* m, mjData* d, mjtNum* C, mjtNum* D) {
   mjtNum *q0 = malloc(sizeof(mjtNum) * (nq + nv + na + nu)), *v0 = q0 + nq, *a0 = v0 + nv;
   mjtNum *u0 = a0 + na, *q = malloc(sizeof(mjtNum) * (nq + nv + na + nu)), *v = q + nq;
   mjtNum *a = v + nv, *u = a + na, *s = malloc(sizeof(mjtNum) * 4 * (ns + 1));
-  mjtNum* e = malloc(sizeof(mjtNum) * (nv + 1));
   mju_copy(q0, d->qpos, nq);
   mju_copy(v0, d->qvel, nv);
   mju_copy(a0, d->act, na);
@@ -147,29 +130,14 @@ static int centralFD(const mjModel* m, mjData* d, mjtNum* C, mjtNum* D) {
   memcpy(type, d->efc_type, sizeof(int) * nefc);
   memcpy(state, d->efc_state, sizeof(int) * nefc);
   for (int c = 0; c < ndx + nu; c++) {
-    mjtNum x = c < nv ? 0 : c < 2 * nv ? v0[c - nv] : c < ndx ? a0[c - 2 * nv] : u0[c - ndx];
-    if (c < nv) {
-      int j = m->dof_jntid[c];
-      if (m->jnt_type[j] == mjJNT_HINGE || m->jnt_type[j] == mjJNT_SLIDE) x = q0[m->jnt_qposadr[j]];
-    }
-    mjtNum scale = fmax(1, fabs(x));
+    mjtNum scale = columnScale(m, c, q0, v0, a0, u0);
     int agree = 0, changed = 0;
     for (mjtNum eps = 1e-4 * scale; !agree && eps > 5e-9 * scale; eps /= 10) {
       changed = 0;
       for (int k = 0; k < 4; k++) {
         mjtNum h = (k % 2 ? -eps : eps) / (k < 2 ? 1 : 2);
         mju_copy(q, q0, nq + nv + na + nu);
-        if (c < nv) {
-          mju_zero(e, nv);
-          e[c] = 1;
-          mj_integratePos(m, q, e, h);
-        } else if (c < 2 * nv) {
-          v[c - nv] += h;
-        } else if (c < ndx) {
-          a[c - 2 * nv] += h;
-        } else {
-          u[c - ndx] += h;
-        }
+        perturb(m, c, h, q, v, a, u);
         changed |= sensorsAt(m, d, q, v, a, u, s + k * ns, nefc, type, state);
       }
       agree = !changed;
@@ -177,27 +145,16 @@ static int centralFD(const mjModel* m, mjData* d, mjtNum* C, mjtNum* D) {
         mjtNum d1 = (s[r] - s[ns + r]) / (2 * eps), d2 = (s[2 * ns + r] - s[3 * ns + r]) / eps;
         mjtNum col = (4 * d2 - d1) / 3;
         agree &= fabs(d1 - d2) <= 1e-6 * fmax(1, fabs(d2));
-        if (getenv("SENSOR_DEBUG") && fabs(d1 - d2) > 1e-6 * fmax(1, fabs(d2)))
-          fprintf(stderr, "   col %d eps %g row %d: %.10g %.10g\n", c, eps, r, d1, d2);
         if (c < ndx) C[r * ndx + c] = col;
         else D[r * nu + c - ndx] = col;
       }
     }
     if (changed) event |= 1;
     else if (!agree) event |= 2;
-    if (!agree && getenv("SENSOR_DEBUG")) fprintf(stderr, "  column %d: no agreement\n", c);
   }
   sensorsAt(m, d, q0, v0, a0, u0, s, 0, NULL, NULL);
-  free(q0), free(q), free(s), free(e), free(type);
+  free(q0), free(q), free(s), free(type);
   return event;
-}
-
-// max |x - ref| / max(1, max |ref|) over n entries
-static mjtNum relErr(const mjtNum* x, const mjtNum* ref, int n) {
-  mjtNum err = 0, scale = 1;
-  for (int i = 0; i < n; i++) scale = fmax(scale, fabs(ref[i]));
-  for (int i = 0; i < n; i++) err = fmax(err, fabs(x[i] - ref[i]));
-  return err / scale;
 }
 
 // the sensor owning sensordata row r
@@ -220,9 +177,10 @@ static mjtNum compare(const char* name, const mjModel* m, mjData* d, int verbose
   int event = centralFD(m, d, Cf, Df);
   mjtNum ec = relErr(C, Cf, ns * ndx), ed = relErr(D, Df, ns * nu);
   if (verbose)
-    fprintf(stderr, "derivative_sensor: %-22s nsensordata %3d ncon %2d nefc %3d  C %.2e  D %.2e%s\n",
-            name, ns, d->ncon, d->nefc, ec, ed, event == 1 ? " (rows change)" : event ? " (kink)" : "");
-  for (int r = 0; r < ns && (!event || getenv("SENSOR_DEBUG")) && fmax(ec, ed) > (getenv("SENSOR_DEBUG") ? 1e-9 : 1e-6); r++) {
+    fprintf(stderr, "derivative_sensor: %-22s nsensordata %3d ncon %2d nefc %3d  C %.2e  "
+            "D %.2e%s\n", name, ns, d->ncon, d->nefc, ec, ed,
+            event == 1 ? " (rows change)" : event ? " (kink)" : "");
+  for (int r = 0; r < ns && !event && fmax(ec, ed) > 1e-6; r++) {
     for (int c = 0; c < ndx + nu; c++) {
       mjtNum x = c < ndx ? C[r * ndx + c] : D[r * nu + c - ndx];
       mjtNum y = c < ndx ? Cf[r * ndx + c] : Df[r * nu + c - ndx];
@@ -285,11 +243,7 @@ Test(derivative_sensor, contacts) {
 // and the worst error
 static void checkTrajectory(const char* file, int n, int every, int touch) {
   char err[300];
-  mjModel* m = mj_loadXML(file, err, sizeof(err));
-  cr_assert_not_null(m, "%s: %s", file, err);
-  m->opt.solver = mjSOL_NEWTON;
-  m->opt.tolerance = 1e-15;
-  m->opt.iterations = 200;
+  mjModel* m = loadExact(file);
   mjData* d = mj_makeData(m);
   int states = 0, events = 0, touching = 0, refused = 0;
   mjtNum* C = malloc(sizeof(mjtNum) * m->nsensordata * (2 * m->nv + m->na));
@@ -316,8 +270,8 @@ static void checkTrajectory(const char* file, int n, int every, int touch) {
   }
   if (touch) cr_expect_gt(touching, 0, "no touch sensor reads a contact");
   fprintf(stderr, "derivative_sensor: %s: %d states (%d touching), %d near a contact "
-          "event, %d refused (contacts); worst error elsewhere %.2e\n", file, states, touching, events,
-          refused, worst);
+          "event, %d refused (contacts); worst error elsewhere %.2e\n", file, states, touching,
+          events, refused, worst);
   free(C);
   mj_deleteData(d);
   mj_deleteModel(m);
