@@ -24,14 +24,17 @@
 //     velocities and limit positions and velocities: their constant Jacobian rows;  limit
 //     forces: df of the row;  actuator forces by their slopes (mjd_actuatorSlopes), and
 //     through the transmission's moments for joint and tendon actuator forces
+//   rangefinder: the hit point held on the surface hit, moving with its geom (rangeColumn);
+//     camprojection: the pinhole projection of the site's position in the camera frame
 //   clock and insidesite: no slope.
 // Position sensors depend on q only, velocity sensors on q and v, acceleration sensors on
-// everything.  A sensor clamped at its cutoff has a zero row.  Refused: rangefinder,
-// camprojection, the geom distance and contact sensors, energies, tactile, plugin and user
-// sensors, camera frames that track, joint sensors of ball joints (but ballquat and
-// ballangvel), spatial tendons, actuators on other transmissions.
+// everything.  A sensor clamped at its cutoff has a zero row.  Refused: the geom distance and
+// contact sensors, energies, tactile, plugin and user sensors, camera frames that track,
+// joint sensors of ball joints (but ballquat and ballangvel), spatial tendons, actuators on
+// other transmissions.
 #include "derivative.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "constraint.h"
@@ -74,11 +77,13 @@ static int sensorDifferentiated(const mjModel* m, int s) {
              (m->sensor_refid[s] < 0 || fixedFrame(m, m->sensor_reftype[s], m->sensor_refid[s]));
     case mjSENS_FRAMELINACC: case mjSENS_FRAMEANGACC:
       return fixedFrame(m, m->sensor_objtype[s], id);
+    case mjSENS_CAMPROJECTION: return fixedFrame(m, mjOBJ_CAMERA, m->sensor_refid[s]);
     case mjSENS_ACTUATORFRC: case mjSENS_JOINTACTFRC: case mjSENS_TENDONACTFRC:
     case mjSENS_SUBTREECOM: case mjSENS_SUBTREELINVEL: case mjSENS_SUBTREEANGMOM:
     case mjSENS_VELOCIMETER: case mjSENS_GYRO: case mjSENS_MAGNETOMETER:
     case mjSENS_ACCELEROMETER: case mjSENS_FORCE: case mjSENS_TORQUE: case mjSENS_TOUCH:
     case mjSENS_BALLQUAT: case mjSENS_BALLANGVEL: case mjSENS_CLOCK: case mjSENS_INSIDESITE:
+    case mjSENS_RANGEFINDER:
       return 1;
     default:
       return 0;
@@ -108,7 +113,7 @@ static int countSensors(const mjModel* m, int type) {
 size_t mjd_sensorStack(const mjModel* m, const mjData* d) {
   size_t nv = m->nv, nu = m->nu, ns = m->nsensor, nbody = m->nbody;
   size_t ntouch = countSensors(m, mjSENS_TOUCH);
-  return ns * nv + nu * (nv + 6) + 31 * nbody + ntouch * d->nefc / 2 + ns +
+  return ns * (nv + 5) + nu * (nv + 6) + 31 * nbody + ntouch * d->nefc / 2 +
          m->nsensordata + 16;
 }
 
@@ -125,6 +130,7 @@ typedef struct {
   mjtNum *dcom, *dmom;      // per body, subtree sums: m d xipos (3), d momentum about 0 (6)
   mjtNum* dfrc;             // per body: d cfrc_int (6)
   mjtNum* rows;             // per sensor: the constant Jacobian row of a linear sensor (nv)
+  mjtNum* ray;              // per sensor: a rangefinder's surface normal and geom hit (4)
   mjtNum *amom, *aslope;    // per actuator: its moment (nv); force slopes (length, velocity,
                             //   activation, ctrl: 4) and 1 when it has them
   mjtNum* dfa;              // per actuator: the column's force slope
@@ -483,6 +489,52 @@ static void siteForceColumn(const mjModel* m, const mjData* d, const Work* w, in
   rotated(f.R, f.dw, X, Y, g);
 }
 
+// rangefinder at distance t (< 0: no hit, no slope): the hit h = p + t z stays on the surface
+// of the geom hit (normal n), which moves with its body (u its motion at h):
+//   n'(dp + dt z + t dz - u) = 0,  dt = -n'(dp + t dz - u) / n'z
+static mjtNum rangeColumn(const mjModel* m, const mjData* d, const Work* w, int s, mjtNum t) {
+  const mjtNum* ray = w->ray + 4 * s;
+  int geom = (int)ray[3];
+  if (t < 0 || geom < 0) return 0;
+  Frame f;
+  mjtNum z[3], x[3], h[3], u[3];
+  frameMotion(m, d, w, mjOBJ_SITE, m->sensor_objid[s], VEL_NONE, &f);
+  z[0] = f.R[2], z[1] = f.R[5], z[2] = f.R[8];
+  mju_cross(x, f.dw, z);
+  mju_scl3(x, x, t);
+  mju_addTo3(x, f.dp);
+  int b = m->geom_bodyid[geom];
+  const mjtNum* S = bodyMotion(w, b);
+  if (S) {
+    mju_copy3(h, f.p);
+    mju_addToScl3(h, z, t);
+    mjd_pointVel(u, S, h, bodyOrigin(m, d, b));
+    mju_sub3(x, x, u);
+  }
+  mjtNum nz = mju_dot3(ray, z);
+  return fabs(nz) < mjMINVAL ? 0 : -mju_dot3(ray, x) / nz;
+}
+
+// camprojection: the site in the camera frame p = R_c'(p_s - p_c) moves as a frame position
+// relative to the camera; with U = u - W/2 = fx p_x / (-p_z), V = v - H/2 = -fy p_y / (-p_z):
+//   dU = (fx dp_x + U dp_z) / (-p_z),  dV = (-fy dp_y + V dp_z) / (-p_z)
+static void camColumn(const mjModel* m, const mjData* d, const Work* w, int s, const mjtNum* out,
+                      mjtNum* g) {
+  int cam = m->sensor_refid[s];
+  const int* res = m->cam_resolution + 2 * cam;
+  Frame f, c;
+  mjtNum X[3], Y[3], p[3], dp[3], fx, fy;
+  frameMotion(m, d, w, mjOBJ_SITE, m->sensor_objid[s], VEL_NONE, &f);
+  frameMotion(m, d, w, mjOBJ_CAMERA, cam, VEL_NONE, &c);
+  mju_sub3(Y, f.p, c.p);
+  mju_sub3(X, f.dp, c.dp);
+  rotated(c.R, c.dw, X, Y, dp);
+  mju_mulMatTVec3(p, c.R, Y);
+  mj_camFocal(m, cam, &fx, &fy);
+  g[0] = (fx * dp[0] + (out[0] - 0.5 * res[0]) * dp[2]) / -p[2];
+  g[1] = (-fy * dp[1] + (out[1] - 0.5 * res[1]) * dp[2]) / -p[2];
+}
+
 // the actuator-force sensors: an actuator's force, a joint's sum of moment times force, a
 // tendon's sum of its actuators' forces
 static mjtNum actuatorColumn(const mjModel* m, const Work* w, int type, int id) {
@@ -551,6 +603,8 @@ static void sensorColumn(const mjModel* m, const mjData* d, const Work* w, int s
       mju_copy3(g, w->dacc + 6 * f.b);
       break;
     case mjSENS_FORCE: case mjSENS_TORQUE: siteForceColumn(m, d, w, s, g); break;
+    case mjSENS_RANGEFINDER: g[0] = rangeColumn(m, d, w, s, out[0]); break;
+    case mjSENS_CAMPROJECTION: camColumn(m, d, w, s, out, g); break;
     case mjSENS_TOUCH:
       for (int k = w->tadr[s]; k < w->tadr[s + 1]; k++) g[0] += w->df[w->trow[k]];
       break;
@@ -595,6 +649,12 @@ static void setup(const mjModel* m, mjData* d, Work* w) {
         w->mom = 1;
         break;
       case mjSENS_FORCE: case mjSENS_TORQUE: w->frc = 1; break;
+      case mjSENS_RANGEFINDER: {
+        int g;
+        mj_rangefinder(m, d, id, &g, w->ray + 4 * s);
+        w->ray[4 * s + 3] = g;
+        break;
+      }
       case mjSENS_ACTUATORFRC: case mjSENS_JOINTACTFRC: case mjSENS_TENDONACTFRC:
         w->act = 1;
         break;
@@ -654,6 +714,7 @@ void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjtNum* Y, const mjtNum*
   w.active = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
   w.need = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
   w.rows = mj_stackAlloc(d, (size_t)m->nsensor * nv);
+  w.ray = mj_stackAlloc(d, 4 * (size_t)m->nsensor);
   w.amom = mj_stackAlloc(d, (size_t)nu * nv);
   w.aslope = mj_stackAlloc(d, 5 * (size_t)nu);
   w.dfa = mj_stackAlloc(d, (size_t)nu);

@@ -43,4 +43,11 @@ int mj_sensorLimitRow(const mjModel* m, const mjData* d, int s);
 // site's volume
 int mj_touchContact(const mjModel* m, const mjData* d, int site, int i);
 
+// a rangefinder at the site (sensor.c): the distance along its z axis to the nearest geom not
+// on its body, -1 for none; geom (may be NULL) the geom hit, normal (may be NULL) its normal
+mjtNum mj_rangefinder(const mjModel* m, const mjData* d, int site, int* geom, mjtNum normal[3]);
+
+// the focal lengths fx, fy in pixels of camera cam (sensor.c, as camprojection uses them)
+void mj_camFocal(const mjModel* m, int cam, mjtNum* fx, mjtNum* fy);
+
 #endif

@@ -166,30 +166,36 @@ static mjtNum touchSensor(const mjModel* m, const mjData* d, int site) {
 }
 
 // rangefinder: the distance along the site's z axis to the nearest geom not on the site's body
-// (every group, static geoms included), -1 when there is none
-static mjtNum rangefinder(const mjModel* m, const mjData* d, int site) {
+// (every group, static geoms included), -1 when there is none; the geom hit and the surface
+// normal there when asked (forward.h)
+mjtNum mj_rangefinder(const mjModel* m, const mjData* d, int site, int* geom, mjtNum normal[3]) {
   const mjtNum* mat = d->site_xmat + 9 * site;
   mjtNum z[3] = {mat[2], mat[5], mat[8]};
-  return mj_ray(m, d, d->site_xpos + 3 * site, z, NULL, 1, m->site_bodyid[site], NULL, NULL);
+  return mj_ray(m, d, d->site_xpos + 3 * site, z, NULL, 1, m->site_bodyid[site], geom, normal);
+}
+
+// the focal lengths in pixels of camera cam (forward.h): fx = focal_x / sensor_x W,
+// fy = focal_y / sensor_y H when the camera has a sensor size, else fx = fy = H/2 / tan(fovy/2)
+void mj_camFocal(const mjModel* m, int cam, mjtNum* fx, mjtNum* fy) {
+  const int* res = m->cam_resolution + 2 * cam;
+  const float *sensor = m->cam_sensorsize + 2 * cam, *focal = m->cam_intrinsic + 4 * cam;
+  if (sensor[0] != 0 && sensor[1] != 0) {
+    *fx = (mjtNum)focal[0] / sensor[0] * res[0];
+    *fy = (mjtNum)focal[1] / sensor[1] * res[1];
+  } else {
+    *fx = *fy = 0.5 * res[1] / tan(m->cam_fovy[cam] * mjPI / 360);
+  }
 }
 
 // camprojection: the site's position in the pixel coordinates of the camera (origin at the top
 // left, not clipped; points behind the camera projected the same way).  With p the site in the
-// camera frame (looking along -z, y up) and W x H the resolution:
-//   u = W/2 + fx p_x / (-p_z),  v = H/2 - fy p_y / (-p_z)
-// fx = focal_x / sensor_x W, fy = focal_y / sensor_y H when the camera has a sensor size, else
-// fx = fy = H/2 / tan(fovy/2); the principal point and an orthographic projection are ignored
-// (as MuJoCo 3.5.1 does)
+// camera frame (looking along -z, y up), W x H the resolution and fx, fy the focal lengths
+// (mj_camFocal):  u = W/2 + fx p_x / (-p_z),  v = H/2 - fy p_y / (-p_z);  the principal point
+// and an orthographic projection are ignored (as MuJoCo 3.5.1 does)
 static void camProjection(const mjModel* m, const mjData* d, int site, int cam, mjtNum out[2]) {
   const int* res = m->cam_resolution + 2 * cam;
-  const float *sensor = m->cam_sensorsize + 2 * cam, *focal = m->cam_intrinsic + 4 * cam;
   mjtNum dif[3], p[3], fx, fy;
-  if (sensor[0] != 0 && sensor[1] != 0) {
-    fx = (mjtNum)focal[0] / sensor[0] * res[0];
-    fy = (mjtNum)focal[1] / sensor[1] * res[1];
-  } else {
-    fx = fy = 0.5 * res[1] / tan(m->cam_fovy[cam] * mjPI / 360);
-  }
+  mj_camFocal(m, cam, &fx, &fy);
   mju_sub3(dif, d->site_xpos + 3 * site, d->cam_xpos + 3 * cam);
   mju_mulMatTVec3(p, d->cam_xmat + 9 * cam, dif);
   out[0] = 0.5 * res[0] + fx * p[0] / -p[2];
@@ -443,7 +449,7 @@ static void sensorPos(const mjModel* m, mjData* d, int s, mjtNum* out) {
     case mjSENS_MAGNETOMETER:
       mju_mulMatTVec3(out, d->site_xmat + 9 * id, m->opt.magnetic);
       break;
-    case mjSENS_RANGEFINDER: out[0] = rangefinder(m, d, id); break;
+    case mjSENS_RANGEFINDER: out[0] = mj_rangefinder(m, d, id, NULL, NULL); break;
     case mjSENS_CAMPROJECTION: camProjection(m, d, id, m->sensor_refid[s], out); break;
     case mjSENS_INSIDESITE: out[0] = insideSite(m, d, s); break;
     case mjSENS_GEOMDIST: case mjSENS_GEOMNORMAL: case mjSENS_GEOMFROMTO:

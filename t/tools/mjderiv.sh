@@ -157,13 +157,13 @@ sed 's|type="box" size="0.1 0.1 0.1"|type="ellipsoid" size="0.1 0.08 0.1"|' cont
 run 2 '"$BIN/mjderiv" ellipsoid.xml --method analytic --blocks A,B -o bad.jac'
 has err 'frame 0: the analytic method cannot differentiate it: .*not differentiated'
 holds ! -e bad.jac
-# a sensor not differentiated yet (the rangefinder) is refused by name; A and B still go
-sed 's|</worldbody>|<site name="eye" pos="0 0 0.5"/></worldbody><sensor><rangefinder name="range" site="eye"/></sensor>|' \
-  contact.xml >range.xml
-run 2 '"$BIN/mjderiv" range.xml --method analytic -o bad.jac'
-has err "sensor 'range': not differentiated yet"
+# a sensor not differentiated yet (a geom distance) is refused by name; A and B still go
+gap='<sensor><distance name="gap" body1="world" body2="box"/></sensor>'
+sed "s|</worldbody>|</worldbody>$gap|; s|<body pos|<body name=\"box\" pos|" contact.xml >gap.xml
+run 2 '"$BIN/mjderiv" gap.xml --method analytic -o bad.jac'
+has err "sensor 'gap': not differentiated yet"
 holds ! -e bad.jac
-run 0 '"$BIN/mjderiv" range.xml --method analytic --blocks A,B -o /dev/null'
+run 0 '"$BIN/mjderiv" gap.xml --method analytic --blocks A,B -o /dev/null'
 
 # ---- errors: one line, exit 2, nothing written --------------------------------------------------
 run 2 '"$BIN/mjderiv" pend.xml other.mjt -o bad.jac'

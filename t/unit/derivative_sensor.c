@@ -5,7 +5,7 @@
 // sites and cameras, with and without reference frames), acceleration, force, torque and
 // actuator sensors with contacts disabled and on a plane (touch, pyramidal and elliptic
 // cones), joint and tendon limit sensors, the dm_control humanoid along a trajectory with
-// contacts; the cutoff; refusals.
+// contacts; rangefinders and camera projections; the cutoff; refusals.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +20,10 @@
 // bias, a filter); every kinematic, acceleration and actuator sensor, frames relative to
 // other frames.  %s: option attributes, worldbody extras, equalities, sensors
 static const char* CHAIN_FMT =
-  "<mujoco><option %s/><worldbody>%s"
+  "<mujoco><option %s/><worldbody>%s<camera name='wc' pos='0.5 -2 1' xyaxes='1 0 0 0 0.3 1' "
+  "resolution='640 480'/><geom name='wall' type='box' size='1 0.1 1' pos='0 1.5 1'/>"
+  "<geom name='ball' type='sphere' size='0.3' pos='0.2 0 -0.5'/><geom name='cyl' "
+  "type='cylinder' size='0.2 0.5' pos='1.5 0 0.5'/>"
   "<body name='torso' pos='0 0 1.2'><freejoint/>"
   "<geom name='tg' type='box' size='0.2 0.15 0.1'/><site name='ts' pos='0.1 0 0.05' "
   "euler='10 20 30' type='box' size='0.25 0.2 0.15'/>"
@@ -71,7 +74,9 @@ static const char* KINEMATIC =
   "<actuatorpos actuator='m3'/><actuatorvel actuator='m1'/>"
   "<tendonpos tendon='ten'/><tendonvel tendon='ten'/>"
   "<jointlimitpos joint='hinge'/><jointlimitvel joint='hinge'/>"
-  "<insidesite objtype='body' objname='hand' site='ts'/><clock/>";
+  "<insidesite objtype='body' objname='hand' site='ts'/><clock/>"
+  "<rangefinder site='hs'/><rangefinder site='ls'/><rangefinder site='fs'/>"
+  "<camprojection site='hs' camera='tc'/><camprojection site='as' camera='wc'/>";
 
 // the chain's acceleration and force sensors
 static const char* DYNAMIC =
@@ -203,6 +208,13 @@ static void checkChain(const char* name, const char* opt, const char* world, con
   setState(m, d);
   mjtNum e = compare(name, m, d, 1);
   cr_expect(e >= 0 && e <= 1e-6, "%s: off by %g", name, e);
+  int rays = 0, hits = 0;
+  for (int s = 0; s < m->nsensor; s++) {
+    if (m->sensor_type[s] != mjSENS_RANGEFINDER) continue;
+    rays++;
+    hits += d->sensordata[m->sensor_adr[s]] >= 0;
+  }
+  if (rays) cr_expect_gt(hits, 0, "%s: no rangefinder hits a geom", name);
   mj_deleteData(d);
   mj_deleteModel(m);
 }
@@ -283,12 +295,12 @@ Test(derivative_sensor, humanoid_trajectory) {
 
 // the corpus models with sensors the analytic path takes (their sensors: jointpos, jointvel,
 // framepos, framequat, framexaxis, subtreecom, subtreeangmom, touch, accelerometer, gyro,
-// velocimeter, magnetometer, actuatorpos, force, torque ...)
+// velocimeter, magnetometer, actuatorpos, force, torque, rangefinder ...)
 Test(derivative_sensor, corpus_trajectories) {
   static const char* const files[] = {"dm_control/cheetah.xml", "dm_control/hopper.xml",
     "dm_control/walker.xml", "dm_control/finger.xml", "dm_control/manipulator.xml",
     "dm_control/stacker.xml", "dm_control/dog.xml", "dm_control/humanoid_CMU.xml",
-    "menagerie/agility_cassie/cassie.xml"};
+    "dm_control/quadruped.xml", "menagerie/agility_cassie/cassie.xml"};
   for (int i = 0; i < (int)(sizeof(files) / sizeof(files[0])); i++) {
     char path[200];
     snprintf(path, sizeof(path), "../shared/corpus/%s", files[i]);
@@ -315,12 +327,12 @@ Test(derivative_sensor, cutoff_and_refusal) {
   cr_expect_float_eq(C[2 * 4 + 1], 1, 1e-12, "the gyro's y row follows qvel: %g", C[9]);
   mj_deleteData(d);
   mj_deleteModel(m);
-  m = load("<mujoco><worldbody><geom type='plane' size='1 1 .1'/><body pos='0 0 1'>"
-           "<joint axis='0 1 0'/><geom size='0.1'/><site name='s'/></body></worldbody>"
-           "<sensor><rangefinder name='range' site='s'/></sensor></mujoco>");
+  m = load("<mujoco><worldbody><geom name='floor' type='plane' size='1 1 .1'/><body pos='0 0 1'>"
+           "<joint axis='0 1 0'/><geom name='bob' size='0.1'/></body></worldbody>"
+           "<sensor><distance name='gap' geom1='floor' geom2='bob'/></sensor></mujoco>");
   d = mj_makeData(m);
   cr_expect_eq(mjd_transitionSmooth(m, d, NULL, NULL, C, NULL, err, sizeof(err)), -1);
-  cr_expect_str_eq(err, "sensor 'range': not differentiated yet");
+  cr_expect_str_eq(err, "sensor 'gap': not differentiated yet");
   mj_deleteData(d);
   mj_deleteModel(m);
 }
