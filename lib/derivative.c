@@ -2,7 +2,9 @@
 // Euler, implicit, implicitfast and RK4 integrators (mjd_checkAnalytic, mjd_smoothAcc,
 // mjd_transitionSmooth in mj.h; the RNE sweep in derivative.h; the constraint solve by the
 // implicit function theorem in derivative_constraint.c, which accDeriv calls when there are
-// constraint rows).  No finite difference anywhere: the only pipeline evaluations are the
+// constraint rows; the sensors' C and D in derivative_sensor.c, which accDeriv calls with
+// the forward acceleration's derivative before turning it into the integrator's).  No
+// finite difference anywhere: the only pipeline evaluations are the
 // nominal mj_forward and RK4's own stages.
 //
 // The state is the tangent vector x = (dq, v, act) of size 2 nv + na (MuJoCo's), u = ctrl.

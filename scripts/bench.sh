@@ -139,14 +139,15 @@ fi
 # 4. (deriv) The transition Jacobians in process at the same state (the default, or the
 #    keyframe named), median of RUNS evaluations in microseconds (scripts/timing.c): MuJoCo
 #    2.2.2's centered mjd_transitionFD (eps 1e-6, A, B, C, D; a native copy of the model),
-#    ours, and our exact A, B (mjd_transitionSmooth, through the contact solve; "-" where the
-#    state has something the analytic method does not differentiate yet).  Ratios: MuJoCo's time
-#    over ours (> 1: libmj faster).
+#    ours, and our exact A, B, C, D (mjd_transitionSmooth, through the contact solve; A, B
+#    alone where a sensor is not differentiated yet; "-" where the state has something the
+#    analytic method does not differentiate yet).  Ratios: MuJoCo's time over ours (> 1:
+#    libmj faster).
 if want deriv; then
   echo
   if timers; then
     echo "transition Jacobians, median of $RUNS (microseconds): centered FD A,B,C,D eps 1e-6;"
-    echo "analytic A,B (- : the state has something not differentiated yet)"
+    echo "analytic A,B,C,D (- : the state has something not differentiated yet)"
     printf '%-36s %10s %10s %7s %10s %8s\n' model "MuJoCo FD" "libmj FD" ratio analytic ratio
     for spec in dm_control/humanoid.xml menagerie/unitree_a1/scene.xml:home \
                 menagerie/pal_talos/scene_motor.xml; do
