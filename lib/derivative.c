@@ -4,8 +4,8 @@
 // implicit function theorem in derivative_constraint.c, which accDeriv calls when there are
 // constraint rows; the sensors' C and D in derivative_sensor.c, which accDeriv calls with
 // the forward acceleration's derivative before turning it into the integrator's).  No
-// finite difference anywhere: the only pipeline evaluations are the
-// nominal mj_forward and RK4's own stages.
+// finite difference anywhere: the only pipeline evaluations are the nominal mj_forward and
+// RK4's own stages.
 //
 // The state is the tangent vector x = (dq, v, act) of size 2 nv + na (MuJoCo's), u = ctrl.
 // Without constraint rows a step solves W a' = f for the integrator's acceleration a', then

@@ -227,6 +227,8 @@ Test(derivative_sensor, kinematic) {
 Test(derivative_sensor, dynamic) {
   checkChain("dynamic", "", "", "", DYNAMIC);
   checkChain("dynamic implicit", "integrator='implicit'", "", "", DYNAMIC);
+  checkChain("dynamic implicitfast", "integrator='implicitfast'", "", "", DYNAMIC);
+  checkChain("dynamic RK4", "integrator='RK4'", "", "", DYNAMIC);
   checkChain("connect", "", "", "<equality><connect body1='hand' body2='leg' "
              "anchor='0 0 -0.1'/></equality>", DYNAMIC);
   checkChain("weld", "", "<body name='post' pos='0.5 0 1'/>", "<equality><weld body1='fore' "
@@ -246,6 +248,8 @@ Test(derivative_sensor, contacts) {
   checkGround("leg elliptic", "elliptic", 0.85);
   checkGround("torso on the ground", "pyramidal", 1.05);
   checkGround("torso elliptic", "elliptic", 1.05);
+  checkGround("torso RK4", "pyramidal' integrator='RK4", 1.05);
+  checkGround("torso implicit", "elliptic' integrator='implicit", 1.05);
 }
 
 // the dm_control humanoid (subtreelinvel, accelerometer, velocimeter, gyro, force, torque,
@@ -335,4 +339,31 @@ Test(derivative_sensor, cutoff_and_refusal) {
   cr_expect_str_eq(err, "sensor 'gap': not differentiated yet");
   mj_deleteData(d);
   mj_deleteModel(m);
+}
+
+// A and B are the same whether the sensors' C and D are asked for or not (with them the
+// step's acceleration derivative is turned from the forward one): every integrator, without
+// and with contacts
+Test(derivative_sensor, same_step_jacobians) {
+  static const char* const opts[] = {"", "integrator='implicit'", "integrator='implicitfast'",
+                                     "integrator='RK4'"};
+  static const char* const worlds[] = {"", "<geom type='plane' size='3 3 .1' pos='0 0 1.05'/>"};
+  char err[300], xml[8192];
+  for (int i = 0; i < 8; i++) {
+    snprintf(xml, sizeof(xml), CHAIN_FMT, opts[i % 4], worlds[i / 4], "", DYNAMIC);
+    mjModel* m = load(xml);
+    mjData* d = mj_makeData(m);
+    setState(m, d);
+    int ndx = 2 * m->nv + m->na, nu = m->nu, ns = m->nsensordata;
+    mjtNum *A = malloc(sizeof(mjtNum) * 2 * ndx * (ndx + nu)), *B = A + ndx * ndx;
+    mjtNum *A1 = B + ndx * nu, *B1 = A1 + ndx * ndx, *C = malloc(sizeof(mjtNum) * ns * ndx);
+    cr_assert_eq(mjd_transitionSmooth(m, d, A, B, NULL, NULL, err, sizeof(err)), 0, "%s", err);
+    cr_assert_eq(mjd_transitionSmooth(m, d, A1, B1, C, NULL, err, sizeof(err)), 0, "%s", err);
+    mjtNum e = fmax(relErr(A1, A, ndx * ndx), relErr(B1, B, ndx * nu));
+    cr_expect_leq(e, 1e-10, "%s %s: A, B differ by %g with the sensors", opts[i % 4],
+                  worlds[i / 4], e);
+    free(A), free(C);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
 }
