@@ -172,10 +172,8 @@ static mjtNum bodyWeight(const mjModel* m, int b, int rot) {
   return m->body_invweight0[2 * b + rot];
 }
 
-// the world anchors of connect or weld i: p1 on body 1, p2 on body 2 (data = eq_data of i)
-//   connect  p1 = x1 + R1 data[0:3], p2 = x2 + R2 data[3:6]
-//   weld     p1 = x1 + R1 data[3:6], p2 = x2 + R2 data[0:3]
-static void eqAnchors(const mjModel* m, const mjData* d, int i, mjtNum p1[3], mjtNum p2[3]) {
+// the world anchors of connect or weld i (constraint.h)
+void mj_eqAnchors(const mjModel* m, const mjData* d, int i, mjtNum p1[3], mjtNum p2[3]) {
   const mjtNum* data = m->eq_data + 11 * i;
   int weld = m->eq_type[i] == mjEQ_WELD, b1 = m->eq_obj1id[i], b2 = m->eq_obj2id[i];
   mju_mulMatVec3(p1, d->xmat + 9 * b1, data + (weld ? 3 : 0));
@@ -184,7 +182,7 @@ static void eqAnchors(const mjModel* m, const mjData* d, int i, mjtNum p1[3], mj
   mju_addTo3(p2, d->xpos + 3 * b2);
 }
 
-// connect (3 rows) and weld (6 rows) of bodies b1, b2 at their anchors p1, p2 (eqAnchors),
+// connect (3 rows) and weld (6 rows) of bodies b1, b2 at their anchors p1, p2 (mj_eqAnchors),
 // with q = q2^-1 q1 qrel (data[6:10]) for the weld:  pos = p1 - p2 (and torquescale vec(q)),
 // J = Jp1 - Jp2 (and torquescale times the rows of vec(0.5 q2^-1 [0, Jr1 - Jr2] q1 qrel),
 // the time derivative of vec(q))
@@ -202,7 +200,7 @@ static void bodyEquality(Rows* r, int i) {
 
   // anchors in the world, position error and translational rows
   mjtNum p1[3], p2[3];
-  eqAnchors(m, d, i, p1, p2);
+  mj_eqAnchors(m, d, i, p1, p2);
   jacDif(r, b.nnz, b1, p1, b2, p2);
   mju_copy(r->jac, r->jacp, 3 * b.nnz);
   for (int k = 0; k < 3; k++) {
@@ -810,7 +808,7 @@ void mj_addConstraintWrench(const mjModel* m, const mjData* d, mjtNum* cfrc_ext)
     mjtNum p1[3], p2[3], zero[3] = {0, 0, 0};
     const mjtNum* f = d->efc_force + i;
     const mjtNum* torque = type == mjEQ_WELD ? f + 3 : zero;
-    eqAnchors(m, d, id, p1, p2);
+    mj_eqAnchors(m, d, id, p1, p2);
     addWrench(m, d, cfrc_ext, m->eq_obj1id[id], f, torque, p1, 1);
     addWrench(m, d, cfrc_ext, m->eq_obj2id[id], f, torque, p2, -1);
     i += type == mjEQ_WELD ? 5 : 2;

@@ -20,6 +20,11 @@ void mj_efcRow(const mjModel* m, const mjData* d, int r, mjtNum* row);
 //   d = d0 + y (dwidth - d0), saturating at d0 (x = 0) and dwidth (x >= 1)
 void mju_impedance(const mjtNum solimp[5], mjtNum r, mjtNum* imp, mjtNum* impP);
 
+// the world anchors of connect or weld i: p1 on body 1, p2 on body 2 (data = eq_data of i)
+//   connect  p1 = x1 + R1 data[0:3], p2 = x2 + R2 data[3:6]
+//   weld     p1 = x1 + R1 data[3:6], p2 = x2 + R2 data[0:3]
+void mj_eqAnchors(const mjModel* m, const mjData* d, int i, mjtNum p1[3], mjtNum p2[3]);
+
 // cfrc_ext (nbody x 6) += the constraint forces efc_force as wrenches about each body's root
 // subtree com: contacts (on body 2, the opposite on body 1, at the contact point) and connect
 // and weld constraints (on body 1 at its anchor, the opposite on body 2 at its anchor)

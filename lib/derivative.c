@@ -2,8 +2,10 @@
 // Euler, implicit, implicitfast and RK4 integrators (mjd_checkAnalytic, mjd_smoothAcc,
 // mjd_transitionSmooth in mj.h; the RNE sweep in derivative.h; the constraint solve by the
 // implicit function theorem in derivative_constraint.c, which accDeriv calls when there are
-// constraint rows).  No finite difference anywhere: the only pipeline evaluations are the
-// nominal mj_forward and RK4's own stages.
+// constraint rows; the sensors' C and D in derivative_sensor.c, which accDeriv calls with
+// the forward acceleration's derivative before turning it into the integrator's).  No
+// finite difference anywhere: the only pipeline evaluations are the nominal mj_forward and
+// RK4's own stages.
 //
 // The state is the tangent vector x = (dq, v, act) of size 2 nv + na (MuJoCo's), u = ctrl.
 // Without constraint rows a step solves W a' = f for the integrator's acceleration a', then
@@ -166,6 +168,76 @@ int mjd_firstMoved(const mjModel* m, int k) {
   return k;
 }
 
+// one body of the sweep (derivative.h): its joints in order, free translations first
+// (cdof_dot 0), then rotations (cdof_dot from the velocity V before them, as mj_comVel):
+//   d cdof_j = S x cdof_j (turned dofs),  d cdofdot_j = dV x cdof_j + V x d cdof_j,
+//   dA += d cdofdot_j v_j + d cdof_j a_j + cdof_j da_j (+ cdofdot_j at vdof),
+//   dV += d cdof_j v_j (+ cdof_j at vdof)
+void mjd_bodySweep(const mjModel* m, const mjData* d, int b, const mjtNum* S, int first,
+                   const mjtNum* v, const mjtNum* cvel, const mjtNum* cdofdot, const mjtNum* a,
+                   const mjtNum* da, int vdof, mjtNum dV[6], mjtNum dA[6]) {
+  mjtNum V[6], dc[36], dcdd[6], t[6];
+  mju_copy6(V, cvel + 6 * m->body_parentid[b]);
+  for (int jn = m->body_jntadr[b]; jn < m->body_jntadr[b] + m->body_jntnum[b]; jn++) {
+    int adr = m->jnt_dofadr[jn], type = m->jnt_type[jn];
+    int n = type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
+    int ntrn = type == mjJNT_FREE ? 3 : 0;
+    for (int i = 0; i < n; i++) {
+      if (S && adr + i >= first) mju_crossMotion(dc + 6 * i, S, d->cdof + 6 * (adr + i));
+      else mju_zero(dc + 6 * i, 6);
+    }
+    for (int i = 0; i < n; i++) {
+      int j = adr + i;
+      if (da) mju_addToScl6(dA, d->cdof + 6 * j, da[j]);
+      mju_addToScl6(dA, dc + 6 * i, a ? a[j] : 0);
+      if (i >= ntrn) {
+        mju_crossMotion(dcdd, dV, d->cdof + 6 * j);
+        mju_crossMotion(t, V, dc + 6 * i);
+        mju_addTo6(dcdd, t);
+        mju_addToScl6(dA, dcdd, v[j]);
+        if (j == vdof) mju_addTo6(dA, cdofdot + 6 * j);
+      }
+
+      // the velocity: after each translation, after the last rotation for all rotations
+      if (i >= ntrn && i < n - 1) continue;
+      for (int r = i < ntrn ? i : ntrn; r <= i; r++) {
+        mju_addToScl6(V, d->cdof + 6 * (adr + r), v[adr + r]);
+        mju_addToScl6(dV, dc + 6 * r, v[adr + r]);
+        if (adr + r == vdof) mju_addTo6(dV, d->cdof + 6 * (adr + r));
+      }
+    }
+  }
+}
+
+// dF = I dA + dV x* (I V) + V x* (I dV) of F = I A + V x* (I V) (derivative.h), and with a
+// motion S the moved inertia's terms S x* (I A) - I (S x A) + V x* (S x* (I V) - I (S x V))
+void mjd_bodyForceDeriv(const mjtNum I[10], const mjtNum V[6], const mjtNum A[6],
+                        const mjtNum* S, const mjtNum dV[6], const mjtNum dA[6], mjtNum F[6]) {
+  mjtNum iv[6], w[6], t[6];
+  mju_mulInertVec(F, I, dA);
+  mju_mulInertVec(iv, I, V);
+  mju_crossForce(t, dV, iv);
+  mju_addTo6(F, t);
+  mju_mulInertVec(w, I, dV);
+  if (S) {
+    mjd_movedInertia(I, S, V, w);
+    mjd_movedInertia(I, S, A, F);
+  }
+  mju_crossForce(t, V, w);
+  mju_addTo6(F, t);
+}
+
+// res += S x* (I x) - I (S x x) (derivative.h)
+void mjd_movedInertia(const mjtNum I[10], const mjtNum S[6], const mjtNum x[6], mjtNum res[6]) {
+  mjtNum ix[6], sx[6], t[6];
+  mju_mulInertVec(ix, I, x);
+  mju_crossForce(t, S, ix);
+  mju_addTo6(res, t);
+  mju_crossMotion(sx, S, x);
+  mju_mulInertVec(t, I, sx);
+  mju_subFrom(res, t, 6);
+}
+
 // Spatial quantities are held about a fixed point (the current subtree com, not moving with
 // the perturbation): the projections cdof' cfrc do not depend on the point, and in a fixed
 // frame a perturbation of dof k by e moves everything after it rigidly by the motion
@@ -216,9 +288,7 @@ void mjd_rneDerivative(const mjModel* m, mjData* d, const mjtNum* v, const mjtNu
       int p = m->body_parentid[b];
       moved[b] = b == bk || (p >= bk && moved[p]);
       if (!moved[b]) continue;
-      mjtNum V[6], dc[36], dcdd[6], t[6];
       mjtNum *dV = dvel + 6 * b, *dA = dacc + 6 * b;
-      mju_copy6(V, cvel + 6 * p);
       if (b == bk) {
         mju_zero(dV, 6);
         mju_zero(dA, 6);
@@ -226,66 +296,11 @@ void mjd_rneDerivative(const mjModel* m, mjData* d, const mjtNum* v, const mjtNu
         mju_copy6(dV, dvel + 6 * p);
         mju_copy6(dA, dacc + 6 * p);
       }
+      mjd_bodySweep(m, d, b, pos ? S : NULL, b == bk ? first : 0, v, cvel, cdofdot, a, NULL,
+                    pos ? -1 : k, dV, dA);
 
-      // joints in order: free translations, then rotations (cdofdot from V before them)
-      for (int jn = m->body_jntadr[b]; jn < m->body_jntadr[b] + m->body_jntnum[b]; jn++) {
-        int adr = m->jnt_dofadr[jn], type = m->jnt_type[jn];
-        int n = type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
-        int ntrn = type == mjJNT_FREE ? 3 : 0;
-        for (int i = 0; i < n; i++) {
-          int j = adr + i;
-          if (pos && (b != bk || j >= first)) mju_crossMotion(dc + 6 * i, S, d->cdof + 6 * j);
-          else mju_zero(dc + 6 * i, 6);
-        }
-        for (int i = 0; i < ntrn; i++) {
-          int j = adr + i;
-          mju_addToScl6(dA, dc + 6 * i, a ? a[j] : 0);
-          mju_addToScl6(V, d->cdof + 6 * j, v[j]);
-          mju_addToScl6(dV, dc + 6 * i, v[j]);
-          if (j == k && !pos) mju_addTo6(dV, d->cdof + 6 * j);
-        }
-        for (int i = ntrn; i < n; i++) {
-          int j = adr + i;
-          mju_crossMotion(dcdd, dV, d->cdof + 6 * j);
-          mju_crossMotion(t, V, dc + 6 * i);
-          mju_addTo6(dcdd, t);
-          mju_addToScl6(dA, dcdd, v[j]);
-          mju_addToScl6(dA, dc + 6 * i, a ? a[j] : 0);
-          if (j == k && !pos) mju_addTo6(dA, cdofdot + 6 * j);
-        }
-        for (int i = ntrn; i < n; i++) {
-          int j = adr + i;
-          mju_addToScl6(V, d->cdof + 6 * j, v[j]);
-          mju_addToScl6(dV, dc + 6 * i, v[j]);
-          if (j == k && !pos) mju_addTo6(dV, d->cdof + 6 * j);
-        }
-      }
-
-      // dF = I dA + dV x* (I V) + V x* (I dV), and with a position seed the moved inertia:
-      // + S x* (I A) - I (S x A) + V x* (S x* (I V) - I (S x V))
-      const mjtNum *I = d->cinert + 10 * b, *cv = cvel + 6 * b, *ca = cacc + 6 * b;
-      mjtNum *F = dfrc + 6 * b, iv[6], w[6];
-      mju_mulInertVec(F, I, dA);
-      mju_mulInertVec(iv, I, cv);
-      mju_crossForce(t, dV, iv);
-      mju_addTo6(F, t);
-      mju_mulInertVec(w, I, dV);
-      if (pos) {
-        mjtNum sx[6], isx[6], ia[6];
-        mju_crossForce(t, S, iv);
-        mju_addTo6(w, t);
-        mju_crossMotion(sx, S, cv);
-        mju_mulInertVec(isx, I, sx);
-        mju_subFrom(w, isx, 6);
-        mju_mulInertVec(ia, I, ca);
-        mju_crossForce(t, S, ia);
-        mju_addTo6(F, t);
-        mju_crossMotion(sx, S, ca);
-        mju_mulInertVec(isx, I, sx);
-        mju_subFrom(F, isx, 6);
-      }
-      mju_crossForce(t, cv, w);
-      mju_addTo6(F, t);
+      mjd_bodyForceDeriv(d->cinert + 10 * b, cvel + 6 * b, cacc + 6 * b, pos ? S : NULL, dV, dA,
+                         dfrc + 6 * b);
     }
 
     // subtree sums of dF within k's subtree
@@ -332,7 +347,7 @@ static void addRank1(mjtNum* G, int nv, mjtNum s, const mjtNum* u, const int* in
 
 // Gq, Gv += d(spring, damper forces)/dq, dv: joint springs -k (q - q0), quaternion springs
 // -k subQuat(q, q0) with derivative -k Jr^-1(subQuat), dof dampers -b v, fixed tendons -k J'J
-// outside the dead band and -b J'J
+// outside the dead band (everywhere when it is empty: lo = hi) and -b J'J
 static void passiveDeriv(const mjModel* m, mjData* d, mjtNum* Gq, mjtNum* Gv) {
   int nv = m->nv;
   int spring = !(m->opt.disableflags & mjDSBL_SPRING);
@@ -366,7 +381,7 @@ static void passiveDeriv(const mjModel* m, mjData* d, mjtNum* Gq, mjtNum* Gv) {
     const mjtNum* J = d->ten_J + (size_t)t * nv;
     mjtNum len = d->ten_length[t], lo = m->tendon_lengthspring[2 * t];
     mjtNum hi = m->tendon_lengthspring[2 * t + 1];
-    mjtNum k = spring && (len > hi || len < lo) ? m->tendon_stiffness[t] : 0;
+    mjtNum k = spring && (len > hi || len < lo || lo == hi) ? m->tendon_stiffness[t] : 0;
     mjtNum b = damper ? m->tendon_damping[t] : 0;
     for (int r = 0; r < nv && (k || b); r++)
       for (int c = 0; c < nv && J[r]; c++) {
@@ -559,18 +574,48 @@ static void addRank1W(const mjModel* m, mjtNum* y, mjtNum s, const mjtNum* u, co
   }
 }
 
-// G += the actuator part of df/d(q, v, act, u) - d(W a')/d(act, u): force = gain input + bias
-// with affine gain and bias in (length, velocity), dlength/dq = moment (constant for joint
-// and fixed-tendon transmissions); input = clamped ctrl, the activation, or (actearly) the
-// next activation; nothing where forcerange clamps the force, nor on the dofs of a joint
-// whose actfrcrange clamps qfrc_actuator (its rows are constant).  The implicit integrators' D
-// holds moment' k moment, k = gainprm[2] input + biasprm[2] with the raw ctrl as input
+// the slopes of actuator i's force (derivative.h): force = gain input + bias with affine gain
+// and bias in (length, velocity); input = clamped ctrl, the activation, or (actearly) the next
+// activation; none where forcerange clamps the force
+int mjd_actuatorSlopes(const mjModel* m, const mjData* d, int i, mjtNum* gain, mjtNum s[4]) {
+  const mjtNum *gp = m->actuator_gainprm + 10 * i, *bp = m->actuator_biasprm + 10 * i;
+  const mjtNum* fr = m->actuator_forcerange + 2 * i;
+  int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
+  int nodyn = m->actuator_dyntype[i] == mjDYN_NONE || m->actuator_actnum[i] <= 0;
+  int affine = m->actuator_gaintype[i] == mjGAIN_AFFINE;
+  int baffine = m->actuator_biastype[i] == mjBIAS_AFFINE;
+  mjtNum f = d->actuator_force[i];
+  *gain = s[0] = s[1] = s[2] = s[3] = 0;
+  if ((m->opt.disableflags & mjDSBL_ACTUATION) || mj_actuatorDisabled(m, i)) return 0;
+  if (m->actuator_forcelimited[i] && (f <= fr[0] || f >= fr[1])) return 0;
+
+  // the input and its slopes by ctrl_i and by the activation
+  mjtNum in = mj_actuatorInput(m, d, i);
+  if (nodyn) s[3] = ctrlSlope(m, d, i);
+  else if (!m->actuator_actearly[i]) s[2] = 1;
+  else if (!actClamped(m, i, d->act[adr], d->act_dot[adr])) {
+    actDotSlope(m, d, i, s + 2, s + 3);
+    s[2] = 1 + actCoef(m, i) * s[2];
+    s[3] *= actCoef(m, i);
+  }
+
+  // force slopes by length and velocity, the input's factor
+  *gain = gp[0] + (affine ? gp[1] * d->actuator_length[i] + gp[2] * d->actuator_velocity[i] : 0);
+  s[0] = (affine ? gp[1] * in : 0) + (baffine ? bp[1] : 0);
+  s[1] = (affine ? gp[2] * in : 0) + (baffine ? bp[2] : 0);
+  return 1;
+}
+
+// G += the actuator part of df/d(q, v, act, u) - d(W a')/d(act, u) (mjd_actuatorSlopes:
+// dlength/dq = moment, constant for joint and fixed-tendon transmissions; a site
+// transmission's moment turning with its body, siteDeriv), nothing on the dofs of a joint
+// whose actfrcrange clamps qfrc_actuator (its rows are constant).  The implicit integrators'
+// D holds moment' k moment, k = gainprm[2] input + biasprm[2] with the raw ctrl as input
 // (mj_actuatorForceVel), so d(W a')/du = -h dk/du R(moment moment') a'
 static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* acc,
                           mjtNum* Gq, mjtNum* Gv, mjtNum* Gact, mjtNum* Gu) {
   int nv = m->nv;
   mjtNum h = m->opt.timestep;
-  if (m->opt.disableflags & mjDSBL_ACTUATION) return;
   size_t mark = mj_markStack(d);
   mjtNum* u = mj_stackAlloc(d, (size_t)nv);
   mjtNum* y = mj_stackAlloc(d, (size_t)nv);
@@ -587,49 +632,31 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
     }
   }
   for (int i = 0; i < m->nu; i++) {
-    const mjtNum *gp = m->actuator_gainprm + 10 * i, *bp = m->actuator_biasprm + 10 * i;
+    const mjtNum* gp = m->actuator_gainprm + 10 * i;
     const mjtNum* mom = d->actuator_moment + d->moment_rowadr[i];
     const int* ind = d->moment_colind + d->moment_rowadr[i];
     int nnz = d->moment_rownnz[i], adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
     int nodyn = m->actuator_dyntype[i] == mjDYN_NONE || m->actuator_actnum[i] <= 0;
-    int affine = m->actuator_gaintype[i] == mjGAIN_AFFINE;
-    int baffine = m->actuator_biastype[i] == mjBIAS_AFFINE;
-    const mjtNum* fr = m->actuator_forcerange + 2 * i;
-    mjtNum f = d->actuator_force[i];
-    if (mj_actuatorDisabled(m, i)) continue;
     if (m->actuator_trntype[i] == mjTRN_SITE) siteDeriv(m, d, i, free, y, Gq);
-    if (m->actuator_forcelimited[i] && (f <= fr[0] || f >= fr[1])) continue;
-
-    // the input and its slopes by ctrl_i and by the activation
-    mjtNum in = mj_actuatorInput(m, d, i), din_du = 0, din_dact = 0;
-    if (nodyn) din_du = ctrlSlope(m, d, i);
-    else if (!m->actuator_actearly[i]) din_dact = 1;
-    else if (!actClamped(m, i, d->act[adr], d->act_dot[adr])) {
-      actDotSlope(m, d, i, &din_dact, &din_du);
-      din_dact = 1 + actCoef(m, i) * din_dact;
-      din_du *= actCoef(m, i);
-    }
-
-    // force slopes by length, velocity and input
-    mjtNum gain = gp[0] + (affine ? gp[1] * d->actuator_length[i] +
-                                    gp[2] * d->actuator_velocity[i] : 0);
-    mjtNum dlen = (affine ? gp[1] * in : 0) + (baffine ? bp[1] : 0);
-    mjtNum dvel = (affine ? gp[2] * in : 0) + (baffine ? bp[2] : 0);
-    addRank1(Gq, nv, dlen, mom, ind, nnz, free);
-    addRank1(Gv, nv, dvel, mom, ind, nnz, free);
+    mjtNum gain, s[4];
+    if (!mjd_actuatorSlopes(m, d, i, &gain, s)) continue;
+    addRank1(Gq, nv, s[0], mom, ind, nnz, free);
+    addRank1(Gv, nv, s[1], mom, ind, nnz, free);
     for (int k = 0; k < nnz; k++) {
       if (!free[ind[k]]) continue;
-      if (!nodyn) Gact[(size_t)adr * nv + ind[k]] += gain * din_dact * mom[k];
-      Gu[(size_t)i * nv + ind[k]] += gain * din_du * mom[k];
+      if (!nodyn) Gact[(size_t)adr * nv + ind[k]] += gain * s[2] * mom[k];
+      Gu[(size_t)i * nv + ind[k]] += gain * s[3] * mom[k];
     }
 
     // the implicit integrators' matrix: k depends on the input through gainprm[2]
-    if ((sys != SYS_IMPLICIT && sys != SYS_FAST) || !affine || !gp[2]) continue;
+    if ((sys != SYS_IMPLICIT && sys != SYS_FAST) || m->actuator_gaintype[i] != mjGAIN_AFFINE ||
+        !gp[2])
+      continue;
     mj_momentRow(m, d, i, u);
     mju_zero(y, nv);
     addRank1W(m, y, h * gp[2], u, acc, sys == SYS_FAST);
-    mju_addToScl(Gu + (size_t)i * nv, y, nodyn ? 1 : din_du, nv);
-    if (!nodyn) mju_addToScl(Gact + (size_t)adr * nv, y, din_dact, nv);
+    mju_addToScl(Gu + (size_t)i * nv, y, nodyn ? 1 : s[3], nv);
+    if (!nodyn) mju_addToScl(Gact + (size_t)adr * nv, y, s[2], nv);
   }
   mj_freeStack(d, mark);
 }
@@ -770,18 +797,20 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
 //   W da' = G(a') + d(J'f),  d(J'f) = M da - G0;
 // for Euler (W = M + h diag(b), G(a') - G0 = -dM (a' - a) in the q columns) that is
 //   da' = da - inv(W) (h b . da + dM (a' - a)),  dM (a' - a) one RNE sweep at rest.
-// dforce (nefc x ncol; NULL: not wanted) gets the constraint forces' derivative
-static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* acc,
-                     mjtNum* dforce) {
-  int nv = m->nv, ncol = 2 * nv + m->na + m->nu;
+// With C or D (not NULL) the sensors' Jacobians are taken on the way from da and the
+// constraint forces' derivative (mjd_sensorDeriv; da then found first with or without rows)
+static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* acc, mjtNum* C,
+                     mjtNum* D) {
+  int nv = m->nv, ncol = 2 * nv + m->na + m->nu, sensors = C || D;
   mjtNum h = m->opt.timestep;
   size_t mark = mj_markStack(d);
   Factor f;
   factorW(m, d, sys, &f);
   int own = f.ld || f.lu;
 
-  // no constraint rows: a' = inv(W) qfrc_smooth (the engine's qacc without a W of its own)
-  if (!d->nefc) {
+  // no constraint rows and no sensors: a' = inv(W) qfrc_smooth (the engine's qacc without a W
+  // of its own)
+  if (!d->nefc && !sensors) {
     if (own) {
       mju_copy(acc, d->qfrc_smooth, nv);
       solveW(m, d, &f, acc, 1);
@@ -794,11 +823,14 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
     return;
   }
 
-  // the constrained acceleration, the answer when W is M
+  // the constrained acceleration, the answer when W is M; the sensors from it
   mjtNum* G0 = own && sys != SYS_EULER ? mj_stackAlloc(d, (size_t)nv * ncol) : NULL;
+  mjtNum* dforce = sensors ? mj_stackAlloc(d, (size_t)d->nefc * ncol) : NULL;
   smoothG(m, d, SYS_QACC, d->qacc, Y);
   if (G0) mju_copy(G0, Y, nv * ncol);
-  mjd_constraintAcc(m, d, Y, ncol, dforce);
+  if (d->nefc) mjd_constraintAcc(m, d, Y, ncol, dforce);
+  else mj_solveM(m, d, Y, Y, ncol);
+  if (sensors) mjd_sensorDeriv(m, d, Y, dforce, C, D);
   mju_copy(acc, d->qacc, nv);
   if (!own) {
     mj_freeStack(d, mark);
@@ -869,7 +901,7 @@ int mjd_smoothAcc(const mjModel* m, mjData* d, mjtNum* DaDq, mjtNum* DaDv, mjtNu
   size_t mark = mj_markStack(d);
   mjtNum* Y = mj_stackAlloc(d, (size_t)nv * ncol);
   mjtNum* acc = mj_stackAlloc(d, (size_t)nv);
-  accDeriv(m, d, SYS_QACC, Y, acc, NULL);
+  accDeriv(m, d, SYS_QACC, Y, acc, NULL, NULL);
   mjtNum* out[4] = {DaDq, DaDv, DaDact, DaDu};
   int width[4] = {nv, nv, m->na, m->nu}, c0 = 0;
   for (int b = 0; b < 4; c0 += width[b++]) {
@@ -946,15 +978,16 @@ static void nextActRows(const mjModel* m, const mjtNum* act, const mjtNum* sdot,
 }
 
 // X = d x'/d(x, u) of one Euler, implicit or implicitfast step at the state of d after
-// mj_forward: v' rows e + h Y, dq rows by shiftRows with v', act rows from act_dot's slopes
-static void stepJac(const mjModel* m, mjData* d, int sys, mjtNum* X) {
+// mj_forward: v' rows e + h Y, dq rows by shiftRows with v', act rows from act_dot's slopes;
+// C, D (either may be NULL) the sensors' Jacobians on the way (accDeriv)
+static void stepJac(const mjModel* m, mjData* d, int sys, mjtNum* X, mjtNum* C, mjtNum* D) {
   int nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
   mjtNum h = m->opt.timestep;
   size_t mark = mj_markStack(d);
   mjtNum* Y = mj_stackAlloc(d, (size_t)nv * ncol);
   mjtNum* acc = mj_stackAlloc(d, (size_t)nv);
   mjtNum* vnext = mj_stackAlloc(d, (size_t)nv);
-  accDeriv(m, d, sys, Y, acc, NULL);
+  accDeriv(m, d, sys, Y, acc, C, D);
   mju_addScl(vnext, d->qvel, acc, h, nv);
   for (int c = 0; c < ncol; c++)
     for (int i = 0; i < nv; i++)
@@ -971,8 +1004,9 @@ static void stepJac(const mjModel* m, mjData* d, int sys, mjtNum* X) {
 // x (+) h sum_i b_i k_i.  Each stage runs mj_forward at its state (the engine's own stage
 // evaluations, no perturbation); d's state is restored and its forward pass rerun.  0, or -1
 // with a message when a stage state uses a feature not differentiated or more rows than the
-// stack holds
-static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, char* err, int errsz) {
+// stack holds.  C, D (either may be NULL): the sensors' Jacobians at the first stage (x's)
+static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, mjtNum* C, mjtNum* D, char* err,
+                  int errsz) {
   static const mjtNum A4[3] = {0.5, 0.5, 1}, B4[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
   int nq = m->nq, nv = m->nv, na = m->na, ndx = 2 * nv + na, ncol = ndx + m->nu, rc = 0;
   mjtNum h = m->opt.timestep, t0 = d->time;
@@ -1010,7 +1044,7 @@ static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, char* err, int errsz) 
     }
 
     // dk_i through T, then k_i itself; both added to the weighted sums
-    accDeriv(m, d, SYS_QACC, Y, k + nv, NULL);
+    accDeriv(m, d, SYS_QACC, Y, k + nv, i ? NULL : C, i ? NULL : D);
     for (int c = 0; c < ncol; c++) {
       mjtNum *Kc = K + (size_t)c * ndx, *Tc = T + (size_t)c * ndx;
       mju_copy(Kc, Tc + nv, nv);
@@ -1055,20 +1089,13 @@ int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, mjtN
   mj_forward(m, d);
   if (mjd_checkAnalytic(m, d, err, errsz) || checkStack(m, d, sensors, err, errsz)) return -1;
   size_t mark = mj_markStack(d);
-  if (sensors) {
-    mjtNum* Y = mj_stackAlloc(d, (size_t)nv * ncol);
-    mjtNum* acc = mj_stackAlloc(d, (size_t)nv);
-    mjtNum* dforce = mj_stackAlloc(d, (size_t)d->nefc * ncol);
-    accDeriv(m, d, SYS_QACC, Y, acc, dforce);
-    mjd_sensorDeriv(m, d, Y, dforce, C, D);
-    mj_freeStack(d, mark);
-  }
+  mjtNum *Cs = sensors ? C : NULL, *Ds = sensors ? D : NULL;
   mjtNum* X = mj_stackAlloc(d, (size_t)ndx * ncol);
   switch (m->opt.integrator) {
-    case mjINT_RK4: rc = rk4Jac(m, d, X, err, errsz); break;
-    case mjINT_IMPLICIT: stepJac(m, d, SYS_IMPLICIT, X); break;
-    case mjINT_IMPLICITFAST: stepJac(m, d, SYS_FAST, X); break;
-    default: stepJac(m, d, SYS_EULER, X); break;
+    case mjINT_RK4: rc = rk4Jac(m, d, X, Cs, Ds, err, errsz); break;
+    case mjINT_IMPLICIT: stepJac(m, d, SYS_IMPLICIT, X, Cs, Ds); break;
+    case mjINT_IMPLICITFAST: stepJac(m, d, SYS_FAST, X, Cs, Ds); break;
+    default: stepJac(m, d, SYS_EULER, X, Cs, Ds); break;
   }
   for (int r = 0; r < ndx && !rc; r++) {
     for (int c = 0; c < ndx && A; c++) A[(size_t)r * ndx + c] = X[(size_t)c * ndx + r];

@@ -40,6 +40,43 @@ int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz)
 // derivative of the rows' forces.  Writes the cone Hessians contact.H at the solution
 void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum* dforce);
 
+// vel = lin T + ang T x (x - o): the velocity at x of the twist T held about o
+void mjd_pointVel(mjtNum vel[3], const mjtNum T[6], const mjtNum x[3], const mjtNum o[3]);
+
+// dp, dframe (the frame's three rows, d con->frame) and ddist of contact con (a pair
+// mjd_checkConstraint accepts) when geom 1 (mv1) and geom 2 (mv2) move by the twist S about o
+void mjd_contactMotion(const mjModel* m, const mjData* d, const mjContact* con,
+                       const mjtNum S[6], const mjtNum o[3], int mv1, int mv2, mjtNum dp[3],
+                       mjtNum dframe[9], mjtNum* ddist);
+
+// the basis forces fb (dim: normal, frictions) of the row forces f of contact con whose first
+// row has type `type` (pyramid edges summed; linear, so it maps force derivatives too)
+void mjd_rowsToBasis(const mjContact* con, int type, const mjtNum* f, mjtNum* fb);
+
+// the derivatives dV, dA (6 each; on entry the parent's) of body b's velocity and
+// acceleration twists (mj_comVel's cvel, the RNE's cacc) carried through b's joints, all
+// about a fixed point, when the dofs of b from `first` on turn by the motion S (NULL: none),
+// qacc moves by da (NULL: not), and qvel[vdof] by one (vdof < 0: none); v, cvel, cdofdot
+// and a (NULL: 0) are the velocity, twists and acceleration the nominal sweep used
+void mjd_bodySweep(const mjModel* m, const mjData* d, int b, const mjtNum* S, int first,
+                   const mjtNum* v, const mjtNum* cvel, const mjtNum* cdofdot, const mjtNum* a,
+                   const mjtNum* da, int vdof, mjtNum dV[6], mjtNum dA[6]);
+
+// F (6) = the derivative of the net force I A + V x* (I V) of a body of com inertia I with
+// twists V, A as they move by dV, dA and (S not NULL) the body by the motion S
+void mjd_bodyForceDeriv(const mjtNum I[10], const mjtNum V[6], const mjtNum A[6],
+                        const mjtNum* S, const mjtNum dV[6], const mjtNum dA[6], mjtNum F[6]);
+
+// res += S x* (I x) - I (S x x): the slope of the product I x (I a com inertia, x a twist
+// held fixed) as the body, and with it I, moves by the motion S about a fixed point
+void mjd_movedInertia(const mjtNum I[10], const mjtNum S[6], const mjtNum x[6], mjtNum res[6]);
+
+// the slopes of actuator i's force (after mj_forward) by its length s[0], its velocity s[1],
+// and of its gain's input by the activation s[2] and by ctrl_i s[3]; *gain the input's
+// factor.  0 when the force has no slope (actuation or the actuator disabled, forcerange
+// clamping), else 1.  Joint and fixed-tendon transmissions: d length / dq = the moment
+int mjd_actuatorSlopes(const mjModel* m, const mjData* d, int i, mjtNum* gain, mjtNum s[4]);
+
 // 0 when every sensor of m is differentiated (derivative_sensor.c), else -1 and a message
 // naming the first that is not
 int mjd_checkSensor(const mjModel* m, char* err, int errsz);

@@ -109,8 +109,8 @@ int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz)
 
 // ---- the motion of a contact -------------------------------------------------------------------
 
-// vel = lin T + ang T x (x - o): the velocity at x of the twist T held about o
-static void pointVel(mjtNum vel[3], const mjtNum T[6], const mjtNum x[3], const mjtNum o[3]) {
+// vel = lin T + ang T x (x - o): the velocity at x of the twist T held about o (derivative.h)
+void mjd_pointVel(mjtNum vel[3], const mjtNum T[6], const mjtNum x[3], const mjtNum o[3]) {
   mjtNum r[3];
   mju_sub3(r, x, o);
   mju_cross(vel, T, r);
@@ -120,7 +120,7 @@ static void pointVel(mjtNum vel[3], const mjtNum T[6], const mjtNum x[3], const 
 // the motion dx of a point x fixed to a geom that moves by the twist S about o (mv) or not
 static void fixedMotion(const mjtNum S[6], const mjtNum o[3], int mv, const mjtNum x[3],
                         mjtNum dx[3]) {
-  if (mv) pointVel(dx, S, x, o);
+  if (mv) mjd_pointVel(dx, S, x, o);
   else mju_zero3(dx);
 }
 
@@ -424,7 +424,7 @@ static void featureMotion(const mjModel* m, const mjData* d, const mjContact* co
 }
 
 // dp, dframe (the frame's three rows) and ddist of contact con when geom 1 (mv1) and geom 2
-// (mv2) move by the twist S = (w, v) about o (axes turning by da = w x a).
+// (mv2) move by the twist S = (w, v) about o (axes turning by da = w x a) (derivative.h).
 //   plane (point c, normal n turning with it) and geom 2's deepest point x (a sphere's
 //   center, a capsule end's, a box or mesh vertex: fixed to it, radius r2 or 0; a cylinder's
 //   rim point: rimMotion):  dist = n'(x - c) - r2,
@@ -439,9 +439,9 @@ static void featureMotion(const mjModel* m, const mjData* d, const mjContact* co
 // The tangent t1 = u/|u| is mju_makeFrame's u = e - (e'n) n or, for a capsule on a plane,
 // u = a - (a'n) n, so  dt1 = (I - t1 t1') du / |u|,  dt2 = dn x t1 + n x dt1  (a capsule
 // along the plane's normal has no tangent to follow: dt1 = 0)
-static void contactMotion(const mjModel* m, const mjData* d, const mjContact* con,
-                          const mjtNum S[6], const mjtNum o[3], int mv1, int mv2, mjtNum dp[3],
-                          mjtNum dframe[9], mjtNum* ddist) {
+void mjd_contactMotion(const mjModel* m, const mjData* d, const mjContact* con,
+                       const mjtNum S[6], const mjtNum o[3], int mv1, int mv2, mjtNum dp[3],
+                       mjtNum dframe[9], mjtNum* ddist) {
   const mjtNum *n = con->frame, *t1 = con->frame + 3, *p = con->pos;
   int g[2] = {con->geom1, con->geom2}, mv[2] = {mv1, mv2};
   int kind = pairKind(m->geom_type[g[0]], m->geom_type[g[1]]), plane = kind == PAIR_PLANE;
@@ -563,7 +563,7 @@ static void basisToRows(const mjContact* con, int type, const mjtNum* b, mjtNum*
 }
 
 // the basis forces fb (dim) of the row forces f of contact con: basisToRows transposed
-static void rowsToBasis(const mjContact* con, int type, const mjtNum* f, mjtNum* fb) {
+void mjd_rowsToBasis(const mjContact* con, int type, const mjtNum* f, mjtNum* fb) {
   if (type != mjCNSTR_CONTACT_PYRAMIDAL) {
     mju_copy(fb, f, con->dim);
     return;
@@ -661,7 +661,7 @@ static void pointColumn(const mjModel* m, const mjData* d, const Column* c, cons
       mjtNum sgn = s ? 1 : -1;
       const mjtNum* o = d->subtree_com + 3 * m->body_rootid[body[s]];
       const mjtNum* T = tw[x] + 6 * body[s];
-      pointVel(vel, T, p[s], o);
+      mjd_pointVel(vel, T, p[s], o);
       mju_addToScl3(dP, vel, sgn);
       mju_addToScl3(dw, T, sgn);
       mju_cross(vel, T, dp[s]);
@@ -669,7 +669,7 @@ static void pointColumn(const mjModel* m, const mjData* d, const Column* c, cons
       if (!mv[s]) continue;
       mju_sub(t, T, c->pre[x], 6);
       mju_crossMotion(dT, c->S, t);
-      pointVel(vel, dT, p[s], o);
+      mjd_pointVel(vel, dT, p[s], o);
       mju_addToScl3(ddP, vel, sgn);
       mju_addToScl3(ddw, dT, sgn);
     }
@@ -722,8 +722,8 @@ static void contactColumn(const mjModel* m, const mjData* d, const Column* c, in
   if (!bodyMoved(c, body[0]) && !bodyMoved(c, body[1])) return;
   const mjtNum* p[2] = {con->pos, con->pos};
   mjtNum dp[2][3], dfr[9], ddist, db[2][6], rows[10] = {0};
-  contactMotion(m, d, con, c->S, c->o, bodyMoved(c, body[0]), bodyMoved(c, body[1]), dp[0],
-                dfr, &ddist);
+  mjd_contactMotion(m, d, con, c->S, c->o, bodyMoved(c, body[0]), bodyMoved(c, body[1]),
+                    dp[0], dfr, &ddist);
   mju_copy3(dp[1], dp[0]);
   pointColumn(m, d, c, body, p, dp, con->frame, dfr, con->frame, dfr, dim, tw, fb, db, Gk);
   for (int r = 0; r < nrow; r++) P[adr + r] = V[adr + r] = ddist;
@@ -883,7 +883,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     gf[r] = force[r] * kbip[3] / fmax(mjMINVAL, imp * (1 - imp));
     int type = d->efc_type[r];
     if (type >= mjCNSTR_CONTACT_FRICTIONLESS && d->contact[d->efc_id[r]].efc_address == r)
-      rowsToBasis(d->contact + d->efc_id[r], type, force + r, fb + r);
+      mjd_rowsToBasis(d->contact + d->efc_id[r], type, force + r, fb + r);
   }
 
   // twists of a for every body (v's: cvel)

@@ -40,4 +40,19 @@ void mj_fluidVelocity(const mjModel* m, const mjData* d, int b, mjtNum lvel[6]);
 void mj_inertiaBoxForce(const mjModel* m, const mjtNum box[3], const mjtNum lvel[6],
                         mjtNum lfrc[6], mjtNum slope[6]);
 
+// the constraint row a jointlimit* or tendonlimit* sensor s reads (sensor.c), or -1
+int mj_sensorLimitRow(const mjModel* m, const mjData* d, int s);
+
+// 1 when contact i counts for a touch sensor at the site (sensor.c): a contact of the site's
+// body with a positive normal force whose normal ray, pointing away from the body, meets the
+// site's volume
+int mj_touchContact(const mjModel* m, const mjData* d, int site, int i);
+
+// a rangefinder at the site (sensor.c): the distance along its z axis to the nearest geom not
+// on its body, -1 for none; geom (may be NULL) the geom hit, normal (may be NULL) its normal
+mjtNum mj_rangefinder(const mjModel* m, const mjData* d, int site, int* geom, mjtNum normal[3]);
+
+// the focal lengths fx, fy in pixels of camera cam (sensor.c, as camprojection uses them)
+void mj_camFocal(const mjModel* m, int cam, mjtNum* fx, mjtNum* fy);
+
 #endif

@@ -130,60 +130,72 @@ static int limitRow(const mjData* d, int type, int id) {
   return -1;
 }
 
-// the row of the limit a jointlimit* or tendonlimit* sensor reads, or -1
-static int sensorLimitRow(const mjModel* m, const mjData* d, int s) {
+// the row of the limit a jointlimit* or tendonlimit* sensor reads, or -1 (forward.h)
+int mj_sensorLimitRow(const mjModel* m, const mjData* d, int s) {
   int type = m->sensor_type[s], id = m->sensor_objid[s];
   int joint = type == mjSENS_JOINTLIMITPOS || type == mjSENS_JOINTLIMITVEL ||
               type == mjSENS_JOINTLIMITFRC;
   return limitRow(d, joint ? mjCNSTR_LIMIT_JOINT : mjCNSTR_LIMIT_TENDON, id);
 }
 
-// touch: the normal forces of the contacts of the site's body whose normal ray (pointing away
-// from the body) from the contact point meets the site's volume (starting inside counts)
-static mjtNum touchSensor(const mjModel* m, const mjData* d, int site) {
+// 1 when contact i counts for a touch sensor at the site: a contact of the site's body with
+// rows and a positive normal force whose normal ray (pointing away from the body) from the
+// contact point meets the site's volume (starting inside counts) (forward.h)
+int mj_touchContact(const mjModel* m, const mjData* d, int site, int i) {
+  const mjContact* con = d->contact + i;
   int body = m->site_bodyid[site];
-  mjtNum sum = 0;
+  int b1 = m->geom_bodyid[con->geom1], b2 = m->geom_bodyid[con->geom2];
+  if (con->efc_address < 0 || (b1 != body && b2 != body)) return 0;
+  mjtNum f[6], ray[3];
+  mj_contactForce(m, d, i, f);
+  if (f[0] <= 0) return 0;
+  mju_scl3(ray, con->frame, b2 == body ? -1 : 1);
+  return mju_rayGeom(d->site_xpos + 3 * site, d->site_xmat + 9 * site, m->site_size + 3 * site,
+                     con->pos, ray, m->site_type[site], NULL) >= 0;
+}
+
+// touch: the normal forces of the contacts counting for the site (mj_touchContact)
+static mjtNum touchSensor(const mjModel* m, const mjData* d, int site) {
+  mjtNum sum = 0, f[6];
   for (int i = 0; i < d->ncon; i++) {
-    const mjContact* con = d->contact + i;
-    int b1 = m->geom_bodyid[con->geom1], b2 = m->geom_bodyid[con->geom2];
-    if (con->efc_address < 0 || (b1 != body && b2 != body)) continue;
-    mjtNum f[6], ray[3];
+    if (!mj_touchContact(m, d, site, i)) continue;
     mj_contactForce(m, d, i, f);
-    if (f[0] <= 0) continue;
-    mju_scl3(ray, con->frame, b2 == body ? -1 : 1);
-    if (mju_rayGeom(d->site_xpos + 3 * site, d->site_xmat + 9 * site, m->site_size + 3 * site,
-                    con->pos, ray, m->site_type[site], NULL) >= 0) {
-      sum += f[0];
-    }
+    sum += f[0];
   }
   return sum;
 }
 
 // rangefinder: the distance along the site's z axis to the nearest geom not on the site's body
-// (every group, static geoms included), -1 when there is none
-static mjtNum rangefinder(const mjModel* m, const mjData* d, int site) {
+// (every group, static geoms included), -1 when there is none; the geom hit and the surface
+// normal there when asked (forward.h)
+mjtNum mj_rangefinder(const mjModel* m, const mjData* d, int site, int* geom, mjtNum normal[3]) {
   const mjtNum* mat = d->site_xmat + 9 * site;
   mjtNum z[3] = {mat[2], mat[5], mat[8]};
-  return mj_ray(m, d, d->site_xpos + 3 * site, z, NULL, 1, m->site_bodyid[site], NULL, NULL);
+  return mj_ray(m, d, d->site_xpos + 3 * site, z, NULL, 1, m->site_bodyid[site], geom, normal);
+}
+
+// the focal lengths in pixels of camera cam (forward.h): fx = focal_x / sensor_x W,
+// fy = focal_y / sensor_y H when the camera has a sensor size, else fx = fy = H/2 / tan(fovy/2)
+void mj_camFocal(const mjModel* m, int cam, mjtNum* fx, mjtNum* fy) {
+  const int* res = m->cam_resolution + 2 * cam;
+  const float *sensor = m->cam_sensorsize + 2 * cam, *focal = m->cam_intrinsic + 4 * cam;
+  if (sensor[0] != 0 && sensor[1] != 0) {
+    *fx = (mjtNum)focal[0] / sensor[0] * res[0];
+    *fy = (mjtNum)focal[1] / sensor[1] * res[1];
+  } else {
+    *fx = *fy = 0.5 * res[1] / tan(m->cam_fovy[cam] * mjPI / 360);
+  }
 }
 
 // camprojection: the site's position in the pixel coordinates of the camera (origin at the top
 // left, not clipped; points behind the camera projected the same way).  With p the site in the
-// camera frame (looking along -z, y up) and W x H the resolution:
-//   u = W/2 + fx p_x / (-p_z),  v = H/2 - fy p_y / (-p_z)
-// fx = focal_x / sensor_x W, fy = focal_y / sensor_y H when the camera has a sensor size, else
-// fx = fy = H/2 / tan(fovy/2); the principal point and an orthographic projection are ignored
-// (as MuJoCo 3.5.1 does)
+// camera frame (looking along -z, y up), W x H the resolution and fx, fy the focal lengths
+// (mj_camFocal):  u = W/2 + fx p_x / (-p_z),  v = H/2 - fy p_y / (-p_z);  the principal point
+// and an orthographic projection are ignored (as MuJoCo 3.5.1 does)
 static void camProjection(const mjModel* m, const mjData* d, int site, int cam, mjtNum out[2]) {
   const int* res = m->cam_resolution + 2 * cam;
-  const float *sensor = m->cam_sensorsize + 2 * cam, *focal = m->cam_intrinsic + 4 * cam;
   mjtNum dif[3], p[3], fx, fy;
-  if (sensor[0] != 0 && sensor[1] != 0) {
-    fx = (mjtNum)focal[0] / sensor[0] * res[0];
-    fy = (mjtNum)focal[1] / sensor[1] * res[1];
-  } else {
-    fx = fy = 0.5 * res[1] / tan(m->cam_fovy[cam] * mjPI / 360);
-  }
+  mj_camFocal(m, cam, &fx, &fy);
   mju_sub3(dif, d->site_xpos + 3 * site, d->cam_xpos + 3 * cam);
   mju_mulMatTVec3(p, d->cam_xmat + 9 * cam, dif);
   out[0] = 0.5 * res[0] + fx * p[0] / -p[2];
@@ -437,7 +449,7 @@ static void sensorPos(const mjModel* m, mjData* d, int s, mjtNum* out) {
     case mjSENS_MAGNETOMETER:
       mju_mulMatTVec3(out, d->site_xmat + 9 * id, m->opt.magnetic);
       break;
-    case mjSENS_RANGEFINDER: out[0] = rangefinder(m, d, id); break;
+    case mjSENS_RANGEFINDER: out[0] = mj_rangefinder(m, d, id, NULL, NULL); break;
     case mjSENS_CAMPROJECTION: camProjection(m, d, id, m->sensor_refid[s], out); break;
     case mjSENS_INSIDESITE: out[0] = insideSite(m, d, s); break;
     case mjSENS_GEOMDIST: case mjSENS_GEOMNORMAL: case mjSENS_GEOMFROMTO:
@@ -458,7 +470,7 @@ static void sensorPos(const mjModel* m, mjData* d, int s, mjtNum* out) {
     case mjSENS_CLOCK: out[0] = d->time; break;
     case mjSENS_JOINTLIMITPOS:
     case mjSENS_TENDONLIMITPOS: {
-      int row = sensorLimitRow(m, d, s);
+      int row = mj_sensorLimitRow(m, d, s);
       if (row >= 0) out[0] = d->efc_pos[row] - d->efc_margin[row];
       break;
     }
@@ -489,7 +501,7 @@ static void sensorVel(const mjModel* m, mjData* d, int s, mjtNum* out) {
     case mjSENS_SUBTREEANGMOM: mju_copy3(out, d->subtree_angmom + 3 * id); break;
     case mjSENS_JOINTLIMITVEL:
     case mjSENS_TENDONLIMITVEL: {
-      int row = sensorLimitRow(m, d, s);
+      int row = mj_sensorLimitRow(m, d, s);
       if (row >= 0) out[0] = d->efc_vel[row];
       break;
     }
@@ -519,7 +531,7 @@ static void sensorAcc(const mjModel* m, mjData* d, int s, mjtNum* out) {
     case mjSENS_CONTACT: contactSensor(m, d, s, out); break;
     case mjSENS_JOINTLIMITFRC:
     case mjSENS_TENDONLIMITFRC: {
-      int row = sensorLimitRow(m, d, s);
+      int row = mj_sensorLimitRow(m, d, s);
       if (row >= 0) out[0] = d->efc_force[row];
       break;
     }

@@ -625,10 +625,9 @@ void mj_applyFT(const mjModel* m, const mjData* d, const mjtNum force[3],
   }
 }
 
-// world position, orientation and body of an object (body, xbody, geom, site, camera); 0 when
-// the type is not one of these
-static int objectFrame(const mjModel* m, const mjData* d, int objtype, int id,
-                       const mjtNum** pos, const mjtNum** mat) {
+// world position, orientation and body + 1 of an object (smooth.h)
+int mj_objectFrame(const mjModel* m, const mjData* d, int objtype, int id, const mjtNum** pos,
+                   const mjtNum** mat) {
   switch (objtype) {
     case mjOBJ_BODY: *pos = d->xipos + 3 * id, *mat = d->ximat + 9 * id; return id + 1;
     case mjOBJ_XBODY: *pos = d->xpos + 3 * id, *mat = d->xmat + 9 * id; return id + 1;
@@ -649,7 +648,7 @@ static int objectFrame(const mjModel* m, const mjData* d, int objtype, int id,
 void mj_objectVelocity(const mjModel* m, const mjData* d, int objtype, int id, mjtNum res[6],
                        int flg_local) {
   const mjtNum *pos = NULL, *mat = NULL;
-  int b = objectFrame(m, d, objtype, id, &pos, &mat) - 1;
+  int b = mj_objectFrame(m, d, objtype, id, &pos, &mat) - 1;
   if (b < 0) {
     mju_zero(res, 6);
     return;
@@ -663,7 +662,7 @@ void mj_objectVelocity(const mjModel* m, const mjData* d, int objtype, int id, m
 void mj_objectAcceleration(const mjModel* m, const mjData* d, int objtype, int id,
                            mjtNum res[6], int flg_local) {
   const mjtNum *pos = NULL, *mat = NULL;
-  int b = objectFrame(m, d, objtype, id, &pos, &mat) - 1;
+  int b = mj_objectFrame(m, d, objtype, id, &pos, &mat) - 1;
   if (b < 0) {
     mju_zero(res, 6);
     return;

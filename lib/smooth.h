@@ -71,6 +71,11 @@ void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr,
 void mj_addJacPointDot(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum point[3],
                        int body, const mjtNum vec[3], mjtNum scl);
 
+// world position, orientation and body + 1 of an object (body com frame, body, geom, site,
+// camera); 0 when the type is not one of these
+int mj_objectFrame(const mjModel* m, const mjData* d, int objtype, int id, const mjtNum** pos,
+                   const mjtNum** mat);
+
 // Jacobians of a body's center of mass
 void mj_jacBodyCom(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, int body);
 

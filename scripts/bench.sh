@@ -132,9 +132,10 @@ fi
 # 4. (deriv) The transition Jacobians in process at the same state (the default, or the
 #    keyframe named), median of RUNS evaluations in microseconds (scripts/timing.c): MuJoCo
 #    2.2.2's centered mjd_transitionFD (eps 1e-6, A, B, C, D; a native copy of the model),
-#    ours, and our exact A, B, C, D (mjd_transitionSmooth, through the contact solve; "-"
-#    where the state has something the analytic method does not differentiate yet).  Ratios:
-#    MuJoCo's time over ours (> 1: libmj faster).
+#    ours, and our exact A, B, C, D (mjd_transitionSmooth, through the contact solve; A, B
+#    alone where a sensor is not differentiated yet; "-" where the state has something the
+#    analytic method does not differentiate yet).  Ratios: MuJoCo's time over ours (> 1:
+#    libmj faster).
 if want deriv; then
   echo
   if timers; then

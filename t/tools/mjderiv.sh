@@ -115,14 +115,16 @@ cat >dpend.xml <<'XML'
   <actuator><motor joint="a"/><position joint="b" kp="3"/></actuator>
 </mujoco>
 XML
-# agree MODEL: the analytic A and B of MODEL's initial state equal the centered differences'
-# within 1e-8 (their error)
+# agree MODEL [BLOCKS]: the analytic BLOCKS (default A,B) of MODEL's initial state equal the
+# centered differences' within 1e-8 relative (their error): max |e| / max(1, max |entry|)
 agree() {
-  run 0 "\"\$BIN/mjderiv\" $1 --method analytic --blocks A,B --csv -o exact.csv"
-  run 0 "\"\$BIN/mjderiv\" $1 --method fd --centered --blocks A,B --csv -o fd.csv"
-  cmd="analytic against centered differences on $1"
+  blocks=${2:-A,B}
+  run 0 "\"\$BIN/mjderiv\" $1 --method analytic --blocks $blocks --csv -o exact.csv"
+  run 0 "\"\$BIN/mjderiv\" $1 --method fd --centered --blocks $blocks --csv -o fd.csv"
+  cmd="analytic $blocks against centered differences on $1"
   paste -d, exact.csv fd.csv | awk -F, 'NR > 1 { e = $5 - $10; if (e < 0) e = -e;
-    if (e > m) m = e } END { print (m < 1e-8) ? "close" : "far " m }' >out
+    a = $10 < 0 ? -$10 : $10; if (e > m) m = e; if (a > s) s = a }
+    END { if (s < 1) s = 1; print (m / s < 1e-8) ? "close" : "far " m / s }' >out
   same out close
 }
 agree dpend.xml
@@ -138,6 +140,22 @@ cat >contact.xml <<'XML'
 </mujoco>
 XML
 agree contact.xml
+# the sensors of the box (touch, accelerometer, gyro, velocimeter, frame, force, torque and
+# subtree sensors, pressed into the plane): analytic C and D against centered differences
+cat >sensors.xml <<'XML'
+<mujoco>
+  <worldbody>
+    <geom type="plane" size="1 1 0.1"/>
+    <body pos="0 0 0.098" euler="3 2 0"><freejoint/><geom type="box" size="0.1 0.1 0.1"/>
+      <site name="s" type="box" size="0.11 0.11 0.11" euler="10 0 20"/></body>
+  </worldbody>
+  <sensor><touch site="s"/><accelerometer site="s"/><gyro site="s"/><velocimeter site="s"/>
+    <framepos objtype="site" objname="s"/><framequat objtype="site" objname="s"/>
+    <force site="s"/><torque site="s"/><subtreeangmom body="world"/>
+    <subtreelinvel body="world"/></sensor>
+</mujoco>
+XML
+agree sensors.xml C,D
 # a contact pair not differentiated yet is refused with its reason, nothing written
 sed 's|type="plane" size="1 1 0.1"|type="ellipsoid" size="1 1 0.1"|' contact.xml >ellipsoid.xml
 run 2 '"$BIN/mjderiv" ellipsoid.xml --method analytic --blocks A,B -o bad.jac'
@@ -153,6 +171,13 @@ awk '$1 ~ /^[ABCD]$/ { n++; if ($2 > 1e-6) bad = 1 } END { print (n == 4 && !bad
 same v ok
 run 1 '"$BIN/mjderiv" pend.xml pend.mjt --check --centered --rtol 0'
 has out '^A  '
+# a sensor not differentiated yet (a geom distance) is refused by name; A and B still go
+gap='<sensor><distance name="gap" body1="world" body2="box"/></sensor>'
+sed "s|</worldbody>|</worldbody>$gap|; s|<body pos|<body name=\"box\" pos|" contact.xml >gap.xml
+run 2 '"$BIN/mjderiv" gap.xml --method analytic -o bad.jac'
+has err "sensor 'gap': not differentiated yet"
+holds ! -e bad.jac
+run 0 '"$BIN/mjderiv" gap.xml --method analytic --blocks A,B -o /dev/null'
 
 # ---- errors: one line, exit 2, nothing written --------------------------------------------------
 run 2 '"$BIN/mjderiv" pend.xml other.mjt -o bad.jac'

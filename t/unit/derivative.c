@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "derivative.h"
-#include "util.h"
+#include "derivative_common.h"
 
 // a single hinge pendulum: point-like bob of mass 2 at l = 0.7 below the hinge
 static const char* PENDULUM =
@@ -96,20 +96,6 @@ static mjModel* load(const char* xml, int integ) {
   return m;
 }
 
-// a reproducible state: qpos moved along every dof by 0.4 sin(1.3 i + 0.2), qvel, act and ctrl
-// from other phases
-static void setState(const mjModel* m, mjData* d) {
-  mjtNum e[m->nv];
-  for (int i = 0; i < m->nv; i++) {
-    mju_zero(e, m->nv);
-    e[i] = 1;
-    mj_integratePos(m, d->qpos, e, 0.4 * sin(1.3 * i + 0.2));
-    d->qvel[i] = 1.1 * cos(0.7 * i + 0.5);
-  }
-  for (int i = 0; i < m->na; i++) d->act[i] = 0.3 * sin(2.1 * i + 1);
-  for (int i = 0; i < m->nu; i++) d->ctrl[i] = 0.8 * cos(1.7 * i + 0.3);
-}
-
 // the next state of one mj_step from (qpos, qvel, act, ctrl) as given
 static void step(const mjModel* m, mjData* d, const mjtNum* qpos, const mjtNum* qvel,
                  const mjtNum* act, const mjtNum* ctrl, mjtNum* qpos1, mjtNum* qvel1,
@@ -137,7 +123,7 @@ static void step(const mjModel* m, mjData* d, const mjtNum* qpos, const mjtNum* 
 static void centralFD(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, int* event) {
   int nq = m->nq, nv = m->nv, na = m->na, nu = m->nu, ndx = 2 * nv + na;
   mjtNum q0[nq], v0[nv], a0[na + 1], u0[nu + 1], q[nq], v[nv], a[na + 1], u[nu + 1];
-  mjtNum qn[nq], vn[nv], an[na + 1], qp[nq], x[4][ndx], e[nv];
+  mjtNum qn[nq], vn[nv], an[na + 1], qp[nq], x[4][ndx];
   mju_copy(q0, d->qpos, nq);
   mju_copy(v0, d->qvel, nv);
   mju_copy(a0, d->act, na);
@@ -148,18 +134,7 @@ static void centralFD(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, int* ev
   memcpy(state, d->efc_state, sizeof(int) * nefc);
   if (event) *event = 0;
   for (int c = 0; c < ndx + nu; c++) {
-    mjtNum scale = 1;
-    if (c < nv) {
-      int jt = m->jnt_type[m->dof_jntid[c]];
-      if (jt == mjJNT_HINGE || jt == mjJNT_SLIDE)
-        scale = fmax(1, fabs(q0[m->jnt_qposadr[m->dof_jntid[c]]]));
-    } else if (c < 2 * nv) {
-      scale = fmax(1, fabs(v0[c - nv]));
-    } else if (c < ndx) {
-      scale = fmax(1, fabs(a0[c - 2 * nv]));
-    } else {
-      scale = fmax(1, fabs(u0[c - ndx]));
-    }
+    mjtNum scale = columnScale(m, c, q0, v0, a0, u0);
     int agree = 0;
     for (mjtNum eps = 1e-6 * scale; !agree && eps > 5e-9 * scale; eps /= 10) {
       // x' at +eps, -eps, +eps/2, -eps/2
@@ -169,17 +144,7 @@ static void centralFD(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, int* ev
         mju_copy(v, v0, nv);
         mju_copy(a, a0, na);
         mju_copy(u, u0, nu);
-        if (c < nv) {
-          mju_zero(e, nv);
-          e[c] = 1;
-          mj_integratePos(m, q, e, h);
-        } else if (c < 2 * nv) {
-          v[c - nv] += h;
-        } else if (c < ndx) {
-          a[c - 2 * nv] += h;
-        } else {
-          u[c - ndx] += h;
-        }
+        perturb(m, c, h, q, v, a, u);
         step(m, d, q, v, a, u, qp, x[s] + nv, x[s] + 2 * nv);
         if (event && (d->nefc != nefc || memcmp(type, d->efc_type, sizeof(int) * nefc) ||
                       memcmp(state, d->efc_state, sizeof(int) * nefc)))
@@ -201,14 +166,6 @@ static void centralFD(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, int* ev
   mju_copy(d->qvel, v0, nv);
   mju_copy(d->act, a0, na);
   mju_copy(d->ctrl, u0, nu);
-}
-
-// max |x - ref| / max(1, max |ref|) over n entries
-static mjtNum relErr(const mjtNum* x, const mjtNum* ref, int n) {
-  mjtNum err = 0, scale = 1;
-  for (int i = 0; i < n; i++) scale = fmax(scale, fabs(ref[i]));
-  for (int i = 0; i < n; i++) err = fmax(err, fabs(x[i] - ref[i]));
-  return err / scale;
 }
 
 // analytic A, B against the central difference within 1e-6 at setState's state, changed by
@@ -738,11 +695,7 @@ Test(derivative, spatial_tendon) {
 // one and how many refused
 static void checkTrajectory(const char* file, const char* key, int n, int every) {
   char err[300];
-  mjModel* m = mj_loadXML(file, err, sizeof(err));
-  cr_assert_not_null(m, "%s: %s", file, err);
-  m->opt.solver = mjSOL_NEWTON;
-  m->opt.tolerance = 1e-15;
-  m->opt.iterations = 200;
+  mjModel* m = loadExact(file);
   mjData* d = mj_makeData(m);
   if (key) mj_resetDataKeyframe(m, d, mj_name2id(m, mjOBJ_KEY, key));
   int ndx = 2 * m->nv + m->na, nu = m->nu, states = 0, events[3] = {0}, refused = 0;
