@@ -1,12 +1,14 @@
 #!/bin/sh
-# run.sh: libmj's finite-difference Jacobians (mjd_transitionFD, mjd_inverseFD) against MuJoCo's
-# (the oracle) at identical states along trajectories; see t/oracle/deriv/run.mjs for what is
-# compared and the bound.
+# run.sh: libmj's finite-difference Jacobians (mjd_transitionFD, mjd_inverseFD) and exact ones
+# (mjd_transitionSmooth) against MuJoCo's differences (the oracle) at identical states along
+# trajectories; see t/oracle/deriv/run.mjs for what is compared and the bounds.
 #
 #   BIN=/path/to/bin sh t/oracle/deriv/run.sh [MODEL.xml[:KEY]...]
 #
-# Models: the project's pendulum and cartpole, dm_control's pendulum, cartpole and humanoid
-# (contacts) and Menagerie's Unitree A1 at keyframe home, from ../shared/corpus when present.
+# Models: the project's pendulum and cartpole, dm_control's pendulum, cartpole, humanoid
+# (contacts), fish (fluid forces), ball_in_cup (a spatial tendon) and manipulator (capsules on
+# boxes), Menagerie's Skydio X2 (site thrusters, fluid), Unitree A1 at keyframe home and TALOS
+# at its keyframe, from ../shared/corpus when present.
 # Builds the helper t/oracle/deriv/deriv.c against BIN/../libmj.a with CC, CFLAGS and LDLIBS
 # (make check passes its own).  Exit status: nonzero when any block is beyond the bound.
 set -eu
@@ -20,10 +22,11 @@ deriv=$(helper deriv/deriv.c)
 if [ $# -eq 0 ]; then
   set -- models/pendulum.xml models/cartpole.xml
   c=../shared/corpus
-  for f in dm_control/pendulum.xml dm_control/cartpole.xml dm_control/humanoid.xml; do
-    [ -f "$c/$f" ] && set -- "$@" "$c/$f"
+  for f in dm_control/pendulum.xml dm_control/cartpole.xml dm_control/humanoid.xml \
+           dm_control/fish.xml dm_control/ball_in_cup.xml dm_control/manipulator.xml \
+           menagerie/skydio_x2/scene.xml menagerie/unitree_a1/scene.xml:home \
+           menagerie/pal_talos/scene_motor.xml:0; do
+    [ -f "$c/${f%%:*}" ] && set -- "$@" "$c/$f"
   done
-  a1=$c/menagerie/unitree_a1/scene.xml
-  [ -f "$a1" ] && set -- "$@" "$a1:home"
 fi
 exec node t/oracle/deriv/run.mjs --deriv "$deriv" "$@"
