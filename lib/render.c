@@ -145,10 +145,7 @@ mjrContext* mjr_makeContext(const mjModel* m, const mjrOption* opt, char* err, i
 
   // a shadow map per castshadow light (the side mjr_makeLights uses), and the textures
   if (opt->output == mjrOUT_COLOR) {
-    int img = c->W > c->H ? c->W : c->H, side = (int)m->vis.quality_shadowsize;
-    int cap = 2 * img < 4096 ? 2 * img : 4096;
-    side = side > cap ? cap : side < 64 ? 64 : side;
-    int k = 0;
+    int side = mjr_shadowSide(c, m), k = 0;
     for (int i = 0; i < m->nlight && k < mjrMAXLIGHT; i++)
       if (opt->shadow && m->light_castshadow[i] && m->light_type[i] != mjLIGHT_POINT) {
         c->shadow[k].size = side;
@@ -210,6 +207,7 @@ static void setItem(mjrItem* it, const mjModel* m, int type, const mjtNum* pos,
     it->specular = 0.5f;
     it->shininess = 64;
   }
+  it->specmin = it->shininess > 0 ? (float)exp2(-10.0 / it->shininess) : 0;
   it->closed = type >= mjGEOM_SPHERE && type <= mjGEOM_BOX;
   it->infinite = type == mjGEOM_PLANE && (size[0] <= 0 || size[1] <= 0);
   for (int k = 0; k < 3; k++) it->center[k] = it->pos[k];

@@ -8,12 +8,11 @@
 #include "render_scene.h"
 #include "util.h"
 
-// the largest shadow map side: vis.quality.shadowsize is a hint, bounded by the image size so
-// that a shadow texel stays about a pixel (and a frame's shadow pass stays cheap)
-static int shadowSide(const mjrContext* c, const mjModel* m) {
+// the shadow map side: vis.quality.shadowsize is a hint, bounded by the image's larger side (the
+// map covers only the casters, so a texel stays under a pixel) and at least 64
+int mjr_shadowSide(const mjrContext* c, const mjModel* m) {
   int side = (int)m->vis.quality_shadowsize, img = c->W > c->H ? c->W : c->H;
-  int cap = 2 * img < 4096 ? 2 * img : 4096;
-  if (side > cap) side = cap;
+  if (side > img) side = img;
   return side < 64 ? 64 : side;
 }
 
@@ -76,11 +75,11 @@ static int makeShadow(mjrContext* c, const mjrLight* l, mjrShadow* s, int size) 
     mjr_setPass(&s->pass, pos, mat, fovy, 0, fmax(znear, 0.01), 1e4, size, size);
   }
 
-  // depth of the casters, no culling (thin and open surfaces cast too)
+  // depth of the casters (the front faces of closed shapes hide their back faces)
   mjrVisBuf vis = {.depth = s->depth};
   mjr_clearVis(&vis, size * size);
   mjr_project(c, &s->pass);
-  mjr_rasterItems(c, &s->pass, casters, n, &vis, 0);
+  mjr_rasterItems(c, &s->pass, casters, n, &vis, 1);
   return 1;
 }
 
@@ -102,7 +101,7 @@ int mjr_makeLights(mjrContext* c, const mjModel* m, const mjData* d) {
     l->att[0] = 1;
     l->shadow = -1;
   }
-  int size = shadowSide(c, m);
+  int size = mjr_shadowSide(c, m);
   for (int i = 0; i < m->nlight && c->nlight < mjrMAXLIGHT; i++) {
     if (!m->light_active[i]) continue;
     mjrLight* l = c->light + c->nlight++;

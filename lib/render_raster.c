@@ -96,14 +96,22 @@ static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, in
   float zn = p->znear, zf = p->zfar;
   int W = p->width;
   for (int y = y0; y <= y1; y++) {
-    double py = y + 0.5, px = x0 + 0.5;
-    float l0 = (float)(A[0] * px + B[0] * py + C[0]);
-    float l1 = (float)(A[1] * px + B[1] * py + C[1]);
-    float l2 = (float)(A[2] * px + B[2] * py + C[2]);
+    // the row's span: l_i(x) = l_i(x0) + A_i (x - x0) >= 0 bounds x from one side per edge
+    double py = y + 0.5, px = x0 + 0.5, xl = x0, xr = x1;
+    double l[3];
+    for (int i = 0; i < 3; i++) {
+      l[i] = A[i] * px + B[i] * py + C[i];
+      if (A[i] > 0) xl = fmax(xl, ceil(x0 - l[i] / A[i] - 1e-7));
+      else if (A[i] < 0) xr = fmin(xr, floor(x0 - l[i] / A[i] + 1e-7));
+      else if (l[i] < 0) xr = -1;
+    }
+    if (xl > xr) continue;
+    int xs = (int)xl, xe = (int)xr;
+    float l0 = (float)(l[0] + A[0] * (xs - x0)), l1 = (float)(l[1] + A[1] * (xs - x0));
+    float l2 = (float)(l[2] + A[2] * (xs - x0));
     float d0 = (float)A[0], d1 = (float)A[1], d2 = (float)A[2];
     int row = y * W;
-    for (int x = x0; x <= x1; x++, l0 += d0, l1 += d1, l2 += d2) {
-      if (l0 < 0 || l1 < 0 || l2 < 0) continue;
+    for (int x = xs; x <= xe; x++, l0 += d0, l1 += d1, l2 += d2) {
       if (wire && l0 * k[0] >= 1 && l1 * k[1] >= 1 && l2 * k[2] >= 1) continue;
       float s = l0 * iw0 + l1 * iw1 + l2 * iw2;
       float z = (l0 * q0 + l1 * q1 + l2 * q2) / s;
@@ -113,8 +121,8 @@ static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, in
       if (vis->tri) {
         float is = 1.0f / s;
         vis->tri[i] = t;
-        vis->b1[i] = l1 * iw1 * is;
-        vis->b2[i] = l2 * iw2 * is;
+        vis->b1[i] = fmaxf(l1, 0) * iw1 * is;
+        vis->b2[i] = fmaxf(l2, 0) * iw2 * is;
       }
     }
   }

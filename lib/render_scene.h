@@ -26,6 +26,7 @@ typedef struct mjrItem_ {
   float emission;       // emission x rgb
   float specular;       // specular x white
   float shininess;      // OpenGL exponent: shininess x 128
+  float specmin;        // n.h below which the highlight is under 1/1024: 2^(-10 / shininess)
   float reflectance;    // planar mirror weight (planes)
   int texid;            // texture id; -1: none
   float texrepeat[2];   // 2d repetitions
@@ -180,6 +181,9 @@ void mjr_rasterItems(mjrContext* c, const mjrPass* p, const int* items, int nite
 void mjr_clearVis(mjrVisBuf* vis, int n);
 
 // ---- render_light.c ----
+// the side of the shadow maps of a context (its image size, the model's shadowsize)
+int mjr_shadowSide(const mjrContext* c, const mjModel* m);
+
 // the frame's lights (headlight, model lights) and, with shadows on, their shadow maps
 int mjr_makeLights(mjrContext* c, const mjModel* m, const mjData* d);
 
@@ -219,6 +223,24 @@ static inline void mjr_mulMatVec3(float res[3], const float mat[9], const float 
   res[0] = mat[0] * x + mat[1] * y + mat[2] * z;
   res[1] = mat[3] * x + mat[4] * y + mat[5] * z;
   res[2] = mat[6] * x + mat[7] * y + mat[8] * z;
+}
+
+// log2(x) for x > 0 within 0.01: the exponent bits plus a quadratic in the mantissa m in [1, 2)
+static inline float mjr_log2(float x) {
+  union { float f; unsigned u; } v = {x};
+  int e = (int)(v.u >> 23 & 0xff) - 128;
+  v.u = (v.u & 0x7fffff) | 0x3f800000;
+  return e + (-0.34484843f * v.f + 2.02466578f) * v.f - 0.67487759f;
+}
+
+// 2^x within 0.3%: the integer part into the exponent bits, a quadratic on the fraction
+static inline float mjr_exp2(float x) {
+  if (x < -126) return 0;
+  int i = (int)x - (x < (int)x);  // floor
+  float f = x - i;
+  union { float f; unsigned u; } v = {1 + f * (0.6565f + 0.3435f * f)};
+  v.u += (unsigned)i << 23;
+  return v.f;
 }
 
 #endif

@@ -63,8 +63,8 @@ int mjr_makeTextures(mjrContext* c, const mjModel* m) {
   return 0;
 }
 
-// bilinear sample of an RGB image at texel coordinates (x, y) (texel centers at +0.5),
-// repeating (wrap) or clamped at the border
+// bilinear sample of an RGB image at texel coordinates (x, y) in [0, w] x [0, h] (texel
+// centers at +0.5), repeating (wrap) or clamped at the border
 static void bilinear(const unsigned char* img, int w, int h, float x, float y, int wrap,
                      float out[3]) {
   x -= 0.5f, y -= 0.5f;
@@ -72,14 +72,11 @@ static void bilinear(const unsigned char* img, int w, int h, float x, float y, i
   float ax = x - fx, ay = y - fy;
   int x0 = (int)fx, y0 = (int)fy, x1 = x0 + 1, y1 = y0 + 1;
   if (wrap) {
-    x0 %= w, x1 %= w, y0 %= h, y1 %= h;
-    if (x0 < 0) x0 += w;
-    if (x1 < 0) x1 += w;
-    if (y0 < 0) y0 += h;
-    if (y1 < 0) y1 += h;
+    x0 = x0 < 0 ? x0 + w : x0, x1 = x1 >= w ? x1 - w : x1;
+    y0 = y0 < 0 ? y0 + h : y0, y1 = y1 >= h ? y1 - h : y1;
   } else {
-    x0 = x0 < 0 ? 0 : x0 >= w ? w - 1 : x0, x1 = x1 < 0 ? 0 : x1 >= w ? w - 1 : x1;
-    y0 = y0 < 0 ? 0 : y0 >= h ? h - 1 : y0, y1 = y1 < 0 ? 0 : y1 >= h ? h - 1 : y1;
+    x0 = x0 < 0 ? 0 : x0, x1 = x1 >= w ? w - 1 : x1;
+    y0 = y0 < 0 ? 0 : y0, y1 = y1 >= h ? h - 1 : y1;
   }
   const unsigned char *p00 = img + 3 * (y0 * w + x0), *p01 = img + 3 * (y0 * w + x1);
   const unsigned char *p10 = img + 3 * (y1 * w + x0), *p11 = img + 3 * (y1 * w + x1);
@@ -88,25 +85,13 @@ static void bilinear(const unsigned char* img, int w, int h, float x, float y, i
               + (p10[k] * (1 - ax) + p11[k] * ax) * ay) * (1.0f / 255);
 }
 
-// trilinear sample of a 2d texture at (u, v) in repetitions, level of detail lod
+// sample a 2d texture at (u, v) in repetitions: bilinear in the mip level nearest to lod
 static void sample2d(const mjrTexture* t, float u, float v, float lod, float out[3]) {
   // wrap into [0, 1) first so that large coordinates keep their float precision
   u -= floorf(u), v -= floorf(v);
-  if (lod <= 0 || t->nlevel == 1) {
-    bilinear(t->level[0], t->lw[0], t->lh[0], u * t->lw[0], v * t->lh[0], 1, out);
-    return;
-  }
-  int l = (int)lod;
-  if (l >= t->nlevel - 1) {
-    int n = t->nlevel - 1;
-    bilinear(t->level[n], t->lw[n], t->lh[n], u * t->lw[n], v * t->lh[n], 1, out);
-    return;
-  }
-  float a[3], b[3], f = lod - l;
-  bilinear(t->level[l], t->lw[l], t->lh[l], u * t->lw[l], v * t->lh[l], 1, a);
-  bilinear(t->level[l + 1], t->lw[l + 1], t->lh[l + 1], u * t->lw[l + 1], v * t->lh[l + 1], 1,
-           b);
-  for (int k = 0; k < 3; k++) out[k] = a[k] + f * (b[k] - a[k]);
+  int l = lod <= 0 ? 0 : (int)(lod + 0.5f);
+  l = l < t->nlevel ? l : t->nlevel - 1;
+  bilinear(t->level[l], t->lw[l], t->lh[l], u * t->lw[l], v * t->lh[l], 1, out);
 }
 
 // sample a cube texture in direction d (OpenGL's face selection and face coordinates; faces
@@ -198,12 +183,12 @@ static void texColor(const mjrContext* c, const mjrPass* p, const Surface* s, fl
   float cosv = fabsf(mjr_dot3(s->nrm, s->view));
   float meters = (p->ortho ? 1 : s->depth) / p->sy / (cosv > 0.02f ? cosv : 0.02f);
   float texels = meters * fmaxf(perm[0] * t->lw[0], perm[1] * t->lh[0]);
-  sample2d(t, u, v, texels > 1 ? log2f(texels) : 0, out);
+  sample2d(t, u, v, texels > 1 ? mjr_log2(texels) : 0, out);
 }
 
-// x^e for x in [0, 1] (specular highlights)
+// x^e for x in [0, 1] (specular highlights, spot falloff), to about 1%
 static inline float powUnit(float x, float e) {
-  return x <= 0 ? 0 : expf(e * logf(x));
+  return x <= 0 ? 0 : mjr_exp2(e * mjr_log2(x));
 }
 
 // OpenGL's fixed-function color of a surface point: emission + sum over lights of
@@ -236,7 +221,9 @@ static void lightSurface(const mjrContext* c, const Surface* s, const float base
       lit = l->shadow >= 0 ? mjr_shadowFactor(c->shadow + l->shadow, s->pos, s->nrm) : 1;
       float h[3] = {L[0] + s->view[0], L[1] + s->view[1], L[2] + s->view[2]};
       mjr_normalize3(h);
-      spec = lit * it->specular * powUnit(mjr_dot3(s->nrm, h), it->shininess);
+      float ndh = mjr_dot3(s->nrm, h);
+      if (ndh > it->specmin && it->specular > 0)
+        spec = lit * it->specular * powUnit(ndh, it->shininess);
     }
     float diff = lit * (ndl > 0 ? ndl : 0);
     for (int k = 0; k < 3; k++)
