@@ -32,7 +32,7 @@ typedef enum mjtRenderOutput_ {
 
 // the largest image side and pixel count a context accepts
 #define mjrMAXSIDE   16384
-#define mjrMAXPIXELS (1 << 28)
+#define mjrMAXPIXELS (1 << 26)
 
 // what to draw and how
 typedef struct mjrOption_ {
