@@ -1,10 +1,11 @@
 #!/bin/sh
-# bench.sh: benchmarks: compile time of mjc, and simulation speed of mjstep against MuJoCo.
+# bench.sh: benchmarks: compile time of mjc, simulation speed of mjstep against MuJoCo, and
+# the frame rate of mjrender.
 #
 #   BIN=/path/to/bin sh scripts/bench.sh [RUNS [STEPS]]   (from the repository root; make bench)
 #   ONLY="contact" MODELS="gym_humanoid cheetah" sh scripts/bench.sh   (a focused run)
 #
-# ONLY (environment) names the parts to run, of compile, nocontact, smooth, contact (the
+# ONLY (environment) names the parts to run, of compile, nocontact, smooth, render, contact (the
 # three races below) and deriv (default: all); MODELS the races' models to run by their names in the
 # tables (default: all).
 #
@@ -38,7 +39,7 @@ BIN=${BIN:-build/bin}
 RUNS=${1:-11}
 STEPS=${2:-50000}
 ROUNDS=${ROUNDS:-5}
-ONLY=${ONLY:-compile deriv nocontact smooth contact}
+ONLY=${ONLY:-compile deriv nocontact smooth render contact}
 MODELS=${MODELS:-}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -266,6 +267,32 @@ if want smooth; then
   echo "simulation, contacts and all constraints disabled (the smooth dynamics alone):"
   # shellcheck disable=SC2086
   simTable 'contact="disable" constraint="disable"' $nocontact
+fi
+# 5. Rendering: mjrender --threads 2 writing PNG files, frames per second over a 200-frame
+#    stream (best of ROUNDS), and its --profile split of one run (ms per image, summed over
+#    the threads): the dm_control humanoid at 640x480 and 1920x1080 (shadows and reflections
+#    on, as the model asks), and TALOS (menagerie pal_talos/scene_motor.xml, meshes) at 640x480.
+renderCase() {
+  name=$1 model=$2 w=$3 h=$4
+  "$BIN/mjstep" "$model" -n 200 --fields time,qpos -o "$T/r.mjt" 2>/dev/null || {
+    echo "  $name: mjstep failed"; return; }
+  best=0
+  for _ in $(seq "$ROUNDS"); do
+    rm -rf "$T/frames" && mkdir "$T/frames"
+    "$BIN/mjrender" "$model" "$T/r.mjt" --width "$w" --height "$h" --threads 2 --profile \
+      -o "$T/frames/f%05d.png" 2>"$T/prof" || { echo "  $name: mjrender failed"; return; }
+    fps=$(sed -n 's/.*s: \([0-9.]*\) images\/s.*/\1/p' "$T/prof")
+    best=$(best "$best" "$fps")
+  done
+  printf '  %-22s %4dx%-5d %7.1f frames/s   %s\n' "$name" "$w" "$h" "$best" \
+    "$(sed -n 's/.*ms per image: //p' "$T/prof")"
+}
+if want render; then
+  echo
+  echo "rendering, mjrender --threads 2, PNG files, 201 frames, best of $ROUNDS:"
+  renderCase humanoid "$corpus/dm_control/humanoid.xml" 640 480
+  renderCase humanoid "$corpus/dm_control/humanoid.xml" 1920 1080
+  renderCase talos "$corpus/menagerie/pal_talos/scene_motor.xml" 640 480
 fi
 # crowd100 with room for its contacts: MuJoCo 2.2.2 preallocates only <size>'s nconmax and
 # njmax (by default 100 and 500); both engines read this copy
