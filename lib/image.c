@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "io.h"
 
@@ -193,6 +194,7 @@ int mj_writePNG(FILE* f, const char* name, const void* pixels, int width, int he
                depth16 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_set_compression_level(png, 1);
+  png_set_compression_strategy(png, Z_RLE);
   png_set_filter(png, 0, PNG_FILTER_SUB);
   png_write_info(png, info);
   uint16_t one = 1;

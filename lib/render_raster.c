@@ -53,6 +53,22 @@ void mjr_clearVis(mjrVisBuf* vis, int n) {
 
 // ---- the triangle rasterizer -----------------------------------------------------------------
 
+// the smallest and largest of three numbers
+static inline float min3(float a, float b, float c) {
+  float m = a < b ? a : b;
+  return m < c ? m : c;
+}
+static inline float max3(float a, float b, float c) {
+  float m = a > b ? a : b;
+  return m > c ? m : c;
+}
+
+// ceil(x) for x >= 0 as an int
+static inline int ceilInt(float x) {
+  int i = (int)x;
+  return i + (i < x);
+}
+
 // rasterize triangle t (all vertices in front of the near plane): the edge functions
 // w_i(p) = edge opposite vertex i give screen barycentrics l_i = w_i / area; the
 // perspective-correct weights are b_i = l_i iw_i / sum_j l_j iw_j and the depth
@@ -67,12 +83,14 @@ static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, in
               - ((double)b->sy - a->sy) * ((double)q->sx - a->sx);
   if (area == 0 || (cull && (p->mirror ? area < 0 : area > 0))) return;
 
-  // pixel bounds, clipped to the image
-  float xmin = fminf(a->sx, fminf(b->sx, q->sx)), xmax = fmaxf(a->sx, fmaxf(b->sx, q->sx));
-  float ymin = fminf(a->sy, fminf(b->sy, q->sy)), ymax = fmaxf(a->sy, fmaxf(b->sy, q->sy));
-  int x0 = xmin < 0 ? 0 : (int)floorf(xmin), y0 = ymin < 0 ? 0 : (int)floorf(ymin);
-  int x1 = xmax >= p->width ? p->width - 1 : (int)floorf(xmax);
-  int y1 = ymax >= p->height ? p->height - 1 : (int)floorf(ymax);
+  // the pixels whose centers (x + 0.5, y + 0.5) lie in the bounding box, within the image:
+  // a small triangle between pixel centers ends here
+  float xmin = min3(a->sx, b->sx, q->sx), xmax = max3(a->sx, b->sx, q->sx);
+  float ymin = min3(a->sy, b->sy, q->sy), ymax = max3(a->sy, b->sy, q->sy);
+  if (xmax < 0.5f || ymax < 0.5f || xmin > p->width || ymin > p->height) return;
+  int x0 = xmin < 0.5f ? 0 : ceilInt(xmin - 0.5f), y0 = ymin < 0.5f ? 0 : ceilInt(ymin - 0.5f);
+  int x1 = xmax >= p->width ? p->width - 1 : (int)(xmax - 0.5f);
+  int y1 = ymax >= p->height ? p->height - 1 : (int)(ymax - 0.5f);
   if (x0 > x1 || y0 > y1) return;
 
   // edge function of vertex i: l_i(x, y) = (A_i x + B_i y + C_i) / area
@@ -95,18 +113,22 @@ static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, in
   float q0 = a->zv * iw0, q1 = b->zv * iw1, q2 = q->zv * iw2;
   float zn = p->znear, zf = p->zfar;
   int W = p->width;
+  double iA[3];
+  for (int i = 0; i < 3; i++) iA[i] = A[i] != 0 ? 1 / A[i] : 0;
   for (int y = y0; y <= y1; y++) {
     // the row's span: l_i(x) = l_i(x0) + A_i (x - x0) >= 0 bounds x from one side per edge
     double py = y + 0.5, px = x0 + 0.5, xl = x0, xr = x1;
     double l[3];
     for (int i = 0; i < 3; i++) {
       l[i] = A[i] * px + B[i] * py + C[i];
-      if (A[i] > 0) xl = fmax(xl, ceil(x0 - l[i] / A[i] - 1e-7));
-      else if (A[i] < 0) xr = fmin(xr, floor(x0 - l[i] / A[i] + 1e-7));
-      else if (l[i] < 0) xr = -1;
+      double e = x0 - l[i] * iA[i];
+      if (A[i] > 0 && e - 1e-7 > xl) xl = e - 1e-7;
+      else if (A[i] < 0 && e + 1e-7 < xr) xr = e + 1e-7;
+      else if (A[i] == 0 && l[i] < 0) xr = -1;
     }
     if (xl > xr) continue;
-    int xs = (int)xl, xe = (int)xr;
+    int xs = ceilInt((float)xl), xe = (int)xr;
+    if (xs > xe) continue;
     float l0 = (float)(l[0] + A[0] * (xs - x0)), l1 = (float)(l[1] + A[1] * (xs - x0));
     float l2 = (float)(l[2] + A[2] * (xs - x0));
     float d0 = (float)A[0], d1 = (float)A[1], d2 = (float)A[2];
@@ -121,8 +143,8 @@ static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, in
       if (vis->tri) {
         float is = 1.0f / s;
         vis->tri[i] = t;
-        vis->b1[i] = fmaxf(l1, 0) * iw1 * is;
-        vis->b2[i] = fmaxf(l2, 0) * iw2 * is;
+        vis->b1[i] = (l1 > 0 ? l1 : 0) * iw1 * is;
+        vis->b2[i] = (l2 > 0 ? l2 : 0) * iw2 * is;
       }
     }
   }
@@ -185,7 +207,7 @@ void mjr_rasterItems(mjrContext* c, const mjrPass* p, const int* items, int nite
     for (int t = t0; t < t1; t++) {
       const int* v = c->tri[t].v;
       float z0 = c->proj[v[0]].zv, z1 = c->proj[v[1]].zv, z2 = c->proj[v[2]].zv;
-      float zmin = fminf(z0, fminf(z1, z2)), zmax = fmaxf(z0, fmaxf(z1, z2));
+      float zmin = min3(z0, z1, z2), zmax = max3(z0, z1, z2);
       if (zmax < p->znear || zmin > p->zfar) continue;
       if (zmin < p->znear) clipTri(c, p, t, vis, itcull, wire);
       else rasterTri(c, p, t, vis, itcull, wire);

@@ -186,9 +186,16 @@ static void texColor(const mjrContext* c, const mjrPass* p, const Surface* s, fl
   sample2d(t, u, v, texels > 1 ? mjr_log2(texels) : 0, out);
 }
 
-// x^e for x in [0, 1] (specular highlights, spot falloff), to about 1%
+// x^e for x in [0, 1] (specular highlights, spot falloff): by repeated squaring for whole
+// exponents up to 255 (the usual case: 10, 64), else through log2 and exp2 (to about 1%)
 static inline float powUnit(float x, float e) {
-  return x <= 0 ? 0 : mjr_exp2(e * mjr_log2(x));
+  if (x <= 0) return 0;
+  int n = (int)e;
+  if (n != e || n > 255) return mjr_exp2(e * mjr_log2(x));
+  float r = 1;
+  for (; n; n >>= 1, x *= x)
+    if (n & 1) r *= x;
+  return r;
 }
 
 // OpenGL's fixed-function color of a surface point: emission + sum over lights of
