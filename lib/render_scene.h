@@ -30,7 +30,7 @@ typedef struct mjrItem_ {
   float reflectance;    // planar mirror weight (planes)
   int texid;            // texture id; -1: none
   float texrepeat[2];   // 2d repetitions
-  int texuniform;       // repetitions per meter instead of per object
+  int texuniform;       // repetitions per meter instead of over the object
   int hasuv;            // its vertices carry mesh texture coordinates
   int infinite;         // an infinite plane (fades into the haze)
   int closed;           // a closed primitive: back faces may be culled

@@ -170,14 +170,15 @@ static void texColor(const mjrContext* c, const mjrPass* p, const Surface* s, fl
     return;
   }
 
-  // repetitions: per meter (texuniform, infinite planes) or over the object's 2 size
-  float u, v, perm[2];
+  // repetitions: texrepeat per meter with texuniform (and on infinite planes), else over the
+  // object's 2 size, centered
+  float perm[2], off[2];
   for (int k = 0; k < 2; k++) {
     int uniform = it->texuniform || it->size[k] <= 0;
     perm[k] = uniform ? it->texrepeat[k] : it->texrepeat[k] / (2 * it->size[k]);
+    off[k] = uniform ? 0 : 0.5f * it->texrepeat[k];
   }
-  u = loc[0] * perm[0] + (it->texuniform || it->size[0] <= 0 ? 0 : 0.5f * it->texrepeat[0]);
-  v = loc[1] * perm[1] + (it->texuniform || it->size[1] <= 0 ? 0 : 0.5f * it->texrepeat[1]);
+  float u = loc[0] * perm[0] + off[0], v = loc[1] * perm[1] + off[1];
 
   // footprint of a pixel in texels: (depth / f) / |cos| meters times texels per meter
   float cosv = fabsf(mjr_dot3(s->nrm, s->view));
