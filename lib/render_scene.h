@@ -208,11 +208,21 @@ static inline float mjr_dot3(const float a[3], const float b[3]) {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+// 1 / sqrt(x) for x > 0 to 5e-6: the exponent halved in the bits, two Newton steps
+// y' = y (1.5 - x y^2 / 2) (cheaper than a square root and a division)
+static inline float mjr_rsqrt(float x) {
+  union { float f; unsigned u; } v = {x};
+  v.u = 0x5f375a86u - (v.u >> 1);
+  float y = v.f, h = 0.5f * x;
+  y *= 1.5f - h * y * y;
+  return y * (1.5f - h * y * y);
+}
+
 // v /= |v| (unchanged when zero)
 static inline void mjr_normalize3(float v[3]) {
   float n = mjr_dot3(v, v);
   if (n > 0) {
-    n = 1.0f / sqrtf(n);
+    n = mjr_rsqrt(n);
     v[0] *= n, v[1] *= n, v[2] *= n;
   }
 }

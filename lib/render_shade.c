@@ -214,9 +214,8 @@ static void lightSurface(const mjrContext* c, const Surface* s, const float base
       L[0] = -l->dir[0], L[1] = -l->dir[1], L[2] = -l->dir[2];
     } else {
       for (int k = 0; k < 3; k++) L[k] = l->pos[k] - s->pos[k];
-      float dist = sqrtf(mjr_dot3(L, L));
-      if (dist > 0)
-        for (int k = 0; k < 3; k++) L[k] /= dist;
+      float d2 = mjr_dot3(L, L), inv = d2 > 0 ? mjr_rsqrt(d2) : 0, dist = d2 * inv;
+      for (int k = 0; k < 3; k++) L[k] *= inv;
       f = 1 / (l->att[0] + l->att[1] * dist + l->att[2] * dist * dist);
       if (l->spot) {
         float sc = -mjr_dot3(L, l->dir);

@@ -44,6 +44,22 @@ static void render(mjrContext* c, const mjModel* m, const mjData* d, int cam) {
   cr_assert(!mjr_render(c, m, d, &k, err, sizeof(err)), "%s", err);
 }
 
+// compile xml and render its camera 0 into a new w x h context producing `output` images
+static mjrContext* renderXML(const char* xml, int w, int h, int output, mjModel** m,
+                             mjData** d) {
+  *m = load(xml, d);
+  mjrContext* c = context(*m, w, h, output);
+  render(c, *m, *d, 0);
+  return c;
+}
+
+// free what a test made
+static void release(mjrContext* c, mjModel* m, mjData* d) {
+  mjr_freeContext(c);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
 // the segmentation id at pixel (x, y) of a w-wide image
 static int segAt(const mjrContext* c, int w, int x, int y) {
   const unsigned char* p = mjr_rgb(c) + 3 * (y * w + x);
@@ -76,19 +92,17 @@ Test(render, projection) {
   mjr_project(c, &p);
   cr_assert_float_eq(c->proj[0].sx, 200 + 150 * 0.5, 1e-3);
   cr_assert_float_eq(c->proj[0].sy, 150 - 150 * 0.25, 1e-3);
-  mjr_freeContext(c);
-  mj_deleteData(d);
-  mj_deleteModel(m);
+  release(c, m, d);
 }
 
 Test(render, sphereSilhouette) {
   // a sphere of radius r at distance D subtends asin(r / D): its image is a disk of radius
   // f tan(asin(r / D)); the covered pixel count gives the radius within 1%
   mjData* d;
-  mjModel* m = load("<mujoco><worldbody>" CAMERA "<geom size='.5'/></worldbody></mujoco>", &d);
+  mjModel* m;
   int w = 400, h = 400;
-  mjrContext* c = context(m, w, h, mjrOUT_SEGMENT);
-  render(c, m, d, 0);
+  mjrContext* c = renderXML("<mujoco><worldbody>" CAMERA "<geom size='.5'/></worldbody></mujoco>",
+                            w, h, mjrOUT_SEGMENT, &m, &d);
   long area = 0;
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) area += segAt(c, w, x, y) == 1;
@@ -96,9 +110,7 @@ Test(render, sphereSilhouette) {
   cr_assert(fabs(got - expect) < 0.01 * expect, "radius %g px, analytic %g", got, expect);
   cr_assert_eq(segAt(c, w, 200, 200), 1);
   cr_assert_eq(segAt(c, w, 0, 0), 0);
-  mjr_freeContext(c);
-  mj_deleteData(d);
-  mj_deleteModel(m);
+  release(c, m, d);
 }
 
 Test(render, nearPlaneClipping) {
@@ -110,10 +122,9 @@ Test(render, nearPlaneClipping) {
     "<camera pos='0 0 1' xyaxes='1 0 0 0 0 1' fovy='90'/>"
     "<geom type='plane' size='0 0 1'/></worldbody></mujoco>";
   mjData* d;
-  mjModel* m = load(xml, &d);
+  mjModel* m;
   int w = 200, h = 200;
-  mjrContext* c = context(m, w, h, mjrOUT_DEPTH);
-  render(c, m, d, 0);
+  mjrContext* c = renderXML(xml, w, h, mjrOUT_DEPTH, &m, &d);
   const float* z = mjr_depth(c);
   for (int x = 0; x < w; x += 7) {
     cr_assert(isinf(z[(h / 2 - 2) * w + x]), "above the horizon at column %d", x);
@@ -123,9 +134,7 @@ Test(render, nearPlaneClipping) {
                 1 / b);
     }
   }
-  mjr_freeContext(c);
-  mj_deleteData(d);
-  mj_deleteModel(m);
+  release(c, m, d);
 }
 
 Test(render, depthOrderAndValues) {
@@ -137,10 +146,9 @@ Test(render, depthOrderAndValues) {
     "<geom name='far' type='box' size='1 1 1' pos='0 2 0'/>"
     "<geom name='near' type='box' size='.3 .3 .3'/></worldbody></mujoco>";
   mjData* d;
-  mjModel* m = load(xml, &d);
+  mjModel* m;
   int w = 320, h = 240;
-  mjrContext* c = context(m, w, h, mjrOUT_SEGMENT);
-  render(c, m, d, 0);
+  mjrContext* c = renderXML(xml, w, h, mjrOUT_SEGMENT, &m, &d);
   cr_assert_eq(segAt(c, w, 160, 120), 2);
   cr_assert_eq(segAt(c, w, 160 + 20, 120 - 20), 2);
   cr_assert_eq(segAt(c, w, 160 + 45, 120), 1);
@@ -155,9 +163,7 @@ Test(render, depthOrderAndValues) {
   cr_assert_float_eq(z[100 * w + 180], 2.7, 1e-4);
   cr_assert_float_eq(z[120 * w + 160 + 45], 4, 1e-4);
   cr_assert(isinf(z[5 * w + 5]));
-  mjr_freeContext(c);
-  mj_deleteData(d);
-  mj_deleteModel(m);
+  release(c, m, d);
 }
 
 Test(render, cameraModes) {
@@ -194,9 +200,7 @@ Test(render, cameraModes) {
     cr_assert_eq(segAt(c, w, 50, 50), 1, "camera %d", k);
     cr_assert_eq(segAt(c, w, 2, 50), 0, "camera %d", k);
   }
-  mjr_freeContext(c);
-  mj_deleteData(d);
-  mj_deleteModel(m);
+  release(c, m, d);
 }
 
 Test(render, freeCameraDefaults) {
@@ -226,17 +230,14 @@ Test(render, colorImage) {
     "<mujoco><worldbody>" CAMERA "<light pos='0 -3 0' dir='0 1 0'/>"
     "<geom size='.5' rgba='1 1 1 1'/></worldbody></mujoco>";
   mjData* d;
-  mjModel* m = load(xml, &d);
+  mjModel* m;
   int w = 200, h = 200;
-  mjrContext* c = context(m, w, h, mjrOUT_COLOR);
-  render(c, m, d, 0);
+  mjrContext* c = renderXML(xml, w, h, mjrOUT_COLOR, &m, &d);
   const unsigned char* px = mjr_rgb(c);
   int center = px[3 * (100 * w + 100)], rim = px[3 * (100 * w + 100 + 38)];
   cr_assert(center > rim && center > 200, "center %d rim %d", center, rim);
   cr_assert_eq(px[0] + px[1] + px[2], 0);
-  mjr_freeContext(c);
-  mj_deleteData(d);
-  mj_deleteModel(m);
+  release(c, m, d);
 }
 
 Test(render, badSizes) {
