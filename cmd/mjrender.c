@@ -223,11 +223,17 @@ static int writeImage(const char* path, const unsigned char* bytes, char* err, i
 
 // ---- rendering ------------------------------------------------------------------------------
 
-// seconds on a monotonic clock
-static double now(void) {
+// seconds on clock `id` (CLOCK_MONOTONIC: wall time; CLOCK_PROCESS_CPUTIME_ID: every thread's
+// processor time)
+static double seconds(clockid_t id) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(id, &t);
   return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+// wall seconds
+static double now(void) {
+  return seconds(CLOCK_MONOTONIC);
 }
 
 // copy the state parts that place bodies: time, qpos, mocap poses (into or out of a slot)
@@ -405,7 +411,7 @@ int main(int argc, char** argv) {
     slots[i].payload = run.pattern ? NULL : emalloc(run.nbytes);
   }
   long frame = 0, image = 0;
-  double t0 = now();
+  double t0 = now(), cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
   for (int done = 0; !done;) {
     int n = 0;
     while (n < nbatch) {
@@ -428,7 +434,7 @@ int main(int argc, char** argv) {
     if (single && image > 1) eprintf("several frames, but the output pattern has no %%d");
     if (n) renderBatch(w, threads, slots, n);
   }
-  double total = now() - t0;
+  double total = now() - t0, cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 
   // where the time went: the workers' stage times summed (threads overlap)
   if (profile) {
@@ -441,8 +447,10 @@ int main(int argc, char** argv) {
       enc += w[i].encode;
     }
     double all = sum.transform + sum.raster + sum.shadow + sum.shade + enc;
-    fprintf(stderr, "mjrender: %ld images in %.3f s: %.1f images/s (%d threads)\n", image,
-            total, image / (total > 0 ? total : 1), threads);
+    // processor time per image: the rate an unshared machine would reach is threads / cpu
+    fprintf(stderr, "mjrender: %ld images in %.3f s: %.1f images/s (%d threads), "
+            "%.2f ms processor time per image\n", image, total, image / (total > 0 ? total : 1),
+            threads, 1e3 * cpu / (image ? image : 1));
     fprintf(stderr, "mjrender: ms per image: transform %.2f, shadow %.2f, raster %.2f, "
             "shade %.2f, encode+write %.2f (sum %.2f)\n", 1e3 * sum.transform / image,
             1e3 * sum.shadow / image, 1e3 * sum.raster / image, 1e3 * sum.shade / image,

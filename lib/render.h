@@ -17,7 +17,7 @@
 // lights and the headlight with OpenGL's fixed-function lighting evaluated per pixel
 // (Blinn-Phong), shadow maps for castshadow lights, planar reflections on reflective planes, the
 // skybox, fog, and transparency drawn back to front.  Curved surfaces are tessellated finely
-// enough that a silhouette is within 0.3% of the analytic one.
+// enough that a silhouette is within 0.5% of the analytic one.
 #ifndef MJ_RENDER_H
 #define MJ_RENDER_H
 
@@ -96,8 +96,8 @@ void mjr_freeContext(mjrContext* c);
 // cameras and lights (mj_kinematics, mj_comPos, mj_camlight, and mj_tendon for tendons)
 void mjr_kinematics(const mjModel* m, mjData* d);
 
-// the pose and lens of cam for the state in d (after mjr_kinematics) and the image aspect
-// width / height; near/far clip = <visual><map> znear/zfar times stat.extent
+// the pose and lens of cam for the state in d (after mjr_kinematics); near/far clip =
+// <visual><map> znear/zfar times stat.extent
 void mjr_cameraView(const mjModel* m, const mjData* d, const mjrCamera* cam, mjrView* v);
 
 // render the state in d (after mjr_kinematics) from cam; 0, or -1 and a message (camera id out

@@ -171,9 +171,9 @@ void mjr_setPass(mjrPass* p, const double pos[3], const double mat[9], double fo
 // project the scene's vertices [0, nvert) into pass p (into c->proj)
 void mjr_project(mjrContext* c, const mjrPass* p);
 
-// rasterize the triangles of the listed items into a visibility buffer (tri, b1, b2 may be NULL
-// in vis for a depth-only pass); cull: skip back faces of closed items; opaque: skip transparent
-// items (1) or draw only them (0, not used here); clipped triangles are appended to the scene
+// rasterize the triangles of the listed items into a visibility buffer (tri, b1, b2 NULL in
+// vis for a depth-only pass); cull: skip back faces of closed items; triangles clipped at the
+// near plane are appended to the scene
 void mjr_rasterItems(mjrContext* c, const mjrPass* p, const int* items, int nitems,
                      mjrVisBuf* vis, int cull);
 

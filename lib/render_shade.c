@@ -85,13 +85,21 @@ static void bilinear(const unsigned char* img, int w, int h, float x, float y, i
               + (p10[k] * (1 - ax) + p11[k] * ax) * ay) * (1.0f / 255);
 }
 
-// sample a 2d texture at (u, v) in repetitions: bilinear in the mip level nearest to lod
+// sample a 2d texture at (u, v) in repetitions: magnified (lod <= 0) bilinear in level 0,
+// minified the nearest texel of the mip level nearest to lod (a texel then covers no more
+// than a pixel, so filtering within the level adds little)
 static void sample2d(const mjrTexture* t, float u, float v, float lod, float out[3]) {
   // wrap into [0, 1) first so that large coordinates keep their float precision
   u -= floorf(u), v -= floorf(v);
-  int l = lod <= 0 ? 0 : (int)(lod + 0.5f);
+  if (lod <= 0) {
+    bilinear(t->level[0], t->lw[0], t->lh[0], u * t->lw[0], v * t->lh[0], 1, out);
+    return;
+  }
+  int l = (int)(lod + 0.5f);
   l = l < t->nlevel ? l : t->nlevel - 1;
-  bilinear(t->level[l], t->lw[l], t->lh[l], u * t->lw[l], v * t->lh[l], 1, out);
+  int w = t->lw[l], h = t->lh[l], x = (int)(u * w), y = (int)(v * h);
+  const unsigned char* p = t->level[l] + 3 * ((y < h ? y : h - 1) * w + (x < w ? x : w - 1));
+  for (int k = 0; k < 3; k++) out[k] = p[k] * (1.0f / 255);
 }
 
 // sample a cube texture in direction d (OpenGL's face selection and face coordinates; faces

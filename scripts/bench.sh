@@ -269,8 +269,9 @@ if want smooth; then
   simTable 'contact="disable" constraint="disable"' $nocontact
 fi
 # 5. Rendering: mjrender --threads 2 writing PNG files, frames per second over a 200-frame
-#    stream (best of ROUNDS), and its --profile split of one run (ms per image, summed over
-#    the threads): the dm_control humanoid at 640x480 and 1920x1080 (shadows and reflections
+#    stream (best of ROUNDS), the processor time per frame of the last run (on a shared host
+#    the wall-clock rate understates the speed; 2000 / CPU ms is the rate two idle cores give),
+#    and its --profile split (ms per frame, summed over the threads): the dm_control humanoid at 640x480 and 1920x1080 (shadows and reflections
 #    on, as the model asks), and TALOS (menagerie pal_talos/scene_motor.xml, meshes) at 640x480.
 renderCase() {
   name=$1 model=$2 w=$3 h=$4
@@ -284,8 +285,10 @@ renderCase() {
     fps=$(sed -n 's/.*s: \([0-9.]*\) images\/s.*/\1/p' "$T/prof")
     best=$(best "$best" "$fps")
   done
-  printf '  %-22s %4dx%-5d %7.1f frames/s   %s\n' "$name" "$w" "$h" "$best" \
-    "$(sed -n 's/.*ms per image: //p' "$T/prof")"
+  cpu=$(sed -n 's/.*, \([0-9.]*\) ms processor time.*/\1/p' "$T/prof")
+  printf '  %-9s %4dx%-5d %6.1f frames/s, %6.1f ms CPU/frame (2 idle cores: %5.1f frames/s)\n' \
+    "$name" "$w" "$h" "$best" "$cpu" "$(echo "$cpu" | awk '{ print 2000 / $1 }')"
+  echo "            ms per frame: $(sed -n 's/.*ms per image: //p' "$T/prof")"
 }
 if want render; then
   echo
