@@ -183,9 +183,11 @@ static float boundRadius(int t, const float s[3]) {
 }
 
 // fill an item's pose, size and material: material color and properties when matid >= 0,
-// else the object's rgba with MuJoCo's default specular 0.5 and shininess 0.5
-static void setItem(mjrItem* it, const mjModel* m, int type, const mjtNum* pos,
-                    const mjtNum* mat, const mjtNum* size, int matid, const float* rgba) {
+// else the object's rgba with MuJoCo's default specular 0.5 and shininess 0.5; a texture the
+// context could not decode is left out
+static void setItem(const mjrContext* c, mjrItem* it, const mjModel* m, int type,
+                    const mjtNum* pos, const mjtNum* mat, const mjtNum* size, int matid,
+                    const float* rgba) {
   memset(it, 0, sizeof(*it));
   it->type = type;
   it->dataid = -1;
@@ -199,6 +201,7 @@ static void setItem(mjrItem* it, const mjModel* m, int type, const mjtNum* pos,
     it->shininess = 128 * m->mat_shininess[matid];
     it->reflectance = m->mat_reflectance[matid];
     it->texid = m->mat_texid[matid];
+    if (it->texid >= 0 && (!c->tex || !c->tex[it->texid].nlevel)) it->texid = -1;
     it->texrepeat[0] = m->mat_texrepeat[2 * matid];
     it->texrepeat[1] = m->mat_texrepeat[2 * matid + 1];
     it->texuniform = m->mat_texuniform[matid];
@@ -224,7 +227,7 @@ static int buildScene(mjrContext* c, const mjModel* m, const mjData* d) {
     if (grp < 0 || grp > 5 || !(c->opt.geomgroup >> grp & 1) || rgba[3] <= 0) continue;
     if (m->geom_type[g] == mjGEOM_SDF) continue;
     mjrItem* it = c->item + c->nitem++;
-    setItem(it, m, m->geom_type[g], d->geom_xpos + 3 * g, d->geom_xmat + 9 * g,
+    setItem(c, it, m, m->geom_type[g], d->geom_xpos + 3 * g, d->geom_xmat + 9 * g,
             m->geom_size + 3 * g, mat, m->geom_rgba + 4 * g);
     it->segid = g + 1;
     it->dataid = m->geom_dataid[g];
@@ -238,7 +241,7 @@ static int buildScene(mjrContext* c, const mjModel* m, const mjData* d) {
     const float* rgba = mat >= 0 ? m->mat_rgba + 4 * mat : m->site_rgba + 4 * s;
     if (grp < 0 || grp > 5 || !(c->opt.sitegroup >> grp & 1) || rgba[3] <= 0) continue;
     mjrItem* it = c->item + c->nitem++;
-    setItem(it, m, m->site_type[s], d->site_xpos + 3 * s, d->site_xmat + 9 * s,
+    setItem(c, it, m, m->site_type[s], d->site_xpos + 3 * s, d->site_xmat + 9 * s,
             m->site_size + 3 * s, mat, m->site_rgba + 4 * s);
   }
   for (int i = 0; i < c->nitem; i++)

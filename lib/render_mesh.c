@@ -197,6 +197,7 @@ static int mesh(mjrContext* c, const mjModel* m, int item, const mjrItem* it) {
 // four side walls down to -size[3] and the flat base
 static int hfield(mjrContext* c, const mjModel* m, int item, const mjrItem* it) {
   int id = it->dataid, nr = m->hfield_nrow[id], nc = m->hfield_ncol[id];
+  if (nr < 2 || nc < 2) return 0;  // no surface to draw
   const mjtNum* sz = m->hfield_size + 4 * id;
   const float* data = m->hfield_data + m->hfield_adr[id];
   if (mjr_reserve(c, nr * nc + 16 + 4 * (nr + nc) , 2 * (nr - 1) * (nc - 1) + 4 * (nr + nc) + 2))
@@ -269,7 +270,7 @@ int mjr_tessellate(mjrContext* c, const mjModel* m, mjrItem* it, const mjrPass* 
     res = plane(c, item, it, cam);
     break;
   case mjGEOM_HFIELD:
-    res = hfield(c, m, item, it);
+    if (it->dataid >= 0) res = hfield(c, m, item, it);
     break;
   case mjGEOM_SPHERE: {
     float r[3] = {s[0], s[0], s[0]};
@@ -291,7 +292,7 @@ int mjr_tessellate(mjrContext* c, const mjModel* m, mjrItem* it, const mjrPass* 
     res = box(c, item, it, s);
     break;
   case mjGEOM_MESH:
-    res = mesh(c, m, item, it);
+    if (it->dataid >= 0) res = mesh(c, m, item, it);
     break;
   default:
     break;  // SDF geoms have no surface to draw here

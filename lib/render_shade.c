@@ -43,8 +43,12 @@ int mjr_makeTextures(mjrContext* c, const mjModel* m) {
     mjrTexture* t = c->tex + i;
     int w = m->tex_width[i], h = m->tex_height[i], nch = m->tex_nchannel[i];
     t->type = m->tex_type[i];
+
+    // an image of no pixels, or a cube neither one face nor six, is not drawn (nlevel 0)
+    int cube = t->type != mjTEXTURE_2D;
+    if (w < 1 || h < 1 || nch < 1 || (cube && h != w && h != 6 * w)) continue;
     if (t->type == mjTEXTURE_SKYBOX && c->skybox < 0) c->skybox = i;
-    t->nface = t->type == mjTEXTURE_2D || h == w ? 1 : 6;
+    t->nface = !cube || h == w ? 1 : 6;
     t->lw[0] = w, t->lh[0] = t->type == mjTEXTURE_2D ? h : w;
     t->nlevel = 1;
     t->level[0] = malloc((size_t)w * h * 3);
