@@ -456,5 +456,13 @@ int main(int argc, char** argv) {
             1e3 * sum.shadow / image, 1e3 * sum.raster / image, 1e3 * sum.shade / image,
             1e3 * enc / image, 1e3 * all / image);
   }
+
+  // release everything (a leak checker sees a clean exit)
+  for (int i = 0; i < threads; i++) mjr_freeContext(w[i].ctx), mj_deleteData(w[i].d);
+  for (int i = 0; i < nbatch; i++) free(slots[i].state), free(slots[i].payload);
+  free(slots);
+  if (f && f != stdin) fclose(f);
+  mj_deleteData(rd);
+  mj_deleteModel(m);
   return EXIT_OK;
 }
