@@ -163,15 +163,18 @@ static void surfaceAt(const mjrContext* c, const mjrPass* p, int t, float b1, fl
 
 // the texture color at a surface point: mesh texcoords, or the local position mapped as MuJoCo
 // maps 2d textures (per meter with texuniform, else across the object's size) or cube textures
-// (the direction from the frame origin); 2d levels chosen from the pixel's footprint
+// (the direction from the frame origin); 2d levels chosen from the pixel's footprint.  The
+// vertices' uv hold their local x, y when the mesh has no texcoords: on a flat triangle the
+// interpolated uv is the point's local x, y
 static void texColor(const mjrContext* c, const mjrPass* p, const Surface* s, float out[3]) {
   const mjrItem* it = s->it;
   const mjrTexture* t = c->tex + it->texid;
-  float d[3] = {s->pos[0] - it->pos[0], s->pos[1] - it->pos[1], s->pos[2] - it->pos[2]}, loc[3];
-  loc[0] = it->mat[0] * d[0] + it->mat[3] * d[1] + it->mat[6] * d[2];
-  loc[1] = it->mat[1] * d[0] + it->mat[4] * d[1] + it->mat[7] * d[2];
-  loc[2] = it->mat[2] * d[0] + it->mat[5] * d[1] + it->mat[8] * d[2];
   if (t->type != mjTEXTURE_2D) {
+    // local = mat' (pos - item pos)
+    float d[3] = {s->pos[0] - it->pos[0], s->pos[1] - it->pos[1], s->pos[2] - it->pos[2]};
+    float loc[3] = {it->mat[0] * d[0] + it->mat[3] * d[1] + it->mat[6] * d[2],
+                    it->mat[1] * d[0] + it->mat[4] * d[1] + it->mat[7] * d[2],
+                    it->mat[2] * d[0] + it->mat[5] * d[1] + it->mat[8] * d[2]};
     if (!it->texuniform)
       for (int k = 0; k < 3; k++) loc[k] /= it->size[k] > 0 ? it->size[k] : 1;
     sampleCube(t, loc, out);
@@ -190,7 +193,7 @@ static void texColor(const mjrContext* c, const mjrPass* p, const Surface* s, fl
     perm[k] = uniform ? it->texrepeat[k] : it->texrepeat[k] / (2 * it->size[k]);
     off[k] = uniform ? 0 : 0.5f * it->texrepeat[k];
   }
-  float u = loc[0] * perm[0] + off[0], v = loc[1] * perm[1] + off[1];
+  float u = s->uv[0] * perm[0] + off[0], v = s->uv[1] * perm[1] + off[1];
 
   // footprint of a pixel in texels: (depth / f) / |cos| meters times texels per meter
   float cosv = fabsf(mjr_dot3(s->nrm, s->view));
