@@ -170,10 +170,26 @@ static int plane(mjrContext* c, int item, const mjrItem* it, const mjrPass* cam)
 
 // ---- meshes and height fields ------------------------------------------------------------------
 
-// a mesh: three vertices per face carrying the face's normal and texcoord indices
+// whether every face corner of mesh id uses the normal (and texcoord) of its vertex's index, so
+// that vertices can be shared between faces
+static int sharedCorners(const mjModel* m, int id) {
+  if (m->mesh_normalnum[id] != m->mesh_vertnum[id]) return 0;
+  if (m->mesh_texcoordadr[id] >= 0 && m->mesh_texcoordnum[id] != m->mesh_vertnum[id]) return 0;
+  int n = 3 * m->mesh_facenum[id], tc = m->mesh_texcoordadr[id] >= 0;
+  const int* face = m->mesh_face + 3 * m->mesh_faceadr[id];
+  const int* fn = m->mesh_facenormal + 3 * m->mesh_faceadr[id];
+  const int* ft = m->mesh_facetexcoord + 3 * m->mesh_faceadr[id];
+  for (int k = 0; k < n; k++)
+    if (fn[k] != face[k] || (tc && ft[k] != face[k])) return 0;
+  return 1;
+}
+
+// a mesh: each vertex once when the faces share corners, else three vertices per face carrying
+// the face's normal and texcoord indices
 static int mesh(mjrContext* c, const mjModel* m, int item, const mjrItem* it) {
-  int id = it->dataid, nf = m->mesh_facenum[id];
-  if (mjr_reserve(c, 3 * nf, nf)) return -1;
+  int id = it->dataid, nf = m->mesh_facenum[id], nv = m->mesh_vertnum[id];
+  int shared = sharedCorners(m, id);
+  if (mjr_reserve(c, shared ? nv : 3 * nf, nf)) return -1;
   const float* vert = m->mesh_vert + 3 * m->mesh_vertadr[id];
   const float* nrm = m->mesh_normal + 3 * m->mesh_normaladr[id];
   const int* face = m->mesh_face + 3 * m->mesh_faceadr[id];
@@ -181,6 +197,16 @@ static int mesh(mjrContext* c, const mjModel* m, int item, const mjrItem* it) {
   int tadr = m->mesh_texcoordadr[id];
   const float* tc = tadr >= 0 ? m->mesh_texcoord + 2 * tadr : NULL;
   const int* ftc = m->mesh_facetexcoord + 3 * m->mesh_faceadr[id];
+  if (shared) {
+    int v0 = c->nvert;
+    for (int v = 0; v < nv; v++) {
+      const float* uv = tc ? tc + 2 * v : vert + 3 * v;
+      addVert(c, it, vert + 3 * v, nrm + 3 * v, uv[0], uv[1]);
+    }
+    for (int f = 0; f < nf; f++)
+      addTri(c, item, v0 + face[3 * f], v0 + face[3 * f + 1], v0 + face[3 * f + 2]);
+    return 0;
+  }
   for (int f = 0; f < nf; f++) {
     int v0 = c->nvert;
     for (int k = 0; k < 3; k++) {
