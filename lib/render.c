@@ -259,7 +259,9 @@ static void setPasses(mjrContext* c, const mjrView* v) {
     const mjrItem* it = c->item + i;
     if (it->type != mjGEOM_PLANE || it->reflectance <= 0 || it->rgba[3] < 1) continue;
     double n[3] = {it->mat[2], it->mat[5], it->mat[8]};
-    double dist = mju_dot3(n, v->pos) - (n[0] * it->pos[0] + n[1] * it->pos[1] + n[2] * it->pos[2]);
+    // the eye's height above the plane n.x = d0
+    double d0 = n[0] * it->pos[0] + n[1] * it->pos[1] + n[2] * it->pos[2];
+    double dist = mju_dot3(n, v->pos) - d0;
     if (dist <= 0) continue;
     double pos[3], mat[9];
     for (int k = 0; k < 3; k++) pos[k] = v->pos[k] - 2 * dist * n[k];

@@ -5,9 +5,9 @@
 #   BIN=/path/to/bin sh scripts/bench.sh [RUNS [STEPS]]   (from the repository root; make bench)
 #   ONLY="contact" MODELS="gym_humanoid cheetah" sh scripts/bench.sh   (a focused run)
 #
-# ONLY (environment) names the parts to run, of compile, nocontact, smooth, render, contact (the
-# three races below) and deriv (default: all); MODELS the races' models to run by their names in the
-# tables (default: all).
+# ONLY (environment) names the parts to run, of compile, nocontact, smooth, render, contact
+# (the three races below) and deriv (default: all); MODELS the races' models to run by their
+# names in the tables (default: all).
 #
 # 1. Compile time: the median wall time of `mjc compile` per model over RUNS runs (default 11).
 #    Models: models/chain100.xml (the 100-body chain, target under 50 ms), models/biped.xml and
@@ -271,8 +271,9 @@ fi
 # 5. Rendering: mjrender --threads 2 writing PNG files, frames per second over a 200-frame
 #    stream (best of ROUNDS), the processor time per frame of the last run (on a shared host
 #    the wall-clock rate understates the speed; 2000 / CPU ms is the rate two idle cores give),
-#    and its --profile split (ms per frame, summed over the threads): the dm_control humanoid at 640x480 and 1920x1080 (shadows and reflections
-#    on, as the model asks), and TALOS (menagerie pal_talos/scene_motor.xml, meshes) at 640x480.
+#    and its --profile split (ms per frame, summed over the threads): the dm_control humanoid
+#    at 640x480 and 1920x1080 (shadows and reflections on, as the model asks), and TALOS
+#    (menagerie pal_talos/scene_motor.xml, meshes) at 640x480.
 renderCase() {
   name=$1 model=$2 w=$3 h=$4
   "$BIN/mjstep" "$model" -n 200 --fields time,qpos -o "$T/r.mjt" 2>/dev/null || {
