@@ -68,13 +68,14 @@ int mjr_makeTextures(mjrContext* c, const mjModel* m) {
 }
 
 // bilinear sample of an RGB image at texel coordinates (x, y) in [0, w] x [0, h] (texel
-// centers at +0.5), repeating (wrap) or clamped at the border
+// centers at +0.5), repeating (wrap) or clamped at the border; the weights in 1/256ths so that
+// the blend of the bytes stays in integers
 static void bilinear(const unsigned char* img, int w, int h, float x, float y, int wrap,
                      float out[3]) {
-  x -= 0.5f, y -= 0.5f;
-  float fx = floorf(x), fy = floorf(y);
-  float ax = x - fx, ay = y - fy;
-  int x0 = (int)fx, y0 = (int)fy, x1 = x0 + 1, y1 = y0 + 1;
+  // 24.8 fixed point of (x - 0.5, y - 0.5), shifted by a texel so that the floor is a shift
+  int fx = (int)((x + 0.5f) * 256), fy = (int)((y + 0.5f) * 256);
+  int x0 = (fx >> 8) - 1, y0 = (fy >> 8) - 1, x1 = x0 + 1, y1 = y0 + 1;
+  int ax = fx & 255, ay = fy & 255;
   if (wrap) {
     x0 = x0 < 0 ? x0 + w : x0, x1 = x1 >= w ? x1 - w : x1;
     y0 = y0 < 0 ? y0 + h : y0, y1 = y1 >= h ? y1 - h : y1;
@@ -84,9 +85,10 @@ static void bilinear(const unsigned char* img, int w, int h, float x, float y, i
   }
   const unsigned char *p00 = img + 3 * (y0 * w + x0), *p01 = img + 3 * (y0 * w + x1);
   const unsigned char *p10 = img + 3 * (y1 * w + x0), *p11 = img + 3 * (y1 * w + x1);
-  for (int k = 0; k < 3; k++)
-    out[k] = ((p00[k] * (1 - ax) + p01[k] * ax) * (1 - ay)
-              + (p10[k] * (1 - ax) + p11[k] * ax) * ay) * (1.0f / 255);
+  for (int k = 0; k < 3; k++) {
+    int top = p00[k] * (256 - ax) + p01[k] * ax, bot = p10[k] * (256 - ax) + p11[k] * ax;
+    out[k] = (float)(top * (256 - ay) + bot * ay) * (1.0f / (255 * 65536));
+  }
 }
 
 // sample a 2d texture at (u, v) in repetitions: magnified (lod <= 0) bilinear in level 0,
