@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "io.h"
 
@@ -156,4 +157,52 @@ int mj_readPNG(const char* file, int nchannel, unsigned char** pixels, int* widt
                char* err, int errsz) {
   int srgb;
   return mj_readPNGColor(file, nchannel, pixels, width, height, &srgb, err, errsz);
+}
+
+// ---- writing -----------------------------------------------------------------------------
+
+// libpng write callback: into the FILE, a short write is an error
+static void writeData(png_structp png, png_bytep buf, size_t n) {
+  FILE* f = png_get_io_ptr(png);
+  if (fwrite(buf, 1, n, f) != n) png_error(png, "write error");
+}
+
+// libpng flush callback: nothing (the caller flushes when it closes the file)
+static void flushData(png_structp png) {
+  (void)png;
+}
+
+// one image: the header, then every row; 16-bit samples swapped to PNG's big-endian order on
+// little-endian machines
+int mj_writePNG(FILE* f, const char* name, const void* pixels, int width, int height,
+                int depth16, char* err, int errsz) {
+  Reader msg = {0};
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &msg, onError, onWarning);
+  png_infop info = png ? png_create_info_struct(png) : NULL;
+  if (!info) {
+    png_destroy_write_struct(&png, NULL);
+    mj_ioError(err, errsz, "%s: out of memory", name);
+    return -1;
+  }
+  if (setjmp(png_jmpbuf(png))) {
+    mj_ioError(err, errsz, "%s: %s", name, msg.msg);
+    png_destroy_write_struct(&png, &info);
+    return -1;
+  }
+  png_set_write_fn(png, f, writeData, flushData);
+  png_set_IHDR(png, info, (png_uint_32)width, (png_uint_32)height, depth16 ? 16 : 8,
+               depth16 ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_set_compression_level(png, 1);
+  png_set_compression_strategy(png, Z_RLE);
+  png_set_filter(png, 0, PNG_FILTER_SUB);
+  png_write_info(png, info);
+  uint16_t one = 1;
+  if (depth16 && *(unsigned char*)&one) png_set_swap(png);
+  size_t stride = (size_t)width * (depth16 ? 2 : 3);
+  for (int r = 0; r < height; r++)
+    png_write_row(png, (png_const_bytep)pixels + (size_t)r * stride);
+  png_write_end(png, NULL);
+  png_destroy_write_struct(&png, &info);
+  return 0;
 }

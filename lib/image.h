@@ -13,6 +13,8 @@
 #ifndef MJ_IMAGE_H
 #define MJ_IMAGE_H
 
+#include <stdio.h>
+
 // largest image accepted, in pixels (refused before any pixel memory is allocated)
 #define MJ_PNG_MAXPIXELS (1 << 26)
 
@@ -27,5 +29,12 @@ int mj_readPNG(const char* file, int nchannel, unsigned char** pixels, int* widt
 // mj_readPNG that also reports in *srgb whether the file has an sRGB chunk (1) or not (0)
 int mj_readPNGColor(const char* file, int nchannel, unsigned char** pixels, int* width,
                     int* height, int* srgb, char* err, int errsz);
+
+// write a PNG image to the open file f (named `name` in messages): 8-bit RGB (depth16 0: 3 bytes
+// a pixel) or 16-bit gray (depth16 1: one native uint16_t a pixel), width x height pixels
+// row-major from the top row, compressed for speed (zlib level 1 run-lengths, the "sub" filter); 0, or -1
+// and "name: message" in err
+int mj_writePNG(FILE* f, const char* name, const void* pixels, int width, int height,
+                int depth16, char* err, int errsz);
 
 #endif

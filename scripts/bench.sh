@@ -200,12 +200,18 @@ if want render; then
       "$BIN/mjstep" "$corpus/$xml" -n $((RFRAMES - 1)) -o "$T/frames.mjt"
       t0=$(now)
       "$BIN/mjrender" "$corpus/$xml" "$T/frames.mjt" --threads 2 --width "$w" --height "$h" \
-        -o "$T/frames/f%05d.png" && ours=$(echo "$t0 $(now)" |
+        --profile -o "$T/frames/f%05d.png" 2>"$T/prof" && ours=$(echo "$t0 $(now)" |
           awk -v n="$RFRAMES" '{ printf "%.2f", n / (($2 - $1) / 1000) }')
       rm -f "$T/frames"/*
     fi
     rat=$(ratio "$ours" "$theirs")
     printf '%-44s %12s %12s %8s\n' "$xml ${w}x$h" "$theirs" "$ours" "${rat:--}"
+    # mjrender's processor time per frame (2000 / it: the rate of two idle cores) and split
+    [ "$ours" = - ] && continue
+    cpu=$(sed -n 's/.*, \([0-9.]*\) ms processor time.*/\1/p' "$T/prof")
+    echo "  mjrender: $cpu ms CPU/frame (two idle cores: $(echo "$cpu" |
+      awk '{ printf "%.1f", 2000 / $1 }') frames/s); ms per frame:" \
+      "$(sed -n 's/.*ms per image: //p' "$T/prof")"
   done
 fi
 
