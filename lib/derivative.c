@@ -238,18 +238,53 @@ void mjd_movedInertia(const mjtNum I[10], const mjtNum S[6], const mjtNum x[6], 
   mju_subFrom(res, t, 6);
 }
 
+// K (6x6 column-major, += here) of U -> I (U x V) + U x* h + V x* (I U), h = I V: the part of
+// a body's net force slope that is linear in a motion U of its velocity's frame (below)
+static void addCoriolisMatrix(const mjtNum I[10], const mjtNum V[6], const mjtNum h[6],
+                              mjtNum K[36]) {
+  for (int c = 0; c < 6; c++) {
+    mjtNum e[6] = {0, 0, 0, 0, 0, 0}, t[6], iu[6], *Kc = K + 6 * c;
+    e[c] = 1;
+    mju_crossMotion(t, e, V);
+    mju_mulInertVec(iu, I, t);
+    mju_addTo6(Kc, iu);
+    mju_crossForce(t, e, h);
+    mju_addTo6(Kc, t);
+    mju_mulInertVec(iu, I, e);
+    mju_crossForce(t, V, iu);
+    mju_addTo6(Kc, t);
+  }
+}
+
+// the last dof of dof k's group, the dofs whose cdof_dot do not see qvel_k: k itself, a ball's
+// three rotations, a free joint's three translations or three rotations (mj_comVel)
+static int groupEnd(const mjModel* m, int k) {
+  int j = m->dof_jntid[k], adr = m->jnt_dofadr[j];
+  if (m->jnt_type[j] == mjJNT_BALL) return adr + 2;
+  if (m->jnt_type[j] == mjJNT_FREE) return k < adr + 3 ? adr + 2 : adr + 5;
+  return k;
+}
+
 // Spatial quantities are held about a fixed point (the current subtree com, not moving with
 // the perturbation): the projections cdof' cfrc do not depend on the point, and in a fixed
 // frame a perturbation of dof k by e moves everything after it rigidly by the motion
-// S = cdof_k:  d cdof_j = S x cdof_j,  d(I w) = S x* (I w) - I (S x w).  The forward sweep
-// carries, for each body b of k's subtree,
-//   dV_b = dV_p + sum_j (d cdof_j v_j + cdof_j dv_j)
-//   dA_b = dA_p + sum_j (d cdofdot_j v_j + cdofdot_j dv_j + d cdof_j a_j),
-//   d cdofdot_j = dV_before x cdof_j + V_before x d cdof_j  (V before j's joint, a ball's
-//   and a free joint's rotations all using the velocity before them, as mj_comVel)
-//   dF_b = dI A + I dA + dV x* (I V) + V x* (dI V + I dV)
-// (dv = e_k for a velocity derivative, where d cdof = dI = 0); the backward pass sums dF
-// over the subtree, and d rne_i = d cdof_i' F_i + cdof_i' dF_i.
+// S = cdof_k:  d cdof_j = S x cdof_j,  d(I w) = S x* (I w) - I (S x w).  With V_p, A_p the
+// twists before the first moved dof (mjd_firstMoved), each body b of k's subtree has
+//   dV_b = S x (V_b - V_p),  dA_b = S x (A_b - A_p) - U x (V_b - V_p),  U = S x V_p
+// (the Jacobi identity turns the sum of the moved cdof_dot's slopes into these), and its net
+// force F_b = I_b A_b + V_b x* (I_b V_b) the slope
+//   dF_b = S x* F_b - I_b Q - K_b U,  Q = S x A_p - U x V_p,
+//   K_b U = I_b (U x V_b) + U x* (I_b V_b) + V_b x* (I_b U)   (addCoriolisMatrix).
+// Along v_k (W_k the velocity after k's group, groupEnd) the bodies of the subtree have
+//   dV_b = cdof_k,  dA_b = E + cdof_k x V_b,  E = cdofdot_k - cdof_k x W_k,
+//   dF_b = I_b E + K_b cdof_k.
+// Both are linear in per-column vectors with per-body matrices, so the subtree sums dF_X use
+// the subtree sums Ic_X (composite inertia), K_X, F_X, and d rne_i = d cdof_i' F_X +
+// cdof_i' dF_X for a dof i of body X becomes, with a_i = Ic_X cdof_i and b_i = K_X' cdof_i,
+//   moved i (q):  -(a_i' Q + b_i' U)  (d cdof_i' F_X = -cdof_i' (S x* F_X) cancels S x* F_X)
+//   i in the subtree (v):  a_i' E + b_i' cdof_k
+// and for the unmoved dofs above (ancestors, k's body's dofs before the first moved)
+// cdof_i' dF_X with X = k's body.  O(nv * subtree) multiply-adds of 12 for all columns.
 void mjd_rneDerivative(const mjModel* m, mjData* d, const mjtNum* v, const mjtNum* cvel,
                        const mjtNum* cdofdot, const mjtNum* a, int gravity, int pos,
                        mjtNum scl, mjtNum* res) {
@@ -257,70 +292,96 @@ void mjd_rneDerivative(const mjModel* m, mjData* d, const mjtNum* v, const mjtNu
   size_t mark = mj_markStack(d);
   mjtNum* cacc = mj_stackAlloc(d, 6 * (size_t)nbody);
   mjtNum* frc = mj_stackAlloc(d, 6 * (size_t)nbody);
-  mjtNum* dvel = mj_stackAlloc(d, 6 * (size_t)nbody);
-  mjtNum* dacc = mj_stackAlloc(d, 6 * (size_t)nbody);
-  mjtNum* dfrc = mj_stackAlloc(d, 6 * (size_t)nbody);
+  mjtNum* inert = mj_stackAlloc(d, 10 * (size_t)nbody);
+  mjtNum* cor = mj_stackAlloc(d, 36 * (size_t)nbody);
+  mjtNum* ab = mj_stackAlloc(d, 12 * (size_t)nv);
   int* moved = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
 
-  // nominal accelerations from -gravity at the world, and subtree forces F
+  // nominal accelerations from -gravity at the world, net forces, inertias and K per body,
+  // then their subtree sums
   mju_zero(cacc, 6);
   if (gravity && !(m->opt.disableflags & mjDSBL_GRAVITY)) mju_scl3(cacc + 3, m->opt.gravity, -1);
   for (int b = 1; b < nbody; b++) {
-    mjtNum* ab = cacc + 6 * b;
-    mju_copy6(ab, cacc + 6 * m->body_parentid[b]);
+    const mjtNum *I = d->cinert + 10 * b, *V = cvel + 6 * b;
+    mjtNum *Ab = cacc + 6 * b, h[6];
+    mju_copy6(Ab, cacc + 6 * m->body_parentid[b]);
     for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
-      mju_addToScl6(ab, cdofdot + 6 * j, v[j]);
-      if (a) mju_addToScl6(ab, d->cdof + 6 * j, a[j]);
+      mju_addToScl6(Ab, cdofdot + 6 * j, v[j]);
+      if (a) mju_addToScl6(Ab, d->cdof + 6 * j, a[j]);
     }
-    bodyForce(d->cinert + 10 * b, ab, cvel + 6 * b, frc + 6 * b);
+    bodyForce(I, Ab, V, frc + 6 * b);
+    mju_copy(inert + 10 * b, I, 10);
+    mju_mulInertVec(h, I, V);
+    mju_zero(cor + 36 * b, 36);
+    addCoriolisMatrix(I, V, h, cor + 36 * b);
   }
-  for (int b = nbody - 1; b > 0; b--)
-    if (m->body_parentid[b] > 0) mju_addTo6(frc + 6 * m->body_parentid[b], frc + 6 * b);
+  for (int b = nbody - 1; b > 0; b--) {
+    int p = m->body_parentid[b];
+    if (p <= 0) continue;
+    mju_addTo6(frc + 6 * p, frc + 6 * b);
+    mju_addTo(inert + 10 * p, inert + 10 * b, 10);
+    mju_addTo(cor + 36 * p, cor + 36 * b, 36);
+  }
+
+  // a_i = Ic_X cdof_i, b_i = K_X' cdof_i of each dof i of body X
+  for (int i = 0; i < nv; i++) {
+    int X = m->dof_bodyid[i];
+    const mjtNum *c = d->cdof + 6 * i, *K = cor + 36 * X;
+    mju_mulInertVec(ab + 12 * i, inert + 10 * X, c);
+    for (int r = 0; r < 6; r++) ab[12 * i + 6 + r] = mju_dot6(K + 6 * r, c);
+  }
 
   // one column per dof k
   for (int k = 0; k < nv; k++) {
-    int bk = m->dof_bodyid[k], first = mjd_firstMoved(m, k);
-    const mjtNum* S = d->cdof + 6 * k;
+    int bk = m->dof_bodyid[k], first = mjd_firstMoved(m, k), adr = m->body_dofadr[bk];
+    int end = pos ? first : groupEnd(m, k) + 1, p = m->body_parentid[bk];
+    const mjtNum *S = d->cdof + 6 * k, *Ic = inert + 10 * bk, *K = cor + 36 * bk;
     mjtNum* col = res + (size_t)k * nv;
+    mjtNum Vp[6], Ap[6], Q[6], U[6], dF[6], t[6];
 
-    // forward over k's subtree (bodies after their parents, so a flag per body suffices)
-    for (int b = bk; b < nbody; b++) {
-      int p = m->body_parentid[b];
-      moved[b] = b == bk || (p >= bk && moved[p]);
-      if (!moved[b]) continue;
-      mjtNum *dV = dvel + 6 * b, *dA = dacc + 6 * b;
-      if (b == bk) {
-        mju_zero(dV, 6);
-        mju_zero(dA, 6);
-      } else {
-        mju_copy6(dV, dvel + 6 * p);
-        mju_copy6(dA, dacc + 6 * p);
-      }
-      mjd_bodySweep(m, d, b, pos ? S : NULL, b == bk ? first : 0, v, cvel, cdofdot, a, NULL,
-                    pos ? -1 : k, dV, dA);
-
-      mjd_bodyForceDeriv(d->cinert + 10 * b, cvel + 6 * b, cacc + 6 * b, pos ? S : NULL, dV, dA,
-                         dfrc + 6 * b);
+    // V_p, A_p before the first moved dof (q), W_k after k's group (v)
+    mju_copy6(Vp, cvel + 6 * p);
+    mju_copy6(Ap, cacc + 6 * p);
+    for (int j = adr; j < end; j++) {
+      mju_addToScl6(Vp, d->cdof + 6 * j, v[j]);
+      mju_addToScl6(Ap, cdofdot + 6 * j, v[j]);
+      if (a) mju_addToScl6(Ap, d->cdof + 6 * j, a[j]);
     }
 
-    // subtree sums of dF within k's subtree
-    for (int b = nbody - 1; b > bk; b--)
-      if (moved[b]) mju_addTo6(dfrc + 6 * m->body_parentid[b], dfrc + 6 * b);
-
-    // projections: the subtree's dofs, then the ancestors of k's body (cdof fixed)
-    for (int b = bk; b < nbody; b++) {
-      if (!moved[b]) continue;
-      for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
-        mjtNum dc[6], s = mju_dot6(d->cdof + 6 * j, dfrc + 6 * b);
-        if (pos && (b != bk || j >= first)) {
-          mju_crossMotion(dc, S, d->cdof + 6 * j);
-          s += mju_dot6(dc, frc + 6 * b);
-        }
-        col[j] += scl * s;
-      }
+    // the column's vectors (Q, U: q; E in Q, cdof_k in U: v) and dF of k's body's subtree
+    if (pos) {
+      mju_crossMotion(U, S, Vp);
+      mju_crossMotion(Q, S, Ap);
+      mju_crossMotion(t, U, Vp);
+      mju_subFrom(Q, t, 6);
+      mju_crossForce(dF, S, frc + 6 * bk);
+      mju_scl(U, U, -1, 6);
+      mju_scl(Q, Q, -1, 6);
+    } else {
+      int trn = m->jnt_type[m->dof_jntid[k]] == mjJNT_FREE &&
+                k < m->jnt_dofadr[m->dof_jntid[k]] + 3;
+      mju_crossMotion(t, S, Vp);
+      if (trn) mju_scl(Q, t, -1, 6);
+      else mju_sub(Q, cdofdot + 6 * k, t, 6);
+      mju_copy6(U, S);
+      mju_zero(dF, 6);
     }
-    for (int j = m->dof_parentid[m->body_dofadr[bk]]; j >= 0; j = m->dof_parentid[j])
-      col[j] += scl * mju_dot6(d->cdof + 6 * j, dfrc + 6 * bk);
+    mju_mulInertVec(t, Ic, Q);
+    mju_addTo6(dF, t);
+    for (int c = 0; c < 6; c++) mju_addToScl6(dF, K + 6 * c, U[c]);
+
+    // the subtree's dofs (k's body's from the first moved on, for q), then the unmoved ones
+    for (int b = bk; b < nbody; b++) {
+      int pb = m->body_parentid[b];
+      moved[b] = b == bk || (pb >= bk && moved[pb]);
+      if (!moved[b]) continue;
+      int j0 = b == bk && pos ? first : m->body_dofadr[b];
+      for (int i = j0; i < m->body_dofadr[b] + m->body_dofnum[b]; i++)
+        col[i] += scl * (mju_dot6(ab + 12 * i, Q) + mju_dot6(ab + 12 * i + 6, U));
+    }
+    for (int i = pos && first > adr ? first - 1 : m->dof_parentid[adr]; i >= 0;
+         i = m->dof_parentid[i])
+      col[i] += scl * mju_dot6(d->cdof + 6 * i, dF);
   }
   mj_freeStack(d, mark);
 }
@@ -879,7 +940,7 @@ static int checkStack(const mjModel* m, mjData* d, int sensors, char* err, int e
   size_t nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
   size_t nefc = d->nefc, nstate = m->opt.integrator == mjINT_RK4 ? 4 : 1;
   size_t need = (nstate * ndx + 3 * nv) * ncol + 3 * nv * nv + 16 * (size_t)m->nM +
-                46 * (size_t)m->nbody + 31 * nv + 2 * nv * nefc + 11 * nefc +
+                74 * (size_t)m->nbody + 43 * nv + 2 * nv * nefc + 11 * nefc +
                 (nv + 3) * (size_t)m->neq + 64 +
                 (sensors ? nefc * ncol + mjd_sensorStack(m, d) : 0);
   size_t mark = mj_markStack(d);
