@@ -802,15 +802,28 @@ static void factorW(const mjModel* m, mjData* d, int sys, Factor* f) {
   mj_factorI(m, d, H, f->ld, f->diaginv, 1);
 }
 
-// x = inv(W) x for n vectors of nv one after another
+// x = inv(W) x for n vectors of nv one after another (f: factorW's, all NULL for M itself);
+// several at once by rows (mj_solveLDRows), transposed into d's stack and back
 static void solveW(const mjModel* m, mjData* d, const Factor* f, mjtNum* x, int n) {
+  int nv = m->nv;
   if (f->lu) {
-    for (int v = 0; v < n; v++) solveTreeLU(m, f->lu, x + (size_t)v * m->nv);
-  } else if (f->ld) {
-    mj_solveLD(m, f->ld, f->diaginv, x, x, n, 1);
-  } else {
-    mj_solveM(m, d, x, x, n);
+    for (int v = 0; v < n; v++) solveTreeLU(m, f->lu, x + (size_t)v * nv);
+    return;
   }
+  const mjtNum* ld = f->ld ? f->ld : d->qLD;
+  const mjtNum* diaginv = f->ld ? f->diaginv : d->qLDiagInv;
+  if (n == 1) {
+    mj_solveLD(m, ld, diaginv, x, x, 1, 1);
+    return;
+  }
+  size_t mark = mj_markStack(d);
+  mjtNum* T = mj_stackAlloc(d, (size_t)nv * n);
+  for (int v = 0; v < n; v++)
+    for (int i = 0; i < nv; i++) T[(size_t)i * n + v] = x[(size_t)v * nv + i];
+  mj_solveLDRows(m, ld, diaginv, T, n, 1);
+  for (int v = 0; v < n; v++)
+    for (int i = 0; i < nv; i++) x[(size_t)v * nv + i] = T[(size_t)i * n + v];
+  mj_freeStack(d, mark);
 }
 
 // ---- the acceleration's derivative -------------------------------------------------------------
@@ -890,7 +903,7 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
   smoothG(m, d, SYS_QACC, d->qacc, Y);
   if (G0) mju_copy(G0, Y, nv * ncol);
   if (d->nefc) mjd_constraintAcc(m, d, Y, ncol, dforce);
-  else mj_solveM(m, d, Y, Y, ncol);
+  else solveW(m, d, &(Factor){NULL, NULL, NULL}, Y, ncol);
   if (sensors) mjd_sensorDeriv(m, d, Y, dforce, C, D);
   mju_copy(acc, d->qacc, nv);
   if (!own) {
@@ -933,13 +946,13 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
 }
 
 // 0 when d's stack holds the temporaries of the analytic path (the step's state Jacobian, four
-// for RK4; the acceleration's and two more of its size; the integrator's matrix; the
-// constraint rows' dense Jacobian; the sweeps; with `sensors` the forces' derivative and
-// the sensor pass's), else -1 and a message
+// for RK4; the acceleration's and three more of its size, one the solves' rows; the
+// integrator's matrix; the constraint rows' dense Jacobian; the sweeps; with `sensors` the
+// forces' derivative and the sensor pass's), else -1 and a message
 static int checkStack(const mjModel* m, mjData* d, int sensors, char* err, int errsz) {
   size_t nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
   size_t nefc = d->nefc, nstate = m->opt.integrator == mjINT_RK4 ? 4 : 1;
-  size_t need = (nstate * ndx + 3 * nv) * ncol + 3 * nv * nv + 16 * (size_t)m->nM +
+  size_t need = (nstate * ndx + 4 * nv) * ncol + 3 * nv * nv + 16 * (size_t)m->nM +
                 74 * (size_t)m->nbody + 43 * nv + 2 * nv * nefc + 11 * nefc +
                 (nv + 3) * (size_t)m->neq + 64 +
                 (sensors ? nefc * ncol + mjd_sensorStack(m, d) : 0);

@@ -439,6 +439,32 @@ void mj_solveLD(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNu
   }
 }
 
+// X = inv(L' D L) X for n right sides held by rows (X(i, v) at X[i n + v]): mj_solveLD's
+// passes with each factor entry updating a whole row (contiguous, paired) at once
+void mj_solveLDRows(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNum* X, int n,
+                    int simple) {
+  int nv = m->nv;
+  const int* parent = m->dof_parentid;
+  int total = 0;
+  for (int k = 0; k < nv; k++) total += ldLen(m, k, simple);
+
+  // L' W = X from the leaves, W / D, then L X = Z from the root
+  const mjtNum* row = ld + total;
+  for (int k = nv - 1; k >= 0; k--) {
+    int len = ldLen(m, k, simple);
+    row -= len;
+    for (int i = parent[k], p = len - 2; p >= 0; i = parent[i], p--)
+      rowUpdate(X + (size_t)i * n, X + (size_t)k * n, -row[p], n);
+  }
+  for (int k = 0; k < nv; k++) mju_scl(X + (size_t)k * n, X + (size_t)k * n, diaginv[k], n);
+  for (int k = 0; k < nv; k++) {
+    int len = ldLen(m, k, simple);
+    for (int i = parent[k], p = len - 2; p >= 0; i = parent[i], p--)
+      rowUpdate(X + (size_t)k * n, X + (size_t)i * n, -row[p], n);
+    row += len;
+  }
+}
+
 // x = inv(M) y with the factor of qM
 void mj_solveM(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, int n) {
   mj_solveLD(m, d->qLD, d->qLDiagInv, x, y, n, 1);
