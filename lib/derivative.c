@@ -168,78 +168,17 @@ int mjd_firstMoved(const mjModel* m, int k) {
   return k;
 }
 
-// one body of the sweep (derivative.h): its joints in order, free translations first
-// (cdof_dot 0), then rotations (cdof_dot from the velocity V before them, as mj_comVel):
-//   d cdof_j = S x cdof_j (turned dofs),  d cdofdot_j = dV x cdof_j + V x d cdof_j,
-//   dA += d cdofdot_j v_j + d cdof_j a_j + cdof_j da_j (+ cdofdot_j at vdof),
-//   dV += d cdof_j v_j (+ cdof_j at vdof)
-void mjd_bodySweep(const mjModel* m, const mjData* d, int b, const mjtNum* S, int first,
-                   const mjtNum* v, const mjtNum* cvel, const mjtNum* cdofdot, const mjtNum* a,
-                   const mjtNum* da, int vdof, mjtNum dV[6], mjtNum dA[6]) {
-  mjtNum V[6], dc[36], dcdd[6], t[6];
-  mju_copy6(V, cvel + 6 * m->body_parentid[b]);
-  for (int jn = m->body_jntadr[b]; jn < m->body_jntadr[b] + m->body_jntnum[b]; jn++) {
-    int adr = m->jnt_dofadr[jn], type = m->jnt_type[jn];
-    int n = type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
-    int ntrn = type == mjJNT_FREE ? 3 : 0;
-    for (int i = 0; i < n; i++) {
-      if (S && adr + i >= first) mju_crossMotion(dc + 6 * i, S, d->cdof + 6 * (adr + i));
-      else mju_zero(dc + 6 * i, 6);
-    }
-    for (int i = 0; i < n; i++) {
-      int j = adr + i;
-      if (da) mju_addToScl6(dA, d->cdof + 6 * j, da[j]);
-      mju_addToScl6(dA, dc + 6 * i, a ? a[j] : 0);
-      if (i >= ntrn) {
-        mju_crossMotion(dcdd, dV, d->cdof + 6 * j);
-        mju_crossMotion(t, V, dc + 6 * i);
-        mju_addTo6(dcdd, t);
-        mju_addToScl6(dA, dcdd, v[j]);
-        if (j == vdof) mju_addTo6(dA, cdofdot + 6 * j);
-      }
-
-      // the velocity: after each translation, after the last rotation for all rotations
-      if (i >= ntrn && i < n - 1) continue;
-      for (int r = i < ntrn ? i : ntrn; r <= i; r++) {
-        mju_addToScl6(V, d->cdof + 6 * (adr + r), v[adr + r]);
-        mju_addToScl6(dV, dc + 6 * r, v[adr + r]);
-        if (adr + r == vdof) mju_addTo6(dV, d->cdof + 6 * (adr + r));
-      }
-    }
-  }
-}
-
-// dF = I dA + dV x* (I V) + V x* (I dV) of F = I A + V x* (I V) (derivative.h), and with a
-// motion S the moved inertia's terms S x* (I A) - I (S x A) + V x* (S x* (I V) - I (S x V))
-void mjd_bodyForceDeriv(const mjtNum I[10], const mjtNum V[6], const mjtNum A[6],
-                        const mjtNum* S, const mjtNum dV[6], const mjtNum dA[6], mjtNum F[6]) {
-  mjtNum iv[6], w[6], t[6];
-  mju_mulInertVec(F, I, dA);
-  mju_mulInertVec(iv, I, V);
-  mju_crossForce(t, dV, iv);
-  mju_addTo6(F, t);
-  mju_mulInertVec(w, I, dV);
-  if (S) {
-    mjd_movedInertia(I, S, V, w);
-    mjd_movedInertia(I, S, A, F);
-  }
-  mju_crossForce(t, V, w);
-  mju_addTo6(F, t);
-}
-
-// res += S x* (I x) - I (S x x) (derivative.h)
-void mjd_movedInertia(const mjtNum I[10], const mjtNum S[6], const mjtNum x[6], mjtNum res[6]) {
-  mjtNum ix[6], sx[6], t[6];
-  mju_mulInertVec(ix, I, x);
-  mju_crossForce(t, S, ix);
-  mju_addTo6(res, t);
-  mju_crossMotion(sx, S, x);
-  mju_mulInertVec(t, I, sx);
-  mju_subFrom(res, t, 6);
+// the last dof of dof k's group, the dofs whose cdof_dot do not see qvel_k: k itself, a ball's
+// three rotations, a free joint's three translations or three rotations (mj_comVel)
+static int groupEnd(const mjModel* m, int k) {
+  int j = m->dof_jntid[k], adr = m->jnt_dofadr[j];
+  if (m->jnt_type[j] == mjJNT_BALL) return adr + 2;
+  if (m->jnt_type[j] == mjJNT_FREE) return k < adr + 3 ? adr + 2 : adr + 5;
+  return k;
 }
 
 // K (6x6 column-major, += here) of U -> I (U x V) + U x* h + V x* (I U), h = I V: the part of
-// a body's net force slope that is linear in a motion U of its velocity's frame (below)
+// a body's net force slope that is linear in a motion U of its velocity's frame
 static void addCoriolisMatrix(const mjtNum I[10], const mjtNum V[6], const mjtNum h[6],
                               mjtNum K[36]) {
   for (int c = 0; c < 6; c++) {
@@ -256,13 +195,90 @@ static void addCoriolisMatrix(const mjtNum I[10], const mjtNum V[6], const mjtNu
   }
 }
 
-// the last dof of dof k's group, the dofs whose cdof_dot do not see qvel_k: k itself, a ball's
-// three rotations, a free joint's three translations or three rotations (mj_comVel)
-static int groupEnd(const mjModel* m, int k) {
-  int j = m->dof_jntid[k], adr = m->jnt_dofadr[j];
-  if (m->jnt_type[j] == mjJNT_BALL) return adr + 2;
-  if (m->jnt_type[j] == mjJNT_FREE) return k < adr + 3 ? adr + 2 : adr + 5;
-  return k;
+// c's arrays on d's stack for m's bodies (derivative.h)
+void mjd_compositeAlloc(const mjModel* m, mjData* d, mjdComposite* c) {
+  size_t nbody = m->nbody;
+  c->cacc = mj_stackAlloc(d, 6 * nbody);
+  c->frc = mj_stackAlloc(d, 6 * nbody);
+  c->inert = mj_stackAlloc(d, 10 * nbody);
+  c->cor = mj_stackAlloc(d, 36 * nbody);
+  c->mom = mj_stackAlloc(d, 6 * nbody);
+}
+
+// the nominal RNE sweep (derivative.h): accelerations from -gravity at the world, then per
+// body its net force, inertia, K and momentum, summed over the subtrees
+void mjd_rneComposites(const mjModel* m, const mjData* d, const mjtNum* v, const mjtNum* cvel,
+                       const mjtNum* cdofdot, const mjtNum* a, int gravity, mjdComposite* c) {
+  mju_zero(c->cacc, 6);
+  if (gravity && !(m->opt.disableflags & mjDSBL_GRAVITY)) {
+    mju_scl3(c->cacc + 3, m->opt.gravity, -1);
+  }
+  for (int b = 1; b < m->nbody; b++) {
+    const mjtNum *I = d->cinert + 10 * b, *V = cvel + 6 * b;
+    mjtNum* Ab = c->cacc + 6 * b;
+    mju_copy6(Ab, c->cacc + 6 * m->body_parentid[b]);
+    for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
+      mju_addToScl6(Ab, cdofdot + 6 * j, v[j]);
+      if (a) mju_addToScl6(Ab, d->cdof + 6 * j, a[j]);
+    }
+    bodyForce(I, Ab, V, c->frc + 6 * b);
+    mju_copy(c->inert + 10 * b, I, 10);
+    mju_mulInertVec(c->mom + 6 * b, I, V);
+    mju_zero(c->cor + 36 * b, 36);
+    addCoriolisMatrix(I, V, c->mom + 6 * b, c->cor + 36 * b);
+  }
+  for (int b = m->nbody - 1; b > 0; b--) {
+    int p = m->body_parentid[b];
+    if (p <= 0) continue;
+    mju_addTo6(c->frc + 6 * p, c->frc + 6 * b);
+    mju_addTo(c->inert + 10 * p, c->inert + 10 * b, 10);
+    mju_addTo(c->cor + 36 * p, c->cor + 36 * b, 36);
+    mju_addTo6(c->mom + 6 * p, c->mom + 6 * b);
+  }
+}
+
+// column k's vectors Q, U (derivative.h): with V_p, A_p the twists before the first moved dof
+// (q) or W_k after k's group (v),  q: U = -S x V_p, Q = -S x A_p - U x V_p;
+// v: U = cdof_k, Q = cdofdot_k (none for a free translation) - cdof_k x W_k
+void mjd_columnMotion(const mjModel* m, const mjData* d, int k, int pos, const mjtNum* v,
+                      const mjtNum* cvel, const mjtNum* cdofdot, const mjtNum* a,
+                      const mjtNum* cacc, mjtNum Q[6], mjtNum U[6]) {
+  int bk = m->dof_bodyid[k], p = m->body_parentid[bk], jnt = m->dof_jntid[k];
+  int end = pos ? mjd_firstMoved(m, k) : groupEnd(m, k) + 1;
+  const mjtNum* S = d->cdof + 6 * k;
+  mjtNum Vp[6], Ap[6], t[6];
+  mju_copy6(Vp, cvel + 6 * p);
+  mju_copy6(Ap, cacc + 6 * p);
+  for (int j = m->body_dofadr[bk]; j < end; j++) {
+    mju_addToScl6(Vp, d->cdof + 6 * j, v[j]);
+    mju_addToScl6(Ap, cdofdot + 6 * j, v[j]);
+    if (a) mju_addToScl6(Ap, d->cdof + 6 * j, a[j]);
+  }
+  if (pos) {
+    mju_crossMotion(t, S, Vp);
+    mju_scl(U, t, -1, 6);
+    mju_crossMotion(Q, Ap, S);
+    mju_crossMotion(t, U, Vp);
+    mju_subFrom(Q, t, 6);
+  } else {
+    mju_crossMotion(t, S, Vp);
+    if (m->jnt_type[jnt] == mjJNT_FREE && k < m->jnt_dofadr[jnt] + 3) mju_scl(Q, t, -1, 6);
+    else mju_sub(Q, cdofdot + 6 * k, t, 6);
+    mju_copy6(U, S);
+  }
+}
+
+// dF = S x* F_X (S not NULL: a q column) + Ic_X Q + K_X U: the slope of the net forces summed
+// over body X's subtree, all of which moves with the column (derivative.h)
+void mjd_subtreeForceSlope(const mjdComposite* c, int X, const mjtNum* S, const mjtNum Q[6],
+                           const mjtNum U[6], mjtNum dF[6]) {
+  mjtNum t[6];
+  mju_mulInertVec(dF, c->inert + 10 * X, Q);
+  if (S) {
+    mju_crossForce(t, S, c->frc + 6 * X);
+    mju_addTo6(dF, t);
+  }
+  for (int i = 0; i < 6; i++) mju_addToScl6(dF, c->cor + 36 * X + 6 * i, U[i]);
 }
 
 // Spatial quantities are held about a fixed point (the current subtree com, not moving with
@@ -270,105 +286,48 @@ static int groupEnd(const mjModel* m, int k) {
 // frame a perturbation of dof k by e moves everything after it rigidly by the motion
 // S = cdof_k:  d cdof_j = S x cdof_j,  d(I w) = S x* (I w) - I (S x w).  With V_p, A_p the
 // twists before the first moved dof (mjd_firstMoved), each body b of k's subtree has
-//   dV_b = S x (V_b - V_p),  dA_b = S x (A_b - A_p) - U x (V_b - V_p),  U = S x V_p
+//   dV_b = S x (V_b - V_p),  dA_b = S x (A_b - A_p) - (S x V_p) x (V_b - V_p)
 // (the Jacobi identity turns the sum of the moved cdof_dot's slopes into these), and its net
 // force F_b = I_b A_b + V_b x* (I_b V_b) the slope
-//   dF_b = S x* F_b - I_b Q - K_b U,  Q = S x A_p - U x V_p,
+//   dF_b = S x* F_b + I_b Q + K_b U,  U = -S x V_p,  Q = -S x A_p - U x V_p,
 //   K_b U = I_b (U x V_b) + U x* (I_b V_b) + V_b x* (I_b U)   (addCoriolisMatrix).
 // Along v_k (W_k the velocity after k's group, groupEnd) the bodies of the subtree have
-//   dV_b = cdof_k,  dA_b = E + cdof_k x V_b,  E = cdofdot_k - cdof_k x W_k,
-//   dF_b = I_b E + K_b cdof_k.
-// Both are linear in per-column vectors with per-body matrices, so the subtree sums dF_X use
-// the subtree sums Ic_X (composite inertia), K_X, F_X, and d rne_i = d cdof_i' F_X +
-// cdof_i' dF_X for a dof i of body X becomes, with a_i = Ic_X cdof_i and b_i = K_X' cdof_i,
-//   moved i (q):  -(a_i' Q + b_i' U)  (d cdof_i' F_X = -cdof_i' (S x* F_X) cancels S x* F_X)
-//   i in the subtree (v):  a_i' E + b_i' cdof_k
-// and for the unmoved dofs above (ancestors, k's body's dofs before the first moved)
-// cdof_i' dF_X with X = k's body.  O(nv * subtree) multiply-adds of 12 for all columns.
+//   dV_b = cdof_k,  dA_b = Q + cdof_k x V_b,  Q = cdofdot_k - cdof_k x W_k,
+//   dF_b = I_b Q + K_b U,  U = cdof_k
+// (mjd_columnMotion).  Both are linear in the per-column Q, U with per-body matrices, so the
+// subtree sums dF_X use the subtree sums Ic_X (composite inertia), K_X, F_X
+// (mjd_rneComposites), and d rne_i = d cdof_i' F_X + cdof_i' dF_X for a dof i of body X is,
+// with a_i = Ic_X cdof_i and b_i = K_X' cdof_i,
+//   a_i' Q + b_i' U  (q: a moved i, whose d cdof_i' F_X = -cdof_i' (S x* F_X) cancels S x* F_X;
+//                     v: every i of the subtree)
+// and cdof_i' dF_X with X = k's body for the dofs above (mjd_subtreeForceSlope: ancestors,
+// k's body's dofs before the first moved).  O(nv * subtree) 12-term dots for all columns.
 void mjd_rneDerivative(const mjModel* m, mjData* d, const mjtNum* v, const mjtNum* cvel,
                        const mjtNum* cdofdot, const mjtNum* a, int gravity, int pos,
                        mjtNum scl, mjtNum* res) {
   int nv = m->nv, nbody = m->nbody;
   size_t mark = mj_markStack(d);
-  mjtNum* cacc = mj_stackAlloc(d, 6 * (size_t)nbody);
-  mjtNum* frc = mj_stackAlloc(d, 6 * (size_t)nbody);
-  mjtNum* inert = mj_stackAlloc(d, 10 * (size_t)nbody);
-  mjtNum* cor = mj_stackAlloc(d, 36 * (size_t)nbody);
+  mjdComposite c;
+  mjd_compositeAlloc(m, d, &c);
   mjtNum* ab = mj_stackAlloc(d, 12 * (size_t)nv);
   int* moved = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
-
-  // nominal accelerations from -gravity at the world, net forces, inertias and K per body,
-  // then their subtree sums
-  mju_zero(cacc, 6);
-  if (gravity && !(m->opt.disableflags & mjDSBL_GRAVITY)) mju_scl3(cacc + 3, m->opt.gravity, -1);
-  for (int b = 1; b < nbody; b++) {
-    const mjtNum *I = d->cinert + 10 * b, *V = cvel + 6 * b;
-    mjtNum *Ab = cacc + 6 * b, h[6];
-    mju_copy6(Ab, cacc + 6 * m->body_parentid[b]);
-    for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
-      mju_addToScl6(Ab, cdofdot + 6 * j, v[j]);
-      if (a) mju_addToScl6(Ab, d->cdof + 6 * j, a[j]);
-    }
-    bodyForce(I, Ab, V, frc + 6 * b);
-    mju_copy(inert + 10 * b, I, 10);
-    mju_mulInertVec(h, I, V);
-    mju_zero(cor + 36 * b, 36);
-    addCoriolisMatrix(I, V, h, cor + 36 * b);
-  }
-  for (int b = nbody - 1; b > 0; b--) {
-    int p = m->body_parentid[b];
-    if (p <= 0) continue;
-    mju_addTo6(frc + 6 * p, frc + 6 * b);
-    mju_addTo(inert + 10 * p, inert + 10 * b, 10);
-    mju_addTo(cor + 36 * p, cor + 36 * b, 36);
-  }
+  mjd_rneComposites(m, d, v, cvel, cdofdot, a, gravity, &c);
 
   // a_i = Ic_X cdof_i, b_i = K_X' cdof_i of each dof i of body X
   for (int i = 0; i < nv; i++) {
     int X = m->dof_bodyid[i];
-    const mjtNum *c = d->cdof + 6 * i, *K = cor + 36 * X;
-    mju_mulInertVec(ab + 12 * i, inert + 10 * X, c);
-    for (int r = 0; r < 6; r++) ab[12 * i + 6 + r] = mju_dot6(K + 6 * r, c);
+    const mjtNum *cd = d->cdof + 6 * i, *K = c.cor + 36 * X;
+    mju_mulInertVec(ab + 12 * i, c.inert + 10 * X, cd);
+    for (int r = 0; r < 6; r++) ab[12 * i + 6 + r] = mju_dot6(K + 6 * r, cd);
   }
 
   // one column per dof k
   for (int k = 0; k < nv; k++) {
     int bk = m->dof_bodyid[k], first = mjd_firstMoved(m, k), adr = m->body_dofadr[bk];
-    int end = pos ? first : groupEnd(m, k) + 1, p = m->body_parentid[bk];
-    const mjtNum *S = d->cdof + 6 * k, *Ic = inert + 10 * bk, *K = cor + 36 * bk;
     mjtNum* col = res + (size_t)k * nv;
-    mjtNum Vp[6], Ap[6], Q[6], U[6], dF[6], t[6];
-
-    // V_p, A_p before the first moved dof (q), W_k after k's group (v)
-    mju_copy6(Vp, cvel + 6 * p);
-    mju_copy6(Ap, cacc + 6 * p);
-    for (int j = adr; j < end; j++) {
-      mju_addToScl6(Vp, d->cdof + 6 * j, v[j]);
-      mju_addToScl6(Ap, cdofdot + 6 * j, v[j]);
-      if (a) mju_addToScl6(Ap, d->cdof + 6 * j, a[j]);
-    }
-
-    // the column's vectors (Q, U: q; E in Q, cdof_k in U: v) and dF of k's body's subtree
-    if (pos) {
-      mju_crossMotion(U, S, Vp);
-      mju_crossMotion(Q, S, Ap);
-      mju_crossMotion(t, U, Vp);
-      mju_subFrom(Q, t, 6);
-      mju_crossForce(dF, S, frc + 6 * bk);
-      mju_scl(U, U, -1, 6);
-      mju_scl(Q, Q, -1, 6);
-    } else {
-      int trn = m->jnt_type[m->dof_jntid[k]] == mjJNT_FREE &&
-                k < m->jnt_dofadr[m->dof_jntid[k]] + 3;
-      mju_crossMotion(t, S, Vp);
-      if (trn) mju_scl(Q, t, -1, 6);
-      else mju_sub(Q, cdofdot + 6 * k, t, 6);
-      mju_copy6(U, S);
-      mju_zero(dF, 6);
-    }
-    mju_mulInertVec(t, Ic, Q);
-    mju_addTo6(dF, t);
-    for (int c = 0; c < 6; c++) mju_addToScl6(dF, K + 6 * c, U[c]);
+    mjtNum Q[6], U[6], dF[6];
+    mjd_columnMotion(m, d, k, pos, v, cvel, cdofdot, a, c.cacc, Q, U);
+    mjd_subtreeForceSlope(&c, bk, pos ? d->cdof + 6 * k : NULL, Q, U, dF);
 
     // the subtree's dofs (k's body's from the first moved on, for q), then the unmoved ones
     for (int b = bk; b < nbody; b++) {
@@ -953,7 +912,7 @@ static int checkStack(const mjModel* m, mjData* d, int sensors, char* err, int e
   size_t nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
   size_t nefc = d->nefc, nstate = m->opt.integrator == mjINT_RK4 ? 4 : 1;
   size_t need = (nstate * ndx + 4 * nv) * ncol + 3 * nv * nv + 16 * (size_t)m->nM +
-                74 * (size_t)m->nbody + 43 * nv + 2 * nv * nefc + 11 * nefc +
+                80 * (size_t)m->nbody + 43 * nv + 2 * nv * nefc + 11 * nefc +
                 (nv + 3) * (size_t)m->neq + 64 +
                 (sensors ? nefc * ncol + mjd_sensorStack(m, d) : 0);
   size_t mark = mj_markStack(d);
