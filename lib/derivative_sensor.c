@@ -160,21 +160,33 @@ static const mjtNum* bodyOrigin(const mjModel* m, const mjData* d, int b) {
   return d->subtree_com + 3 * m->body_rootid[b];
 }
 
-// body b's twists' slopes for the column: in the active subtree dV = [q] S x V + U,
-// dA = [q] S x A + U x V + Q (mjd_columnMotion), elsewhere none; dA plus qacc's J_b da
-static void bodySlopes(const Work* w, const mjData* d, int b, mjtNum dV[6], mjtNum dA[6]) {
-  const mjtNum *V = d->cvel + 6 * b, *S = bodyMotion(w, b);
+// body b's velocity twist's slope for the column: dV = [q] S x V + U in the active subtree
+// (mjd_columnMotion), else none
+static void bodyVelSlope(const Work* w, const mjData* d, int b, mjtNum dV[6]) {
+  const mjtNum* S = bodyMotion(w, b);
+  mjtNum t[6];
+  if (!w->active[b]) {
+    mju_zero(dV, 6);
+    return;
+  }
+  mju_copy6(dV, w->U);
+  if (S) {
+    mju_crossMotion(t, S, d->cvel + 6 * b);
+    mju_addTo6(dV, t);
+  }
+}
+
+// body b's acceleration twist's slope for the column: qacc's J_b da, plus in the active
+// subtree [q] S x A + U x V + Q (mjd_columnMotion)
+static void bodyAccSlope(const Work* w, const mjData* d, int b, mjtNum dA[6]) {
+  const mjtNum* S = bodyMotion(w, b);
   mjtNum t[6];
   mju_copy6(dA, w->dacc + 6 * b);
-  mju_zero(dV, 6);
   if (!w->active[b]) return;
-  mju_copy6(dV, w->U);
-  mju_crossMotion(t, w->U, V);
+  mju_crossMotion(t, w->U, d->cvel + 6 * b);
   mju_addTo6(dA, t);
   mju_addTo6(dA, w->Q);
   if (S) {
-    mju_crossMotion(t, S, V);
-    mju_addTo6(dV, t);
     mju_crossMotion(t, S, w->c.cacc + 6 * b);
     mju_addTo6(dA, t);
   }
@@ -319,16 +331,16 @@ typedef struct {
   mjtNum dp[3], dw[3];  // the origin's displacement and the frame's turn
   mjtNum v[3], w[3];    // the origin's linear and the angular velocity (world)
   mjtNum dv[3], dwv[3]; // their slopes
-  mjtNum dA[6];         // the body's acceleration twist's slope (bodySlopes)
   int b, moves;         // its body; 1 when the body is in the column's active subtree
 } Frame;
 
-// the velocities a frame needs: none, always, only when it moves (else they meet only zeros)
+// the velocities a frame needs: none (nor their slopes), always, only when it moves (else
+// they meet only zeros)
 enum { VEL_NONE, VEL_ALWAYS, VEL_MOVING };
 
 // f = the frame of object (type, id) and its motion: dp = S at p, dw = S_ang (moved), v, w
-// from cvel (as `vel` asks), dv = dV at p + V_ang x dp, dwv = dV_ang; all slopes 0 outside the
-// active subtree.  0 (f the world's, at rest) for no object
+// from cvel (as `vel` asks), dv = dV at p + V_ang x dp, dwv = dV_ang (unless VEL_NONE); all
+// slopes 0 outside the active subtree.  0 (f the world's, at rest) for no object
 static int frameMotion(const mjModel* m, const mjData* d, const Work* w, int type, int id,
                        int vel, Frame* f) {
   mjtNum t[3], dV[6];
@@ -340,7 +352,6 @@ static int frameMotion(const mjModel* m, const mjData* d, const Work* w, int typ
   }
   const mjtNum *S = bodyMotion(w, f->b), *o = bodyOrigin(m, d, f->b);
   const mjtNum* V = d->cvel + 6 * f->b;
-  bodySlopes(w, d, f->b, dV, f->dA);
   f->moves = w->active[f->b];
   if (vel == VEL_ALWAYS || (vel == VEL_MOVING && f->moves)) {
     mjd_pointVel(f->v, V, f->p, o);
@@ -351,6 +362,8 @@ static int frameMotion(const mjModel* m, const mjData* d, const Work* w, int typ
     mjd_pointVel(f->dp, S, f->p, o);
     mju_copy3(f->dw, S);
   }
+  if (vel == VEL_NONE) return 1;
+  bodyVelSlope(w, d, f->b, dV);
   mjd_pointVel(f->dv, dV, f->p, o);
   mju_cross(t, V, f->dp);
   mju_addTo3(f->dv, t);
@@ -374,10 +387,13 @@ static void rotated(const mjtNum* R, const mjtNum dw[3], const mjtNum X[3], cons
 
 // Y = the acceleration of f's origin (A at p + w x v, cacc's gravity included), X its slope
 // dA at p + A_ang x dp + dw_v x v + w x dv (dA at p alone, Y not needed, when f does not move)
-static void accAt(const mjModel* m, const mjData* d, const Frame* f, mjtNum X[3], mjtNum Y[3]) {
+static void accAt(const mjModel* m, const mjData* d, const Work* w, const Frame* f, mjtNum X[3],
+                  mjtNum Y[3]) {
   const mjtNum *A = d->cacc + 6 * f->b, *o = bodyOrigin(m, d, f->b);
   mjtNum t[3];
-  mjd_pointVel(X, f->dA, f->p, o);
+  mjtNum dA[6];
+  bodyAccSlope(w, d, f->b, dA);
+  mjd_pointVel(X, dA, f->p, o);
   mju_zero3(Y);
   if (!f->moves) return;
   mjd_pointVel(Y, A, f->p, o);
@@ -621,13 +637,16 @@ static void sensorColumn(const mjModel* m, const mjData* d, const Work* w, int s
     case mjSENS_ACCELEROMETER: case mjSENS_FRAMELINACC:
       frameMotion(m, d, w, type == mjSENS_ACCELEROMETER ? mjOBJ_SITE : m->sensor_objtype[s], id,
                   VEL_MOVING, &f);
-      accAt(m, d, &f, X, Y);
+      accAt(m, d, w, &f, X, Y);
       rotated(type == mjSENS_ACCELEROMETER ? f.R : NULL, f.dw, X, Y, g);
       break;
-    case mjSENS_FRAMEANGACC:
+    case mjSENS_FRAMEANGACC: {
+      mjtNum dA[6];
       frameMotion(m, d, w, m->sensor_objtype[s], id, VEL_NONE, &f);
-      mju_copy3(g, f.dA);
+      bodyAccSlope(w, d, f.b, dA);
+      mju_copy3(g, dA);
       break;
+    }
     case mjSENS_FORCE: case mjSENS_TORQUE: siteForceColumn(m, d, w, s, g); break;
     case mjSENS_RANGEFINDER: g[0] = rangeColumn(m, d, w, s, out[0]); break;
     case mjSENS_CAMPROJECTION: camColumn(m, d, w, s, out, g); break;
