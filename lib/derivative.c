@@ -302,32 +302,31 @@ void mjd_subtreeForceSlope(const mjdComposite* c, int X, const mjtNum* S, const 
 //                     v: every i of the subtree)
 // and cdof_i' dF_X with X = k's body for the dofs above (mjd_subtreeForceSlope: ancestors,
 // k's body's dofs before the first moved).  O(nv * subtree) 12-term dots for all columns.
-void mjd_rneDerivative(const mjModel* m, mjData* d, const mjtNum* v, const mjtNum* cvel,
-                       const mjtNum* cdofdot, const mjtNum* a, int gravity, int pos,
-                       mjtNum scl, mjtNum* res) {
+void mjd_rneDerivative(const mjModel* m, mjData* d, const mjdComposite* c, const mjtNum* v,
+                       const mjtNum* cvel, const mjtNum* cdofdot, const mjtNum* a, mjtNum scl,
+                       mjtNum* resq, mjtNum* resv) {
   int nv = m->nv, nbody = m->nbody;
   size_t mark = mj_markStack(d);
-  mjdComposite c;
-  mjd_compositeAlloc(m, d, &c);
   mjtNum* ab = mj_stackAlloc(d, 12 * (size_t)nv);
   int* moved = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
-  mjd_rneComposites(m, d, v, cvel, cdofdot, a, gravity, &c);
 
   // a_i = Ic_X cdof_i, b_i = K_X' cdof_i of each dof i of body X
   for (int i = 0; i < nv; i++) {
     int X = m->dof_bodyid[i];
-    const mjtNum *cd = d->cdof + 6 * i, *K = c.cor + 36 * X;
-    mju_mulInertVec(ab + 12 * i, c.inert + 10 * X, cd);
+    const mjtNum *cd = d->cdof + 6 * i, *K = c->cor + 36 * X;
+    mju_mulInertVec(ab + 12 * i, c->inert + 10 * X, cd);
     for (int r = 0; r < 6; r++) ab[12 * i + 6 + r] = mju_dot6(K + 6 * r, cd);
   }
 
-  // one column per dof k
-  for (int k = 0; k < nv; k++) {
+  // one column per dof k and direction (q: pos, v)
+  for (int kk = 0; kk < 2 * nv; kk++) {
+    int pos = kk < nv, k = pos ? kk : kk - nv;
+    if (!(pos ? resq : resv)) continue;
     int bk = m->dof_bodyid[k], first = mjd_firstMoved(m, k), adr = m->body_dofadr[bk];
-    mjtNum* col = res + (size_t)k * nv;
+    mjtNum* col = (pos ? resq : resv) + (size_t)k * nv;
     mjtNum Q[6], U[6], dF[6];
-    mjd_columnMotion(m, d, k, pos, v, cvel, cdofdot, a, c.cacc, Q, U);
-    mjd_subtreeForceSlope(&c, bk, pos ? d->cdof + 6 * k : NULL, Q, U, dF);
+    mjd_columnMotion(m, d, k, pos, v, cvel, cdofdot, a, c->cacc, Q, U);
+    mjd_subtreeForceSlope(c, bk, pos ? d->cdof + 6 * k : NULL, Q, U, dF);
 
     // the subtree's dofs (k's body's from the first moved on, for q), then the unmoved ones
     for (int b = bk; b < nbody; b++) {
@@ -352,6 +351,20 @@ static void comVelAt(const mjModel* m, mjData* d, mjtNum* vel, mjtNum* cvel, mjt
   d->qvel = vel, d->cvel = cvel, d->cdof_dot = cdofdot;
   mj_comVel(m, d);
   d->qvel = qvel, d->cvel = cv, d->cdof_dot = cd;
+}
+
+// resq, resv (either NULL) += scl d rne/dq, d rne/dv at (v, cvel, cdofdot, a) (gravity when
+// `gravity`), the composites on d's stack, or in *keep (its arrays the caller's) for reuse
+static void rneAt(const mjModel* m, mjData* d, const mjtNum* v, const mjtNum* cvel,
+                  const mjtNum* cdofdot, const mjtNum* a, int gravity, mjtNum scl, mjtNum* resq,
+                  mjtNum* resv, mjdComposite* keep) {
+  size_t mark = mj_markStack(d);
+  mjdComposite c;
+  if (!keep) mjd_compositeAlloc(m, d, &c);
+  mjdComposite* cp = keep ? keep : &c;
+  mjd_rneComposites(m, d, v, cvel, cdofdot, a, gravity, cp);
+  mjd_rneDerivative(m, d, cp, v, cvel, cdofdot, a, scl, resq, resv);
+  mj_freeStack(d, mark);
 }
 
 // ---- passive and actuator forces ---------------------------------------------------------------
@@ -788,8 +801,10 @@ static void solveW(const mjModel* m, mjData* d, const Factor* f, mjtNum* x, int 
 // ---- the acceleration's derivative -------------------------------------------------------------
 
 // G (column-major nv x (2 nv + na + nu)) = the right side of system sys differentiated at
-// its solution acc (the head comment's G, without the solve)
-static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjtNum* G) {
+// its solution acc (the head comment's G, without the solve); keep (NULL: not wanted) gets
+// the RNE's composites at (qvel, acc) for the sensor pass
+static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjtNum* G,
+                    mjdComposite* keep) {
   int nv = m->nv, na = m->na, nu = m->nu;
   mjtNum h = m->opt.timestep;
   size_t mark = mj_markStack(d);
@@ -798,8 +813,7 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
 
   // the inverse dynamics at a': -d rne(q, v, a')/dq and -d rne/dv
   mju_zero(G, nv * (2 * nv + na + nu));
-  mjd_rneDerivative(m, d, d->qvel, d->cvel, d->cdof_dot, acc, 1, 1, -1, Gq);
-  mjd_rneDerivative(m, d, d->qvel, d->cvel, d->cdof_dot, NULL, 1, 0, -1, Gv);
+  rneAt(m, d, d->qvel, d->cvel, d->cdof_dot, acc, 1, -1, Gq, Gv, keep);
 
   // implicit: -h d/dq [c0(v + a') - c0(v) - c0(a')] and -h dc0/dv at a'
   if (sys == SYS_IMPLICIT) {
@@ -808,12 +822,12 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
     mjtNum* cdd = mj_stackAlloc(d, 6 * (size_t)nv);
     mju_add(w, d->qvel, acc, nv);
     comVelAt(m, d, w, cvel, cdd);
-    mjd_rneDerivative(m, d, w, cvel, cdd, NULL, 0, 1, -h, Gq);
-    mjd_rneDerivative(m, d, d->qvel, d->cvel, d->cdof_dot, NULL, 0, 1, h, Gq);
+    rneAt(m, d, w, cvel, cdd, NULL, 0, -h, Gq, NULL, NULL);
+    rneAt(m, d, d->qvel, d->cvel, d->cdof_dot, NULL, 0, h, Gq, NULL, NULL);
     mju_copy(w, acc, nv);
     comVelAt(m, d, w, cvel, cdd);
-    mjd_rneDerivative(m, d, w, cvel, cdd, NULL, 0, 1, h, Gq);
-    mjd_rneDerivative(m, d, w, cvel, cdd, NULL, 0, 0, -h, Gv);
+    rneAt(m, d, w, cvel, cdd, NULL, 0, h, Gq, NULL, NULL);
+    rneAt(m, d, w, cvel, cdd, NULL, 0, -h, NULL, Gv, NULL);
   }
 
   // passive and actuator forces
@@ -850,7 +864,7 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
     } else {
       mju_copy(acc, d->qacc, nv);
     }
-    smoothG(m, d, sys, acc, Y);
+    smoothG(m, d, sys, acc, Y, NULL);
     solveW(m, d, &f, Y, ncol);
     mj_freeStack(d, mark);
     return;
@@ -859,11 +873,13 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
   // the constrained acceleration, the answer when W is M; the sensors from it
   mjtNum* G0 = own && sys != SYS_EULER ? mj_stackAlloc(d, (size_t)nv * ncol) : NULL;
   mjtNum* dforce = sensors ? mj_stackAlloc(d, (size_t)d->nefc * ncol) : NULL;
-  smoothG(m, d, SYS_QACC, d->qacc, Y);
+  mjdComposite keep;
+  if (sensors) mjd_compositeAlloc(m, d, &keep);
+  smoothG(m, d, SYS_QACC, d->qacc, Y, sensors ? &keep : NULL);
   if (G0) mju_copy(G0, Y, nv * ncol);
   if (d->nefc) mjd_constraintAcc(m, d, Y, ncol, dforce);
   else solveW(m, d, &(Factor){NULL, NULL, NULL}, Y, ncol);
-  if (sensors) mjd_sensorDeriv(m, d, Y, dforce, C, D);
+  if (sensors) mjd_sensorDeriv(m, d, &keep, Y, dforce, C, D);
   mju_copy(acc, d->qacc, nv);
   if (!own) {
     mj_freeStack(d, mark);
@@ -883,7 +899,7 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
     }
     mju_sub(w, acc, d->qacc, nv);
     mju_zero(rest, 6 * (m->nbody + nv));
-    mjd_rneDerivative(m, d, rest, rest, rest, w, 0, 1, 1, Z);
+    rneAt(m, d, rest, rest, rest, w, 0, 1, Z, NULL, NULL);
     solveW(m, d, &f, Z, ncol);
     mju_subFrom(Y, Z, nv * ncol);
     mj_freeStack(d, mark);
@@ -893,7 +909,7 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
   // implicit, implicitfast: W da' = G(a') + M da - G0
   mjtNum* Gs = mj_stackAlloc(d, (size_t)nv * ncol);
   mjtNum* Mda = mj_stackAlloc(d, (size_t)nv);
-  smoothG(m, d, sys, acc, Gs);
+  smoothG(m, d, sys, acc, Gs, NULL);
   for (int c = 0; c < ncol; c++) {
     mjtNum* Yc = Y + (size_t)c * nv;
     mj_mulM(m, d, Mda, Yc);
@@ -907,14 +923,14 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
 // 0 when d's stack holds the temporaries of the analytic path (the step's state Jacobian, four
 // for RK4; the acceleration's and three more of its size, one the solves' rows; the
 // integrator's matrix; the constraint rows' dense Jacobian; the sweeps; with `sensors` the
-// forces' derivative and the sensor pass's), else -1 and a message
+// forces' derivative, the RNE's composites kept and the sensor pass's), else -1 and a message
 static int checkStack(const mjModel* m, mjData* d, int sensors, char* err, int errsz) {
   size_t nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
   size_t nefc = d->nefc, nstate = m->opt.integrator == mjINT_RK4 ? 4 : 1;
   size_t need = (nstate * ndx + 4 * nv) * ncol + 3 * nv * nv + 16 * (size_t)m->nM +
                 80 * (size_t)m->nbody + 43 * nv + 2 * nv * nefc + 11 * nefc +
                 (nv + 3) * (size_t)m->neq + 64 +
-                (sensors ? nefc * ncol + mjd_sensorStack(m, d) : 0);
+                (sensors ? nefc * ncol + 58 * (size_t)m->nbody + mjd_sensorStack(m, d) : 0);
   size_t mark = mj_markStack(d);
   mjtNum* probe = mj_stackAlloc(d, need);
   mj_freeStack(d, mark);

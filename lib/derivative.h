@@ -6,14 +6,6 @@
 
 #include "mj.h"
 
-// res(nv x nv, column k at res + k nv) += scl * d rne / d(q_k) (pos) or d(v_k) (!pos) of the
-// inverse dynamics rne(q, v, a) = M(q) a + c(q, v) (gravity in c when `gravity`), where cvel
-// (6 nbody) and cdofdot (6 nv) are mj_comVel's outputs at the velocity v; a position
-// derivative moves everything after dof k by the motion cdof_k (the tangent of MuJoCo's qpos
-// perturbation, quaternions rotating about local axes).  O(nv * subtree) for all columns
-void mjd_rneDerivative(const mjModel* m, mjData* d, const mjtNum* v, const mjtNum* cvel,
-                       const mjtNum* cdofdot, const mjtNum* a, int gravity, int pos,
-                       mjtNum scl, mjtNum* res);
 
 // the right Jacobian of SO(3) at the rotation vector r (inv: its inverse), 3x3 row-major:
 // exp(r + e) = exp(r) exp(Jr(r) e) to first order in e
@@ -87,6 +79,16 @@ void mjd_columnMotion(const mjModel* m, const mjData* d, int k, int pos, const m
 void mjd_subtreeForceSlope(const mjdComposite* c, int X, const mjtNum* S, const mjtNum Q[6],
                            const mjtNum U[6], mjtNum dF[6]);
 
+// resq, resv (nv x nv each, column k at + k nv; either NULL) += scl * d rne / d(q_k), d(v_k)
+// of the inverse dynamics rne(q, v, a) = M(q) a + c(q, v), where cvel (6 nbody) and cdofdot
+// (6 nv) are mj_comVel's outputs at the velocity v and c mjd_rneComposites' at (v, cvel,
+// cdofdot, a) (with gravity or not); a position derivative moves everything after dof k by
+// the motion cdof_k (the tangent of MuJoCo's qpos perturbation, quaternions rotating about
+// local axes).  O(nv * subtree) for all columns
+void mjd_rneDerivative(const mjModel* m, mjData* d, const mjdComposite* c, const mjtNum* v,
+                       const mjtNum* cvel, const mjtNum* cdofdot, const mjtNum* a, mjtNum scl,
+                       mjtNum* resq, mjtNum* resv);
+
 // the slopes of actuator i's force (after mj_forward) by its length s[0], its velocity s[1],
 // and of its gain's input by the activation s[2] and by ctrl_i s[3]; *gain the input's
 // factor.  0 when the force has no slope (actuation or the actuator disabled, forcerange
@@ -102,8 +104,9 @@ size_t mjd_sensorStack(const mjModel* m, const mjData* d);
 
 // C = ds/dx (nsensordata x (2 nv + na)) and D = ds/du (nsensordata x nu), row-major, either
 // NULL, of the sensors of d's forward pass, from Y = d qacc/d(x, u) (column-major nv x ncol)
-// and df = d efc_force/d(x, u) (nefc x ncol), ncol = 2 nv + na + nu
-void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjtNum* Y, const mjtNum* df,
-                     mjtNum* C, mjtNum* D);
+// and df = d efc_force/d(x, u) (nefc x ncol), ncol = 2 nv + na + nu; c the RNE's composites
+// at the pass (mjd_rneComposites at qvel, cvel, cdof_dot, qacc with gravity)
+void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjdComposite* c, const mjtNum* Y,
+                     const mjtNum* df, mjtNum* C, mjtNum* D);
 
 #endif

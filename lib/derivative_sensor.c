@@ -122,7 +122,7 @@ static int countSensors(const mjModel* m, int type) {
 size_t mjd_sensorStack(const mjModel* m, const mjData* d) {
   size_t nv = m->nv, nu = m->nu, ns = m->nsensor, nbody = m->nbody;
   size_t ntouch = countSensors(m, mjSENS_TOUCH);
-  return ns * (nv + 5) + nu * (nv + 6) + 74 * nbody + ntouch * d->nefc / 2 +
+  return ns * (nv + 5) + nu * (nv + 6) + 16 * nbody + ntouch * d->nefc / 2 +
          m->nsensordata + 16;
 }
 
@@ -134,7 +134,7 @@ typedef struct {
   int bk;                   // q, v columns: the dof's body; else nbody
   const mjtNum* S;          // q columns: the motion cdof_idx of the active bodies; else NULL
   mjtNum Q[6], U[6];        // q, v columns: the active bodies' motion (mjd_columnMotion)
-  mjdComposite c;           // the nominal sweep's per-body quantities (mjd_rneComposites)
+  const mjdComposite* c;    // the nominal sweep's per-body quantities (mjd_rneComposites)
   int* active;              // per body: 1 in the subtree of the column's dof (q, v columns)
   int* above;               // per body: 1 on the column's dof's body's chain above it
   int* need;                // per body: 1 in the subtree of a force or torque sensor's body
@@ -187,7 +187,7 @@ static void bodyAccSlope(const Work* w, const mjData* d, int b, mjtNum dA[6]) {
   mju_addTo6(dA, t);
   mju_addTo6(dA, w->Q);
   if (S) {
-    mju_crossMotion(t, S, w->c.cacc + 6 * b);
+    mju_crossMotion(t, S, w->c->cacc + 6 * b);
     mju_addTo6(dA, t);
   }
 }
@@ -274,7 +274,7 @@ static void startColumn(const mjModel* m, const mjData* d, Work* w, int c, const
   w->bk = w->kind <= COL_V ? m->dof_bodyid[w->idx] : nbody;
   if (w->kind <= COL_V) {
     mjd_columnMotion(m, d, w->idx, w->kind == COL_Q, d->qvel, d->cvel, d->cdof_dot, d->qacc,
-                     w->c.cacc, w->Q, w->U);
+                     w->c->cacc, w->Q, w->U);
   }
 
   // the active subtree, the chain above it (the world's included), and the sweep of qacc's
@@ -302,10 +302,10 @@ static void startColumn(const mjModel* m, const mjData* d, Work* w, int c, const
     constraintWrenchDeriv(m, d, w);
     for (int b = nbody - 1; b > 0; b--)
       if (w->need[b]) mju_addTo6(w->dfrc + 6 * m->body_parentid[b], w->dfrc + 6 * b);
-    if (w->kind <= COL_V) mjd_subtreeForceSlope(&w->c, w->bk, w->S, w->Q, w->U, dFk);
+    if (w->kind <= COL_V) mjd_subtreeForceSlope(w->c, w->bk, w->S, w->Q, w->U, dFk);
     for (int b = 1; b < nbody && w->kind <= COL_V; b++) {
       if (!w->need[b] || movingSubtree(w, b) < 0) continue;
-      if (w->active[b]) mjd_subtreeForceSlope(&w->c, b, w->S, w->Q, w->U, t);
+      if (w->active[b]) mjd_subtreeForceSlope(w->c, b, w->S, w->Q, w->U, t);
       mju_addTo6(w->dfrc + 6 * b, w->active[b] ? t : dFk);
     }
   }
@@ -487,9 +487,9 @@ static void subtreeColumn(const mjModel* m, const mjData* d, const Work* w, int 
   if (X >= 0) {
     const mjtNum *S = bodyMotion(w, X), *o = bodyOrigin(m, d, X);
     mjtNum sH[6];
-    mju_mulInertVec(dH, w->c.inert + 10 * X, w->U);
+    mju_mulInertVec(dH, w->c->inert + 10 * X, w->U);
     if (S) {
-      mju_crossForce(sH, S, w->c.mom + 6 * X);
+      mju_crossForce(sH, S, w->c->mom + 6 * X);
       mju_addTo6(dH, sH);
       mjd_pointVel(dc, S, d->subtree_com + 3 * X, o);
       mju_scl3(dc, dc, m->body_subtreemass[X] / mass);
@@ -739,8 +739,8 @@ static int clamped(const mjModel* m, const mjData* d, int s, int k) {
 
 // C (nsensordata x ndx) and D (nsensordata x nu), row-major, either NULL, of the sensors of
 // d's forward pass from Y = d qacc/d(x, u) and df = d efc_force/d(x, u) (derivative.h)
-void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjtNum* Y, const mjtNum* df,
-                     mjtNum* C, mjtNum* D) {
+void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjdComposite* c, const mjtNum* Y,
+                     const mjtNum* df, mjtNum* C, mjtNum* D) {
   int nv = m->nv, nu = m->nu, ndx = 2 * nv + m->na, ncol = ndx + nu, ns = m->nsensordata;
   int nbody = m->nbody, ntouch = countSensors(m, mjSENS_TOUCH), stage = mjSTAGE_NONE;
   if (C) mju_zero(C, ns * ndx);
@@ -748,7 +748,7 @@ void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjtNum* Y, const mjtNum*
   if (m->opt.disableflags & mjDSBL_SENSOR) return;
   size_t mark = mj_markStack(d);
   Work w;
-  mjd_compositeAlloc(m, d, &w.c);
+  w.c = c;
   w.dacc = mj_stackAlloc(d, 6 * (size_t)nbody);
   w.dfrc = mj_stackAlloc(d, 6 * (size_t)nbody);
   w.active = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
@@ -763,7 +763,6 @@ void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjtNum* Y, const mjtNum*
   w.trow = (int*)mj_stackAlloc(d, (size_t)ntouch * d->nefc / 2 + 1);
   mjtNum* g = mj_stackAlloc(d, (size_t)ns);
   setup(m, d, &w);
-  mjd_rneComposites(m, d, d->qvel, d->cvel, d->cdof_dot, d->qacc, 1, &w.c);
   for (int s = 0; s < m->nsensor; s++)
     if (m->sensor_needstage[s] > stage) stage = m->sensor_needstage[s];
 
