@@ -122,7 +122,7 @@ static int countSensors(const mjModel* m, int type) {
 size_t mjd_sensorStack(const mjModel* m, const mjData* d) {
   size_t nv = m->nv, nu = m->nu, ns = m->nsensor, nbody = m->nbody;
   size_t ntouch = countSensors(m, mjSENS_TOUCH);
-  return ns * (nv + 5) + nu * (nv + 6) + 16 * nbody + ntouch * d->nefc / 2 +
+  return ns * (nv + 6) + nu * (nv + 6) + 16 * nbody + ntouch * d->nefc / 2 +
          m->nsensordata + 16;
 }
 
@@ -147,6 +147,7 @@ typedef struct {
                             //   activation, ctrl: 4) and 1 when it has them
   mjtNum* dfa;              // per actuator: the column's force slope
   int *tadr, *trow;         // touch sensor s's rows trow[tadr[s] .. tadr[s + 1]]
+  int* live;                // per sensor: 0 when it has no slope (a touch sensor without rows)
   int frc, act;             // which sums the sensors need: cfrc_int, actuator forces
 } Work;
 
@@ -513,22 +514,27 @@ static void subtreeColumn(const mjModel* m, const mjData* d, const Work* w, int 
 //   force R'F_lin,  torque R'(F_ang - (p - o) x F_lin)
 static void siteForceColumn(const mjModel* m, const mjData* d, const Work* w, int s,
                             mjtNum* g) {
-  Frame f;
-  frameMotion(m, d, w, mjOBJ_SITE, m->sensor_objid[s], VEL_NONE, &f);
-  const mjtNum *F = d->cfrc_int + 6 * f.b, *dF = w->dfrc + 6 * f.b;
-  mjtNum X[3], Y[3], rel[3], t[3];
+  int site = m->sensor_objid[s], b = m->site_bodyid[site];
+  const mjtNum *F = d->cfrc_int + 6 * b, *dF = w->dfrc + 6 * b, *S = bodyMotion(w, b);
+  const mjtNum *p = d->site_xpos + 3 * site, *R = d->site_xmat + 9 * site;
+  const mjtNum* o = bodyOrigin(m, d, b);
+  mjtNum X[3], Y[3], rel[3], t[3], dp[3] = {0, 0, 0}, dw[3] = {0, 0, 0};
+  if (S) {
+    mjd_pointVel(dp, S, p, o);
+    mju_copy3(dw, S);
+  }
   if (m->sensor_type[s] == mjSENS_FORCE) {
-    rotated(f.R, f.dw, dF + 3, F + 3, g);
+    rotated(R, dw, dF + 3, F + 3, g);
     return;
   }
-  mju_sub3(rel, f.p, bodyOrigin(m, d, f.b));
+  mju_sub3(rel, p, o);
   mju_cross(t, rel, F + 3);
   mju_sub3(Y, F, t);
-  mju_cross(t, f.dp, F + 3);
+  mju_cross(t, dp, F + 3);
   mju_sub3(X, dF, t);
   mju_cross(t, rel, dF + 3);
   mju_sub3(X, X, t);
-  rotated(f.R, f.dw, X, Y, g);
+  rotated(R, dw, X, Y, g);
 }
 
 // rangefinder at distance t (< 0: no hit, no slope): the hit h = p + t z stays on the surface
@@ -713,6 +719,8 @@ static void setup(const mjModel* m, mjData* d, Work* w) {
     }
   }
   w->tadr[m->nsensor] = n;
+  for (int s = 0; s < m->nsensor; s++)
+    w->live[s] = m->sensor_type[s] != mjSENS_TOUCH || w->tadr[s + 1] > w->tadr[s];
   for (int b = 0; b < m->nbody; b++) w->need[b] = 0;
   for (int s = 0; s < m->nsensor; s++) {
     int type = m->sensor_type[s];
@@ -743,9 +751,11 @@ void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjdComposite* c, const m
                      const mjtNum* df, mjtNum* C, mjtNum* D) {
   int nv = m->nv, nu = m->nu, ndx = 2 * nv + m->na, ncol = ndx + nu, ns = m->nsensordata;
   int nbody = m->nbody, ntouch = countSensors(m, mjSENS_TOUCH), stage = mjSTAGE_NONE;
-  if (C) mju_zero(C, ns * ndx);
-  if (D) mju_zero(D, ns * nu);
-  if (m->opt.disableflags & mjDSBL_SENSOR) return;
+  if (m->opt.disableflags & mjDSBL_SENSOR) {
+    if (C) mju_zero(C, ns * ndx);
+    if (D) mju_zero(D, ns * nu);
+    return;
+  }
   size_t mark = mj_markStack(d);
   Work w;
   w.c = c;
@@ -760,22 +770,25 @@ void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjdComposite* c, const m
   w.aslope = mj_stackAlloc(d, 5 * (size_t)nu);
   w.dfa = mj_stackAlloc(d, (size_t)nu);
   w.tadr = (int*)mj_stackAlloc(d, (size_t)m->nsensor / 2 + 1);
+  w.live = (int*)mj_stackAlloc(d, (size_t)m->nsensor / 2 + 1);
   w.trow = (int*)mj_stackAlloc(d, (size_t)ntouch * d->nefc / 2 + 1);
   mjtNum* g = mj_stackAlloc(d, (size_t)ns);
   setup(m, d, &w);
   for (int s = 0; s < m->nsensor; s++)
     if (m->sensor_needstage[s] > stage) stage = m->sensor_needstage[s];
 
-  // column by column: position sensors move with q only, velocity sensors with q and v
+  // column by column (every entry of C and D written): position sensors move with q only,
+  // velocity sensors with q and v; the sensors that can have a slope
   for (int c = 0; c < ncol; c++) {
-    if ((c >= nv && stage == mjSTAGE_POS) || (c >= 2 * nv && stage < mjSTAGE_ACC)) continue;
-    startColumn(m, d, &w, c, Y, df);
+    mjtNum* out = c < ndx ? (C ? C + c : NULL) : (D ? D + c - ndx : NULL);
+    int ld = c < ndx ? ndx : nu;
     mju_zero(g, ns);
-    for (int s = 0; s < m->nsensor; s++) sensorColumn(m, d, &w, s, g + m->sensor_adr[s]);
-    for (int r = 0; r < ns; r++) {
-      if (c < ndx && C) C[(size_t)r * ndx + c] = g[r];
-      if (c >= ndx && D) D[(size_t)r * nu + c - ndx] = g[r];
+    if ((c < nv || stage > mjSTAGE_POS) && (c < 2 * nv || stage == mjSTAGE_ACC)) {
+      startColumn(m, d, &w, c, Y, df);
+      for (int s = 0; s < m->nsensor; s++)
+        if (w.live[s]) sensorColumn(m, d, &w, s, g + m->sensor_adr[s]);
     }
+    for (int r = 0; r < ns && out; r++) out[(size_t)r * ld] = g[r];
   }
 
   // clamped at the cutoff: no slope
