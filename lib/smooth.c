@@ -339,10 +339,16 @@ static void ldStarts(const mjModel* m, int simple, int* start) {
   for (int i = 0; i < m->nv; i++) start[i + 1] = start[i] + ldLen(m, i, simple);
 }
 
-// res -= scl * vec over n entries of two different rows (paired as in mju_addToScl)
+// res += scl * vec over n entries of two different rows (in fours, then pairs)
 static inline void rowUpdate(mjtNum* restrict res, const mjtNum* restrict vec, mjtNum scl,
                              int n) {
   int j = 0;
+  for (; j + 4 <= n; j += 4) {
+    res[j] += vec[j] * scl;
+    res[j + 1] += vec[j + 1] * scl;
+    res[j + 2] += vec[j + 2] * scl;
+    res[j + 3] += vec[j + 3] * scl;
+  }
   for (; j + 2 <= n; j += 2) {
     res[j] += vec[j] * scl;
     res[j + 1] += vec[j + 1] * scl;
