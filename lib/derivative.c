@@ -790,11 +790,9 @@ static void solveW(const mjModel* m, mjData* d, const Factor* f, mjtNum* x, int 
   }
   size_t mark = mj_markStack(d);
   mjtNum* T = mj_stackAlloc(d, (size_t)nv * n);
-  for (int v = 0; v < n; v++)
-    for (int i = 0; i < nv; i++) T[(size_t)i * n + v] = x[(size_t)v * nv + i];
+  mju_transpose(T, x, n, nv);
   mj_solveLDRows(m, ld, diaginv, T, n, 1);
-  for (int v = 0; v < n; v++)
-    for (int i = 0; i < nv; i++) x[(size_t)v * nv + i] = T[(size_t)i * n + v];
+  mju_transpose(x, T, nv, n);
   mj_freeStack(d, mark);
 }
 
@@ -1146,10 +1144,8 @@ int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, mjtN
     case mjINT_IMPLICITFAST: stepJac(m, d, SYS_FAST, X, Cs, Ds); break;
     default: stepJac(m, d, SYS_EULER, X, Cs, Ds); break;
   }
-  for (int r = 0; r < ndx && !rc; r++) {
-    for (int c = 0; c < ndx && A; c++) A[(size_t)r * ndx + c] = X[(size_t)c * ndx + r];
-    for (int c = 0; c < nu && B; c++) B[(size_t)r * nu + c] = X[(size_t)(ndx + c) * ndx + r];
-  }
+  if (A && !rc) mju_transpose(A, X, ndx, ndx);
+  if (B && !rc) mju_transpose(B, X + (size_t)ndx * ndx, nu, ndx);
   if (!sensors) {
     int ns = m->nsensordata;
     if (C) mju_zero(C, ns * ndx);
