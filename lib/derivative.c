@@ -206,7 +206,7 @@ void mjd_compositeAlloc(const mjModel* m, mjData* d, mjdComposite* c) {
 }
 
 // the nominal RNE sweep (derivative.h): accelerations from -gravity at the world, then per
-// body its net force, inertia, K and momentum, summed over the subtrees
+// body its net force, inertia, K (0 for a body at rest) and momentum, summed over the subtrees
 void mjd_rneComposites(const mjModel* m, const mjData* d, const mjtNum* v, const mjtNum* cvel,
                        const mjtNum* cdofdot, const mjtNum* a, int gravity, mjdComposite* c) {
   mju_zero(c->cacc, 6);
@@ -225,7 +225,8 @@ void mjd_rneComposites(const mjModel* m, const mjData* d, const mjtNum* v, const
     mju_copy(c->inert + 10 * b, I, 10);
     mju_mulInertVec(c->mom + 6 * b, I, V);
     mju_zero(c->cor + 36 * b, 36);
-    addCoriolisMatrix(I, V, c->mom + 6 * b, c->cor + 36 * b);
+    if (V[0] || V[1] || V[2] || V[3] || V[4] || V[5])
+      addCoriolisMatrix(I, V, c->mom + 6 * b, c->cor + 36 * b);
   }
   for (int b = m->nbody - 1; b > 0; b--) {
     int p = m->body_parentid[b];
