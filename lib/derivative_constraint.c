@@ -966,9 +966,12 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     if (dforce) mju_scl(dforce + (size_t)(nv + c) * nefc, Z, -1, nefc);
   }
 
-  // Y = inv(M + J'HJ) Y
+  // Y = inv(M + J'HJ) Y, all columns at once by rows (transposed into T and back)
   mju_cholFactor(A, nv, mjMINVAL);
-  for (int c = 0; c < ncol; c++) mju_cholSolve(Y + (size_t)c * nv, A, Y + (size_t)c * nv, nv);
+  mjtNum* T = mj_stackAlloc(d, (size_t)nv * ncol);
+  mju_transpose(T, Y, ncol, nv);
+  mju_cholSolveRows(T, A, nv, ncol);
+  mju_transpose(Y, T, nv, ncol);
 
   // the forces' derivative: df -= H J da (E: J da by J's columns)
   for (int c = 0; dforce && c < ncol; c++) {
