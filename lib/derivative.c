@@ -966,16 +966,25 @@ int mjd_smoothAcc(const mjModel* m, mjData* d, mjtNum* DaDq, mjtNum* DaDv, mjtNu
 // Jacobians of states are column-major ndx x (ndx + nu) with rows (dq, v, act) and columns
 // (x, u); e_c is the identity's column c
 
+// n rows of X (at X, leading dimension ldx) = e + s D (n rows at D, leading dimension ldd),
+// column by column, the identity's ones where column c is row c - diag
+static void identityPlus(mjtNum* X, int ldx, const mjtNum* D, int ldd, mjtNum s, int n,
+                         int ncol, int diag) {
+  for (int c = 0; c < ncol; c++) {
+    mju_scl(X + (size_t)c * ldx, D + (size_t)c * ldd, s, n);
+    if (c >= diag && c < diag + n) X[(size_t)c * ldx + c - diag] += 1;
+  }
+}
+
 // the dq rows of T = d(q (+) s w)/d(x, u), q moving with x's own dq columns and dw =
 // dw/d(x, u) given as the rows at dw (leading dimension ld): on a rotation exp(-s w) dq +
 // Jr(s w) s dw, elsewhere dq + s dw
 static void shiftRows(const mjModel* m, const mjtNum* w, mjtNum s, const mjtNum* dw, int ncol,
                       int ld, mjtNum* T) {
+  identityPlus(T, ld, dw, ld, s, m->nv, ncol, 0);
   for (int j = 0; j < m->njnt; j++) {
     int adr = m->jnt_dofadr[j], type = m->jnt_type[j];
     int nlin = type == mjJNT_FREE ? 3 : type == mjJNT_BALL ? 0 : 1;
-    for (int i = adr; i < adr + nlin; i++)
-      for (int c = 0; c < ncol; c++) T[(size_t)c * ld + i] = (c == i) + s * dw[(size_t)c * ld + i];
     if (type != mjJNT_FREE && type != mjJNT_BALL) continue;
     int r0 = adr + nlin;
     mjtNum quat[4] = {1, 0, 0, 0}, R[9], Jr[9], phi[3];
@@ -1037,9 +1046,7 @@ static void stepJac(const mjModel* m, mjData* d, int sys, mjtNum* X, mjtNum* C, 
   mjtNum* vnext = mj_stackAlloc(d, (size_t)nv);
   accDeriv(m, d, sys, Y, acc, C, D);
   mju_addScl(vnext, d->qvel, acc, h, nv);
-  for (int c = 0; c < ncol; c++)
-    for (int i = 0; i < nv; i++)
-      X[(size_t)c * ndx + nv + i] = (c == nv + i) + h * Y[(size_t)c * nv + i];
+  identityPlus(X + nv, ndx, Y, nv, h, nv, ncol, nv);
   shiftRows(m, vnext, h, X + nv, ncol, ndx, X);
   actDotRows(m, d, NULL, X);
   nextActRows(m, d->act, d->act_dot, X, X);
@@ -1082,9 +1089,7 @@ static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, mjtNum* C, mjtNum* D, 
       mju_addScl(d->qvel, v0, k + nv, ah, nv);
       mju_addScl(d->act, act0, k + 2 * nv, ah, na);
       d->time = t0 + ah;
-      for (int c = 0; c < ncol; c++)
-        for (int r = nv; r < ndx; r++)
-          T[(size_t)c * ndx + r] = (c == r) + ah * K[(size_t)c * ndx + r];
+      identityPlus(T + nv, ndx, K + nv, ndx, ah, nv + na, ncol, nv);
       shiftRows(m, k, ah, K, ncol, ndx, T);
       mj_forwardSkip(m, d, 1);
       rc = mjd_checkAnalytic(m, d, err, errsz) || checkStack(m, d, 0, err, errsz) ? -1 : 0;
@@ -1110,9 +1115,7 @@ static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, mjtNum* C, mjtNum* D, 
 
   // the step from x with the weighted sums
   if (!rc) {
-    for (int c = 0; c < ncol; c++)
-      for (int i = 0; i < nv; i++)
-        X[(size_t)c * ndx + nv + i] = (c == nv + i) + h * S[(size_t)c * ndx + nv + i];
+    identityPlus(X + nv, ndx, S + nv, ndx, h, nv, ncol, nv);
     shiftRows(m, sum, h, S, ncol, ndx, X);
     nextActRows(m, act0, sum + 2 * nv, S, X);
   }
