@@ -76,17 +76,19 @@ void mju_cholSolve(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int n) {
 }
 
 // X = inv(L L') X for n right sides held by rows (X(i, :) at X + i n): mju_cholSolve's
-// substitutions with each factor entry updating a whole row
+// substitutions with each nonzero factor entry updating a whole row
 void mju_cholSolveRows(mjtNum* X, const mjtNum* mat, int nv, int n) {
   for (int i = 0; i < nv; i++) {
     mjtNum* xi = X + (size_t)i * n;
-    for (int k = 0; k < i; k++) mju_addToScl(xi, X + (size_t)k * n, -mat[i * nv + k], n);
+    for (int k = 0; k < i; k++)
+      if (mat[i * nv + k]) mju_addToScl(xi, X + (size_t)k * n, -mat[i * nv + k], n);
     mju_scl(xi, xi, 1 / mat[i * nv + i], n);
   }
   for (int i = nv - 1; i >= 0; i--) {
     mjtNum* xi = X + (size_t)i * n;
     mju_scl(xi, xi, 1 / mat[i * nv + i], n);
-    for (int k = 0; k < i; k++) mju_addToScl(X + (size_t)k * n, xi, -mat[i * nv + k], n);
+    for (int k = 0; k < i; k++)
+      if (mat[i * nv + k]) mju_addToScl(X + (size_t)k * n, xi, -mat[i * nv + k], n);
   }
 }
 
