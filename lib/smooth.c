@@ -476,6 +476,20 @@ void mj_solveM(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, int n) {
   mj_solveLD(m, d->qLD, d->qLDiagInv, x, y, n, 1);
 }
 
+// R = M X for n vectors held by rows (X(i, v) at X[i n + v]; R apart from X): each entry of
+// qM updating whole rows, the off-diagonal ones for both triangles
+void mj_mulMRows(const mjModel* m, const mjData* d, mjtNum* R, const mjtNum* X, int n) {
+  for (int i = 0; i < m->nv; i++)
+    mju_scl(R + (size_t)i * n, X + (size_t)i * n, d->qM[m->dof_Madr[i]], n);
+  for (int i = 0; i < m->nv; i++) {
+    const mjtNum* row = d->qM + m->dof_Madr[i] + 1;
+    for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j], row++) {
+      rowUpdate(R + (size_t)i * n, X + (size_t)j * n, *row, n);
+      rowUpdate(R + (size_t)j * n, X + (size_t)i * n, *row, n);
+    }
+  }
+}
+
 // res = M vec from the rows of qM (each off-diagonal entry used for both triangles)
 void mj_mulM(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
   for (int i = 0; i < m->nv; i++) {

@@ -63,6 +63,9 @@ void mj_solveLD(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNu
 void mj_solveLDRows(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNum* X, int n,
                     int simple);
 
+// R = M X for n vectors held by rows (X(i, v) at X[i n + v]; R apart from X)
+void mj_mulMRows(const mjModel* m, const mjData* d, mjtNum* R, const mjtNum* X, int n);
+
 // res = M vec with the sparse qM (no alias)
 void mj_mulM(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec);
 
