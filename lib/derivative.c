@@ -905,31 +905,34 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
     return;
   }
 
-  // implicit, implicitfast: W da' = G(a') + M da - G0 (M da by rows, transposed in and out)
+  // implicit, implicitfast: W da' = G(a') - G0 + M da (G0 turned into the difference, M da by
+  // rows in G(a')'s place, transposed in and out; both freed before the solve)
+  size_t mark2 = mj_markStack(d);
   mjtNum* Gs = mj_stackAlloc(d, (size_t)nv * ncol);
   mjtNum* T = mj_stackAlloc(d, (size_t)nv * ncol);
-  mjtNum* MT = mj_stackAlloc(d, (size_t)nv * ncol);
   smoothG(m, d, sys, acc, Gs, NULL);
+  mju_sub(G0, Gs, G0, nv * ncol);
   mju_transpose(T, Y, ncol, nv);
-  mj_mulMRows(m, d, MT, T, ncol);
-  mju_transpose(Y, MT, nv, ncol);
-  mju_addTo(Y, Gs, nv * ncol);
-  mju_subFrom(Y, G0, nv * ncol);
+  mj_mulMRows(m, d, Gs, T, ncol);
+  mju_transpose(Y, Gs, nv, ncol);
+  mju_addTo(Y, G0, nv * ncol);
+  mj_freeStack(d, mark2);
   solveW(m, d, &f, Y, ncol);
   mj_freeStack(d, mark);
 }
 
 // 0 when d's stack holds the temporaries of the analytic path (the step's state Jacobian, four
-// for RK4; the acceleration's and six more of its size, four by rows; the
-// integrator's matrix; the constraint rows' dense Jacobian; the sweeps; with `sensors` the
-// forces' derivative, the RNE's composites kept and the sensor pass's), else -1 and a message
+// for RK4; the acceleration's and at most three more of its size at a time, a solve's or a
+// product's rows among them; the integrator's matrix; the constraint rows' dense Jacobian and
+// its nonzeros; the sweeps; with `sensors` the forces' derivative, the RNE's composites kept
+// and the sensor pass's), else -1 and a message
 static int checkStack(const mjModel* m, mjData* d, int sensors, char* err, int errsz) {
   size_t nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
   size_t nefc = d->nefc, nstate = m->opt.integrator == mjINT_RK4 ? 4 : 1;
-  size_t need = (nstate * ndx + 7 * nv) * ncol + 3 * nv * nv + 16 * (size_t)m->nM +
+  size_t need = (nstate * ndx + 4 * nv) * ncol + 3 * nv * nv + 16 * (size_t)m->nM +
                 80 * (size_t)m->nbody + 43 * nv + 4 * nv * nefc + 12 * nefc +
                 (nv + 3) * (size_t)m->neq + 64 +
-                (sensors ? nefc * ncol + 58 * (size_t)m->nbody + mjd_sensorStack(m, d) : 0);
+                (sensors ? nefc * ncol + 64 * (size_t)m->nbody + mjd_sensorStack(m, d) : 0);
   size_t mark = mj_markStack(d);
   mjtNum* probe = mj_stackAlloc(d, need);
   mj_freeStack(d, mark);

@@ -58,7 +58,7 @@ typedef struct {
   mjtNum* mom;    // momenta (6)
 } mjdComposite;
 
-// c's arrays on d's stack (58 nbody numbers)
+// c's arrays on d's stack (64 nbody numbers)
 void mjd_compositeAlloc(const mjModel* m, mjData* d, mjdComposite* c);
 
 // c at the velocity v with twists cvel, cdofdot (mj_comVel's at v) and acceleration a (NULL:
