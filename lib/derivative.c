@@ -1,6 +1,6 @@
 // derivative.c: exact analytic derivatives of the smooth dynamics and of one step of the
 // Euler, implicit, implicitfast and RK4 integrators (mjd_checkAnalytic, mjd_smoothAcc,
-// mjd_transitionSmooth in mj.h; the RNE sweep in derivative.h; the constraint solve by the
+// mjd_transitionSmooth in mj.h; the RNE's derivative in derivative.h; the constraint solve by the
 // implicit function theorem in derivative_constraint.c, which accDeriv calls when there are
 // constraint rows; the sensors' C and D in derivative_sensor.c, which accDeriv calls with
 // the forward acceleration's derivative before turning it into the integrator's).  No
@@ -14,8 +14,8 @@
 //   W = M (no step: qacc itself), M + h diag(dof_damping) (Euler), M - h D (implicit: D the
 //   velocity derivative of f with the RNE term; implicitfast: without it, on qM's sparsity).
 // Differentiating W a' = f at the solution:  W da'/dx = df/dx - (dW/dx) a' =: G.  The pieces:
-//   df/dq - (dM/dq) a' = d(passive + actuator)/dq - d rne(q, v, a')/dq        (one RNE sweep)
-//   df/dv = d(passive + actuator)/dv - d rne/dv                               (one RNE sweep)
+//   df/dq - (dM/dq) a' = d(passive + actuator)/dq - d rne(q, v, a')/dq
+//   df/dv = d(passive + actuator)/dv - d rne/dv      (both from one composite sweep, rneAt)
 //   implicit: D's RNE part is -2 B(q; v, .), B the bilinear velocity term of rne, so
 //     d(W a')/dq gains h d/dq [c0(v + a') - c0(v) - c0(a')] (c0: rne without gravity and
 //     acceleration; the polarization of 2 B(v, a')) and d(W a')/dv gains h dc0/dv at a'
@@ -842,7 +842,7 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
 // qacc itself at a), and a system with its own W solves W a' = qfrc_smooth + J'f = M a, so
 //   W da' = G(a') + d(J'f),  d(J'f) = M da - G0;
 // for Euler (W = M + h diag(b), G(a') - G0 = -dM (a' - a) in the q columns) that is
-//   da' = da - inv(W) (h b . da + dM (a' - a)),  dM (a' - a) one RNE sweep at rest.
+//   da' = da - inv(W) (h b . da + dM (a' - a)),  dM (a' - a) the RNE's slope at rest.
 // With C or D (not NULL) the sensors' Jacobians are taken on the way from da and the
 // constraint forces' derivative (mjd_sensorDeriv; da then found first with or without rows)
 static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* acc, mjtNum* C,
@@ -887,7 +887,7 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
   mju_add(acc, d->qfrc_smooth, d->qfrc_constraint, nv);
   solveW(m, d, &f, acc, 1);
 
-  // Euler: Y -= inv(W) (h b . Y + dM (a' - a)), the sweep with zero velocities
+  // Euler: Y -= inv(W) (h b . Y + dM (a' - a)), the RNE's slope with zero velocities
   if (sys == SYS_EULER) {
     mjtNum* Z = mj_stackAlloc(d, (size_t)nv * ncol);
     mjtNum* w = mj_stackAlloc(d, (size_t)nv);
