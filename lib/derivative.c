@@ -1,6 +1,6 @@
 // derivative.c: exact analytic derivatives of the smooth dynamics and of one step of the
 // Euler, implicit, implicitfast and RK4 integrators (mjd_checkAnalytic, mjd_smoothAcc,
-// mjd_transitionSmooth in mj.h; the RNE sweep in derivative.h; the constraint solve by the
+// mjd_transitionSmooth in mj.h; the RNE's derivative in derivative.h; the constraint solve by the
 // implicit function theorem in derivative_constraint.c, which accDeriv calls when there are
 // constraint rows; the sensors' C and D in derivative_sensor.c, which accDeriv calls with
 // the forward acceleration's derivative before turning it into the integrator's).  No
@@ -14,8 +14,8 @@
 //   W = M (no step: qacc itself), M + h diag(dof_damping) (Euler), M - h D (implicit: D the
 //   velocity derivative of f with the RNE term; implicitfast: without it, on qM's sparsity).
 // Differentiating W a' = f at the solution:  W da'/dx = df/dx - (dW/dx) a' =: G.  The pieces:
-//   df/dq - (dM/dq) a' = d(passive + actuator)/dq - d rne(q, v, a')/dq        (one RNE sweep)
-//   df/dv = d(passive + actuator)/dv - d rne/dv                               (one RNE sweep)
+//   df/dq - (dM/dq) a' = d(passive + actuator)/dq - d rne(q, v, a')/dq
+//   df/dv = d(passive + actuator)/dv - d rne/dv      (both from one composite sweep, rneAt)
 //   implicit: D's RNE part is -2 B(q; v, .), B the bilinear velocity term of rne, so
 //     d(W a')/dq gains h d/dq [c0(v + a') - c0(v) - c0(a')] (c0: rne without gravity and
 //     acceleration; the polarization of 2 B(v, a')) and d(W a')/dv gains h dc0/dv at a'
@@ -168,159 +168,179 @@ int mjd_firstMoved(const mjModel* m, int k) {
   return k;
 }
 
-// one body of the sweep (derivative.h): its joints in order, free translations first
-// (cdof_dot 0), then rotations (cdof_dot from the velocity V before them, as mj_comVel):
-//   d cdof_j = S x cdof_j (turned dofs),  d cdofdot_j = dV x cdof_j + V x d cdof_j,
-//   dA += d cdofdot_j v_j + d cdof_j a_j + cdof_j da_j (+ cdofdot_j at vdof),
-//   dV += d cdof_j v_j (+ cdof_j at vdof)
-void mjd_bodySweep(const mjModel* m, const mjData* d, int b, const mjtNum* S, int first,
-                   const mjtNum* v, const mjtNum* cvel, const mjtNum* cdofdot, const mjtNum* a,
-                   const mjtNum* da, int vdof, mjtNum dV[6], mjtNum dA[6]) {
-  mjtNum V[6], dc[36], dcdd[6], t[6];
-  mju_copy6(V, cvel + 6 * m->body_parentid[b]);
-  for (int jn = m->body_jntadr[b]; jn < m->body_jntadr[b] + m->body_jntnum[b]; jn++) {
-    int adr = m->jnt_dofadr[jn], type = m->jnt_type[jn];
-    int n = type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
-    int ntrn = type == mjJNT_FREE ? 3 : 0;
-    for (int i = 0; i < n; i++) {
-      if (S && adr + i >= first) mju_crossMotion(dc + 6 * i, S, d->cdof + 6 * (adr + i));
-      else mju_zero(dc + 6 * i, 6);
-    }
-    for (int i = 0; i < n; i++) {
-      int j = adr + i;
-      if (da) mju_addToScl6(dA, d->cdof + 6 * j, da[j]);
-      mju_addToScl6(dA, dc + 6 * i, a ? a[j] : 0);
-      if (i >= ntrn) {
-        mju_crossMotion(dcdd, dV, d->cdof + 6 * j);
-        mju_crossMotion(t, V, dc + 6 * i);
-        mju_addTo6(dcdd, t);
-        mju_addToScl6(dA, dcdd, v[j]);
-        if (j == vdof) mju_addTo6(dA, cdofdot + 6 * j);
-      }
+// the last dof of dof k's group, the dofs whose cdof_dot do not see qvel_k: k itself, a ball's
+// three rotations, a free joint's three translations or three rotations (mj_comVel)
+static int groupEnd(const mjModel* m, int k) {
+  int j = m->dof_jntid[k], adr = m->jnt_dofadr[j];
+  if (m->jnt_type[j] == mjJNT_BALL) return adr + 2;
+  if (m->jnt_type[j] == mjJNT_FREE) return k < adr + 3 ? adr + 2 : adr + 5;
+  return k;
+}
 
-      // the velocity: after each translation, after the last rotation for all rotations
-      if (i >= ntrn && i < n - 1) continue;
-      for (int r = i < ntrn ? i : ntrn; r <= i; r++) {
-        mju_addToScl6(V, d->cdof + 6 * (adr + r), v[adr + r]);
-        mju_addToScl6(dV, dc + 6 * r, v[adr + r]);
-        if (adr + r == vdof) mju_addTo6(dV, d->cdof + 6 * (adr + r));
-      }
-    }
+// K (6x6 column-major, += here) of U -> I (U x V) + U x* h + V x* (I U), h = I V: the part of
+// a body's net force slope that is linear in a motion U of its velocity's frame
+static void addCoriolisMatrix(const mjtNum I[10], const mjtNum V[6], const mjtNum h[6],
+                              mjtNum K[36]) {
+  for (int c = 0; c < 6; c++) {
+    mjtNum e[6] = {0, 0, 0, 0, 0, 0}, t[6], iu[6], *Kc = K + 6 * c;
+    e[c] = 1;
+    mju_crossMotion(t, e, V);
+    mju_mulInertVec(iu, I, t);
+    mju_addTo6(Kc, iu);
+    mju_crossForce(t, e, h);
+    mju_addTo6(Kc, t);
+    mju_mulInertVec(iu, I, e);
+    mju_crossForce(t, V, iu);
+    mju_addTo6(Kc, t);
   }
 }
 
-// dF = I dA + dV x* (I V) + V x* (I dV) of F = I A + V x* (I V) (derivative.h), and with a
-// motion S the moved inertia's terms S x* (I A) - I (S x A) + V x* (S x* (I V) - I (S x V))
-void mjd_bodyForceDeriv(const mjtNum I[10], const mjtNum V[6], const mjtNum A[6],
-                        const mjtNum* S, const mjtNum dV[6], const mjtNum dA[6], mjtNum F[6]) {
-  mjtNum iv[6], w[6], t[6];
-  mju_mulInertVec(F, I, dA);
-  mju_mulInertVec(iv, I, V);
-  mju_crossForce(t, dV, iv);
-  mju_addTo6(F, t);
-  mju_mulInertVec(w, I, dV);
+// c's arrays on d's stack for m's bodies (derivative.h)
+void mjd_compositeAlloc(const mjModel* m, mjData* d, mjdComposite* c) {
+  size_t nbody = m->nbody;
+  c->cacc = mj_stackAlloc(d, 6 * nbody);
+  c->frc = mj_stackAlloc(d, 6 * nbody);
+  c->inert = mj_stackAlloc(d, 10 * nbody);
+  c->cor = mj_stackAlloc(d, 36 * nbody);
+  c->mom = mj_stackAlloc(d, 6 * nbody);
+}
+
+// the nominal RNE sweep (derivative.h): accelerations from -gravity at the world, then per
+// body its net force, inertia, K (0 for a body at rest) and momentum, summed over the subtrees
+void mjd_rneComposites(const mjModel* m, const mjData* d, const mjtNum* v, const mjtNum* cvel,
+                       const mjtNum* cdofdot, const mjtNum* a, int gravity, mjdComposite* c) {
+  mju_zero(c->cacc, 6);
+  if (gravity && !(m->opt.disableflags & mjDSBL_GRAVITY)) {
+    mju_scl3(c->cacc + 3, m->opt.gravity, -1);
+  }
+  for (int b = 1; b < m->nbody; b++) {
+    const mjtNum *I = d->cinert + 10 * b, *V = cvel + 6 * b;
+    mjtNum* Ab = c->cacc + 6 * b;
+    mju_copy6(Ab, c->cacc + 6 * m->body_parentid[b]);
+    for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
+      mju_addToScl6(Ab, cdofdot + 6 * j, v[j]);
+      if (a) mju_addToScl6(Ab, d->cdof + 6 * j, a[j]);
+    }
+    bodyForce(I, Ab, V, c->frc + 6 * b);
+    mju_copy(c->inert + 10 * b, I, 10);
+    mju_mulInertVec(c->mom + 6 * b, I, V);
+    mju_zero(c->cor + 36 * b, 36);
+    if (V[0] || V[1] || V[2] || V[3] || V[4] || V[5])
+      addCoriolisMatrix(I, V, c->mom + 6 * b, c->cor + 36 * b);
+  }
+  for (int b = m->nbody - 1; b > 0; b--) {
+    int p = m->body_parentid[b];
+    if (p <= 0) continue;
+    mju_addTo6(c->frc + 6 * p, c->frc + 6 * b);
+    mju_addTo(c->inert + 10 * p, c->inert + 10 * b, 10);
+    mju_addTo(c->cor + 36 * p, c->cor + 36 * b, 36);
+    mju_addTo6(c->mom + 6 * p, c->mom + 6 * b);
+  }
+}
+
+// column k's vectors Q, U (derivative.h): with V_p, A_p the twists before the first moved dof
+// (q) or W_k after k's group (v),  q: U = -S x V_p, Q = -S x A_p - U x V_p;
+// v: U = cdof_k, Q = cdofdot_k (none for a free translation) - cdof_k x W_k
+void mjd_columnMotion(const mjModel* m, const mjData* d, int k, int pos, const mjtNum* v,
+                      const mjtNum* cvel, const mjtNum* cdofdot, const mjtNum* a,
+                      const mjtNum* cacc, mjtNum Q[6], mjtNum U[6]) {
+  int bk = m->dof_bodyid[k], p = m->body_parentid[bk], jnt = m->dof_jntid[k];
+  int end = pos ? mjd_firstMoved(m, k) : groupEnd(m, k) + 1;
+  const mjtNum* S = d->cdof + 6 * k;
+  mjtNum Vp[6], Ap[6], t[6];
+  mju_copy6(Vp, cvel + 6 * p);
+  mju_copy6(Ap, cacc + 6 * p);
+  for (int j = m->body_dofadr[bk]; j < end; j++) {
+    mju_addToScl6(Vp, d->cdof + 6 * j, v[j]);
+    mju_addToScl6(Ap, cdofdot + 6 * j, v[j]);
+    if (a) mju_addToScl6(Ap, d->cdof + 6 * j, a[j]);
+  }
+  if (pos) {
+    mju_crossMotion(t, S, Vp);
+    mju_scl(U, t, -1, 6);
+    mju_crossMotion(Q, Ap, S);
+    mju_crossMotion(t, U, Vp);
+    mju_subFrom(Q, t, 6);
+  } else {
+    mju_crossMotion(t, S, Vp);
+    if (m->jnt_type[jnt] == mjJNT_FREE && k < m->jnt_dofadr[jnt] + 3) mju_scl(Q, t, -1, 6);
+    else mju_sub(Q, cdofdot + 6 * k, t, 6);
+    mju_copy6(U, S);
+  }
+}
+
+// dF = S x* F_X (S not NULL: a q column) + Ic_X Q + K_X U: the slope of the net forces summed
+// over body X's subtree, all of which moves with the column (derivative.h)
+void mjd_subtreeForceSlope(const mjdComposite* c, int X, const mjtNum* S, const mjtNum Q[6],
+                           const mjtNum U[6], mjtNum dF[6]) {
+  mjtNum t[6];
+  mju_mulInertVec(dF, c->inert + 10 * X, Q);
   if (S) {
-    mjd_movedInertia(I, S, V, w);
-    mjd_movedInertia(I, S, A, F);
+    mju_crossForce(t, S, c->frc + 6 * X);
+    mju_addTo6(dF, t);
   }
-  mju_crossForce(t, V, w);
-  mju_addTo6(F, t);
-}
-
-// res += S x* (I x) - I (S x x) (derivative.h)
-void mjd_movedInertia(const mjtNum I[10], const mjtNum S[6], const mjtNum x[6], mjtNum res[6]) {
-  mjtNum ix[6], sx[6], t[6];
-  mju_mulInertVec(ix, I, x);
-  mju_crossForce(t, S, ix);
-  mju_addTo6(res, t);
-  mju_crossMotion(sx, S, x);
-  mju_mulInertVec(t, I, sx);
-  mju_subFrom(res, t, 6);
+  for (int i = 0; i < 6; i++) mju_addToScl6(dF, c->cor + 36 * X + 6 * i, U[i]);
 }
 
 // Spatial quantities are held about a fixed point (the current subtree com, not moving with
 // the perturbation): the projections cdof' cfrc do not depend on the point, and in a fixed
 // frame a perturbation of dof k by e moves everything after it rigidly by the motion
-// S = cdof_k:  d cdof_j = S x cdof_j,  d(I w) = S x* (I w) - I (S x w).  The forward sweep
-// carries, for each body b of k's subtree,
-//   dV_b = dV_p + sum_j (d cdof_j v_j + cdof_j dv_j)
-//   dA_b = dA_p + sum_j (d cdofdot_j v_j + cdofdot_j dv_j + d cdof_j a_j),
-//   d cdofdot_j = dV_before x cdof_j + V_before x d cdof_j  (V before j's joint, a ball's
-//   and a free joint's rotations all using the velocity before them, as mj_comVel)
-//   dF_b = dI A + I dA + dV x* (I V) + V x* (dI V + I dV)
-// (dv = e_k for a velocity derivative, where d cdof = dI = 0); the backward pass sums dF
-// over the subtree, and d rne_i = d cdof_i' F_i + cdof_i' dF_i.
-void mjd_rneDerivative(const mjModel* m, mjData* d, const mjtNum* v, const mjtNum* cvel,
-                       const mjtNum* cdofdot, const mjtNum* a, int gravity, int pos,
-                       mjtNum scl, mjtNum* res) {
+// S = cdof_k:  d cdof_j = S x cdof_j,  d(I w) = S x* (I w) - I (S x w).  With V_p, A_p the
+// twists before the first moved dof (mjd_firstMoved), each body b of k's subtree has
+//   dV_b = S x (V_b - V_p),  dA_b = S x (A_b - A_p) - (S x V_p) x (V_b - V_p)
+// (the Jacobi identity turns the sum of the moved cdof_dot's slopes into these), and its net
+// force F_b = I_b A_b + V_b x* (I_b V_b) the slope
+//   dF_b = S x* F_b + I_b Q + K_b U,  U = -S x V_p,  Q = -S x A_p - U x V_p,
+//   K_b U = I_b (U x V_b) + U x* (I_b V_b) + V_b x* (I_b U)   (addCoriolisMatrix).
+// Along v_k (W_k the velocity after k's group, groupEnd) the bodies of the subtree have
+//   dV_b = cdof_k,  dA_b = Q + cdof_k x V_b,  Q = cdofdot_k - cdof_k x W_k,
+//   dF_b = I_b Q + K_b U,  U = cdof_k
+// (mjd_columnMotion).  Both are linear in the per-column Q, U with per-body matrices, so the
+// subtree sums dF_X use the subtree sums Ic_X (composite inertia), K_X, F_X
+// (mjd_rneComposites), and d rne_i = d cdof_i' F_X + cdof_i' dF_X for a dof i of body X is,
+// with a_i = Ic_X cdof_i and b_i = K_X' cdof_i,
+//   a_i' Q + b_i' U  (q: a moved i, whose d cdof_i' F_X = -cdof_i' (S x* F_X) cancels S x* F_X;
+//                     v: every i of the subtree)
+// and cdof_i' dF_X with X = k's body for the dofs above (mjd_subtreeForceSlope: ancestors,
+// k's body's dofs before the first moved).  O(nv * subtree) 12-term dots for all columns.
+void mjd_rneDerivative(const mjModel* m, mjData* d, const mjdComposite* c, const mjtNum* v,
+                       const mjtNum* cvel, const mjtNum* cdofdot, const mjtNum* a, mjtNum scl,
+                       mjtNum* resq, mjtNum* resv) {
   int nv = m->nv, nbody = m->nbody;
   size_t mark = mj_markStack(d);
-  mjtNum* cacc = mj_stackAlloc(d, 6 * (size_t)nbody);
-  mjtNum* frc = mj_stackAlloc(d, 6 * (size_t)nbody);
-  mjtNum* dvel = mj_stackAlloc(d, 6 * (size_t)nbody);
-  mjtNum* dacc = mj_stackAlloc(d, 6 * (size_t)nbody);
-  mjtNum* dfrc = mj_stackAlloc(d, 6 * (size_t)nbody);
+  mjtNum* ab = mj_stackAlloc(d, 12 * (size_t)nv);
   int* moved = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
 
-  // nominal accelerations from -gravity at the world, and subtree forces F
-  mju_zero(cacc, 6);
-  if (gravity && !(m->opt.disableflags & mjDSBL_GRAVITY)) mju_scl3(cacc + 3, m->opt.gravity, -1);
-  for (int b = 1; b < nbody; b++) {
-    mjtNum* ab = cacc + 6 * b;
-    mju_copy6(ab, cacc + 6 * m->body_parentid[b]);
-    for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
-      mju_addToScl6(ab, cdofdot + 6 * j, v[j]);
-      if (a) mju_addToScl6(ab, d->cdof + 6 * j, a[j]);
-    }
-    bodyForce(d->cinert + 10 * b, ab, cvel + 6 * b, frc + 6 * b);
+  // a_i = Ic_X cdof_i, b_i = K_X' cdof_i of each dof i of body X
+  for (int i = 0; i < nv; i++) {
+    int X = m->dof_bodyid[i];
+    const mjtNum *cd = d->cdof + 6 * i, *K = c->cor + 36 * X;
+    mju_mulInertVec(ab + 12 * i, c->inert + 10 * X, cd);
+    for (int r = 0; r < 6; r++) ab[12 * i + 6 + r] = mju_dot6(K + 6 * r, cd);
   }
-  for (int b = nbody - 1; b > 0; b--)
-    if (m->body_parentid[b] > 0) mju_addTo6(frc + 6 * m->body_parentid[b], frc + 6 * b);
 
-  // one column per dof k
-  for (int k = 0; k < nv; k++) {
-    int bk = m->dof_bodyid[k], first = mjd_firstMoved(m, k);
-    const mjtNum* S = d->cdof + 6 * k;
-    mjtNum* col = res + (size_t)k * nv;
+  // one column per dof k and direction (q: pos, v)
+  for (int kk = 0; kk < 2 * nv; kk++) {
+    int pos = kk < nv, k = pos ? kk : kk - nv;
+    if (!(pos ? resq : resv)) continue;
+    int bk = m->dof_bodyid[k], first = mjd_firstMoved(m, k), adr = m->body_dofadr[bk];
+    mjtNum* col = (pos ? resq : resv) + (size_t)k * nv;
+    mjtNum Q[6], U[6], dF[6];
+    mjd_columnMotion(m, d, k, pos, v, cvel, cdofdot, a, c->cacc, Q, U);
+    mjd_subtreeForceSlope(c, bk, pos ? d->cdof + 6 * k : NULL, Q, U, dF);
 
-    // forward over k's subtree (bodies after their parents, so a flag per body suffices)
+    // the subtree's dofs (k's body's from the first moved on, for q), then the unmoved ones
     for (int b = bk; b < nbody; b++) {
-      int p = m->body_parentid[b];
-      moved[b] = b == bk || (p >= bk && moved[p]);
+      int pb = m->body_parentid[b];
+      moved[b] = b == bk || (pb >= bk && moved[pb]);
       if (!moved[b]) continue;
-      mjtNum *dV = dvel + 6 * b, *dA = dacc + 6 * b;
-      if (b == bk) {
-        mju_zero(dV, 6);
-        mju_zero(dA, 6);
-      } else {
-        mju_copy6(dV, dvel + 6 * p);
-        mju_copy6(dA, dacc + 6 * p);
-      }
-      mjd_bodySweep(m, d, b, pos ? S : NULL, b == bk ? first : 0, v, cvel, cdofdot, a, NULL,
-                    pos ? -1 : k, dV, dA);
-
-      mjd_bodyForceDeriv(d->cinert + 10 * b, cvel + 6 * b, cacc + 6 * b, pos ? S : NULL, dV, dA,
-                         dfrc + 6 * b);
+      int j0 = b == bk && pos ? first : m->body_dofadr[b];
+      for (int i = j0; i < m->body_dofadr[b] + m->body_dofnum[b]; i++)
+        col[i] += scl * (mju_dot6(ab + 12 * i, Q) + mju_dot6(ab + 12 * i + 6, U));
     }
-
-    // subtree sums of dF within k's subtree
-    for (int b = nbody - 1; b > bk; b--)
-      if (moved[b]) mju_addTo6(dfrc + 6 * m->body_parentid[b], dfrc + 6 * b);
-
-    // projections: the subtree's dofs, then the ancestors of k's body (cdof fixed)
-    for (int b = bk; b < nbody; b++) {
-      if (!moved[b]) continue;
-      for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
-        mjtNum dc[6], s = mju_dot6(d->cdof + 6 * j, dfrc + 6 * b);
-        if (pos && (b != bk || j >= first)) {
-          mju_crossMotion(dc, S, d->cdof + 6 * j);
-          s += mju_dot6(dc, frc + 6 * b);
-        }
-        col[j] += scl * s;
-      }
-    }
-    for (int j = m->dof_parentid[m->body_dofadr[bk]]; j >= 0; j = m->dof_parentid[j])
-      col[j] += scl * mju_dot6(d->cdof + 6 * j, dfrc + 6 * bk);
+    for (int i = pos && first > adr ? first - 1 : m->dof_parentid[adr]; i >= 0;
+         i = m->dof_parentid[i])
+      col[i] += scl * mju_dot6(d->cdof + 6 * i, dF);
   }
   mj_freeStack(d, mark);
 }
@@ -332,6 +352,20 @@ static void comVelAt(const mjModel* m, mjData* d, mjtNum* vel, mjtNum* cvel, mjt
   d->qvel = vel, d->cvel = cvel, d->cdof_dot = cdofdot;
   mj_comVel(m, d);
   d->qvel = qvel, d->cvel = cv, d->cdof_dot = cd;
+}
+
+// resq, resv (either NULL) += scl d rne/dq, d rne/dv at (v, cvel, cdofdot, a) (gravity when
+// `gravity`), the composites on d's stack, or in *keep (its arrays the caller's) for reuse
+static void rneAt(const mjModel* m, mjData* d, const mjtNum* v, const mjtNum* cvel,
+                  const mjtNum* cdofdot, const mjtNum* a, int gravity, mjtNum scl, mjtNum* resq,
+                  mjtNum* resv, mjdComposite* keep) {
+  size_t mark = mj_markStack(d);
+  mjdComposite c;
+  if (!keep) mjd_compositeAlloc(m, d, &c);
+  mjdComposite* cp = keep ? keep : &c;
+  mjd_rneComposites(m, d, v, cvel, cdofdot, a, gravity, cp);
+  mjd_rneDerivative(m, d, cp, v, cvel, cdofdot, a, scl, resq, resv);
+  mj_freeStack(d, mark);
 }
 
 // ---- passive and actuator forces ---------------------------------------------------------------
@@ -741,22 +775,35 @@ static void factorW(const mjModel* m, mjData* d, int sys, Factor* f) {
   mj_factorI(m, d, H, f->ld, f->diaginv, 1);
 }
 
-// x = inv(W) x for n vectors of nv one after another
+// x = inv(W) x for n vectors of nv one after another (f: factorW's, all NULL for M itself);
+// several at once by rows (mj_solveLDRows), transposed into d's stack and back
 static void solveW(const mjModel* m, mjData* d, const Factor* f, mjtNum* x, int n) {
+  int nv = m->nv;
   if (f->lu) {
-    for (int v = 0; v < n; v++) solveTreeLU(m, f->lu, x + (size_t)v * m->nv);
-  } else if (f->ld) {
-    mj_solveLD(m, f->ld, f->diaginv, x, x, n, 1);
-  } else {
-    mj_solveM(m, d, x, x, n);
+    for (int v = 0; v < n; v++) solveTreeLU(m, f->lu, x + (size_t)v * nv);
+    return;
   }
+  const mjtNum* ld = f->ld ? f->ld : d->qLD;
+  const mjtNum* diaginv = f->ld ? f->diaginv : d->qLDiagInv;
+  if (n == 1) {
+    mj_solveLD(m, ld, diaginv, x, x, 1, 1);
+    return;
+  }
+  size_t mark = mj_markStack(d);
+  mjtNum* T = mj_stackAlloc(d, (size_t)nv * n);
+  mju_transpose(T, x, n, nv);
+  mj_solveLDRows(m, ld, diaginv, T, n, 1);
+  mju_transpose(x, T, nv, n);
+  mj_freeStack(d, mark);
 }
 
 // ---- the acceleration's derivative -------------------------------------------------------------
 
 // G (column-major nv x (2 nv + na + nu)) = the right side of system sys differentiated at
-// its solution acc (the head comment's G, without the solve)
-static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjtNum* G) {
+// its solution acc (the head comment's G, without the solve); keep (NULL: not wanted) gets
+// the RNE's composites at (qvel, acc) for the sensor pass
+static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjtNum* G,
+                    mjdComposite* keep) {
   int nv = m->nv, na = m->na, nu = m->nu;
   mjtNum h = m->opt.timestep;
   size_t mark = mj_markStack(d);
@@ -765,8 +812,7 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
 
   // the inverse dynamics at a': -d rne(q, v, a')/dq and -d rne/dv
   mju_zero(G, nv * (2 * nv + na + nu));
-  mjd_rneDerivative(m, d, d->qvel, d->cvel, d->cdof_dot, acc, 1, 1, -1, Gq);
-  mjd_rneDerivative(m, d, d->qvel, d->cvel, d->cdof_dot, NULL, 1, 0, -1, Gv);
+  rneAt(m, d, d->qvel, d->cvel, d->cdof_dot, acc, 1, -1, Gq, Gv, keep);
 
   // implicit: -h d/dq [c0(v + a') - c0(v) - c0(a')] and -h dc0/dv at a'
   if (sys == SYS_IMPLICIT) {
@@ -775,12 +821,12 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
     mjtNum* cdd = mj_stackAlloc(d, 6 * (size_t)nv);
     mju_add(w, d->qvel, acc, nv);
     comVelAt(m, d, w, cvel, cdd);
-    mjd_rneDerivative(m, d, w, cvel, cdd, NULL, 0, 1, -h, Gq);
-    mjd_rneDerivative(m, d, d->qvel, d->cvel, d->cdof_dot, NULL, 0, 1, h, Gq);
+    rneAt(m, d, w, cvel, cdd, NULL, 0, -h, Gq, NULL, NULL);
+    rneAt(m, d, d->qvel, d->cvel, d->cdof_dot, NULL, 0, h, Gq, NULL, NULL);
     mju_copy(w, acc, nv);
     comVelAt(m, d, w, cvel, cdd);
-    mjd_rneDerivative(m, d, w, cvel, cdd, NULL, 0, 1, h, Gq);
-    mjd_rneDerivative(m, d, w, cvel, cdd, NULL, 0, 0, -h, Gv);
+    rneAt(m, d, w, cvel, cdd, NULL, 0, h, Gq, NULL, NULL);
+    rneAt(m, d, w, cvel, cdd, NULL, 0, -h, NULL, Gv, NULL);
   }
 
   // passive and actuator forces
@@ -796,7 +842,7 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
 // qacc itself at a), and a system with its own W solves W a' = qfrc_smooth + J'f = M a, so
 //   W da' = G(a') + d(J'f),  d(J'f) = M da - G0;
 // for Euler (W = M + h diag(b), G(a') - G0 = -dM (a' - a) in the q columns) that is
-//   da' = da - inv(W) (h b . da + dM (a' - a)),  dM (a' - a) one RNE sweep at rest.
+//   da' = da - inv(W) (h b . da + dM (a' - a)),  dM (a' - a) the RNE's slope at rest.
 // With C or D (not NULL) the sensors' Jacobians are taken on the way from da and the
 // constraint forces' derivative (mjd_sensorDeriv; da then found first with or without rows)
 static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* acc, mjtNum* C,
@@ -817,7 +863,7 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
     } else {
       mju_copy(acc, d->qacc, nv);
     }
-    smoothG(m, d, sys, acc, Y);
+    smoothG(m, d, sys, acc, Y, NULL);
     solveW(m, d, &f, Y, ncol);
     mj_freeStack(d, mark);
     return;
@@ -826,11 +872,13 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
   // the constrained acceleration, the answer when W is M; the sensors from it
   mjtNum* G0 = own && sys != SYS_EULER ? mj_stackAlloc(d, (size_t)nv * ncol) : NULL;
   mjtNum* dforce = sensors ? mj_stackAlloc(d, (size_t)d->nefc * ncol) : NULL;
-  smoothG(m, d, SYS_QACC, d->qacc, Y);
+  mjdComposite keep;
+  if (sensors) mjd_compositeAlloc(m, d, &keep);
+  smoothG(m, d, SYS_QACC, d->qacc, Y, sensors ? &keep : NULL);
   if (G0) mju_copy(G0, Y, nv * ncol);
   if (d->nefc) mjd_constraintAcc(m, d, Y, ncol, dforce);
-  else mj_solveM(m, d, Y, Y, ncol);
-  if (sensors) mjd_sensorDeriv(m, d, Y, dforce, C, D);
+  else solveW(m, d, &(Factor){NULL, NULL, NULL}, Y, ncol);
+  if (sensors) mjd_sensorDeriv(m, d, &keep, Y, dforce, C, D);
   mju_copy(acc, d->qacc, nv);
   if (!own) {
     mj_freeStack(d, mark);
@@ -839,7 +887,7 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
   mju_add(acc, d->qfrc_smooth, d->qfrc_constraint, nv);
   solveW(m, d, &f, acc, 1);
 
-  // Euler: Y -= inv(W) (h b . Y + dM (a' - a)), the sweep with zero velocities
+  // Euler: Y -= inv(W) (h b . Y + dM (a' - a)), the RNE's slope with zero velocities
   if (sys == SYS_EULER) {
     mjtNum* Z = mj_stackAlloc(d, (size_t)nv * ncol);
     mjtNum* w = mj_stackAlloc(d, (size_t)nv);
@@ -850,38 +898,41 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
     }
     mju_sub(w, acc, d->qacc, nv);
     mju_zero(rest, 6 * (m->nbody + nv));
-    mjd_rneDerivative(m, d, rest, rest, rest, w, 0, 1, 1, Z);
+    rneAt(m, d, rest, rest, rest, w, 0, 1, Z, NULL, NULL);
     solveW(m, d, &f, Z, ncol);
     mju_subFrom(Y, Z, nv * ncol);
     mj_freeStack(d, mark);
     return;
   }
 
-  // implicit, implicitfast: W da' = G(a') + M da - G0
+  // implicit, implicitfast: W da' = G(a') - G0 + M da (G0 turned into the difference, M da by
+  // rows in G(a')'s place, transposed in and out; both freed before the solve)
+  size_t mark2 = mj_markStack(d);
   mjtNum* Gs = mj_stackAlloc(d, (size_t)nv * ncol);
-  mjtNum* Mda = mj_stackAlloc(d, (size_t)nv);
-  smoothG(m, d, sys, acc, Gs);
-  for (int c = 0; c < ncol; c++) {
-    mjtNum* Yc = Y + (size_t)c * nv;
-    mj_mulM(m, d, Mda, Yc);
-    mju_add(Yc, Gs + (size_t)c * nv, Mda, nv);
-    mju_subFrom(Yc, G0 + (size_t)c * nv, nv);
-  }
+  mjtNum* T = mj_stackAlloc(d, (size_t)nv * ncol);
+  smoothG(m, d, sys, acc, Gs, NULL);
+  mju_sub(G0, Gs, G0, nv * ncol);
+  mju_transpose(T, Y, ncol, nv);
+  mj_mulMRows(m, d, Gs, T, ncol);
+  mju_transpose(Y, Gs, nv, ncol);
+  mju_addTo(Y, G0, nv * ncol);
+  mj_freeStack(d, mark2);
   solveW(m, d, &f, Y, ncol);
   mj_freeStack(d, mark);
 }
 
 // 0 when d's stack holds the temporaries of the analytic path (the step's state Jacobian, four
-// for RK4; the acceleration's and two more of its size; the integrator's matrix; the
-// constraint rows' dense Jacobian; the sweeps; with `sensors` the forces' derivative and
-// the sensor pass's), else -1 and a message
+// for RK4; the acceleration's and at most three more of its size at a time, a solve's or a
+// product's rows among them; the integrator's matrix; the constraint rows' dense Jacobian and
+// its nonzeros; the sweeps; with `sensors` the forces' derivative, the RNE's composites kept
+// and the sensor pass's), else -1 and a message
 static int checkStack(const mjModel* m, mjData* d, int sensors, char* err, int errsz) {
   size_t nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
   size_t nefc = d->nefc, nstate = m->opt.integrator == mjINT_RK4 ? 4 : 1;
-  size_t need = (nstate * ndx + 3 * nv) * ncol + 3 * nv * nv + 16 * (size_t)m->nM +
-                46 * (size_t)m->nbody + 31 * nv + 2 * nv * nefc + 11 * nefc +
+  size_t need = (nstate * ndx + 4 * nv) * ncol + 3 * nv * nv + 16 * (size_t)m->nM +
+                80 * (size_t)m->nbody + 43 * nv + 4 * nv * nefc + 12 * nefc +
                 (nv + 3) * (size_t)m->neq + 64 +
-                (sensors ? nefc * ncol + mjd_sensorStack(m, d) : 0);
+                (sensors ? nefc * ncol + 64 * (size_t)m->nbody + mjd_sensorStack(m, d) : 0);
   size_t mark = mj_markStack(d);
   mjtNum* probe = mj_stackAlloc(d, need);
   mj_freeStack(d, mark);
@@ -918,16 +969,25 @@ int mjd_smoothAcc(const mjModel* m, mjData* d, mjtNum* DaDq, mjtNum* DaDv, mjtNu
 // Jacobians of states are column-major ndx x (ndx + nu) with rows (dq, v, act) and columns
 // (x, u); e_c is the identity's column c
 
+// n rows of X (at X, leading dimension ldx) = e + s D (n rows at D, leading dimension ldd),
+// column by column, the identity's ones where column c is row c - diag
+static void identityPlus(mjtNum* X, int ldx, const mjtNum* D, int ldd, mjtNum s, int n,
+                         int ncol, int diag) {
+  for (int c = 0; c < ncol; c++) {
+    mju_scl(X + (size_t)c * ldx, D + (size_t)c * ldd, s, n);
+    if (c >= diag && c < diag + n) X[(size_t)c * ldx + c - diag] += 1;
+  }
+}
+
 // the dq rows of T = d(q (+) s w)/d(x, u), q moving with x's own dq columns and dw =
 // dw/d(x, u) given as the rows at dw (leading dimension ld): on a rotation exp(-s w) dq +
 // Jr(s w) s dw, elsewhere dq + s dw
 static void shiftRows(const mjModel* m, const mjtNum* w, mjtNum s, const mjtNum* dw, int ncol,
                       int ld, mjtNum* T) {
+  identityPlus(T, ld, dw, ld, s, m->nv, ncol, 0);
   for (int j = 0; j < m->njnt; j++) {
     int adr = m->jnt_dofadr[j], type = m->jnt_type[j];
     int nlin = type == mjJNT_FREE ? 3 : type == mjJNT_BALL ? 0 : 1;
-    for (int i = adr; i < adr + nlin; i++)
-      for (int c = 0; c < ncol; c++) T[(size_t)c * ld + i] = (c == i) + s * dw[(size_t)c * ld + i];
     if (type != mjJNT_FREE && type != mjJNT_BALL) continue;
     int r0 = adr + nlin;
     mjtNum quat[4] = {1, 0, 0, 0}, R[9], Jr[9], phi[3];
@@ -989,9 +1049,7 @@ static void stepJac(const mjModel* m, mjData* d, int sys, mjtNum* X, mjtNum* C, 
   mjtNum* vnext = mj_stackAlloc(d, (size_t)nv);
   accDeriv(m, d, sys, Y, acc, C, D);
   mju_addScl(vnext, d->qvel, acc, h, nv);
-  for (int c = 0; c < ncol; c++)
-    for (int i = 0; i < nv; i++)
-      X[(size_t)c * ndx + nv + i] = (c == nv + i) + h * Y[(size_t)c * nv + i];
+  identityPlus(X + nv, ndx, Y, nv, h, nv, ncol, nv);
   shiftRows(m, vnext, h, X + nv, ncol, ndx, X);
   actDotRows(m, d, NULL, X);
   nextActRows(m, d->act, d->act_dot, X, X);
@@ -1034,9 +1092,7 @@ static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, mjtNum* C, mjtNum* D, 
       mju_addScl(d->qvel, v0, k + nv, ah, nv);
       mju_addScl(d->act, act0, k + 2 * nv, ah, na);
       d->time = t0 + ah;
-      for (int c = 0; c < ncol; c++)
-        for (int r = nv; r < ndx; r++)
-          T[(size_t)c * ndx + r] = (c == r) + ah * K[(size_t)c * ndx + r];
+      identityPlus(T + nv, ndx, K + nv, ndx, ah, nv + na, ncol, nv);
       shiftRows(m, k, ah, K, ncol, ndx, T);
       mj_forwardSkip(m, d, 1);
       rc = mjd_checkAnalytic(m, d, err, errsz) || checkStack(m, d, 0, err, errsz) ? -1 : 0;
@@ -1062,9 +1118,7 @@ static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, mjtNum* C, mjtNum* D, 
 
   // the step from x with the weighted sums
   if (!rc) {
-    for (int c = 0; c < ncol; c++)
-      for (int i = 0; i < nv; i++)
-        X[(size_t)c * ndx + nv + i] = (c == nv + i) + h * S[(size_t)c * ndx + nv + i];
+    identityPlus(X + nv, ndx, S + nv, ndx, h, nv, ncol, nv);
     shiftRows(m, sum, h, S, ncol, ndx, X);
     nextActRows(m, act0, sum + 2 * nv, S, X);
   }
@@ -1097,10 +1151,8 @@ int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, mjtN
     case mjINT_IMPLICITFAST: stepJac(m, d, SYS_FAST, X, Cs, Ds); break;
     default: stepJac(m, d, SYS_EULER, X, Cs, Ds); break;
   }
-  for (int r = 0; r < ndx && !rc; r++) {
-    for (int c = 0; c < ndx && A; c++) A[(size_t)r * ndx + c] = X[(size_t)c * ndx + r];
-    for (int c = 0; c < nu && B; c++) B[(size_t)r * nu + c] = X[(size_t)(ndx + c) * ndx + r];
-  }
+  if (A && !rc) mju_transpose(A, X, ndx, ndx);
+  if (B && !rc) mju_transpose(B, X + (size_t)ndx * ndx, nu, ndx);
   if (!sensors) {
     int ns = m->nsensordata;
     if (C) mju_zero(C, ns * ndx);

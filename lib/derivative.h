@@ -6,14 +6,6 @@
 
 #include "mj.h"
 
-// res(nv x nv, column k at res + k nv) += scl * d rne / d(q_k) (pos) or d(v_k) (!pos) of the
-// inverse dynamics rne(q, v, a) = M(q) a + c(q, v) (gravity in c when `gravity`), where cvel
-// (6 nbody) and cdofdot (6 nv) are mj_comVel's outputs at the velocity v; a position
-// derivative moves everything after dof k by the motion cdof_k (the tangent of MuJoCo's qpos
-// perturbation, quaternions rotating about local axes).  O(nv * subtree) for all columns
-void mjd_rneDerivative(const mjModel* m, mjData* d, const mjtNum* v, const mjtNum* cvel,
-                       const mjtNum* cdofdot, const mjtNum* a, int gravity, int pos,
-                       mjtNum scl, mjtNum* res);
 
 // the right Jacobian of SO(3) at the rotation vector r (inv: its inverse), 3x3 row-major:
 // exp(r + e) = exp(r) exp(Jr(r) e) to first order in e
@@ -53,23 +45,49 @@ void mjd_contactMotion(const mjModel* m, const mjData* d, const mjContact* con,
 // row has type `type` (pyramid edges summed; linear, so it maps force derivatives too)
 void mjd_rowsToBasis(const mjContact* con, int type, const mjtNum* f, mjtNum* fb);
 
-// the derivatives dV, dA (6 each; on entry the parent's) of body b's velocity and
-// acceleration twists (mj_comVel's cvel, the RNE's cacc) carried through b's joints, all
-// about a fixed point, when the dofs of b from `first` on turn by the motion S (NULL: none),
-// qacc moves by da (NULL: not), and qvel[vdof] by one (vdof < 0: none); v, cvel, cdofdot
-// and a (NULL: 0) are the velocity, twists and acceleration the nominal sweep used
-void mjd_bodySweep(const mjModel* m, const mjData* d, int b, const mjtNum* S, int first,
-                   const mjtNum* v, const mjtNum* cvel, const mjtNum* cdofdot, const mjtNum* a,
-                   const mjtNum* da, int vdof, mjtNum dV[6], mjtNum dA[6]);
+// the nominal RNE's per-body quantities its slopes are built from (mjd_rneComposites), all
+// about the bodies' fixed points (their trees' coms): the accelerations, and over each subtree
+// the sums of the net forces I A + V x* (I V), the inertias, the maps K (U -> I (U x V) +
+// U x* (I V) + V x* (I U): the net force's part linear in a motion U of the velocity's frame)
+// and the momenta I V
+typedef struct {
+  mjtNum* cacc;   // per body: the acceleration twist (6)
+  mjtNum* frc;    // per body, subtree sums: net forces (6)
+  mjtNum* inert;  // composite inertias (10, as cinert)
+  mjtNum* cor;    // maps K (36, column-major)
+  mjtNum* mom;    // momenta (6)
+} mjdComposite;
 
-// F (6) = the derivative of the net force I A + V x* (I V) of a body of com inertia I with
-// twists V, A as they move by dV, dA and (S not NULL) the body by the motion S
-void mjd_bodyForceDeriv(const mjtNum I[10], const mjtNum V[6], const mjtNum A[6],
-                        const mjtNum* S, const mjtNum dV[6], const mjtNum dA[6], mjtNum F[6]);
+// c's arrays on d's stack (64 nbody numbers)
+void mjd_compositeAlloc(const mjModel* m, mjData* d, mjdComposite* c);
 
-// res += S x* (I x) - I (S x x): the slope of the product I x (I a com inertia, x a twist
-// held fixed) as the body, and with it I, moves by the motion S about a fixed point
-void mjd_movedInertia(const mjtNum I[10], const mjtNum S[6], const mjtNum x[6], mjtNum res[6]);
+// c at the velocity v with twists cvel, cdofdot (mj_comVel's at v) and acceleration a (NULL:
+// 0), gravity in the accelerations when `gravity`
+void mjd_rneComposites(const mjModel* m, const mjData* d, const mjtNum* v, const mjtNum* cvel,
+                       const mjtNum* cdofdot, const mjtNum* a, int gravity, mjdComposite* c);
+
+// the vectors of column k (q_k when pos, else v_k) at the nominal sweep (v, cvel, cdofdot, a,
+// cacc as mjd_rneComposites): every body b of k's subtree moves with it by
+//   dV_b = [pos] S x V_b + U,  dA_b = [pos] S x A_b + U x V_b + Q   (S = cdof_k)
+// about its fixed point (derivative.c's mjd_rneDerivative shows why); others do not move
+void mjd_columnMotion(const mjModel* m, const mjData* d, int k, int pos, const mjtNum* v,
+                      const mjtNum* cvel, const mjtNum* cdofdot, const mjtNum* a,
+                      const mjtNum* cacc, mjtNum Q[6], mjtNum U[6]);
+
+// dF (6) = S x* F_X (S NULL for a v column) + Ic_X Q + K_X U: the slope of the net forces
+// summed over body X's subtree when all of it moves with the column (Q, U)
+void mjd_subtreeForceSlope(const mjdComposite* c, int X, const mjtNum* S, const mjtNum Q[6],
+                           const mjtNum U[6], mjtNum dF[6]);
+
+// resq, resv (nv x nv each, column k at + k nv; either NULL) += scl * d rne / d(q_k), d(v_k)
+// of the inverse dynamics rne(q, v, a) = M(q) a + c(q, v), where cvel (6 nbody) and cdofdot
+// (6 nv) are mj_comVel's outputs at the velocity v and c mjd_rneComposites' at (v, cvel,
+// cdofdot, a) (with gravity or not); a position derivative moves everything after dof k by
+// the motion cdof_k (the tangent of MuJoCo's qpos perturbation, quaternions rotating about
+// local axes).  O(nv * subtree) for all columns
+void mjd_rneDerivative(const mjModel* m, mjData* d, const mjdComposite* c, const mjtNum* v,
+                       const mjtNum* cvel, const mjtNum* cdofdot, const mjtNum* a, mjtNum scl,
+                       mjtNum* resq, mjtNum* resv);
 
 // the slopes of actuator i's force (after mj_forward) by its length s[0], its velocity s[1],
 // and of its gain's input by the activation s[2] and by ctrl_i s[3]; *gain the input's
@@ -86,8 +104,9 @@ size_t mjd_sensorStack(const mjModel* m, const mjData* d);
 
 // C = ds/dx (nsensordata x (2 nv + na)) and D = ds/du (nsensordata x nu), row-major, either
 // NULL, of the sensors of d's forward pass, from Y = d qacc/d(x, u) (column-major nv x ncol)
-// and df = d efc_force/d(x, u) (nefc x ncol), ncol = 2 nv + na + nu
-void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjtNum* Y, const mjtNum* df,
-                     mjtNum* C, mjtNum* D);
+// and df = d efc_force/d(x, u) (nefc x ncol), ncol = 2 nv + na + nu; c the RNE's composites
+// at the pass (mjd_rneComposites at qvel, cvel, cdof_dot, qacc with gravity)
+void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjdComposite* c, const mjtNum* Y,
+                     const mjtNum* df, mjtNum* C, mjtNum* D);
 
 #endif

@@ -575,6 +575,21 @@ void mjd_rowsToBasis(const mjContact* con, int type, const mjtNum* f, mjtNum* fb
   }
 }
 
+// J's nonzeros by rows: row r's columns ind and values val at adr[r] .. adr[r + 1] - 1
+typedef struct {
+  int *adr, *ind;
+  mjtNum* val;
+} RowsJ;
+
+// res (nv) += s J' z, row by row over J's nonzeros (rows with z_r = 0 skipped)
+static void addJtz(const RowsJ* J, int nefc, const mjtNum* z, mjtNum s, mjtNum* res) {
+  for (int r = 0; r < nefc; r++) {
+    if (!z[r]) continue;
+    mjtNum zr = s * z[r];
+    for (int p = J->adr[r]; p < J->adr[r + 1]; p++) res[J->ind[p]] += J->val[p] * zr;
+  }
+}
+
 // y = H x for the rows' cost Hessian: D on quadratic rows, an elliptic contact's cone block
 // (contact.H) in the cone state, 0 on the others
 static void mulH(const mjData* d, const int* state, const mjtNum* x, mjtNum* y) {
@@ -848,6 +863,9 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   mjtNum* eqc = mj_stackAlloc(d, 3 * (size_t)m->neq);
   int* state = (int*)mj_stackAlloc(d, (size_t)nefc / 2 + 1);
   int* moved = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
+  RowsJ J = {(int*)mj_stackAlloc(d, (size_t)nefc / 2 + 1),
+             (int*)mj_stackAlloc(d, (size_t)nv * nefc / 2 + 1),
+             mj_stackAlloc(d, (size_t)nv * nefc)};
 
   // forces, states and cone Hessians at the solution, d's own arrays left as they are
   mj_mulJacVec(m, d, jar, d->qacc);
@@ -858,11 +876,18 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   mj_constraintUpdate(m, d, jar, NULL, 1);
   d->efc_force = force0, d->efc_state = state0, d->qfrc_constraint = qfrc0;
 
-  // J by columns (side: a tendon row's sign against the tendon's J), H J, and A = M + J'HJ
-  // (M dense from qM's ancestor rows)
+  // J by columns and its nonzeros by rows (side: a tendon row's sign against the tendon's
+  // J), H J, and A = M + J'HJ (M dense from qM's ancestor rows)
+  J.adr[0] = 0;
   for (int r = 0; r < nefc; r++) {
     mj_efcRow(m, d, r, qfrc);
-    for (int c = 0; c < nv; c++) Jt[(size_t)c * nefc + r] = qfrc[c];
+    J.adr[r + 1] = J.adr[r];
+    for (int c = 0; c < nv; c++) {
+      Jt[(size_t)c * nefc + r] = qfrc[c];
+      if (!qfrc[c]) continue;
+      J.ind[J.adr[r + 1]] = c;
+      J.val[J.adr[r + 1]++] = qfrc[c];
+    }
     int ten = d->efc_type[r] == mjCNSTR_LIMIT_TENDON || d->efc_type[r] == mjCNSTR_FRICTION_TENDON;
     side[r] = ten && mju_dot(d->ten_J + (size_t)d->efc_id[r] * nv, qfrc, nv) < 0 ? -1 : 1;
   }
@@ -953,7 +978,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     }
     mulH(d, state, E, Z);
     for (int r = 0; r < nefc; r++) Z[r] = gf[r] * V[r] - Z[r];
-    for (int i = 0; i < nv; i++) Gk[i] += mju_dot(Jt + (size_t)i * nefc, Z, nefc);
+    addJtz(&J, nefc, Z, 1, Gk);
     if (dforce) mju_copy(dforce + (size_t)k * nefc, Z, nefc);
   }
 
@@ -962,21 +987,25 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     for (int r = 0; r < nefc; r++) E[r] = d->efc_KBIP[4 * r + 1] * Jt[(size_t)c * nefc + r];
     mulH(d, state, E, Z);
     mjtNum* Gc = Y + (size_t)(nv + c) * nv;
-    for (int i = 0; i < nv; i++) Gc[i] -= mju_dot(Jt + (size_t)i * nefc, Z, nefc);
+    addJtz(&J, nefc, Z, -1, Gc);
     if (dforce) mju_scl(dforce + (size_t)(nv + c) * nefc, Z, -1, nefc);
   }
 
-  // Y = inv(M + J'HJ) Y
+  // Y = inv(M + J'HJ) Y, all columns at once by rows (transposed into T and back)
   mju_cholFactor(A, nv, mjMINVAL);
-  for (int c = 0; c < ncol; c++) mju_cholSolve(Y + (size_t)c * nv, A, Y + (size_t)c * nv, nv);
+  mjtNum* T = mj_stackAlloc(d, (size_t)nv * ncol);
+  mju_transpose(T, Y, ncol, nv);
+  mju_cholSolveRows(T, A, nv, ncol);
+  mju_transpose(Y, T, nv, ncol);
 
-  // the forces' derivative: df -= H J da (E: J da by J's columns)
+  // the forces' derivative: df -= H J da (E: J da over J's nonzeros by rows)
   for (int c = 0; dforce && c < ncol; c++) {
     mjtNum *df = dforce + (size_t)c * nefc, *Yc = Y + (size_t)c * nv;
     if (c >= 2 * nv) mju_zero(df, nefc);
-    mju_zero(E, nefc);
-    for (int i = 0; i < nv; i++)
-      if (Yc[i]) mju_addToScl(E, Jt + (size_t)i * nefc, Yc[i], nefc);
+    for (int r = 0; r < nefc; r++) {
+      E[r] = 0;
+      for (int p = J.adr[r]; p < J.adr[r + 1]; p++) E[r] += J.val[p] * Yc[J.ind[p]];
+    }
     mulH(d, state, E, Z);
     mju_subFrom(df, Z, nefc);
   }

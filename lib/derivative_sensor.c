@@ -6,18 +6,21 @@
 // ncol = 2 nv + na + nu (q columns, v columns, act columns, u columns).
 //   One column at a time.  A q column k moves every body b of dof k's subtree rigidly by
 // the motion S = cdof_k held about a fixed point (the tree's com, not moving with it): a
-// point p of b by dp = S_lin + S_ang x (p - o), b's frame turning by dw = S_ang.  A sweep
-// over the bodies (mjd_bodySweep, as the RNE's derivative) gives every body's twists' slopes
-// dV (of cvel) and dA (of cacc, with qacc moving by Y's column), about the same fixed points:
-// a v column moves the velocities, act and u columns only qacc.  The sensors read them:
+// point p of b by dp = S_lin + S_ang x (p - o), b's frame turning by dw = S_ang.  The
+// twists' slopes dV (of cvel) and dA (of cacc) about the same fixed points are closed forms
+// in the column's vectors (mjd_columnMotion, as the RNE's derivative) in the moving subtree,
+// plus qacc's part J_b da everywhere (a sweep of Y's column): a v column moves the velocities
+// of the subtree, act and u columns only qacc.  The sensors read them:
 //   a frame's velocity at p: v = V_lin + V_ang x (p - o),  dv = dV at p + V_ang x dp
 //   its acceleration: a = A at p + w x v,  da = dA at p + A_ang x dp + dw_v x v + w x dv
 //   a vector y in a frame R: d(R'y) = R'(dy - dw x y) (local sensors, reference frames)
 //   a quaternion q turning by dw: dq = 0.5 (0, dw) q;  subtree com: sum m_i dx_i / M
-//   subtree momenta: sum of d(I_i V_i) (the inertia moving with the body), about the origin;
+//   subtree momenta: sum of d(I_i V_i) (the inertia moving with the body), about the origin,
+//     from the composite inertias and momenta (subtreeColumn);
 //     angmom about the com c: L = H_ang - c x H_lin,  linvel = H_lin / M
-//   force, torque: cfrc_int's slope, the subtree sum of d(I A + V x* I V) (mjd_bodyForceDeriv)
-//     minus the constraint wrenches' (forces from df, contact points and frames moving as
+//   force, torque: cfrc_int's slope, the subtree sum of d(I A + V x* I V) (the moving part's
+//     by mjd_subtreeForceSlope, qacc's I J_b da body by body) minus the constraint wrenches'
+//     (forces from df, contact points and frames moving as
 //     mjd_contactMotion has them, connect and weld anchors fixed to their bodies)
 //   touch: the normal forces' slopes (df: a pyramid's rows summed, else the first row) of
 //     the contacts counted (the set held);  joint, tendon and actuator positions and
@@ -119,7 +122,7 @@ static int countSensors(const mjModel* m, int type) {
 size_t mjd_sensorStack(const mjModel* m, const mjData* d) {
   size_t nv = m->nv, nu = m->nu, ns = m->nsensor, nbody = m->nbody;
   size_t ntouch = countSensors(m, mjSENS_TOUCH);
-  return ns * (nv + 5) + nu * (nv + 6) + 31 * nbody + ntouch * d->nefc / 2 +
+  return ns * (nv + 6) + nu * (nv + 6) + 16 * nbody + ntouch * d->nefc / 2 +
          m->nsensordata + 16;
 }
 
@@ -128,12 +131,15 @@ size_t mjd_sensorStack(const mjModel* m, const mjData* d) {
 // the sensor pass's arrays and the column at hand
 typedef struct {
   int kind, idx;            // the column: COL_Q, COL_V (dof idx), COL_ACT, COL_U (its index)
+  int bk;                   // q, v columns: the dof's body; else nbody
   const mjtNum* S;          // q columns: the motion cdof_idx of the active bodies; else NULL
+  mjtNum Q[6], U[6];        // q, v columns: the active bodies' motion (mjd_columnMotion)
+  const mjdComposite* c;    // the nominal sweep's per-body quantities (mjd_rneComposites)
   int* active;              // per body: 1 in the subtree of the column's dof (q, v columns)
+  int* above;               // per body: 1 on the column's dof's body's chain above it
   int* need;                // per body: 1 in the subtree of a force or torque sensor's body
   const mjtNum *da, *df;    // the column of Y (d qacc) and of df (d efc_force)
-  mjtNum *dvel, *dacc;      // per body: d cvel, d cacc (6 each)
-  mjtNum *dcom, *dmom;      // per body, subtree sums: m d xipos (3), d momentum about 0 (6)
+  mjtNum* dacc;             // per body: qacc's part of d cacc, J_b da (6)
   mjtNum* dfrc;             // per body: d cfrc_int (6)
   mjtNum* rows;             // per sensor: the constant Jacobian row of a linear sensor (nv)
   mjtNum* ray;              // per sensor: a rangefinder's surface normal and geom hit (4)
@@ -141,7 +147,8 @@ typedef struct {
                             //   activation, ctrl: 4) and 1 when it has them
   mjtNum* dfa;              // per actuator: the column's force slope
   int *tadr, *trow;         // touch sensor s's rows trow[tadr[s] .. tadr[s + 1]]
-  int mom, frc, act;        // which sums the sensors need: momenta, cfrc_int, actuator forces
+  int* live;                // per sensor: 0 when it has no slope (a touch sensor without rows)
+  int frc, act;             // which sums the sensors need: cfrc_int, actuator forces
 } Work;
 
 // the motion S of body b for the column, NULL when it does not move
@@ -154,15 +161,42 @@ static const mjtNum* bodyOrigin(const mjModel* m, const mjData* d, int b) {
   return d->subtree_com + 3 * m->body_rootid[b];
 }
 
-// the momentum slope about the world origin of body b (6: ang, lin) for the column:
-//   dh = I dV + S x* (I V) - I (S x V) about o (mjd_movedInertia),  then ang += o x lin
-static void momentumDeriv(const mjModel* m, const mjData* d, const Work* w, int b, mjtNum h[6]) {
-  const mjtNum *I = d->cinert + 10 * b, *S = bodyMotion(w, b);
-  mjtNum t[3];
-  mju_mulInertVec(h, I, w->dvel + 6 * b);
-  if (S) mjd_movedInertia(I, S, d->cvel + 6 * b, h);
-  mju_cross(t, bodyOrigin(m, d, b), h + 3);
-  mju_addTo3(h, t);
+// body b's velocity twist's slope for the column: dV = [q] S x V + U in the active subtree
+// (mjd_columnMotion), else none
+static void bodyVelSlope(const Work* w, const mjData* d, int b, mjtNum dV[6]) {
+  const mjtNum* S = bodyMotion(w, b);
+  mjtNum t[6];
+  if (!w->active[b]) {
+    mju_zero(dV, 6);
+    return;
+  }
+  mju_copy6(dV, w->U);
+  if (S) {
+    mju_crossMotion(t, S, d->cvel + 6 * b);
+    mju_addTo6(dV, t);
+  }
+}
+
+// body b's acceleration twist's slope for the column: qacc's J_b da, plus in the active
+// subtree [q] S x A + U x V + Q (mjd_columnMotion)
+static void bodyAccSlope(const Work* w, const mjData* d, int b, mjtNum dA[6]) {
+  const mjtNum* S = bodyMotion(w, b);
+  mjtNum t[6];
+  mju_copy6(dA, w->dacc + 6 * b);
+  if (!w->active[b]) return;
+  mju_crossMotion(t, w->U, d->cvel + 6 * b);
+  mju_addTo6(dA, t);
+  mju_addTo6(dA, w->Q);
+  if (S) {
+    mju_crossMotion(t, S, w->c->cacc + 6 * b);
+    mju_addTo6(dA, t);
+  }
+}
+
+// the body whose subtree is the part of body b's subtree that moves with the column: b
+// (active), the column's dof's body (b above it), or -1 (none)
+static int movingSubtree(const Work* w, int b) {
+  return w->active[b] ? b : w->above[b] ? w->bk : -1;
 }
 
 // dfrc[b] -= sgn d(T + (p - o) x F, F) (bodies the sensors need) for a wrench (force F,
@@ -227,8 +261,9 @@ static void constraintWrenchDeriv(const mjModel* m, const mjData* d, const Work*
   }
 }
 
-// column c of (x, u): the bodies' slopes (twists by the sweep, then the subtree sums the
-// sensors need) and the actuators' force slopes
+// column c of (x, u): the moving subtree's motion (mjd_columnMotion), qacc's part of the
+// accelerations' slopes (a sweep), the interaction forces' slopes the sensors need and the
+// actuators' force slopes
 static void startColumn(const mjModel* m, const mjData* d, Work* w, int c, const mjtNum* Y,
                         const mjtNum* df) {
   int nv = m->nv, nbody = m->nbody, ndx = 2 * nv + m->na;
@@ -237,61 +272,43 @@ static void startColumn(const mjModel* m, const mjData* d, Work* w, int c, const
   w->da = Y + (size_t)c * nv;
   w->df = df ? df + (size_t)c * d->nefc : NULL;
   w->S = w->kind == COL_Q ? d->cdof + 6 * c : NULL;
-  int bk = w->kind <= COL_V ? m->dof_bodyid[w->idx] : nbody;
-  int first = w->S ? mjd_firstMoved(m, c) : 0;
+  w->bk = w->kind <= COL_V ? m->dof_bodyid[w->idx] : nbody;
+  if (w->kind <= COL_V) {
+    mjd_columnMotion(m, d, w->idx, w->kind == COL_Q, d->qvel, d->cvel, d->cdof_dot, d->qacc,
+                     w->c->cacc, w->Q, w->U);
+  }
 
-  // the sweep from the world: the twists' full slopes in the column dof's subtree, elsewhere
-  // qacc's alone (dV = 0, dA += cdof_j da_j)
-  mju_zero(w->dvel, 6);
+  // the active subtree, the chain above it (the world's included), and the sweep of qacc's
+  // part J_b da from the world
   mju_zero(w->dacc, 6);
   w->active[0] = 0;
+  w->above[0] = w->kind <= COL_V;
   for (int b = 1; b < nbody; b++) {
     int p = m->body_parentid[b];
-    mjtNum *dV = w->dvel + 6 * b, *dA = w->dacc + 6 * b;
-    w->active[b] = b == bk || (b > bk && w->active[p]);
-    mju_copy6(dV, w->dvel + 6 * p);
-    mju_copy6(dA, w->dacc + 6 * p);
-    if (w->active[b]) {
-      mjd_bodySweep(m, d, b, bodyMotion(w, b), b == bk ? first : 0, d->qvel, d->cvel,
-                    d->cdof_dot, d->qacc, w->da, w->kind == COL_V ? w->idx : -1, dV, dA);
-    } else {
-      for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++)
-        mju_addToScl6(dA, d->cdof + 6 * j, w->da[j]);
-    }
+    w->active[b] = b == w->bk || (b > w->bk && w->active[p]);
+    w->above[b] = 0;
+    mju_copy6(w->dacc + 6 * b, w->dacc + 6 * p);
+    for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++)
+      mju_addToScl6(w->dacc + 6 * b, d->cdof + 6 * j, w->da[j]);
   }
+  for (int b = w->bk < nbody ? m->body_parentid[w->bk] : 0; b > 0; b = m->body_parentid[b])
+    w->above[b] = 1;
 
-  // subtree sums of m d xipos and of the momenta (velocity stage: q and v columns; nothing
-  // moves outside the active subtree)
-  if (w->mom && w->kind <= COL_V) {
-    for (int b = 0; b < nbody; b++) {
-      const mjtNum* S = bodyMotion(w, b);
-      if (S) mjd_pointVel(w->dcom + 3 * b, S, d->xipos + 3 * b, bodyOrigin(m, d, b));
-      else mju_zero3(w->dcom + 3 * b);
-      mju_scl3(w->dcom + 3 * b, w->dcom + 3 * b, m->body_mass[b]);
-      if (w->active[b]) momentumDeriv(m, d, w, b, w->dmom + 6 * b);
-      else mju_zero(w->dmom + 6 * b, 6);
-    }
-    for (int b = nbody - 1; b > 0; b--) {
-      mju_addTo3(w->dcom + 3 * m->body_parentid[b], w->dcom + 3 * b);
-      mju_addTo6(w->dmom + 6 * m->body_parentid[b], w->dmom + 6 * b);
-    }
-  }
-
-  // interaction forces of the bodies the sensors need: the net forces' slopes (I dA alone
-  // outside the active subtree) less the constraint wrenches', subtree sums
+  // interaction forces of the bodies the sensors need: qacc's part I dA less the constraint
+  // wrenches' slopes, summed over the subtrees, then the moving part's (mjd_subtreeForceSlope)
   if (w->frc) {
-    for (int b = 1; b < nbody; b++) {
-      if (!w->need[b]) continue;
-      if (w->active[b]) {
-        mjd_bodyForceDeriv(d->cinert + 10 * b, d->cvel + 6 * b, d->cacc + 6 * b,
-                           bodyMotion(w, b), w->dvel + 6 * b, w->dacc + 6 * b, w->dfrc + 6 * b);
-      } else {
-        mju_mulInertVec(w->dfrc + 6 * b, d->cinert + 10 * b, w->dacc + 6 * b);
-      }
-    }
+    mjtNum dFk[6], t[6];
+    for (int b = 1; b < nbody; b++)
+      if (w->need[b]) mju_mulInertVec(w->dfrc + 6 * b, d->cinert + 10 * b, w->dacc + 6 * b);
     constraintWrenchDeriv(m, d, w);
     for (int b = nbody - 1; b > 0; b--)
       if (w->need[b]) mju_addTo6(w->dfrc + 6 * m->body_parentid[b], w->dfrc + 6 * b);
+    if (w->kind <= COL_V) mjd_subtreeForceSlope(w->c, w->bk, w->S, w->Q, w->U, dFk);
+    for (int b = 1; b < nbody && w->kind <= COL_V; b++) {
+      if (!w->need[b] || movingSubtree(w, b) < 0) continue;
+      if (w->active[b]) mjd_subtreeForceSlope(w->c, b, w->S, w->Q, w->U, t);
+      mju_addTo6(w->dfrc + 6 * b, w->active[b] ? t : dFk);
+    }
   }
 
   // actuator forces: by length (moment) on q, velocity on v, input on act and u columns
@@ -318,15 +335,16 @@ typedef struct {
   int b, moves;         // its body; 1 when the body is in the column's active subtree
 } Frame;
 
-// the velocities a frame needs: none, always, only when it moves (else they meet only zeros)
+// the velocities a frame needs: none (nor their slopes), always, only when it moves (else
+// they meet only zeros)
 enum { VEL_NONE, VEL_ALWAYS, VEL_MOVING };
 
 // f = the frame of object (type, id) and its motion: dp = S at p, dw = S_ang (moved), v, w
-// from cvel (as `vel` asks), dv = dV at p + V_ang x dp, dwv = dV_ang; all slopes 0 outside the
-// active subtree.  0 (f the world's, at rest) for no object
+// from cvel (as `vel` asks), dv = dV at p + V_ang x dp, dwv = dV_ang (unless VEL_NONE); all
+// slopes 0 outside the active subtree.  0 (f the world's, at rest) for no object
 static int frameMotion(const mjModel* m, const mjData* d, const Work* w, int type, int id,
                        int vel, Frame* f) {
-  mjtNum t[3];
+  mjtNum t[3], dV[6];
   *f = (Frame){0};
   f->b = mj_objectFrame(m, d, type, id, &f->p, &f->R) - 1;
   if (f->b < 0) {
@@ -334,7 +352,7 @@ static int frameMotion(const mjModel* m, const mjData* d, const Work* w, int typ
     return 0;
   }
   const mjtNum *S = bodyMotion(w, f->b), *o = bodyOrigin(m, d, f->b);
-  const mjtNum *V = d->cvel + 6 * f->b, *dV = w->dvel + 6 * f->b;
+  const mjtNum* V = d->cvel + 6 * f->b;
   f->moves = w->active[f->b];
   if (vel == VEL_ALWAYS || (vel == VEL_MOVING && f->moves)) {
     mjd_pointVel(f->v, V, f->p, o);
@@ -345,6 +363,8 @@ static int frameMotion(const mjModel* m, const mjData* d, const Work* w, int typ
     mjd_pointVel(f->dp, S, f->p, o);
     mju_copy3(f->dw, S);
   }
+  if (vel == VEL_NONE) return 1;
+  bodyVelSlope(w, d, f->b, dV);
   mjd_pointVel(f->dv, dV, f->p, o);
   mju_cross(t, V, f->dp);
   mju_addTo3(f->dv, t);
@@ -372,7 +392,9 @@ static void accAt(const mjModel* m, const mjData* d, const Work* w, const Frame*
                   mjtNum Y[3]) {
   const mjtNum *A = d->cacc + 6 * f->b, *o = bodyOrigin(m, d, f->b);
   mjtNum t[3];
-  mjd_pointVel(X, w->dacc + 6 * f->b, f->p, o);
+  mjtNum dA[6];
+  bodyAccSlope(w, d, f->b, dA);
+  mjd_pointVel(X, dA, f->p, o);
   mju_zero3(Y);
   if (!f->moves) return;
   mjd_pointVel(Y, A, f->p, o);
@@ -454,13 +476,28 @@ static void frameVelColumn(const mjModel* m, const mjData* d, const Work* w, int
 // ---- the sensors -------------------------------------------------------------------------------
 
 // subtree sensors of body b: com sum m_i dx_i / M, linvel dH_lin / M, angmom about the com
-// dH_ang - dc x (M v_c) - c x dH_lin (H the momentum about the origin)
+// dH_ang - dc x (M v_c) - c x dH_lin (H the momentum about the origin).  The part X of b's
+// subtree that moves (movingSubtree) moves rigidly: about its fixed point o
+//   sum m_i dx_i = [q] M_X (S at c_X),  dH = [q] S x* H_X + Ic_X U  (then ang += o x lin)
 static void subtreeColumn(const mjModel* m, const mjData* d, const Work* w, int type, int b,
                           mjtNum* g) {
-  mjtNum mass = m->body_subtreemass[b], t[3], dc[3];
+  mjtNum mass = m->body_subtreemass[b], t[3], dc[3] = {0, 0, 0}, dH[6] = {0, 0, 0, 0, 0, 0};
   mass = mass > mjMINVAL ? mass : mjMINVAL;
-  const mjtNum *dH = w->dmom + 6 * b, *c = d->subtree_com + 3 * b;
-  mju_scl3(dc, w->dcom + 3 * b, 1 / mass);
+  const mjtNum* c = d->subtree_com + 3 * b;
+  int X = movingSubtree(w, b);
+  if (X >= 0) {
+    const mjtNum *S = bodyMotion(w, X), *o = bodyOrigin(m, d, X);
+    mjtNum sH[6];
+    mju_mulInertVec(dH, w->c->inert + 10 * X, w->U);
+    if (S) {
+      mju_crossForce(sH, S, w->c->mom + 6 * X);
+      mju_addTo6(dH, sH);
+      mjd_pointVel(dc, S, d->subtree_com + 3 * X, o);
+      mju_scl3(dc, dc, m->body_subtreemass[X] / mass);
+    }
+    mju_cross(t, o, dH + 3);
+    mju_addTo3(dH, t);
+  }
   switch (type) {
     case mjSENS_SUBTREECOM: mju_copy3(g, dc); break;
     case mjSENS_SUBTREELINVEL: mju_scl3(g, dH + 3, 1 / mass); break;
@@ -477,22 +514,27 @@ static void subtreeColumn(const mjModel* m, const mjData* d, const Work* w, int 
 //   force R'F_lin,  torque R'(F_ang - (p - o) x F_lin)
 static void siteForceColumn(const mjModel* m, const mjData* d, const Work* w, int s,
                             mjtNum* g) {
-  Frame f;
-  frameMotion(m, d, w, mjOBJ_SITE, m->sensor_objid[s], VEL_NONE, &f);
-  const mjtNum *F = d->cfrc_int + 6 * f.b, *dF = w->dfrc + 6 * f.b;
-  mjtNum X[3], Y[3], rel[3], t[3];
+  int site = m->sensor_objid[s], b = m->site_bodyid[site];
+  const mjtNum *F = d->cfrc_int + 6 * b, *dF = w->dfrc + 6 * b, *S = bodyMotion(w, b);
+  const mjtNum *p = d->site_xpos + 3 * site, *R = d->site_xmat + 9 * site;
+  const mjtNum* o = bodyOrigin(m, d, b);
+  mjtNum X[3], Y[3], rel[3], t[3], dp[3] = {0, 0, 0}, dw[3] = {0, 0, 0};
+  if (S) {
+    mjd_pointVel(dp, S, p, o);
+    mju_copy3(dw, S);
+  }
   if (m->sensor_type[s] == mjSENS_FORCE) {
-    rotated(f.R, f.dw, dF + 3, F + 3, g);
+    rotated(R, dw, dF + 3, F + 3, g);
     return;
   }
-  mju_sub3(rel, f.p, bodyOrigin(m, d, f.b));
+  mju_sub3(rel, p, o);
   mju_cross(t, rel, F + 3);
   mju_sub3(Y, F, t);
-  mju_cross(t, f.dp, F + 3);
+  mju_cross(t, dp, F + 3);
   mju_sub3(X, dF, t);
   mju_cross(t, rel, dF + 3);
   mju_sub3(X, X, t);
-  rotated(f.R, f.dw, X, Y, g);
+  rotated(R, dw, X, Y, g);
 }
 
 // rangefinder at distance t (< 0: no hit, no slope): the hit h = p + t z stays on the surface
@@ -604,10 +646,13 @@ static void sensorColumn(const mjModel* m, const mjData* d, const Work* w, int s
       accAt(m, d, w, &f, X, Y);
       rotated(type == mjSENS_ACCELEROMETER ? f.R : NULL, f.dw, X, Y, g);
       break;
-    case mjSENS_FRAMEANGACC:
+    case mjSENS_FRAMEANGACC: {
+      mjtNum dA[6];
       frameMotion(m, d, w, m->sensor_objtype[s], id, VEL_NONE, &f);
-      mju_copy3(g, w->dacc + 6 * f.b);
+      bodyAccSlope(w, d, f.b, dA);
+      mju_copy3(g, dA);
       break;
+    }
     case mjSENS_FORCE: case mjSENS_TORQUE: siteForceColumn(m, d, w, s, g); break;
     case mjSENS_RANGEFINDER: g[0] = rangeColumn(m, d, w, s, out[0]); break;
     case mjSENS_CAMPROJECTION: camColumn(m, d, w, s, out, g); break;
@@ -634,7 +679,7 @@ static void sensorColumn(const mjModel* m, const mjData* d, const Work* w, int s
 static void setup(const mjModel* m, mjData* d, Work* w) {
   int nv = m->nv, n = 0;
   mju_zero(w->rows, m->nsensor * nv);
-  w->mom = w->frc = w->act = 0;
+  w->frc = w->act = 0;
   for (int s = 0; s < m->nsensor; s++) {
     int type = m->sensor_type[s], id = m->sensor_objid[s];
     mjtNum* row = w->rows + (size_t)s * nv;
@@ -651,9 +696,6 @@ static void setup(const mjModel* m, mjData* d, Work* w) {
         if (r >= 0) mj_efcRow(m, d, r, row);
         break;
       }
-      case mjSENS_SUBTREECOM: case mjSENS_SUBTREELINVEL: case mjSENS_SUBTREEANGMOM:
-        w->mom = 1;
-        break;
       case mjSENS_FORCE: case mjSENS_TORQUE: w->frc = 1; break;
       case mjSENS_RANGEFINDER: {
         int g;
@@ -677,6 +719,8 @@ static void setup(const mjModel* m, mjData* d, Work* w) {
     }
   }
   w->tadr[m->nsensor] = n;
+  for (int s = 0; s < m->nsensor; s++)
+    w->live[s] = m->sensor_type[s] != mjSENS_TOUCH || w->tadr[s + 1] > w->tadr[s];
   for (int b = 0; b < m->nbody; b++) w->need[b] = 0;
   for (int s = 0; s < m->nsensor; s++) {
     int type = m->sensor_type[s];
@@ -703,21 +747,22 @@ static int clamped(const mjModel* m, const mjData* d, int s, int k) {
 
 // C (nsensordata x ndx) and D (nsensordata x nu), row-major, either NULL, of the sensors of
 // d's forward pass from Y = d qacc/d(x, u) and df = d efc_force/d(x, u) (derivative.h)
-void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjtNum* Y, const mjtNum* df,
-                     mjtNum* C, mjtNum* D) {
+void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjdComposite* c, const mjtNum* Y,
+                     const mjtNum* df, mjtNum* C, mjtNum* D) {
   int nv = m->nv, nu = m->nu, ndx = 2 * nv + m->na, ncol = ndx + nu, ns = m->nsensordata;
   int nbody = m->nbody, ntouch = countSensors(m, mjSENS_TOUCH), stage = mjSTAGE_NONE;
-  if (C) mju_zero(C, ns * ndx);
-  if (D) mju_zero(D, ns * nu);
-  if (m->opt.disableflags & mjDSBL_SENSOR) return;
+  if (m->opt.disableflags & mjDSBL_SENSOR) {
+    if (C) mju_zero(C, ns * ndx);
+    if (D) mju_zero(D, ns * nu);
+    return;
+  }
   size_t mark = mj_markStack(d);
   Work w;
-  w.dvel = mj_stackAlloc(d, 6 * (size_t)nbody);
+  w.c = c;
   w.dacc = mj_stackAlloc(d, 6 * (size_t)nbody);
-  w.dcom = mj_stackAlloc(d, 3 * (size_t)nbody);
-  w.dmom = mj_stackAlloc(d, 6 * (size_t)nbody);
   w.dfrc = mj_stackAlloc(d, 6 * (size_t)nbody);
   w.active = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
+  w.above = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
   w.need = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
   w.rows = mj_stackAlloc(d, (size_t)m->nsensor * nv);
   w.ray = mj_stackAlloc(d, 4 * (size_t)m->nsensor);
@@ -725,22 +770,25 @@ void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjtNum* Y, const mjtNum*
   w.aslope = mj_stackAlloc(d, 5 * (size_t)nu);
   w.dfa = mj_stackAlloc(d, (size_t)nu);
   w.tadr = (int*)mj_stackAlloc(d, (size_t)m->nsensor / 2 + 1);
+  w.live = (int*)mj_stackAlloc(d, (size_t)m->nsensor / 2 + 1);
   w.trow = (int*)mj_stackAlloc(d, (size_t)ntouch * d->nefc / 2 + 1);
   mjtNum* g = mj_stackAlloc(d, (size_t)ns);
   setup(m, d, &w);
   for (int s = 0; s < m->nsensor; s++)
     if (m->sensor_needstage[s] > stage) stage = m->sensor_needstage[s];
 
-  // column by column: position sensors move with q only, velocity sensors with q and v
+  // column by column (every entry of C and D written): position sensors move with q only,
+  // velocity sensors with q and v; the sensors that can have a slope
   for (int c = 0; c < ncol; c++) {
-    if ((c >= nv && stage == mjSTAGE_POS) || (c >= 2 * nv && stage < mjSTAGE_ACC)) continue;
-    startColumn(m, d, &w, c, Y, df);
+    mjtNum* out = c < ndx ? (C ? C + c : NULL) : (D ? D + c - ndx : NULL);
+    int ld = c < ndx ? ndx : nu;
     mju_zero(g, ns);
-    for (int s = 0; s < m->nsensor; s++) sensorColumn(m, d, &w, s, g + m->sensor_adr[s]);
-    for (int r = 0; r < ns; r++) {
-      if (c < ndx && C) C[(size_t)r * ndx + c] = g[r];
-      if (c >= ndx && D) D[(size_t)r * nu + c - ndx] = g[r];
+    if ((c < nv || stage > mjSTAGE_POS) && (c < 2 * nv || stage == mjSTAGE_ACC)) {
+      startColumn(m, d, &w, c, Y, df);
+      for (int s = 0; s < m->nsensor; s++)
+        if (w.live[s]) sensorColumn(m, d, &w, s, g + m->sensor_adr[s]);
     }
+    for (int r = 0; r < ns && out; r++) out[(size_t)r * ld] = g[r];
   }
 
   // clamped at the cutoff: no slope

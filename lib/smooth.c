@@ -339,10 +339,16 @@ static void ldStarts(const mjModel* m, int simple, int* start) {
   for (int i = 0; i < m->nv; i++) start[i + 1] = start[i] + ldLen(m, i, simple);
 }
 
-// res -= scl * vec over n entries of two different rows (paired as in mju_addToScl)
+// res += scl * vec over n entries of two different rows (in fours, then pairs)
 static inline void rowUpdate(mjtNum* restrict res, const mjtNum* restrict vec, mjtNum scl,
                              int n) {
   int j = 0;
+  for (; j + 4 <= n; j += 4) {
+    res[j] += vec[j] * scl;
+    res[j + 1] += vec[j + 1] * scl;
+    res[j + 2] += vec[j + 2] * scl;
+    res[j + 3] += vec[j + 3] * scl;
+  }
   for (; j + 2 <= n; j += 2) {
     res[j] += vec[j] * scl;
     res[j + 1] += vec[j + 1] * scl;
@@ -439,9 +445,49 @@ void mj_solveLD(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNu
   }
 }
 
+// X = inv(L' D L) X for n right sides held by rows (X(i, v) at X[i n + v]): mj_solveLD's
+// passes with each factor entry updating a whole row (contiguous, paired) at once
+void mj_solveLDRows(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNum* X, int n,
+                    int simple) {
+  int nv = m->nv;
+  const int* parent = m->dof_parentid;
+  int total = 0;
+  for (int k = 0; k < nv; k++) total += ldLen(m, k, simple);
+
+  // L' W = X from the leaves, W / D, then L X = Z from the root
+  const mjtNum* row = ld + total;
+  for (int k = nv - 1; k >= 0; k--) {
+    int len = ldLen(m, k, simple);
+    row -= len;
+    for (int i = parent[k], p = len - 2; p >= 0; i = parent[i], p--)
+      rowUpdate(X + (size_t)i * n, X + (size_t)k * n, -row[p], n);
+  }
+  for (int k = 0; k < nv; k++) mju_scl(X + (size_t)k * n, X + (size_t)k * n, diaginv[k], n);
+  for (int k = 0; k < nv; k++) {
+    int len = ldLen(m, k, simple);
+    for (int i = parent[k], p = len - 2; p >= 0; i = parent[i], p--)
+      rowUpdate(X + (size_t)k * n, X + (size_t)i * n, -row[p], n);
+    row += len;
+  }
+}
+
 // x = inv(M) y with the factor of qM
 void mj_solveM(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, int n) {
   mj_solveLD(m, d->qLD, d->qLDiagInv, x, y, n, 1);
+}
+
+// R = M X for n vectors held by rows (X(i, v) at X[i n + v]; R apart from X): each entry of
+// qM updating whole rows, the off-diagonal ones for both triangles
+void mj_mulMRows(const mjModel* m, const mjData* d, mjtNum* R, const mjtNum* X, int n) {
+  for (int i = 0; i < m->nv; i++)
+    mju_scl(R + (size_t)i * n, X + (size_t)i * n, d->qM[m->dof_Madr[i]], n);
+  for (int i = 0; i < m->nv; i++) {
+    const mjtNum* row = d->qM + m->dof_Madr[i] + 1;
+    for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j], row++) {
+      rowUpdate(R + (size_t)i * n, X + (size_t)j * n, *row, n);
+      rowUpdate(R + (size_t)j * n, X + (size_t)i * n, *row, n);
+    }
+  }
 }
 
 // res = M vec from the rows of qM (each off-diagonal entry used for both triangles)

@@ -58,6 +58,14 @@ void mj_factorI(const mjModel* m, mjData* d, const mjtNum* mat, mjtNum* ld, mjtN
 void mj_solveLD(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNum* x,
                 const mjtNum* y, int n, int simple);
 
+// X = inv(L' D L) X for n right sides held by rows (X(i, v) at X[i n + v]), the factor as in
+// mj_solveLD
+void mj_solveLDRows(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNum* X, int n,
+                    int simple);
+
+// R = M X for n vectors held by rows (X(i, v) at X[i n + v]; R apart from X)
+void mj_mulMRows(const mjModel* m, const mjData* d, mjtNum* R, const mjtNum* X, int n);
+
 // res = M vec with the sparse qM (no alias)
 void mj_mulM(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec);
 

@@ -75,6 +75,23 @@ void mju_cholSolve(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int n) {
   }
 }
 
+// X = inv(L L') X for n right sides held by rows (X(i, :) at X + i n): mju_cholSolve's
+// substitutions with each nonzero factor entry updating a whole row
+void mju_cholSolveRows(mjtNum* X, const mjtNum* mat, int nv, int n) {
+  for (int i = 0; i < nv; i++) {
+    mjtNum* xi = X + (size_t)i * n;
+    for (int k = 0; k < i; k++)
+      if (mat[i * nv + k]) mju_addToScl(xi, X + (size_t)k * n, -mat[i * nv + k], n);
+    mju_scl(xi, xi, 1 / mat[i * nv + i], n);
+  }
+  for (int i = nv - 1; i >= 0; i--) {
+    mjtNum* xi = X + (size_t)i * n;
+    mju_scl(xi, xi, 1 / mat[i * nv + i], n);
+    for (int k = 0; k < i; k++)
+      if (mat[i * nv + k]) mju_addToScl(X + (size_t)k * n, xi, -mat[i * nv + k], n);
+  }
+}
+
 // L L' + sign x x' in place, column by column with plane rotations (hyperbolic when sign < 0):
 // r = sqrt(L_kk^2 + sign x_k^2), c = r / L_kk, s = x_k / L_kk, then for i > k
 // L_ik = (L_ik + sign s x_i) / c and x_i = c x_i - s L_ik; columns where x is zero are skipped

@@ -13,6 +13,10 @@ int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag);
 // res = inv(L L') vec with a factor from mju_cholFactor (res may equal vec)
 void mju_cholSolve(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int n);
 
+// X = inv(L L') X for n right sides held by rows (X(i, v) at X[i n + v]), L (nv x nv) from
+// mju_cholFactor
+void mju_cholSolveRows(mjtNum* X, const mjtNum* mat, int nv, int n);
+
 // L L' + x x' (flg_plus) or L L' - x x' in place for a factor from mju_cholFactor; x is
 // overwritten; returns 0 when a downdate leaves a pivot below mjMINVAL (the factor is then
 // invalid and must be recomputed)
