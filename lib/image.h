@@ -13,6 +13,8 @@
 #ifndef MJ_IMAGE_H
 #define MJ_IMAGE_H
 
+#include <stddef.h>
+
 // largest image accepted, in pixels (refused before any pixel memory is allocated)
 #define MJ_PNG_MAXPIXELS (1 << 26)
 
@@ -27,5 +29,10 @@ int mj_readPNG(const char* file, int nchannel, unsigned char** pixels, int* widt
 // mj_readPNG that also reports in *srgb whether the file has an sRGB chunk (1) or not (0)
 int mj_readPNGColor(const char* file, int nchannel, unsigned char** pixels, int* width,
                     int* height, int* srgb, char* err, int errsz);
+
+// mj_readPNGColor on the file's bytes held in memory; name is used in messages only
+int mj_decodePNG(const char* name, const void* data, size_t len, int nchannel,
+                 unsigned char** pixels, int* width, int* height, int* srgb, char* err,
+                 int errsz);
 
 #endif
