@@ -318,7 +318,8 @@ int mj_validateModel(const mjModel* m, char* err, int errsz);
 uint64_t mj_modelHash(const mjModel* m);
 
 // ---- data -------------------------------------------------------------------------------------
-// allocate data for model m and reset it; NULL on allocation failure
+// allocate data for model m and reset it; NULL on allocation failure or when the data would
+// exceed 1 GiB (the compiler and mj_validateModel refuse such models with a message)
 mjData* mj_makeData(const mjModel* m);
 
 // free data (NULL is fine)

@@ -560,7 +560,9 @@ void mjcf_readSize(Ctx* c, const mjXNode* e) {
     if (end == mem || x < 0 || (*end && end[1]) || (*end && scale == 1 && *end != ' '))
       mjcf_fail(c, e, "attribute 'memory': malformed size");
     double n = x * scale / sizeof(mjtNum);
-    if (n > c->nstack && n < 1 << 28) c->nstack = (int)n;
+    // beyond an int of mjtNums is beyond the data limit too: refused, not ignored
+    if (n >= 1 << 28) mjcf_fail(c, e, "attribute 'memory': %s is too large", mem);
+    if (n > c->nstack) c->nstack = (int)n;
   }
   mjcf_ignoreAttrs(e, "nuserdata nuser_body nuser_jnt nuser_geom nuser_site nuser_cam "
                  "nuser_tendon nuser_actuator nuser_sensor");

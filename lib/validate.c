@@ -702,11 +702,16 @@ static int checkNumbers(const mjModel* m, Msg* g) {
          negative(g, "body_inertia", m->body_inertia, 3L * m->nbody);
 }
 
-// the data stack holds at least the largest request of the pipeline (mj_stackNeed)
+// the data stack holds at least the largest request of the pipeline (mj_stackNeed), and the
+// data fits mj_makeData's limit
 static int checkStack(const mjModel* m, Msg* g) {
-  double need = mj_stackNeed(m);
-  return m->nstack >= need ? 0 : say(g, "nstack = %d out of range [%.0f, %d): the pipeline "
-                                      "needs more stack", m->nstack, need, 1 << 28);
+  double need = mj_stackNeed(m), bytes = mj_dataBytes(m);
+  if (m->nstack < need)
+    return say(g, "nstack = %d out of range [%.0f, %d): the pipeline needs more stack",
+               m->nstack, need, 1 << 28);
+  return bytes <= MJ_MAXBUFFER ? 0 : say(g, "data of %.0f MB exceeds the %.0f MB limit (njmax "
+                                         "= %d, nconmax = %d, nstack = %d)", bytes / 1e6,
+                                         MJ_MAXBUFFER / 1e6, m->njmax, m->nconmax, m->nstack);
 }
 
 // ---- the check -------------------------------------------------------------------------------

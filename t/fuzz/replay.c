@@ -1,7 +1,9 @@
 // replay.c: run a harness on files without libFuzzer: each argument is one input, read whole
-// and passed to LLVMFuzzerTestOneInput.  A crash or a sanitizer report fails the run; make
-// check replays t/fuzz/regress/<harness>/ so that every input that ever crashed stays fixed.
+// and passed to LLVMFuzzerTestOneInput.  A crash, a sanitizer report or a peak memory above
+// 1 GB (the inputs are small: more means an allocation the library should have refused) fails
+// the run; make check replays t/fuzz/regress/<harness>/ so that every finding stays fixed.
 #include <stdio.h>
+#include <sys/resource.h>
 
 #include "fuzz.h"
 
@@ -28,6 +30,13 @@ int main(int argc, char** argv) {
     }
     LLVMFuzzerTestOneInput(buf, n);
     free(buf);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    if (ru.ru_maxrss > 1024L * 1024) {
+      fprintf(stderr, "%s: peak memory %ld MB, over the 1024 MB limit\n", argv[i],
+              ru.ru_maxrss / 1024);
+      return 1;
+    }
     printf("replayed %s\n", argv[i]);
   }
   return 0;

@@ -35,7 +35,8 @@ words() {
 }
 
 # text and image files of the repository and the corpus
-take mjcf 65536 models/*.xml t/fuzz/stream.xml $(find "$corpus" -name '*.xml' | sort)
+take mjcf 65536 models/*.xml t/fuzz/*.xml t/fuzz/assets/*.xml \
+  $(find "$corpus" -name '*.xml' ! -path '*/common/*' | sort)
 take stl 20000 $(find "$corpus" -name '*.stl' | sort)
 take obj 20000 $(find "$corpus" -name '*.obj' | sort)
 take png 65536 t/oracle/texture/png/*.png $(find "$corpus" -name '*.png' | sort)
