@@ -557,6 +557,11 @@ const char* const* mj_optionKeywords(const char* name);
 // others as integers; 0, or -1 and a message naming the option (m unchanged)
 int mj_setOptionString(mjModel* m, const char* assignment, char* err, int errsz);
 
+// 0 when the enum fields of opt are valid values and the iteration counts lie in [0, 100000];
+// else -1 and a message naming the field (the compiler, mj_validateModel and
+// mj_setOptionString refuse such options)
+int mj_checkOption(const mjOption* opt, char* err, int errsz);
+
 // switch a feature by its <flag> name: enable = 0 sets a disable bit ("contact") or clears an
 // enable bit ("energy"), enable = 1 the reverse; 0, or -1 and a message for an unknown flag
 int mj_setFlag(mjModel* m, const char* flag, int enable, char* err, int errsz);

@@ -524,6 +524,8 @@ void mjcf_readOption(Ctx* c, const mjXNode* e) {
     o->disableactuator |= 1 << (int)groups[i];
   }
   mjcf_checkAttrs(c, e);
+  char msg[200];
+  if (mj_checkOption(o, msg, sizeof(msg))) mjcf_fail(c, e, "%s", msg);
   // <flag name="enable|disable">
   static const char* const onoff[] = {"disable", "enable", NULL};
   for (int i = 0; i < e->nchild; i++) {

@@ -723,6 +723,7 @@ int mj_validateModel(const mjModel* m, char* err, int errsz) {
             checkInertia(m, &g) || checkGeoms(m, &g) || checkBvh(m, &g) ||
             checkAssets(m, &g) || checkEqualities(m, &g) ||
             checkTendons(m, &g) || checkActuators(m, &g) || checkSensors(m, &g) ||
-            checkText(m, &g) || checkNumbers(m, &g) || checkStack(m, &g);
+            checkText(m, &g) || checkNumbers(m, &g) || checkStack(m, &g) ||
+            mj_checkOption(&m->opt, err, errsz);
   return bad ? -1 : 0;
 }
