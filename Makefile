@@ -3,6 +3,8 @@
 #   make check           unit, tool and oracle tests
 #   make check SAN=1     the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   make bench           compile-time benchmark
+#   make soak            10^6 humanoid and 10^4 crowd100 steps: clean and reproducible
+#   make memcheck        the tool tests with every tool under valgrind's memcheck
 #   make fuzz            every fuzz harness for FUZZ_TIME seconds (clang, libFuzzer; build-fuzz/)
 #   make install PREFIX=/usr/local
 
@@ -91,6 +93,12 @@ check: all $(UNITBIN) $(FUZZBIN)
 bench: all
 	@BIN=$(CURDIR)/$(BUILD)/bin sh scripts/bench.sh
 
+soak: all
+	@BIN=$(CURDIR)/$(BUILD)/bin sh scripts/soak.sh
+
+memcheck: all
+	@BIN=$(CURDIR)/$(BUILD)/bin sh scripts/memcheck.sh
+
 # libFuzzer builds: the library instrumented for coverage, sanitizers on, -O1 -g
 FUZZCC    ?= clang
 FUZZ_TIME ?= 60
@@ -130,4 +138,4 @@ install: all
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all check bench fuzz install clean
+.PHONY: all check bench soak memcheck fuzz install clean

@@ -562,6 +562,7 @@ static void stopInterrupted(void) {
   mjOutFile* o = run.pending;
   run.pending = NULL;
   if (o) mj_outClose(o, !o->tmp[0], NULL, 0);
+  free(o);
   tool_reraise();
 }
 

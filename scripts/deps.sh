@@ -5,14 +5,14 @@
 #
 # Build: gcc and make (build-essential), expat, zlib.  Tests: Criterion, and Node.js with npm
 # for the MuJoCo oracle.  Fuzzing (make fuzz): clang and its libFuzzer runtime
-# (libclang-rt-14-dev, Debian 12's clang being version 14).  Node and npm may already come from another repository (NodeSource
+# (libclang-rt-14-dev, Debian 12's clang being version 14); make memcheck: valgrind.  Node and npm may already come from another repository (NodeSource
 # ships npm inside its nodejs, and conflicts with Debian's npm), so Debian's are installed only
 # when the commands are absent.  Runs apt-get directly as root, else through sudo; never reads
 # standard input.
 set -eu
 
 packages="build-essential libexpat1-dev zlib1g-dev libcriterion-dev libccd-dev libqhull-dev libpng-dev
-          clang libclang-rt-14-dev"
+          clang libclang-rt-14-dev valgrind"
 missing=
 for p in $packages; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
