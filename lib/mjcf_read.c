@@ -955,6 +955,17 @@ static void addBody(Ctx* c, const mjXNode* e, int parent, const Frame* f) {
   mjcf_walkBody(c, e, b->id, &inner);
 }
 
+// the most elements all <replicate>s of a model may copy: nested counts multiply, and a few
+// digits more would take the machine's memory before any size check
+#define MJCF_MAXCOPIES (1 << 20)
+
+// the elements of the subtree under e, e excluded
+static double subtreeSize(const mjXNode* e) {
+  double n = e->nchild;
+  for (int i = 0; i < e->nchild; i++) n += subtreeSize(e->child[i]);
+  return n;
+}
+
 // <replicate>: count copies of its children, copy i under f * T^i with T = (offset, the
 // rotation of euler), names suffixed with sep and i zero-padded to the digits of count (an
 // inner replicate's suffix before an outer one's)
@@ -970,6 +981,10 @@ static void replicate(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   double rot[4];
   mjcf_orientQuat(c, e, &o, rot);
   mjcf_checkAttrs(c, e);
+  c->ncopies += count * subtreeSize(e);
+  if (c->ncopies > MJCF_MAXCOPIES)
+    mjcf_fail(c, e, "more than %d elements copied in all (count %d)", MJCF_MAXCOPIES,
+              count);
   int digits = snprintf(NULL, 0, "%d", count);
   Frame g = *f;  // f * T^i, advanced by T after each copy
   for (int i = 0; i < count; i++) {

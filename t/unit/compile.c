@@ -377,6 +377,11 @@ Test(compile, absurd_sizes_refused) {
   loadFails("<mujoco><size memory='2G'/></mujoco>", "attribute 'memory': 2G is too large");
   loadFails("<mujoco><size memory='1500M'/></mujoco>", "model too large: its data would need");
   loadFails("<mujoco><size nconmax='10000000'/></mujoco>", "model too large");
+  // nested replicates multiply: 10^10 bodies are refused at the inner one's first copy
+  loadFails("<mujoco><worldbody><replicate count='100000' offset='1 0 0'>\n"
+            "<replicate count='100000' offset='0 1 0'><body><geom size='1'/></body>"
+            "</replicate></replicate></worldbody></mujoco>",
+            "t.xml:2: replicate: more than 1048576 elements copied in all (count 100000)");
   mjModel* m = load("<mujoco><size memory='512M'/></mujoco>");
   mjData* d = mj_makeData(m);
   cr_assert_not_null(d);
