@@ -382,6 +382,9 @@ Test(compile, absurd_sizes_refused) {
             "<replicate count='100000' offset='0 1 0'><body><geom size='1'/></body>"
             "</replicate></replicate></worldbody></mujoco>",
             "t.xml:2: replicate: more than 1048576 elements copied in all (count 100000)");
+  // an endless include stops at 64 MB
+  loadFails("<mujoco>\n<include file='/dev/zero'/></mujoco>",
+            "t.xml:2: include: file '/dev/zero' is larger than 67108864 bytes");
   mjModel* m = load("<mujoco><size memory='512M'/></mujoco>");
   mjData* d = mj_makeData(m);
   cr_assert_not_null(d);
