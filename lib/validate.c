@@ -351,8 +351,9 @@ static int checkBvh(const mjModel* m, Msg* g) {
         if (outside(g, "bvh_nodeid", i, m->bvh_nodeid[i], first, first + m->body_geomnum[b]))
           return 1;
       } else if (outside(g, "bvh_child", 2 * i, c[0], i - adr + 1, num) ||
-                 outside(g, "bvh_child", 2 * i + 1, c[1], i - adr + 1, num)) {
-        return 1;
+                 outside(g, "bvh_child", 2 * i + 1, c[1], i - adr + 1, num) ||
+                 outside(g, "bvh_nodeid", i, m->bvh_nodeid[i], -1, 0)) {
+        return 1;  // (an inner node names no geom: the midphase indexes geoms by nodeid)
       }
     }
   }

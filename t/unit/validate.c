@@ -279,6 +279,8 @@ Test(validate, refuses_bad_bounding_volumes) {
   expectInt(m, "bvh_child", 4, 0, "bvh_child[4] = 0 out of range [1, 3)");
   expectInt(m, "bvh_child", 5, 3, "bvh_child[5] = 3 out of range [1, 3)");
   expectInt(m, "bvh_nodeid", 3, 4, "bvh_nodeid[3] = 4 out of range [2, 4)");
+  // an inner node naming a geom (the midphase wrote out of bounds: t/fuzz/regress/mjb/)
+  expectInt(m, "bvh_nodeid", 2, 0, "bvh_nodeid[2] = 0 out of range [-1, 0)");
   mj_deleteModel(m);
 }
 
