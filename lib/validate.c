@@ -293,8 +293,10 @@ static int checkGeoms(const mjModel* m, Msg* g) {
     return 1;
   for (int i = 0; i < m->ngeom; i++) {
     int t = m->geom_type[i];
+    // a mesh or height field geom names its asset (collisions read it), others none
+    int asset = t == mjGEOM_MESH || t == mjGEOM_HFIELD;
     int ndata = t == mjGEOM_MESH ? m->nmesh : t == mjGEOM_HFIELD ? m->nhfield : 0;
-    if (outside(g, "geom_dataid", i, m->geom_dataid[i], -1, ndata) ||
+    if (outside(g, "geom_dataid", i, m->geom_dataid[i], asset ? 0 : -1, ndata) ||
         badCondim(g, "geom_condim", i, m->geom_condim[i]))
       return 1;
   }
