@@ -3,6 +3,9 @@
 #   make check           unit, tool and oracle tests
 #   make check SAN=1     the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   make bench           compile-time benchmark
+#   make soak            10^6 humanoid and 10^4 crowd100 steps: clean and reproducible
+#   make memcheck        the tool tests with every tool under valgrind's memcheck
+#   make fuzz            every fuzz harness for FUZZ_TIME seconds (clang, libFuzzer; build-fuzz/)
 #   make install PREFIX=/usr/local
 
 PREFIX  ?= /usr/local
@@ -29,6 +32,13 @@ TOOLBIN = $(TOOLS:%=$(BUILD)/bin/%)
 UNITSRC = $(wildcard t/unit/*.c)
 UNITBIN = $(UNITSRC:t/unit/%.c=$(BUILD)/t/%)
 
+# the fuzz harnesses (t/fuzz/): stl, obj and msh are mesh.c built once per format
+FUZZ    = mjcf mjb mjt stl obj msh png hfield skin
+FUZZBIN = $(FUZZ:%=$(BUILD)/t/fuzz-%)
+fuzzsrc = $(if $(filter stl obj msh,$1),t/fuzz/mesh.c,t/fuzz/$1.c)
+fuzzdef = -DFUZZ_ROOT='"$(CURDIR)"' $(if $(filter stl obj msh,$1),\
+            -DMESH_FORMAT=$(if $(filter stl,$1),1,$(if $(filter obj,$1),2,3)))
+
 all: $(BUILD)/libmj.a $(TOOLBIN)
 
 $(BUILD)/lib/%.o: lib/%.c lib/*.h
@@ -54,8 +64,16 @@ $(BUILD)/t/%: t/unit/%.c $(BUILD)/libmj.a
 # the allocation test counts malloc/calloc/realloc calls through linker wrappers
 $(BUILD)/t/noalloc: LDFLAGS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 
-check: all $(UNITBIN)
+# a harness without libFuzzer: replays the inputs that once crashed it (t/fuzz/regress/)
+$(BUILD)/t/fuzz-%: t/fuzz/replay.c t/fuzz/*.c t/fuzz/fuzz.h $(BUILD)/libmj.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(call fuzzdef,$*) $(LDFLAGS) -o $@ t/fuzz/replay.c $(call fuzzsrc,$*) \
+	  $(BUILD)/libmj.a $(LDLIBS)
+
+check: all $(UNITBIN) $(FUZZBIN)
 	@for u in $(UNITBIN); do echo "== $$u"; $$u --jobs 1 || exit 1; done
+	@for h in $(FUZZ); do echo "== fuzz regressions: $$h"; \
+	  $(BUILD)/t/fuzz-$$h $$(ls -d t/fuzz/regress/$$h/* 2>/dev/null) >/dev/null || exit 1; done
 	@for s in $(filter-out t/tools/lib.sh,$(wildcard t/tools/*.sh)); do echo "== $$s"; BIN=$(CURDIR)/$(BUILD)/bin sh $$s || exit 1; done
 	@BIN=$(CURDIR)/$(BUILD)/bin sh t/oracle/run.sh
 	@BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(LDFLAGS)" LDLIBS="$(LDLIBS)" \
@@ -75,6 +93,37 @@ check: all $(UNITBIN)
 bench: all
 	@BIN=$(CURDIR)/$(BUILD)/bin sh scripts/bench.sh
 
+soak: all
+	@BIN=$(CURDIR)/$(BUILD)/bin sh scripts/soak.sh
+
+memcheck: all
+	@BIN=$(CURDIR)/$(BUILD)/bin sh scripts/memcheck.sh
+
+# libFuzzer builds: the library instrumented for coverage, sanitizers on, -O1 -g
+FUZZCC    ?= clang
+FUZZ_TIME ?= 60
+FUZZFLAGS  = -O1 -g -fno-omit-frame-pointer -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra \
+             -Werror -Ilib -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZLIBOBJ = $(LIBSRC:lib/%.c=build-fuzz/lib/%.o)
+
+build-fuzz/lib/%.o: lib/%.c lib/*.h
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+build-fuzz/libmj.a: $(FUZZLIBOBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+build-fuzz/bin/%: t/fuzz/*.c t/fuzz/fuzz.h build-fuzz/libmj.a
+	@mkdir -p $(dir $@)
+	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer $(call fuzzdef,$*) -o $@ $(call fuzzsrc,$*) \
+	  build-fuzz/libmj.a $(LDLIBS)
+
+# seeds from models/ and ../shared/corpus (made by the gcc tools), then each harness in turn
+fuzz: all $(FUZZ:%=build-fuzz/bin/%)
+	BIN=$(CURDIR)/$(BUILD)/bin sh t/fuzz/seeds.sh build-fuzz/seeds
+	FUZZ_TIME=$(FUZZ_TIME) sh t/fuzz/run.sh build-fuzz $(FUZZ)
+
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/mj \
 	  $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1 \
@@ -87,6 +136,6 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|' lib/mj.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/mj.pc
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
-.PHONY: all check bench install clean
+.PHONY: all check bench soak memcheck fuzz install clean

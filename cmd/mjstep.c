@@ -19,6 +19,8 @@
 // output stream is bound to MODEL as stored: --set, --disable and --enable do not change that.
 //
 // Exit status: 0 success, 2 usage or data error (no partial output file is left behind).
+// SIGINT or SIGTERM stops the simulation between steps: a stream on standard output or a pipe
+// ends after its last whole frame, a file output is removed; mjstep then dies of the signal.
 #include "tool.h"
 
 #include <errno.h>
@@ -384,7 +386,8 @@ static void simulate(mjData* d, long k, FILE* out, int draw, Item* item) {
   initialState(d, k, item->err, sizeof(item->err));
   int nu = m->nu;
   long tick = 0;
-  for (long step = 0; !item->err[0]; step++) {
+  // an interrupt stops before a step: what was written ends on a frame boundary
+  for (long step = 0; !item->err[0] && !tool_interrupted; step++) {
     // this step's controls: row `step`, the last row after the end
     if (run.ctrl) {
       long row = step < run.nctrl ? step : run.nctrl - 1;
@@ -510,6 +513,8 @@ static void runThreaded(FILE* out, int nthread, Item* items) {
     }
     pthread_mutex_unlock(&queue.lock);
 
+    // interrupted: trajectory k may be cut short, the written ones are whole
+    if (tool_interrupted) break;
     // write it, or stop everything at its error
     if (items[k].err[0]) {
       joinWorkers(tid, started, 1);
@@ -529,7 +534,7 @@ static void runThreaded(FILE* out, int nthread, Item* items) {
     pthread_cond_broadcast(&queue.cond);
     pthread_mutex_unlock(&queue.lock);
   }
-  joinWorkers(tid, started, 0);
+  joinWorkers(tid, started, tool_interrupted != 0);
   free(tid);
 }
 
@@ -547,6 +552,18 @@ static void runSequential(FILE* out, Item* items, int batch) {
     eprintf("%s", items[k].err);
   }
   mj_deleteData(d);
+}
+
+// after an interrupt: the whole frames written to standard output or a special file are
+// flushed, a file being written is removed (a file output is whole or absent); then the tool
+// dies of the signal
+static void stopInterrupted(void) {
+  progressEnd();
+  mjOutFile* o = run.pending;
+  run.pending = NULL;
+  if (o) mj_outClose(o, !o->tmp[0], NULL, 0);
+  free(o);
+  tool_reraise();
 }
 
 // the stage timers of every trajectory, summed, as a table on stderr: each stage's time per
@@ -606,6 +623,7 @@ static long parseCount(const char* opt, const char* s, long lo) {
 
 int main(int argc, char** argv) {
   tool_init("mjstep", usageLines);
+  tool_catchInterrupts();
   atexit(cleanup);
   const char *model = NULL, *init = NULL, *ctrl = NULL, *key = NULL, *out = "-";
   const char* fields = "time,qpos,qvel,act";
@@ -718,6 +736,7 @@ int main(int argc, char** argv) {
   if (nthread > 1) runThreaded(f, nthread, items);
   else runSequential(f, items, batch);
   double elapsed = now() - t0;
+  if (tool_interrupted) stopInterrupted();
   progressEnd();
 
   // warnings; the simulation rate; commit the output

@@ -6,15 +6,43 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 const char* argv0 = "mj";
 const char* usageText = "";
+volatile sig_atomic_t tool_interrupted;
 
 // a write into a closed pipe ends the tool silently by SIGPIPE, as for cat(1) in a pipeline
 void tool_init(const char* name, const char* usage) {
   argv0 = name;
   usageText = usage;
   signal(SIGPIPE, SIG_DFL);
+}
+
+// the handler: remember the signal, nothing else (the tool checks between units of work)
+static void onInterrupt(int sig) { tool_interrupted = sig; }
+
+// SIGINT and SIGTERM set tool_interrupted, unless ignored when the tool started (as a shell
+// ignores SIGINT for its background jobs); interrupted system calls restart
+void tool_catchInterrupts(void) {
+  static const int sigs[] = {SIGINT, SIGTERM};
+  for (int i = 0; i < 2; i++) {
+    struct sigaction sa, old;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = onInterrupt;
+    sa.sa_flags = SA_RESTART;
+    sigemptyset(&sa.sa_mask);
+    if (!sigaction(sigs[i], NULL, &old) && old.sa_handler != SIG_IGN)
+      sigaction(sigs[i], &sa, NULL);
+  }
+}
+
+// the default action of the caught signal: the tool dies of it (the shell sees 128 + sig)
+void tool_reraise(void) {
+  int sig = tool_interrupted ? tool_interrupted : SIGTERM;
+  signal(sig, SIG_DFL);
+  raise(sig);
+  _exit(128 + sig);
 }
 
 // "tool: message", with strerror appended when fmt ends in ':'

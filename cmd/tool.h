@@ -2,6 +2,7 @@
 #ifndef MJ_TOOL_H
 #define MJ_TOOL_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "mj.h"
@@ -14,6 +15,17 @@ extern const char* argv0;
 
 // remember the tool name and usage text, and make a closed pipe end the tool quietly
 void tool_init(const char* name, const char* usage);
+
+// the signal (SIGINT, SIGTERM) that asked the tool to stop once tool_catchInterrupts caught
+// it, 0 while none has
+extern volatile sig_atomic_t tool_interrupted;
+
+// catch SIGINT and SIGTERM (those not ignored) into tool_interrupted, for a tool that stops
+// at a clean point
+void tool_catchInterrupts(void);
+
+// end the tool by the caught signal, as it would have ended uncaught (after cleaning up)
+void tool_reraise(void) __attribute__((noreturn));
 
 // print "tool: message" on stderr and exit 2; a message ending in ':' gets strerror(errno)
 void eprintf(const char* fmt, ...) __attribute__((format(printf, 1, 2), noreturn));

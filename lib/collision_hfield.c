@@ -54,6 +54,9 @@ static void geomBox(const mjModel* m, int g, const mjtNum pos[3], const mjtNum m
   }
 }
 
+// x (a whole number, or infinite or NaN) clamped to the grid indices [0, n] as an int
+static int gridIndex(double x, int n) { return x > 0 ? (x < n ? (int)x : n) : 0; }
+
 // the contacts of height field g1 and convex geom g2 (see the top)
 int mjc_ConvexHField(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                      mjtNum margin) {
@@ -85,15 +88,12 @@ int mjc_ConvexHField(const mjModel* m, const mjData* d, mjContact* con, int g1, 
       hi[1] + margin < -size[1] || lo[2] - margin > size[2] || hi[2] + margin < -size[3])
     return 0;
 
-  // the cells under the geom's box
-  int cmin = (int)floor((lo[0] + size[0]) / (2 * size[0]) * (ncol - 1));
-  int cmax = (int)ceil((hi[0] + size[0]) / (2 * size[0]) * (ncol - 1));
-  int rmin = (int)floor((lo[1] + size[1]) / (2 * size[1]) * (nrow - 1));
-  int rmax = (int)ceil((hi[1] + size[1]) / (2 * size[1]) * (nrow - 1));
-  cmin = cmin > 0 ? cmin : 0;
-  rmin = rmin > 0 ? rmin : 0;
-  cmax = cmax < ncol - 1 ? cmax : ncol - 1;
-  rmax = rmax < nrow - 1 ? rmax : nrow - 1;
+  // the cells under the geom's box, clamped to the grid before the conversion to int (an
+  // absurd size from a file makes these infinite or NaN)
+  int cmin = gridIndex(floor((lo[0] + size[0]) / (2 * size[0]) * (ncol - 1)), ncol - 1);
+  int cmax = gridIndex(ceil((hi[0] + size[0]) / (2 * size[0]) * (ncol - 1)), ncol - 1);
+  int rmin = gridIndex(floor((lo[1] + size[1]) / (2 * size[1]) * (nrow - 1)), nrow - 1);
+  int rmax = gridIndex(ceil((hi[1] + size[1]) / (2 * size[1]) * (nrow - 1)), nrow - 1);
 
   // each cell's two prisms: corners (column, row offsets), bottom at -z_bottom
   static const int corner[2][3][2] = {{{0, 1}, {0, 0}, {1, 1}}, {{0, 0}, {1, 1}, {1, 0}}};

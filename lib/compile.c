@@ -814,6 +814,10 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
               need * sizeof(mjtNum) / 1e6,
               dense ? " (a dense constraint Jacobian: use <option jacobian=\"sparse\">)" : "");
   sz->nstack = c->nstack > need ? c->nstack : (int)need;
+  // njmax, nconmax, <size memory> and the user sizes together within mj_makeData's limit
+  if (mj_dataBytes(sz) > MJ_MAXBUFFER)
+    mjcf_fail(c, root, "model too large: its data would need %.0f MB (limit %.0f MB)",
+              mj_dataBytes(sz) / 1e6, MJ_MAXBUFFER / 1e6);
 }
 
 // the sections of <mujoco> in MuJoCo's processing order, and those refused

@@ -2,7 +2,6 @@
 // data, normalized as MuJoCo does, and the bounds of a geom showing one (see hfield.h).
 #include "hfield.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -11,10 +10,14 @@
 #include <strings.h>
 
 #include "image.h"
+#include "io.h"
 #include "util.h"
 
 // largest grid accepted, in points (as the PNG reader's pixel limit)
 #define HFIELD_MAXPOINTS MJ_PNG_MAXPIXELS
+
+// the largest height field file read (bytes): the largest binary grid
+#define MAXHFIELDFILE (8L + 4L * HFIELD_MAXPOINTS)
 
 // ---- file formats ----------------------------------------------------------------------------
 
@@ -26,52 +29,48 @@ static int32_t readInt32(const unsigned char* b) {
 
 // MuJoCo's binary height field: int32 nrow, int32 ncol, nrow*ncol float32, exactly that long;
 // rows as stored (row 0 first)
-static int readBinary(const char* file, mjHField* hf, char* err, int errsz) {
-  FILE* f = fopen(file, "rb");
-  if (!f) {
-    snprintf(err, errsz, "%s: %s", file, strerror(errno));
+static int decodeBinary(const char* name, const unsigned char* buf, long len, mjHField* hf,
+                        char* err, int errsz) {
+  if (len < 8) {
+    snprintf(err, errsz, "%s: truncated header (expected nrow and ncol)", name);
     return -1;
   }
-  unsigned char head[8];
-  int ok = fread(head, 1, 8, f) == 8;
-  long n = ok ? (long)readInt32(head) * readInt32(head + 4) : 0;
-  if (!ok || readInt32(head) < 1 || readInt32(head + 4) < 1 || n > HFIELD_MAXPOINTS) {
-    fclose(f);
-    snprintf(err, errsz, "%s: %s", file, ok ? "grid size not positive or too large"
-                                            : "truncated header (expected nrow and ncol)");
+  int32_t nrow = readInt32(buf), ncol = readInt32(buf + 4);
+  long n = (long)nrow * ncol;
+  if (nrow < 1 || ncol < 1 || n > HFIELD_MAXPOINTS) {
+    snprintf(err, errsz, "%s: grid size not positive or too large", name);
     return -1;
   }
-  hf->nrow = readInt32(head);
-  hf->ncol = readInt32(head + 4);
-  hf->data = malloc(sizeof(float) * n);
-  unsigned char* raw = malloc(4 * n + 1);
   // the file must end right after the data: one more byte is an error too
-  size_t got = hf->data && raw ? fread(raw, 1, 4 * n + 1, f) : 0;
-  fclose(f);
-  if (got != (size_t)(4 * n)) {
-    free(raw);
-    mj_hfieldFree(hf);
-    snprintf(err, errsz, "%s: unexpected file size (expected %ld bytes of data, found %s%zu)",
-             file, 4 * n, got > (size_t)(4 * n) ? "more than " : "", got);
+  if (len - 8 != 4 * n) {
+    snprintf(err, errsz, "%s: unexpected file size (expected %ld bytes of data, found %ld)",
+             name, 4 * n, len - 8);
     return -1;
   }
+  hf->data = malloc(sizeof(float) * n);
+  if (!hf->data) {
+    snprintf(err, errsz, "%s: out of memory", name);
+    return -1;
+  }
+  hf->nrow = nrow;
+  hf->ncol = ncol;
   for (long i = 0; i < n; i++) {
-    uint32_t u = (uint32_t)readInt32(raw + 4 * i);
+    uint32_t u = (uint32_t)readInt32(buf + 8 + 4 * i);
     memcpy(hf->data + i, &u, 4);
   }
-  free(raw);
   return 0;
 }
 
 // a PNG as gray (its red channel), the top image row becoming the last grid row
-static int readImage(const char* file, mjHField* hf, char* err, int errsz) {
+static int decodeImage(const char* name, const unsigned char* buf, long len, mjHField* hf,
+                       char* err, int errsz) {
   unsigned char* px;
-  int w, h;
-  if (mj_readPNG(file, 1, &px, &w, &h, err, errsz)) return -1;
+  int w, h, srgb;
+  if (mj_decodePNG(name, buf, (size_t)len, 1, &px, &w, &h, &srgb, err, errsz)) return -1;
   hf->data = malloc(sizeof(float) * w * h);
   if (!hf->data) {
     free(px);
-    snprintf(err, errsz, "%s: out of memory", file);
+    snprintf(err, errsz, "%s: out of memory", name);
     return -1;
   }
   hf->nrow = h;
@@ -80,6 +79,24 @@ static int readImage(const char* file, mjHField* hf, char* err, int errsz) {
     for (int c = 0; c < w; c++) hf->data[r * w + c] = px[(h - 1 - r) * w + c];
   free(px);
   return 0;
+}
+
+// decode a height field file's bytes (PNG or binary), not yet normalized
+int mj_hfieldDecode(const char* name, const unsigned char* buf, long len, int png, mjHField* hf,
+                    char* err, int errsz) {
+  memset(hf, 0, sizeof(*hf));
+  return png ? decodeImage(name, buf, len, hf, err, errsz)
+             : decodeBinary(name, buf, len, hf, err, errsz);
+}
+
+// read a height field file whole and decode it
+static int readFile(const char* file, int png, mjHField* hf, char* err, int errsz) {
+  long len;
+  unsigned char* buf = mj_readFile(file, "hfield file", MAXHFIELDFILE, &len, err, errsz);
+  if (!buf) return -1;
+  int res = mj_hfieldDecode(file, buf, len, png, hf, err, errsz);
+  free(buf);
+  return res;
 }
 
 // 1 when the file is a PNG: by content type, else by the name's extension
@@ -145,9 +162,8 @@ int mj_hfieldCompile(const mjHFieldSpec* spec, mjHField* hf, char* err, int errs
     snprintf(err, errsz, "unsupported content type '%s'", ct);
     return -1;
   }
-  int fail = !spec->file ? readInline(spec, hf, err, errsz)
-             : isPNG(spec->file, ct) ? readImage(spec->file, hf, err, errsz)
-                                     : readBinary(spec->file, hf, err, errsz);
+  int fail = spec->file ? readFile(spec->file, isPNG(spec->file, ct), hf, err, errsz)
+                        : readInline(spec, hf, err, errsz);
   if (fail) return -1;
   normalize(hf->data, hf->nrow * hf->ncol);
   memcpy(hf->size, spec->size, sizeof(hf->size));

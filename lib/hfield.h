@@ -52,6 +52,11 @@ typedef struct {
 // compile one height field; 0 on success, else nonzero and a message in err
 int mj_hfieldCompile(const mjHFieldSpec* spec, mjHField* hf, char* err, int errsz);
 
+// decode a height field file's bytes, PNG (png = 1) or MuJoCo's binary format, into hf's grid
+// (not normalized; hf->size untouched); 0 or nonzero with "name: message" in err
+int mj_hfieldDecode(const char* name, const unsigned char* buf, long len, int png, mjHField* hf,
+                    char* err, int errsz);
+
 // free a compiled height field's data
 void mj_hfieldFree(mjHField* hf);
 

@@ -1,7 +1,6 @@
 // image.c: PNG files into 8-bit pixel arrays through libpng (see image.h).
 #include "image.h"
 
-#include <errno.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -12,26 +11,27 @@
 
 #include "io.h"
 
+// the largest PNG file read (bytes), far beyond the pixel limit's compressed size
+#define MAXPNGFILE (1L << 30)
+
 // the reader's state, reached from libpng's callbacks
 typedef struct {
-  FILE* f;
-  unsigned char head[16];  // the bytes after the signature, read ahead to check the size
-  size_t nhead, used;      // bytes in head, bytes of head passed to libpng
+  const unsigned char* p;  // the bytes not yet passed to libpng
+  size_t left;             // their count
   int truncated;           // the file ended inside the image
   char msg[128];           // libpng's error message
 } Reader;
 
-// libpng read callback: the read-ahead bytes first, then the file; a short read means a
-// truncated file
+// libpng read callback: the next n bytes; fewer left means a truncated file
 static void readData(png_structp png, png_bytep buf, size_t n) {
   Reader* r = png_get_io_ptr(png);
-  size_t k = r->nhead - r->used < n ? r->nhead - r->used : n;
-  memcpy(buf, r->head + r->used, k);
-  r->used += k;
-  if (fread(buf + k, 1, n - k, r->f) != n - k) {
+  if (r->left < n) {
     r->truncated = 1;
     png_error(png, "truncated");
   }
+  memcpy(buf, r->p, n);
+  r->p += n;
+  r->left -= n;
 }
 
 // libpng error callback: keep the message, unwind to the setjmp in mj_readPNG
@@ -81,6 +81,11 @@ static int decode(Reader* r, const char* file, unsigned char** rgba, int* width,
     return -1;
   }
   png_set_read_fn(png, r, readData);
+  // text chunks are skipped (a compressed one can inflate to GBs) and other ancillary chunks
+  // (ICC profiles) are held to 16 MB
+  static const png_byte text[] = "tEXt\0zTXt\0iTXt\0eXIf";
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, text, 4);
+  png_set_chunk_malloc_max(png, 1 << 24);
   png_set_sig_bytes(png, 8);
   png_read_info(png, info);
   png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
@@ -109,47 +114,50 @@ static int decode(Reader* r, const char* file, unsigned char** rgba, int* width,
   return 0;
 }
 
-// open, check the signature, decode, convert the channels
-int mj_readPNGColor(const char* file, int nchannel, unsigned char** pixels, int* width,
-                    int* height, int* srgb, char* err, int errsz) {
+// check the signature and the size, decode, convert the channels
+int mj_decodePNG(const char* name, const void* data, size_t len, int nchannel,
+                 unsigned char** pixels, int* width, int* height, int* srgb, char* err,
+                 int errsz) {
   *pixels = NULL;
   if (nchannel < 1 || nchannel > 4) {
-    mj_ioError(err, errsz, "%s: %d channels requested (1 to 4 allowed)", file, nchannel);
+    mj_ioError(err, errsz, "%s: %d channels requested (1 to 4 allowed)", name, nchannel);
     return -1;
   }
-  Reader r = {.f = fopen(file, "rb")};
-  if (!r.f) {
-    mj_ioError(err, errsz, "%s: %s", file, strerror(errno));
-    return -1;
-  }
-
   // the 8-byte signature tells a PNG file from anything else
-  unsigned char sig[8];
-  size_t nsig = fread(sig, 1, 8, r.f);
-  if (nsig < 8 || png_sig_cmp(sig, 0, 8)) {
-    mj_ioError(err, errsz, nsig ? "%s: not a PNG file" : "%s: empty file", file);
-    fclose(r.f);
+  const unsigned char* b = data;
+  if (len < 8 || png_sig_cmp(b, 0, 8)) {
+    mj_ioError(err, errsz, len ? "%s: not a PNG file" : "%s: empty file", name);
     return -1;
   }
   // the IHDR chunk comes first: refuse absurd sizes before libpng reads further
-  r.nhead = fread(r.head, 1, sizeof(r.head), r.f);
-  if (r.nhead == sizeof(r.head) && !memcmp(r.head + 4, "IHDR", 4)) {
-    uint32_t w = (uint32_t)r.head[8] << 24 | r.head[9] << 16 | r.head[10] << 8 | r.head[11];
-    uint32_t h = (uint32_t)r.head[12] << 24 | r.head[13] << 16 | r.head[14] << 8 | r.head[15];
+  if (len >= 24 && !memcmp(b + 12, "IHDR", 4)) {
+    uint32_t w = (uint32_t)b[16] << 24 | b[17] << 16 | b[18] << 8 | b[19];
+    uint32_t h = (uint32_t)b[20] << 24 | b[21] << 16 | b[22] << 8 | b[23];
     if (w == 0 || h == 0 || (uint64_t)w * h > MJ_PNG_MAXPIXELS) {
-      mj_ioError(err, errsz, "%s: PNG image size %ux%u is outside 1..%d pixels", file,
+      mj_ioError(err, errsz, "%s: PNG image size %ux%u is outside 1..%d pixels", name,
                  (unsigned)w, (unsigned)h, MJ_PNG_MAXPIXELS);
-      fclose(r.f);
       return -1;
     }
   }
+  Reader r = {.p = b + 8, .left = len - 8};
   unsigned char* rgba;
-  int res = decode(&r, file, &rgba, width, height, srgb, err, errsz);
-  fclose(r.f);
-  if (res) return -1;
+  if (decode(&r, name, &rgba, width, height, srgb, err, errsz)) return -1;
   packChannels(rgba, (size_t)*width * *height, nchannel);
   *pixels = rgba;
   return 0;
+}
+
+// read the whole file, then decode it from memory
+int mj_readPNGColor(const char* file, int nchannel, unsigned char** pixels, int* width,
+                    int* height, int* srgb, char* err, int errsz) {
+  *pixels = NULL;
+  long len;
+  unsigned char* buf = mj_readFile(file, "PNG file", MAXPNGFILE, &len, err, errsz);
+  if (!buf) return -1;
+  int res = mj_decodePNG(file, buf, (size_t)len, nchannel, pixels, width, height, srgb, err,
+                         errsz);
+  free(buf);
+  return res;
 }
 
 // mj_readPNGColor without the color space

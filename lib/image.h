@@ -13,6 +13,7 @@
 #ifndef MJ_IMAGE_H
 #define MJ_IMAGE_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 // largest image accepted, in pixels (refused before any pixel memory is allocated)
@@ -32,9 +33,14 @@ int mj_readPNGColor(const char* file, int nchannel, unsigned char** pixels, int*
 
 // write a PNG image to the open file f (named `name` in messages): 8-bit RGB (depth16 0: 3 bytes
 // a pixel) or 16-bit gray (depth16 1: one native uint16_t a pixel), width x height pixels
-// row-major from the top row, compressed for speed (zlib level 1 run-lengths, the "sub" filter); 0, or -1
-// and "name: message" in err
+// row-major from the top row, compressed for speed (zlib level 1 run-lengths, the "sub"
+// filter); 0, or -1 and "name: message" in err
 int mj_writePNG(FILE* f, const char* name, const void* pixels, int width, int height,
                 int depth16, char* err, int errsz);
+
+// mj_readPNGColor on the file's bytes held in memory; name is used in messages only
+int mj_decodePNG(const char* name, const void* data, size_t len, int nchannel,
+                 unsigned char** pixels, int* width, int* height, int* srgb, char* err,
+                 int errsz);
 
 #endif

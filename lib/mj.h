@@ -318,7 +318,8 @@ int mj_validateModel(const mjModel* m, char* err, int errsz);
 uint64_t mj_modelHash(const mjModel* m);
 
 // ---- data -------------------------------------------------------------------------------------
-// allocate data for model m and reset it; NULL on allocation failure
+// allocate data for model m and reset it; NULL on allocation failure or when the data would
+// exceed 1 GiB (the compiler and mj_validateModel refuse such models with a message)
 mjData* mj_makeData(const mjModel* m);
 
 // free data (NULL is fine)
@@ -555,6 +556,11 @@ const char* const* mj_optionKeywords(const char* name);
 // as numbers (vectors space- or comma-separated, all elements), enum fields by keyword, the
 // others as integers; 0, or -1 and a message naming the option (m unchanged)
 int mj_setOptionString(mjModel* m, const char* assignment, char* err, int errsz);
+
+// 0 when the enum fields of opt are valid values and the iteration counts lie in [0, 100000];
+// else -1 and a message naming the field (the compiler, mj_validateModel and
+// mj_setOptionString refuse such options)
+int mj_checkOption(const mjOption* opt, char* err, int errsz);
 
 // switch a feature by its <flag> name: enable = 0 sets a disable bit ("contact") or clears an
 // enable bit ("energy"), enable = 1 the reverse; 0, or -1 and a message for an unknown flag

@@ -282,6 +282,7 @@ struct Ctx_ {
   const char* prefix;
   const Attach* src;
   double *xpos, *xquat;  // the bodies' world poses at qpos0, for equality data
+  double ncopies;        // elements <replicate> has copied so far (bounded: MJCF_MAXCOPIES)
 };
 
 // a frame inside a body: its pose in the body frame, the class its children default to and

@@ -524,6 +524,8 @@ void mjcf_readOption(Ctx* c, const mjXNode* e) {
     o->disableactuator |= 1 << (int)groups[i];
   }
   mjcf_checkAttrs(c, e);
+  char msg[200];
+  if (mj_checkOption(o, msg, sizeof(msg))) mjcf_fail(c, e, "%s", msg);
   // <flag name="enable|disable">
   static const char* const onoff[] = {"disable", "enable", NULL};
   for (int i = 0; i < e->nchild; i++) {
@@ -560,7 +562,9 @@ void mjcf_readSize(Ctx* c, const mjXNode* e) {
     if (end == mem || x < 0 || (*end && end[1]) || (*end && scale == 1 && *end != ' '))
       mjcf_fail(c, e, "attribute 'memory': malformed size");
     double n = x * scale / sizeof(mjtNum);
-    if (n > c->nstack && n < 1 << 28) c->nstack = (int)n;
+    // beyond an int of mjtNums is beyond the data limit too: refused, not ignored
+    if (n >= 1 << 28) mjcf_fail(c, e, "attribute 'memory': %s is too large", mem);
+    if (n > c->nstack) c->nstack = (int)n;
   }
   mjcf_ignoreAttrs(e, "nuserdata nuser_body nuser_jnt nuser_geom nuser_site nuser_cam "
                  "nuser_tendon nuser_actuator nuser_sensor");
@@ -951,6 +955,17 @@ static void addBody(Ctx* c, const mjXNode* e, int parent, const Frame* f) {
   mjcf_walkBody(c, e, b->id, &inner);
 }
 
+// the most elements all <replicate>s of a model may copy: nested counts multiply, and a few
+// digits more would take the machine's memory before any size check
+#define MJCF_MAXCOPIES (1 << 20)
+
+// the elements of the subtree under e, e excluded
+static double subtreeSize(const mjXNode* e) {
+  double n = e->nchild;
+  for (int i = 0; i < e->nchild; i++) n += subtreeSize(e->child[i]);
+  return n;
+}
+
 // <replicate>: count copies of its children, copy i under f * T^i with T = (offset, the
 // rotation of euler), names suffixed with sep and i zero-padded to the digits of count (an
 // inner replicate's suffix before an outer one's)
@@ -966,6 +981,10 @@ static void replicate(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   double rot[4];
   mjcf_orientQuat(c, e, &o, rot);
   mjcf_checkAttrs(c, e);
+  c->ncopies += count * subtreeSize(e);
+  if (c->ncopies > MJCF_MAXCOPIES)
+    mjcf_fail(c, e, "more than %d elements copied in all (count %d)", MJCF_MAXCOPIES,
+              count);
   int digits = snprintf(NULL, 0, "%d", count);
   Frame g = *f;  // f * T^i, advanced by T after each copy
   for (int i = 0; i < count; i++) {

@@ -1,6 +1,7 @@
 // model.c: allocation, copy and defaults of mjModel and mjData, names, the data stack.
 #include "model.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +39,7 @@ int mj_sizesValid(const mjModel* m) {
   if ((double)(rows) * (double)(cols) * sizeof(type) > (double)(1ull << 34)) return 0;
   MJ_MODEL_ARRAYS(X)
 #undef X
-  return 1;
+  return modelBytes(m) <= MJ_MAXBUFFER;
 }
 
 // a model with the sizes of *sizes, zeroed arrays, default option/visual/statistic
@@ -254,23 +255,24 @@ double mj_constraintStackNeed(const mjModel* m, double rownnz, double nwide, int
 
 // ---- data ------------------------------------------------------------------------------------
 
-// bytes of every data array, each rounded up to 8
-static size_t dataBytes(const mjModel* m) {
+// every data array rounded up to 8 bytes, then the stack
+double mj_dataBytes(const mjModel* m) {
   const mjModel* m_ = m;
   MJ_SIZES(MJ_X_SIZE_LOCAL)
-  size_t total = 0;
-#define X(type, name, rows, cols) total += mj_align8(sizeof(type) * (size_t)(rows) * (cols));
+  double total = 0;
+#define X(type, name, rows, cols) total += 8 * ceil(sizeof(type) * (double)(rows) * (cols) / 8);
   MJ_DATA_ARRAYS(X)
 #undef X
-  return total;
+  return total + sizeof(mjtNum) * (double)m->nstack;
 }
 
-// data for m: arrays then the stack in one allocation, reset to the defaults
+// data for m: arrays then the stack in one allocation, reset to the defaults; NULL beyond
+// MJ_MAXBUFFER
 mjData* mj_makeData(const mjModel* m) {
+  if (mj_dataBytes(m) > MJ_MAXBUFFER) return NULL;
   mjData* d = calloc(1, sizeof(mjData));
   if (!d) return NULL;
-  size_t arrays = dataBytes(m);
-  d->nbuffer = arrays + sizeof(mjtNum) * (size_t)m->nstack;
+  d->nbuffer = (size_t)mj_dataBytes(m);
   d->buffer = calloc(1, d->nbuffer ? d->nbuffer : 1);
   if (!d->buffer) {
     free(d);

@@ -7,8 +7,16 @@
 // n rounded up to a multiple of 8, so every array of a buffer is 8-byte aligned
 static inline size_t mj_align8(size_t n) { return (n + 7) & ~(size_t)7; }
 
-// 1 when every size of m is non-negative and every array fits in memory
+// the largest model or data buffer (bytes): sizes asking for more are refused before any
+// allocation (a damaged or hostile file must not take the machine's memory)
+#define MJ_MAXBUFFER ((double)(1u << 30))
+
+// 1 when every size of m is non-negative and the model's arrays fit in MJ_MAXBUFFER
 int mj_sizesValid(const mjModel* m);
+
+// bytes of the data buffer of m (every data array, each rounded up to 8, and the stack), in
+// double so that absurd sizes compare with MJ_MAXBUFFER instead of wrapping around
+double mj_dataBytes(const mjModel* m);
 
 // the fewest mjtNums of stack the pipeline needs for m: implicit integration (qacc and a
 // gradient, then the dense nv x nv matrix and the RNE derivative's two 6 nM blocks of chain

@@ -114,8 +114,33 @@ static int setNumField(const char* name, mjtNum* p, int count, const char* value
   return 0;
 }
 
-// "name=value" over the fields of MJ_OPTION_FIELDS
-int mj_setOptionString(mjModel* m, const char* assignment, char* err, int errsz) {
+// the largest iteration or point count an option may ask for: more is a damaged file (a step
+// would take hours), not a model
+#define MAXITER 100000
+
+// the enum fields index their keyword lists, the counts are within [0, MAXITER]
+int mj_checkOption(const mjOption* o, char* err, int errsz) {
+  const struct { const char* name; int value; } fields[] = {
+    {"integrator", o->integrator}, {"cone", o->cone}, {"jacobian", o->jacobian},
+    {"solver", o->solver}, {"iterations", o->iterations}, {"ls_iterations", o->ls_iterations},
+    {"noslip_iterations", o->noslip_iterations}, {"ccd_iterations", o->ccd_iterations},
+    {"sdf_initpoints", o->sdf_initpoints}, {"sdf_iterations", o->sdf_iterations}};
+  for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+    // an enum's largest value is its last keyword's index
+    const char* const* words = mj_optionKeywords(fields[i].name);
+    int hi = words ? -1 : MAXITER;
+    while (words && words[hi + 1]) hi++;
+    if (fields[i].value < 0 || fields[i].value > hi) {
+      mj_ioError(err, errsz, "option '%s' = %d out of range [0, %d]", fields[i].name,
+                 fields[i].value, hi);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+// "name=value" over the fields of MJ_OPTION_FIELDS, into o
+static int setOption(mjOption* o, const char* assignment, char* err, int errsz) {
   const char* eq = strchr(assignment, '=');
   if (!eq || eq == assignment) {
     mj_ioError(err, errsz, "option '%s': expected name=value", assignment);
@@ -125,7 +150,6 @@ int mj_setOptionString(mjModel* m, const char* assignment, char* err, int errsz)
   snprintf(name, sizeof(name), "%.*s", (int)(eq - assignment < 63 ? eq - assignment : 63),
            assignment);
   const char* value = eq + 1;
-  mjOption* o = &m->opt;
 
   // the field of that name, by its type in the table
 #define X(type, fname, count, shape)                                                          \
@@ -138,6 +162,14 @@ int mj_setOptionString(mjModel* m, const char* assignment, char* err, int errsz)
 #undef X
   mj_ioError(err, errsz, "unknown option '%s'", name);
   return -1;
+}
+
+// set the option, then check the whole; m unchanged on failure
+int mj_setOptionString(mjModel* m, const char* assignment, char* err, int errsz) {
+  mjOption o = m->opt;
+  if (setOption(&o, assignment, err, errsz) || mj_checkOption(&o, err, errsz)) return -1;
+  m->opt = o;
+  return 0;
 }
 
 // a disable bit cleared or set by enable, or an enable bit set or cleared, by <flag> name

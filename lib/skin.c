@@ -120,12 +120,10 @@ static int take(Cursor* c, void* dst, long count) {
   return 1;
 }
 
-// read an SKN file into s; 0 on success, else nonzero and "file: message" in err
-int mj_skinReadSKN(const char* file, mjSkin* s, char* err, int errsz) {
+// decode an SKN file's bytes into s; 0 on success, else nonzero and "name: message" in err
+int mj_skinDecodeSKN(const char* name, const unsigned char* buf, long len, mjSkin* s, char* err,
+                     int errsz) {
   memset(s, 0, sizeof(*s));
-  long len;
-  unsigned char* buf = mj_readFile(file, "skin file", MAXSKN, &len, err, errsz);
-  if (!buf) return -1;
   Cursor c = {buf, len};
   int head[4];
   const char* why = NULL;
@@ -176,13 +174,23 @@ int mj_skinReadSKN(const char* file, mjSkin* s, char* err, int errsz) {
       adr += s->bonevertnum[b];
     }
   }
-  free(buf);
   char sub[256];
   if (!why && mj_skinCheck(s, sub, sizeof(sub))) why = sub;
   if (why) {
-    mj_ioError(err, errsz, "%s: %s", file, why);
+    mj_ioError(err, errsz, "%s: %s", name, why);
     mj_skinFree(s);
     return -1;
   }
   return 0;
+}
+
+// read an SKN file whole and decode it
+int mj_skinReadSKN(const char* file, mjSkin* s, char* err, int errsz) {
+  memset(s, 0, sizeof(*s));
+  long len;
+  unsigned char* buf = mj_readFile(file, "skin file", MAXSKN, &len, err, errsz);
+  if (!buf) return -1;
+  int res = mj_skinDecodeSKN(file, buf, len, s, err, errsz);
+  free(buf);
+  return res;
 }

@@ -34,6 +34,10 @@ typedef struct {
 // is then empty).  Counts must agree with the file size, ids be in range, numbers be finite.
 int mj_skinReadSKN(const char* file, mjSkin* skin, char* err, int errsz);
 
+// mj_skinReadSKN on the file's bytes held in memory; name is used in messages only
+int mj_skinDecodeSKN(const char* name, const unsigned char* buf, long len, mjSkin* s, char* err,
+                     int errsz);
+
 // allocate the arrays of a skin of the given sizes (zeroed); 0 on success, -1 out of memory
 int mj_skinAlloc(mjSkin* skin, int nvert, int ntexcoord, int nface, int nbone, int nbonevert);
 

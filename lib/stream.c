@@ -6,6 +6,7 @@
 // Frame: "MJFR" | the present fields of MJ_STREAM_FIELDS in table order, every element a
 //   float64 | u32 CRC-32 of the marker and the values.
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -530,6 +531,23 @@ int mj_streamReadValues(FILE* f, mjStreamHeader* h, mjtNum* values, char* err, i
   return 1;
 }
 
+// the values of int fields (counts, warnings) must fit an int: 1e50 or NaN there means a
+// corrupt frame; 0, or -1 and a message
+static int checkInts(const mjStreamHeader* h, const mjtNum* v, char* err, int errsz) {
+  for (int g = 0; g < mjNSTREAMFIELD; g++) {
+    int off = mj_streamFieldOffset(h, g);
+    if (off < 0 || (fieldKinds[g] != mjSK_INT && fieldKinds[g] != mjSK_WARNING)) continue;
+    for (int i = 0; i < mj_streamFieldSize(h, g); i++) {
+      if (!(v[off + i] >= INT_MIN && v[off + i] <= INT_MAX)) {
+        mj_ioError(err, errsz, "%s: corrupt frame %ld (%s[%d] = %g is not an int)", h->name,
+                   h->frame - 1, fieldNames[g], i, v[off + i]);
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
 int mj_streamReadFrame(FILE* f, mjStreamHeader* h, const mjModel* m, mjData* d,
                        char* err, int errsz) {
   // d's arrays have m's sizes: they must be the stream's
@@ -542,6 +560,7 @@ int mj_streamReadFrame(FILE* f, mjStreamHeader* h, const mjModel* m, mjData* d,
     return -1;
   }
   int r = mj_streamReadValues(f, h, v, err, errsz);
+  if (r == 1 && checkInts(h, v, err, errsz)) r = -1;
   if (r == 1) {
     const mjtNum* p = v;
     for (int g = 0; g < mjNSTREAMFIELD; g++) {

@@ -293,8 +293,10 @@ static int checkGeoms(const mjModel* m, Msg* g) {
     return 1;
   for (int i = 0; i < m->ngeom; i++) {
     int t = m->geom_type[i];
+    // a mesh or height field geom names its asset (collisions read it), others none
+    int asset = t == mjGEOM_MESH || t == mjGEOM_HFIELD;
     int ndata = t == mjGEOM_MESH ? m->nmesh : t == mjGEOM_HFIELD ? m->nhfield : 0;
-    if (outside(g, "geom_dataid", i, m->geom_dataid[i], -1, ndata) ||
+    if (outside(g, "geom_dataid", i, m->geom_dataid[i], asset ? 0 : -1, ndata) ||
         badCondim(g, "geom_condim", i, m->geom_condim[i]))
       return 1;
   }
@@ -351,8 +353,9 @@ static int checkBvh(const mjModel* m, Msg* g) {
         if (outside(g, "bvh_nodeid", i, m->bvh_nodeid[i], first, first + m->body_geomnum[b]))
           return 1;
       } else if (outside(g, "bvh_child", 2 * i, c[0], i - adr + 1, num) ||
-                 outside(g, "bvh_child", 2 * i + 1, c[1], i - adr + 1, num)) {
-        return 1;
+                 outside(g, "bvh_child", 2 * i + 1, c[1], i - adr + 1, num) ||
+                 outside(g, "bvh_nodeid", i, m->bvh_nodeid[i], -1, 0)) {
+        return 1;  // (an inner node names no geom: the midphase indexes geoms by nodeid)
       }
     }
   }
@@ -702,11 +705,16 @@ static int checkNumbers(const mjModel* m, Msg* g) {
          negative(g, "body_inertia", m->body_inertia, 3L * m->nbody);
 }
 
-// the data stack holds at least the largest request of the pipeline (mj_stackNeed)
+// the data stack holds at least the largest request of the pipeline (mj_stackNeed), and the
+// data fits mj_makeData's limit
 static int checkStack(const mjModel* m, Msg* g) {
-  double need = mj_stackNeed(m);
-  return m->nstack >= need ? 0 : say(g, "nstack = %d out of range [%.0f, %d): the pipeline "
-                                      "needs more stack", m->nstack, need, 1 << 28);
+  double need = mj_stackNeed(m), bytes = mj_dataBytes(m);
+  if (m->nstack < need)
+    return say(g, "nstack = %d out of range [%.0f, %d): the pipeline needs more stack",
+               m->nstack, need, 1 << 28);
+  return bytes <= MJ_MAXBUFFER ? 0 : say(g, "data of %.0f MB exceeds the %.0f MB limit (njmax "
+                                         "= %d, nconmax = %d, nstack = %d)", bytes / 1e6,
+                                         MJ_MAXBUFFER / 1e6, m->njmax, m->nconmax, m->nstack);
 }
 
 // ---- the check -------------------------------------------------------------------------------
@@ -718,6 +726,7 @@ int mj_validateModel(const mjModel* m, char* err, int errsz) {
             checkInertia(m, &g) || checkGeoms(m, &g) || checkBvh(m, &g) ||
             checkAssets(m, &g) || checkEqualities(m, &g) ||
             checkTendons(m, &g) || checkActuators(m, &g) || checkSensors(m, &g) ||
-            checkText(m, &g) || checkNumbers(m, &g) || checkStack(m, &g);
+            checkText(m, &g) || checkNumbers(m, &g) || checkStack(m, &g) ||
+            mj_checkOption(&m->opt, err, errsz);
   return bad ? -1 : 0;
 }

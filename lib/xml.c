@@ -241,16 +241,22 @@ static mjXNode* parseText(Builder* b, const char* text, size_t len) {
   return b->root;
 }
 
-// the whole file in a malloc'd buffer of *len bytes; NULL when it cannot be read
+// the largest XML file read (bytes): an endless one (an include of /dev/zero) stops here
+#define MAXXML (1 << 26)
+
+// the whole file in a malloc'd buffer of *len bytes; NULL when it cannot be read or is
+// larger than MAXXML (then *len is MAXXML)
 static char* readFile(const char* path, size_t* len) {
+  *len = 0;
   FILE* f = fopen(path, "rb");
   if (!f) return NULL;
   char* buf = NULL;
   size_t n = 0, cap = 0;
-  // read in growing chunks until end of file
-  for (;;) {
+  // read in growing chunks until end of file, or one byte past the limit
+  while (n <= MAXXML) {
     if (n == cap) {
       cap = cap ? 2 * cap : 65536;
+      if (cap > MAXXML + 1) cap = MAXXML + 1;
       char* p = realloc(buf, cap);
       if (!p) break;
       buf = p;
@@ -259,10 +265,11 @@ static char* readFile(const char* path, size_t* len) {
     n += got;
     if (got == 0) break;
   }
-  int bad = ferror(f) || !buf || n == cap;
+  int bad = ferror(f) || !buf || n == cap || n > MAXXML;
   fclose(f);
   if (bad) {
     free(buf);
+    if (n > MAXXML) *len = MAXXML;
     return NULL;
   }
   *len = n;
@@ -288,7 +295,8 @@ static mjXNode* parseFileInto(mjXDoc* doc, const char* path, const char* shown, 
   size_t len;
   char* text = readFile(path, &len);
   if (!text) {
-    snprintf(err, errsz, "!cannot read file '%s'", path);
+    if (len) snprintf(err, errsz, "!file '%s' is larger than %zu bytes", path, len);
+    else snprintf(err, errsz, "!cannot read file '%s'", path);
     return NULL;
   }
   // the chain with this file appended

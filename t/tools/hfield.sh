@@ -72,7 +72,7 @@ bad truncated 'file="short.bin" size="1 1 1 1"' '.*short.bin: unexpected file si
 bad badpng 'file="bad.png" size="1 1 1 1"' '.*bad.png: '
 bad zerosize 'nrow="2" ncol="2" size="1 1 0 1"' 'size 2 must be positive'
 bad negsize 'nrow="2" ncol="2" size="-1 1 1 1"' 'size 0 must be positive'
-bad missing 'file="none.bin" size="1 1 1 1"' '.*none.bin: No such file'
+bad missing 'file="none.bin" size="1 1 1 1"' "could not open hfield file '.*none.bin': No such file"
 bad nodata 'nrow="0" ncol="2" size="1 1 1 1"' 'no data'
 bad contenttype 'file="grid.bin" content_type="image/jpeg" size="1 1 1 1"' 'unsupported content'
 

@@ -35,7 +35,7 @@ bad truncated 'truncated.png: truncated PNG file' \
   '<texture name="t" type="2d" file="truncated.png"/>'
 bad notpng 'notpng.png: not a PNG file' '<texture name="t" type="2d" file="notpng.png"/>'
 bad empty 'empty.png: empty file' '<texture name="t" type="2d" file="empty.png"/>'
-bad missing 'nothere.png: No such file' '<texture name="t" type="2d" file="nothere.png"/>'
+bad missing "nothere.png': No such file" '<texture name="t" type="2d" file="nothere.png"/>'
 bad badcrc 'badcrc.png: corrupt PNG file' '<texture name="t" type="2d" file="badcrc.png"/>'
 bad huge 'huge.png: PNG image size 100000x100000' '<texture name="t" type="2d" file="huge.png"/>'
 bad zerosize 'builtin texture size 0x3' \

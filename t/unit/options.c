@@ -112,3 +112,26 @@ Test(options, compiler_reads_the_same_names) {
   cr_expect_null(mj_parseXMLString("<mujoco><option integrator=\"rk4\"/></mujoco>", "o.xml", "",
                                    err, sizeof(err)));
 }
+
+// enum values beyond their keywords and iteration counts past 100000 are refused by the
+// check, by --set (model unchanged), by mj_validateModel and by the compiler (a fuzzed .mjb
+// asked for 12.5 million noslip iterations and integrator 4196352: t/fuzz/regress/mjb/)
+Test(options, checked_ranges) {
+  mjModel* m = emptyModel();
+  char err[200];
+  cr_assert_eq(mj_checkOption(&m->opt, err, sizeof(err)), 0, "%s", err);
+  cr_assert_eq(mj_setOptionString(m, "noslip_iterations=100000", err, sizeof(err)), 0);
+  cr_assert_neq(mj_setOptionString(m, "noslip_iterations=100001", err, sizeof(err)), 0);
+  cr_assert_str_eq(err, "option 'noslip_iterations' = 100001 out of range [0, 100000]");
+  cr_assert_eq(m->opt.noslip_iterations, 100000);
+  cr_assert_neq(mj_setOptionString(m, "ls_iterations=-1", err, sizeof(err)), 0);
+  m->opt.integrator = 4;
+  cr_assert_neq(mj_checkOption(&m->opt, err, sizeof(err)), 0);
+  cr_assert_str_eq(err, "option 'integrator' = 4 out of range [0, 3]");
+  cr_assert_neq(mj_validateModel(m, err, sizeof(err)), 0);
+  cr_assert(strstr(err, "option 'integrator' = 4"), "%s", err);
+  mj_deleteModel(m);
+  cr_assert_null(mj_parseXMLString("<mujoco><option iterations='200000'/></mujoco>",
+                                   "o.xml", "", err, sizeof(err)));
+  cr_assert(strstr(err, "option 'iterations' = 200000 out of range"), "%s", err);
+}

@@ -594,3 +594,29 @@ Test(stream, corrupt_frame_leaves_data_unchanged) {
   free(b);
   mj_deleteModel(m);
 }
+
+// a count (an int field) that no int holds makes the frame corrupt, not an undefined
+// conversion (found by fuzzing: t/fuzz/regress/mjt/)
+Test(stream, rejects_count_outside_int) {
+  size_t n;
+  mjModel* m;
+  unsigned char* b = good(&n, &m);
+  mjStreamHeader h;
+  char err[256];
+  int ok;
+  cr_assert_eq(readHeader(b, n, &h, err), 0, "%s", err);
+  unsigned char* frame1 = b + 64 + FRAME;
+  double big = 1e50;
+  uint64_t bits;
+  memcpy(&bits, &big, 8);
+  unsigned char* ncon = frame1 + 4 + 8 * mj_streamFieldOffset(&h, mjSTREAM_ncon);
+  put32(ncon, (uint32_t)bits);
+  put32(ncon + 4, (uint32_t)(bits >> 32));
+  put32(frame1 + FRAME - 4, (uint32_t)crc32(0, frame1, FRAME - 4));
+  // frame 1 was read (the count of frames read is 2) and refused
+  cr_assert_eq(readAll(b, n, m, err, &ok), 2);
+  cr_assert_not(ok);
+  cr_assert_str_eq(err, "s.mjt: corrupt frame 1 (ncon[0] = 1e+50 is not an int)");
+  free(b);
+  mj_deleteModel(m);
+}

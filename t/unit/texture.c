@@ -243,7 +243,7 @@ Test(png, errors) {
   char err[300];
   cr_assert_eq(mj_readPNG("no/such.png", 3, &px, &w, &h, err, sizeof(err)), -1);
   cr_assert_null(px);
-  cr_assert(strstr(err, "no/such.png: No such file"), "%s", err);
+  cr_assert(strstr(err, "PNG file 'no/such.png': No such file"), "%s", err);
   const char* f = scratch("empty.png", "", 0);
   cr_assert_eq(mj_readPNG(f, 3, &px, &w, &h, err, sizeof(err)), -1);
   cr_assert(strstr(err, "empty file"), "%s", err);

@@ -257,6 +257,11 @@ Test(validate, refuses_bad_geoms_and_contacts) {
   expectInt(m, "geom_bodyid", hand, m->nbody, "geom_bodyid[4] = 5 out of range [0, 5)");
   expectInt(m, "geom_bodyid", hand, 2, "geom_bodyid[4] = 2, expected 3 (inside the span");
   expectInt(m, "geom_dataid", hand, 0, "geom_dataid[4] = 0 out of range [-1, 0)");
+  // a height field geom without its field (the collision read hfield -1: t/fuzz/regress/mjb/)
+  int type = m->geom_type[hand];
+  m->geom_type[hand] = mjGEOM_HFIELD;
+  expectInt(m, "geom_dataid", hand, -1, "geom_dataid[4] = -1 out of range [0, 0)");
+  m->geom_type[hand] = type;
   expectInt(m, "geom_matid", 0, m->nmat, "geom_matid[0] = 1 out of range [-1, 1)");
   expectInt(m, "geom_condim", hand, 2, "geom_condim[4] = 2 is not 1, 3, 4 or 6");
   expectInt(m, "site_bodyid", 0, -5, "site_bodyid[0] = -5 out of range [0, 5)");
@@ -279,6 +284,8 @@ Test(validate, refuses_bad_bounding_volumes) {
   expectInt(m, "bvh_child", 4, 0, "bvh_child[4] = 0 out of range [1, 3)");
   expectInt(m, "bvh_child", 5, 3, "bvh_child[5] = 3 out of range [1, 3)");
   expectInt(m, "bvh_nodeid", 3, 4, "bvh_nodeid[3] = 4 out of range [2, 4)");
+  // an inner node naming a geom (the midphase wrote out of bounds: t/fuzz/regress/mjb/)
+  expectInt(m, "bvh_nodeid", 2, 0, "bvh_nodeid[2] = 0 out of range [-1, 0)");
   mj_deleteModel(m);
 }
 
