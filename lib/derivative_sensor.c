@@ -161,15 +161,11 @@ static const mjtNum* bodyOrigin(const mjModel* m, const mjData* d, int b) {
   return d->subtree_com + 3 * m->body_rootid[b];
 }
 
-// body b's velocity twist's slope for the column: dV = [q] S x V + U in the active subtree
-// (mjd_columnMotion), else none
+// the velocity twist's slope dV = [q] S x V + U (mjd_columnMotion) of a body b of the
+// column's active subtree (the others' is zero)
 static void bodyVelSlope(const Work* w, const mjData* d, int b, mjtNum dV[6]) {
   const mjtNum* S = bodyMotion(w, b);
   mjtNum t[6];
-  if (!w->active[b]) {
-    mju_zero(dV, 6);
-    return;
-  }
   mju_copy6(dV, w->U);
   if (S) {
     mju_crossMotion(t, S, d->cvel + 6 * b);
