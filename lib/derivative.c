@@ -252,8 +252,8 @@ void mjd_columnMotion(const mjModel* m, const mjData* d, int k, int pos, const m
   mju_copy6(Ap, cacc + 6 * p);
   for (int j = m->body_dofadr[bk]; j < end; j++) {
     mju_addToScl6(Vp, d->cdof + 6 * j, v[j]);
-    mju_addToScl6(Ap, cdofdot + 6 * j, v[j]);
-    if (a) mju_addToScl6(Ap, d->cdof + 6 * j, a[j]);
+    if (pos) mju_addToScl6(Ap, cdofdot + 6 * j, v[j]);
+    if (pos && a) mju_addToScl6(Ap, d->cdof + 6 * j, a[j]);
   }
   if (pos) {
     mju_crossMotion(t, S, Vp);

@@ -138,6 +138,7 @@ typedef struct {
   int* active;              // per body: 1 in the subtree of the column's dof (q, v columns)
   int* above;               // per body: 1 on the column's dof's body's chain above it
   int* need;                // per body: 1 in the subtree of a force or torque sensor's body
+  int* readacc;             // per body: 1 when a sensor reads its dacc or a descendant's
   const mjtNum *da, *df;    // the column of Y (d qacc) and of df (d efc_force)
   mjtNum* dacc;             // per body: qacc's part of d cacc, J_b da (6)
   mjtNum* dfrc;             // per body: d cfrc_int (6)
@@ -161,15 +162,11 @@ static const mjtNum* bodyOrigin(const mjModel* m, const mjData* d, int b) {
   return d->subtree_com + 3 * m->body_rootid[b];
 }
 
-// body b's velocity twist's slope for the column: dV = [q] S x V + U in the active subtree
-// (mjd_columnMotion), else none
+// the velocity twist's slope dV = [q] S x V + U (mjd_columnMotion) of a body b of the
+// column's active subtree (the others' is zero)
 static void bodyVelSlope(const Work* w, const mjData* d, int b, mjtNum dV[6]) {
   const mjtNum* S = bodyMotion(w, b);
   mjtNum t[6];
-  if (!w->active[b]) {
-    mju_zero(dV, 6);
-    return;
-  }
   mju_copy6(dV, w->U);
   if (S) {
     mju_crossMotion(t, S, d->cvel + 6 * b);
@@ -279,7 +276,7 @@ static void startColumn(const mjModel* m, const mjData* d, Work* w, int c, const
   }
 
   // the active subtree, the chain above it (the world's included), and the sweep of qacc's
-  // part J_b da from the world
+  // part J_b da from the world over the bodies whose part is read
   mju_zero(w->dacc, 6);
   w->active[0] = 0;
   w->above[0] = w->kind <= COL_V;
@@ -287,6 +284,7 @@ static void startColumn(const mjModel* m, const mjData* d, Work* w, int c, const
     int p = m->body_parentid[b];
     w->active[b] = b == w->bk || (b > w->bk && w->active[p]);
     w->above[b] = 0;
+    if (!w->readacc[b]) continue;
     mju_copy6(w->dacc + 6 * b, w->dacc + 6 * p);
     for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++)
       mju_addToScl6(w->dacc + 6 * b, d->cdof + 6 * j, w->da[j]);
@@ -728,6 +726,21 @@ static void setup(const mjModel* m, mjData* d, Work* w) {
       w->need[m->site_bodyid[m->sensor_objid[s]]] = 1;
   }
   for (int b = 1; b < m->nbody; b++) w->need[b] |= w->need[m->body_parentid[b]];
+
+  // the bodies whose qacc part the sensors read (the force sensors' subtrees, acceleration
+  // frames) and their ancestors, the sweep's bodies
+  for (int b = 0; b < m->nbody; b++) w->readacc[b] = w->need[b];
+  for (int s = 0; s < m->nsensor; s++) {
+    int type = m->sensor_type[s];
+    const mjtNum *p, *R;
+    if (type != mjSENS_ACCELEROMETER && type != mjSENS_FRAMELINACC && type != mjSENS_FRAMEANGACC)
+      continue;
+    int b = mj_objectFrame(m, d, type == mjSENS_ACCELEROMETER ? mjOBJ_SITE : m->sensor_objtype[s],
+                           m->sensor_objid[s], &p, &R) - 1;
+    if (b > 0) w->readacc[b] = 1;
+  }
+  for (int b = m->nbody - 1; b > 0; b--)
+    w->readacc[m->body_parentid[b]] |= w->readacc[b];
   for (int i = 0; i < m->nu && w->act; i++) {
     mjtNum gain, sl[4], *a = w->aslope + 5 * i;
     mj_momentRow(m, d, i, w->amom + (size_t)i * nv);
@@ -764,6 +777,7 @@ void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjdComposite* c, const m
   w.active = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
   w.above = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
   w.need = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
+  w.readacc = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
   w.rows = mj_stackAlloc(d, (size_t)m->nsensor * nv);
   w.ray = mj_stackAlloc(d, 4 * (size_t)m->nsensor);
   w.amom = mj_stackAlloc(d, (size_t)nu * nv);
