@@ -182,6 +182,18 @@ static float boundRadius(int t, const float s[3]) {
   }
 }
 
+// the 2d texture mapping of an item: texrepeat per meter with texuniform (and on infinite
+// planes), else over the object's 2 size, centered; texels per meter for the mip level
+static void texMapping(const mjrTexture* t, mjrItem* it) {
+  for (int k = 0; k < 2; k++) {
+    int uniform = it->texuniform || it->size[k] <= 0;
+    it->texperm[k] = uniform ? it->texrepeat[k] : it->texrepeat[k] / (2 * it->size[k]);
+    it->texoff[k] = uniform ? 0 : 0.5f * it->texrepeat[k];
+  }
+  float du = it->texperm[0] * t->lw[0], dv = it->texperm[1] * t->lh[0];
+  it->texdensity = du > dv ? du : dv;
+}
+
 // fill an item's pose, size and material: material color and properties when matid >= 0,
 // else the object's rgba with MuJoCo's default specular 0.5 and shininess 0.5; a texture the
 // context could not decode is left out
@@ -205,6 +217,7 @@ static void setItem(const mjrContext* c, mjrItem* it, const mjModel* m, int type
     it->texrepeat[0] = m->mat_texrepeat[2 * matid];
     it->texrepeat[1] = m->mat_texrepeat[2 * matid + 1];
     it->texuniform = m->mat_texuniform[matid];
+    if (it->texid >= 0) texMapping(c->tex + it->texid, it);
   } else {
     memcpy(it->rgba, rgba, 4 * sizeof(float));
     it->specular = 0.5f;

@@ -31,6 +31,9 @@ typedef struct mjrItem_ {
   int texid;            // texture id; -1: none
   float texrepeat[2];   // 2d repetitions
   int texuniform;       // repetitions per meter instead of over the object
+  float texperm[2];     // 2d texture: repetitions per local meter (texrepeat with texuniform,
+  float texoff[2];      // else texrepeat / (2 size)) and their offset (centered: texrepeat / 2)
+  float texdensity;     // texels per local meter, the larger of the two directions
   int hasuv;            // its vertices carry mesh texture coordinates
   int infinite;         // an infinite plane (fades into the haze)
   int closed;           // a closed primitive: back faces may be culled
@@ -94,6 +97,9 @@ typedef struct mjrLight_ {
   float dir[3];         // direction the light shines along (unit)
   float ambient[3], diffuse[3], specular[3];
   float att[3];         // attenuation 1 / (a0 + a1 d + a2 d^2)
+  int constatt;         // a1 = a2 = 0: the attenuation is invatt = 1 / a0 everywhere
+  float invatt;
+  int hasspec;          // a specular color not black
   float cutcos;         // cos(cutoff)
   float exponent;       // spot exponent
   int shadow;           // index into the context's shadow maps; -1: none
