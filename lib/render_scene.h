@@ -158,6 +158,7 @@ struct mjrContext_ {
   // unit shapes for tessellation: sphere directions, circle
   int nslice, nstack;   // tessellation of round shapes
   float* circle;        // nslice+1 (cos, sin) pairs
+  unsigned char* meshclosed;  // per mesh: closed and outward (mjr_meshClosed)
 
   mjrProfile prof;
 };
@@ -168,6 +169,10 @@ int mjr_tessellate(mjrContext* c, const mjModel* m, mjrItem* it, const mjrPass* 
 
 // make room for n more vertices and t more triangles; -1 when out of memory
 int mjr_reserve(mjrContext* c, int n, int t);
+
+// whether mesh id is closed and faces outward (its back faces may be culled); key: scratch for
+// 3 x its face count keys
+int mjr_meshClosed(const mjModel* m, int id, unsigned long long* key);
 
 // ---- render_raster.c ----
 // set up a perspective or orthographic pass from a pose (columns right, up, backward), fovy
