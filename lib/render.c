@@ -77,7 +77,7 @@ void mjr_freeContext(mjrContext* c) {
   for (int i = 0; i < mjrMAXLIGHT; i++) free(c->shadow[i].depth);
   mjrVisBuf* v[2] = {&c->vis, &c->mvis};
   for (int k = 0; k < 2; k++) free(v[k]->depth), free(v[k]->tri), free(v[k]->b1), free(v[k]->b2);
-  free(c->color), free(c->rgb), free(c->depth), free(c->circle);
+  free(c->color), free(c->rgb), free(c->depth), free(c->circle), free(c->meshclosed);
   for (int i = 0; i < c->ntex; i++)
     for (int l = 0; l < c->tex[i].nlevel; l++) free(c->tex[i].level[l]);
   free(c->tex);
@@ -91,6 +91,21 @@ static int makeVis(mjrVisBuf* v, size_t n) {
   v->b1 = malloc(n * sizeof(float));
   v->b2 = malloc(n * sizeof(float));
   return v->depth && v->tri && v->b1 && v->b2 ? 0 : -1;
+}
+
+// the closed flag of every mesh (scratch keys for the largest mesh); -1 when out of memory
+static int makeMeshClosed(mjrContext* c, const mjModel* m) {
+  int most = 0;
+  for (int i = 0; i < m->nmesh; i++) most = m->mesh_facenum[i] > most ? m->mesh_facenum[i] : most;
+  c->meshclosed = malloc(m->nmesh > 0 ? (size_t)m->nmesh : 1);
+  unsigned long long* key = malloc((size_t)3 * (most ? most : 1) * sizeof(*key));
+  if (!c->meshclosed || !key) {
+    free(key);
+    return -1;
+  }
+  for (int i = 0; i < m->nmesh; i++) c->meshclosed[i] = (unsigned char)mjr_meshClosed(m, i, key);
+  free(key);
+  return 0;
 }
 
 // check the option, then allocate every buffer a frame needs
@@ -135,6 +150,9 @@ mjrContext* mjr_makeContext(const mjModel* m, const mjrOption* opt, char* err, i
     double a = 2 * mjPI * (j % c->nslice) / c->nslice;
     c->circle[2 * j] = (float)cos(a), c->circle[2 * j + 1] = (float)sin(a);
   }
+
+  // which meshes are closed (their back faces culled like those of closed primitives)
+  if (makeMeshClosed(c, m)) goto nomem;
 
   // images: the camera's and the mirror's visibility, colors, outputs
   if (makeVis(&c->vis, n) || makeVis(&c->mvis, n)) goto nomem;
@@ -182,6 +200,18 @@ static float boundRadius(int t, const float s[3]) {
   }
 }
 
+// the 2d texture mapping of an item: texrepeat per meter with texuniform (and on infinite
+// planes), else over the object's 2 size, centered; texels per meter for the mip level
+static void texMapping(const mjrTexture* t, mjrItem* it) {
+  for (int k = 0; k < 2; k++) {
+    int uniform = it->texuniform || it->size[k] <= 0;
+    it->texperm[k] = uniform ? it->texrepeat[k] : it->texrepeat[k] / (2 * it->size[k]);
+    it->texoff[k] = uniform ? 0 : 0.5f * it->texrepeat[k];
+  }
+  float du = it->texperm[0] * t->lw[0], dv = it->texperm[1] * t->lh[0];
+  it->texdensity = du > dv ? du : dv;
+}
+
 // fill an item's pose, size and material: material color and properties when matid >= 0,
 // else the object's rgba with MuJoCo's default specular 0.5 and shininess 0.5; a texture the
 // context could not decode is left out
@@ -205,6 +235,7 @@ static void setItem(const mjrContext* c, mjrItem* it, const mjModel* m, int type
     it->texrepeat[0] = m->mat_texrepeat[2 * matid];
     it->texrepeat[1] = m->mat_texrepeat[2 * matid + 1];
     it->texuniform = m->mat_texuniform[matid];
+    if (it->texid >= 0) texMapping(c->tex + it->texid, it);
   } else {
     memcpy(it->rgba, rgba, 4 * sizeof(float));
     it->specular = 0.5f;
@@ -232,8 +263,9 @@ static int buildScene(mjrContext* c, const mjModel* m, const mjData* d) {
     it->segid = g + 1;
     it->dataid = m->geom_dataid[g];
     if (it->type == mjGEOM_MESH || it->type == mjGEOM_HFIELD) it->radius = m->geom_rbound[g];
-    it->hasuv = it->type == mjGEOM_MESH && it->dataid >= 0
-                && m->mesh_texcoordadr[it->dataid] >= 0;
+    int mesh = it->type == mjGEOM_MESH && it->dataid >= 0;
+    it->hasuv = mesh && m->mesh_texcoordadr[it->dataid] >= 0;
+    it->closed |= mesh && c->meshclosed[it->dataid];
     if (!color) it->rgba[3] = 1;  // segmentation and depth draw every geom opaque
   }
   for (int s = 0; color && s < m->nsite; s++) {

@@ -83,6 +83,13 @@ static int makeShadow(mjrContext* c, const mjrLight* l, mjrShadow* s, int size) 
   return 1;
 }
 
+// a light's constants for the shader: constant attenuation, a specular color
+static void lightConstants(mjrLight* l) {
+  l->constatt = l->att[1] == 0 && l->att[2] == 0;
+  l->invatt = 1 / l->att[0];
+  l->hasspec = l->specular[0] != 0 || l->specular[1] != 0 || l->specular[2] != 0;
+}
+
 // the frame's lights: the headlight (a directional light along the camera axis) and each active
 // model light (at most mjrMAXLIGHT in all, as OpenGL); with shadows on, a map per castshadow
 // directional or spot light
@@ -100,6 +107,7 @@ int mjr_makeLights(mjrContext* c, const mjModel* m, const mjData* d) {
     }
     l->att[0] = 1;
     l->shadow = -1;
+    lightConstants(l);
   }
   int size = mjr_shadowSide(c, m);
   for (int i = 0; i < m->nlight && c->nlight < mjrMAXLIGHT; i++) {
@@ -121,6 +129,7 @@ int mjr_makeLights(mjrContext* c, const mjModel* m, const mjData* d) {
     l->cutcos = cosf(m->light_cutoff[i] * 3.14159265f / 180);
     l->exponent = m->light_exponent[i];
     l->shadow = -1;
+    lightConstants(l);
 
     // a shadow map for directional and spot lights (a point light would need six)
     if (c->opt.shadow && m->light_castshadow[i] && type != mjLIGHT_POINT) {

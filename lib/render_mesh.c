@@ -284,6 +284,41 @@ static int hfield(mjrContext* c, const mjModel* m, int item, const mjrItem* it) 
   return 0;
 }
 
+// ascending order of 64-bit keys (qsort)
+static int cmpKey(const void* a, const void* b) {
+  unsigned long long x = *(const unsigned long long*)a, y = *(const unsigned long long*)b;
+  return (x > y) - (x < y);
+}
+
+// whether mesh id is closed and faces outward, so that its back faces are always hidden: every
+// directed edge (a, b) of its faces occurs once and its reverse (b, a) once too (each edge
+// joins two faces of consistent winding), and the signed volume
+// sum over faces of p0 . (p1 x p2) / 6 is positive; key holds 3 faces' keys (a << 32 | b)
+int mjr_meshClosed(const mjModel* m, int id, unsigned long long* key) {
+  int nf = m->mesh_facenum[id];
+  const int* face = m->mesh_face + 3 * m->mesh_faceadr[id];
+  const float* vert = m->mesh_vert + 3 * m->mesh_vertadr[id];
+  double vol = 0;
+  for (int f = 0; f < nf; f++) {
+    const int* v = face + 3 * f;
+    const float *p0 = vert + 3 * v[0], *p1 = vert + 3 * v[1], *p2 = vert + 3 * v[2];
+    vol += p0[0] * ((double)p1[1] * p2[2] - (double)p1[2] * p2[1])
+         + p0[1] * ((double)p1[2] * p2[0] - (double)p1[0] * p2[2])
+         + p0[2] * ((double)p1[0] * p2[1] - (double)p1[1] * p2[0]);
+    for (int k = 0; k < 3; k++)
+      key[3 * f + k] = (unsigned long long)v[k] << 32 | (unsigned)v[(k + 1) % 3];
+  }
+  if (nf < 4 || vol <= 0) return 0;
+  size_t n = (size_t)3 * nf;
+  qsort(key, n, sizeof(*key), cmpKey);
+  for (size_t i = 0; i < n; i++) {
+    unsigned long long rev = key[i] << 32 | key[i] >> 32;
+    if ((i + 1 < n && key[i + 1] == key[i]) || !bsearch(&rev, key, n, sizeof(*key), cmpKey))
+      return 0;
+  }
+  return 1;
+}
+
 // ---- dispatch --------------------------------------------------------------------------------
 
 // the triangles of one item, appended to the scene

@@ -93,14 +93,14 @@ static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, in
   int y1 = ymax >= p->height ? p->height - 1 : (int)(ymax - 0.5f);
   if (x0 > x1 || y0 > y1) return;
 
-  // edge function of vertex i: l_i(x, y) = (A_i x + B_i y + C_i) / area
+  // edge function of vertex i: l_i(x, y) = (A_i x + B_i y + C_i) / area (one division)
   const mjrProj* v[3] = {a, b, q};
-  double A[3], B[3], C[3];
+  double A[3], B[3], C[3], inv = 1 / area;
   for (int i = 0; i < 3; i++) {
     const mjrProj *e0 = v[(i + 1) % 3], *e1 = v[(i + 2) % 3];
-    A[i] = ((double)e0->sy - e1->sy) / area;
-    B[i] = ((double)e1->sx - e0->sx) / area;
-    C[i] = ((double)e0->sx * e1->sy - (double)e0->sy * e1->sx) / area;
+    A[i] = ((double)e0->sy - e1->sy) * inv;
+    B[i] = ((double)e1->sx - e0->sx) * inv;
+    C[i] = ((double)e0->sx * e1->sy - (double)e0->sy * e1->sx) * inv;
   }
 
   // wireframe: distance to edge i in pixels = l_i |area| / |edge i|

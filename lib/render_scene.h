@@ -31,6 +31,9 @@ typedef struct mjrItem_ {
   int texid;            // texture id; -1: none
   float texrepeat[2];   // 2d repetitions
   int texuniform;       // repetitions per meter instead of over the object
+  float texperm[2];     // 2d texture: repetitions per local meter (texrepeat with texuniform,
+  float texoff[2];      // else texrepeat / (2 size)) and their offset (centered: texrepeat / 2)
+  float texdensity;     // texels per local meter, the larger of the two directions
   int hasuv;            // its vertices carry mesh texture coordinates
   int infinite;         // an infinite plane (fades into the haze)
   int closed;           // a closed primitive: back faces may be culled
@@ -94,6 +97,9 @@ typedef struct mjrLight_ {
   float dir[3];         // direction the light shines along (unit)
   float ambient[3], diffuse[3], specular[3];
   float att[3];         // attenuation 1 / (a0 + a1 d + a2 d^2)
+  int constatt;         // a1 = a2 = 0: the attenuation is invatt = 1 / a0 everywhere
+  float invatt;
+  int hasspec;          // a specular color not black
   float cutcos;         // cos(cutoff)
   float exponent;       // spot exponent
   int shadow;           // index into the context's shadow maps; -1: none
@@ -152,6 +158,7 @@ struct mjrContext_ {
   // unit shapes for tessellation: sphere directions, circle
   int nslice, nstack;   // tessellation of round shapes
   float* circle;        // nslice+1 (cos, sin) pairs
+  unsigned char* meshclosed;  // per mesh: closed and outward (mjr_meshClosed)
 
   mjrProfile prof;
 };
@@ -162,6 +169,10 @@ int mjr_tessellate(mjrContext* c, const mjModel* m, mjrItem* it, const mjrPass* 
 
 // make room for n more vertices and t more triangles; -1 when out of memory
 int mjr_reserve(mjrContext* c, int n, int t);
+
+// whether mesh id is closed and faces outward (its back faces may be culled); key: scratch for
+// 3 x its face count keys
+int mjr_meshClosed(const mjModel* m, int id, unsigned long long* key);
 
 // ---- render_raster.c ----
 // set up a perspective or orthographic pass from a pose (columns right, up, backward), fovy

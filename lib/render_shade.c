@@ -67,6 +67,13 @@ int mjr_makeTextures(mjrContext* c, const mjModel* m) {
   return 0;
 }
 
+// x - floor(x), without a library call: floats of magnitude 2^23 and more (and NaN) are whole
+static inline float fract(float x) {
+  if (!(fabsf(x) < 8388608.0f)) return 0;
+  int i = (int)x;
+  return x - (float)(i - (x < (float)i));
+}
+
 // bilinear sample of an RGB image at texel coordinates (x, y) in [0, w] x [0, h] (texel
 // centers at +0.5), repeating (wrap) or clamped at the border; the weights in 1/256ths so that
 // the blend of the bytes stays in integers
@@ -96,7 +103,7 @@ static void bilinear(const unsigned char* img, int w, int h, float x, float y, i
 // than a pixel, so filtering within the level adds little)
 static void sample2d(const mjrTexture* t, float u, float v, float lod, float out[3]) {
   // wrap into [0, 1) first so that large coordinates keep their float precision
-  u -= floorf(u), v -= floorf(v);
+  u = fract(u), v = fract(v);
   if (lod <= 0) {
     bilinear(t->level[0], t->lw[0], t->lh[0], u * t->lw[0], v * t->lh[0], 1, out);
     return;
@@ -139,26 +146,28 @@ typedef struct {
 } Surface;
 
 // reconstruct the surface at barycentrics (1 - b1 - b2, b1, b2) of triangle t seen in pass p
+// (the vertices are read before any store into s)
 static void surfaceAt(const mjrContext* c, const mjrPass* p, int t, float b1, float b2,
                       float depth, Surface* s) {
   const mjrTri* tr = c->tri + t;
   const mjrVertex *v0 = c->vert + tr->v[0], *v1 = c->vert + tr->v[1], *v2 = c->vert + tr->v[2];
-  float b0 = 1 - b1 - b2;
+  float b0 = 1 - b1 - b2, pos[3], nrm[3], view[3];
   for (int k = 0; k < 3; k++) {
-    s->pos[k] = b0 * v0->pos[k] + b1 * v1->pos[k] + b2 * v2->pos[k];
-    s->nrm[k] = b0 * v0->nrm[k] + b1 * v1->nrm[k] + b2 * v2->nrm[k];
+    pos[k] = b0 * v0->pos[k] + b1 * v1->pos[k] + b2 * v2->pos[k];
+    nrm[k] = b0 * v0->nrm[k] + b1 * v1->nrm[k] + b2 * v2->nrm[k];
   }
-  for (int k = 0; k < 2; k++) s->uv[k] = b0 * v0->uv[k] + b1 * v1->uv[k] + b2 * v2->uv[k];
-  mjr_normalize3(s->nrm);
+  s->uv[0] = b0 * v0->uv[0] + b1 * v1->uv[0] + b2 * v2->uv[0];
+  s->uv[1] = b0 * v0->uv[1] + b1 * v1->uv[1] + b2 * v2->uv[1];
+  mjr_normalize3(nrm);
   if (p->ortho) {
-    for (int k = 0; k < 3; k++) s->view[k] = -p->axis[6 + k];
+    for (int k = 0; k < 3; k++) view[k] = -p->axis[6 + k];
   } else {
-    for (int k = 0; k < 3; k++) s->view[k] = p->eye[k] - s->pos[k];
-    mjr_normalize3(s->view);
+    for (int k = 0; k < 3; k++) view[k] = p->eye[k] - pos[k];
+    mjr_normalize3(view);
   }
   // two-sided lighting: the normal turned toward the viewer
-  if (mjr_dot3(s->nrm, s->view) < 0)
-    for (int k = 0; k < 3; k++) s->nrm[k] = -s->nrm[k];
+  float sg = mjr_dot3(nrm, view) < 0 ? -1.0f : 1.0f;
+  for (int k = 0; k < 3; k++) s->pos[k] = pos[k], s->nrm[k] = sg * nrm[k], s->view[k] = view[k];
   s->depth = depth;
   s->it = c->item + tr->item;
 }
@@ -187,20 +196,14 @@ static void texColor(const mjrContext* c, const mjrPass* p, const Surface* s, fl
     return;
   }
 
-  // repetitions: texrepeat per meter with texuniform (and on infinite planes), else over the
-  // object's 2 size, centered
-  float perm[2], off[2];
-  for (int k = 0; k < 2; k++) {
-    int uniform = it->texuniform || it->size[k] <= 0;
-    perm[k] = uniform ? it->texrepeat[k] : it->texrepeat[k] / (2 * it->size[k]);
-    off[k] = uniform ? 0 : 0.5f * it->texrepeat[k];
-  }
-  float u = s->uv[0] * perm[0] + off[0], v = s->uv[1] * perm[1] + off[1];
+  // repetitions and the texels a meter spans (mjrItem's texperm, texoff, texdensity)
+  float u = s->uv[0] * it->texperm[0] + it->texoff[0];
+  float v = s->uv[1] * it->texperm[1] + it->texoff[1];
 
   // footprint of a pixel in texels: (depth / f) / |cos| meters times texels per meter
   float cosv = fabsf(mjr_dot3(s->nrm, s->view));
   float meters = (p->ortho ? 1 : s->depth) / p->sy / (cosv > 0.02f ? cosv : 0.02f);
-  float texels = meters * fmaxf(perm[0] * t->lw[0], perm[1] * t->lh[0]);
+  float texels = meters * it->texdensity;
   sample2d(t, u, v, texels > 1 ? mjr_log2(texels) : 0, out);
 }
 
@@ -219,40 +222,47 @@ static inline float powUnit(float x, float e) {
 // OpenGL's fixed-function color of a surface point: emission + sum over lights of
 // att spot (ambient + diffuse max(n.l, 0) + specular max(n.h, 0)^shininess), diffuse and
 // specular scaled by the light's shadow factor; the ambient and diffuse material colors are the
-// base color, the specular one is white x specular
+// base color, the specular one is white x specular.  Sums in locals: a store to out could alias
+// the lights' floats and would make the compiler reload them
 static void lightSurface(const mjrContext* c, const Surface* s, const float base[3],
                          float out[3]) {
   const mjrItem* it = s->it;
-  for (int k = 0; k < 3; k++) out[k] = it->emission * base[k];
+  const float nx = s->nrm[0], ny = s->nrm[1], nz = s->nrm[2];
+  const float px = s->pos[0], py = s->pos[1], pz = s->pos[2];
+  const float spec0 = it->specular, specmin = it->specmin, shin = it->shininess;
+  float r = it->emission * base[0], g = it->emission * base[1], b = it->emission * base[2];
   for (int i = 0; i < c->nlight; i++) {
     const mjrLight* l = c->light + i;
     float L[3], f = 1;
     if (l->directional) {
       L[0] = -l->dir[0], L[1] = -l->dir[1], L[2] = -l->dir[2];
     } else {
-      for (int k = 0; k < 3; k++) L[k] = l->pos[k] - s->pos[k];
+      L[0] = l->pos[0] - px, L[1] = l->pos[1] - py, L[2] = l->pos[2] - pz;
       float d2 = mjr_dot3(L, L), inv = d2 > 0 ? mjr_rsqrt(d2) : 0, dist = d2 * inv;
-      for (int k = 0; k < 3; k++) L[k] *= inv;
-      f = 1 / (l->att[0] + l->att[1] * dist + l->att[2] * dist * dist);
+      L[0] *= inv, L[1] *= inv, L[2] *= inv;
+      f = l->constatt ? l->invatt : 1 / (l->att[0] + l->att[1] * dist + l->att[2] * dist * dist);
       if (l->spot) {
         float sc = -mjr_dot3(L, l->dir);
         if (sc < l->cutcos) continue;
         f *= powUnit(sc, l->exponent);
       }
     }
-    float ndl = mjr_dot3(s->nrm, L), lit = 0, spec = 0;
+    float ndl = nx * L[0] + ny * L[1] + nz * L[2], lit = 0, spec = 0;
     if (ndl > 0) {
       lit = l->shadow >= 0 ? mjr_shadowFactor(c->shadow + l->shadow, s->pos, s->nrm) : 1;
-      float h[3] = {L[0] + s->view[0], L[1] + s->view[1], L[2] + s->view[2]};
-      mjr_normalize3(h);
-      float ndh = mjr_dot3(s->nrm, h);
-      if (ndh > it->specmin && it->specular > 0)
-        spec = lit * it->specular * powUnit(ndh, it->shininess);
+      if (spec0 > 0 && l->hasspec) {
+        float h[3] = {L[0] + s->view[0], L[1] + s->view[1], L[2] + s->view[2]};
+        mjr_normalize3(h);
+        float ndh = nx * h[0] + ny * h[1] + nz * h[2];
+        if (ndh > specmin) spec = lit * spec0 * powUnit(ndh, shin);
+      }
     }
     float diff = lit * (ndl > 0 ? ndl : 0);
-    for (int k = 0; k < 3; k++)
-      out[k] += f * ((l->ambient[k] + l->diffuse[k] * diff) * base[k] + l->specular[k] * spec);
+    r += f * ((l->ambient[0] + l->diffuse[0] * diff) * base[0] + l->specular[0] * spec);
+    g += f * ((l->ambient[1] + l->diffuse[1] * diff) * base[1] + l->specular[1] * spec);
+    b += f * ((l->ambient[2] + l->diffuse[2] * diff) * base[2] + l->specular[2] * spec);
   }
+  out[0] = r, out[1] = g, out[2] = b;
 }
 
 // the lit color of a surface point, before reflection, fog and haze
@@ -414,9 +424,20 @@ void mjr_drawTransparent(mjrContext* c, const mjModel* m) {
 
 // ---- output ---------------------------------------------------------------------------------
 
+// a linear color in [0, 1] (clamped) times scl, rounded to a byte
+static inline unsigned char toByte(float v, float scl) {
+  return (unsigned char)((v < 0 ? 0 : v > 1 ? 1 : v) * scl + 0.5f);
+}
+
 // the output pixel (x, y): the mean of its samples x samples block, clamped to [0, 1], in bytes
+// (one sample: each color converted on its own, in one loop)
 void mjr_resolve(mjrContext* c) {
   int s = c->opt.samples, w = c->opt.width, h = c->opt.height;
+  if (s == 1) {
+    size_t n = (size_t)3 * w * h;
+    for (size_t i = 0; i < n; i++) c->rgb[i] = toByte(c->color[i], 255);
+    return;
+  }
   float scl = 255.0f / (s * s);
   for (int y = 0; y < h; y++)
     for (int x = 0; x < w; x++) {
