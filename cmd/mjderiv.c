@@ -197,6 +197,13 @@ static void blocksAt(mjtNum* at, mjtNum* blk[NBLOCK]) {
   }
 }
 
+// 1 when the frame's passes ran out of room for contacts or constraint rows and d grew to
+// twice the room (the frame is then computed again)
+static int grew(mjData* d) {
+  if (!d->warning[mjWARN_CONTACTFULL].number && !d->warning[mjWARN_CNSTRFULL].number) return 0;
+  return !mj_growData(run.m, d, 2 * d->nconmax, 2 * d->njmax);
+}
+
 // a worker: frames taken in turn from the shared counter, each into its own slot of run.out
 static void* worker(void* arg) {
   mjData* d = mj_makeData(run.m);
@@ -205,29 +212,31 @@ static void* worker(void* arg) {
     return arg;
   }
   for (long k; (k = atomic_fetch_add(&run.next, 1)) < run.nframe;) {
-    // the initial state, then the frame's fields over it
-    mj_resetData(run.m, d);
-    if (run.key >= 0) mj_resetDataKeyframe(run.m, d, run.key);
-    if (run.nvalue) applyFrame(d, run.in + k * run.nvalue);
     mjtNum *blk[NBLOCK], *fblk[NBLOCK];
     blocksAt(run.out + (size_t)k * run.per, blk);
     blocksAt(run.fd ? run.fd + (size_t)k * run.per : NULL, fblk);
-    if (run.analytic) {
-      // a refused state: the first one's message is kept (frames run in any order)
-      char err[256];
-      if (mjd_transitionSmooth(run.m, d, blk[0], blk[1], blk[2], blk[3], err, sizeof(err))) {
-        long none = 0;
-        if (atomic_compare_exchange_strong(&run.badframe, &none, k + 1))
-          snprintf(run.why, sizeof(run.why), "%s", err);
+    do {
+      // the initial state, then the frame's fields over it
+      mj_resetData(run.m, d);
+      if (run.key >= 0) mj_resetDataKeyframe(run.m, d, run.key);
+      if (run.nvalue) applyFrame(d, run.in + k * run.nvalue);
+      if (run.analytic) {
+        // a refused state: the first one's message is kept (frames run in any order)
+        char err[256];
+        if (mjd_transitionSmooth(run.m, d, blk[0], blk[1], blk[2], blk[3], err, sizeof(err))) {
+          long none = 0;
+          if (atomic_compare_exchange_strong(&run.badframe, &none, k + 1))
+            snprintf(run.why, sizeof(run.why), "%s", err);
+        }
       }
-    }
 
-    // the differences from the same state (the analytic pass does not advance it)
-    mjtNum** fdblk = run.check ? fblk : blk;
-    if ((run.check || !run.analytic) &&
-        mjd_transitionFD(run.m, d, run.eps, run.centered, fdblk[0], fdblk[1], fdblk[2],
-                         fdblk[3]))
-      run.failed = 1;
+      // the differences from the same state (the analytic pass does not advance it)
+      mjtNum** fdblk = run.check ? fblk : blk;
+      if ((run.check || !run.analytic) &&
+          mjd_transitionFD(run.m, d, run.eps, run.centered, fdblk[0], fdblk[1], fdblk[2],
+                           fdblk[3]))
+        run.failed = 1;
+    } while (grew(d));
     atomic_fetch_add(&run.done, 1);
   }
   mj_deleteData(d);

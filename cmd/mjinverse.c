@@ -244,7 +244,7 @@ int main(int argc, char** argv) {
       if (!readFrame(&ih, next)) break;
       trajectoryAcc(&ih, d, next, k);
     }
-    mj_inverse(m, d);
+    mj_passGrow(m, d, mj_inverse);
     if (mj_streamWriteFrame(run.out->f, &oh, d)) eprintf("%s: write error:", oh.name);
     if (run.efc) writeEfc(run.efc->f, d, k);
 

@@ -400,7 +400,7 @@ static void simulate(mjData* d, long k, FILE* out, int draw, Item* item) {
         // the frame's forward dynamics is not part of the steps' profile
         mjTimerStat keep[mjNTIMER];
         memcpy(keep, d->timer, sizeof(keep));
-        mj_forward(m, d);
+        mj_passGrow(m, d, mj_forward);
         memcpy(d->timer, keep, sizeof(keep));
       }
       if (mj_streamWriteFrame(out, &run.out, d)) {
@@ -410,7 +410,7 @@ static void simulate(mjData* d, long k, FILE* out, int draw, Item* item) {
       }
     }
     if (step == run.nstep) break;
-    mj_step(m, d);
+    mj_passGrow(m, d, mj_step);
     if (run.strict && warningCount(d)) warningError(d, step, item->err, sizeof(item->err));
 
     // progress, now and then

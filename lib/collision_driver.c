@@ -403,7 +403,7 @@ static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Params
 
   // straight into the list when a pair's worth fits, else through a buffer
   mjContact buf[mjMAXCONPAIR];
-  int room = m->nconmax - d->ncon;
+  int room = d->nconmax - d->ncon;
   mjContact* con = room >= mjMAXCONPAIR ? d->contact + d->ncon : buf;
   int n = fn(m, d, con, g1, g2, p->margin);
   int full = n > room;

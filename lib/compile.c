@@ -797,18 +797,13 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
   int njmax = rows * sz->nconmax + 2 * sz->nv + 6 * sz->neq + 2 * sz->ntendon;
   if (njmax < 500) njmax = 500;
   sz->njmax = c->njmax > njmax ? c->njmax : njmax;
-  // the stack: what the smooth pipeline needs, then the constraint stage's rows and solvers
-  // (mj_constraintStackNeed): a row touches the dofs of at most two chains, a tendon's rows
-  // (friction loss, two limits, equality) any dof; the dense Jacobian's need too when the
-  // options choose it (it may be switched to sparse later); at least 1 MiB
+  // the stack (mj_dataStackNeed): a tendon's rows (friction loss, two limits, equality) may
+  // touch any dof
   int ntenrow = 3 * sz->ntendon;
   for (int i = 0; i < sz->neq; i++) ntenrow += ((Obj*)c->obj[K_EQ].p[i])->type == mjEQ_TENDON;
-  double rownnz = 2.0 * chain < sz->nv ? 2.0 * chain : sz->nv;
   sz->opt = c->opt;
   int dense = !mj_isSparse(sz);
-  double efc = mj_constraintStackNeed(sz, rownnz, ntenrow, 0);
-  if (dense) efc = fmax(efc, mj_constraintStackNeed(sz, rownnz, ntenrow, 1));
-  double need = fmax(mj_stackNeed(sz) + efc, 1 << 17);
+  double need = mj_dataStackNeed(sz, chain, ntenrow);
   if (need >= 1 << 28)
     mjcf_fail(c, root, "model too large: its data would need %.0f MB of stack%s",
               need * sizeof(mjtNum) / 1e6,

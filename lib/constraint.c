@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "model.h"
 #include "smooth.h"
 #include "util.h"
 
@@ -528,6 +529,15 @@ static int allocEfc(mjData* d, size_t nefc, size_t nJ, int sparse) {
   return 1;
 }
 
+// the efc_* arrays at the same distance below the arena's new top `to` as below `from`
+// (none before the first constraint stage)
+void mj_moveEfc(mjData* d, const char* from, char* to) {
+  if (!d->efc_type) return;
+#define X(type, name, count) d->name = (type*)(to - (from - (const char*)d->name));
+  EFC_ARRAYS(X)
+#undef X
+}
+
 // the constraint rows of the current positions: count, allocate, write, then the impedance
 void mj_makeConstraint(const mjModel* m, mjData* d) {
   int nv = m->nv;
@@ -538,7 +548,7 @@ void mj_makeConstraint(const mjModel* m, mjData* d) {
 
   // scratch for one constraint's columns and rows
   size_t mark = mj_markStack(d);
-  Rows r = {.m = m, .d = d, .sparse = mj_isSparse(m), .maxefc = m->njmax, .maxJ = INT_MAX};
+  Rows r = {.m = m, .d = d, .sparse = mj_isSparse(m), .maxefc = d->njmax, .maxJ = INT_MAX};
   r.cols = (int*)mj_stackAlloc(d, (size_t)nv);
   r.flags = (int*)mj_stackAlloc(d, (size_t)nv);
   r.jac = mj_stackAlloc(d, (size_t)(MAXROWS + 12) * nv);

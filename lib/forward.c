@@ -481,3 +481,34 @@ void mj_step2(const mjModel* m, mjData* d) {
   integrate(m, d, 0);
   tmEnd(d, mjTIMER_STEP, t);
 }
+
+// ---- passes that grow the data ----------------------------------------------------------------
+
+// d's state to d->undo (restore 0) or back (restore 1): time, qpos, qvel, act, qacc_warmstart
+static void undoState(const mjModel* m, mjData* d, int restore) {
+  struct {
+    mjtNum* x;
+    int n;
+  } part[] = {{&d->time, 1}, {d->qpos, m->nq}, {d->qvel, m->nv}, {d->act, m->na},
+              {d->qacc_warmstart, m->nv}};
+  mjtNum* u = d->undo;
+  for (int i = 0; i < 5; i++, u += part[i - 1].n)
+    memcpy(restore ? part[i].x : u, restore ? u : part[i].x, sizeof(mjtNum) * part[i].n);
+}
+
+// run pass from d's state until it raises no CONTACTFULL or CNSTRFULL warning, growing d
+// (twice the room that ran out; rows with contacts) between tries (see mj.h)
+int mj_passGrow(const mjModel* m, mjData* d, void (*pass)(const mjModel*, mjData*)) {
+  mjWarningStat warn[mjNWARNING];
+  memcpy(warn, d->warning, sizeof(warn));
+  undoState(m, d, 0);
+  for (;;) {
+    pass(m, d);
+    int con = d->warning[mjWARN_CONTACTFULL].number > warn[mjWARN_CONTACTFULL].number;
+    int efc = d->warning[mjWARN_CNSTRFULL].number > warn[mjWARN_CNSTRFULL].number;
+    if (!con && !efc) return 0;
+    if (mj_growData(m, d, con ? 2 * d->nconmax : 0, 2 * d->njmax)) return -1;
+    undoState(m, d, 1);
+    memcpy(d->warning, warn, sizeof(warn));
+  }
+}

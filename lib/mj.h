@@ -224,11 +224,14 @@ typedef struct mjData_ {
   void* buffer;              // the one allocation
   size_t pstack;             // first free mjtNum of the stack
   size_t maxstack;           // most of the stack ever used
-  mjtNum* stack;             // scratch space of m->nstack mjtNums
+  mjtNum* stack;             // scratch space: m->nstack mjtNums, more after mj_growData
   mjtNum time;               // simulation time
   mjtNum energy[2];          // potential, kinetic energy
   int ncon;                  // number of detected contacts
   int nefc;                  // number of constraint rows
+  int nconmax;               // room for contacts: the model's, more after mj_growData
+  int njmax;                 // room for constraint rows: the model's, more after mj_growData
+  mjtNum* undo;              // the state before a pass of mj_passGrow
   int nJ;                    // non-zeros of efc_J (nefc nv when dense)
   size_t parena;             // bytes of the arena, taken from the top of the stack region
   size_t stackreserve;       // mjtNums at the bottom of the region the arena leaves alone
@@ -324,6 +327,12 @@ mjData* mj_makeData(const mjModel* m);
 
 // free data (NULL is fine)
 void mj_deleteData(mjData* d);
+
+// give d room for at least nconmax contacts and njmax constraint rows, with the stack they
+// need (never less than before), keeping every array, the stack's top and the last step's
+// constraint rows: a new buffer, the old one freed.  Outside a step only (mj_passGrow uses
+// it).  0, or -1 when the data would exceed 1 GiB or memory is short (d unchanged)
+int mj_growData(const mjModel* m, mjData* d, int nconmax, int njmax);
 
 // reset data to the model defaults (qpos0, zero velocity, mocap from body frames)
 void mj_resetData(const mjModel* m, mjData* d);
@@ -603,6 +612,15 @@ void mj_forward(const mjModel* m, mjData* d);
 
 // one step: checks, mj_forward, then the integrator of m->opt.integrator
 void mj_step(const mjModel* m, mjData* d);
+
+// a pass over d (mj_step, mj_forward, mj_inverse, ...) that drops no contact and no
+// constraint row for want of room: when it raised mjWARN_CONTACTFULL or mjWARN_CNSTRFULL,
+// the state before it (time, qpos, qvel, act, the warm start, the warnings) is put back, d
+// grown by mj_growData (twice the room that ran out) and the pass run again until it fits:
+// the result of data made with that room from the start.  Allocates between tries: for
+// tools and loops, not for code that must not allocate.  0, or -1 when d cannot grow (the
+// pass then stands, with its warning)
+int mj_passGrow(const mjModel* m, mjData* d, void (*pass)(const mjModel*, mjData*));
 
 // the most non-zeros actuator a's moment row can have: its joint's dofs (1, 3 or 6) for joint
 // transmissions, nv for the others, 0 without a target; m->nJmom is at least their sum

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "constraint.h"
+
 // bytes of every array of the model, each rounded up to 8 for alignment
 static size_t modelBytes(const mjModel* m) {
   const mjModel* m_ = m;
@@ -253,17 +255,49 @@ double mj_constraintStackNeed(const mjModel* m, double rownnz, double nwide, int
   return arena + (newton > pgs ? newton : pgs);
 }
 
+// the stack for the sizes of m (see model.h): a row touches the dofs of at most two chains;
+// the dense Jacobian's need too when the options choose it (they may switch to sparse later)
+double mj_dataStackNeed(const mjModel* m, int chain, int ntenrow) {
+  double rownnz = 2.0 * chain < m->nv ? 2.0 * chain : m->nv;
+  double efc = mj_constraintStackNeed(m, rownnz, ntenrow, 0);
+  if (!mj_isSparse(m)) efc = fmax(efc, mj_constraintStackNeed(m, rownnz, ntenrow, 1));
+  return fmax(mj_stackNeed(m) + efc, 1 << 17);
+}
+
 // ---- data ------------------------------------------------------------------------------------
 
-// every data array rounded up to 8 bytes, then the stack
-double mj_dataBytes(const mjModel* m) {
+// mjtNums of d->undo: time, qpos, qvel, act, qacc_warmstart (mj_passGrow)
+static size_t undoSize(const mjModel* m) { return 1 + (size_t)m->nq + 2 * (size_t)m->nv + m->na; }
+
+// bytes of data for m with room for `room` contacts and `stack` mjtNums of stack: every
+// array rounded up to 8 bytes, the undo state, then the stack
+static double dataBytes(const mjModel* m, int room, double stack) {
   const mjModel* m_ = m;
   MJ_SIZES(MJ_X_SIZE_LOCAL)
+  nconmax = room;
   double total = 0;
 #define X(type, name, rows, cols) total += 8 * ceil(sizeof(type) * (double)(rows) * (cols) / 8);
   MJ_DATA_ARRAYS(X)
 #undef X
-  return total + sizeof(mjtNum) * (double)m->nstack;
+  return total + sizeof(mjtNum) * (undoSize(m) + stack);
+}
+
+// every data array rounded up to 8 bytes, the undo state, then the stack
+double mj_dataBytes(const mjModel* m) { return dataBytes(m, m->nconmax, m->nstack); }
+
+// point d's arrays, undo state and stack into d->buffer, contacts for d->nconmax
+static void layout(const mjModel* m, mjData* d) {
+  const mjModel* m_ = m;
+  MJ_SIZES(MJ_X_SIZE_LOCAL)
+  nconmax = d->nconmax;
+  char* p = (char*)d->buffer;
+#define X(type, name, rows, cols)                                                                \
+  d->name = (type*)p;                                                                            \
+  p += mj_align8(sizeof(type) * (size_t)(rows) * (cols));
+  MJ_DATA_ARRAYS(X)
+#undef X
+  d->undo = (mjtNum*)p;
+  d->stack = d->undo + undoSize(m);
 }
 
 // data for m: arrays then the stack in one allocation, reset to the defaults; NULL beyond
@@ -278,18 +312,71 @@ mjData* mj_makeData(const mjModel* m) {
     free(d);
     return NULL;
   }
-  const mjModel* m_ = m;
-  MJ_SIZES(MJ_X_SIZE_LOCAL)
-  char* p = (char*)d->buffer;
-#define X(type, name, rows, cols)                                                                \
-  d->name = (type*)p;                                                                            \
-  p += mj_align8(sizeof(type) * (size_t)(rows) * (cols));
-  MJ_DATA_ARRAYS(X)
-#undef X
-  d->stack = (mjtNum*)p;
+  d->nconmax = m->nconmax;
+  d->njmax = m->njmax;
+  layout(m, d);
   d->stackreserve = (size_t)mj_stackNeed(m);
   mj_resetData(m, d);
   return d;
+}
+
+// the most dofs of one kinematic chain of m (a body's and its ancestors'), and the tendon
+// rows: friction loss and two limits per tendon, its equalities
+static int chainDofs(const mjModel* m, int* ntenrow) {
+  int chain = 0;
+  for (int b = 1; b < m->nbody; b++) {
+    int n = 0;
+    for (int a = b; a > 0; a = m->body_parentid[a]) n += m->body_dofnum[a];
+    if (n > chain) chain = n;
+  }
+  *ntenrow = 3 * m->ntendon;
+  for (int i = 0; i < m->neq; i++) *ntenrow += m->eq_type[i] == mjEQ_TENDON;
+  return chain;
+}
+
+// copy old's arrays (contacts: old's room), undo state, used stack and arena into d, laid
+// out with at least old's room
+static void copyData(const mjModel* m, mjData* d, const mjData* old) {
+  const mjModel* m_ = m;
+  MJ_SIZES(MJ_X_SIZE_LOCAL)
+  nconmax = old->nconmax;
+#define X(type, name, rows, cols) memcpy(d->name, old->name, sizeof(type) * (size_t)(rows) * (cols));
+  MJ_DATA_ARRAYS(X)
+#undef X
+  memcpy(d->undo, old->undo, sizeof(mjtNum) * undoSize(m));
+  memcpy(d->stack, old->stack, sizeof(mjtNum) * old->pstack);
+  char *from = (char*)old->buffer + old->nbuffer, *to = (char*)d->buffer + d->nbuffer;
+  memcpy(to - old->parena, from - old->parena, old->parena);
+  mj_moveEfc(d, from, to);
+}
+
+// grow d's room (see mj.h): sizes as m's with the new room, the stack the larger of its own
+// and their need; arrays and the undo state copied, the stack's used bottom and the arena's
+// top (the last step's constraint rows) too
+int mj_growData(const mjModel* m, mjData* d, int nconmax, int njmax) {
+  mjModel sz = *m;
+  int ntenrow, chain = chainDofs(m, &ntenrow);
+  sz.nconmax = nconmax > d->nconmax ? nconmax : d->nconmax;
+  sz.njmax = njmax > d->njmax ? njmax : d->njmax;
+  size_t oldstack = (d->nbuffer - (size_t)((char*)d->stack - (char*)d->buffer)) / sizeof(mjtNum);
+  double need = mj_dataStackNeed(&sz, chain, ntenrow);
+  double nstack = need > oldstack ? need : oldstack;
+  double bytes = dataBytes(&sz, sz.nconmax, nstack);
+  if (bytes > MJ_MAXBUFFER) return -1;
+  void* buffer = calloc(1, (size_t)bytes);
+  if (!buffer) return -1;
+
+  // the new layout, each array copied (contacts: the old room's)
+  mjData old = *d;
+  d->buffer = buffer;
+  d->nbuffer = (size_t)bytes;
+  d->nconmax = sz.nconmax;
+  d->njmax = sz.njmax;
+  layout(m, d);
+  copyData(m, d, &old);
+  d->stackreserve = (size_t)mj_stackNeed(&sz);
+  free(old.buffer);
+  return 0;
 }
 
 // free data and its buffer

@@ -32,4 +32,13 @@ double mj_stackNeed(const mjModel* m);
 // `dense` for a dense Jacobian (njmax x nv, gathered into compressed rows by the solvers)
 double mj_constraintStackNeed(const mjModel* m, double rownnz, double nwide, int dense);
 
+// the stack of data for the sizes of m (nv, nM, njmax, the options): mj_stackNeed and the
+// constraint stage's need (the dense Jacobian's too when the options choose it), with rows
+// over two chains of at most `chain` dofs each and `ntenrow` tendon rows; at least 1 MiB
+double mj_dataStackNeed(const mjModel* m, int chain, int ntenrow);
+
+// point the efc_* arrays of the arena, which moved from the top `from` to the top `to`, at
+// their new place (mj_growData)
+void mj_moveEfc(mjData* d, const char* from, char* to);
+
 #endif

@@ -304,6 +304,57 @@ Test(collision, contactFull) {
   mj_deleteModel(m);
 }
 
+// 30 boxes (one tilted, so they slide) above the floor: 120 contacts once they land
+static mjModel* boxRow(mjData** d) {
+  char xml[8192];
+  int len = snprintf(xml, sizeof(xml), "<mujoco><worldbody><geom type='plane' size='9 9 1'/>");
+  for (int i = 0; i < 30; i++)
+    len += snprintf(xml + len, sizeof(xml) - len,
+                    "<body pos='%d 0 0.0995' euler='0 %d 0'><freejoint/>"
+                    "<geom type='box' size='0.1 0.1 0.1'/></body>", i, i == 7 ? 3 : 0);
+  snprintf(xml + len, sizeof(xml) - len, "</worldbody></mujoco>");
+  return load(xml, NULL, d);
+}
+
+Test(collision, contactGrow) {
+  // the same steps with the model's room (100 contacts, grown by mj_passGrow) and with room
+  // for all from the start: the same states to the bit, no warning, the room doubled once
+  mjData *d, *big;
+  mjModel* m = boxRow(&d);
+  mjModel* roomy = mj_copyModel(m);
+  roomy->nconmax = 400, roomy->njmax *= 4, roomy->nstack *= 4;
+  big = mj_makeData(roomy);
+  mj_resetData(m, d);
+  for (int s = 0; s < 40; s++) {
+    cr_assert_eq(mj_passGrow(m, d, mj_step), 0);
+    mj_step(roomy, big);
+  }
+  cr_assert_eq(d->nconmax, 200);
+  cr_assert_eq(d->ncon, 120);
+  cr_assert_eq(big->ncon, 120);
+  for (int w = 0; w < mjNWARNING; w++) cr_assert_eq(d->warning[w].number, 0, "warning %d", w);
+  cr_assert_eq(memcmp(d->qpos, big->qpos, sizeof(mjtNum) * m->nq), 0);
+  cr_assert_eq(memcmp(d->qvel, big->qvel, sizeof(mjtNum) * m->nv), 0);
+
+  // growing again keeps the contacts and the last step's constraint rows
+  mj_forward(m, d);
+  int nefc = d->nefc;
+  mjtNum force = d->efc_force[nefc - 1], pos = d->contact[119].pos[0];
+  cr_assert_eq(mj_growData(m, d, 1000, 4 * d->njmax), 0);
+  cr_assert_eq(d->nconmax, 1000);
+  cr_assert_eq(d->nefc, nefc);
+  cr_assert_eq(d->efc_force[nefc - 1], force);
+  cr_assert_eq(d->contact[119].pos[0], pos);
+
+  // a data that cannot grow (past the 1 GiB limit) is left as it was
+  cr_assert_eq(mj_growData(m, d, 1 << 28, 0), -1);
+  cr_assert_eq(d->nconmax, 1000);
+  mj_deleteData(big);
+  mj_deleteData(d);
+  mj_deleteModel(roomy);
+  mj_deleteModel(m);
+}
+
 Test(collision, dispatchOpen) {
   // meshes collide with planes, every convex primitive and meshes; SDFs have no function yet
   for (int t = mjGEOM_PLANE; t <= mjGEOM_MESH; t++)
