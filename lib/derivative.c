@@ -59,18 +59,10 @@ int mjd_tendonFixed(const mjModel* m, int t) {
 // 0 when every feature of m the smooth step uses is differentiated; else -1 and a message
 static int checkModel(const mjModel* m, char* err, int errsz) {
   char nm[64];
-  int gravity = !(m->opt.disableflags & mjDSBL_GRAVITY);
   if ((m->opt.density > 0 || m->opt.viscosity > 0) &&
       (m->opt.integrator == mjINT_IMPLICIT || m->opt.integrator == mjINT_IMPLICITFAST)) {
     snprintf(err, errsz, "fluid forces under the implicit integrators: not differentiated yet");
     return -1;
-  }
-  for (int b = 1; b < m->nbody; b++) {
-    if (gravity && m->body_gravcomp[b]) {
-      snprintf(err, errsz, "body %s: gravity compensation: not differentiated yet",
-               objName(m, mjOBJ_BODY, b, nm, sizeof(nm)));
-      return -1;
-    }
   }
   for (int t = 0; t < m->ntendon; t++) {
     int used = m->tendon_stiffness[t] || m->tendon_damping[t];
@@ -113,17 +105,9 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
   return 0;
 }
 
-// the model check, then what the state of d uses: constraint rows (after mj_forward) and
-// applied Cartesian forces
+// the model check, then what the state of d uses: its constraint rows (after mj_forward)
 int mjd_checkAnalytic(const mjModel* m, const mjData* d, char* err, int errsz) {
-  if (checkModel(m, err, errsz) || mjd_checkConstraint(m, d, err, errsz)) return -1;
-  for (int k = 6; k < 6 * m->nbody; k++) {
-    if (d->xfrc_applied[k]) {
-      snprintf(err, errsz, "body %d: xfrc_applied: not differentiated yet", k / 6);
-      return -1;
-    }
-  }
-  return 0;
+  return checkModel(m, err, errsz) || mjd_checkConstraint(m, d, err, errsz) ? -1 : 0;
 }
 
 // ---- SO(3) -------------------------------------------------------------------------------------
@@ -640,6 +624,60 @@ int mjd_actuatorSlopes(const mjModel* m, const mjData* d, int i, mjtNum* gain, m
   return 1;
 }
 
+// the dofs whose actuator force is not clamped by their joint's actfrcrange (nv ints on d's
+// stack)
+static int* freeDofs(const mjModel* m, mjData* d) {
+  int* free = (int*)mj_stackAlloc(d, (size_t)m->nv / 2 + 1);
+  for (int j = 0; j < m->njnt; j++) {
+    int adr = m->jnt_dofadr[j];
+    int n = m->jnt_type[j] == mjJNT_FREE ? 6 : m->jnt_type[j] == mjJNT_BALL ? 3 : 1;
+    const mjtNum* r = m->jnt_actfrcrange + 2 * j;
+    for (int k = adr; k < adr + n; k++) {
+      mjtNum q = d->qfrc_actuator[k];
+      free[k] = !m->jnt_actfrclimited[j] || (q > r[0] && q < r[1]);
+    }
+  }
+  return free;
+}
+
+// Gq += d(J_b' W_b)/dq of the wrenches held in the world at the bodies' coms: xfrc_applied
+// (force, torque) on every dof of the chain, and the gravity compensation F = -gravcomp m g
+// on the dofs that take it (the passive force's, or an actgravcomp joint's unclamped
+// actuator force while actuation is on).  Held in the world, they do not turn with the body:
+// wrenchColumn with dF = -s x F, dTw = -s x Tw (s: the column's rotation), so only the point
+// of application moves
+static void appliedDeriv(const mjModel* m, mjData* d, mjtNum* Gq) {
+  int nv = m->nv, act = m->nu && !(m->opt.disableflags & mjDSBL_ACTUATION);
+  int gravity = !(m->opt.disableflags & mjDSBL_GRAVITY) && mju_norm3(m->opt.gravity) != 0;
+  size_t mark = mj_markStack(d);
+  int* free = freeDofs(m, d);
+  mjtNum* col = mj_stackAlloc(d, (size_t)nv);
+  for (int b = 1; b < m->nbody; b++) {
+    int last = mj_bodyLastDof(m, b);
+    if (last < 0) continue;
+    mjtNum r[3], W[2][6] = {{0}};  // the applied and the compensating (force, torque)
+    mju_copy(W[0], d->xfrc_applied + 6 * b, 6);
+    if (gravity) mju_scl3(W[1], m->opt.gravity, -m->body_gravcomp[b] * m->body_mass[b]);
+    mju_sub3(r, d->xipos + 3 * b, d->subtree_com + 3 * m->body_rootid[b]);
+    for (int w = 0; w < 2; w++) {
+      if (mju_norm(W[w], 6) == 0) continue;
+      for (int k = last; k >= 0; k = m->dof_parentid[k]) {
+        mjtNum dF[3], dT[3];
+        mju_cross(dF, d->cdof + 6 * k, W[w]);
+        mju_cross(dT, d->cdof + 6 * k, W[w] + 3);
+        mju_scl3(dF, dF, -1);
+        mju_scl3(dT, dT, -1);
+        mju_zero(col, nv);
+        wrenchColumn(m, d, last, k, 1, r, W[w] + 3, W[w], dT, dF, col);
+        for (int j = last; j >= 0; j = m->dof_parentid[j])
+          if (!w || !m->jnt_actgravcomp[m->dof_jntid[j]] || (act && free[j]))
+            Gq[(size_t)k * nv + j] += col[j];
+      }
+    }
+  }
+  mj_freeStack(d, mark);
+}
+
 // G += the actuator part of df/d(q, v, act, u) - d(W a')/d(act, u) (mjd_actuatorSlopes:
 // dlength/dq = moment, constant for joint and fixed-tendon transmissions; a site
 // transmission's moment turning with its body, siteDeriv), nothing on the dofs of a joint
@@ -653,18 +691,7 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
   size_t mark = mj_markStack(d);
   mjtNum* u = mj_stackAlloc(d, (size_t)nv);
   mjtNum* y = mj_stackAlloc(d, (size_t)nv);
-  int* free = (int*)mj_stackAlloc(d, (size_t)nv / 2 + 1);
-
-  // the dofs whose actuator force is not clamped by their joint's actfrcrange
-  for (int j = 0; j < m->njnt; j++) {
-    int adr = m->jnt_dofadr[j];
-    int n = m->jnt_type[j] == mjJNT_FREE ? 6 : m->jnt_type[j] == mjJNT_BALL ? 3 : 1;
-    const mjtNum* r = m->jnt_actfrcrange + 2 * j;
-    for (int k = adr; k < adr + n; k++) {
-      mjtNum q = d->qfrc_actuator[k];
-      free[k] = !m->jnt_actfrclimited[j] || (q > r[0] && q < r[1]);
-    }
-  }
+  int* free = freeDofs(m, d);
   for (int i = 0; i < m->nu; i++) {
     const mjtNum* gp = m->actuator_gainprm + 10 * i;
     const mjtNum* mom = d->actuator_moment + d->moment_rowadr[i];
@@ -832,6 +859,7 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
   // passive and actuator forces
   passiveDeriv(m, d, Gq, Gv);
   if (m->opt.density > 0 || m->opt.viscosity > 0) fluidDeriv(m, d, Gq, Gv);
+  appliedDeriv(m, d, Gq);
   actuatorDeriv(m, d, sys, acc, Gq, Gv, Gact, Gu);
   mj_freeStack(d, mark);
 }

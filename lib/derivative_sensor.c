@@ -82,8 +82,9 @@ static int sensorDifferentiated(const mjModel* m, int s) {
       return fixedFrame(m, m->sensor_objtype[s], id);
     case mjSENS_CAMPROJECTION: return fixedFrame(m, mjOBJ_CAMERA, m->sensor_refid[s]);
     case mjSENS_JOINTACTFRC:
-      // qfrc_actuator at the joint: clamped by its actfrcrange, turned by site transmissions
-      if (m->jnt_actfrclimited[id]) return 0;
+      // qfrc_actuator at the joint: clamped by its actfrcrange, with gravity compensation
+      // routed to it, turned by site transmissions
+      if (m->jnt_actfrclimited[id] || m->jnt_actgravcomp[id]) return 0;
       for (int i = 0; i < m->nu; i++)
         if (m->actuator_trntype[i] == mjTRN_SITE) return 0;
       return 1;

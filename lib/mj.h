@@ -918,12 +918,13 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz);
 // and of spheres on cylinders, whatever solver found the solution; the Euler
 // (implicit damping), implicit and implicitfast integrators, RK4 by the chain rule through
 // its stages; the inertia-box fluid forces (Euler, RK4), site transmissions, joint
-// actfrcrange, rows of site-to-site spatial tendons.  Refused with a message: ball-joint
+// actfrcrange, rows of site-to-site spatial tendons, gravity compensation (passive or through
+// actuators) and xfrc_applied.  Refused with a message: ball-joint
 // limits, rows of spatial tendons wrapping geoms or over pulleys, the contacts of the general
 // convex solver (MPR, GJK/EPA), height fields, face-on-face boxes, noslip, fluid forces under
-// the implicit integrators, gravity compensation, tendon armature, spatial tendons with
-// forces, slider-crank, body and reference-site transmissions, site transmissions with
-// length or velocity terms, muscle and user actuators, tendon actfrcrange, xfrc_applied.
+// the implicit integrators, tendon armature, spatial tendons with forces, slider-crank, body
+// and reference-site transmissions, site transmissions with length or velocity terms, muscle
+// and user actuators, tendon actfrcrange.
 // The result is the derivative at the solution the solver returned (tight solver tolerances
 // make it the derivative of the exact step); at a contact event (a row changing state) the
 // step has none.  Typical:

@@ -274,6 +274,45 @@ Test(derivative, actuated_actfrcrange) {
   check("actfrc", xml, mjINT_RK4);
 }
 
+// gravity compensation on a floating chain (a ball and two hinges below a free body): whole,
+// partial, and routed through the actuators of joints c (unclamped) and b (its actfrcrange
+// clamping); xfrc_applied on two bodies (adjust)
+static const char* GRAVCOMP =
+    "<mujoco><option timestep='0.005'/><worldbody><body pos='0 0 1' gravcomp='0.5'>"
+    "<freejoint/><inertial pos='0.1 0 0' mass='1.2' diaginertia='0.03 0.02 0.02'/>"
+    "<body pos='0.2 0 0' gravcomp='1'><joint name='a' type='ball'/>"
+    "<inertial pos='0 0.1 -0.2' mass='0.8' diaginertia='0.01 0.02 0.01'/>"
+    "<body pos='0 0 -0.4' gravcomp='0.7'><joint name='b' axis='1 0 0' actuatorgravcomp='true'"
+    " actuatorfrcrange='-0.2 0.2'/>"
+    "<inertial pos='0.05 0 -0.1' mass='0.5' diaginertia='0.004 0.003 0.002'/>"
+    "<body pos='0 0.1 -0.2' gravcomp='1'><joint name='c' axis='0 1 1' actuatorgravcomp='true'/>"
+    "<inertial pos='0 0 -0.1' mass='0.3' diaginertia='0.002 0.002 0.001'/>"
+    "</body></body></body></body></worldbody>"
+    "<actuator><motor joint='b'/><motor joint='c'/></actuator></mujoco>";
+
+// a force and torque held in the world on the free body and on joint c's body
+static void pushed(const mjModel* m, mjData* d) {
+  const mjtNum w[2][6] = {{0.3, -0.2, 0.5, 0.05, 0.02, -0.04}, {-0.4, 0.1, 0.2, 0, 0.03, 0.01}};
+  (void)m;
+  mju_copy(d->xfrc_applied + 6, w[0], 6);
+  mju_copy(d->xfrc_applied + 24, w[1], 6);
+}
+
+Test(derivative, gravcomp_xfrc) {
+  mjModel* m = load(GRAVCOMP, mjINT_EULER);
+  mjData* d = mj_makeData(m);
+  setState(m, d);
+  mj_forward(m, d);
+  cr_assert(fabs(d->qfrc_actuator[9]) == 0.2, "joint b not clamped: %g", d->qfrc_actuator[9]);
+  cr_assert(d->qfrc_actuator[10] != 0, "joint c: no compensation");
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  for (int integ = mjINT_EULER; integ <= mjINT_IMPLICITFAST; integ++) {
+    check("gravcomp", GRAVCOMP, integ);
+    checkAt("xfrc", GRAVCOMP, integ, pushed);
+  }
+}
+
 // a single hinge: a = -m g l sin(q) / I, so da/dq = -m g l cos(q) / I with I = Iyy + m l^2
 Test(derivative, pendulum_exact) {
   char err[300];
