@@ -84,9 +84,7 @@ int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz)
     } else if (type == mjCNSTR_FRICTION_TENDON || type == mjCNSTR_LIMIT_TENDON) {
       what = mjd_tendonFixed(m, id) || sitesOnly(m, id) ? NULL
              : "friction or limit of a spatial tendon wrapping geoms or over pulleys";
-    } else if (type == mjCNSTR_LIMIT_JOINT) {
-      what = m->jnt_type[id] == mjJNT_BALL ? "ball joint limit" : NULL;
-    } else if (type != mjCNSTR_FRICTION_DOF) {
+    } else if (type != mjCNSTR_FRICTION_DOF && type != mjCNSTR_LIMIT_JOINT) {
       const mjContact* con = d->contact + id;
       int t1 = m->geom_type[con->geom1], t2 = m->geom_type[con->geom2];
       int kind = pairKind(t1, t2);
@@ -626,6 +624,31 @@ static mjtNum eqCurvature(const mjModel* m, const mjData* d, int i, mjtNum* J2) 
   return 2 * data[2] + x2 * (6 * data[3] + x2 * 12 * data[4]);
 }
 
+// ---- ball-joint limits -------------------------------------------------------------------------
+
+// the limit row r of a ball joint as dof k (one of its three) moves:  with r = log(quat) the
+// rotation vector, t = |r|, n = r / t:  pos = range - t, J = -n' on the ball's dofs, and a
+// body-frame turn e_k changes r by Jr^-1(r) e_k, so  dJ_k = -(I - n n') Jr^-1(r) e_k / t.
+// E[r] += dJ_k (a + B v) over the ball's dofs, Gk += dJ_k f_r
+static void ballLimitColumn(const mjModel* m, const mjData* d, int r, int k,
+                            const mjtNum* force, mjtNum* E, mjtNum* Gk) {
+  int j = d->efc_id[r], dof = m->jnt_dofadr[j];
+  mjtNum quat[4], n[3], Jinv[9], e[3], dJ[3];
+  mju_copy4(quat, d->qpos + m->jnt_qposadr[j]);
+  mju_normalize4(quat);
+  mju_quat2Vel(n, quat, 1);
+  mjd_rightJacobian(n, Jinv, 1);
+  mjtNum t = mju_normalize3(n);
+  if (t < mjMINVAL) return;
+  for (int i = 0; i < 3; i++) e[i] = Jinv[3 * i + k - dof];
+  mjtNum ne = mju_dot3(n, e), B = d->efc_KBIP[4 * r + 1];
+  for (int i = 0; i < 3; i++) {
+    dJ[i] = -(e[i] - n[i] * ne) / t;
+    E[r] += dJ[i] * (d->qacc[dof + i] + B * d->qvel[dof + i]);
+    Gk[dof + i] += dJ[i] * force[r];
+  }
+}
+
 // ---- the derivative ----------------------------------------------------------------------------
 
 // what a column of the position derivative needs: the dofs moved by dof k, twists before it
@@ -959,6 +982,9 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
       }
       if (type == mjCNSTR_LIMIT_JOINT || type == mjCNSTR_LIMIT_TENDON) {
         V[r] = P[r] = Jk[r];
+        int dof = type == mjCNSTR_LIMIT_JOINT ? m->jnt_dofadr[id] : -1;
+        if (dof >= 0 && m->jnt_type[id] == mjJNT_BALL && k >= dof && k < dof + 3)
+          ballLimitColumn(m, d, r, k, force, E, Gk);
       } else if (type == mjCNSTR_EQUALITY &&
                  (m->eq_type[id] == mjEQ_CONNECT || m->eq_type[id] == mjEQ_WELD)) {
         if (first) bodyEqColumn(m, d, &c, r, Jk, tw, force, E, P, V, Gk);

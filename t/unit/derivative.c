@@ -413,6 +413,33 @@ Test(derivative, limit_friction) {
   checkAt("limitfast", LIMITED, mjINT_IMPLICITFAST, intoLimitFast);
 }
 
+// a pendulum on a ball joint limited to a cone of 0.5 rad, a hinge below it
+static const char* BALL_LIMITED =
+    "<mujoco><option timestep='0.002' tolerance='1e-15' iterations='100'/>"
+    "<compiler angle='radian'/><worldbody><body pos='0 0 1'>"
+    "<joint type='ball' range='0 0.5' damping='0.02' solreflimit='0.02 1'"
+    " solimplimit='0.8 0.95 0.01 0.5 2'/>"
+    "<inertial pos='0.05 0 -0.4' mass='2' diaginertia='0.01 0.02 0.03'/>"
+    "<body pos='0 0 -0.7'><joint axis='1 0 0.2'/>"
+    "<inertial pos='0 0.05 -0.3' mass='0.7' diaginertia='0.01 0.015 0.02'/>"
+    "</body></body></worldbody></mujoco>";
+
+// the ball turned 0.503 rad about a tilted axis (inside the limit's quadratic impedance),
+// turning on
+static void ballIntoLimit(const mjModel* m, mjData* d) {
+  (void)m;
+  mjtNum axis[3] = {0.6, -0.48, 0.64}, w[3] = {0.3, 0.2, -0.5};
+  mju_axisAngle2Quat(d->qpos, axis, 0.503);
+  mju_copy3(d->qvel, w);
+  d->qpos[4] = 0.2;
+  d->qvel[3] = -0.4;
+}
+
+Test(derivative, ball_limit) {
+  for (int integ = mjINT_EULER; integ <= mjINT_IMPLICITFAST; integ++)
+    checkAt("ball_limit", BALL_LIMITED, integ, ballIntoLimit);
+}
+
 // a ball (free joint) and a capsule on a tilted plane, elliptic cones (%s: the cone and
 // condim), solimp with a slope over 0.01 of penetration
 static const char* CONTACT_FMT =
