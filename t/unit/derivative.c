@@ -663,11 +663,6 @@ static void placed(const mjModel* m, mjData* d) {
   for (int i = 0; i < m->nv; i++) d->qvel[i] = 0.2 * sin(1.3 * i + 0.7);
 }
 
-Test(derivative, contact_polytopes) {
-  checkAt("polytopes", POLYTOPES, mjINT_EULER, placed);
-  checkAt("polytopes", POLYTOPES, mjINT_IMPLICITFAST, placed);
-}
-
 // a sphere and a capsule's side on fixed ellipsoids, about 2 mm in: EPA's contact is an
 // iterate near the ideal one (measured at the default ccd_tolerance 1e-6: normals 1.4e-3 and
 // 3.1e-4 off, points 1e-6 and 4e-5; at 1e-13 still 6e-7 and 3e-7, so that no difference of
@@ -776,6 +771,11 @@ Test(derivative, contact_curved_ideal) {
   }
   mj_deleteData(d);
   mj_deleteModel(m);
+}
+
+Test(derivative, contact_polytopes) {
+  checkAt("polytopes", POLYTOPES, mjINT_EULER, placed);
+  checkAt("polytopes", POLYTOPES, mjINT_IMPLICITFAST, placed);
 }
 
 // the inertia-box fluid model (quadratic drag, viscosity, wind) on a free body carrying a
