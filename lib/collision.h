@@ -114,6 +114,11 @@ void mjc_prismSupport(const mjtNum p[6][3], const mjtNum dir[3], mjtNum res[3]);
 // is updated to where it ends, NULL: from vertex 0; else a scan of all vertices)
 void mjc_meshSupport(const mjModel* m, int g, const mjtNum dir[3], int* warm, mjtNum res[3]);
 
+// the hull vertices of mesh geom g whose support v'l (l a unit direction in its frame) is
+// within tol of the largest: their count (1 a vertex, 2 an edge, more a face), the first two
+// in v (its frame)
+int mjc_meshSupportSet(const mjModel* m, int g, const mjtNum l[3], mjtNum tol, mjtNum v[6]);
+
 // the plane against a mesh: its deepest hull vertex and up to 2 of that vertex's neighbours
 int mjc_PlaneMesh(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                   mjtNum margin);

@@ -141,30 +141,34 @@ static mjtNum nearestSegment(const mjtNum a[3], const mjtNum b[3], mjtNum lam[2]
   return mju_dot3(x, x);
 }
 
-// the point of triangle (a, b, c) nearest the origin as weights lam (3); returns |x|^2: the
-// plane's foot when inside (all weights of x = a + s ab + t ac positive), else the best edge
-static mjtNum nearestTriangle(const mjtNum* p[3], mjtNum lam[3]) {
-  mjtNum ab[3], ac[3], n[3];
+// the foot x of the origin on the plane of triangle p (a, b, c) as its affine weights w (3,
+// from the signed sub-triangle areas: x = sum w_i p_i, sum w_i = 1, negative outside);
+// returns |x|^2, or -1 when the triangle is degenerate
+static mjtNum planeFoot(const mjtNum* p[3], mjtNum w[3]) {
+  mjtNum ab[3], ac[3], n[3], x[3], c[3];
   mju_sub3(ab, p[1], p[0]);
   mju_sub3(ac, p[2], p[0]);
   mju_cross(n, ab, ac);
   mjtNum n2 = mju_dot3(n, n);
+  if (!(n2 > 0)) return -1;
+  mju_scl3(x, n, mju_dot3(p[0], n) / n2);
+  for (int i = 0; i < 3; i++) {
+    mjtNum e1[3], e2[3];
+    mju_sub3(e1, p[(i + 1) % 3], x);
+    mju_sub3(e2, p[(i + 2) % 3], x);
+    mju_cross(c, e1, e2);
+    w[i] = mju_dot3(c, n) / n2;
+  }
+  return mju_dot3(x, x);
+}
 
-  // the foot of the origin on the plane: weights from the sub-triangle areas
-  if (n2 > 0) {
-    mjtNum x[3], c[3], w[3];
-    mju_scl3(x, n, mju_dot3(p[0], n) / n2);
-    for (int i = 0; i < 3; i++) {
-      mjtNum e1[3], e2[3];
-      mju_sub3(e1, p[(i + 1) % 3], x);
-      mju_sub3(e2, p[(i + 2) % 3], x);
-      mju_cross(c, e1, e2);
-      w[i] = mju_dot3(c, n) / n2;
-    }
-    if (w[0] >= 0 && w[1] >= 0 && w[2] >= 0) {
-      mju_copy3(lam, w);
-      return mju_dot3(x, x);
-    }
+// the point of triangle (a, b, c) nearest the origin as weights lam (3); returns |x|^2: the
+// plane's foot when inside (all its weights nonnegative), else the best edge
+static mjtNum nearestTriangle(const mjtNum* p[3], mjtNum lam[3]) {
+  mjtNum w[3], x2 = planeFoot(p, w);
+  if (x2 >= 0 && w[0] >= 0 && w[1] >= 0 && w[2] >= 0) {
+    mju_copy3(lam, w);
+    return x2;
   }
 
   // the nearest of the three edges
@@ -402,6 +406,15 @@ static Face epa(const Pair* p, const Vertex s[4], Polytope* P, int maxiter, mjtN
   return keep;
 }
 
+// the origin's foot on EPA's face f as the affine weights lam (3) of its vertices, as MuJoCo's
+// epaWitness (triAffineCoord): on a facet of polytopes split into triangles, the same witness
+// points whichever triangle EPA ends on (clamping to the triangle moved them by millimetres
+// when the foot fell just outside it); the nearest point of the face when it is degenerate
+static void epaFoot(const Polytope* P, const Face* f, mjtNum lam[3]) {
+  const mjtNum* p[3] = {P->v[f->v[0]].w, P->v[f->v[1]].w, P->v[f->v[2]].w};
+  if (planeFoot(p, lam) < 0) nearestTriangle(p, lam);
+}
+
 // ---- the contact -------------------------------------------------------------------------------
 
 // one contact from GJK and EPA on the geoms inflated by half the margin (see the top)
@@ -419,7 +432,7 @@ int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjt
   Face face = epa(&p, s, &P, maxiter, tol);
   const Face* f = &face;
   mjtNum lam[3];
-  nearestTriangle((const mjtNum*[3]){P.v[f->v[0]].w, P.v[f->v[1]].w, P.v[f->v[2]].w}, lam);
+  epaFoot(&P, f, lam);
   con->dist = margin - f->dist;
   mju_copy3(con->frame, f->n);
   mju_zero3(con->frame + 3);
@@ -478,7 +491,7 @@ mjtNum mjc_ConvexDistance(const mjModel* m, const mjGeomPair* gp, mjtNum distmax
     Polytope P;
     Face f = epa(&p, s, &P, maxiter, tol);
     mjtNum l3[3];
-    nearestTriangle((const mjtNum*[3]){P.v[f.v[0]].w, P.v[f.v[1]].w, P.v[f.v[2]].w}, l3);
+    epaFoot(&P, &f, l3);
     dist = -f.dist;
     for (int i = 0; i < 3; i++) {
       mju_addToScl3(a, P.v[f.v[i]].a, l3[i]);

@@ -87,6 +87,24 @@ void mjc_meshSupport(const mjModel* m, int g, const mjtNum dir[3], int* warm, mj
   vertex(&h, farthest(&h, dir, warm), res);
 }
 
+// the hull vertices of mesh geom g (all its vertices without a graph) whose support v'l (l a
+// unit direction in its frame) is within tol of the largest: their count, the first two in v
+// (its frame): one a vertex, two an edge, more a face of the hull with outward normal l
+int mjc_meshSupportSet(const mjModel* m, int g, const mjtNum l[3], mjtNum tol, mjtNum v[6]) {
+  Hull h = geomHull(m, g);
+  int n = h.graph ? h.graph[0] : h.nvert, count = 0;
+  const int* global = h.graph ? h.graph + 2 + n : NULL;
+  mjtNum top = -INFINITY;
+  for (int i = 0; i < n; i++) top = fmax(top, vertDot(&h, global ? global[i] : i, l));
+  for (int i = 0; i < n; i++) {
+    int id = global ? global[i] : i;
+    if (vertDot(&h, id, l) < top - tol) continue;
+    if (count < 2) vertex(&h, id, v + 3 * count);
+    count++;
+  }
+  return count;
+}
+
 // one contact of the world point p (a vertex) against the plane (point o, unit normal n) when
 // dist = (p - o)'n <= margin: pos = p - n dist/2; returns 0 or 1
 static int vertexPlane(mjContact* con, mjtNum margin, const mjtNum o[3], const mjtNum n[3],

@@ -19,12 +19,14 @@
 // perturbing dof k moves k's subtree by the twist S = cdof_k about its tree's com (d cdof_j
 // = S x cdof_j for the dofs after k, as in mjd_rneDerivative) and as the pair's geometry
 // moves the point, the frame and the distance (contactMotion): on a plane and between round
-// geoms in closed form; for the other pairs the engine collides in closed form by the
+// geoms in closed form; for the other pairs, collided in closed form or by GJK/EPA, by the
 // witness points' features (featureSystem: each side's vertex, edge, face, tube or curved
-// surface, the points sliding over them and the normal turning to keep them apart along it).
+// surface, a mesh's by its hull's support set, the points sliding over them and the normal
+// turning to keep them apart along it).
 #include <math.h>
 #include <stdio.h>
 
+#include "collision.h"
 #include "constraint.h"
 #include "derivative.h"
 #include "smooth.h"
@@ -35,11 +37,13 @@
 
 // how contacts between geom types t1 <= t2 are differentiated: a sphere, a capsule, a
 // cylinder, a box or a mesh on a plane (PAIR_PLANE), a sphere or a capsule against a sphere
-// or a capsule (PAIR_ROUND), the pairs the engine collides in closed form (an ellipsoid on
-// a plane, a sphere on a cylinder, a sphere, a capsule or a box on a box) by their features
-// at the witness points (PAIR_FEATURE); not the pairs of the general convex solver (MPR or
-// GJK/EPA: their contact is the solver's iterate, not a closed-form function of the poses),
-// height fields and SDFs (PAIR_NONE)
+// or a capsule (PAIR_ROUND), the other pairs the engine collides in closed form (an
+// ellipsoid on a plane, a sphere on a cylinder, a sphere, a capsule or a box on a box) and
+// the general convex solver's (GJK/EPA) by their features at the witness points
+// (PAIR_FEATURE); not height fields and SDFs (PAIR_NONE).  EPA's contact is its iterate: on
+// polytopes (boxes, meshes' hulls) a true facet of the Minkowski difference, so the ideal
+// contact itself; on curved geoms within opt.ccd_tolerance of the ideal contact, whose
+// derivative this is
 enum { PAIR_NONE = 0, PAIR_PLANE, PAIR_ROUND, PAIR_FEATURE };
 static int pairKind(int t1, int t2) {
   int round1 = t1 == mjGEOM_SPHERE || t1 == mjGEOM_CAPSULE;
@@ -49,12 +53,28 @@ static int pairKind(int t1, int t2) {
                                                                            : PAIR_PLANE;
   if (round1 && round2) return PAIR_ROUND;
   if ((t2 == mjGEOM_BOX && (round1 || t1 == mjGEOM_BOX)) ||
-      (t1 == mjGEOM_SPHERE && t2 == mjGEOM_CYLINDER))
+      (t1 == mjGEOM_SPHERE && t2 == mjGEOM_CYLINDER) || mj_collisionFunc[t1][t2] == mjc_Convex)
     return PAIR_FEATURE;
   return PAIR_NONE;
 }
 
 static int featureDetermined(const mjModel* m, const mjData* d, const mjContact* con);
+
+// why contact con is not differentiated, NULL when it is: a pair of no kind (height fields,
+// SDFs), a convex solver's contact from libccd's MPR (nativeccd off: its point is no
+// witness) or from multiccd's turned copies (pairs with no sphere or ellipsoid), features
+// leaving the motion undetermined
+static const char* contactRefusal(const mjModel* m, const mjData* d, const mjContact* con) {
+  int t1 = m->geom_type[con->geom1], t2 = m->geom_type[con->geom2];
+  int kind = pairKind(t1, t2), convex = mj_collisionFunc[t1][t2] == mjc_Convex;
+  int smooth = t1 == mjGEOM_SPHERE || t1 == mjGEOM_ELLIPSOID || t2 == mjGEOM_ELLIPSOID;
+  if (!kind) return "";
+  if (convex && (m->opt.disableflags & mjDSBL_NATIVECCD))
+    return " (libccd's MPR contact: nativeccd disabled)";
+  if (convex && !smooth && (m->opt.enableflags & mjENBL_MULTICCD))
+    return " (multiccd's contacts)";
+  return kind == PAIR_FEATURE && !featureDetermined(m, d, con) ? ", face or edge on face" : NULL;
+}
 
 // 1 when tendon t is spatial and runs straight from site to site (no wrapped geom, no pulley)
 static int sitesOnly(const mjModel* m, int t) {
@@ -87,13 +107,10 @@ int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz)
     } else if (type != mjCNSTR_FRICTION_DOF && type != mjCNSTR_LIMIT_JOINT) {
       const mjContact* con = d->contact + id;
       int t1 = m->geom_type[con->geom1], t2 = m->geom_type[con->geom2];
-      int kind = pairKind(t1, t2);
-      if (!kind || (kind == PAIR_FEATURE && !featureDetermined(m, d, con))) {
+      const char* why = contactRefusal(m, d, con);
+      if (why) {
         snprintf(err, errsz, "contact %d, %s against %s%s: not differentiated yet", id,
-                 t1 < 9 && t1 >= 0 ? gname[t1] : "?", t2 < 9 && t2 >= 0 ? gname[t2] : "?",
-                 kind ? ", face on face"
-                 : t1 == mjGEOM_HFIELD || t2 >= mjGEOM_SDF ? ""
-                                                           : " (the convex solver's contact)");
+                 t1 < 9 && t1 >= 0 ? gname[t1] : "?", t2 < 9 && t2 >= 0 ? gname[t2] : "?", why);
         return -1;
       }
     }
@@ -199,6 +216,13 @@ static void surfaceRows(Feature* f, const mjtNum K[4]) {
     for (int k = 0; k < 2; k++) f->S[j][k] = K[2 * j + k], f->N[j][k] = j == k;
 }
 
+// a vertex in f: S = I, N = 0 (the witness held, the normal free)
+static void vertexRows(Feature* f) {
+  mjtNum eye[4] = {1, 0, 0, 1};
+  surfaceRows(f, eye);
+  mju_zero(f->N[0], 4);
+}
+
 // an edge along world direction e (3) curving by k along it in f: S = (b, k a), N = (0, a),
 // its lift n'e / |P e| (n = t1 x t2)
 static void edgeRows(Feature* f, const mjtNum e[3], mjtNum k, const mjtNum t[2][3]) {
@@ -244,9 +268,7 @@ static void boxFeature(const mjModel* m, const mjData* d, int g, const mjtNum x[
     return;
   }
   if (nat == 3) {
-    mjtNum eye[4] = {1, 0, 0, 1};
-    surfaceRows(f, eye);
-    mju_zero(f->N[0], 4);
+    vertexRows(f);
     return;
   }
   for (int k = 0; k < 3; k++) {
@@ -255,11 +277,31 @@ static void boxFeature(const mjModel* m, const mjData* d, int g, const mjtNum x[
   }
 }
 
+// the feature of mesh g (its convex hull) with outward normal nu: the hull's support set
+// along nu within 1e-9 rbound, one vertex, an edge along the difference of two, or a face
+static void meshFeature(const mjModel* m, const mjData* d, int g, const mjtNum nu[3],
+                        const mjtNum t[2][3], Feature* f) {
+  const mjtNum* mat = d->geom_xmat + 9 * g;
+  mjtNum l[3], v[6], e[3], zero[4] = {0};
+  mju_mulMatTVec3(l, mat, nu);
+  int count = mjc_meshSupportSet(m, g, l, 1e-9 * m->geom_rbound[g], v);
+  if (count == 1) {
+    vertexRows(f);
+  } else if (count == 2) {
+    mju_sub3(l, v + 3, v);
+    mju_mulMatVec3(e, mat, l);
+    edgeRows(f, e, 0, t);
+  } else {
+    surfaceRows(f, zero);
+  }
+}
+
 // the feature of geom g at witness w (outward normal nu, tangent basis t): spheres and
 // capsule ends curve by 1/r, capsule and cylinder sides are tubes, ellipsoids curve by
 // their shape operator P Q P / |Q y| (y'Qy = 1 the surface about the center), cylinder caps
-// and planes are flat, cylinder rims edges along a x rho curving by nu'rho / r, boxes by
-// boxFeature
+// and planes are flat, cylinder rims edges along a x rho curving by nu'rho / r (a witness
+// within 10 ccd_tolerance of the rim: EPA's witnesses on a cylinder are chords of its rims,
+// inside by up to its tolerance), boxes by boxFeature, meshes by meshFeature
 static void geomFeature(const mjModel* m, const mjData* d, int g, const mjtNum w[3],
                         const mjtNum nu[3], const mjtNum t[2][3], Feature* f) {
   const mjtNum *mat = d->geom_xmat + 9 * g, *size = m->geom_size + 3 * g;
@@ -270,6 +312,8 @@ static void geomFeature(const mjModel* m, const mjData* d, int g, const mjtNum w
   f->clip = 0, f->tilt = 0;
   if (type == mjGEOM_BOX) {
     boxFeature(m, d, g, x, nu, t, f);
+  } else if (type == mjGEOM_MESH) {
+    meshFeature(m, d, g, nu, t, f);
   } else if (type == mjGEOM_ELLIPSOID) {
     mjtNum Qy[3], Qt[2][3];
     for (int i = 0; i < 3; i++) x[i] /= size[i] * size[i];
@@ -283,7 +327,8 @@ static void geomFeature(const mjModel* m, const mjData* d, int g, const mjtNum w
       for (int j = 0; j < 2; j++) K[2 * i + j] = mju_dot3(t[i], Qt[j]) / mju_norm3(Qy);
     surfaceRows(f, K);
   } else if (type == mjGEOM_CYLINDER) {
-    mjtNum rho = hypot(x[0], x[1]), r = size[0], tol = 1e-9 * (r + size[1]);
+    mjtNum rho = hypot(x[0], x[1]), r = size[0];
+    mjtNum tol = 1e-9 * (r + size[1]) + 10 * m->opt.ccd_tolerance;
     int side = rho > r - tol, cap = fabs(x[2]) > size[1] - tol;
     if (side && cap) {
       mjtNum radial[3] = {x[0] / rho, x[1] / rho, 0}, rw[3], e[3];

@@ -911,20 +911,21 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz);
 // springs included), dof damping, fixed-tendon springs and dampers; actuators on hinge/slide
 // joints and fixed tendons with fixed or affine gain, none or affine bias, dynamics none,
 // integrator, filter, filterexact (actearly, ctrl and act clamping, forcerange); constraint
-// rows of dof and fixed-tendon friction loss, hinge, slide and fixed-tendon limits, joint,
-// fixed-tendon, connect and weld equalities, contacts (frictionless, pyramidal, elliptic,
-// condim 1 to 6, impedance slope included) of a sphere, capsule, cylinder, box, mesh or
-// ellipsoid on a plane, between spheres and capsules, of spheres, capsules and boxes on boxes
-// and of spheres on cylinders, whatever solver found the solution; the Euler
-// (implicit damping), implicit and implicitfast integrators, RK4 by the chain rule through
-// its stages; the inertia-box fluid forces (Euler, RK4), site transmissions, joint
-// actfrcrange, rows of site-to-site spatial tendons, gravity compensation (passive or through
-// actuators) and xfrc_applied.  Refused with a message: ball-joint
-// limits, rows of spatial tendons wrapping geoms or over pulleys, the contacts of the general
-// convex solver (MPR, GJK/EPA), height fields, face-on-face boxes, noslip, fluid forces under
-// the implicit integrators, tendon armature, spatial tendons with forces, slider-crank, body
-// and reference-site transmissions, site transmissions with length or velocity terms, muscle
-// and user actuators, tendon actfrcrange.
+// rows of dof and fixed-tendon friction loss, hinge, slide, ball and fixed-tendon limits,
+// joint, fixed-tendon, connect and weld equalities, contacts (frictionless, pyramidal,
+// elliptic, condim 1 to 6, impedance slope included) of a sphere, capsule, cylinder, box,
+// mesh or ellipsoid on a plane, between spheres and capsules, of spheres, capsules and boxes
+// on boxes, of spheres on cylinders and of the general convex solver's GJK/EPA (by the
+// witness points' features: exact between polytopes, the ideal contact's on curved geoms),
+// whatever solver found the solution; the Euler (implicit damping), implicit and
+// implicitfast integrators, RK4 by the chain rule through its stages; the inertia-box fluid
+// forces (Euler, RK4), site transmissions, joint actfrcrange, rows of site-to-site spatial
+// tendons, gravity compensation (passive or through actuators) and xfrc_applied.  Refused
+// with a message: rows of spatial tendons wrapping geoms or over pulleys, libccd's MPR
+// contacts and multiccd's, a face or an edge on a face, height fields, noslip, fluid forces
+// under the implicit integrators, tendon armature, spatial tendons with forces, slider-crank,
+// body and reference-site transmissions, site transmissions with length or velocity terms,
+// muscle and user actuators, tendon actfrcrange.
 // The result is the derivative at the solution the solver returned (tight solver tolerances
 // make it the derivative of the exact step); at a contact event (a row changing state) the
 // step has none.  Typical:
