@@ -49,7 +49,7 @@ $(BUILD)/lib/%.o: lib/%.c lib/*.h
 # math the compiler may compute both sides of a select (the values are the same)
 RENDERFAST = $(BUILD)/lib/render_shade.o $(BUILD)/lib/render_light.o \
              $(BUILD)/lib/render_raster.o
-$(RENDERFAST): CFLAGS += -O3 -fno-trapping-math -fno-math-errno
+$(RENDERFAST): CFLAGS += -O3 -fno-trapping-math -fno-math-errno -fno-thread-jumps
 
 $(BUILD)/libmj.a: $(LIBOBJ)
 	rm -f $@

@@ -69,6 +69,20 @@ static inline int ceilInt(float x) {
   return i + (i < x);
 }
 
+// the depth-only row of a triangle (shadow maps): n pixels from depth on, the edge functions
+// l_i + d_i j at the j-th, z = sum l_i q_i / sum l_i iw_i kept where nearer and within [zn, zf]
+static void spanDepth(float* depth, int n, float l0, float l1, float l2, float d0, float d1,
+                      float d2, float iw0, float iw1, float iw2, float q0, float q1, float q2,
+                      float zn, float zf) {
+  for (int j = 0; j < n; j++) {
+    float e0 = l0 + d0 * j, e1 = l1 + d1 * j, e2 = l2 + d2 * j;
+    float z = (e0 * q0 + e1 * q1 + e2 * q2) / (e0 * iw0 + e1 * iw1 + e2 * iw2);
+    float dj = depth[j];
+    int skip = (z >= dj) | (z < zn) | (z > zf);
+    depth[j] = skip ? dj : z;
+  }
+}
+
 // rasterize triangle t (all vertices in front of the near plane): the edge functions
 // w_i(p) = edge opposite vertex i give screen barycentrics l_i = w_i / area; the
 // perspective-correct weights are b_i = l_i iw_i / sum_j l_j iw_j and the depth
@@ -132,20 +146,29 @@ static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, in
     float l0 = (float)(l[0] + A[0] * (xs - x0)), l1 = (float)(l[1] + A[1] * (xs - x0));
     float l2 = (float)(l[2] + A[2] * (xs - x0));
     float d0 = (float)A[0], d1 = (float)A[1], d2 = (float)A[2];
-    int row = y * W;
-    for (int x = xs; x <= xe; x++, l0 += d0, l1 += d1, l2 += d2) {
-      if (wire && l0 * k[0] >= 1 && l1 * k[1] >= 1 && l2 * k[2] >= 1) continue;
-      float s = l0 * iw0 + l1 * iw1 + l2 * iw2;
-      float z = (l0 * q0 + l1 * q1 + l2 * q2) / s;
-      int i = row + x;
-      if (z >= vis->depth[i] || z < zn || z > zf) continue;
-      vis->depth[i] = z;
-      if (vis->tri) {
-        float is = 1.0f / s;
-        vis->tri[i] = t;
-        vis->b1[i] = (l1 > 0 ? l1 : 0) * iw1 * is;
-        vis->b2[i] = (l2 > 0 ? l2 : 0) * iw2 * is;
-      }
+    float* depth = vis->depth + y * W + xs;
+    int n = xe - xs + 1;
+    if (!vis->tri) {
+      spanDepth(depth, n, l0, l1, l2, d0, d1, d2, iw0, iw1, iw2, q0, q1, q2, zn, zf);
+      continue;
+    }
+    // the pixels of the row: l_i = l_i(xs) + A_i j at the j-th; kept where nearer than the
+    // buffer, within the clip range (and, in wireframes, near an edge); stores as selects
+    int *tri = vis->tri + y * W + xs;
+    float *vb1 = vis->b1 + y * W + xs, *vb2 = vis->b2 + y * W + xs;
+    for (int j = 0; j < n; j++) {
+      float e0 = l0 + d0 * j, e1 = l1 + d1 * j, e2 = l2 + d2 * j;
+      float s = e0 * iw0 + e1 * iw1 + e2 * iw2;
+      float z = (e0 * q0 + e1 * q1 + e2 * q2) / s, is = 1.0f / s;
+      float dj = depth[j], b1j = vb1[j], b2j = vb2[j];
+      int tj = tri[j];
+      int skip = (z >= dj) | (z < zn) | (z > zf)
+               | (wire & (e0 * k[0] >= 1) & (e1 * k[1] >= 1) & (e2 * k[2] >= 1));
+      float w1 = (e1 > 0 ? e1 : 0) * iw1 * is, w2 = (e2 > 0 ? e2 : 0) * iw2 * is;
+      depth[j] = skip ? dj : z;
+      tri[j] = skip ? tj : t;
+      vb1[j] = skip ? b1j : w1;
+      vb2[j] = skip ? b2j : w2;
     }
   }
 }
