@@ -45,11 +45,12 @@ $(BUILD)/lib/%.o: lib/%.c lib/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-# the rasterizer's per-pixel loops: -O3 vectorizes them (baseline SSE2), and without trapping
-# math the compiler may compute both sides of a select (the values are the same)
-RENDERFAST = $(BUILD)/lib/render_shade.o $(BUILD)/lib/render_light.o \
-             $(BUILD)/lib/render_raster.o
-$(RENDERFAST): CFLAGS += -O3 -fno-trapping-math -fno-math-errno -fno-thread-jumps
+# the per-pixel loops of the rasterizer and the PNG writer: -O3 vectorizes them (baseline
+# SSE2); without trapping math the compiler may compute both sides of a select (the values are
+# the same), and without jump threading it keeps a select's stores in one loop
+PIXELOBJ = $(BUILD)/lib/render_shade.o $(BUILD)/lib/render_light.o \
+           $(BUILD)/lib/render_raster.o $(BUILD)/lib/image.o
+$(PIXELOBJ): CFLAGS += -O3 -fno-trapping-math -fno-math-errno -fno-thread-jumps
 
 $(BUILD)/libmj.a: $(LIBOBJ)
 	rm -f $@
