@@ -129,6 +129,7 @@ typedef struct mjrSpan_ {
   float view[3][mjrSPAN];       // unit direction to the eye
   float uv[2][mjrSPAN];         // interpolated texture coordinates (2d textures)
   float base[3][mjrSPAN];       // material color times texture
+  int texel[mjrSPAN];           // byte offset of the texel sampled
   float col[3][mjrSPAN];        // lit color
   float L[3][mjrSPAN];          // the lighting's: unit direction to a light,
   float f[mjrSPAN], ndl[mjrSPAN], lit[mjrSPAN];  // attenuation x spot, n.L, shadow factor

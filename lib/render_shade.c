@@ -240,6 +240,26 @@ static void baseSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
       u[i] = fract(s->uv[0][i] * pu + ou), v[i] = fract(s->uv[1][i] * pv + ov);
       lod[i] = texels > 1 ? l2 : 0;
     }
+
+  // the whole span minified to one mip level (the usual case on a textured floor): the
+  // nearest texels' offsets in a vector loop, then their bytes (as sample2d does)
+  int l = (int)(lod[0] + 0.5f), one = 1;
+  for (int i = 0; i < n; i++) one &= (lod[i] > 0) & ((int)(lod[i] + 0.5f) == l);
+  if (one) {
+    l = l < t->nlevel ? l : t->nlevel - 1;
+    const int w = t->lw[l], h = t->lh[l];
+    const unsigned char* img = t->level[l];
+    for (int i = 0; i < n; i++) {
+      int x = (int)(u[i] * w), y = (int)(v[i] * h);
+      s->texel[i] = 3 * ((y < h ? y : h - 1) * w + (x < w ? x : w - 1));
+    }
+    for (int i = 0; i < n; i++) {
+      const unsigned char* q = img + s->texel[i];
+      s->base[0][i] = c0 * (q[0] * (1.0f / 255)), s->base[1][i] = c1 * (q[1] * (1.0f / 255));
+      s->base[2][i] = c2 * (q[2] * (1.0f / 255));
+    }
+    return;
+  }
   for (int i = 0; i < n; i++) {
     sample2d(t, u[i], v[i], lod[i], tc);
     s->base[0][i] = c0 * tc[0], s->base[1][i] = c1 * tc[1], s->base[2][i] = c2 * tc[2];
@@ -269,13 +289,14 @@ static void powSpan(const float* x, float e, int n, float* out) {
 
 // light l at each point of a span: the unit direction L to it and the factor f = attenuation
 // 1 / (a0 + a1 d + a2 d^2) times the spot's (L.-dir)^exponent, 0 outside the cone; directional
-// lights: L = -dir, f = 1
-static void lightDirSpan(const mjrLight* l, mjrSpan* s) {
+// lights: L = -dir, f = 1.  0 when the whole span is outside a spot's cone (the light adds
+// nothing there), else 1
+static int lightDirSpan(const mjrLight* l, mjrSpan* s) {
   const int n = s->n;
   const float dx = l->dir[0], dy = l->dir[1], dz = l->dir[2];
   if (l->directional) {
     for (int i = 0; i < n; i++) s->L[0][i] = -dx, s->L[1][i] = -dy, s->L[2][i] = -dz, s->f[i] = 1;
-    return;
+    return 1;
   }
   const float lx = l->pos[0], ly = l->pos[1], lz = l->pos[2];
   const float a0 = l->att[0], a1 = l->att[1], a2 = l->att[2], invatt = l->invatt;
@@ -290,14 +311,18 @@ static void lightDirSpan(const mjrLight* l, mjrSpan* s) {
     s->f[i] = constatt ? invatt : att;
     sc[i] = -(x * dx + y * dy + z * dz);
   }
-  if (!l->spot) return;
+  if (!l->spot) return 1;
   float* w = s->tmp[2];
   const float cut = l->cutcos;
+  int inside = 0;
+  for (int i = 0; i < n; i++) inside |= sc[i] >= cut;
+  if (!inside) return 0;
   powSpan(sc, l->exponent, n, w);
   for (int i = 0; i < n; i++) {
     float fw = s->f[i] * w[i];
     s->f[i] = sc[i] < cut ? 0 : fw;
   }
+  return 1;
 }
 
 // the specular factor of light l at each point of a span into spec:
@@ -313,6 +338,14 @@ static void specSpan(const mjrItem* it, mjrSpan* s, float* spec) {
     float hh = hx * hx + hy * hy + hz * hz, hi = hh > 0 ? mjr_rsqrt(hh) : 1;
     hx *= hi, hy *= hi, hz *= hi;
     ndh[i] = s->nrm[0][i] * hx + s->nrm[1][i] * hy + s->nrm[2][i] * hz;
+  }
+
+  // no highlight anywhere in the span: no powers
+  int any = 0;
+  for (int i = 0; i < n; i++) any |= ndh[i] > specmin;
+  if (!any) {
+    for (int i = 0; i < n; i++) spec[i] = 0;
+    return;
   }
   powSpan(ndh, it->shininess, n, pw);
   for (int i = 0; i < n; i++) {
@@ -333,7 +366,7 @@ static void lightSpan(const mjrContext* c, mjrSpan* s) {
     for (int i = 0; i < n; i++) s->col[k][i] = em * s->base[k][i];
   for (int li = 0; li < c->nlight; li++) {
     const mjrLight* l = c->light + li;
-    lightDirSpan(l, s);
+    if (!lightDirSpan(l, s)) continue;
     for (int i = 0; i < n; i++)
       s->ndl[i] = s->nrm[0][i] * s->L[0][i] + s->nrm[1][i] * s->L[1][i]
                 + s->nrm[2][i] * s->L[2][i];
@@ -430,9 +463,11 @@ static int takeRun(const mjrContext* c, const mjrVisBuf* vis, int i, int end, in
                    mjrSpan* s) {
   s->n = 0;
   s->it = c->item + item;
-  for (; i < end && s->n < mjrSPAN; i++) {
+  for (int last = -1; i < end && s->n < mjrSPAN; i++) {
+    // (the item looked up only when the triangle changes)
     int t = vis->tri[i];
-    if (t < 0 || c->tri[t].item != item) break;
+    if (t != last && (t < 0 || c->tri[t].item != item)) break;
+    last = t;
     s->pix[s->n++] = i;
   }
   return i;
