@@ -621,7 +621,8 @@ void mjr_drawTransparent(mjrContext* c, const mjModel* m) {
 
 // a linear color in [0, 1] (clamped) times scl, rounded to a byte
 static inline unsigned char toByte(float v, float scl) {
-  return (unsigned char)((v < 0 ? 0 : v > 1 ? 1 : v) * scl + 0.5f);
+  // (through int: SSE2 converts floats to 32-bit integers only)
+  return (unsigned char)(int)((v < 0 ? 0 : v > 1 ? 1 : v) * scl + 0.5f);
 }
 
 // the output pixel (x, y): the mean of its samples x samples block, clamped to [0, 1], in bytes
