@@ -92,11 +92,6 @@ static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, in
   const mjrTri* tr = c->tri + t;
   const mjrProj *a = c->proj + tr->v[0], *b = c->proj + tr->v[1], *q = c->proj + tr->v[2];
 
-  // signed area: front faces are clockwise on screen (y down), counterclockwise when mirrored
-  double area = ((double)b->sx - a->sx) * ((double)q->sy - a->sy)
-              - ((double)b->sy - a->sy) * ((double)q->sx - a->sx);
-  if (area == 0 || (cull && (p->mirror ? area < 0 : area > 0))) return;
-
   // the pixels whose centers (x + 0.5, y + 0.5) lie in the bounding box, within the image:
   // a small triangle between pixel centers ends here
   float xmin = min3(a->sx, b->sx, q->sx), xmax = max3(a->sx, b->sx, q->sx);
@@ -106,6 +101,11 @@ static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, in
   int x1 = xmax >= p->width ? p->width - 1 : (int)(xmax - 0.5f);
   int y1 = ymax >= p->height ? p->height - 1 : (int)(ymax - 0.5f);
   if (x0 > x1 || y0 > y1) return;
+
+  // signed area: front faces are clockwise on screen (y down), counterclockwise when mirrored
+  double area = ((double)b->sx - a->sx) * ((double)q->sy - a->sy)
+              - ((double)b->sy - a->sy) * ((double)q->sx - a->sx);
+  if (area == 0 || (cull && (p->mirror ? area < 0 : area > 0))) return;
 
   // edge function of vertex i: l_i(x, y) = (A_i x + B_i y + C_i) / area (one division)
   const mjrProj* v[3] = {a, b, q};
@@ -127,24 +127,33 @@ static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, in
   float q0 = a->zv * iw0, q1 = b->zv * iw1, q2 = q->zv * iw2;
   float zn = p->znear, zf = p->zfar;
   int W = p->width;
-  double iA[3];
-  for (int i = 0; i < 3; i++) iA[i] = A[i] != 0 ? 1 / A[i] : 0;
+  // the row's span: l_i(x) = l_i(x0) + A_i (x - x0) >= 0 bounds x from one side per edge,
+  // x >= x0 - l_i(x0) / A_i (A_i > 0) or x <= that (A_i < 0), a bound linear in the row:
+  // e_i(y) = e0_i + de_i (y - y0) with e0_i = x0 - l_i(x0, y0) / A_i, de_i = -B_i / A_i; an edge
+  // with A_i = 0 empties the rows where l_i < 0
+  double e0[3], de[3], px = x0 + 0.5, py0 = y0 + 0.5;
+  for (int i = 0; i < 3; i++) {
+    double l = A[i] * px + B[i] * py0 + C[i];
+    e0[i] = A[i] != 0 ? x0 - l / A[i] : l;
+    de[i] = A[i] != 0 ? -B[i] / A[i] : B[i];
+  }
   for (int y = y0; y <= y1; y++) {
-    // the row's span: l_i(x) = l_i(x0) + A_i (x - x0) >= 0 bounds x from one side per edge
-    double py = y + 0.5, px = x0 + 0.5, xl = x0, xr = x1;
-    double l[3];
+    double xl = x0, xr = x1, dy = y - y0;
     for (int i = 0; i < 3; i++) {
-      l[i] = A[i] * px + B[i] * py + C[i];
-      double e = x0 - l[i] * iA[i];
-      if (A[i] > 0 && e - 1e-7 > xl) xl = e - 1e-7;
-      else if (A[i] < 0 && e + 1e-7 < xr) xr = e + 1e-7;
-      else if (A[i] == 0 && l[i] < 0) xr = -1;
+      // (as selects: tiny triangles would mispredict branches on the edges' kinds)
+      double e = e0[i] + de[i] * dy;
+      double lo = A[i] > 0 ? e - 1e-7 : xl;
+      double hi = A[i] < 0 ? e + 1e-7 : A[i] == 0 && e < 0 ? -1 : xr;
+      xl = lo > xl ? lo : xl, xr = hi < xr ? hi : xr;
     }
     if (xl > xr) continue;
     int xs = ceilInt((float)xl), xe = (int)xr;
     if (xs > xe) continue;
-    float l0 = (float)(l[0] + A[0] * (xs - x0)), l1 = (float)(l[1] + A[1] * (xs - x0));
-    float l2 = (float)(l[2] + A[2] * (xs - x0));
+
+    // the edge functions at the span's first pixel center
+    double pxs = xs + 0.5, py = y + 0.5;
+    float l0 = (float)(A[0] * pxs + B[0] * py + C[0]), l1 = (float)(A[1] * pxs + B[1] * py + C[1]);
+    float l2 = (float)(A[2] * pxs + B[2] * py + C[2]);
     float d0 = (float)A[0], d1 = (float)A[1], d2 = (float)A[2];
     float* depth = vis->depth + y * W + xs;
     int n = xe - xs + 1;
