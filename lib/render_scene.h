@@ -123,7 +123,8 @@ typedef struct mjrSpan_ {
   const mjrItem* it;            // the item they show
   int pix[mjrSPAN];             // pixel index in the image
   int tri[mjrSPAN];             // triangle
-  float b1[mjrSPAN], b2[mjrSPAN], depth[mjrSPAN];  // barycentrics and depth (visibility buffer)
+  float b0[mjrSPAN], b1[mjrSPAN], b2[mjrSPAN];     // barycentrics (visibility buffer)
+  float depth[mjrSPAN];         // depth (visibility buffer)
   float pos[3][mjrSPAN];        // world position
   float nrm[3][mjrSPAN];        // unit normal, turned toward the viewer
   float view[3][mjrSPAN];       // unit direction to the eye

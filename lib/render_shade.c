@@ -138,13 +138,22 @@ static void sampleCube(const mjrTexture* t, const float d[3], float out[3]) {
 
 // ---- spans: surfaces ------------------------------------------------------------------------
 
-// the visibility buffer's triangle, barycentrics and depth at each pixel of a span
+// the visibility buffer's triangle, barycentrics (b0 = 1 - b1 - b2) and depth at each pixel of
+// a span: a row's run as plain copies, the pixels of the mirror's spans one by one
 static void gatherSpan(const mjrVisBuf* vis, mjrSpan* s) {
-  for (int i = 0; i < s->n; i++) {
-    int j = s->pix[i];
-    s->tri[i] = vis->tri[j], s->b1[i] = vis->b1[j], s->b2[i] = vis->b2[j];
-    s->depth[i] = vis->depth[j];
-  }
+  const int n = s->n, j0 = s->pix[0];
+  if (s->pix[n - 1] - j0 == n - 1)
+    for (int i = 0; i < n; i++) {
+      s->tri[i] = vis->tri[j0 + i], s->b1[i] = vis->b1[j0 + i], s->b2[i] = vis->b2[j0 + i];
+      s->depth[i] = vis->depth[j0 + i];
+    }
+  else
+    for (int i = 0; i < n; i++) {
+      int j = s->pix[i];
+      s->tri[i] = vis->tri[j], s->b1[i] = vis->b1[j], s->b2[i] = vis->b2[j];
+      s->depth[i] = vis->depth[j];
+    }
+  for (int i = 0; i < n; i++) s->b0[i] = 1 - s->b1[i] - s->b2[i];
 }
 
 // the surface at each pixel of a span seen in pass p: position, normal, uv interpolated at the
@@ -164,10 +173,7 @@ static void surfaceSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
     for (int k = 0; k < 8; k++) {
       const float a0 = a[0][k], a1 = a[1][k], a2 = a[2][k];
       float* o = out[k];
-      for (int j = i; j < e; j++) {
-        float b1 = s->b1[j], b2 = s->b2[j], b0 = 1 - b1 - b2;
-        o[j] = b0 * a0 + b1 * a1 + b2 * a2;
-      }
+      for (int j = i; j < e; j++) o[j] = s->b0[j] * a0 + s->b1[j] * a1 + s->b2[j] * a2;
     }
     i = e;
   }
@@ -475,14 +481,15 @@ static int takeRun(const mjrContext* c, const mjrVisBuf* vis, int i, int end, in
 
 // a span's colors into the image: alpha color + (1 - alpha) behind (alpha 1: replaced)
 static void putSpan(mjrContext* c, const mjrSpan* s, float a) {
-  float* color = c->color;
-  for (int i = 0; i < s->n; i++) {
-    float* dst = color + 3 * s->pix[i];
-    if (a >= 1)
-      for (int k = 0; k < 3; k++) dst[k] = s->col[k][i];
-    else
-      for (int k = 0; k < 3; k++) dst[k] = a * s->col[k][i] + (1 - a) * dst[k];
-  }
+  // (takeRun's spans: consecutive pixels from pix[0] on)
+  float* dst = c->color + 3 * s->pix[0];
+  const int n = s->n;
+  if (a >= 1)
+    for (int i = 0; i < n; i++)
+      dst[3 * i] = s->col[0][i], dst[3 * i + 1] = s->col[1][i], dst[3 * i + 2] = s->col[2][i];
+  else
+    for (int i = 0; i < n; i++)
+      for (int k = 0; k < 3; k++) dst[3 * i + k] = a * s->col[k][i] + (1 - a) * dst[3 * i + k];
 }
 
 // blend the mirrored view into a span of the reflective plane: (1 - reflectance) plane +
