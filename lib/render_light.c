@@ -141,25 +141,42 @@ int mjr_makeLights(mjrContext* c, const mjModel* m, const mjData* d) {
   return 0;
 }
 
-// fraction of light reaching world point p with normal n: p offset along n by a texel against
-// self-shadowing, compared with the 2x2 nearest map texels, weighted bilinearly
-float mjr_shadowFactor(const mjrShadow* s, const float p[3], const float n[3]) {
+// the fraction of light reaching each point p of a span (with normal n, where n.L > 0): p offset
+// along n by a texel against self-shadowing, compared with the 2x2 nearest map texels, weighted
+// bilinearly; 1 in front of the map's near plane and outside the map.  The map coordinates in
+// one vector loop, the lookups in a scalar one
+void mjr_shadowSpan(const mjrShadow* s, mjrSpan* sp) {
   const mjrPass* v = &s->pass;
-  float d[3] = {p[0] - v->eye[0], p[1] - v->eye[1], p[2] - v->eye[2]};
-  float z = mjr_dot3(v->axis + 6, d);
-  if (z <= v->znear) return 1;
-
-  // world size of a map texel at this depth, and the offset point's map coordinates
-  float texel = v->ortho ? 1 / v->sx : z / v->sx, off = 1.5f * texel;
-  float q[3] = {d[0] + off * n[0], d[1] + off * n[1], d[2] + off * n[2]};
-  float x = mjr_dot3(v->axis, q), y = mjr_dot3(v->axis + 3, q), zq = mjr_dot3(v->axis + 6, q);
-  float iw = v->ortho ? 1 : 1 / zq;
-  float sx = v->cx + v->sx * x * iw - 0.5f, sy = v->cy - v->sy * y * iw - 0.5f;
-  if (sx < 0 || sy < 0 || sx >= s->size - 1 || sy >= s->size - 1) return 1;
-  int ix = (int)sx, iy = (int)sy;
-  float fx = sx - ix, fy = sy - iy, bias = 2 * texel;
-  const float* row = s->depth + iy * s->size + ix;
-  float l00 = zq - bias <= row[0], l01 = zq - bias <= row[1];
-  float l10 = zq - bias <= row[s->size], l11 = zq - bias <= row[s->size + 1];
-  return (l00 * (1 - fx) + l01 * fx) * (1 - fy) + (l10 * (1 - fx) + l11 * fx) * fy;
+  const float ex = v->eye[0], ey = v->eye[1], ez = v->eye[2], zn = v->znear;
+  const float a0 = v->axis[0], a1 = v->axis[1], a2 = v->axis[2], a3 = v->axis[3];
+  const float a4 = v->axis[4], a5 = v->axis[5], a6 = v->axis[6], a7 = v->axis[7];
+  const float a8 = v->axis[8], vsx = v->sx, vsy = v->sy, cx = v->cx, cy = v->cy;
+  const float last = (float)(s->size - 1);
+  const int ortho = v->ortho, n = sp->n;
+  float *mx = sp->tmp[0], *my = sp->tmp[1], *zb = sp->tmp[2], *in = sp->tmp[3];
+  for (int i = 0; i < n; i++) {
+    // z along the light's axis; a map texel's world size there; the offset point's coordinates
+    float dx = sp->pos[0][i] - ex, dy = sp->pos[1][i] - ey, dz = sp->pos[2][i] - ez;
+    float z = a6 * dx + a7 * dy + a8 * dz;
+    float texel = ortho ? 1 / vsx : z / vsx, off = 1.5f * texel;
+    float qx = dx + off * sp->nrm[0][i], qy = dy + off * sp->nrm[1][i];
+    float qz = dz + off * sp->nrm[2][i];
+    float x = a0 * qx + a1 * qy + a2 * qz, y = a3 * qx + a4 * qy + a5 * qz;
+    float zq = a6 * qx + a7 * qy + a8 * qz, iw = ortho ? 1 : 1 / zq;
+    float sx = cx + vsx * x * iw - 0.5f, sy = cy - vsy * y * iw - 0.5f;
+    mx[i] = sx, my[i] = sy, zb[i] = zq - 2 * texel;
+    in[i] = (sp->ndl[i] > 0) & (z > zn) & (sx >= 0) & (sy >= 0) & (sx < last) & (sy < last);
+  }
+  for (int i = 0; i < n; i++) {
+    if (!in[i]) {
+      sp->lit[i] = sp->ndl[i] > 0;
+      continue;
+    }
+    int ix = (int)mx[i], iy = (int)my[i];
+    float fx = mx[i] - ix, fy = my[i] - iy, q = zb[i];
+    const float* row = s->depth + iy * s->size + ix;
+    float l00 = q <= row[0], l01 = q <= row[1], l10 = q <= row[s->size];
+    float l11 = q <= row[s->size + 1];
+    sp->lit[i] = (l00 * (1 - fx) + l01 * fx) * (1 - fy) + (l10 * (1 - fx) + l11 * fx) * fy;
+  }
 }

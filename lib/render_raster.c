@@ -69,6 +69,20 @@ static inline int ceilInt(float x) {
   return i + (i < x);
 }
 
+// the depth-only row of a triangle (shadow maps): n pixels from depth on, the edge functions
+// l_i + d_i j at the j-th, z = sum l_i q_i / sum l_i iw_i kept where nearer and within [zn, zf]
+static void spanDepth(float* depth, int n, float l0, float l1, float l2, float d0, float d1,
+                      float d2, float iw0, float iw1, float iw2, float q0, float q1, float q2,
+                      float zn, float zf) {
+  for (int j = 0; j < n; j++) {
+    float e0 = l0 + d0 * j, e1 = l1 + d1 * j, e2 = l2 + d2 * j;
+    float z = (e0 * q0 + e1 * q1 + e2 * q2) / (e0 * iw0 + e1 * iw1 + e2 * iw2);
+    float dj = depth[j];
+    int skip = (z >= dj) | (z < zn) | (z > zf);
+    depth[j] = skip ? dj : z;
+  }
+}
+
 // rasterize triangle t (all vertices in front of the near plane): the edge functions
 // w_i(p) = edge opposite vertex i give screen barycentrics l_i = w_i / area; the
 // perspective-correct weights are b_i = l_i iw_i / sum_j l_j iw_j and the depth
@@ -77,11 +91,6 @@ static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, in
                       int wire) {
   const mjrTri* tr = c->tri + t;
   const mjrProj *a = c->proj + tr->v[0], *b = c->proj + tr->v[1], *q = c->proj + tr->v[2];
-
-  // signed area: front faces are clockwise on screen (y down), counterclockwise when mirrored
-  double area = ((double)b->sx - a->sx) * ((double)q->sy - a->sy)
-              - ((double)b->sy - a->sy) * ((double)q->sx - a->sx);
-  if (area == 0 || (cull && (p->mirror ? area < 0 : area > 0))) return;
 
   // the pixels whose centers (x + 0.5, y + 0.5) lie in the bounding box, within the image:
   // a small triangle between pixel centers ends here
@@ -92,6 +101,11 @@ static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, in
   int x1 = xmax >= p->width ? p->width - 1 : (int)(xmax - 0.5f);
   int y1 = ymax >= p->height ? p->height - 1 : (int)(ymax - 0.5f);
   if (x0 > x1 || y0 > y1) return;
+
+  // signed area: front faces are clockwise on screen (y down), counterclockwise when mirrored
+  double area = ((double)b->sx - a->sx) * ((double)q->sy - a->sy)
+              - ((double)b->sy - a->sy) * ((double)q->sx - a->sx);
+  if (area == 0 || (cull && (p->mirror ? area < 0 : area > 0))) return;
 
   // edge function of vertex i: l_i(x, y) = (A_i x + B_i y + C_i) / area (one division)
   const mjrProj* v[3] = {a, b, q};
@@ -113,39 +127,57 @@ static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, in
   float q0 = a->zv * iw0, q1 = b->zv * iw1, q2 = q->zv * iw2;
   float zn = p->znear, zf = p->zfar;
   int W = p->width;
-  double iA[3];
-  for (int i = 0; i < 3; i++) iA[i] = A[i] != 0 ? 1 / A[i] : 0;
+  // the row's span: l_i(x) = l_i(x0) + A_i (x - x0) >= 0 bounds x from one side per edge,
+  // x >= x0 - l_i(x0) / A_i (A_i > 0) or x <= that (A_i < 0), a bound linear in the row:
+  // e_i(y) = e0_i + de_i (y - y0) with e0_i = x0 - l_i(x0, y0) / A_i, de_i = -B_i / A_i; an edge
+  // with A_i = 0 empties the rows where l_i < 0
+  double e0[3], de[3], px = x0 + 0.5, py0 = y0 + 0.5;
+  for (int i = 0; i < 3; i++) {
+    double l = A[i] * px + B[i] * py0 + C[i];
+    e0[i] = A[i] != 0 ? x0 - l / A[i] : l;
+    de[i] = A[i] != 0 ? -B[i] / A[i] : B[i];
+  }
   for (int y = y0; y <= y1; y++) {
-    // the row's span: l_i(x) = l_i(x0) + A_i (x - x0) >= 0 bounds x from one side per edge
-    double py = y + 0.5, px = x0 + 0.5, xl = x0, xr = x1;
-    double l[3];
+    double xl = x0, xr = x1, dy = y - y0;
     for (int i = 0; i < 3; i++) {
-      l[i] = A[i] * px + B[i] * py + C[i];
-      double e = x0 - l[i] * iA[i];
-      if (A[i] > 0 && e - 1e-7 > xl) xl = e - 1e-7;
-      else if (A[i] < 0 && e + 1e-7 < xr) xr = e + 1e-7;
-      else if (A[i] == 0 && l[i] < 0) xr = -1;
+      // (as selects: tiny triangles would mispredict branches on the edges' kinds)
+      double e = e0[i] + de[i] * dy;
+      double lo = A[i] > 0 ? e - 1e-7 : xl;
+      double hi = A[i] < 0 ? e + 1e-7 : A[i] == 0 && e < 0 ? -1 : xr;
+      xl = lo > xl ? lo : xl, xr = hi < xr ? hi : xr;
     }
     if (xl > xr) continue;
     int xs = ceilInt((float)xl), xe = (int)xr;
     if (xs > xe) continue;
-    float l0 = (float)(l[0] + A[0] * (xs - x0)), l1 = (float)(l[1] + A[1] * (xs - x0));
-    float l2 = (float)(l[2] + A[2] * (xs - x0));
+
+    // the edge functions at the span's first pixel center
+    double pxs = xs + 0.5, py = y + 0.5;
+    float l0 = (float)(A[0] * pxs + B[0] * py + C[0]), l1 = (float)(A[1] * pxs + B[1] * py + C[1]);
+    float l2 = (float)(A[2] * pxs + B[2] * py + C[2]);
     float d0 = (float)A[0], d1 = (float)A[1], d2 = (float)A[2];
-    int row = y * W;
-    for (int x = xs; x <= xe; x++, l0 += d0, l1 += d1, l2 += d2) {
-      if (wire && l0 * k[0] >= 1 && l1 * k[1] >= 1 && l2 * k[2] >= 1) continue;
-      float s = l0 * iw0 + l1 * iw1 + l2 * iw2;
-      float z = (l0 * q0 + l1 * q1 + l2 * q2) / s;
-      int i = row + x;
-      if (z >= vis->depth[i] || z < zn || z > zf) continue;
-      vis->depth[i] = z;
-      if (vis->tri) {
-        float is = 1.0f / s;
-        vis->tri[i] = t;
-        vis->b1[i] = (l1 > 0 ? l1 : 0) * iw1 * is;
-        vis->b2[i] = (l2 > 0 ? l2 : 0) * iw2 * is;
-      }
+    float* depth = vis->depth + y * W + xs;
+    int n = xe - xs + 1;
+    if (!vis->tri) {
+      spanDepth(depth, n, l0, l1, l2, d0, d1, d2, iw0, iw1, iw2, q0, q1, q2, zn, zf);
+      continue;
+    }
+    // the pixels of the row: l_i = l_i(xs) + A_i j at the j-th; kept where nearer than the
+    // buffer, within the clip range (and, in wireframes, near an edge); stores as selects
+    int *tri = vis->tri + y * W + xs;
+    float *vb1 = vis->b1 + y * W + xs, *vb2 = vis->b2 + y * W + xs;
+    for (int j = 0; j < n; j++) {
+      float e0 = l0 + d0 * j, e1 = l1 + d1 * j, e2 = l2 + d2 * j;
+      float s = e0 * iw0 + e1 * iw1 + e2 * iw2;
+      float z = (e0 * q0 + e1 * q1 + e2 * q2) / s, is = 1.0f / s;
+      float dj = depth[j], b1j = vb1[j], b2j = vb2[j];
+      int tj = tri[j];
+      int skip = (z >= dj) | (z < zn) | (z > zf)
+               | (wire & (e0 * k[0] >= 1) & (e1 * k[1] >= 1) & (e2 * k[2] >= 1));
+      float w1 = (e1 > 0 ? e1 : 0) * iw1 * is, w2 = (e2 > 0 ? e2 : 0) * iw2 * is;
+      depth[j] = skip ? dj : z;
+      tri[j] = skip ? tj : t;
+      vb1[j] = skip ? b1j : w1;
+      vb2[j] = skip ? b2j : w2;
     }
   }
 }

@@ -115,6 +115,28 @@ typedef struct mjrTexture_ {
   unsigned char* level[mjrMAXMIP];     // RGB bytes per level, row-major, top row first
 } mjrTexture;
 
+// a span: up to mjrSPAN pixels of one item seen in one pass, shaded together as a structure of
+// arrays (each step over them one loop the compiler turns into vector instructions)
+#define mjrSPAN 64
+typedef struct mjrSpan_ {
+  int n;                        // pixels
+  const mjrItem* it;            // the item they show
+  int pix[mjrSPAN];             // pixel index in the image
+  int tri[mjrSPAN];             // triangle
+  float b0[mjrSPAN], b1[mjrSPAN], b2[mjrSPAN];     // barycentrics (visibility buffer)
+  float depth[mjrSPAN];         // depth (visibility buffer)
+  float pos[3][mjrSPAN];        // world position
+  float nrm[3][mjrSPAN];        // unit normal, turned toward the viewer
+  float view[3][mjrSPAN];       // unit direction to the eye
+  float uv[2][mjrSPAN];         // interpolated texture coordinates (2d textures)
+  float base[3][mjrSPAN];       // material color times texture
+  int texel[mjrSPAN];           // byte offset of the texel sampled
+  float col[3][mjrSPAN];        // lit color
+  float L[3][mjrSPAN];          // the lighting's: unit direction to a light,
+  float f[mjrSPAN], ndl[mjrSPAN], lit[mjrSPAN];  // attenuation x spot, n.L, shadow factor
+  float tmp[4][mjrSPAN];        // scratch
+} mjrSpan;
+
 #define mjrMAXLIGHT 8   // lights per frame (OpenGL's fixed-function limit), headlight included
 
 // everything a frame needs, allocated once
@@ -198,8 +220,9 @@ int mjr_shadowSide(const mjrContext* c, const mjModel* m);
 // the frame's lights (headlight, model lights) and, with shadows on, their shadow maps
 int mjr_makeLights(mjrContext* c, const mjModel* m, const mjData* d);
 
-// the light-visibility factor in [0, 1] of world point p for shadow map s (1: lit)
-float mjr_shadowFactor(const mjrShadow* s, const float p[3], const float n[3]);
+// the light-visibility factors in [0, 1] of a span's points for shadow map s (1: lit) into
+// sp->lit where sp->ndl > 0, 0 elsewhere (scratch: sp->tmp)
+void mjr_shadowSpan(const mjrShadow* s, mjrSpan* sp);
 
 // ---- render_shade.c ----
 // decode the textures of m into float mip pyramids; -1 when out of memory

@@ -67,11 +67,12 @@ int mjr_makeTextures(mjrContext* c, const mjModel* m) {
   return 0;
 }
 
-// x - floor(x), without a library call: floats of magnitude 2^23 and more (and NaN) are whole
+// x - floor(x), without a library call or a branch (it runs in vector loops): floats of
+// magnitude 2^23 and more (and NaN) are whole
 static inline float fract(float x) {
-  if (!(fabsf(x) < 8388608.0f)) return 0;
-  int i = (int)x;
-  return x - (float)(i - (x < (float)i));
+  float a = fabsf(x) < 8388608.0f ? x : 0;
+  int i = (int)a;
+  return a - (float)(i - (a < (float)i));
 }
 
 // bilinear sample of an RGB image at texel coordinates (x, y) in [0, w] x [0, h] (texel
@@ -98,12 +99,11 @@ static void bilinear(const unsigned char* img, int w, int h, float x, float y, i
   }
 }
 
-// sample a 2d texture at (u, v) in repetitions: magnified (lod <= 0) bilinear in level 0,
+// sample a 2d texture at (u, v) in [0, 1) (the fractions of the repetitions: wrapped first so
+// that large coordinates keep their float precision): magnified (lod <= 0) bilinear in level 0,
 // minified the nearest texel of the mip level nearest to lod (a texel then covers no more
 // than a pixel, so filtering within the level adds little)
 static void sample2d(const mjrTexture* t, float u, float v, float lod, float out[3]) {
-  // wrap into [0, 1) first so that large coordinates keep their float precision
-  u = fract(u), v = fract(v);
   if (lod <= 0) {
     bilinear(t->level[0], t->lw[0], t->lh[0], u * t->lw[0], v * t->lh[0], 1, out);
     return;
@@ -136,145 +136,275 @@ static void sampleCube(const mjrTexture* t, const float d[3], float out[3]) {
   bilinear(face, w, w, 0.5f * (sc / ma + 1) * w, 0.5f * (tc / ma + 1) * w, 0, out);
 }
 
-// ---- surfaces --------------------------------------------------------------------------------
+// ---- spans: surfaces ------------------------------------------------------------------------
 
-// a surface point of the visibility buffer: position, normal (toward the eye), view direction
-typedef struct {
-  float pos[3], nrm[3], view[3], uv[2];
-  float depth;
-  const mjrItem* it;
-} Surface;
-
-// reconstruct the surface at barycentrics (1 - b1 - b2, b1, b2) of triangle t seen in pass p
-// (the vertices are read before any store into s)
-static void surfaceAt(const mjrContext* c, const mjrPass* p, int t, float b1, float b2,
-                      float depth, Surface* s) {
-  const mjrTri* tr = c->tri + t;
-  const mjrVertex *v0 = c->vert + tr->v[0], *v1 = c->vert + tr->v[1], *v2 = c->vert + tr->v[2];
-  float b0 = 1 - b1 - b2, pos[3], nrm[3], view[3];
-  for (int k = 0; k < 3; k++) {
-    pos[k] = b0 * v0->pos[k] + b1 * v1->pos[k] + b2 * v2->pos[k];
-    nrm[k] = b0 * v0->nrm[k] + b1 * v1->nrm[k] + b2 * v2->nrm[k];
-  }
-  s->uv[0] = b0 * v0->uv[0] + b1 * v1->uv[0] + b2 * v2->uv[0];
-  s->uv[1] = b0 * v0->uv[1] + b1 * v1->uv[1] + b2 * v2->uv[1];
-  mjr_normalize3(nrm);
-  if (p->ortho) {
-    for (int k = 0; k < 3; k++) view[k] = -p->axis[6 + k];
-  } else {
-    for (int k = 0; k < 3; k++) view[k] = p->eye[k] - pos[k];
-    mjr_normalize3(view);
-  }
-  // two-sided lighting: the normal turned toward the viewer
-  float sg = mjr_dot3(nrm, view) < 0 ? -1.0f : 1.0f;
-  for (int k = 0; k < 3; k++) s->pos[k] = pos[k], s->nrm[k] = sg * nrm[k], s->view[k] = view[k];
-  s->depth = depth;
-  s->it = c->item + tr->item;
+// the visibility buffer's triangle, barycentrics (b0 = 1 - b1 - b2) and depth at each pixel of
+// a span: a row's run as plain copies, the pixels of the mirror's spans one by one
+static void gatherSpan(const mjrVisBuf* vis, mjrSpan* s) {
+  const int n = s->n, j0 = s->pix[0];
+  if (s->pix[n - 1] - j0 == n - 1)
+    for (int i = 0; i < n; i++) {
+      s->tri[i] = vis->tri[j0 + i], s->b1[i] = vis->b1[j0 + i], s->b2[i] = vis->b2[j0 + i];
+      s->depth[i] = vis->depth[j0 + i];
+    }
+  else
+    for (int i = 0; i < n; i++) {
+      int j = s->pix[i];
+      s->tri[i] = vis->tri[j], s->b1[i] = vis->b1[j], s->b2[i] = vis->b2[j];
+      s->depth[i] = vis->depth[j];
+    }
+  for (int i = 0; i < n; i++) s->b0[i] = 1 - s->b1[i] - s->b2[i];
 }
 
-// the texture color at a surface point: mesh texcoords, or the local position mapped as MuJoCo
-// maps 2d textures (per meter with texuniform, else across the object's size) or cube textures
-// (the direction from the frame origin); 2d levels chosen from the pixel's footprint.  The
+// the surface at each pixel of a span seen in pass p: position, normal, uv interpolated at the
+// barycentrics (1 - b1 - b2, b1, b2) of its triangle (a run of pixels on one triangle at a
+// time), the unit normal turned toward the eye (two-sided lighting), the unit view direction
+static void surfaceSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
+  _Static_assert(sizeof(mjrVertex) == 8 * sizeof(float), "a vertex is 8 floats");
+  float* out[8] = {s->pos[0], s->pos[1], s->pos[2], s->nrm[0], s->nrm[1], s->nrm[2],
+                   s->uv[0], s->uv[1]};
+  int n = s->n;
+  for (int i = 0; i < n;) {
+    int t = s->tri[i], e = i + 1;
+    while (e < n && s->tri[e] == t) e++;
+    // attribute a = b0 a0 + b1 a1 + b2 a2 for pos, nrm, uv (a vertex's 8 floats)
+    float a[3][8];
+    for (int k = 0; k < 3; k++) memcpy(a[k], c->vert + c->tri[t].v[k], sizeof(a[k]));
+    for (int k = 0; k < 8; k++) {
+      const float a0 = a[0][k], a1 = a[1][k], a2 = a[2][k];
+      float* o = out[k];
+      for (int j = i; j < e; j++) o[j] = s->b0[j] * a0 + s->b1[j] * a1 + s->b2[j] * a2;
+    }
+    i = e;
+  }
+
+  // unit normals and view directions (orthographic: the reversed axis), n.v >= 0
+  const float ex = p->eye[0], ey = p->eye[1], ez = p->eye[2];
+  const float ox = -p->axis[6], oy = -p->axis[7], oz = -p->axis[8];
+  const int ortho = p->ortho;
+  for (int i = 0; i < n; i++) {
+    float nx = s->nrm[0][i], ny = s->nrm[1][i], nz = s->nrm[2][i];
+    float nn = nx * nx + ny * ny + nz * nz, ni = nn > 0 ? mjr_rsqrt(nn) : 1;
+    nx *= ni, ny *= ni, nz *= ni;
+    float vx = ex - s->pos[0][i], vy = ey - s->pos[1][i], vz = ez - s->pos[2][i];
+    float vv = vx * vx + vy * vy + vz * vz, vi = vv > 0 ? mjr_rsqrt(vv) : 1;
+    vx = ortho ? ox : vx * vi, vy = ortho ? oy : vy * vi, vz = ortho ? oz : vz * vi;
+    float sg = nx * vx + ny * vy + nz * vz < 0 ? -1.0f : 1.0f;
+    s->nrm[0][i] = sg * nx, s->nrm[1][i] = sg * ny, s->nrm[2][i] = sg * nz;
+    s->view[0][i] = vx, s->view[1][i] = vy, s->view[2][i] = vz;
+  }
+}
+
+// the base color of each pixel of a span: the item's color times its texture's.  The texture
+// is looked up at the mesh texcoords, or at the local position mapped as MuJoCo maps 2d
+// textures (per meter with texuniform, else across the object's size) or cube textures (the
+// direction from the frame origin); 2d levels chosen from the pixel's footprint.  The
 // vertices' uv hold their local x, y when the mesh has no texcoords: on a flat triangle the
-// interpolated uv is the point's local x, y
-static void texColor(const mjrContext* c, const mjrPass* p, const Surface* s, float out[3]) {
+// interpolated uv is the point's local x, y.  Coordinates in vector loops, texels one by one
+static void baseSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
   const mjrItem* it = s->it;
+  const int n = s->n;
+  const float c0 = it->rgba[0], c1 = it->rgba[1], c2 = it->rgba[2];
+  float tc[3];
+  if (it->texid < 0) {
+    for (int i = 0; i < n; i++) s->base[0][i] = c0, s->base[1][i] = c1, s->base[2][i] = c2;
+    return;
+  }
   const mjrTexture* t = c->tex + it->texid;
   if (t->type != mjTEXTURE_2D) {
-    // local = mat' (pos - item pos)
-    float d[3] = {s->pos[0] - it->pos[0], s->pos[1] - it->pos[1], s->pos[2] - it->pos[2]};
-    float loc[3] = {it->mat[0] * d[0] + it->mat[3] * d[1] + it->mat[6] * d[2],
-                    it->mat[1] * d[0] + it->mat[4] * d[1] + it->mat[7] * d[2],
-                    it->mat[2] * d[0] + it->mat[5] * d[1] + it->mat[8] * d[2]};
-    if (!it->texuniform)
-      for (int k = 0; k < 3; k++) loc[k] /= it->size[k] > 0 ? it->size[k] : 1;
-    sampleCube(t, loc, out);
+    for (int i = 0; i < n; i++) {
+      // local = mat' (pos - item pos), per size unless uniform
+      float d[3] = {s->pos[0][i] - it->pos[0], s->pos[1][i] - it->pos[1],
+                    s->pos[2][i] - it->pos[2]};
+      float loc[3] = {it->mat[0] * d[0] + it->mat[3] * d[1] + it->mat[6] * d[2],
+                      it->mat[1] * d[0] + it->mat[4] * d[1] + it->mat[7] * d[2],
+                      it->mat[2] * d[0] + it->mat[5] * d[1] + it->mat[8] * d[2]};
+      if (!it->texuniform)
+        for (int k = 0; k < 3; k++) loc[k] /= it->size[k] > 0 ? it->size[k] : 1;
+      sampleCube(t, loc, tc);
+      s->base[0][i] = c0 * tc[0], s->base[1][i] = c1 * tc[1], s->base[2][i] = c2 * tc[2];
+    }
     return;
   }
-  if (it->hasuv) {
-    sample2d(t, s->uv[0], s->uv[1], 0, out);
+
+  // 2d: mesh texcoords at level 0, else repetitions (mjrItem's texperm, texoff) and the
+  // level from a pixel's footprint in texels, (depth / f) / |cos| meters times texels per meter
+  // (texdensity)
+  float *u = s->tmp[0], *v = s->tmp[1], *lod = s->tmp[2];
+  const float pu = it->texperm[0], pv = it->texperm[1], ou = it->texoff[0], ov = it->texoff[1];
+  const float sy = p->sy, dens = it->texdensity;
+  const int ortho = p->ortho;
+  if (it->hasuv)
+    for (int i = 0; i < n; i++) u[i] = fract(s->uv[0][i]), v[i] = fract(s->uv[1][i]), lod[i] = 0;
+  else
+    for (int i = 0; i < n; i++) {
+      float cosv = fabsf(s->nrm[0][i] * s->view[0][i] + s->nrm[1][i] * s->view[1][i]
+                         + s->nrm[2][i] * s->view[2][i]);
+      float z = s->depth[i];
+      float meters = (ortho ? 1 : z) / sy / (cosv > 0.02f ? cosv : 0.02f);
+      float texels = meters * dens, l2 = mjr_log2(texels);
+      u[i] = fract(s->uv[0][i] * pu + ou), v[i] = fract(s->uv[1][i] * pv + ov);
+      lod[i] = texels > 1 ? l2 : 0;
+    }
+
+  // the whole span minified to one mip level (the usual case on a textured floor): the
+  // nearest texels' offsets in a vector loop, then their bytes (as sample2d does)
+  int l = (int)(lod[0] + 0.5f), one = 1;
+  for (int i = 0; i < n; i++) one &= (lod[i] > 0) & ((int)(lod[i] + 0.5f) == l);
+  if (one) {
+    l = l < t->nlevel ? l : t->nlevel - 1;
+    const int w = t->lw[l], h = t->lh[l];
+    const unsigned char* img = t->level[l];
+    for (int i = 0; i < n; i++) {
+      int x = (int)(u[i] * w), y = (int)(v[i] * h);
+      s->texel[i] = 3 * ((y < h ? y : h - 1) * w + (x < w ? x : w - 1));
+    }
+    for (int i = 0; i < n; i++) {
+      const unsigned char* q = img + s->texel[i];
+      s->base[0][i] = c0 * (q[0] * (1.0f / 255)), s->base[1][i] = c1 * (q[1] * (1.0f / 255));
+      s->base[2][i] = c2 * (q[2] * (1.0f / 255));
+    }
     return;
   }
-
-  // repetitions and the texels a meter spans (mjrItem's texperm, texoff, texdensity)
-  float u = s->uv[0] * it->texperm[0] + it->texoff[0];
-  float v = s->uv[1] * it->texperm[1] + it->texoff[1];
-
-  // footprint of a pixel in texels: (depth / f) / |cos| meters times texels per meter
-  float cosv = fabsf(mjr_dot3(s->nrm, s->view));
-  float meters = (p->ortho ? 1 : s->depth) / p->sy / (cosv > 0.02f ? cosv : 0.02f);
-  float texels = meters * it->texdensity;
-  sample2d(t, u, v, texels > 1 ? mjr_log2(texels) : 0, out);
+  for (int i = 0; i < n; i++) {
+    sample2d(t, u[i], v[i], lod[i], tc);
+    s->base[0][i] = c0 * tc[0], s->base[1][i] = c1 * tc[1], s->base[2][i] = c2 * tc[2];
+  }
 }
 
-// x^e for x in [0, 1] (specular highlights, spot falloff): by repeated squaring for whole
-// exponents up to 255 (the usual case: 10, 64), else through log2 and exp2 (to about 1%)
-static inline float powUnit(float x, float e) {
-  if (x <= 0) return 0;
-  int n = (int)e;
-  if (n != e || n > 255) return mjr_exp2(e * mjr_log2(x));
-  float r = 1;
-  for (; n; n >>= 1, x *= x)
-    if (n & 1) r *= x;
-  return r;
+// ---- spans: lights ----------------------------------------------------------------------------
+
+// out = x^e for each x in [0, 1] of n (0 where x <= 0): by repeated squaring for whole exponents
+// up to 255 (the usual case: 10, 64; the eight bits' steps unrolled, each a multiply chosen by
+// the bit), else through log2 and exp2 (to about 1%)
+static void powSpan(const float* x, float e, int n, float* out) {
+  int k = (int)e;
+  if (k != e || k < 0 || k > 255) {
+    for (int i = 0; i < n; i++) {
+      float y = mjr_exp2(e * mjr_log2(x[i]));
+      out[i] = x[i] > 0 ? y : 0;
+    }
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    float r = 1, q = x[i];
+    for (int b = 0; b < 8; b++, q *= q) r = k >> b & 1 ? r * q : r;
+    out[i] = x[i] > 0 ? r : 0;
+  }
 }
 
-// OpenGL's fixed-function color of a surface point: emission + sum over lights of
-// att spot (ambient + diffuse max(n.l, 0) + specular max(n.h, 0)^shininess), diffuse and
-// specular scaled by the light's shadow factor; the ambient and diffuse material colors are the
-// base color, the specular one is white x specular.  Sums in locals: a store to out could alias
-// the lights' floats and would make the compiler reload them
-static void lightSurface(const mjrContext* c, const Surface* s, const float base[3],
-                         float out[3]) {
+// light l at each point of a span: the unit direction L to it and the factor f = attenuation
+// 1 / (a0 + a1 d + a2 d^2) times the spot's (L.-dir)^exponent, 0 outside the cone; directional
+// lights: L = -dir, f = 1.  0 when the whole span is outside a spot's cone (the light adds
+// nothing there), else 1
+static int lightDirSpan(const mjrLight* l, mjrSpan* s) {
+  const int n = s->n;
+  const float dx = l->dir[0], dy = l->dir[1], dz = l->dir[2];
+  if (l->directional) {
+    for (int i = 0; i < n; i++) s->L[0][i] = -dx, s->L[1][i] = -dy, s->L[2][i] = -dz, s->f[i] = 1;
+    return 1;
+  }
+  const float lx = l->pos[0], ly = l->pos[1], lz = l->pos[2];
+  const float a0 = l->att[0], a1 = l->att[1], a2 = l->att[2], invatt = l->invatt;
+  const int constatt = l->constatt;
+  float* sc = s->tmp[1];
+  for (int i = 0; i < n; i++) {
+    float x = lx - s->pos[0][i], y = ly - s->pos[1][i], z = lz - s->pos[2][i];
+    float d2 = x * x + y * y + z * z, inv = d2 > 0 ? mjr_rsqrt(d2) : 0, dist = d2 * inv;
+    x *= inv, y *= inv, z *= inv;
+    s->L[0][i] = x, s->L[1][i] = y, s->L[2][i] = z;
+    float att = 1 / (a0 + a1 * dist + a2 * dist * dist);
+    s->f[i] = constatt ? invatt : att;
+    sc[i] = -(x * dx + y * dy + z * dz);
+  }
+  if (!l->spot) return 1;
+  float* w = s->tmp[2];
+  const float cut = l->cutcos;
+  int inside = 0;
+  for (int i = 0; i < n; i++) inside |= sc[i] >= cut;
+  if (!inside) return 0;
+  powSpan(sc, l->exponent, n, w);
+  for (int i = 0; i < n; i++) {
+    float fw = s->f[i] * w[i];
+    s->f[i] = sc[i] < cut ? 0 : fw;
+  }
+  return 1;
+}
+
+// the specular factor of light l at each point of a span into spec:
+// lit specular max(n.h, 0)^shininess with h the unit half vector of L and the view, 0 where
+// n.h is at most the item's specmin (the highlight under 1/1024)
+static void specSpan(const mjrItem* it, mjrSpan* s, float* spec) {
+  const int n = s->n;
+  const float specmin = it->specmin, spec0 = it->specular;
+  float *ndh = s->tmp[1], *pw = s->tmp[2];
+  for (int i = 0; i < n; i++) {
+    float hx = s->L[0][i] + s->view[0][i], hy = s->L[1][i] + s->view[1][i];
+    float hz = s->L[2][i] + s->view[2][i];
+    float hh = hx * hx + hy * hy + hz * hz, hi = hh > 0 ? mjr_rsqrt(hh) : 1;
+    hx *= hi, hy *= hi, hz *= hi;
+    ndh[i] = s->nrm[0][i] * hx + s->nrm[1][i] * hy + s->nrm[2][i] * hz;
+  }
+
+  // no highlight anywhere in the span: no powers
+  int any = 0;
+  for (int i = 0; i < n; i++) any |= ndh[i] > specmin;
+  if (!any) {
+    for (int i = 0; i < n; i++) spec[i] = 0;
+    return;
+  }
+  powSpan(ndh, it->shininess, n, pw);
+  for (int i = 0; i < n; i++) {
+    float sp = s->lit[i] * spec0 * pw[i];
+    spec[i] = ndh[i] > specmin ? sp : 0;
+  }
+}
+
+// OpenGL's fixed-function color of each point of a span: emission + sum over lights of
+// f (ambient + diffuse lit max(n.l, 0) + specular spec), lit the light's shadow factor (0
+// where n.l <= 0); the ambient and diffuse material colors are the base color, the specular
+// one is white x specular
+static void lightSpan(const mjrContext* c, mjrSpan* s) {
   const mjrItem* it = s->it;
-  const float nx = s->nrm[0], ny = s->nrm[1], nz = s->nrm[2];
-  const float px = s->pos[0], py = s->pos[1], pz = s->pos[2];
-  const float spec0 = it->specular, specmin = it->specmin, shin = it->shininess;
-  float r = it->emission * base[0], g = it->emission * base[1], b = it->emission * base[2];
-  for (int i = 0; i < c->nlight; i++) {
-    const mjrLight* l = c->light + i;
-    float L[3], f = 1;
-    if (l->directional) {
-      L[0] = -l->dir[0], L[1] = -l->dir[1], L[2] = -l->dir[2];
-    } else {
-      L[0] = l->pos[0] - px, L[1] = l->pos[1] - py, L[2] = l->pos[2] - pz;
-      float d2 = mjr_dot3(L, L), inv = d2 > 0 ? mjr_rsqrt(d2) : 0, dist = d2 * inv;
-      L[0] *= inv, L[1] *= inv, L[2] *= inv;
-      f = l->constatt ? l->invatt : 1 / (l->att[0] + l->att[1] * dist + l->att[2] * dist * dist);
-      if (l->spot) {
-        float sc = -mjr_dot3(L, l->dir);
-        if (sc < l->cutcos) continue;
-        f *= powUnit(sc, l->exponent);
+  const int n = s->n;
+  const float em = it->emission;
+  for (int k = 0; k < 3; k++)
+    for (int i = 0; i < n; i++) s->col[k][i] = em * s->base[k][i];
+  for (int li = 0; li < c->nlight; li++) {
+    const mjrLight* l = c->light + li;
+    if (!lightDirSpan(l, s)) continue;
+    for (int i = 0; i < n; i++)
+      s->ndl[i] = s->nrm[0][i] * s->L[0][i] + s->nrm[1][i] * s->L[1][i]
+                + s->nrm[2][i] * s->L[2][i];
+
+    // the shadow factor where n.l > 0 (1 without a map), the specular factor
+    if (l->shadow >= 0) mjr_shadowSpan(c->shadow + l->shadow, s);
+    else
+      for (int i = 0; i < n; i++) s->lit[i] = s->ndl[i] > 0;
+    float* spec = s->tmp[0];
+    if (it->specular > 0 && l->hasspec) specSpan(it, s, spec);
+    else
+      for (int i = 0; i < n; i++) spec[i] = 0;
+
+    // the sums
+    for (int k = 0; k < 3; k++) {
+      const float am = l->ambient[k], df = l->diffuse[k], sp = l->specular[k];
+      float *col = s->col[k], *base = s->base[k];
+      for (int i = 0; i < n; i++) {
+        float diff = s->lit[i] * (s->ndl[i] > 0 ? s->ndl[i] : 0);
+        col[i] += s->f[i] * ((am + df * diff) * base[i] + sp * spec[i]);
       }
     }
-    float ndl = nx * L[0] + ny * L[1] + nz * L[2], lit = 0, spec = 0;
-    if (ndl > 0) {
-      lit = l->shadow >= 0 ? mjr_shadowFactor(c->shadow + l->shadow, s->pos, s->nrm) : 1;
-      if (spec0 > 0 && l->hasspec) {
-        float h[3] = {L[0] + s->view[0], L[1] + s->view[1], L[2] + s->view[2]};
-        mjr_normalize3(h);
-        float ndh = nx * h[0] + ny * h[1] + nz * h[2];
-        if (ndh > specmin) spec = lit * spec0 * powUnit(ndh, shin);
-      }
-    }
-    float diff = lit * (ndl > 0 ? ndl : 0);
-    r += f * ((l->ambient[0] + l->diffuse[0] * diff) * base[0] + l->specular[0] * spec);
-    g += f * ((l->ambient[1] + l->diffuse[1] * diff) * base[1] + l->specular[1] * spec);
-    b += f * ((l->ambient[2] + l->diffuse[2] * diff) * base[2] + l->specular[2] * spec);
   }
-  out[0] = r, out[1] = g, out[2] = b;
 }
 
-// the lit color of a surface point, before reflection, fog and haze
-static void shadeSurface(const mjrContext* c, const mjrPass* p, const Surface* s, float out[3]) {
-  const mjrItem* it = s->it;
-  float base[3] = {it->rgba[0], it->rgba[1], it->rgba[2]};
-  if (it->texid >= 0) {
-    float t[3];
-    texColor(c, p, s, t);
-    for (int k = 0; k < 3; k++) base[k] *= t[k];
-  }
-  lightSurface(c, s, base, out);
+// the lit colors of a span of pixels of visibility buffer vis seen in pass p (before the
+// reflection, fog and haze)
+static void shadeSpan(const mjrContext* c, const mjrPass* p, const mjrVisBuf* vis, mjrSpan* s) {
+  gatherSpan(vis, s);
+  surfaceSpan(c, p, s);
+  baseSpan(c, p, s);
+  lightSpan(c, s);
 }
 
 // ---- background, fog, haze -------------------------------------------------------------------
@@ -301,55 +431,125 @@ static void background(const mjrContext* c, const mjModel* m, const float d[3], 
   for (int k = 0; k < 3; k++) out[k] = c->opt.fog ? m->vis.rgba_fog[k] : 0;
 }
 
-// OpenGL's linear fog between fogstart and fogend (times the extent); infinite planes also fade
-// into the haze color over the last `haze` fraction of the far distance
-static void fogAndHaze(const mjrContext* c, const mjModel* m, const Surface* s, float col[3]) {
+// OpenGL's linear fog between fogstart and fogend (times the extent) over a span's colors;
+// infinite planes also fade into the haze color over the last `haze` fraction of the far
+// distance
+static void fogSpan(const mjrContext* c, const mjModel* m, mjrSpan* s) {
+  const int n = s->n;
   if (c->opt.fog) {
     float ext = (float)m->stat.extent;
     float z0 = m->vis.map_fogstart * ext, z1 = m->vis.map_fogend * ext;
-    float f = z1 > z0 ? (z1 - s->depth) / (z1 - z0) : 1;
-    f = f < 0 ? 0 : f > 1 ? 1 : f;
-    for (int k = 0; k < 3; k++) col[k] = f * col[k] + (1 - f) * m->vis.rgba_fog[k];
+    for (int k = 0; k < 3; k++) {
+      const float fog = m->vis.rgba_fog[k];
+      for (int i = 0; i < n; i++) {
+        float f = z1 > z0 ? (z1 - s->depth[i]) / (z1 - z0) : 1;
+        f = f < 0 ? 0 : f > 1 ? 1 : f;
+        s->col[k][i] = f * s->col[k][i] + (1 - f) * fog;
+      }
+    }
   }
   if (c->opt.haze && s->it->infinite && c->skybox >= 0 && c->opt.skybox) {
     float zf = c->cam.zfar, h = m->vis.map_haze * zf;
-    float w = h > 0 ? (s->depth - (zf - h)) / h : 0;
-    w = w < 0 ? 0 : w > 1 ? 1 : w;
-    for (int k = 0; k < 3; k++) col[k] += w * (m->vis.rgba_haze[k] - col[k]);
+    for (int k = 0; k < 3; k++) {
+      const float haze = m->vis.rgba_haze[k];
+      for (int i = 0; i < n; i++) {
+        float w = h > 0 ? (s->depth[i] - (zf - h)) / h : 0;
+        w = w < 0 ? 0 : w > 1 ? 1 : w;
+        s->col[k][i] += w * (haze - s->col[k][i]);
+      }
+    }
   }
 }
 
 // ---- the opaque image ------------------------------------------------------------------------
 
-// shade every pixel of the camera's visibility buffer; on the reflective plane, blend in the
-// mirrored view's surface: (1 - reflectance) plane + reflectance mirror
+// the pixels of vis from i on (before end) that show item, at most a span, into s; the pixel
+// after them
+static int takeRun(const mjrContext* c, const mjrVisBuf* vis, int i, int end, int item,
+                   mjrSpan* s) {
+  s->n = 0;
+  s->it = c->item + item;
+  for (int last = -1; i < end && s->n < mjrSPAN; i++) {
+    // (the item looked up only when the triangle changes)
+    int t = vis->tri[i];
+    if (t != last && (t < 0 || c->tri[t].item != item)) break;
+    last = t;
+    s->pix[s->n++] = i;
+  }
+  return i;
+}
+
+// a span's colors into the image: alpha color + (1 - alpha) behind (alpha 1: replaced)
+static void putSpan(mjrContext* c, const mjrSpan* s, float a) {
+  // (takeRun's spans: consecutive pixels from pix[0] on)
+  float* dst = c->color + 3 * s->pix[0];
+  const int n = s->n;
+  if (a >= 1)
+    for (int i = 0; i < n; i++)
+      dst[3 * i] = s->col[0][i], dst[3 * i + 1] = s->col[1][i], dst[3 * i + 2] = s->col[2][i];
+  else
+    for (int i = 0; i < n; i++)
+      for (int k = 0; k < 3; k++) dst[3 * i + k] = a * s->col[k][i] + (1 - a) * dst[3 * i + k];
+}
+
+// blend the mirrored view into a span of the reflective plane: (1 - reflectance) plane +
+// reflectance mirror, the mirror's surfaces shaded in spans of one item (ms), black where the
+// mirrored view sees nothing
+static void reflectSpan(const mjrContext* c, mjrSpan* s, mjrSpan* ms) {
+  const mjrVisBuf* mv = &c->mvis;
+  float(*mc)[mjrSPAN] = s->tmp;
+  int slot[mjrSPAN];
+  for (int k = 0; k < 3; k++)
+    for (int i = 0; i < s->n; i++) mc[k][i] = 0;
+  for (int i = 0; i < s->n;) {
+    int t = mv->tri[s->pix[i]];
+    if (t < 0) {
+      i++;
+      continue;
+    }
+    // the next pixels whose mirrored view shows the same item (those seeing nothing skipped)
+    int item = c->tri[t].item;
+    ms->n = 0;
+    ms->it = c->item + item;
+    for (; i < s->n; i++) {
+      int mt = mv->tri[s->pix[i]];
+      if (mt >= 0 && c->tri[mt].item != item) break;
+      if (mt >= 0) slot[ms->n] = i, ms->pix[ms->n++] = s->pix[i];
+    }
+    shadeSpan(c, &c->mirrorPass, mv, ms);
+    for (int k = 0; k < 3; k++)
+      for (int j = 0; j < ms->n; j++) mc[k][slot[j]] = ms->col[k][j];
+  }
+  const float r = s->it->reflectance;
+  for (int k = 0; k < 3; k++)
+    for (int i = 0; i < s->n; i++) s->col[k][i] = (1 - r) * s->col[k][i] + r * mc[k][i];
+}
+
+// shade the camera's visibility buffer into c->color, span by span of pixels of one item along
+// each row (the background pixel by pixel); on the reflective plane, the mirrored view blended
+// in, then fog and haze
 void mjr_shadeOpaque(mjrContext* c, const mjModel* m) {
   const mjrPass* p = &c->cam;
-  for (int y = 0; y < c->H; y++)
-    for (int x = 0; x < c->W; x++) {
-      int i = y * c->W + x, t = c->vis.tri[i];
-      float* col = c->color + 3 * i;
+  mjrSpan s, ms;
+  for (int y = 0; y < c->H; y++) {
+    int end = (y + 1) * c->W;
+    for (int i = y * c->W; i < end;) {
+      int t = c->vis.tri[i];
       if (t < 0) {
         float d[3];
-        rayDir(p, x + 0.5f, y + 0.5f, d);
-        background(c, m, d, col);
+        rayDir(p, i - y * c->W + 0.5f, y + 0.5f, d);
+        background(c, m, d, c->color + 3 * i);
+        i++;
         continue;
       }
-      Surface s;
-      surfaceAt(c, p, t, c->vis.b1[i], c->vis.b2[i], c->vis.depth[i], &s);
-      shadeSurface(c, p, &s, col);
-      if (c->tri[t].item == c->mirrorItem) {
-        float r = s.it->reflectance, mc[3] = {0, 0, 0};
-        int mt = c->mvis.tri[i];
-        if (mt >= 0) {
-          Surface ms;
-          surfaceAt(c, &c->mirrorPass, mt, c->mvis.b1[i], c->mvis.b2[i], c->mvis.depth[i], &ms);
-          shadeSurface(c, &c->mirrorPass, &ms, mc);
-        }
-        for (int k = 0; k < 3; k++) col[k] = (1 - r) * col[k] + r * mc[k];
-      }
-      fogAndHaze(c, m, &s, col);
+      int item = c->tri[t].item;
+      i = takeRun(c, &c->vis, i, end, item, &s);
+      shadeSpan(c, p, &c->vis, &s);
+      if (item == c->mirrorItem) reflectSpan(c, &s, &ms);
+      fogSpan(c, m, &s);
+      putSpan(c, &s, 1);
     }
+  }
 }
 
 // ---- transparency ---------------------------------------------------------------------------
@@ -383,8 +583,8 @@ static int itemRect(const mjrContext* c, const mjrItem* it, int r[4]) {
 }
 
 // transparent items from the farthest to the nearest: each one's nearest surface (back faces of
-// closed shapes culled), depth-tested against the opaque image, blended as
-// alpha color + (1 - alpha) behind; the mirrored view's buffer serves as scratch
+// closed shapes culled), depth-tested against the opaque image, shaded in spans along its rows
+// and blended as alpha color + (1 - alpha) behind; the mirrored view's buffer serves as scratch
 void mjr_drawTransparent(mjrContext* c, const mjModel* m) {
   int n = 0;
   for (int i = 0; i < c->nitem; i++) {
@@ -396,6 +596,7 @@ void mjr_drawTransparent(mjrContext* c, const mjModel* m) {
     c->order[n++] = i;
   }
   sortByKey(c->order, c->itemdepth, n);
+  mjrSpan s;
   for (int k = 0; k < n; k++) {
     int i = c->order[k], r[4];
     const mjrItem* it = c->item + i;
@@ -407,18 +608,19 @@ void mjr_drawTransparent(mjrContext* c, const mjModel* m) {
         c->mvis.tri[j] = -1;
       }
     mjr_rasterItems(c, &c->cam, &i, 1, &c->mvis, c->opt.cull);
-    float a = it->rgba[3];
-    for (int y = r[1]; y <= r[3]; y++)
-      for (int x = r[0]; x <= r[2]; x++) {
-        int j = y * c->W + x, t = c->mvis.tri[j];
-        if (t < 0) continue;
-        Surface s;
-        float col[3], *dst = c->color + 3 * j;
-        surfaceAt(c, &c->cam, t, c->mvis.b1[j], c->mvis.b2[j], c->mvis.depth[j], &s);
-        shadeSurface(c, &c->cam, &s, col);
-        fogAndHaze(c, m, &s, col);
-        for (int q = 0; q < 3; q++) dst[q] = a * col[q] + (1 - a) * dst[q];
+    for (int y = r[1]; y <= r[3]; y++) {
+      int end = y * c->W + r[2] + 1;
+      for (int j = y * c->W + r[0]; j < end;) {
+        if (c->mvis.tri[j] < 0) {
+          j++;
+          continue;
+        }
+        j = takeRun(c, &c->mvis, j, end, i, &s);
+        shadeSpan(c, &c->cam, &c->mvis, &s);
+        fogSpan(c, m, &s);
+        putSpan(c, &s, it->rgba[3]);
       }
+    }
   }
 }
 
@@ -426,7 +628,8 @@ void mjr_drawTransparent(mjrContext* c, const mjModel* m) {
 
 // a linear color in [0, 1] (clamped) times scl, rounded to a byte
 static inline unsigned char toByte(float v, float scl) {
-  return (unsigned char)((v < 0 ? 0 : v > 1 ? 1 : v) * scl + 0.5f);
+  // (through int: SSE2 converts floats to 32-bit integers only)
+  return (unsigned char)(int)((v < 0 ? 0 : v > 1 ? 1 : v) * scl + 0.5f);
 }
 
 // the output pixel (x, y): the mean of its samples x samples block, clamped to [0, 1], in bytes
@@ -435,7 +638,9 @@ void mjr_resolve(mjrContext* c) {
   int s = c->opt.samples, w = c->opt.width, h = c->opt.height;
   if (s == 1) {
     size_t n = (size_t)3 * w * h;
-    for (size_t i = 0; i < n; i++) c->rgb[i] = toByte(c->color[i], 255);
+    const float* color = c->color;
+    unsigned char* rgb = c->rgb;
+    for (size_t i = 0; i < n; i++) rgb[i] = toByte(color[i], 255);
     return;
   }
   float scl = 255.0f / (s * s);

@@ -1,7 +1,7 @@
 // t/unit/texture.c: texture images (lib/texture.c) and PNG reading (lib/image.c) against bytes
 // read from MuJoCo 3.5.1's compiled models (the full byte-for-byte comparison is
-// t/oracle/texture/run.sh).  Run from the repository root: the PNG files are
-// t/oracle/texture/png/*.png.
+// t/oracle/texture/run.sh), and PNG writing read back.  Run from the repository root: the PNG
+// files are t/oracle/texture/png/*.png.
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -341,4 +341,43 @@ Test(texture, cubeFiles) {
   cr_assert(strstr(failure(&s), "the first face is 3x3"), "%s", failure(&s));
   s = files(mjTEXTURE_2D, NULL);
   cr_assert(strstr(failure(&s), "needs a file"), "%s", failure(&s));
+}
+
+// mj_writePNG's images read back by libpng unchanged: noise, long runs (matches longer than
+// 258 bytes), one pixel, a row wider than a deflate block; and a 16-bit gray image's samples
+// (libpng keeps their high bytes when it reads them as 8 bits)
+Test(png, writeRoundTrip) {
+  int sizes[4][2] = {{97, 61}, {1, 1}, {640, 3}, {30000, 2}};
+  for (int k = 0; k < 4; k++) {
+    int w = sizes[k][0], h = sizes[k][1];
+    unsigned char* img = malloc((size_t)3 * w * h);
+    unsigned seed = 12345;
+    for (int i = 0; i < 3 * w * h; i++) {
+      seed = seed * 1103515245 + 12345;
+      img[i] = (unsigned char)(i % 700 < 350 ? (int)(seed >> 24) : i / 700);
+    }
+    char path[] = "/tmp/mjpngXXXXXX", err[300];
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE* f = fdopen(fd, "wb");
+    cr_assert_eq(mj_writePNG(f, path, img, w, h, 0, err, sizeof(err)), 0, "%s", err);
+    fclose(f);
+    unsigned char* px;
+    int rw, rh;
+    cr_assert_eq(mj_readPNG(path, 3, &px, &rw, &rh, err, sizeof(err)), 0, "%s", err);
+    cr_assert(rw == w && rh == h);
+    cr_assert_eq(memcmp(px, img, (size_t)3 * w * h), 0, "%dx%d differs", w, h);
+    free(px);
+
+    // 16-bit gray: sample i = 257 (i mod 256) reads back as i mod 256 in every channel
+    uint16_t* g = malloc((size_t)2 * w * h);
+    for (int i = 0; i < w * h; i++) g[i] = (uint16_t)(257 * (i % 256));
+    f = fopen(path, "wb");
+    cr_assert_eq(mj_writePNG(f, path, g, w, h, 1, err, sizeof(err)), 0, "%s", err);
+    fclose(f);
+    cr_assert_eq(mj_readPNG(path, 3, &px, &rw, &rh, err, sizeof(err)), 0, "%s", err);
+    for (int i = 0; i < w * h; i++) cr_assert_eq(px[3 * i + 1], i % 256, "gray %d", i);
+    free(px), free(g), free(img);
+    unlink(path);
+  }
 }
