@@ -267,24 +267,11 @@ static int compareIntervals(const void* x, const void* y) {
   return a < b ? -1 : a > b;
 }
 
-// the sorts below insert while the arrays are short (a robot's few geoms: no calls through a
-// comparison pointer), else call qsort; either way the same order (the candidates' keys
-// are distinct, and the sweep finds the same pairs whatever the order of equal lower ends)
+// the intervals and the candidates are sorted by insertion while they are few (a robot's
+// geoms: no calls through a comparison pointer), else by qsort; either way in the same order
+// here (the candidates' keys are distinct, and the sweep finds the same pairs whatever the
+// order of equal lower ends)
 enum { SHORTSORT = 32 };
-
-// intervals by ascending lower end
-static void sortIntervals(Interval* iv, int n) {
-  if (n > SHORTSORT) {
-    qsort(iv, n, sizeof(Interval), compareIntervals);
-    return;
-  }
-  for (int i = 1; i < n; i++) {
-    Interval x = iv[i];
-    int j = i;
-    for (; j > 0 && iv[j - 1].lo > x.lo; j--) iv[j] = iv[j - 1];
-    iv[j] = x;
-  }
-}
 
 // candidates by ascending (sig, kind, a, b)
 static void sortCandidates(Candidate* c, int n) {
@@ -539,16 +526,19 @@ void mj_collision(const mjModel* m, mjData* d) {
     else iv[nb++].geom = g;
   }
 
-  // sweep intervals: center'axis +- (rbound + margin)
+  // sweep intervals: center'axis +- (rbound + margin), by ascending lower ends (few: each
+  // inserted into the sorted ones before it)
   mjtNum axis[3];
   sweepAxis(d, iv, nb, axis);
   for (int i = 0; i < nb; i++) {
-    int g = iv[i].geom;
+    int g = iv[i].geom, j = i;
     mjtNum c = mju_dot3(d->geom_xpos + 3 * g, axis), r = m->geom_rbound[g] + geomMargin(m, g);
-    iv[i].lo = c - r;
-    iv[i].hi = c + r;
+    Interval x = {c - r, c + r, g};
+    if (nb <= SHORTSORT)
+      for (; j > 0 && iv[j - 1].lo > x.lo; j--) iv[j] = iv[j - 1];
+    iv[j] = x;
   }
-  sortIntervals(iv, nb);
+  if (nb > SHORTSORT) qsort(iv, nb, sizeof(Interval), compareIntervals);
 
   // the candidates in one pass into room for every pair of them (counted first when the
   // stack has not that much), then the explicit pairs; sorted into MuJoCo's order
