@@ -210,8 +210,8 @@ static int treeOverlap(const mjModel* m, const mjData* d, int g1, int g2, mjtNum
 }
 
 // 1 when the dynamic geom pair (g1, g2) survives the filters: contype/conaffinity, same weld
-// body, parent-child (unless disabled; not for the world), exclusions, explicit pairs of the
-// same geoms, the bounding spheres and the midphase (unless disabled)
+// body, parent-child (unless disabled; not for the world), the bounding spheres, exclusions,
+// explicit pairs of the same geoms and the midphase (unless disabled)
 static int keepPair(const mjModel* m, const mjData* d, int midphase, int g1, int g2) {
   if (!((m->geom_contype[g1] & m->geom_conaffinity[g2]) ||
         (m->geom_contype[g2] & m->geom_conaffinity[g1])))
@@ -225,7 +225,9 @@ static int keepPair(const mjModel* m, const mjData* d, int midphase, int g1, int
       (w1 == m->body_weldid[m->body_parentid[w2]] || w2 == m->body_weldid[m->body_parentid[w1]]))
     return 0;
 
-  // exclusions and explicit pairs
+  // the bounding spheres, before the searches of the exclusions and explicit pairs
+  mjtNum margin = geomMargin(m, g1) + geomMargin(m, g2);
+  if (!spheresOverlap(m, d, g1, g2, margin)) return 0;
   int sig = signature(b1, b2);
   for (int i = 0; i < m->nexclude; i++)
     if (m->exclude_signature[i] == sig) return 0;
@@ -234,8 +236,6 @@ static int keepPair(const mjModel* m, const mjData* d, int midphase, int g1, int
     int p1 = m->pair_geom1[i], p2 = m->pair_geom2[i];
     if ((p1 == g1 && p2 == g2) || (p1 == g2 && p2 == g1)) return 0;
   }
-  mjtNum margin = geomMargin(m, g1) + geomMargin(m, g2);
-  if (!spheresOverlap(m, d, g1, g2, margin)) return 0;
   if (midphase && (m->body_geomnum[b1] > 1 || m->body_geomnum[b2] > 1))
     return treeOverlap(m, d, g1, g2, margin);
   return 1;
