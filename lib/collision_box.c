@@ -414,7 +414,7 @@ static void planeCoords(const mjtNum c[2], const mjtNum p0[3], const mjtNum e1[3
 static int faceContacts(const mjtNum rel[3][3], const mjtNum p[3], const mjtNum s[3],
                         const mjtNum h[3], mjtNum margin, mjtNum pt[][3], mjtNum* depth) {
   // the lowest corner and the flat edges from it
-  mjtNum e[3][3], p0[3];
+  mjtNum e[3][3] = {{0}}, p0[3];
   int low = 0, nedge = 0, n = 0;
   for (int c = 0; c < 3; c++)
     if (rel[2][c] < 0) low |= 1 << c;

@@ -114,15 +114,12 @@ static int spheresOverlap(const mjModel* m, const mjData* d, int g1, int g2, mjt
 // (half - center) "surface", ties the second body's.  Exact touches fall either way by
 // round-off, as in MuJoCo.
 
-// the bvh entry of each collidable geom's leaf (-1: none), on d's stack; NULL when it is full
-static int* geomLeaves(const mjModel* m, mjData* d) {
-  int* leaf = (int*)mj_stackAlloc(d, m->ngeom * sizeof(int) / sizeof(mjtNum) + 1);
-  if (!leaf) return NULL;
-  for (int g = 0; g < m->ngeom; g++) leaf[g] = -1;
-  for (int b = 0; b < m->nbody; b++)
-    for (int i = m->body_bvhadr[b]; i >= 0 && i < m->body_bvhadr[b] + m->body_bvhnum[b]; i++)
-      if (m->bvh_nodeid[i] >= 0) leaf[m->bvh_nodeid[i]] = i;
-  return leaf;
+// the bvh entry of geom g's leaf in its body's hierarchy (-1: none): a body has few geoms
+static int geomLeaf(const mjModel* m, int g) {
+  int b = m->geom_bodyid[g], adr = m->body_bvhadr[b];
+  for (int i = adr; i >= 0 && i < adr + m->body_bvhnum[b]; i++)
+    if (m->bvh_nodeid[i] == g) return i;
+  return -1;
 }
 
 // 1 when box a1 (center, half sizes in the frame p1, r1) and box a2 overlap with margin on the
@@ -173,17 +170,17 @@ static mjtNum surface(const mjtNum box[6]) {
   return x * y + y * z + z * x;
 }
 
-// 1 when the midphase passes geoms g1, g2 (leaf: geomLeaves) with pair margin `margin`: every
-// node pair on the traversal's path overlaps, then the geoms' own boxes
-static int treeOverlap(const mjModel* m, const mjData* d, const int* leaf, int g1, int g2,
-                       mjtNum margin) {
+// 1 when the midphase passes geoms g1, g2 with pair margin `margin`: every node pair on the
+// traversal's path overlaps, then the geoms' own boxes
+static int treeOverlap(const mjModel* m, const mjData* d, int g1, int g2, mjtNum margin) {
   if (m->geom_bodyid[g1] > m->geom_bodyid[g2]) {
     int s = g1;
     g1 = g2;
     g2 = s;
   }
   int b1 = m->geom_bodyid[g1], b2 = m->geom_bodyid[g2];
-  int a1 = m->body_bvhadr[b1], a2 = m->body_bvhadr[b2], l1 = leaf[g1], l2 = leaf[g2];
+  int a1 = m->body_bvhadr[b1], a2 = m->body_bvhadr[b2];
+  int l1 = geomLeaf(m, g1), l2 = geomLeaf(m, g2);
   if (a1 < 0 || a2 < 0 || l1 < 0 || l2 < 0) return 1;
   mjtNum bodymargin = (m->opt.enableflags & mjENBL_OVERRIDE)
                           ? m->opt.o_margin
@@ -213,9 +210,9 @@ static int treeOverlap(const mjModel* m, const mjData* d, const int* leaf, int g
 }
 
 // 1 when the dynamic geom pair (g1, g2) survives the filters: contype/conaffinity, same weld
-// body, parent-child (unless disabled; not for the world), exclusions, explicit pairs of the
-// same geoms, the bounding spheres and the midphase (leaf: geomLeaves; NULL when disabled)
-static int keepPair(const mjModel* m, const mjData* d, const int* leaf, int g1, int g2) {
+// body, parent-child (unless disabled; not for the world), the bounding spheres, exclusions,
+// explicit pairs of the same geoms and the midphase (unless disabled)
+static int keepPair(const mjModel* m, const mjData* d, int midphase, int g1, int g2) {
   if (!((m->geom_contype[g1] & m->geom_conaffinity[g2]) ||
         (m->geom_contype[g2] & m->geom_conaffinity[g1])))
     return 0;
@@ -228,7 +225,9 @@ static int keepPair(const mjModel* m, const mjData* d, const int* leaf, int g1, 
       (w1 == m->body_weldid[m->body_parentid[w2]] || w2 == m->body_weldid[m->body_parentid[w1]]))
     return 0;
 
-  // exclusions and explicit pairs
+  // the bounding spheres, before the searches of the exclusions and explicit pairs
+  mjtNum margin = geomMargin(m, g1) + geomMargin(m, g2);
+  if (!spheresOverlap(m, d, g1, g2, margin)) return 0;
   int sig = signature(b1, b2);
   for (int i = 0; i < m->nexclude; i++)
     if (m->exclude_signature[i] == sig) return 0;
@@ -237,18 +236,16 @@ static int keepPair(const mjModel* m, const mjData* d, const int* leaf, int g1, 
     int p1 = m->pair_geom1[i], p2 = m->pair_geom2[i];
     if ((p1 == g1 && p2 == g2) || (p1 == g2 && p2 == g1)) return 0;
   }
-  mjtNum margin = geomMargin(m, g1) + geomMargin(m, g2);
-  if (!spheresOverlap(m, d, g1, g2, margin)) return 0;
-  if (leaf && (m->body_geomnum[b1] > 1 || m->body_geomnum[b2] > 1))
-    return treeOverlap(m, d, leaf, g1, g2, margin);
+  if (midphase && (m->body_geomnum[b1] > 1 || m->body_geomnum[b2] > 1))
+    return treeOverlap(m, d, g1, g2, margin);
   return 1;
 }
 
-// record candidate (g1, g2) in out[*n] if it survives (out NULL: only count)
-static void addGeomPair(const mjModel* m, const mjData* d, const int* leaf, int g1, int g2,
-                        Candidate* out, int* n) {
-  if (!keepPair(m, d, leaf, g1, g2)) return;
-  if (out) {
+// record candidate (g1, g2) in out[*n] if it survives and *n < cap (beyond: only count)
+static void addGeomPair(const mjModel* m, const mjData* d, int midphase, int g1, int g2,
+                        Candidate* out, int cap, int* n) {
+  if (!keepPair(m, d, midphase, g1, g2)) return;
+  if (*n < cap) {
     Candidate* c = out + *n;
     c->sig = signature(m->geom_bodyid[g1], m->geom_bodyid[g2]);
     c->kind = 1;
@@ -268,6 +265,29 @@ typedef struct {
 static int compareIntervals(const void* x, const void* y) {
   mjtNum a = ((const Interval*)x)->lo, b = ((const Interval*)y)->lo;
   return a < b ? -1 : a > b;
+}
+
+// the intervals and the candidates are sorted by insertion while they are few (a robot's
+// geoms: no calls through a comparison pointer), else by qsort; either way in the same order
+// here (the candidates' keys are distinct, and the sweep finds the same pairs whatever the
+// order of equal lower ends)
+enum { SHORTSORT = 32 };
+
+// candidates by ascending (sig, kind, a, b)
+static void sortCandidates(Candidate* c, int n) {
+  if (n > SHORTSORT) {
+    qsort(c, n, sizeof(Candidate), compareCandidates);
+    return;
+  }
+  for (int i = 1; i < n; i++) {
+    Candidate x = c[i];
+    int j = i;
+    while (j > 0 && compareCandidates(c + j - 1, &x) > 0) {
+      c[j] = c[j - 1];
+      j--;
+    }
+    c[j] = x;
+  }
 }
 
 // the unit principal axis (largest variance) of the bounded geoms' centers; x when fewer
@@ -292,23 +312,24 @@ static void sweepAxis(const mjData* d, const Interval* iv, int n, mjtNum axis[3]
   axis[2] = eigvec[6];
 }
 
-// the broad phase: every surviving dynamic geom pair into out (NULL: count only); returns
-// the count.  Geoms that can collide with nothing are skipped; unbounded geoms (planes) are
-// tested against all others, bounded ones by sweep and prune of their intervals
-static int broadphase(const mjModel* m, const mjData* d, const int* leaf, Interval* iv, int nb,
-                      const int* inf, int ninf, Candidate* out) {
+// the broad phase: the surviving dynamic geom pairs into out[0 .. cap) (further ones only
+// counted); returns the count.  Geoms that can collide with nothing are skipped; unbounded
+// geoms (planes) are tested against all others, bounded ones by sweep and prune of their
+// intervals
+static int broadphase(const mjModel* m, const mjData* d, int midphase, const Interval* iv,
+                      int nb, const int* inf, int ninf, Candidate* out, int cap) {
   int n = 0;
 
   // unbounded against everything (each unordered pair once)
   for (int i = 0; i < ninf; i++) {
-    for (int j = i + 1; j < ninf; j++) addGeomPair(m, d, leaf, inf[i], inf[j], out, &n);
-    for (int j = 0; j < nb; j++) addGeomPair(m, d, leaf, inf[i], iv[j].geom, out, &n);
+    for (int j = i + 1; j < ninf; j++) addGeomPair(m, d, midphase, inf[i], inf[j], out, cap, &n);
+    for (int j = 0; j < nb; j++) addGeomPair(m, d, midphase, inf[i], iv[j].geom, out, cap, &n);
   }
 
   // overlapping intervals, sorted by lower end
   for (int i = 0; i < nb; i++)
     for (int j = i + 1; j < nb && iv[j].lo <= iv[i].hi; j++)
-      addGeomPair(m, d, leaf, iv[i].geom, iv[j].geom, out, &n);
+      addGeomPair(m, d, midphase, iv[i].geom, iv[j].geom, out, cap, &n);
   return n;
 }
 
@@ -478,6 +499,11 @@ mjtNum mj_geomDistance(const mjModel* m, const mjData* d, int g1, int g2, mjtNum
 
 // ---- the stage --------------------------------------------------------------------------------
 
+// room for n candidates on d's stack; NULL when it has not that much
+static Candidate* allocCandidates(mjData* d, size_t n) {
+  return (Candidate*)mj_stackAlloc(d, n * sizeof(Candidate) / sizeof(mjtNum) + 1);
+}
+
 // contacts of the current geom poses into d->contact[0 .. ncon)
 void mj_collision(const mjModel* m, mjData* d) {
   d->ncon = 0;
@@ -500,36 +526,37 @@ void mj_collision(const mjModel* m, mjData* d) {
     else iv[nb++].geom = g;
   }
 
-  // the leaves of the bodies' hierarchies, unless the midphase is disabled
-  int* leaf = NULL;
-  if (!(m->opt.disableflags & mjDSBL_MIDPHASE) && !(leaf = geomLeaves(m, d))) {
-    mj_warning(d, mjWARN_CONTACTFULL, 0);
-    mj_freeStack(d, mark);
-    return;
-  }
-
-  // sweep intervals: center'axis +- (rbound + margin)
+  // sweep intervals: center'axis +- (rbound + margin), by ascending lower ends (few: each
+  // inserted into the sorted ones before it)
   mjtNum axis[3];
   sweepAxis(d, iv, nb, axis);
   for (int i = 0; i < nb; i++) {
-    int g = iv[i].geom;
+    int g = iv[i].geom, j = i;
     mjtNum c = mju_dot3(d->geom_xpos + 3 * g, axis), r = m->geom_rbound[g] + geomMargin(m, g);
-    iv[i].lo = c - r;
-    iv[i].hi = c + r;
+    Interval x = {c - r, c + r, g};
+    if (nb <= SHORTSORT)
+      for (; j > 0 && iv[j - 1].lo > x.lo; j--) iv[j] = iv[j - 1];
+    iv[j] = x;
   }
-  qsort(iv, nb, sizeof(Interval), compareIntervals);
+  if (nb > SHORTSORT) qsort(iv, nb, sizeof(Interval), compareIntervals);
 
-  // the candidates: count, allocate, fill, then the explicit pairs; sort into MuJoCo's order
-  int ndyn = broadphase(m, d, leaf, iv, nb, inf, ninf, NULL);
-  int ncand = ndyn + m->npair;
-  Candidate* cand =
-      (Candidate*)mj_stackAlloc(d, (size_t)ncand * sizeof(Candidate) / sizeof(mjtNum) + 1);
-  if (!cand) {
-    mj_warning(d, mjWARN_CONTACTFULL, 0);
-    mj_freeStack(d, mark);
-    return;
+  // the candidates in one pass into room for every pair of them (counted first when the
+  // stack has not that much), then the explicit pairs; sorted into MuJoCo's order
+  int midphase = !(m->opt.disableflags & mjDSBL_MIDPHASE), ndyn;
+  size_t nc = (size_t)(nb + ninf), room = nc * (nc - 1) / 2;
+  Candidate* cand = allocCandidates(d, room + m->npair);
+  if (cand) {
+    ndyn = broadphase(m, d, midphase, iv, nb, inf, ninf, cand, (int)room);
+  } else {
+    ndyn = broadphase(m, d, midphase, iv, nb, inf, ninf, NULL, 0);
+    if (!(cand = allocCandidates(d, (size_t)ndyn + m->npair))) {
+      mj_warning(d, mjWARN_CONTACTFULL, 0);
+      mj_freeStack(d, mark);
+      return;
+    }
+    broadphase(m, d, midphase, iv, nb, inf, ninf, cand, ndyn);
   }
-  broadphase(m, d, leaf, iv, nb, inf, ninf, cand);
+  int ncand = ndyn + m->npair;
   for (int i = 0; i < m->npair; i++) {
     Candidate* c = cand + ndyn + i;
     c->sig = m->pair_signature[i];
@@ -537,7 +564,7 @@ void mj_collision(const mjModel* m, mjData* d) {
     c->a = i;
     c->b = 0;
   }
-  qsort(cand, ncand, sizeof(Candidate), compareCandidates);
+  sortCandidates(cand, ncand);
 
   // the narrow phase, in order, until the list is full
   for (int i = 0; i < ncand; i++) {

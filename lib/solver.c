@@ -361,7 +361,7 @@ static void coneScale(const mjContact* con, mjtNum s[6]) {
 // returns the cost, writes force and state rows, and H (dim x dim, in jar space) when asked
 static mjtNum ellipticUpdate(mjData* d, mjContact* con, int i, const mjtNum* jar, int flg_H) {
   int dim = con->dim;
-  mjtNum mu = con->mu, s[6], U[6];
+  mjtNum mu = con->mu, s[6], U[6] = {0};
   coneScale(con, s);
   for (int j = 0; j < dim; j++) U[j] = s[j] * jar[i + j];
   mjtNum N = U[0], T = mju_norm(U + 1, dim - 1), cost = 0;

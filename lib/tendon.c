@@ -193,7 +193,7 @@ static mjtNum wrapGeom(const mjModel* m, const mjData* d, int g, const mjtNum x0
   }
 
   // planar problem: the ends, the side point, the tangent points
-  mjtNum end[4], pnt[4], sd[2], s[3];
+  mjtNum end[4], pnt[4] = {0}, sd[2], s[3];
   for (int i = 0; i < 2; i++) {
     end[2 * i] = mju_dot3(p[i], axis[0]);
     end[2 * i + 1] = mju_dot3(p[i], axis[1]);
