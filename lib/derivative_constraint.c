@@ -87,13 +87,6 @@ static int sitesOnly(const mjModel* m, int t) {
 int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz) {
   static const char* const gname[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid",
                                       "cylinder", "box", "mesh", "sdf"};
-  for (int i = 0; i < d->nefc && m->opt.noslip_iterations > 0; i++) {
-    if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
-      snprintf(err, errsz, "contact %d: elliptic cone under noslip: not differentiated yet",
-               d->efc_id[i]);
-      return -1;
-    }
-  }
   for (int i = 0; i < d->nefc; i++) {
     int id = d->efc_id[i], type = d->efc_type[i];
     const char* what = NULL;

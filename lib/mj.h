@@ -921,9 +921,9 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz);
 // implicitfast integrators, RK4 by the chain rule through its stages; the inertia-box fluid
 // forces (Euler, RK4), site transmissions, joint actfrcrange, rows of site-to-site spatial
 // tendons, gravity compensation (passive or through actuators), xfrc_applied and noslip
-// (pyramidal, friction loss: through the sweeps it took).  Refused with a message: rows of
-// spatial tendons wrapping geoms or over pulleys, libccd's MPR contacts and multiccd's, a
-// face or an edge on a face, height fields, elliptic cones under noslip, fluid forces
+// (through the sweeps it took).  Refused with a message: rows of spatial tendons wrapping
+// geoms or over pulleys, libccd's MPR contacts and multiccd's, a face or an edge on a face,
+// height fields, fluid forces
 // under the implicit integrators, tendon armature, spatial tendons with forces, slider-crank,
 // body and reference-site transmissions, site transmissions with length or velocity terms,
 // muscle and user actuators, tendon actfrcrange.
