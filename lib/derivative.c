@@ -2,8 +2,9 @@
 // Euler, implicit, implicitfast and RK4 integrators (mjd_checkAnalytic, mjd_smoothAcc,
 // mjd_transitionSmooth in mj.h; the RNE's derivative in derivative.h; the constraint solve by the
 // implicit function theorem in derivative_constraint.c, which accDeriv calls when there are
-// constraint rows; the sensors' C and D in derivative_sensor.c, which accDeriv calls with
-// the forward acceleration's derivative before turning it into the integrator's).  No
+// constraint rows, and through noslip's sweeps after it in derivative_noslip.c; the sensors'
+// C and D in derivative_sensor.c, which accDeriv calls with the forward acceleration's
+// derivative before turning it into the integrator's).  No
 // finite difference anywhere: the only pipeline evaluations are the nominal mj_forward and
 // RK4's own stages.
 //
@@ -349,6 +350,16 @@ static void rneAt(const mjModel* m, mjData* d, const mjtNum* v, const mjtNum* cv
   mjdComposite* cp = keep ? keep : &c;
   mjd_rneComposites(m, d, v, cvel, cdofdot, a, gravity, cp);
   mjd_rneDerivative(m, d, cp, v, cvel, cdofdot, a, scl, resq, resv);
+  mj_freeStack(d, mark);
+}
+
+// resq (nv x nv, column k +=) scl dM/dq_k x: the RNE's position slope at rest (no velocity,
+// no gravity) with the acceleration x (derivative.h)
+void mjd_massSlope(const mjModel* m, mjData* d, const mjtNum* x, mjtNum scl, mjtNum* resq) {
+  size_t mark = mj_markStack(d);
+  mjtNum* rest = mj_stackAlloc(d, 6 * (size_t)(m->nbody + m->nv));
+  mju_zero(rest, 6 * (m->nbody + m->nv));
+  rneAt(m, d, rest, rest, rest, x, 0, scl, resq, NULL, NULL);
   mj_freeStack(d, mark);
 }
 
@@ -904,7 +915,8 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
   if (sensors) mjd_compositeAlloc(m, d, &keep);
   smoothG(m, d, SYS_QACC, d->qacc, Y, sensors ? &keep : NULL);
   if (G0) mju_copy(G0, Y, nv * ncol);
-  if (d->nefc) mjd_constraintAcc(m, d, Y, ncol, dforce);
+  if (d->nefc && m->opt.noslip_iterations > 0) mjd_noslipAcc(m, d, Y, ncol, dforce);
+  else if (d->nefc) mjd_constraintAcc(m, d, Y, ncol, dforce, NULL);
   else solveW(m, d, &(Factor){NULL, NULL, NULL}, Y, ncol);
   if (sensors) mjd_sensorDeriv(m, d, &keep, Y, dforce, C, D);
   mju_copy(acc, d->qacc, nv);
@@ -919,14 +931,12 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
   if (sys == SYS_EULER) {
     mjtNum* Z = mj_stackAlloc(d, (size_t)nv * ncol);
     mjtNum* w = mj_stackAlloc(d, (size_t)nv);
-    mjtNum* rest = mj_stackAlloc(d, 6 * (size_t)(m->nbody + nv));
     for (int c = 0; c < ncol; c++) {
       mjtNum *Zc = Z + (size_t)c * nv, *Yc = Y + (size_t)c * nv;
       for (int i = 0; i < nv; i++) Zc[i] = h * m->dof_damping[i] * Yc[i];
     }
     mju_sub(w, acc, d->qacc, nv);
-    mju_zero(rest, 6 * (m->nbody + nv));
-    rneAt(m, d, rest, rest, rest, w, 0, 1, Z, NULL, NULL);
+    mjd_massSlope(m, d, w, 1, Z);
     solveW(m, d, &f, Z, ncol);
     mju_subFrom(Y, Z, nv * ncol);
     mj_freeStack(d, mark);
@@ -953,14 +963,15 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
 // for RK4; the acceleration's and at most three more of its size at a time, a solve's or a
 // product's rows among them; the integrator's matrix; the constraint rows' dense Jacobian and
 // its nonzeros; the sweeps; with `sensors` the forces' derivative, the RNE's composites kept
-// and the sensor pass's), else -1 and a message
+// and the sensor pass's; noslip's), else -1 and a message
 static int checkStack(const mjModel* m, mjData* d, int sensors, char* err, int errsz) {
   size_t nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
   size_t nefc = d->nefc, nstate = m->opt.integrator == mjINT_RK4 ? 4 : 1;
   size_t need = (nstate * ndx + 4 * nv) * ncol + 3 * nv * nv + 16 * (size_t)m->nM +
                 80 * (size_t)m->nbody + 43 * nv + 4 * nv * nefc + 12 * nefc +
                 (nv + 3) * (size_t)m->neq + 64 +
-                (sensors ? nefc * ncol + 64 * (size_t)m->nbody + mjd_sensorStack(m, d) : 0);
+                (sensors ? nefc * ncol + 64 * (size_t)m->nbody + mjd_sensorStack(m, d) : 0) +
+                (m->opt.noslip_iterations > 0 ? mjd_noslipStack(m, d) : 0);
   size_t mark = mj_markStack(d);
   mjtNum* probe = mj_stackAlloc(d, need);
   mj_freeStack(d, mark);

@@ -21,16 +21,31 @@ int mjd_tendonFixed(const mjModel* m, int t);
 // 0 when every constraint row of d (after mj_forward) is differentiated: friction loss, joint
 // (hinge, slide) and fixed-tendon limits, joint, fixed-tendon, connect and weld equalities,
 // contacts of a sphere, capsule, cylinder, box or mesh with a plane and between spheres and
-// capsules (frictionless, pyramidal or elliptic), no noslip; else -1 and a message naming
-// the first row that is not
+// capsules (frictionless, pyramidal or elliptic), noslip included; else -1 and a message
+// naming the first row that is not
 int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz);
 
 // Y (column-major nv x ncol: the q columns, the v columns, then the rest) holds on entry G0 =
 // d qfrc_smooth - dM qacc and on return d qacc, the derivative of the constrained acceleration
 // by the implicit function theorem: (M + J'HJ) d qacc = G0 + the constraint terms
 // (derivative_constraint.c); dforce (nefc x ncol column-major; NULL: not wanted) the
-// derivative of the rows' forces.  Writes the cone Hessians contact.H at the solution
-void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum* dforce);
+// derivative of the rows' forces, djar (the same; NULL: not wanted) that of the residuals
+// jar = J qacc - aref.  Writes the cone Hessians contact.H at the solution
+void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum* dforce,
+                       mjtNum* djar);
+
+// R (nv x nv column-major) with column k = dJ'/dq_k f, the row forces f (nefc) held: f
+// nonzero on friction rows only (contacts' and friction loss)
+void mjd_frictionSlopes(const mjModel* m, mjData* d, const mjtNum* f, mjtNum* R);
+
+// noslip after the main solver (opt.noslip_iterations > 0, derivative_noslip.c): Y as for
+// mjd_constraintAcc (G0 at d->qacc on entry, d qacc on return), dforce likewise (NULL: not
+// wanted), by the chain rule through the noslip sweeps the engine took from the main
+// solution; d's outputs are left as mj_forward wrote them
+void mjd_noslipAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum* dforce);
+
+// the numbers mjd_noslipAcc takes from d's stack beyond mjd_constraintAcc's
+size_t mjd_noslipStack(const mjModel* m, const mjData* d);
 
 // vel = lin T + ang T x (x - o): the velocity at x of the twist T held about o
 void mjd_pointVel(mjtNum vel[3], const mjtNum T[6], const mjtNum x[3], const mjtNum o[3]);
@@ -88,6 +103,10 @@ void mjd_subtreeForceSlope(const mjdComposite* c, int X, const mjtNum* S, const 
 void mjd_rneDerivative(const mjModel* m, mjData* d, const mjdComposite* c, const mjtNum* v,
                        const mjtNum* cvel, const mjtNum* cdofdot, const mjtNum* a, mjtNum scl,
                        mjtNum* resq, mjtNum* resv);
+
+// resq (nv x nv, column k at + k nv, +=) scl dM/dq_k x: the RNE's position slope at rest
+// (no velocity, no gravity) with the acceleration x
+void mjd_massSlope(const mjModel* m, mjData* d, const mjtNum* x, mjtNum scl, mjtNum* resq);
 
 // the slopes of actuator i's force (after mj_forward) by its length s[0], its velocity s[1],
 // and of its gain's input by the activation s[2] and by ctrl_i s[3]; *gain the input's

@@ -87,10 +87,6 @@ static int sitesOnly(const mjModel* m, int t) {
 int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz) {
   static const char* const gname[] = {"plane", "hfield", "sphere", "capsule", "ellipsoid",
                                       "cylinder", "box", "mesh", "sdf"};
-  if (d->nefc && m->opt.noslip_iterations > 0) {
-    snprintf(err, errsz, "noslip iterations: not differentiated yet");
-    return -1;
-  }
   for (int i = 0; i < d->nefc; i++) {
     int id = d->efc_id[i], type = d->efc_type[i];
     const char* what = NULL;
@@ -705,6 +701,24 @@ typedef struct {
   mjtNum pre[2][6];     // the twists of v and a before dof `first` (at its body)
 } Column;
 
+// the column of dof k with the twists tw (v's, a's: 6 nbody each); moved (nbody) its bodies
+static Column columnAt(const mjModel* m, const mjData* d, int k, const mjtNum* tw[2],
+                       int* moved) {
+  Column c = {.bk = m->dof_bodyid[k], .S = d->cdof + 6 * k, .moved = moved};
+  c.first = mjd_firstMoved(m, k);
+  c.o = d->subtree_com + 3 * m->body_rootid[c.bk];
+  for (int b = c.bk; b < m->nbody; b++) {
+    int p = m->body_parentid[b];
+    moved[b] = b == c.bk || (p >= c.bk && moved[p]);
+  }
+  for (int x = 0; x < 2; x++) {
+    mju_copy6(c.pre[x], tw[x] + 6 * m->body_parentid[c.bk]);
+    for (int j = m->body_dofadr[c.bk]; j < c.first; j++)
+      mju_addToScl6(c.pre[x], d->cdof + 6 * j, x ? d->qacc[j] : d->qvel[j]);
+  }
+  return c;
+}
+
 // 1 when body b moves with dof k
 static int bodyMoved(const Column* c, int b) { return b >= c->bk && c->moved[b]; }
 
@@ -903,14 +917,52 @@ static void tendonColumn(const mjModel* m, const mjData* d, const Column* c, int
   }
 }
 
+// R (nv x nv column-major: column k = dJ'/dq_k f, the forces held) for the row forces f
+// (nefc) nonzero on friction rows only: contacts' rows and site-to-site spatial tendons'
+// friction by their columns' transposed products (the rows' own slopes, E, unused: v's
+// twists stand in for a's); joint and fixed-tendon friction rows are constant
+void mjd_frictionSlopes(const mjModel* m, mjData* d, const mjtNum* f, mjtNum* R) {
+  int nv = m->nv, nefc = d->nefc;
+  size_t mark = mj_markStack(d);
+  mjtNum* fb = mj_stackAlloc(d, 4 * (size_t)nefc);
+  mjtNum *E = fb + nefc, *P = fb + 2 * nefc, *V = fb + 3 * nefc;
+  int* moved = (int*)mj_stackAlloc(d, (size_t)m->nbody / 2 + 1);
+  const mjtNum* tw[2] = {d->cvel, d->cvel};
+
+  // the basis forces of contacts with forces (at their first rows, else 0)
+  mju_zero(fb, nefc);
+  for (int r = 0; r < nefc; r++) {
+    int type = d->efc_type[r];
+    const mjContact* con = d->contact + d->efc_id[r];
+    if (type >= mjCNSTR_CONTACT_FRICTIONLESS && con->efc_address == r)
+      mjd_rowsToBasis(con, type, f + r, fb + r);
+  }
+  mju_zero(R, nv * nv);
+  for (int k = 0; k < nv; k++) {
+    Column c = columnAt(m, d, k, tw, moved);
+    for (int r = 0; r < nefc; r++) {
+      int type = d->efc_type[r], id = d->efc_id[r];
+      if (type == mjCNSTR_FRICTION_TENDON && f[r] && !mjd_tendonFixed(m, id))
+        tendonColumn(m, d, &c, r, 1, tw, f, E, R + (size_t)k * nv);
+      if (type >= mjCNSTR_CONTACT_FRICTIONLESS && d->contact[id].efc_address == r &&
+          mju_norm(fb + r, d->contact[id].dim) > 0)
+        contactColumn(m, d, &c, r, tw, fb + r, E, P, V, R + (size_t)k * nv);
+    }
+  }
+  mj_freeStack(d, mark);
+}
+
 // Y (nv x ncol column-major, q columns first, then v): from G0 on entry to the derivative of
 // the constrained acceleration d->qacc: (M + J'HJ) Y = G0 + Gc, Gc the constraint terms of the
 // head comment, at the rows' forces, states and cone Hessians of jar = J qacc - aref (as
 // mj_constraintUpdate finds them: contact.H is written, efc_force and efc_state are not).
 // dforce (nefc x ncol column-major, NULL: not wanted) gets the forces' derivative
 //   df = f . g . V - H (E + J da)   (q columns),   -H (B . J_c + J da)   (v),   -H J da
-// (the rest): the rows' forces -H jar moving with jar and with D through the impedance
-void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum* dforce) {
+// (the rest): the rows' forces -H jar moving with jar and with D through the impedance;
+// djar (the same shape, NULL: not wanted) jar's derivative E + J da (E = B . J_c in the v
+// columns, 0 after them)
+void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum* dforce,
+                       mjtNum* djar) {
   int nv = m->nv, nefc = d->nefc, nbody = m->nbody;
   size_t mark = mj_markStack(d);
   mjtNum* Jt = mj_stackAlloc(d, (size_t)nv * nefc);
@@ -1002,18 +1054,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   // E = dJ_k a + B dJ_k v + K (imp P + imp' (pos - margin) V), V the violation's slope and P
   // the row position's (the same but for connect, whose violation is |pos|)
   for (int k = 0; k < nv; k++) {
-    Column c = {.bk = m->dof_bodyid[k], .S = d->cdof + 6 * k, .moved = moved};
-    c.first = mjd_firstMoved(m, k);
-    c.o = d->subtree_com + 3 * m->body_rootid[c.bk];
-    for (int b = c.bk; b < nbody; b++) {
-      int p = m->body_parentid[b];
-      moved[b] = b == c.bk || (p >= c.bk && moved[p]);
-    }
-    for (int x = 0; x < 2; x++) {
-      mju_copy6(c.pre[x], tw[x] + 6 * m->body_parentid[c.bk]);
-      for (int j = m->body_dofadr[c.bk]; j < c.first; j++)
-        mju_addToScl6(c.pre[x], d->cdof + 6 * j, x ? d->qacc[j] : d->qvel[j]);
-    }
+    Column c = columnAt(m, d, k, tw, moved);
     mjtNum *Gk = Y + (size_t)k * nv, *Jk = Jt + (size_t)k * nefc;
     mju_zero(E, nefc);
     mju_zero(V, nefc);
@@ -1047,6 +1088,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
       const mjtNum* kbip = d->efc_KBIP + 4 * r;
       E[r] += kbip[0] * (kbip[2] * P[r] + kbip[3] * (d->efc_pos[r] - d->efc_margin[r]) * V[r]);
     }
+    if (djar) mju_copy(djar + (size_t)k * nefc, E, nefc);
     mulH(d, state, E, Z);
     for (int r = 0; r < nefc; r++) Z[r] = gf[r] * V[r] - Z[r];
     addJtz(&J, nefc, Z, 1, Gk);
@@ -1056,6 +1098,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   // velocity columns: Gv_c -= J' H (B . J_c)
   for (int c = 0; c < nv; c++) {
     for (int r = 0; r < nefc; r++) E[r] = d->efc_KBIP[4 * r + 1] * Jt[(size_t)c * nefc + r];
+    if (djar) mju_copy(djar + (size_t)(nv + c) * nefc, E, nefc);
     mulH(d, state, E, Z);
     mjtNum* Gc = Y + (size_t)(nv + c) * nv;
     addJtz(&J, nefc, Z, -1, Gc);
@@ -1069,16 +1112,24 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   mju_cholSolveRows(T, A, nv, ncol);
   mju_transpose(Y, T, nv, ncol);
 
-  // the forces' derivative: df -= H J da (E: J da over J's nonzeros by rows)
-  for (int c = 0; dforce && c < ncol; c++) {
-    mjtNum *df = dforce + (size_t)c * nefc, *Yc = Y + (size_t)c * nv;
-    if (c >= 2 * nv) mju_zero(df, nefc);
+  // the forces' derivative: df -= H J da, jar's: djar += J da (E: J da over J's nonzeros by
+  // rows); both start at 0 in the columns after q and v
+  for (int c = 0; (dforce || djar) && c < ncol; c++) {
+    mjtNum *df = dforce ? dforce + (size_t)c * nefc : NULL;
+    mjtNum *dj = djar ? djar + (size_t)c * nefc : NULL, *Yc = Y + (size_t)c * nv;
     for (int r = 0; r < nefc; r++) {
       E[r] = 0;
       for (int p = J.adr[r]; p < J.adr[r + 1]; p++) E[r] += J.val[p] * Yc[J.ind[p]];
     }
-    mulH(d, state, E, Z);
-    mju_subFrom(df, Z, nefc);
+    if (dj) {
+      if (c >= 2 * nv) mju_zero(dj, nefc);
+      mju_addTo(dj, E, nefc);
+    }
+    if (df) {
+      if (c >= 2 * nv) mju_zero(df, nefc);
+      mulH(d, state, E, Z);
+      mju_subFrom(df, Z, nefc);
+    }
   }
   mj_freeStack(d, mark);
 }

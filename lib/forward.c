@@ -358,8 +358,19 @@ void mj_fwdAcceleration(const mjModel* m, mjData* d) {
   mj_solveM(m, d, d->qacc_smooth, f, 1);
 }
 
+// warmstart and the main solver of m->opt.solver (lib/solver.c), from solver_niter 0
+void mj_solMain(const mjModel* m, mjData* d) {
+  d->solver_niter = 0;
+  mj_solWarmstart(m, d);
+  switch (m->opt.solver) {
+    case mjSOL_PGS: mj_solPGS(m, d, m->opt.iterations); break;
+    case mjSOL_CG: mj_solCG(m, d, m->opt.iterations); break;
+    default: mj_solNewton(m, d, m->opt.iterations); break;
+  }
+}
+
 // the constraint stage: without constraint rows qacc = qacc_smooth and no constraint force;
-// else warmstart and the solver of m->opt.solver (lib/solver.c)
+// else the main solver, then noslip when opt.noslip_iterations > 0
 void mj_fwdConstraint(const mjModel* m, mjData* d) {
   d->solver_niter = 0;
   if (!d->nefc) {
@@ -367,12 +378,7 @@ void mj_fwdConstraint(const mjModel* m, mjData* d) {
     mju_zero(d->qfrc_constraint, m->nv);
     return;
   }
-  mj_solWarmstart(m, d);
-  switch (m->opt.solver) {
-    case mjSOL_PGS: mj_solPGS(m, d, m->opt.iterations); break;
-    case mjSOL_CG: mj_solCG(m, d, m->opt.iterations); break;
-    default: mj_solNewton(m, d, m->opt.iterations); break;
-  }
+  mj_solMain(m, d);
   if (m->opt.noslip_iterations > 0) mj_solNoSlip(m, d, m->opt.noslip_iterations);
 }
 

@@ -14,6 +14,10 @@ int mj_actuatorDisabled(const mjModel* m, int i);
 // mj_forward with or without the sensors (and energy): RK4's inner stages skip them
 void mj_forwardSkip(const mjModel* m, mjData* d, int skipsensor);
 
+// warmstart and the main solver of m->opt.solver (mj_fwdConstraint without noslip; d has
+// constraint rows): the analytic derivative reruns it for the solution noslip starts from
+void mj_solMain(const mjModel* m, mjData* d);
+
 // activation of actuator i's state at address adr after one step with derivative act_dot:
 // filterexact integrates exactly, others by Euler; clamped to actrange when actlimited
 mjtNum mj_nextActivation(const mjModel* m, const mjData* d, int i, int adr, mjtNum act_dot);

@@ -920,9 +920,10 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz);
 // whatever solver found the solution; the Euler (implicit damping), implicit and
 // implicitfast integrators, RK4 by the chain rule through its stages; the inertia-box fluid
 // forces (Euler, RK4), site transmissions, joint actfrcrange, rows of site-to-site spatial
-// tendons, gravity compensation (passive or through actuators) and xfrc_applied.  Refused
-// with a message: rows of spatial tendons wrapping geoms or over pulleys, libccd's MPR
-// contacts and multiccd's, a face or an edge on a face, height fields, noslip, fluid forces
+// tendons, gravity compensation (passive or through actuators), xfrc_applied and noslip
+// (through the sweeps it took).  Refused with a message: rows of spatial tendons wrapping
+// geoms or over pulleys, libccd's MPR contacts and multiccd's, a face or an edge on a face,
+// height fields, fluid forces
 // under the implicit integrators, tendon armature, spatial tendons with forces, slider-crank,
 // body and reference-site transmissions, site transmissions with length or velocity terms,
 // muscle and user actuators, tendon actfrcrange.
