@@ -35,32 +35,36 @@ typedef struct {
 } Face;
 
 // the support point of a primitive of type `type` and size s in its own frame in the unit
-// direction dir: the farthest point along dir
+// direction dir: the farthest point along dir, in MuJoCo's arithmetic (its native support
+// functions: GJK near convergence turns last bits into visible differences)
 static void supportLocal(int type, const mjtNum s[3], const mjtNum dir[3], mjtNum res[3]) {
   switch (type) {
-  case mjGEOM_SPHERE:
-    mju_scl3(res, dir, s[0]);
-    break;
-
   // sphere of radius s0 at the end +-s1 z nearer dir
   case mjGEOM_CAPSULE:
     mju_scl3(res, dir, s[0]);
     res[2] += dir[2] >= 0 ? s[1] : -s[1];
     break;
 
-  // s o (s o dir) / |s o dir|
+  // t (s / |t|) with t = dir o s; (s0, 0, 0) when |t| < mjMINVAL
   case mjGEOM_ELLIPSOID: {
-    mjtNum t[3] = {s[0] * dir[0], s[1] * dir[1], s[2] * dir[2]};
-    mjtNum len = mju_norm3(t);
-    for (int k = 0; k < 3; k++) res[k] = len < mjMINVAL ? 0 : s[k] * t[k] / len;
+    mjtNum t[3] = {dir[0] * s[0], dir[1] * s[1], dir[2] * s[2]}, t2 = mju_dot3(t, t);
+    if (t2 < mjMINVAL * mjMINVAL) {
+      res[0] = s[0];
+      res[1] = res[2] = 0;
+      break;
+    }
+    mjtNum inv = 1 / sqrt(t2);
+    for (int k = 0; k < 3; k++) res[k] = t[k] * (inv * s[k]);
     break;
   }
 
-  // rim point: radius along the direction's xy part, the cap nearer dir
+  // rim point: the direction's xy part scaled by s0 / |xy| (0 when |xy|^2 < mjMINVAL^2), the
+  // cap nearer dir
   case mjGEOM_CYLINDER: {
-    mjtNum len = sqrt(dir[0] * dir[0] + dir[1] * dir[1]);
-    res[0] = len < mjMINVAL ? 0 : s[0] * dir[0] / len;
-    res[1] = len < mjMINVAL ? 0 : s[0] * dir[1] / len;
+    mjtNum n2 = dir[0] * dir[0] + dir[1] * dir[1];
+    mjtNum scl = n2 >= mjMINVAL * mjMINVAL ? s[0] / sqrt(n2) : 0;
+    res[0] = scl * dir[0];
+    res[1] = scl * dir[1];
     res[2] = dir[2] >= 0 ? s[1] : -s[1];
     break;
   }
@@ -84,10 +88,15 @@ typedef struct {
   int core[2];    // 1: side i is a sphere's center or a capsule's segment (radius left out)
 } Pair;
 
-// world support point of geom g at (pos, mat) in the unit direction dir; a mesh climbs its
-// hull from *warm (NULL: from its first vertex)
+// world support point of geom g at (pos, mat) in the unit direction dir: pos + R s(R'dir); a
+// mesh climbs its hull from *warm (NULL: from its first vertex)
 static void supportAt(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
                       const mjtNum dir[3], int* warm, mjtNum res[3]) {
+  // a sphere in the world frame: pos + r dir
+  if (m->geom_type[g] == mjGEOM_SPHERE) {
+    for (int k = 0; k < 3; k++) res[k] = m->geom_size[3 * g] * dir[k] + pos[k];
+    return;
+  }
   mjtNum local[3], sl[3];
   mju_mulMatTVec3(local, mat, dir);
   if (m->geom_type[g] == mjGEOM_MESH) mjc_meshSupport(m, g, local, warm, sl);
@@ -318,21 +327,23 @@ static int discrete(const Pair* p) {
 // direction -x / |x| ((-1, 0, 0) when x vanishes), stops when the Frank-Wolfe duality gap 2 x'(x -
 // w) falls below tol^2 (0 when discrete), replaces the simplex by its sub-simplex nearest the
 // origin and x by that point, and stops when x no longer moves (by mjMINVAL per coordinate) or the
-// simplex is a tetrahedron holding the origin, or after maxiter.  Returns |x| (the distance when
-// separated; 0 in a tetrahedron), or INFINITY as soon as w's plane puts the origin farther than
-// cutoff (x'w > 0 and (x'w)^2 / |x|^2 >= cutoff^2; cutoff 0: any separation)
+// simplex is a tetrahedron holding the origin, or after maxiter.  Returns |x| as the last
+// iteration began (the distance when separated; 0 in a tetrahedron), or INFINITY as soon as w's
+// plane puts the origin farther than cutoff (x'w > 0 and (x'w)^2 / |x|^2 >= cutoff^2; cutoff 0:
+// any separation)
 static mjtNum gjk(const Pair* p, Simplex* S, mjtNum cutoff, int maxiter, mjtNum tol) {
   mjtNum c2[3], eps = discrete(p) ? 0 : tol * tol;
   sideCenter(p, 0, S->x);
   sideCenter(p, 1, c2);
   mju_sub3(S->x, S->x, c2);
-  mjtNum lam[4] = {1, 0, 0, 0};
+  mjtNum lam[4] = {1, 0, 0, 0}, dist = mju_norm3(S->x);
   int n = 0;
   for (int k = 0; k < maxiter; k++) {
     // the support point toward the origin
     mjtNum u[3] = {-1, 0, 0}, xx = mju_dot3(S->x, S->x), gap[3];
+    dist = sqrt(xx);
     if (xx > mjMINVAL * mjMINVAL) {
-      mju_scl3(u, S->x, 1 / sqrt(xx));
+      mju_scl3(u, S->x, 1 / dist);
       mju_scl3(u, u, -1);
     }
     support(p, u, S->s + n);
@@ -367,7 +378,7 @@ static mjtNum gjk(const Pair* p, Simplex* S, mjtNum cutoff, int maxiter, mjtNum 
   }
   S->n = n;
   mju_copy4(S->lam, lam);
-  return n == 4 ? 0 : mju_norm3(S->x);
+  return n == 4 ? 0 : dist;
 }
 
 // GJK's witness points a = sum lam_i a_i on A, b = sum lam_i b_i on B
