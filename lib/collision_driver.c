@@ -469,11 +469,17 @@ mjtNum mj_geomDistance(const mjModel* m, const mjData* d, int g1, int g2, mjtNum
   mjfCollision fn = mj_collisionFunc[m->geom_type[a]][m->geom_type[b]];
   if (fromto) mju_zero(fromto, 6);
   if (!fn) return distmax;
-  // convex pairs on MuJoCo's default path: the distance itself, not a margin's contact
+  // convex pairs on MuJoCo's default path: the distance itself, not a margin's contact, with
+  // the geoms in type order as MuJoCo's (GJK's rounding depends on it)
   if (fn == mjc_Convex && !(m->opt.disableflags & mjDSBL_NATIVECCD)) {
-    mjGeomPair gp = {{g1, g2}, {d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2},
-                     {d->geom_xmat + 9 * g1, d->geom_xmat + 9 * g2}, {NULL, NULL}};
-    return mjc_ConvexDistance(m, &gp, distmax, fromto);
+    mjGeomPair gp = {{a, b}, {d->geom_xpos + 3 * a, d->geom_xpos + 3 * b},
+                     {d->geom_xmat + 9 * a, d->geom_xmat + 9 * b}, {NULL, NULL}};
+    mjtNum ft[6], dist = mjc_ConvexDistance(m, &gp, distmax, ft);
+    if (fromto && dist < distmax) {
+      mju_copy3(fromto + (flip ? 3 : 0), ft);
+      mju_copy3(fromto + (flip ? 0 : 3), ft + 3);
+    }
+    return dist;
   }
   mjContact con[mjMAXCONPAIR];
   int n = fn(m, d, con, a, b, distmax), best = -1;

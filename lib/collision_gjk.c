@@ -1,12 +1,17 @@
 // collision_gjk.c: the convex pairs without an analytic function when nativeccd is on (MuJoCo
-// 3.5.1's default): GJK finds whether the geoms, each inflated by half the pair's margin,
-// intersect, and EPA expands GJK's final simplex into the polytope face of the Minkowski
-// difference A - B nearest the origin: the penetration depth of the inflated geoms and its
-// direction.  As MuJoCo does (measured on the oracle), separated geoms within the margin are
-// penetrating inflated geoms, so one contact has dist = margin - depth, the normal the face's
-// (from g1 to g2) and pos the midpoint of the witness points on A and B.  Both loops stop at
-// opt.ccd_iterations or when a new support point improves by less than opt.ccd_tolerance.
-// Everything is on the C stack: the polytope has at most 4 + gjkMAXITER vertices.
+// 3.5.1's default), the same query as MuJoCo's mjc_ccd (measured on the oracle): GJK with the
+// signed-volume sub-distance algorithm finds the distance of the geoms, each inflated by half the
+// pair's margin, or that they intersect, and EPA expands GJK's final simplex into the polytope
+// face of the Minkowski difference A - B nearest the origin: the penetration depth and its
+// direction.  For distances (mj_geomDistance) a sphere or a capsule enters GJK first as its center
+// or segment (its core), its radius subtracted from the distance found; only when the cores
+// overlap do GJK and EPA run on the whole geoms (contacts match MuJoCo's on the whole geoms:
+// sphere-ellipsoid 0.84 of contacts within 1e-9 against 0.78 on cores).  A contact has dist =
+// margin - depth (separated geoms within the margin are penetrating inflated ones), the normal
+// from g1 to g2 along the witness points' difference and pos their midpoint.  GJK stops on the
+// Frank-Wolfe duality gap (below ccd_tolerance^2), EPA when a support point improves by less than
+// ccd_tolerance, both at opt.ccd_iterations.  Everything is on the C stack: the polytope has at
+// most 4 + gjkMAXITER vertices.
 #include <math.h>
 
 #include "collision.h"
@@ -30,32 +35,36 @@ typedef struct {
 } Face;
 
 // the support point of a primitive of type `type` and size s in its own frame in the unit
-// direction dir: the farthest point along dir
+// direction dir: the farthest point along dir, in MuJoCo's arithmetic (its native support
+// functions: GJK near convergence turns last bits into visible differences)
 static void supportLocal(int type, const mjtNum s[3], const mjtNum dir[3], mjtNum res[3]) {
   switch (type) {
-  case mjGEOM_SPHERE:
-    mju_scl3(res, dir, s[0]);
-    break;
-
   // sphere of radius s0 at the end +-s1 z nearer dir
   case mjGEOM_CAPSULE:
     mju_scl3(res, dir, s[0]);
     res[2] += dir[2] >= 0 ? s[1] : -s[1];
     break;
 
-  // s o (s o dir) / |s o dir|
+  // t (s / |t|) with t = dir o s; (s0, 0, 0) when |t| < mjMINVAL
   case mjGEOM_ELLIPSOID: {
-    mjtNum t[3] = {s[0] * dir[0], s[1] * dir[1], s[2] * dir[2]};
-    mjtNum len = mju_norm3(t);
-    for (int k = 0; k < 3; k++) res[k] = len < mjMINVAL ? 0 : s[k] * t[k] / len;
+    mjtNum t[3] = {dir[0] * s[0], dir[1] * s[1], dir[2] * s[2]}, t2 = mju_dot3(t, t);
+    if (t2 < mjMINVAL * mjMINVAL) {
+      res[0] = s[0];
+      res[1] = res[2] = 0;
+      break;
+    }
+    mjtNum inv = 1 / sqrt(t2);
+    for (int k = 0; k < 3; k++) res[k] = t[k] * (inv * s[k]);
     break;
   }
 
-  // rim point: radius along the direction's xy part, the cap nearer dir
+  // rim point: the direction's xy part scaled by s0 / |xy| (0 when |xy|^2 < mjMINVAL^2), the
+  // cap nearer dir
   case mjGEOM_CYLINDER: {
-    mjtNum len = sqrt(dir[0] * dir[0] + dir[1] * dir[1]);
-    res[0] = len < mjMINVAL ? 0 : s[0] * dir[0] / len;
-    res[1] = len < mjMINVAL ? 0 : s[0] * dir[1] / len;
+    mjtNum n2 = dir[0] * dir[0] + dir[1] * dir[1];
+    mjtNum scl = n2 >= mjMINVAL * mjMINVAL ? s[0] / sqrt(n2) : 0;
+    res[0] = scl * dir[0];
+    res[1] = scl * dir[1];
     res[2] = dir[2] >= 0 ? s[1] : -s[1];
     break;
   }
@@ -76,12 +85,18 @@ typedef struct {
   const mjGeomPair* gp;
   mjtNum margin;  // half the pair's margin, added in every direction
   int* warm;      // (2) where each side's mesh support climb starts (collision_mesh.c)
+  int core[2];    // 1: side i is a sphere's center or a capsule's segment (radius left out)
 } Pair;
 
-// world support point of geom g at (pos, mat) in the unit direction dir; a mesh climbs its
-// hull from *warm (NULL: from its first vertex)
+// world support point of geom g at (pos, mat) in the unit direction dir: pos + R s(R'dir); a
+// mesh climbs its hull from *warm (NULL: from its first vertex)
 static void supportAt(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
                       const mjtNum dir[3], int* warm, mjtNum res[3]) {
+  // a sphere in the world frame: pos + r dir
+  if (m->geom_type[g] == mjGEOM_SPHERE) {
+    for (int k = 0; k < 3; k++) res[k] = m->geom_size[3 * g] * dir[k] + pos[k];
+    return;
+  }
   mjtNum local[3], sl[3];
   mju_mulMatTVec3(local, mat, dir);
   if (m->geom_type[g] == mjGEOM_MESH) mjc_meshSupport(m, g, local, warm, sl);
@@ -96,17 +111,26 @@ void mjc_geomSupport(const mjModel* m, int g, const mjtNum pos[3], const mjtNum 
   supportAt(m, g, pos, mat, dir, NULL, res);
 }
 
-// world support point of side i of the pair in the direction dir (any length): a geom
-// inflated by margin, or a height field prism as it is
-static void geomSupport(const Pair* p, int i, const mjtNum dir[3], mjtNum res[3]) {
-  mjtNum u[3] = {dir[0], dir[1], dir[2]};
-  mju_normalize3(u);
-  if (p->gp->prism[i]) {
-    mjc_prismSupport(p->gp->prism[i], u, res);
+// world support point of side i of the pair in the unit direction u: a geom inflated by
+// margin, its core (a sphere's center, the end of a capsule's segment pos +- h z nearer u; the
+// margin joins the radius), or a height field prism as it is
+static void geomSupport(const Pair* p, int i, const mjtNum u[3], mjtNum res[3]) {
+  const mjGeomPair* gp = p->gp;
+  if (gp->prism[i]) {
+    mjc_prismSupport(gp->prism[i], u, res);
     return;
   }
-  supportAt(p->m, p->gp->g[i], p->gp->pos[i], p->gp->mat[i], u, p->warm + i, res);
-  for (int k = 0; k < 3; k++) res[k] += p->margin * u[k];
+  int g = gp->g[i];
+  if (p->core[i]) {
+    // h z with z the geom's axis (third column of mat), h 0 for a sphere
+    const mjtNum* mat = gp->mat[i];
+    mjtNum h = p->m->geom_type[g] == mjGEOM_CAPSULE ? p->m->geom_size[3 * g + 1] : 0;
+    if (mat[2] * u[0] + mat[5] * u[1] + mat[8] * u[2] < 0) h = -h;
+    for (int k = 0; k < 3; k++) res[k] = mat[3 * k + 2] * h + gp->pos[i][k];
+    return;
+  }
+  supportAt(p->m, g, gp->pos[i], gp->mat[i], u, p->warm + i, res);
+  for (int k = 0; k < 3; k++) res[k] += u[k] * p->margin;
 }
 
 // the center of side i of the pair: the geom's position, a prism's mean corner
@@ -118,15 +142,254 @@ static void sideCenter(const Pair* p, int i, mjtNum c[3]) {
   mju_scl3(c, c, 1.0 / 6);
 }
 
-// support of A - B in the direction dir: a = sA(dir), b = sB(-dir), w = a - b
-static void support(const Pair* p, const mjtNum dir[3], Vertex* v) {
-  mjtNum neg[3] = {-dir[0], -dir[1], -dir[2]};
-  geomSupport(p, 0, dir, v->a);
+// support of A - B in the unit direction u: a = sA(u), b = sB(-u), w = a - b
+static void support(const Pair* p, const mjtNum u[3], Vertex* v) {
+  mjtNum neg[3] = {-u[0], -u[1], -u[2]};
+  geomSupport(p, 0, u, v->a);
   geomSupport(p, 1, neg, v->b);
   mju_sub3(v->w, v->a, v->b);
 }
 
+// support of A - B in the direction dir (any length, (1, 0, 0) when it vanishes)
+static void supportDir(const Pair* p, const mjtNum dir[3], Vertex* v) {
+  mjtNum u[3] = {dir[0], dir[1], dir[2]};
+  mju_normalize3(u);
+  support(p, u, v);
+}
+
 // ---- GJK --------------------------------------------------------------------------------------
+// the point of a simplex nearest the origin by signed volumes (Montanari, Petrinic and
+// Barbieri, ACM ToG 2017): the origin's projection on the simplex's affine hull, in barycentric
+// weights from the cofactors of [s_1 .. s_n; 1 .. 1]; inside when each cofactor has the sign
+// of the determinant, else the nearest of the facets whose cofactor disagrees
+
+// 1 when a and b are both positive or both negative
+static int sameSign(mjtNum a, mjtNum b) { return (a > 0 && b > 0) || (a < 0 && b < 0); }
+
+// x = sum_i lam_i s_i over n points, summed in order
+static void combine(mjtNum x[3], const mjtNum* lam, const mjtNum* const s[], int n) {
+  for (int k = 0; k < 3; k++) {
+    x[k] = lam[0] * s[0][k];
+    for (int i = 1; i < n; i++) x[k] += lam[i] * s[i][k];
+  }
+}
+
+// segment (a, b): the foot p = b - (b'(b - a) / |b - a|^2) (b - a) on the axis k where the
+// segment is longest (the last of ties), lam = (p_k - b_k, a_k - p_k) / (a_k - b_k) when both
+// share its sign, else b alone (GJK's newest point)
+static void nearest1(mjtNum lam[2], const mjtNum a[3], const mjtNum b[3]) {
+  mjtNum ab[3], mu = 0;
+  mju_sub3(ab, b, a);
+  mjtNum t = -(mju_dot3(b, ab) / mju_dot3(ab, ab));
+  int k = 0;
+  for (int i = 0; i < 3; i++) {
+    if (fabs(a[i] - b[i]) >= fabs(mu)) {
+      mu = a[i] - b[i];
+      k = i;
+    }
+  }
+  mjtNum p = b[k] + t * ab[k], c1 = p - b[k], c2 = a[k] - p;
+  if (sameSign(mu, c1) && sameSign(mu, c2)) {
+    lam[0] = c1 / mu;
+    lam[1] = c2 / mu;
+  } else {
+    lam[0] = 0;
+    lam[1] = 1;
+  }
+}
+
+// the origin's foot p = n (n'v / n'n) on the plane of triangle v, n the cross product of two
+// edges, trying the bases v2, v1 and v3 in turn (the first with n'v != 0 and n'n > mjMINVAL);
+// 1 when the triangle is degenerate (n = 0)
+static int planeProjection(mjtNum p[3], const mjtNum* const v[3]) {
+  mjtNum d21[3], d31[3], d32[3];
+  mju_sub3(d21, v[1], v[0]);
+  mju_sub3(d31, v[2], v[0]);
+  mju_sub3(d32, v[2], v[1]);
+  const mjtNum* e[3][3] = {{d32, d21, v[1]}, {d21, d31, v[0]}, {d31, d32, v[2]}};
+  for (int i = 0; i < 3; i++) {
+    mjtNum n[3];
+    mju_cross(n, e[i][0], e[i][1]);
+    mjtNum nv = mju_dot3(n, e[i][2]), nn = mju_dot3(n, n);
+    if (nn == 0) return 1;
+    if (i == 2 || (nv != 0 && nn > mjMINVAL)) {
+      mju_scl3(p, n, nv / nn);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+// the cofactor of the 1-row of the triangle's matrix [a b c; 1 1 1] on axes (i, j): twice its
+// signed area projected on them
+static mjtNum minor2(const mjtNum a[3], const mjtNum b[3], const mjtNum c[3], int i, int j) {
+  return b[i] * c[j] - b[j] * c[i] - a[i] * c[j] + a[j] * c[i] + a[i] * b[j] - a[j] * b[i];
+}
+
+// twice the signed area of 2D triangle (a, b, c) on axes (x, y)
+static mjtNum area2(const mjtNum a[3], const mjtNum b[3], const mjtNum c[3], int x, int y) {
+  return a[x] * b[y] + a[y] * c[x] + b[x] * c[y] - a[x] * c[y] - a[y] * b[x] - c[x] * b[y];
+}
+
+// a . (b x c)
+static mjtNum det3(const mjtNum a[3], const mjtNum b[3], const mjtNum c[3]) {
+  mjtNum bc[3];
+  mju_cross(bc, b, c);
+  return mju_dot3(a, bc);
+}
+
+static void nearestIn(mjtNum* lam, const mjtNum* const s[], int n);
+
+// the simplex s (n points) without its points j whose cofactor disagrees (ok[j] = 0): the
+// nearest of those facets' nearest points, as weights lam (n) with lam_j = 0
+static void nearestFacet(mjtNum* lam, const mjtNum* const s[], int n, const int ok[4]) {
+  mjtNum dmin = 0;
+  int first = 1;
+  for (int j = 0; j < n; j++) {
+    if (ok[j]) continue;
+    const mjtNum* f[3];
+    mjtNum l[3], x[3];
+    for (int i = 0, m = 0; i < n; i++) if (i != j) f[m++] = s[i];
+    nearestIn(l, f, n - 1);
+    combine(x, l, f, n - 1);
+    mjtNum d = mju_dot3(x, x);
+    if (first || d < dmin) {
+      for (int i = 0; i < n; i++) lam[i] = i < j ? l[i] : (i == j ? 0 : l[i - 1]);
+      dmin = d;
+      first = 0;
+    }
+  }
+}
+
+// the weights lam (n) of the point of simplex s (1 to 4 points) nearest the origin
+static void nearestIn(mjtNum* lam, const mjtNum* const s[], int n) {
+  int ok[4];
+  if (n == 1) {
+    lam[0] = 1;
+  } else if (n == 2) {
+    nearest1(lam, s[0], s[1]);
+  } else if (n == 3) {
+    // a degenerate triangle as its first edge
+    mjtNum p[3];
+    if (planeProjection(p, s)) {
+      nearest1(lam, s[0], s[1]);
+      lam[2] = 0;
+      return;
+    }
+
+    // the foot's areas on the axis pair where the triangle's shadow is largest (M its area)
+    mjtNum mu[3] = {minor2(s[0], s[1], s[2], 1, 2), minor2(s[0], s[1], s[2], 0, 2),
+                    minor2(s[0], s[1], s[2], 0, 1)};
+    int c = fabs(mu[0]) >= fabs(mu[1]) && fabs(mu[0]) >= fabs(mu[2]) ? 0
+            : (fabs(mu[1]) >= fabs(mu[2]) ? 1 : 2);
+    int x = c == 0 ? 1 : 0, y = c == 2 ? 1 : 2;
+    mjtNum C[3] = {area2(p, s[1], s[2], x, y), area2(p, s[2], s[0], x, y),
+                   area2(p, s[0], s[1], x, y)};
+    for (int i = 0; i < 3; i++) ok[i] = sameSign(mu[c], C[i]);
+    if (ok[0] && ok[1] && ok[2]) {
+      for (int i = 0; i < 3; i++) lam[i] = C[i] / mu[c];
+      return;
+    }
+    nearestFacet(lam, s, 3, ok);
+  } else {
+    // cofactors C4i of [s1 s2 s3 s4; 1 1 1 1], their sum the determinant (6 signed volumes)
+    mjtNum C[4] = {-det3(s[1], s[2], s[3]), det3(s[0], s[2], s[3]), -det3(s[0], s[1], s[3]),
+                   det3(s[0], s[1], s[2])};
+    mjtNum det = C[0] + C[1] + C[2] + C[3];
+    for (int i = 0; i < 4; i++) ok[i] = sameSign(det, C[i]);
+    if (ok[0] && ok[1] && ok[2] && ok[3]) {
+      for (int i = 0; i < 4; i++) lam[i] = C[i] / det;
+      return;
+    }
+    nearestFacet(lam, s, 4, ok);
+  }
+}
+
+// GJK's simplex: points of A - B, their weights and the nearest point x = sum lam_i w_i
+typedef struct {
+  Vertex s[4];
+  int n;
+  mjtNum lam[4], x[3];
+} Simplex;
+
+// 1 when both sides are polytopes (mesh, box, height field prism) without margin: GJK then
+// ends exactly and needs no tolerance
+static int discrete(const Pair* p) {
+  if (p->margin != 0) return 0;
+  for (int i = 0; i < 2; i++) {
+    int t = p->m->geom_type[p->gp->g[i]];
+    if (!p->gp->prism[i] && (p->core[i] || (t != mjGEOM_MESH && t != mjGEOM_BOX))) return 0;
+  }
+  return 1;
+}
+
+// GJK from x = c1 - c2 (the sides' centers): each iteration takes the support point w in the
+// direction -x / |x| ((-1, 0, 0) when x vanishes), stops when the Frank-Wolfe duality gap 2 x'(x -
+// w) falls below tol^2 (0 when discrete), replaces the simplex by its sub-simplex nearest the
+// origin and x by that point, and stops when x no longer moves (by mjMINVAL per coordinate) or the
+// simplex is a tetrahedron holding the origin, or after maxiter.  Returns |x| as the last
+// iteration began (the distance when separated; 0 in a tetrahedron), or INFINITY as soon as w's
+// plane puts the origin farther than cutoff (x'w > 0 and (x'w)^2 / |x|^2 >= cutoff^2; cutoff 0:
+// any separation)
+static mjtNum gjk(const Pair* p, Simplex* S, mjtNum cutoff, int maxiter, mjtNum tol) {
+  mjtNum c2[3], eps = discrete(p) ? 0 : tol * tol;
+  sideCenter(p, 0, S->x);
+  sideCenter(p, 1, c2);
+  mju_sub3(S->x, S->x, c2);
+  mjtNum lam[4] = {1, 0, 0, 0}, dist = mju_norm3(S->x);
+  int n = 0;
+  for (int k = 0; k < maxiter; k++) {
+    // the support point toward the origin
+    mjtNum u[3] = {-1, 0, 0}, xx = mju_dot3(S->x, S->x), gap[3];
+    dist = sqrt(xx);
+    if (xx > mjMINVAL * mjMINVAL) {
+      mju_scl3(u, S->x, 1 / dist);
+      mju_scl3(u, u, -1);
+    }
+    support(p, u, S->s + n);
+    const mjtNum* w = S->s[n].w;
+    mju_sub3(gap, S->x, w);
+    if (2 * mju_dot3(S->x, gap) < eps) {
+      if (!k) n = 1;
+      break;
+    }
+    mjtNum xw = mju_dot3(S->x, w);
+    if (xw > 0 && (cutoff == 0 || xw * xw / xx >= cutoff * cutoff)) return INFINITY;
+
+    // the sub-simplex nearest the origin: the points of nonzero weight
+    const mjtNum* pts[4] = {S->s[0].w, S->s[1].w, S->s[2].w, S->s[3].w};
+    mju_zero4(lam);
+    nearestIn(lam, pts, n + 1);
+    n = 0;
+    for (int i = 0; i < 4; i++) {
+      if (lam[i] == 0) continue;
+      S->s[n] = S->s[i];
+      lam[n++] = lam[i];
+    }
+
+    // the next x, unless it stays
+    mjtNum next[3];
+    for (int i = 0; i < n; i++) pts[i] = S->s[i].w;
+    combine(next, lam, pts, n);
+    if (fabs(next[0] - S->x[0]) < mjMINVAL && fabs(next[1] - S->x[1]) < mjMINVAL &&
+        fabs(next[2] - S->x[2]) < mjMINVAL) break;
+    mju_copy3(S->x, next);
+    if (n == 4) break;
+  }
+  S->n = n;
+  mju_copy4(S->lam, lam);
+  return n == 4 ? 0 : dist;
+}
+
+// GJK's witness points a = sum lam_i a_i on A, b = sum lam_i b_i on B
+static void gjkWitness(const Simplex* S, mjtNum a[3], mjtNum b[3]) {
+  const mjtNum* pa[4] = {S->s[0].a, S->s[1].a, S->s[2].a, S->s[3].a};
+  const mjtNum* pb[4] = {S->s[0].b, S->s[1].b, S->s[2].b, S->s[3].b};
+  combine(a, S->lam, pa, S->n);
+  combine(b, S->lam, pb, S->n);
+}
+
+// ---- EPA --------------------------------------------------------------------------------------
 
 // the point of segment [a, b] nearest the origin as barycentric weights lam (2); returns |x|^2
 static mjtNum nearestSegment(const mjtNum a[3], const mjtNum b[3], mjtNum lam[2]) {
@@ -185,79 +448,6 @@ static mjtNum nearestTriangle(const mjtNum* p[3], mjtNum lam[3]) {
   return best;
 }
 
-// reduce simplex s (n points) to the smallest sub-simplex holding its point nearest the origin,
-// written to v, with the kept points' weights in w (may be NULL); returns the new count (4 and
-// v = 0 when the tetrahedron holds the origin)
-static int nearestSimplex(Vertex s[4], int n, mjtNum v[3], mjtNum w[4]) {
-  mjtNum lam[4] = {1, 0, 0, 0};
-  if (n == 2) nearestSegment(s[0].w, s[1].w, lam);
-  if (n == 3) nearestTriangle((const mjtNum*[3]){s[0].w, s[1].w, s[2].w}, lam);
-
-  // tetrahedron: the origin inside when it is on the inner side of every face, else the
-  // nearest face
-  if (n == 4) {
-    mjtNum best = INFINITY;
-    int inside = 1;
-    for (int f = 0; f < 4; f++) {
-      int i = (f + 1) % 4, j = (f + 2) % 4, k = (f + 3) % 4;
-      mjtNum e1[3], e2[3], nf[3], l3[3];
-      mju_sub3(e1, s[j].w, s[i].w);
-      mju_sub3(e2, s[k].w, s[i].w);
-      mju_cross(nf, e1, e2);
-      mjtNum side = mju_dot3(nf, s[i].w), opp = mju_dot3(nf, s[f].w) - side;
-      if (side * opp > 0 || opp == 0) inside = 0;
-      else continue;
-      mjtNum d2 = nearestTriangle((const mjtNum*[3]){s[i].w, s[j].w, s[k].w}, l3);
-      if (d2 < best) {
-        best = d2;
-        lam[f] = 0;
-        lam[i] = l3[0];
-        lam[j] = l3[1];
-        lam[k] = l3[2];
-      }
-    }
-    if (inside) {
-      mju_zero3(v);
-      return 4;
-    }
-  }
-
-  // keep the vertices of positive weight
-  int m = 0;
-  mju_zero3(v);
-  for (int i = 0; i < n; i++) {
-    if (lam[i] <= 0) continue;
-    for (int k = 0; k < 3; k++) v[k] += lam[i] * s[i].w[k];
-    if (w) w[m] = lam[i];
-    s[m++] = s[i];
-  }
-  return m;
-}
-
-// GJK on the inflated pair: 1 with a simplex s (count *ns) around or touching the origin when
-// A - B holds the origin, 0 when a separating direction is found
-static int gjk(const Pair* p, Vertex s[4], int* ns, int maxiter, mjtNum tol) {
-  mjtNum v[3], c1[3];
-  sideCenter(p, 0, v);
-  sideCenter(p, 1, c1);
-  mju_sub3(v, v, c1);
-  if (mju_dot3(v, v) < mjMINVAL) v[0] = 1;
-  int n = 0;
-  for (int iter = 0; iter < maxiter; iter++) {
-    // the support point toward the origin; beyond it lies no point of A - B
-    mjtNum dir[3] = {-v[0], -v[1], -v[2]};
-    support(p, dir, s + n);
-    mjtNum vv = mju_dot3(v, v), vw = mju_dot3(v, s[n].w);
-    if (vw > 0) return 0;
-    if (n && vv - vw <= tol * tol) break;
-    n = nearestSimplex(s, n + 1, v, NULL);
-    if (n == 4 || mju_dot3(v, v) < mjMINVAL) break;
-  }
-  *ns = n;
-  return mju_dot3(v, v) < mjMINVAL || n == 4;
-}
-
-// ---- EPA --------------------------------------------------------------------------------------
 
 // the polytope
 typedef struct {
@@ -312,7 +502,7 @@ static void addEdge(Polytope* P, int i, int j) {
 static int fillSimplex(const Pair* p, Vertex s[4], int n) {
   static const mjtNum axes[6][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1},
                                     {-1, 0, 0}, {0, -1, 0}, {0, 0, -1}};
-  if (n == 0) support(p, axes[0], s + n++);
+  if (n == 0) supportDir(p, axes[0], s + n++);
   while (n < 4) {
     // candidate directions: the axes, or the normal of the triangle and its opposite
     int found = 0;
@@ -328,7 +518,7 @@ static int fillSimplex(const Pair* p, Vertex s[4], int n) {
       } else {
         mju_copy3(dir, axes[c]);
       }
-      support(p, dir, s + n);
+      supportDir(p, dir, s + n);
 
       // accept the point when it leaves the span: distance off the point, line or plane
       mjtNum e1[3], e2[3], x[3], off;
@@ -386,7 +576,7 @@ static Face epa(const Pair* p, const Vertex s[4], Polytope* P, int maxiter, mjtN
     if (iter && best->dist < keep.dist) break;
     keep = *best;
     Vertex* w = P->v + P->nv;
-    support(p, keep.n, w);
+    supportDir(p, keep.n, w);
     if (mju_dot3(w->w, keep.n) - keep.dist < tol) break;
 
     // remove the faces that see w, keeping their boundary (the horizon)
@@ -415,89 +605,91 @@ static void epaFoot(const Polytope* P, const Face* f, mjtNum lam[3]) {
   if (planeFoot(p, lam) < 0) nearestTriangle(p, lam);
 }
 
+// ---- the query ---------------------------------------------------------------------------------
+
+// the witness points a (on g1) and b (on g2) of EPA's face f: its foot's weights on its vertices
+static void epaWitness(const Polytope* P, const Face* f, mjtNum a[3], mjtNum b[3]) {
+  mjtNum lam[3];
+  epaFoot(P, f, lam);
+  mju_zero3(a);
+  mju_zero3(b);
+  for (int i = 0; i < 3; i++) {
+    mju_addToScl3(a, P->v[f->v[i]].a, lam[i]);
+    mju_addToScl3(b, P->v[f->v[i]].b, lam[i]);
+  }
+}
+
+// the signed distance of the pair's (inflated) geoms with witness points a on g1 and b on g2, as
+// MuJoCo's mjc_ccd: the distance when separated by less than cutoff (cutoff 0: none sought),
+// -depth when they overlap, INFINITY when separated beyond cutoff.  Distances (cutoff > 0) of
+// spheres and capsules go first by their cores (r_i their radii plus margin): cores apart by d >
+// tol give d - r1 - r2 with a and b moved by r1 and r2 along n = (b - a) / |b - a|
+static mjtNum query(Pair* p, mjtNum cutoff, int maxiter, mjtNum tol, mjtNum a[3], mjtNum b[3]) {
+  Simplex S;
+  mjtNum r[2] = {0, 0};
+  for (int i = 0; i < 2; i++) {
+    int t = p->m->geom_type[p->gp->g[i]];
+    p->core[i] = cutoff > 0 && !p->gp->prism[i] && (t == mjGEOM_SPHERE || t == mjGEOM_CAPSULE);
+    if (p->core[i]) r[i] = p->m->geom_size[3 * p->gp->g[i]] + p->margin;
+  }
+  if (p->core[0] || p->core[1]) {
+    mjtNum dist = gjk(p, &S, cutoff + r[0] + r[1], maxiter, tol);
+    p->core[0] = p->core[1] = 0;
+    if (dist == INFINITY) return INFINITY;
+    if (dist > tol) {
+      mjtNum n[3];
+      gjkWitness(&S, a, b);
+      mju_sub3(n, b, a);
+      mju_normalize3(n);
+      mju_addToScl3(a, n, r[0]);
+      mju_addToScl3(b, n, -r[1]);
+      dist -= r[0] + r[1];
+      return dist > cutoff ? INFINITY : dist;
+    }
+  }
+
+  // the whole geoms: GJK's distance, or EPA's depth when it ends at the origin
+  mjtNum dist = gjk(p, &S, cutoff, maxiter, tol);
+  if (dist == INFINITY) return INFINITY;
+  gjkWitness(&S, a, b);
+  if (dist > tol || S.n < 2) return dist;
+  Polytope P;
+  if (!fillSimplex(p, S.s, S.n)) return 0;
+  Face f = epa(p, S.s, &P, maxiter, tol);
+  epaWitness(&P, &f, a, b);
+  return -f.dist;
+}
+
 // ---- the contact -------------------------------------------------------------------------------
 
-// one contact from GJK and EPA on the geoms inflated by half the margin (see the top)
+// one contact of the geoms inflated by half the margin when they overlap (see the top): pos the
+// witness points' midpoint, the normal (a - b) / |a - b|
 int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin) {
   int warm[2] = {0, 0};
-  Pair p = {m, gp, 0.5 * margin, warm};
+  Pair p = {m, gp, 0.5 * margin, warm, {0, 0}};
   int maxiter = m->opt.ccd_iterations < gjkMAXITER ? m->opt.ccd_iterations : gjkMAXITER;
-  mjtNum tol = m->opt.ccd_tolerance;
-  Vertex s[4];
-  int ns;
-  if (!gjk(&p, s, &ns, maxiter, tol) || !fillSimplex(&p, s, ns)) return 0;
-
-  // the nearest face: depth, normal, the origin's foot as weights of its vertices
-  Polytope P;
-  Face face = epa(&p, s, &P, maxiter, tol);
-  const Face* f = &face;
-  mjtNum lam[3];
-  epaFoot(&P, f, lam);
-  con->dist = margin - f->dist;
-  mju_copy3(con->frame, f->n);
+  mjtNum a[3], b[3], dist = query(&p, 0, maxiter, m->opt.ccd_tolerance, a, b);
+  if (!(dist < 0)) return 0;
+  con->dist = margin + dist;
+  for (int k = 0; k < 3; k++) con->pos[k] = 0.5 * (a[k] + b[k]);
+  mju_sub3(con->frame, a, b);
+  mju_normalize3(con->frame);
   mju_zero3(con->frame + 3);
-
-  // pos: the midpoint of the witness points sum lam_i a_i and sum lam_i b_i
-  mju_zero3(con->pos);
-  for (int i = 0; i < 3; i++) {
-    const Vertex* v = P.v + f->v[i];
-    for (int k = 0; k < 3; k++) con->pos[k] += 0.5 * lam[i] * (v->a[k] + v->b[k]);
-  }
-  return con->dist < margin;
+  return 1;
 }
 
 // ---- distance ----------------------------------------------------------------------------------
 
-// the signed distance of the geoms of gp as they are (not inflated), when below distmax, and
-// the segment fromto from g1's surface to g2's: GJK run to convergence gives the distance and
-// the witness points of separated geoms, EPA the depth (negative distance) of overlapping ones;
-// distmax and fromto untouched when farther
+// the signed distance of the geoms of gp as they are (not inflated) when below distmax, and the
+// segment fromto from g1's surface to g2's: the query's distance (GJK) of separated geoms, its
+// depth (EPA) of overlapping ones; distmax and fromto untouched when farther
 mjtNum mjc_ConvexDistance(const mjModel* m, const mjGeomPair* gp, mjtNum distmax,
                           mjtNum fromto[6]) {
   int warm[2] = {0, 0};
-  Pair p = {m, gp, 0, warm};
+  Pair p = {m, gp, 0, warm, {0, 0}};
   int maxiter = m->opt.ccd_iterations < gjkMAXITER ? m->opt.ccd_iterations : gjkMAXITER;
-  mjtNum tol = m->opt.ccd_tolerance, v[3], c1[3], lam[4] = {1, 0, 0, 0};
-  Vertex s[4];
-  int n = 0, overlap = 0;
-  sideCenter(&p, 0, v);
-  sideCenter(&p, 1, c1);
-  mju_sub3(v, v, c1);
-  if (mju_dot3(v, v) < mjMINVAL) v[0] = 1;
-  for (int iter = 0; iter < maxiter; iter++) {
-    // stop when the support point toward the origin improves the bound by less than tol
-    mjtNum dir[3] = {-v[0], -v[1], -v[2]};
-    support(&p, dir, s + n);
-    mjtNum vv = mju_dot3(v, v), vw = mju_dot3(v, s[n].w);
-    if (n && vv - vw <= tol * tol) break;
-    n = nearestSimplex(s, n + 1, v, lam);
-    if (n == 4 || mju_dot3(v, v) < mjMINVAL) {
-      overlap = 1;
-      break;
-    }
-  }
-  mjtNum a[3] = {0, 0, 0}, b[3] = {0, 0, 0}, dist;
-  if (!overlap) {
-    // separated: |v|, the witness points sum lam_i a_i and sum lam_i b_i
-    dist = mju_norm3(v);
-    if (dist >= distmax) return distmax;
-    for (int i = 0; i < n; i++) {
-      mju_addToScl3(a, s[i].a, lam[i]);
-      mju_addToScl3(b, s[i].b, lam[i]);
-    }
-  } else {
-    // overlapping: EPA's nearest face, its foot's weights on the witness points
-    if (!fillSimplex(&p, s, n)) return distmax;
-    Polytope P;
-    Face f = epa(&p, s, &P, maxiter, tol);
-    mjtNum l3[3];
-    epaFoot(&P, &f, l3);
-    dist = -f.dist;
-    for (int i = 0; i < 3; i++) {
-      mju_addToScl3(a, P.v[f.v[i]].a, l3[i]);
-      mju_addToScl3(b, P.v[f.v[i]].b, l3[i]);
-    }
-  }
+  mjtNum a[3], b[3], dist = query(&p, distmax, maxiter, m->opt.ccd_tolerance, a, b);
+  if (dist >= distmax) return distmax;
   if (fromto) {
     mju_copy3(fromto, a);
     mju_copy3(fromto + 3, b);

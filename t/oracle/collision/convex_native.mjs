@@ -9,7 +9,7 @@
 // penetration of the margin-inflated geoms, so they must agree closely: exit status 1 when a
 // pair's share of good contacts (dist within GOOD_DIST, normal within GOOD_NORMAL) is under
 // FLOOR (measured: 0.84 sphere-ellipsoid, where MuJoCo's EPA sometimes stops up to 2e-4
-// shallower than ours, 0.93 cylinder-box, 0.94 capsule-ellipsoid, 1 the others; median |dist|
+// shallower than ours, 0.92 cylinder-box, 0.94 capsule-ellipsoid, 1 the others; median |dist|
 // 1e-12) or the contact sets differ in more than SETS of the states (measured: 0);
 // (2) the defaults (35 iterations, 1e-6), where
 // MuJoCo's EPA stops at 35 iterations short of convergence on smooth geoms (its dist is off

@@ -19,7 +19,9 @@
 # apart); mesh_pairs.xml also through GJK/EPA by convex_native.mjs.  Our GJK/EPA
 # (nativeccd on) is compared with MuJoCo's per pair type by convex_native.mjs, against floors of
 # agreement: see that script; hfield.xml (a bumpy height field under the convex primitives)
-# goes the same way.
+# goes the same way.  distance.mjs compares mj_geomDistance through GJK of a mesh against a
+# capsule, a mesh, a box and a sphere (distance.xml, ccd_tolerance 1e-13) at 3000 random poses
+# within 1e-12.
 set -eu
 
 cd "$(dirname "$0")/../../.."
@@ -59,5 +61,7 @@ if [ -n "$override" ]; then
   node t/oracle/collision/convex_native.mjs --bin "$helper" --states 1000 $m/mesh_pairs.xml ||
     status=1
   node t/oracle/collision/convex_native.mjs --bin "$helper" $m/hfield.xml || status=1
+  node t/oracle/collision/distance.mjs --bin "$(helper collision/distances.c)" --states 3000 \
+    $m/distance.xml || status=1
 fi
 exit $status
