@@ -266,6 +266,11 @@ double mj_dataStackNeed(const mjModel* m, int chain, int ntenrow) {
 
 // ---- data ------------------------------------------------------------------------------------
 
+// bytes of the region shared by the stack (from the bottom) and the arena (from the top)
+static size_t stackBytes(const mjData* d) {
+  return d->nbuffer - (size_t)((char*)d->stack - (char*)d->buffer);
+}
+
 // mjtNums of d->undo: time, qpos, qvel, act, qacc_warmstart (mj_passGrow)
 static size_t undoSize(const mjModel* m) { return 1 + (size_t)m->nq + 2 * (size_t)m->nv + m->na; }
 
@@ -358,7 +363,7 @@ int mj_growData(const mjModel* m, mjData* d, int nconmax, int njmax) {
   int ntenrow, chain = chainDofs(m, &ntenrow);
   sz.nconmax = nconmax > d->nconmax ? nconmax : d->nconmax;
   sz.njmax = njmax > d->njmax ? njmax : d->njmax;
-  size_t oldstack = (d->nbuffer - (size_t)((char*)d->stack - (char*)d->buffer)) / sizeof(mjtNum);
+  size_t oldstack = stackBytes(d) / sizeof(mjtNum);
   double need = mj_dataStackNeed(&sz, chain, ntenrow);
   double nstack = need > oldstack ? need : oldstack;
   double bytes = dataBytes(&sz, sz.nconmax, nstack);
@@ -477,11 +482,6 @@ void mj_warning(mjData* d, int w, int info) {
   if (w < 0 || w >= mjNWARNING) return;
   d->warning[w].lastinfo = info;
   d->warning[w].number++;
-}
-
-// bytes of the region shared by the stack (from the bottom) and the arena (from the top)
-static size_t stackBytes(const mjData* d) {
-  return d->nbuffer - (size_t)((char*)d->stack - (char*)d->buffer);
 }
 
 // empty the arena: the previous step's contacts and constraint rows are gone; the arena never
