@@ -57,6 +57,8 @@ if [ $# -eq 0 ]; then
   done
   # a falling, settling stack of four boxes (box-box face and edge contacts)
   extra="$extra t/oracle/collision/models/box_stack.xml"
+  # issue 12's CG scene: a condim-6 box landing among four free bodies (elliptic cones)
+  extra="$extra t/oracle/solver/cg_box.xml"
 fi
 
 status=0

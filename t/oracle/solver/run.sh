@@ -12,7 +12,8 @@
 # it; Newton and PGS match MuJoCo's noslip to round-off, its iterations counted in niter as
 # MuJoCo counts them).  Islands are disabled in MuJoCo (it then solves the whole problem at
 # once, as libmj does, and reports the final constraint states; with islands its efc_state is
-# that of qacc_smooth).
+# that of qacc_smooth).  Then cgrun.mjs: CG's runs along MuJoCo's own on cg_box.xml, from its
+# states at steps 80 and 100, within 1e-9.
 #
 #   BIN=/path/to/bin CC=cc CFLAGS=... LDLIBS=... sh t/oracle/solver/run.sh
 #
@@ -50,5 +51,8 @@ for model in t/oracle/solver/*.xml; do
     done
   done
 done
+# CG along MuJoCo's run of the landing box scene (cgrun.mjs: its unstable mode, seeded by
+# MuJoCo's round-off, carried the same way by both engines once in the state)
+node t/oracle/solver/cgrun.mjs --bin "$BIN" t/oracle/solver/cg_box.xml || fail=1
 [ $fail = 0 ] && echo "solver: all cases within bounds" || echo "solver: FAILED" >&2
 exit $fail
