@@ -197,11 +197,11 @@ static void blocksAt(mjtNum* at, mjtNum* blk[NBLOCK]) {
   }
 }
 
-// 1 when the frame's passes ran out of room for contacts or constraint rows and d grew to
-// twice the room (the frame is then computed again)
+// 1 when the frame's passes (from reset warnings) ran out of room for contacts or constraint
+// rows and d grew (the frame is then computed again)
 static int grew(mjData* d) {
-  if (!d->warning[mjWARN_CONTACTFULL].number && !d->warning[mjWARN_CNSTRFULL].number) return 0;
-  return !mj_growData(run.m, d, 2 * d->nconmax, 2 * d->njmax);
+  static const mjWarningStat none[mjNWARNING];
+  return mj_growFull(run.m, d, none) > 0;
 }
 
 // a worker: frames taken in turn from the shared counter, each into its own slot of run.out

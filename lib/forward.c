@@ -502,18 +502,25 @@ static void undoState(const mjModel* m, mjData* d, int restore) {
     memcpy(restore ? part[i].x : u, restore ? u : part[i].x, sizeof(mjtNum) * part[i].n);
 }
 
+// grow d for the room passes ran out of since the warning counts `before` (see mj.h)
+int mj_growFull(const mjModel* m, mjData* d, const mjWarningStat* before) {
+  int con = d->warning[mjWARN_CONTACTFULL].number > before[mjWARN_CONTACTFULL].number;
+  int efc = d->warning[mjWARN_CNSTRFULL].number > before[mjWARN_CNSTRFULL].number;
+  if (!con && !efc) return 0;
+  // twice the room that ran out; constraint rows with contacts (each brings rows)
+  return mj_growData(m, d, con ? 2 * d->nconmax : 0, 2 * d->njmax) ? -1 : 1;
+}
+
 // run pass from d's state until it raises no CONTACTFULL or CNSTRFULL warning, growing d
-// (twice the room that ran out; rows with contacts) between tries (see mj.h)
+// between tries (see mj.h)
 int mj_passGrow(const mjModel* m, mjData* d, void (*pass)(const mjModel*, mjData*)) {
   mjWarningStat warn[mjNWARNING];
   memcpy(warn, d->warning, sizeof(warn));
   undoState(m, d, 0);
   for (;;) {
     pass(m, d);
-    int con = d->warning[mjWARN_CONTACTFULL].number > warn[mjWARN_CONTACTFULL].number;
-    int efc = d->warning[mjWARN_CNSTRFULL].number > warn[mjWARN_CNSTRFULL].number;
-    if (!con && !efc) return 0;
-    if (mj_growData(m, d, con ? 2 * d->nconmax : 0, 2 * d->njmax)) return -1;
+    int grown = mj_growFull(m, d, warn);
+    if (grown <= 0) return grown;
     undoState(m, d, 1);
     memcpy(d->warning, warn, sizeof(warn));
   }

@@ -622,6 +622,12 @@ void mj_step(const mjModel* m, mjData* d);
 // pass then stands, with its warning)
 int mj_passGrow(const mjModel* m, mjData* d, void (*pass)(const mjModel*, mjData*));
 
+// after passes that raised mjWARN_CONTACTFULL or mjWARN_CNSTRFULL more often than the
+// counts `before` (mjNWARNING of them) say: d grown by mj_growData to twice the room that
+// ran out (constraint rows too when contacts did); 1 when it grew, 0 when nothing ran out,
+// -1 when d cannot grow.  The passes must then be run again (mj_passGrow does)
+int mj_growFull(const mjModel* m, mjData* d, const mjWarningStat* before);
+
 // the most non-zeros actuator a's moment row can have: its joint's dofs (1, 3 or 6) for joint
 // transmissions, nv for the others, 0 without a target; m->nJmom is at least their sum
 int mj_momentMax(const mjModel* m, int a);
