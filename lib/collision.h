@@ -103,6 +103,11 @@ void mjc_geomSupport(const mjModel* m, int g, const mjtNum pos[3], const mjtNum 
 int mjc_ConvexHField(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                      mjtNum margin);
 
+// prism t (0, 1) of cell (row, col) of height field hid in the field's frame: bottom corners
+// 0-2 at -z_bottom, top corners 3-5 on the surface raised by margin (collision_hfield.c)
+void mjc_hfieldPrism(const mjModel* m, int hid, int row, int col, int t, mjtNum margin,
+                     mjtNum prism[6][3]);
+
 // the support point of triangular prism p (bottom 0-2, top 3-5) in direction dir: the best
 // corner of the bottom (dir_z < 0) or the top, the first of equals
 void mjc_prismSupport(const mjtNum p[6][3], const mjtNum dir[3], mjtNum res[3]);

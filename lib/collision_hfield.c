@@ -37,6 +37,25 @@ void mjc_prismSupport(const mjtNum p[6][3], const mjtNum dir[3], mjtNum res[3]) 
   mju_copy3(res, p[best]);
 }
 
+// prism t (0, 1) of cell (row, col) of height field hid in its frame (see the top): top
+// corners (column, row offsets) (0, 1), (0, 0), (1, 1) or (0, 0), (1, 1), (1, 0), raised by
+// margin, over the same corners at -z_bottom
+void mjc_hfieldPrism(const mjModel* m, int hid, int row, int col, int t, mjtNum margin,
+                     mjtNum prism[6][3]) {
+  static const int corner[2][3][2] = {{{0, 1}, {0, 0}, {1, 1}}, {{0, 0}, {1, 1}, {1, 0}}};
+  int nrow = m->hfield_nrow[hid], ncol = m->hfield_ncol[hid];
+  const mjtNum* size = m->hfield_size + 4 * hid;
+  const float* data = m->hfield_data + m->hfield_adr[hid];
+  mjtNum dx = 2 * size[0] / (ncol - 1), dy = 2 * size[1] / (nrow - 1);
+  for (int i = 0; i < 3; i++) {
+    int c = col + corner[t][i][0], r = row + corner[t][i][1];
+    prism[i][0] = prism[i + 3][0] = dx * c - size[0];
+    prism[i][1] = prism[i + 3][1] = dy * r - size[1];
+    prism[i][2] = -size[3];
+    prism[i + 3][2] = data[r * ncol + c] * size[2] + margin;
+  }
+}
+
 // ---- the pair --------------------------------------------------------------------------------
 
 // the geom's box in the field frame from its support points along +-x, +-y, +-z:
@@ -63,7 +82,6 @@ int mjc_ConvexHField(const mjModel* m, const mjData* d, mjContact* con, int g1, 
   int hid = m->geom_dataid[g1];
   int nrow = m->hfield_nrow[hid], ncol = m->hfield_ncol[hid];
   const mjtNum* size = m->hfield_size + 4 * hid;
-  const float* data = m->hfield_data + m->hfield_adr[hid];
   const mjtNum* pos1 = d->geom_xpos + 3 * g1;
   const mjtNum* mat1 = d->geom_xmat + 9 * g1;
   const mjtNum* pos2 = d->geom_xpos + 3 * g2;
@@ -95,9 +113,7 @@ int mjc_ConvexHField(const mjModel* m, const mjData* d, mjContact* con, int g1, 
   int rmin = gridIndex(floor((lo[1] + size[1]) / (2 * size[1]) * (nrow - 1)), nrow - 1);
   int rmax = gridIndex(ceil((hi[1] + size[1]) / (2 * size[1]) * (nrow - 1)), nrow - 1);
 
-  // each cell's two prisms: corners (column, row offsets), bottom at -z_bottom
-  static const int corner[2][3][2] = {{{0, 1}, {0, 0}, {1, 1}}, {{0, 0}, {1, 1}, {1, 0}}};
-  mjtNum dx = 2 * size[0] / (ncol - 1), dy = 2 * size[1] / (nrow - 1);
+  // each cell's two prisms
   mjtNum prism[6][3], origin[3] = {0, 0, 0}, eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   mjGeomPair local = {{g1, g2}, {origin, pos}, {eye, mat}, {(const mjtNum(*)[3])prism, NULL}};
   mjGeomPair world = {{g1, g2}, {pos1, pos2}, {mat1, mat2}, {NULL, NULL}};
@@ -106,16 +122,8 @@ int mjc_ConvexHField(const mjModel* m, const mjData* d, mjContact* con, int g1, 
     for (int col = cmin; col < cmax; col++) {
       for (int t = 0; t < 2; t++) {
         // the prism; skipped when its top is below the geom
-        int below = 1;
-        for (int i = 0; i < 3; i++) {
-          int c = col + corner[t][i][0], rr = row + corner[t][i][1];
-          prism[i][0] = prism[i + 3][0] = dx * c - size[0];
-          prism[i][1] = prism[i + 3][1] = dy * rr - size[1];
-          prism[i][2] = -size[3];
-          prism[i + 3][2] = data[rr * ncol + c] * size[2] + margin;
-          if (prism[i + 3][2] >= lo[2]) below = 0;
-        }
-        if (below) continue;
+        mjc_hfieldPrism(m, hid, row, col, t, margin, prism);
+        if (!(prism[3][2] >= lo[2] || prism[4][2] >= lo[2] || prism[5][2] >= lo[2])) continue;
 
         // a contact, back to the world frame: dist = -depth, normal refined (MPR refines its
         // own, in the field frame)

@@ -25,6 +25,7 @@
 // turning to keep them apart along it).
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "collision.h"
 #include "constraint.h"
@@ -40,39 +41,55 @@
 // or a capsule (PAIR_ROUND), the other pairs the engine collides in closed form (an
 // ellipsoid on a plane, a sphere on a cylinder, a sphere, a capsule or a box on a box) and
 // the general convex solver's (GJK/EPA) by their features at the witness points
-// (PAIR_FEATURE); not height fields and SDFs (PAIR_NONE).  EPA's contact is its iterate: on
-// polytopes (boxes, meshes' hulls) a true facet of the Minkowski difference, so the ideal
-// contact itself; on curved geoms within opt.ccd_tolerance of the ideal contact, whose
-// derivative this is
+// (PAIR_FEATURE), height fields' prisms among them (GJK/EPA per prism, the normal refined
+// from a round geom's surface, which keeps the ideal contact's); not SDFs (PAIR_NONE).  EPA's
+// contact is its iterate: on polytopes (boxes, meshes' hulls, prisms, a sphere's or a
+// capsule's core) a true facet of the Minkowski difference, so the ideal contact itself; on
+// curved geoms within opt.ccd_tolerance of the ideal contact, whose derivative this is
 enum { PAIR_NONE = 0, PAIR_PLANE, PAIR_ROUND, PAIR_FEATURE };
 static int pairKind(int t1, int t2) {
   int round1 = t1 == mjGEOM_SPHERE || t1 == mjGEOM_CAPSULE;
   int round2 = t2 == mjGEOM_SPHERE || t2 == mjGEOM_CAPSULE;
+  mjfCollision fn = mj_collisionFunc[t1][t2];
   if (t1 == mjGEOM_PLANE) return t2 == mjGEOM_ELLIPSOID ? PAIR_FEATURE
                                  : t2 == mjGEOM_HFIELD || t2 == mjGEOM_SDF ? PAIR_NONE
                                                                            : PAIR_PLANE;
   if (round1 && round2) return PAIR_ROUND;
   if ((t2 == mjGEOM_BOX && (round1 || t1 == mjGEOM_BOX)) ||
-      (t1 == mjGEOM_SPHERE && t2 == mjGEOM_CYLINDER) || mj_collisionFunc[t1][t2] == mjc_Convex)
+      (t1 == mjGEOM_SPHERE && t2 == mjGEOM_CYLINDER) || fn == mjc_Convex ||
+      fn == mjc_ConvexHField)
     return PAIR_FEATURE;
   return PAIR_NONE;
 }
 
+// 1 when a contact of geoms g1, g2 may have been collided with a margin: theirs, an explicit
+// pair's or the override's (collision_driver.c)
+static int mayHaveMargin(const mjModel* m, int g1, int g2) {
+  if (m->opt.enableflags & mjENBL_OVERRIDE) return m->opt.o_margin != 0;
+  for (int i = 0; i < m->npair; i++) {
+    int p1 = m->pair_geom1[i], p2 = m->pair_geom2[i];
+    if (((p1 == g1 && p2 == g2) || (p1 == g2 && p2 == g1)) && m->pair_margin[i] != 0) return 1;
+  }
+  return m->geom_margin[g1] + m->geom_margin[g2] != 0;
+}
+
 static int featureDetermined(const mjModel* m, const mjData* d, const mjContact* con);
 
-// why contact con is not differentiated, NULL when it is: a pair of no kind (height fields,
-// SDFs), a convex solver's contact from libccd's MPR (nativeccd off: its point is no
-// witness) or from multiccd's turned copies (pairs with no sphere or ellipsoid), features
-// leaving the motion undetermined
+// why contact con is not differentiated, NULL when it is: a pair of no kind (SDFs), a convex
+// solver's contact from libccd's MPR (nativeccd off: its point is no witness) or from
+// multiccd's turned copies (pairs with no sphere or ellipsoid), a height field's contact
+// with a margin (raised prisms, inflated geoms), features leaving the motion undetermined
 static const char* contactRefusal(const mjModel* m, const mjData* d, const mjContact* con) {
   int t1 = m->geom_type[con->geom1], t2 = m->geom_type[con->geom2];
-  int kind = pairKind(t1, t2), convex = mj_collisionFunc[t1][t2] == mjc_Convex;
+  int hfield = mj_collisionFunc[t1][t2] == mjc_ConvexHField;
+  int kind = pairKind(t1, t2), convex = hfield || mj_collisionFunc[t1][t2] == mjc_Convex;
   int smooth = t1 == mjGEOM_SPHERE || t1 == mjGEOM_ELLIPSOID || t2 == mjGEOM_ELLIPSOID;
   if (!kind) return "";
   if (convex && (m->opt.disableflags & mjDSBL_NATIVECCD))
     return " (libccd's MPR contact: nativeccd disabled)";
-  if (convex && !smooth && (m->opt.enableflags & mjENBL_MULTICCD))
+  if (convex && !hfield && !smooth && (m->opt.enableflags & mjENBL_MULTICCD))
     return " (multiccd's contacts)";
+  if (hfield && mayHaveMargin(m, con->geom1, con->geom2)) return " with a margin";
   return kind == PAIR_FEATURE && !featureDetermined(m, d, con) ? ", face or edge on face" : NULL;
 }
 
@@ -292,14 +309,74 @@ static void meshFeature(const mjModel* m, const mjData* d, int g, const mjtNum n
   }
 }
 
+// the feature of height field g at witness w with outward normal nu known to the angle ang:
+// among the prisms of the cells around w (collision_hfield.c), the first holding w on its
+// side along nu (w inside it and on its support plane, within ang times the field's size),
+// by its corners' support set along nu: one a vertex, two an edge, more a face (top, bottom
+// or wall); none found: no rows (the motion is then undetermined and the contact refused)
+static void hfieldFeature(const mjModel* m, const mjData* d, int g, const mjtNum w[3],
+                          const mjtNum nu[3], mjtNum ang, const mjtNum t[2][3], Feature* f) {
+  int hid = m->geom_dataid[g], nrow = m->hfield_nrow[hid], ncol = m->hfield_ncol[hid];
+  const mjtNum *mat = d->geom_xmat + 9 * g, *size = m->hfield_size + 4 * hid;
+  mjtNum tol = ang * (size[0] + size[1] + size[2] + size[3]), x[3], l[3], p[6][3];
+  mju_sub3(l, w, d->geom_xpos + 3 * g);
+  mju_mulMatTVec3(x, mat, l);
+  mju_mulMatTVec3(l, mat, nu);
+  memset(f, 0, sizeof(*f));
+
+  // the cells whose closed footprint holds x within tol
+  mjtNum u = (x[0] + size[0]) / (2 * size[0]) * (ncol - 1);
+  mjtNum v = (x[1] + size[1]) / (2 * size[1]) * (nrow - 1);
+  mjtNum ut = tol / (2 * size[0]) * (ncol - 1), vt = tol / (2 * size[1]) * (nrow - 1);
+  int c0 = (int)fmax(0, floor(u - ut)), c1 = (int)fmin(ncol - 2, floor(u + ut));
+  int r0 = (int)fmax(0, floor(v - vt)), r1 = (int)fmin(nrow - 2, floor(v + vt));
+  for (int row = r0; row <= r1; row++) {
+    for (int col = c0; col <= c1; col++) {
+      for (int k = 0; k < 2; k++) {
+        mjc_hfieldPrism(m, hid, row, col, k, 0, p);
+
+        // x inside: on the diagonal's side of the prism (v - row >= u - col for prism 0),
+        // below its top plane (the top's normal e = (p4 - p3) x (p5 - p3) points up)
+        mjtNum side = (v - row) - (u - col), a[3], b[3], e[3];
+        if ((k ? -side : side) < -(ut + vt)) continue;
+        mju_sub3(a, p[4], p[3]);
+        mju_sub3(b, p[5], p[3]);
+        mju_cross(e, a, b);
+        mju_sub3(a, x, p[3]);
+        if (e[2] * mju_dot3(a, e) > tol * mju_norm3(e) * fabs(e[2])) continue;
+
+        // on the support plane along l: the support set's corners
+        mjtNum top = mju_dot3(p[0], l);
+        for (int i = 1; i < 6; i++) top = fmax(top, mju_dot3(p[i], l));
+        if (top - mju_dot3(x, l) > tol) continue;
+        int set[6], count = 0;
+        for (int i = 0; i < 6; i++)
+          if (mju_dot3(p[i], l) > top - tol) set[count++] = i;
+        mjtNum zero[4] = {0};
+        if (count == 1) {
+          vertexRows(f);
+        } else if (count == 2) {
+          mju_sub3(a, p[set[1]], p[set[0]]);
+          mju_mulMatVec3(e, mat, a);
+          edgeRows(f, e, 0, t);
+        } else {
+          surfaceRows(f, zero);
+        }
+        return;
+      }
+    }
+  }
+}
+
 // the feature of geom g at witness w (outward normal nu, tangent basis t): spheres and
 // capsule ends curve by 1/r, capsule and cylinder sides are tubes, ellipsoids curve by
 // their shape operator P Q P / |Q y| (y'Qy = 1 the surface about the center), cylinder caps
 // and planes are flat, cylinder rims edges along a x rho curving by nu'rho / r (a witness
 // within 10 ccd_tolerance of the rim: EPA's witnesses on a cylinder are chords of its rims,
-// inside by up to its tolerance), boxes by boxFeature, meshes by meshFeature
+// inside by up to its tolerance), boxes by boxFeature, meshes by meshFeature, height fields
+// (nu known to the angle ang) by hfieldFeature
 static void geomFeature(const mjModel* m, const mjData* d, int g, const mjtNum w[3],
-                        const mjtNum nu[3], const mjtNum t[2][3], Feature* f) {
+                        const mjtNum nu[3], mjtNum ang, const mjtNum t[2][3], Feature* f) {
   const mjtNum *mat = d->geom_xmat + 9 * g, *size = m->geom_size + 3 * g;
   mjtNum y[3], x[3], a[3] = {mat[2], mat[5], mat[8]}, K[4] = {0, 0, 0, 0};
   int type = m->geom_type[g];
@@ -310,6 +387,8 @@ static void geomFeature(const mjModel* m, const mjData* d, int g, const mjtNum w
     boxFeature(m, d, g, x, nu, t, f);
   } else if (type == mjGEOM_MESH) {
     meshFeature(m, d, g, nu, t, f);
+  } else if (type == mjGEOM_HFIELD) {
+    hfieldFeature(m, d, g, w, nu, ang, t, f);
   } else if (type == mjGEOM_ELLIPSOID) {
     mjtNum Qy[3], Qt[2][3];
     for (int i = 0; i < 3; i++) x[i] /= size[i] * size[i];
@@ -406,8 +485,25 @@ static int solve6(mjtNum A[36], mjtNum b[6]) {
   return 0;
 }
 
+// the angle to which a contact's normal is known against geom g: exactly (1e-9) unless g is
+// curved, whose contact EPA ends within ccd_tolerance in depth: a normal off by up to about
+// sqrt(2 tol / R), R g's smallest radius of curvature (c^2/a for an ellipsoid's largest and
+// smallest semi-axes a, c), three times that.  (Meshes keep the exact support set: with this
+// angle a capsule lying on a mesh face within it is a tube on a face, refused, where the
+// capsule's lower end would be the ideal contact's witness)
+static mjtNum normalAngle(const mjModel* m, int g) {
+  const mjtNum* s = m->geom_size + 3 * g;
+  int type = m->geom_type[g];
+  mjtNum R = type == mjGEOM_SPHERE || type == mjGEOM_CAPSULE || type == mjGEOM_CYLINDER ? s[0]
+             : type == mjGEOM_ELLIPSOID ? fmin(fmin(s[0], s[1]), s[2]) *
+                                            fmin(fmin(s[0], s[1]), s[2]) /
+                                            fmax(fmax(s[0], s[1]), s[2])
+                                        : 0;
+  return R > 0 ? fmax(1e-9, 3 * sqrt(2 * m->opt.ccd_tolerance / R)) : 1e-9;
+}
+
 // the witness points w1 = p - n dist/2, w2 = p + n dist/2 of contact con, its tangent
-// basis t and its geoms' features at them
+// basis t and its geoms' features at them (each with the normal's angle against the other)
 static void contactFeatures(const mjModel* m, const mjData* d, const mjContact* con,
                             mjtNum w[2][3], mjtNum t[2][3], Feature f[2]) {
   mju_copy3(t[0], con->frame + 3);
@@ -417,7 +513,8 @@ static void contactFeatures(const mjModel* m, const mjData* d, const mjContact* 
     mju_scl3(nu, con->frame, i ? -1 : 1);
     mju_copy3(w[i], con->pos);
     mju_addToScl3(w[i], con->frame, (i ? 0.5 : -0.5) * con->dist);
-    geomFeature(m, d, i ? con->geom2 : con->geom1, w[i], nu, t, f + i);
+    geomFeature(m, d, i ? con->geom2 : con->geom1, w[i], nu,
+                normalAngle(m, i ? con->geom1 : con->geom2), t, f + i);
   }
 }
 

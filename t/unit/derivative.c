@@ -8,7 +8,7 @@
 // and capsules against each other (pyramidal and elliptic cones, condim 1 to 6), joint,
 // tendon, connect and weld equalities, CG and PGS against Newton, the general convex solver's
 // contacts (polytopes on EPA's facets, a capsule on a mesh's face; the ideal contacts of a
-// sphere and a capsule on ellipsoids), corpus robots along trajectories; an exact case;
+// sphere and a capsule on ellipsoids), four solids on a height field, corpus robots along trajectories; an exact case;
 // refusals; the counter.
 #include <criterion/criterion.h>
 #include <math.h>
@@ -885,6 +885,50 @@ Test(derivative, contact_curved_ideal) {
 Test(derivative, contact_polytopes) {
   checkAt("polytopes", POLYTOPES, mjINT_EULER, placed);
   checkAt("polytopes", POLYTOPES, mjINT_IMPLICITFAST, placed);
+}
+
+// a height field's prisms (GJK/EPA per prism): a sphere, a tilted capsule, a box and an
+// irregular octahedron dropped on a tilted bumpy field (4 x 5 grid), 350 steps on: resting and
+// rolling on the prisms' faces and edges; the convex solver tightened (its curved pairs are
+// within ccd_tolerance of the ideal contact, whose derivative this is)
+static const char* HFIELD =
+    "<mujoco><option timestep='0.002' tolerance='1e-15' iterations='100'"
+    " ccd_tolerance='1e-13' ccd_iterations='500'/>"
+    "<default><geom solimp='0.8 0.95 0.01 0.5 2' friction='0.7 0.02 0.01'/></default>"
+    "<asset><hfield name='h' nrow='4' ncol='5' size='1 0.8 0.3 0.1' elevation='0.1 0.3 0.2"
+    " 0.5 0.4 0.2 0.6 0.3 0.1 0.3 0.4 0.2 0.7 0.5 0.2 0.3 0.5 0.1 0.4 0.6'/>"
+    "<mesh name='oct' vertex='0.1 0 0 -0.09 0 0 0 0.08 0 0 -0.07 0 0 0 0.12 0 0 -0.1'/>"
+    "</asset><worldbody><geom type='hfield' hfield='h' euler='3 2 0'/>"
+    "<body pos='-0.3 -0.2 0.5'><freejoint/><geom type='sphere' size='0.07' mass='1'/></body>"
+    "<body pos='0.2 0.1 0.5' euler='20 30 0'><freejoint/>"
+    "<geom type='capsule' size='0.04 0.1' mass='0.8'/></body>"
+    "<body pos='0.5 -0.3 0.5' euler='30 40 10'><freejoint/>"
+    "<geom type='box' size='0.06 0.05 0.04' mass='0.7'/></body>"
+    "<body pos='-0.5 0.3 0.5' euler='10 20 30'><freejoint/>"
+    "<geom type='mesh' mesh='oct' mass='0.5'/></body></worldbody></mujoco>";
+
+// the model's own initial state simulated for 350 steps
+static void landed(const mjModel* m, mjData* d) {
+  mj_resetData(m, d);
+  for (int i = 0; i < 350; i++) mj_step(m, d);
+  cr_assert_geq(d->ncon, 8, "%d contacts", d->ncon);
+}
+
+Test(derivative, contact_hfield) {
+  checkAt("hfield", HFIELD, mjINT_EULER, landed);
+  checkAt("hfield", HFIELD, mjINT_IMPLICITFAST, landed);
+
+  // with a margin (raised prisms, inflated geoms): refused by name
+  char err[300] = "";
+  mjModel* m = load(HFIELD, mjINT_EULER);
+  mjData* d = mj_makeData(m);
+  landed(m, d);
+  m->geom_margin[0] = 0.001;
+  mj_forward(m, d);
+  cr_assert_eq(mjd_transitionSmooth(m, d, NULL, NULL, NULL, NULL, err, sizeof(err)), -1);
+  cr_expect(strstr(err, "hfield against") && strstr(err, "with a margin"), "%s", err);
+  mj_deleteData(d);
+  mj_deleteModel(m);
 }
 
 // the inertia-box fluid model (quadratic drag, viscosity, wind) on a free body carrying a
