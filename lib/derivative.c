@@ -60,8 +60,8 @@ int mjd_tendonFixed(const mjModel* m, int t) {
 // 0 when every feature of m the smooth step uses is differentiated; else -1 and a message
 static int checkModel(const mjModel* m, char* err, int errsz) {
   char nm[64];
-  if ((m->opt.density > 0 || m->opt.viscosity > 0) &&
-      (m->opt.integrator == mjINT_IMPLICIT || m->opt.integrator == mjINT_IMPLICITFAST)) {
+  int implicit = m->opt.integrator == mjINT_IMPLICIT || m->opt.integrator == mjINT_IMPLICITFAST;
+  if ((m->opt.density > 0 || m->opt.viscosity > 0) && implicit) {
     snprintf(err, errsz, "fluid forces under the implicit integrators: not differentiated yet");
     return -1;
   }
@@ -90,13 +90,12 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
         : site && !still ? "site transmission with length or velocity terms"
         : trn != mjTRN_JOINT && trn != mjTRN_JOINTINPARENT && trn != mjTRN_TENDON && !site
             ? "slider-crank, body or reference-site transmission"
-        : dyn != mjDYN_NONE && dyn != mjDYN_INTEGRATOR && dyn != mjDYN_FILTER &&
-                dyn != mjDYN_FILTEREXACT ? "muscle or user dynamics"
+        : dyn == mjDYN_USER ? "user dynamics"
         : m->actuator_actnum[i] > 1 ? "more than one activation"
-        : m->actuator_gaintype[i] != mjGAIN_FIXED && m->actuator_gaintype[i] != mjGAIN_AFFINE
-            ? "muscle or user gain"
-        : m->actuator_biastype[i] != mjBIAS_NONE && m->actuator_biastype[i] != mjBIAS_AFFINE
-            ? "muscle or user bias" : NULL;
+        : m->actuator_gaintype[i] == mjGAIN_USER ? "user gain"
+        : m->actuator_biastype[i] == mjBIAS_USER ? "user bias"
+        : m->actuator_gaintype[i] == mjGAIN_MUSCLE && implicit
+            ? "muscle under an implicit integrator" : NULL;
     if (what) {
       snprintf(err, errsz, "actuator %s: %s: not differentiated yet",
                objName(m, mjOBJ_ACTUATOR, i, nm, sizeof(nm)), what);
@@ -563,18 +562,25 @@ static mjtNum actCoef(const mjModel* m, int i) {
 }
 
 // d act_dot/d act and d act_dot/d ctrl_i of actuator i's (last) activation: ctrl
-// (integrator) or (ctrl - act)/tau (filters), the control clamped; 0 without actuation
+// (integrator), (ctrl - act)/tau (filters) or the muscle's, the control clamped; 0 without
+// actuation
 static void actDotSlope(const mjModel* m, const mjData* d, int i, mjtNum* dact,
                         mjtNum* dctrl) {
-  int dyn = m->actuator_dyntype[i];
-  mjtNum tau = fmax(mjMINVAL, m->actuator_dynprm[10 * i]);
+  int dyn = m->actuator_dyntype[i], adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
+  mjtNum tau = fmax(mjMINVAL, m->actuator_dynprm[10 * i]), slope = ctrlSlope(m, d, i);
   *dact = *dctrl = 0;
   if (m->opt.disableflags & mjDSBL_ACTUATION) return;
   if (dyn == mjDYN_INTEGRATOR) {
-    *dctrl = ctrlSlope(m, d, i);
+    *dctrl = slope;
   } else if (dyn == mjDYN_FILTER || dyn == mjDYN_FILTEREXACT) {
     *dact = -1 / tau;
-    *dctrl = ctrlSlope(m, d, i) / tau;
+    *dctrl = slope / tau;
+  } else if (dyn == mjDYN_MUSCLE) {
+    // the clamped control: ctrl itself where its slope is 1
+    const mjtNum* r = m->actuator_ctrlrange + 2 * i;
+    mjtNum c = slope ? d->ctrl[i] : fmin(r[1], fmax(r[0], d->ctrl[i]));
+    mj_muscleDynamicsSlopes(c, d->act[adr], m->actuator_dynprm + 10 * i, dact, dctrl);
+    *dctrl *= slope;
   }
 }
 
@@ -603,9 +609,9 @@ static void addRank1W(const mjModel* m, mjtNum* y, mjtNum s, const mjtNum* u, co
   }
 }
 
-// the slopes of actuator i's force (derivative.h): force = gain input + bias with affine gain
-// and bias in (length, velocity); input = clamped ctrl, the activation, or (actearly) the next
-// activation; none where forcerange clamps the force
+// the slopes of actuator i's force (derivative.h): force = gain input + bias with affine or
+// muscle gain and bias in (length, velocity); input = clamped ctrl, the activation, or
+// (actearly) the next activation; none where forcerange clamps the force
 int mjd_actuatorSlopes(const mjModel* m, const mjData* d, int i, mjtNum* gain, mjtNum s[4]) {
   const mjtNum *gp = m->actuator_gainprm + 10 * i, *bp = m->actuator_biasprm + 10 * i;
   const mjtNum* fr = m->actuator_forcerange + 2 * i;
@@ -629,9 +635,15 @@ int mjd_actuatorSlopes(const mjModel* m, const mjData* d, int i, mjtNum* gain, m
   }
 
   // force slopes by length and velocity, the input's factor
-  *gain = gp[0] + (affine ? gp[1] * d->actuator_length[i] + gp[2] * d->actuator_velocity[i] : 0);
-  s[0] = (affine ? gp[1] * in : 0) + (baffine ? bp[1] : 0);
-  s[1] = (affine ? gp[2] * in : 0) + (baffine ? bp[2] : 0);
+  mjtNum glen, gvel, blen;
+  mj_muscleSlopes(m, d, i, &glen, &gvel, &blen);
+  *gain = m->actuator_gaintype[i] == mjGAIN_MUSCLE
+              ? mju_muscleGain(d->actuator_length[i], d->actuator_velocity[i],
+                               m->actuator_lengthrange + 2 * i, m->actuator_acc0[i], gp)
+              : gp[0] + (affine ? gp[1] * d->actuator_length[i] +
+                                      gp[2] * d->actuator_velocity[i] : 0);
+  s[0] = (affine ? gp[1] * in : 0) + (baffine ? bp[1] : 0) + glen * in + blen;
+  s[1] = (affine ? gp[2] * in : 0) + (baffine ? bp[2] : 0) + gvel * in;
   return 1;
 }
 

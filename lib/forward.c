@@ -43,16 +43,20 @@ void mj_checkAcc(const mjModel* m, mjData* d) {
 
 // ---- muscles ----------------------------------------------------------------------------------
 
-// C1 bump on [lo, hi] peaking at mid: two half-quadratic pieces on each side
-static mjtNum bump(mjtNum x, mjtNum lo, mjtNum mid, mjtNum hi) {
+// C1 bump on [lo, hi] peaking at mid: two half-quadratic pieces on each side; its slope in
+// *slope
+static mjtNum bump(mjtNum x, mjtNum lo, mjtNum mid, mjtNum hi, mjtNum* slope) {
+  *slope = 0;
   if (x <= lo || x >= hi) return 0;
   if (x < mid) {
     mjtNum half = 0.5 * (lo + mid), w = mid - lo;
     mjtNum y = x < half ? (x - lo) / (0.5 * w) : (mid - x) / (0.5 * w);
+    *slope = y / (0.5 * w);
     return x < half ? 0.5 * y * y : 1 - 0.5 * y * y;
   }
   mjtNum half = 0.5 * (mid + hi), w = hi - mid;
   mjtNum y = x < half ? (x - mid) / (0.5 * w) : (hi - x) / (0.5 * w);
+  *slope = -y / (0.5 * w);
   return x < half ? 1 - 0.5 * y * y : 0.5 * y * y;
 }
 
@@ -66,55 +70,119 @@ static mjtNum muscleLength(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
   return prm[0] + (len - lengthrange[0]) / fmax(mjMINVAL, *L0);
 }
 
-// -F0 FL(L) FV(V): FL a bump, FV quadratic below 0 and saturating at fvmax above
-mjtNum mju_muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
-                      const mjtNum prm[9]) {
+// -F0 FL(L) FV(V) and its slopes by len and vel (NULL: not wanted): FL a bump, FV quadratic
+// below 0 and saturating at fvmax above; dL/dlen = 1/L0, dV/dvel = 1/(L0 vmax)
+static mjtNum muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
+                         const mjtNum prm[9], mjtNum* dlen, mjtNum* dvel) {
   mjtNum L0, F0, lmin = prm[4], lmax = prm[5], vmax = prm[6], fvmax = prm[8];
   mjtNum L = muscleLength(len, lengthrange, acc0, prm, &L0, &F0);
-  mjtNum V = vel / fmax(mjMINVAL, L0 * vmax);
+  mjtNum vscale = fmax(mjMINVAL, L0 * vmax), V = vel / vscale;
 
   // force-length: one bump on [lmin, lmax] peaking at L = 1
-  mjtNum FL = bump(L, lmin, 1, lmax);
+  mjtNum dFL, FL = bump(L, lmin, 1, lmax, &dFL);
 
   // force-velocity: 0 below -1, (V+1)^2 up to 0, fvmax - (c-V)^2/c up to c = fvmax - 1
-  mjtNum c = fvmax - 1, FV;
-  if (V <= -1) FV = 0;
-  else if (V <= 0) FV = (V + 1) * (V + 1);
-  else if (V <= c) FV = fvmax - (c - V) * (c - V) / fmax(mjMINVAL, c);
-  else FV = fvmax;
+  mjtNum c = fvmax - 1, FV, dFV = 0;
+  if (V <= -1) {
+    FV = 0;
+  } else if (V <= 0) {
+    FV = (V + 1) * (V + 1);
+    dFV = 2 * (V + 1);
+  } else if (V <= c) {
+    FV = fvmax - (c - V) * (c - V) / fmax(mjMINVAL, c);
+    dFV = 2 * (c - V) / fmax(mjMINVAL, c);
+  } else {
+    FV = fvmax;
+  }
+  if (dlen) *dlen = -F0 * dFL * FV / fmax(mjMINVAL, L0);
+  if (dvel) *dvel = -F0 * FL * dFV / vscale;
   return -F0 * FL * FV;
 }
 
-// -F0 FP(L): zero below 1, fpmax x^2/2 up to b = (1 + lmax)/2, then fpmax (1/2 + x),
-// x = (L - 1)/(b - 1) resp. (L - b)/(b - 1): continuous with a continuous slope at b
-mjtNum mju_muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
-                      const mjtNum prm[9]) {
+// -F0 FP(L) and its slope by len (NULL: not wanted): zero below 1, fpmax x^2/2 up to
+// b = (1 + lmax)/2, then fpmax (1/2 + x), x = (L - 1)/(b - 1) resp. (L - b)/(b - 1):
+// continuous with a continuous slope at b
+static mjtNum muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
+                         const mjtNum prm[9], mjtNum* dlen) {
   mjtNum L0, F0, lmax = prm[5], fpmax = prm[7];
   mjtNum L = muscleLength(len, lengthrange, acc0, prm, &L0, &F0);
-  mjtNum b = 0.5 * (1 + lmax);
+  mjtNum b = 0.5 * (1 + lmax), span = fmax(mjMINVAL, b - 1);
+  if (dlen) *dlen = 0;
   if (L <= 1) return 0;
   if (L <= b) {
-    mjtNum x = (L - 1) / fmax(mjMINVAL, b - 1);
+    mjtNum x = (L - 1) / span;
+    if (dlen) *dlen = -F0 * fpmax * x / span / fmax(mjMINVAL, L0);
     return -F0 * fpmax * 0.5 * x * x;
   }
-  mjtNum x = (L - b) / fmax(mjMINVAL, b - 1);
+  mjtNum x = (L - b) / span;
+  if (dlen) *dlen = -F0 * fpmax / span / fmax(mjMINVAL, L0);
   return -F0 * fpmax * (0.5 + x);
 }
 
+// see mj.h
+mjtNum mju_muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
+                      const mjtNum prm[9]) {
+  return muscleGain(len, vel, lengthrange, acc0, prm, NULL, NULL);
+}
+
+// see mj.h
+mjtNum mju_muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
+                      const mjtNum prm[9]) {
+  return muscleBias(len, lengthrange, acc0, prm, NULL);
+}
+
+// slopes of muscle actuator i's gain by its length and velocity and of its bias by its
+// length, 0 where its gain or bias is not a muscle's (forward.h)
+void mj_muscleSlopes(const mjModel* m, const mjData* d, int i, mjtNum* glen, mjtNum* gvel,
+                     mjtNum* blen) {
+  const mjtNum *lr = m->actuator_lengthrange + 2 * i, acc0 = m->actuator_acc0[i];
+  mjtNum len = d->actuator_length[i], vel = d->actuator_velocity[i];
+  *glen = *gvel = *blen = 0;
+  if (m->actuator_gaintype[i] == mjGAIN_MUSCLE)
+    muscleGain(len, vel, lr, acc0, m->actuator_gainprm + 10 * i, glen, gvel);
+  if (m->actuator_biastype[i] == mjBIAS_MUSCLE)
+    muscleBias(len, lr, acc0, m->actuator_biasprm + 10 * i, blen);
+}
+
 // (ctrl - act) / tau with tau = tau_act (0.5 + 1.5 act) when activating, tau_deact /
-// (0.5 + 1.5 act) when deactivating, blended by a quintic smoothstep over tausmooth
-mjtNum mju_muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3]) {
+// (0.5 + 1.5 act) when deactivating, blended by a quintic smoothstep s(x) over tausmooth,
+// x = (c - act)/tausmooth + 1/2 (c, a: ctrl and act clamped to [0, 1]); its slopes by act and
+// ctrl (NULL: not wanted): (d(c - act) tau - (c - act) dtau) / tau^2 with
+// dtau = (1 - s) dtau_deact + s dtau_act + (tau_act - tau_deact) s'(x) dx,
+// s' = 30 x^2 (x - 1)^2, dtau_act/da = 1.5 tau_act0, dtau_deact/da = -1.5 tau_deact / (0.5 + 1.5 a)
+static mjtNum muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3], mjtNum* dact,
+                             mjtNum* dctrl) {
   mjtNum c = fmin(1, fmax(0, ctrl)), a = fmin(1, fmax(0, act));
   mjtNum tau_act = prm[0] * (0.5 + 1.5 * a), tau_deact = prm[1] / (0.5 + 1.5 * a);
-  mjtNum dctrl = c - act, tau;
+  mjtNum dctl = c - act, tau, s = dctl > 0, ds = 0;
   if (prm[2] < mjMINVAL) {
-    tau = dctrl > 0 ? tau_act : tau_deact;
+    tau = dctl > 0 ? tau_act : tau_deact;
   } else {
-    mjtNum x = dctrl / prm[2] + 0.5;
-    mjtNum s = x <= 0 ? 0 : x >= 1 ? 1 : x * x * x * (3 * x * (2 * x - 5) + 10);
+    mjtNum x = dctl / prm[2] + 0.5;
+    s = x <= 0 ? 0 : x >= 1 ? 1 : x * x * x * (3 * x * (2 * x - 5) + 10);
+    ds = x <= 0 || x >= 1 ? 0 : 30 * x * x * (x - 1) * (x - 1) / prm[2];
     tau = tau_deact + (tau_act - tau_deact) * s;
   }
-  return dctrl / fmax(mjMINVAL, tau);
+  if (dact) {
+    // a and c move with act and ctrl inside [0, 1] only
+    mjtNum da = act > 0 && act < 1, dc = ctrl > 0 && ctrl < 1, t = fmax(mjMINVAL, tau);
+    mjtNum dtau_a = da * ((1 - s) * -1.5 * tau_deact / (0.5 + 1.5 * a) + s * 1.5 * prm[0]);
+    mjtNum dtau_dctl = (tau_act - tau_deact) * ds;
+    *dact = (-t - dctl * (dtau_a - dtau_dctl)) / (t * t);
+    *dctrl = dc * (t - dctl * dtau_dctl) / (t * t);
+  }
+  return dctl / fmax(mjMINVAL, tau);
+}
+
+// see mj.h
+mjtNum mju_muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3]) {
+  return muscleDynamics(ctrl, act, prm, NULL, NULL);
+}
+
+// the slopes of muscle dynamics (ctrl - act)/tau by act and by ctrl (forward.h)
+void mj_muscleDynamicsSlopes(mjtNum ctrl, mjtNum act, const mjtNum prm[3], mjtNum* dact,
+                             mjtNum* dctrl) {
+  muscleDynamics(ctrl, act, prm, dact, dctrl);
 }
 
 // ---- actuation ------------------------------------------------------------------------------
@@ -220,14 +288,9 @@ mjtNum mj_actuatorForceVel(const mjModel* m, const mjData* d, int i) {
   }
   if (m->actuator_gaintype[i] == mjGAIN_AFFINE) k += gp[2] * input;
   if (m->actuator_gaintype[i] == mjGAIN_MUSCLE) {
-    mjtNum L0, F0, fvmax = gp[8], c = fvmax - 1, dfv = 0, vscale;
-    mjtNum L = muscleLength(d->actuator_length[i], m->actuator_lengthrange + 2 * i,
-                            m->actuator_acc0[i], gp, &L0, &F0);
-    vscale = fmax(mjMINVAL, L0 * gp[6]);
-    mjtNum V = d->actuator_velocity[i] / vscale;
-    if (V > -1 && V <= 0) dfv = 2 * (V + 1);
-    else if (V > 0 && V <= c) dfv = 2 * (c - V) / fmax(mjMINVAL, c);
-    k += -F0 * bump(L, gp[4], 1, gp[5]) * dfv / vscale * input;
+    mjtNum glen, gvel, blen;
+    mj_muscleSlopes(m, d, i, &glen, &gvel, &blen);
+    k += gvel * input;
   }
   if (m->actuator_biastype[i] == mjBIAS_AFFINE) k += m->actuator_biasprm[10 * i + 2];
   return k;

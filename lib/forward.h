@@ -28,6 +28,16 @@ mjtNum mj_actuatorInput(const mjModel* m, const mjData* d, int i);
 // d actuator_force / d actuator_velocity of actuator i (0 where forcerange clamps it)
 mjtNum mj_actuatorForceVel(const mjModel* m, const mjData* d, int i);
 
+// slopes of muscle actuator i's gain by its length (glen) and velocity (gvel) and of its
+// bias by its length (blen) at d's actuator_length and velocity; 0 where its gain or bias
+// type is not mjGAIN_MUSCLE / mjBIAS_MUSCLE
+void mj_muscleSlopes(const mjModel* m, const mjData* d, int i, mjtNum* glen, mjtNum* gvel,
+                     mjtNum* blen);
+
+// the slopes of mju_muscleDynamics(ctrl, act, prm) by act and by ctrl
+void mj_muscleDynamicsSlopes(mjtNum ctrl, mjtNum act, const mjtNum prm[3], mjtNum* dact,
+                             mjtNum* dctrl);
+
 // dense row-major M - h D (nv x nv) of the implicit integrators (integrate.c): D the velocity
 // derivative of the smooth forces, with the RNE term when rne (implicit), else without it
 // (implicitfast's matrix, keeping the entries among simple dofs that its factor drops)

@@ -242,6 +242,48 @@ Test(derivative, actuated) {
   check("actuated", ACTUATED, mjINT_RK4);
 }
 
+// MuJoCo's muscles (gain, bias and dynamics) on the double pendulum's hinges and a fixed
+// tendon: force-length on both sides of its peak, force-velocity lengthening and shortening,
+// the passive force past L = 1 (the tendon's), activation and deactivation, one blended by
+// tausmooth, one with actearly
+static const char* MUSCLES =
+    "<mujoco><option timestep='0.005'/><worldbody><body pos='0 0 1'>"
+    "<joint name='a' axis='0 1 0' damping='0.1'/>"
+    "<inertial pos='0 0 -0.3' mass='1' diaginertia='0.02 0.02 0.01'/>"
+    "<body pos='0 0 -0.6'><joint name='b' axis='1 0 0'/>"
+    "<inertial pos='0 0.1 -0.2' mass='0.8' diaginertia='0.01 0.02 0.01'/></body></body>"
+    "<body pos='1 0 1'><joint name='d' axis='0 0 1' damping='0.05'/>"
+    "<inertial pos='0.2 0 0' mass='0.6' diaginertia='0.01 0.01 0.01'/></body></worldbody>"
+    "<tendon><fixed name='t'><joint joint='a' coef='1'/><joint joint='d' coef='-0.5'/>"
+    "</fixed></tendon><actuator>"
+    "<muscle joint='a' ctrlrange='0 1' lengthrange='-0.6 0.6' force='20'/>"
+    "<muscle joint='b' ctrlrange='0 1' lengthrange='-1 1' force='15' timeconst='0.02 0.06'"
+    " actearly='true'/>"
+    "<muscle tendon='t' ctrlrange='0 1' lengthrange='-0.4 0.2' force='30' tausmooth='0.3'/>"
+    "</actuator></mujoco>";
+
+// activations inside (0, 1), controls above the first and below the other two
+static void muscleInputs(const mjModel* m, mjData* d) {
+  static const mjtNum act[3] = {0.3, 0.6, 0.45}, ctrl[3] = {0.8, 0.2, 0.35};
+  (void)m;
+  mju_copy(d->act, act, 3);
+  mju_copy(d->ctrl, ctrl, 3);
+}
+
+Test(derivative, muscles) {
+  char err[300] = "";
+  checkAt("muscles", MUSCLES, mjINT_EULER, muscleInputs);
+  checkAt("muscles", MUSCLES, mjINT_RK4, muscleInputs);
+
+  // under the implicit integrators D holds the force-velocity slope: refused
+  mjModel* m = load(MUSCLES, mjINT_IMPLICITFAST);
+  mjData* d = mj_makeData(m);
+  cr_assert_eq(mjd_transitionSmooth(m, d, NULL, NULL, NULL, NULL, err, sizeof(err)), -1);
+  cr_expect(strstr(err, "muscle under an implicit integrator") != NULL, "%s", err);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
 // controls and activations at their clamps: actuator 0's ctrl beyond its range (a zero
 // column), actuator 2's integrator pushed past actrange (a zero row; actearly: no force slope)
 static void clamp(const mjModel* m, mjData* d) {
