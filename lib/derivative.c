@@ -61,6 +61,8 @@ int mjd_tendonFixed(const mjModel* m, int t) {
 static int checkModel(const mjModel* m, char* err, int errsz) {
   char nm[64];
   int implicit = m->opt.integrator == mjINT_IMPLICIT || m->opt.integrator == mjINT_IMPLICITFAST;
+  int jointActfrc = 0;
+  for (int j = 0; j < m->njnt; j++) jointActfrc |= m->jnt_actfrclimited[j];
   if ((m->opt.density > 0 || m->opt.viscosity > 0) && implicit) {
     snprintf(err, errsz, "fluid forces under the implicit integrators: not differentiated yet");
     return -1;
@@ -69,8 +71,14 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
     int used = m->tendon_stiffness[t] || m->tendon_damping[t];
     for (int i = 0; i < m->nu; i++)
       used |= m->actuator_trntype[i] == mjTRN_TENDON && m->actuator_trnid[2 * i] == t;
+    int spatial = used && !mjd_tendonFixed(m, t);
     const char* what = m->tendon_armature[t] ? "armature"
-                       : used && !mjd_tendonFixed(m, t) ? "spatial tendon with forces"
+                       : spatial && !mjd_tendonSitesOnly(m, t)
+                           ? "spatial tendon with forces wrapping geoms or over pulleys"
+                       : spatial && implicit ? "spatial tendon with forces under an implicit "
+                                               "integrator"
+                       : spatial && jointActfrc ? "spatial tendon with forces beside joint "
+                                                  "actfrcrange"
                        : used && m->tendon_actfrclimited[t] ? "actfrcrange" : NULL;
     if (what) {
       snprintf(err, errsz, "tendon %s: %s: not differentiated yet",
@@ -745,6 +753,40 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
   mj_freeStack(d, mark);
 }
 
+// Gq += what the site-only spatial tendons' turning adds to the forces they carry
+// (mjd_tendonTurn): the passive force f = spring + damper (-k (len - the dead band's near end)
+// outside it, -b vel; fv = -b) and each tendon actuator's gear g times its force (fv += g^2
+// d force/d velocity); their J'(df/dlen, df/dvel)J parts are passiveDeriv's and
+// actuatorDeriv's
+static void spatialTendonDeriv(const mjModel* m, mjData* d, mjtNum* Gq) {
+  int nt = m->ntendon, any = 0;
+  int spring = !(m->opt.disableflags & mjDSBL_SPRING);
+  int damper = !(m->opt.disableflags & mjDSBL_DAMPER);
+  for (int t = 0; t < nt; t++) any |= !mjd_tendonFixed(m, t);
+  if (!any) return;
+  size_t mark = mj_markStack(d);
+  mjtNum* f = mj_stackAlloc(d, 2 * (size_t)nt);
+  mjtNum* fv = f + nt;
+  mju_zero(f, 2 * nt);
+  for (int t = 0; t < nt; t++) {
+    mjtNum len = d->ten_length[t], lo = m->tendon_lengthspring[2 * t];
+    mjtNum hi = m->tendon_lengthspring[2 * t + 1], k = spring ? m->tendon_stiffness[t] : 0;
+    if (lo == hi || len < lo) f[t] = -k * (len - lo);
+    else if (len > hi) f[t] = -k * (len - hi);
+    fv[t] = damper ? -m->tendon_damping[t] : 0;
+    f[t] += fv[t] * d->ten_velocity[t];
+  }
+  for (int i = 0; i < m->nu; i++) {
+    mjtNum gain, sl[4], g = m->actuator_gear[6 * i];
+    if (m->actuator_trntype[i] != mjTRN_TENDON) continue;
+    int t = m->actuator_trnid[2 * i];
+    f[t] += g * d->actuator_force[i];
+    if (mjd_actuatorSlopes(m, d, i, &gain, sl)) fv[t] += g * g * sl[1];
+  }
+  mjd_tendonTurn(m, d, f, fv, Gq);
+  mj_freeStack(d, mark);
+}
+
 // ---- the integrator's matrix W -----------------------------------------------------------------
 
 // the factor of W: L'DL on qM's layout (ld, diaginv), or the tree LU of dense W (lu)
@@ -884,6 +926,7 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
   if (m->opt.density > 0 || m->opt.viscosity > 0) fluidDeriv(m, d, Gq, Gv);
   appliedDeriv(m, d, Gq);
   actuatorDeriv(m, d, sys, acc, Gq, Gv, Gact, Gu);
+  spatialTendonDeriv(m, d, Gq);
   mj_freeStack(d, mark);
 }
 

@@ -18,6 +18,9 @@ int mjd_firstMoved(const mjModel* m, int k);
 // 1 when tendon t is fixed (a linear combination of joint positions: a constant Jacobian)
 int mjd_tendonFixed(const mjModel* m, int t);
 
+// 1 when tendon t is spatial and runs straight from site to site (no wrapped geom, no pulley)
+int mjd_tendonSitesOnly(const mjModel* m, int t);
+
 // 0 when every constraint row of d (after mj_forward) is differentiated: friction loss, joint
 // (hinge, slide) and fixed-tendon limits, joint, fixed-tendon, connect and weld equalities,
 // contacts of a sphere, capsule, cylinder, box or mesh with a plane and between spheres and
@@ -33,6 +36,13 @@ int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz)
 // jar = J qacc - aref.  Writes the cone Hessians contact.H at the solution
 void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum* dforce,
                        mjtNum* djar);
+
+// Gq (nv x nv column-major, +=) what the site-only spatial tendons' turning adds to
+// d(J_t' f_t)/dq: column k gains dJ_t'/dq_k f[t] + J_t' fv[t] (dJ_t/dq_k qvel), f (ntendon)
+// the forces the tendons carry (passive and actuators', held), fv their slopes by the
+// tendon's velocity (the J_t' (df/dlen, df/dvel) J_t parts are the caller's)
+void mjd_tendonTurn(const mjModel* m, mjData* d, const mjtNum* f, const mjtNum* fv,
+                    mjtNum* Gq);
 
 // R (nv x nv column-major) with column k = dJ'/dq_k f, the row forces f (nefc) held: f
 // nonzero on friction rows only (contacts' and friction loss)

@@ -94,7 +94,7 @@ static const char* contactRefusal(const mjModel* m, const mjData* d, const mjCon
 }
 
 // 1 when tendon t is spatial and runs straight from site to site (no wrapped geom, no pulley)
-static int sitesOnly(const mjModel* m, int t) {
+int mjd_tendonSitesOnly(const mjModel* m, int t) {
   for (int w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++)
     if (m->wrap_type[w] != mjWRAP_SITE) return 0;
   return 1;
@@ -115,7 +115,7 @@ int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz)
              : et == mjEQ_TENDON ? "spatial tendon equality"
                                  : "flex or distance equality";
     } else if (type == mjCNSTR_FRICTION_TENDON || type == mjCNSTR_LIMIT_TENDON) {
-      what = mjd_tendonFixed(m, id) || sitesOnly(m, id) ? NULL
+      what = mjd_tendonFixed(m, id) || mjd_tendonSitesOnly(m, id) ? NULL
              : "friction or limit of a spatial tendon wrapping geoms or over pulleys";
     } else if (type != mjCNSTR_FRICTION_DOF && type != mjCNSTR_LIMIT_JOINT) {
       const mjContact* con = d->contact + id;
@@ -986,20 +986,18 @@ static void bodyEqColumn(const mjModel* m, const mjData* d, const Column* c, int
   for (int r = 0; r < n; r++) E[adr + r] += db[1][r] + d->efc_KBIP[4 * (adr + r) + 1] * db[0][r];
 }
 
-// for the row at efc r of a site-to-site spatial tendon (its length's gradient J times sg =
-// +-1: the side of a limit, 1 for friction): the segments' rows u'(v_B(p_B) - v_A(p_A)), u =
-// sg (p_B - p_A)/L turning by du = sg (I - u u')(dp_B - dp_A)/L, pointColumn's each: E (+=)
-// gains dJ/dq_k a + B dJ/dq_k v, Gk (+=) dJ'/dq_k f
-static void tendonColumn(const mjModel* m, const mjData* d, const Column* c, int r,
-                         mjtNum sg, const mjtNum* tw[2], const mjtNum* force, mjtNum* E,
-                         mjtNum* Gk) {
-  int t = d->efc_id[r];
+// site-to-site spatial tendon t (its length's gradient J times sg = +-1) carrying the force
+// f as dof k (c) moves: the segments' rows u'(v_B(p_B) - v_A(p_A)), u = sg (p_B - p_A)/L
+// turning by du = sg (I - u u')(dp_B - dp_A)/L, pointColumn's each: db (+=) dJ/dq_k v and
+// dJ/dq_k a, Gk (+=) dJ'/dq_k f
+static void tendonTurn(const mjModel* m, const mjData* d, const Column* c, int t, mjtNum sg,
+                       const mjtNum* tw[2], mjtNum f, mjtNum db[2], mjtNum* Gk) {
   for (int w = m->tendon_adr[t]; w + 1 < m->tendon_adr[t] + m->tendon_num[t]; w++) {
     int site[2] = {m->wrap_objid[w], m->wrap_objid[w + 1]};
     int body[2] = {m->site_bodyid[site[0]], m->site_bodyid[site[1]]};
     if (!bodyMoved(c, body[0]) && !bodyMoved(c, body[1])) continue;
     const mjtNum* p[2] = {d->site_xpos + 3 * site[0], d->site_xpos + 3 * site[1]};
-    mjtNum dp[2][3], u[9] = {0}, du[9] = {0}, rel[3], db[2][6];
+    mjtNum dp[2][3], u[9] = {0}, du[9] = {0}, rel[3], seg[2][6];
     for (int s = 0; s < 2; s++) fixedMotion(c->S, c->o, bodyMoved(c, body[s]), p[s], dp[s]);
     mju_sub3(u, p[1], p[0]);
     mjtNum len = mju_normalize3(u);
@@ -1009,9 +1007,42 @@ static void tendonColumn(const mjModel* m, const mjData* d, const Column* c, int
     mju_addToScl3(du, u, -mju_dot3(u, rel));
     mju_scl3(du, du, sg / len);
     mju_scl3(u, u, sg);
-    pointColumn(m, d, c, body, p, dp, u, du, u, du, 1, tw, force + r, db, Gk);
-    E[r] += db[1][0] + d->efc_KBIP[4 * r + 1] * db[0][0];
+    pointColumn(m, d, c, body, p, dp, u, du, u, du, 1, tw, &f, seg, Gk);
+    db[0] += seg[0][0];
+    db[1] += seg[1][0];
   }
+}
+
+// tendonTurn for the tendon of efc row r with its force: E[r] (+=) gains
+// dJ/dq_k a + B dJ/dq_k v
+static void tendonColumn(const mjModel* m, const mjData* d, const Column* c, int r,
+                         mjtNum sg, const mjtNum* tw[2], const mjtNum* force, mjtNum* E,
+                         mjtNum* Gk) {
+  mjtNum db[2] = {0, 0};
+  tendonTurn(m, d, c, d->efc_id[r], sg, tw, force[r], db, Gk);
+  E[r] += db[1] + d->efc_KBIP[4 * r + 1] * db[0];
+}
+
+// Gq (nv x nv column-major, +=) the spatial tendons' part of d(J_t' f_t)/dq that their
+// turning adds: column k gains dJ_t'/dq_k f_t + J_t' fv_t (dJ_t/dq_k v) for every site-only
+// spatial tendon t with force f[t] (held) and velocity slope fv[t] (derivative.h)
+void mjd_tendonTurn(const mjModel* m, mjData* d, const mjtNum* f, const mjtNum* fv,
+                    mjtNum* Gq) {
+  int nv = m->nv;
+  size_t mark = mj_markStack(d);
+  int* moved = (int*)mj_stackAlloc(d, (size_t)m->nbody / 2 + 1);
+  const mjtNum* tw[2] = {d->cvel, d->cvel};
+  for (int k = 0; k < nv; k++) {
+    Column c = columnAt(m, d, k, tw, moved);
+    mjtNum* Gk = Gq + (size_t)k * nv;
+    for (int t = 0; t < m->ntendon; t++) {
+      if ((!f[t] && !fv[t]) || mjd_tendonFixed(m, t)) continue;
+      mjtNum db[2] = {0, 0};
+      tendonTurn(m, d, &c, t, 1, tw, f[t], db, Gk);
+      mju_addToScl(Gk, d->ten_J + (size_t)t * nv, fv[t] * db[0], nv);
+    }
+  }
+  mj_freeStack(d, mark);
 }
 
 // R (nv x nv column-major: column k = dJ'/dq_k f, the forces held) for the row forces f

@@ -88,7 +88,12 @@ static int sensorDifferentiated(const mjModel* m, int s) {
       for (int i = 0; i < m->nu; i++)
         if (m->actuator_trntype[i] == mjTRN_SITE) return 0;
       return 1;
-    case mjSENS_ACTUATORFRC: case mjSENS_TENDONACTFRC:
+    case mjSENS_ACTUATORFRC:
+      // a spatial tendon's velocity turns with q: its slope is not followed here
+      return m->actuator_trntype[id] != mjTRN_TENDON ||
+             mjd_tendonFixed(m, m->actuator_trnid[2 * id]);
+    case mjSENS_TENDONACTFRC:
+      return mjd_tendonFixed(m, id);
     case mjSENS_SUBTREECOM: case mjSENS_SUBTREELINVEL: case mjSENS_SUBTREEANGMOM:
     case mjSENS_VELOCIMETER: case mjSENS_GYRO: case mjSENS_MAGNETOMETER:
     case mjSENS_ACCELEROMETER: case mjSENS_FORCE: case mjSENS_TORQUE: case mjSENS_TOUCH:
