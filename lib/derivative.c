@@ -102,8 +102,7 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
         : m->actuator_actnum[i] > 1 ? "more than one activation"
         : m->actuator_gaintype[i] == mjGAIN_USER ? "user gain"
         : m->actuator_biastype[i] == mjBIAS_USER ? "user bias"
-        : m->actuator_gaintype[i] == mjGAIN_MUSCLE && implicit
-            ? "muscle under an implicit integrator" : NULL;
+        : NULL;
     if (what) {
       snprintf(err, errsz, "actuator %s: %s: not differentiated yet",
                objName(m, mjOBJ_ACTUATOR, i, nm, sizeof(nm)), what);
@@ -740,15 +739,27 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
       Gu[(size_t)i * nv + ind[k]] += gain * s[3] * mom[k];
     }
 
-    // the implicit integrators' matrix: k depends on the input through gainprm[2]
-    if ((sys != SYS_IMPLICIT && sys != SYS_FAST) || m->actuator_gaintype[i] != mjGAIN_AFFINE ||
-        !gp[2])
-      continue;
+    // the implicit integrators' matrix holds k = d force/d velocity (mj_actuatorForceVel):
+    // gainprm[2] input + biasprm[2], or a muscle's gain slope gvel(length, velocity) times
+    // its input; k's slopes by the input (kin), length and velocity move W a'
+    int muscle = m->actuator_gaintype[i] == mjGAIN_MUSCLE;
+    mjtNum kin = m->actuator_gaintype[i] == mjGAIN_AFFINE ? gp[2] : 0, klen = 0, kvel = 0;
+    if ((sys != SYS_IMPLICIT && sys != SYS_FAST) || (!kin && !muscle)) continue;
+    if (muscle) {
+      mjtNum glen, blen, in = nodyn ? d->ctrl[i] : mj_actuatorInput(m, d, i);
+      mj_muscleSlopes(m, d, i, &glen, &kin, &blen);
+      mj_muscleVelSlopes(m, d, i, &klen, &kvel);
+      klen *= in, kvel *= in;
+    }
     mj_momentRow(m, d, i, u);
     mju_zero(y, nv);
-    addRank1W(m, y, h * gp[2], u, acc, sys == SYS_FAST);
-    mju_addToScl(Gu + (size_t)i * nv, y, nodyn ? 1 : s[3], nv);
-    if (!nodyn) mju_addToScl(Gact + (size_t)adr * nv, y, s[2], nv);
+    addRank1W(m, y, h, u, acc, sys == SYS_FAST);
+    mju_addToScl(Gu + (size_t)i * nv, y, kin * (nodyn ? 1 : s[3]), nv);
+    if (!nodyn) mju_addToScl(Gact + (size_t)adr * nv, y, kin * s[2], nv);
+    for (int k = 0; k < nnz && (klen || kvel); k++) {
+      mju_addToScl(Gq + (size_t)ind[k] * nv, y, klen * mom[k], nv);
+      mju_addToScl(Gv + (size_t)ind[k] * nv, y, kvel * mom[k], nv);
+    }
   }
   mj_freeStack(d, mark);
 }

@@ -70,10 +70,12 @@ static mjtNum muscleLength(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
   return prm[0] + (len - lengthrange[0]) / fmax(mjMINVAL, *L0);
 }
 
-// -F0 FL(L) FV(V) and its slopes by len and vel (NULL: not wanted): FL a bump, FV quadratic
-// below 0 and saturating at fvmax above; dL/dlen = 1/L0, dV/dvel = 1/(L0 vmax)
+// -F0 FL(L) FV(V) and its slopes by len and vel (NULL: not wanted), and those of the
+// velocity slope dvel by len and vel (dvlen, dvvel; NULL: not wanted): FL a bump, FV
+// quadratic below 0 and saturating at fvmax above; dL/dlen = 1/L0, dV/dvel = 1/(L0 vmax)
 static mjtNum muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
-                         const mjtNum prm[9], mjtNum* dlen, mjtNum* dvel) {
+                         const mjtNum prm[9], mjtNum* dlen, mjtNum* dvel, mjtNum* dvlen,
+                         mjtNum* dvvel) {
   mjtNum L0, F0, lmin = prm[4], lmax = prm[5], vmax = prm[6], fvmax = prm[8];
   mjtNum L = muscleLength(len, lengthrange, acc0, prm, &L0, &F0);
   mjtNum vscale = fmax(mjMINVAL, L0 * vmax), V = vel / vscale;
@@ -82,20 +84,24 @@ static mjtNum muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mj
   mjtNum dFL, FL = bump(L, lmin, 1, lmax, &dFL);
 
   // force-velocity: 0 below -1, (V+1)^2 up to 0, fvmax - (c-V)^2/c up to c = fvmax - 1
-  mjtNum c = fvmax - 1, FV, dFV = 0;
+  mjtNum c = fvmax - 1, FV, dFV = 0, ddFV = 0;
   if (V <= -1) {
     FV = 0;
   } else if (V <= 0) {
     FV = (V + 1) * (V + 1);
     dFV = 2 * (V + 1);
+    ddFV = 2;
   } else if (V <= c) {
     FV = fvmax - (c - V) * (c - V) / fmax(mjMINVAL, c);
     dFV = 2 * (c - V) / fmax(mjMINVAL, c);
+    ddFV = -2 / fmax(mjMINVAL, c);
   } else {
     FV = fvmax;
   }
   if (dlen) *dlen = -F0 * dFL * FV / fmax(mjMINVAL, L0);
   if (dvel) *dvel = -F0 * FL * dFV / vscale;
+  if (dvlen) *dvlen = -F0 * dFL * dFV / vscale / fmax(mjMINVAL, L0);
+  if (dvvel) *dvvel = -F0 * FL * ddFV / (vscale * vscale);
   return -F0 * FL * FV;
 }
 
@@ -122,7 +128,7 @@ static mjtNum muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
 // see mj.h
 mjtNum mju_muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
                       const mjtNum prm[9]) {
-  return muscleGain(len, vel, lengthrange, acc0, prm, NULL, NULL);
+  return muscleGain(len, vel, lengthrange, acc0, prm, NULL, NULL, NULL, NULL);
 }
 
 // see mj.h
@@ -139,7 +145,7 @@ void mj_muscleSlopes(const mjModel* m, const mjData* d, int i, mjtNum* glen, mjt
   mjtNum len = d->actuator_length[i], vel = d->actuator_velocity[i];
   *glen = *gvel = *blen = 0;
   if (m->actuator_gaintype[i] == mjGAIN_MUSCLE)
-    muscleGain(len, vel, lr, acc0, m->actuator_gainprm + 10 * i, glen, gvel);
+    muscleGain(len, vel, lr, acc0, m->actuator_gainprm + 10 * i, glen, gvel, NULL, NULL);
   if (m->actuator_biastype[i] == mjBIAS_MUSCLE)
     muscleBias(len, lr, acc0, m->actuator_biasprm + 10 * i, blen);
 }
@@ -177,6 +183,16 @@ static mjtNum muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3], mjtNu
 // see mj.h
 mjtNum mju_muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3]) {
   return muscleDynamics(ctrl, act, prm, NULL, NULL);
+}
+
+// the slopes of muscle actuator i's gain's velocity slope by its length and velocity, 0
+// where its gain is not a muscle's (forward.h)
+void mj_muscleVelSlopes(const mjModel* m, const mjData* d, int i, mjtNum* vlen,
+                        mjtNum* vvel) {
+  *vlen = *vvel = 0;
+  if (m->actuator_gaintype[i] == mjGAIN_MUSCLE)
+    muscleGain(d->actuator_length[i], d->actuator_velocity[i], m->actuator_lengthrange + 2 * i,
+               m->actuator_acc0[i], m->actuator_gainprm + 10 * i, NULL, NULL, vlen, vvel);
 }
 
 // the slopes of muscle dynamics (ctrl - act)/tau by act and by ctrl (forward.h)

@@ -34,6 +34,11 @@ mjtNum mj_actuatorForceVel(const mjModel* m, const mjData* d, int i);
 void mj_muscleSlopes(const mjModel* m, const mjData* d, int i, mjtNum* glen, mjtNum* gvel,
                      mjtNum* blen);
 
+// the slopes of muscle actuator i's gain's velocity slope (gvel of mj_muscleSlopes) by its
+// length (vlen) and velocity (vvel); 0 where its gain type is not mjGAIN_MUSCLE
+void mj_muscleVelSlopes(const mjModel* m, const mjData* d, int i, mjtNum* vlen,
+                        mjtNum* vvel);
+
 // the slopes of mju_muscleDynamics(ctrl, act, prm) by act and by ctrl
 void mj_muscleDynamicsSlopes(mjtNum ctrl, mjtNum act, const mjtNum prm[3], mjtNum* dact,
                              mjtNum* dctrl);
