@@ -277,7 +277,7 @@ static void baseSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
 // out = x^e for each x in [0, 1] of n (0 where x <= 0): by repeated squaring for whole exponents
 // up to 255 (the usual case: 10, 64; the eight bits' steps unrolled, each a multiply chosen by
 // the bit), else through log2 and exp2 (to about 1%)
-static void powSpan(const float* x, float e, int n, float* out) {
+mjrVECTOR static void powSpan(const float* x, float e, int n, float* out) {
   int k = (int)e;
   if (k != e || k < 0 || k > 255) {
     for (int i = 0; i < n; i++) {
@@ -400,7 +400,7 @@ static void lightSpan(const mjrContext* c, mjrSpan* s) {
 
 // the lit colors of a span of pixels of visibility buffer vis seen in pass p (before the
 // reflection, fog and haze)
-static void shadeSpan(const mjrContext* c, const mjrPass* p, const mjrVisBuf* vis, mjrSpan* s) {
+mjrVECTOR static void shadeSpan(const mjrContext* c, const mjrPass* p, const mjrVisBuf* vis, mjrSpan* s) {
   gatherSpan(vis, s);
   surfaceSpan(c, p, s);
   baseSpan(c, p, s);
@@ -528,7 +528,7 @@ static void reflectSpan(const mjrContext* c, mjrSpan* s, mjrSpan* ms) {
 // shade the camera's visibility buffer into c->color, span by span of pixels of one item along
 // each row (the background pixel by pixel); on the reflective plane, the mirrored view blended
 // in, then fog and haze
-void mjr_shadeOpaque(mjrContext* c, const mjModel* m) {
+mjrVECTOR void mjr_shadeOpaque(mjrContext* c, const mjModel* m) {
   const mjrPass* p = &c->cam;
   mjrSpan s, ms;
   for (int y = 0; y < c->H; y++) {
@@ -585,7 +585,7 @@ static int itemRect(const mjrContext* c, const mjrItem* it, int r[4]) {
 // transparent items from the farthest to the nearest: each one's nearest surface (back faces of
 // closed shapes culled), depth-tested against the opaque image, shaded in spans along its rows
 // and blended as alpha color + (1 - alpha) behind; the mirrored view's buffer serves as scratch
-void mjr_drawTransparent(mjrContext* c, const mjModel* m) {
+mjrVECTOR void mjr_drawTransparent(mjrContext* c, const mjModel* m) {
   int n = 0;
   for (int i = 0; i < c->nitem; i++) {
     const mjrItem* it = c->item + i;
@@ -634,7 +634,7 @@ static inline unsigned char toByte(float v, float scl) {
 
 // the output pixel (x, y): the mean of its samples x samples block, clamped to [0, 1], in bytes
 // (one sample: each color converted on its own, in one loop)
-void mjr_resolve(mjrContext* c) {
+mjrVECTOR void mjr_resolve(mjrContext* c) {
   int s = c->opt.samples, w = c->opt.width, h = c->opt.height;
   if (s == 1) {
     size_t n = (size_t)3 * w * h;
