@@ -3,6 +3,7 @@
 // planar reflection, fog and haze, the skybox, transparent items back to front, and the final
 // average of the supersamples into 8-bit RGB.
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -626,10 +627,18 @@ mjrVECTOR void mjr_drawTransparent(mjrContext* c, const mjModel* m) {
 
 // ---- output ---------------------------------------------------------------------------------
 
-// a linear color in [0, 1] (clamped) times scl, rounded to a byte
-static inline unsigned char toByte(float v, float scl) {
-  // (through int: SSE2 converts floats to 32-bit integers only)
-  return (unsigned char)(int)((v < 0 ? 0 : v > 1 ? 1 : v) * scl + 0.5f);
+// a linear color in [0, 1] (clamped) times 255, rounded to a byte: y = 255 v + 0.5 clamped to
+// [0, 255] on its bits as an integer (floats of the sign bit 0 order as their bits, negative ones
+// are negative integers), which vector loops compare in one instruction where float selects
+// keep NaN's order; through int (SSE2 converts floats to 32-bit integers only)
+static inline unsigned char toByte(float v) {
+  const int32_t top = 0x437f0000;  // 255.0f
+  float y = v * 255 + 0.5f;
+  int32_t b;
+  memcpy(&b, &y, sizeof(b));
+  b = b < 0 ? 0 : b < top ? b : top;
+  memcpy(&y, &b, sizeof(y));
+  return (unsigned char)(int)y;
 }
 
 // the output pixel (x, y): the mean of its samples x samples block, clamped to [0, 1], in bytes
@@ -640,7 +649,7 @@ mjrVECTOR void mjr_resolve(mjrContext* c) {
     size_t n = (size_t)3 * w * h;
     const float* color = c->color;
     unsigned char* rgb = c->rgb;
-    for (size_t i = 0; i < n; i++) rgb[i] = toByte(color[i], 255);
+    for (size_t i = 0; i < n; i++) rgb[i] = toByte(color[i]);
     return;
   }
   float scl = 255.0f / (s * s);
