@@ -160,7 +160,7 @@ static void gatherSpan(const mjrVisBuf* vis, mjrSpan* s) {
 // the surface at each pixel of a span seen in pass p: position, normal, uv interpolated at the
 // barycentrics (1 - b1 - b2, b1, b2) of its triangle (a run of pixels on one triangle at a
 // time), the unit normal turned toward the eye (two-sided lighting), the unit view direction
-static void surfaceSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
+mjrVECTOR static void surfaceSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
   _Static_assert(sizeof(mjrVertex) == 8 * sizeof(float), "a vertex is 8 floats");
   float* out[8] = {s->pos[0], s->pos[1], s->pos[2], s->nrm[0], s->nrm[1], s->nrm[2],
                    s->uv[0], s->uv[1]};
@@ -202,7 +202,7 @@ static void surfaceSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
 // direction from the frame origin); 2d levels chosen from the pixel's footprint.  The
 // vertices' uv hold their local x, y when the mesh has no texcoords: on a flat triangle the
 // interpolated uv is the point's local x, y.  Coordinates in vector loops, texels one by one
-static void baseSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
+mjrVECTOR static void baseSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
   const mjrItem* it = s->it;
   const int n = s->n;
   const float c0 = it->rgba[0], c1 = it->rgba[1], c2 = it->rgba[2];
@@ -365,7 +365,7 @@ static void specSpan(const mjrItem* it, mjrSpan* s, float* spec) {
 // f (ambient + diffuse lit max(n.l, 0) + specular spec), lit the light's shadow factor (0
 // where n.l <= 0); the ambient and diffuse material colors are the base color, the specular
 // one is white x specular
-static void lightSpan(const mjrContext* c, mjrSpan* s) {
+mjrVECTOR static void lightSpan(const mjrContext* c, mjrSpan* s) {
   const mjrItem* it = s->it;
   const int n = s->n;
   const float em = it->emission;
@@ -401,7 +401,8 @@ static void lightSpan(const mjrContext* c, mjrSpan* s) {
 
 // the lit colors of a span of pixels of visibility buffer vis seen in pass p (before the
 // reflection, fog and haze)
-mjrVECTOR static void shadeSpan(const mjrContext* c, const mjrPass* p, const mjrVisBuf* vis, mjrSpan* s) {
+mjrVECTOR static void shadeSpan(const mjrContext* c, const mjrPass* p, const mjrVisBuf* vis,
+                                 mjrSpan* s) {
   gatherSpan(vis, s);
   surfaceSpan(c, p, s);
   baseSpan(c, p, s);
@@ -435,7 +436,7 @@ static void background(const mjrContext* c, const mjModel* m, const float d[3], 
 // OpenGL's linear fog between fogstart and fogend (times the extent) over a span's colors;
 // infinite planes also fade into the haze color over the last `haze` fraction of the far
 // distance
-static void fogSpan(const mjrContext* c, const mjModel* m, mjrSpan* s) {
+mjrVECTOR static void fogSpan(const mjrContext* c, const mjModel* m, mjrSpan* s) {
   const int n = s->n;
   if (c->opt.fog) {
     float ext = (float)m->stat.extent;
@@ -481,7 +482,7 @@ static int takeRun(const mjrContext* c, const mjrVisBuf* vis, int i, int end, in
 }
 
 // a span's colors into the image: alpha color + (1 - alpha) behind (alpha 1: replaced)
-static void putSpan(mjrContext* c, const mjrSpan* s, float a) {
+mjrVECTOR static void putSpan(mjrContext* c, const mjrSpan* s, float a) {
   // (takeRun's spans: consecutive pixels from pix[0] on)
   float* dst = c->color + 3 * s->pix[0];
   const int n = s->n;
@@ -496,7 +497,7 @@ static void putSpan(mjrContext* c, const mjrSpan* s, float a) {
 // blend the mirrored view into a span of the reflective plane: (1 - reflectance) plane +
 // reflectance mirror, the mirror's surfaces shaded in spans of one item (ms), black where the
 // mirrored view sees nothing
-static void reflectSpan(const mjrContext* c, mjrSpan* s, mjrSpan* ms) {
+mjrVECTOR static void reflectSpan(const mjrContext* c, mjrSpan* s, mjrSpan* ms) {
   const mjrVisBuf* mv = &c->mvis;
   float(*mc)[mjrSPAN] = s->tmp;
   int slot[mjrSPAN];
