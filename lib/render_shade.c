@@ -71,7 +71,11 @@ int mjr_makeTextures(mjrContext* c, const mjModel* m) {
 // x - floor(x), without a library call or a branch (it runs in vector loops): floats of
 // magnitude 2^23 and more (and NaN) are whole
 static inline float fract(float x) {
-  float a = fabsf(x) < 8388608.0f ? x : 0;
+  // a = x, or 0 where |x| >= 2^23 or NaN: a mask on the bits (GCC's AVX2 loops would branch
+  // on a float select here)
+  union { float f; uint32_t u; } v = {x};
+  v.u &= -(uint32_t)(fabsf(x) < 8388608.0f);
+  float a = v.f;
   int i = (int)a;
   return a - (float)(i - (a < (float)i));
 }
@@ -298,7 +302,7 @@ mjrVECTOR static void powSpan(const float* x, float e, int n, float* out) {
 // 1 / (a0 + a1 d + a2 d^2) times the spot's (L.-dir)^exponent, 0 outside the cone; directional
 // lights: L = -dir, f = 1.  0 when the whole span is outside a spot's cone (the light adds
 // nothing there), else 1
-static int lightDirSpan(const mjrLight* l, mjrSpan* s) {
+mjrVECTOR static int lightDirSpan(const mjrLight* l, mjrSpan* s) {
   const int n = s->n;
   const float dx = l->dir[0], dy = l->dir[1], dz = l->dir[2];
   if (l->directional) {
@@ -335,7 +339,7 @@ static int lightDirSpan(const mjrLight* l, mjrSpan* s) {
 // the specular factor of light l at each point of a span into spec:
 // lit specular max(n.h, 0)^shininess with h the unit half vector of L and the view, 0 where
 // n.h is at most the item's specmin (the highlight under 1/1024)
-static void specSpan(const mjrItem* it, mjrSpan* s, float* spec) {
+mjrVECTOR static void specSpan(const mjrItem* it, mjrSpan* s, float* spec) {
   const int n = s->n;
   const float specmin = it->specmin, spec0 = it->specular;
   float *ndh = s->tmp[1], *pw = s->tmp[2];
