@@ -80,15 +80,16 @@ static inline float fract(float x) {
   return a - (float)(i - (a < (float)i));
 }
 
-// bilinear sample of an RGB image at texel coordinates (x, y) in [0, w] x [0, h] (texel
-// centers at +0.5), repeating (wrap) or clamped at the border; the weights in 1/256ths so that
-// the blend of the bytes stays in integers
-static void bilinear(const unsigned char* img, int w, int h, float x, float y, int wrap,
-                     float out[3]) {
+// the byte offsets o of the 2x2 texels of a w x h RGB image around texel coordinates (x, y) in
+// [0, w] x [0, h] (texel centers at +0.5), repeating (wrap) or clamped at the border, and the
+// weights ax, ay of the right and lower ones in 1/256ths (so that the blend of the bytes stays
+// in integers)
+static inline void bilinearTaps(int w, int h, float x, float y, int wrap, int o[4], int* ax,
+                                int* ay) {
   // 24.8 fixed point of (x - 0.5, y - 0.5), shifted by a texel so that the floor is a shift
   int fx = (int)((x + 0.5f) * 256), fy = (int)((y + 0.5f) * 256);
   int x0 = (fx >> 8) - 1, y0 = (fy >> 8) - 1, x1 = x0 + 1, y1 = y0 + 1;
-  int ax = fx & 255, ay = fy & 255;
+  *ax = fx & 255, *ay = fy & 255;
   if (wrap) {
     x0 = x0 < 0 ? x0 + w : x0, x1 = x1 >= w ? x1 - w : x1;
     y0 = y0 < 0 ? y0 + h : y0, y1 = y1 >= h ? y1 - h : y1;
@@ -96,12 +97,24 @@ static void bilinear(const unsigned char* img, int w, int h, float x, float y, i
     x0 = x0 < 0 ? 0 : x0, x1 = x1 >= w ? w - 1 : x1;
     y0 = y0 < 0 ? 0 : y0, y1 = y1 >= h ? h - 1 : y1;
   }
-  const unsigned char *p00 = img + 3 * (y0 * w + x0), *p01 = img + 3 * (y0 * w + x1);
-  const unsigned char *p10 = img + 3 * (y1 * w + x0), *p11 = img + 3 * (y1 * w + x1);
-  for (int k = 0; k < 3; k++) {
-    int top = p00[k] * (256 - ax) + p01[k] * ax, bot = p10[k] * (256 - ax) + p11[k] * ax;
-    out[k] = (float)(top * (256 - ay) + bot * ay) * (1.0f / (255 * 65536));
-  }
+  o[0] = 3 * (y0 * w + x0), o[1] = 3 * (y0 * w + x1), o[2] = 3 * (y1 * w + x0);
+  o[3] = 3 * (y1 * w + x1);
+}
+
+// the bilinear blend of one channel's bytes c00, c01 (top row), c10, c11 with the weights ax,
+// ay of bilinearTaps, in [0, 1]
+static inline float bilinearMix(int c00, int c01, int c10, int c11, int ax, int ay) {
+  int top = c00 * (256 - ax) + c01 * ax, bot = c10 * (256 - ax) + c11 * ax;
+  return (float)(top * (256 - ay) + bot * ay) * (1.0f / (255 * 65536));
+}
+
+// bilinear sample of an RGB image at texel coordinates (x, y) (bilinearTaps)
+static void bilinear(const unsigned char* img, int w, int h, float x, float y, int wrap,
+                     float out[3]) {
+  int o[4], ax, ay;
+  bilinearTaps(w, h, x, y, wrap, o, &ax, &ay);
+  for (int k = 0; k < 3; k++)
+    out[k] = bilinearMix(img[o[0] + k], img[o[1] + k], img[o[2] + k], img[o[3] + k], ax, ay);
 }
 
 // sample a 2d texture at (u, v) in [0, 1) (the fractions of the repetitions: wrapped first so
@@ -268,6 +281,29 @@ mjrVECTOR static void baseSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s
       const unsigned char* q = img + s->texel[i];
       s->base[0][i] = c0 * (q[0] * (1.0f / 255)), s->base[1][i] = c1 * (q[1] * (1.0f / 255));
       s->base[2][i] = c2 * (q[2] * (1.0f / 255));
+    }
+    return;
+  }
+
+  // the whole span magnified (the floor near the eye): bilinear in level 0 (as sample2d), the
+  // taps in a vector loop, each channel's bytes one by one, its blends in a vector loop
+  int mag = 1;
+  for (int i = 0; i < n; i++) mag &= lod[i] <= 0;
+  if (mag) {
+    const int w = t->lw[0], h = t->lh[0];
+    const unsigned char* img = t->level[0];
+    int o[4][mjrSPAN], ax[mjrSPAN], ay[mjrSPAN], q[4][mjrSPAN];
+    for (int i = 0; i < n; i++) {
+      int oi[4];
+      bilinearTaps(w, h, u[i] * w, v[i] * h, 1, oi, ax + i, ay + i);
+      o[0][i] = oi[0], o[1][i] = oi[1], o[2][i] = oi[2], o[3][i] = oi[3];
+    }
+    for (int k = 0; k < 3; k++) {
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < 4; j++) q[j][i] = img[o[j][i] + k];
+      const float ck = it->rgba[k];
+      for (int i = 0; i < n; i++)
+        s->base[k][i] = ck * bilinearMix(q[0][i], q[1][i], q[2][i], q[3][i], ax[i], ay[i]);
     }
     return;
   }
