@@ -33,8 +33,8 @@ int mj_readPNGColor(const char* file, int nchannel, unsigned char** pixels, int*
 
 // write a PNG image to the open file f (named `name` in messages): 8-bit RGB (depth16 0: 3 bytes
 // a pixel) or 16-bit gray (depth16 1: one native uint16_t a pixel), width x height pixels
-// row-major from the top row, compressed for speed (zlib level 1 run-lengths, the "sub"
-// filter); 0, or -1 and "name: message" in err
+// row-major from the top row, compressed for speed (zlib level 1, memory level 6, rows
+// unfiltered); 0, or -1 and "name: message" in err
 int mj_writePNG(FILE* f, const char* name, const void* pixels, int width, int height,
                 int depth16, char* err, int errsz);
 

@@ -145,7 +145,7 @@ int mjr_makeLights(mjrContext* c, const mjModel* m, const mjData* d) {
 // along n by a texel against self-shadowing, compared with the 2x2 nearest map texels, weighted
 // bilinearly; 1 in front of the map's near plane and outside the map.  The map coordinates in
 // one vector loop, the lookups in a scalar one
-void mjr_shadowSpan(const mjrShadow* s, mjrSpan* sp) {
+mjrVECTOR void mjr_shadowSpan(const mjrShadow* s, mjrSpan* sp) {
   const mjrPass* v = &s->pass;
   const float ex = v->eye[0], ey = v->eye[1], ez = v->eye[2], zn = v->znear;
   const float a0 = v->axis[0], a1 = v->axis[1], a2 = v->axis[2], a3 = v->axis[3];

@@ -87,7 +87,7 @@ static void spanDepth(float* depth, int n, float l0, float l1, float l2, float d
 // w_i(p) = edge opposite vertex i give screen barycentrics l_i = w_i / area; the
 // perspective-correct weights are b_i = l_i iw_i / sum_j l_j iw_j and the depth
 // z = sum_i b_i z_i (= 1 / sum l_j iw_j in perspective)
-static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, int cull,
+mjrVECTOR static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, int cull,
                       int wire) {
   const mjrTri* tr = c->tri + t;
   const mjrProj *a = c->proj + tr->v[0], *b = c->proj + tr->v[1], *q = c->proj + tr->v[2];

@@ -3,6 +3,7 @@
 // planar reflection, fog and haze, the skybox, transparent items back to front, and the final
 // average of the supersamples into 8-bit RGB.
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,20 +71,25 @@ int mjr_makeTextures(mjrContext* c, const mjModel* m) {
 // x - floor(x), without a library call or a branch (it runs in vector loops): floats of
 // magnitude 2^23 and more (and NaN) are whole
 static inline float fract(float x) {
-  float a = fabsf(x) < 8388608.0f ? x : 0;
+  // a = x, or 0 where |x| >= 2^23 or NaN: a mask on the bits (GCC's AVX2 loops would branch
+  // on a float select here)
+  union { float f; uint32_t u; } v = {x};
+  v.u &= -(uint32_t)(fabsf(x) < 8388608.0f);
+  float a = v.f;
   int i = (int)a;
   return a - (float)(i - (a < (float)i));
 }
 
-// bilinear sample of an RGB image at texel coordinates (x, y) in [0, w] x [0, h] (texel
-// centers at +0.5), repeating (wrap) or clamped at the border; the weights in 1/256ths so that
-// the blend of the bytes stays in integers
-static void bilinear(const unsigned char* img, int w, int h, float x, float y, int wrap,
-                     float out[3]) {
+// the byte offsets o of the 2x2 texels of a w x h RGB image around texel coordinates (x, y) in
+// [0, w] x [0, h] (texel centers at +0.5), repeating (wrap) or clamped at the border, and the
+// weights ax, ay of the right and lower ones in 1/256ths (so that the blend of the bytes stays
+// in integers)
+static inline void bilinearTaps(int w, int h, float x, float y, int wrap, int o[4], int* ax,
+                                int* ay) {
   // 24.8 fixed point of (x - 0.5, y - 0.5), shifted by a texel so that the floor is a shift
   int fx = (int)((x + 0.5f) * 256), fy = (int)((y + 0.5f) * 256);
   int x0 = (fx >> 8) - 1, y0 = (fy >> 8) - 1, x1 = x0 + 1, y1 = y0 + 1;
-  int ax = fx & 255, ay = fy & 255;
+  *ax = fx & 255, *ay = fy & 255;
   if (wrap) {
     x0 = x0 < 0 ? x0 + w : x0, x1 = x1 >= w ? x1 - w : x1;
     y0 = y0 < 0 ? y0 + h : y0, y1 = y1 >= h ? y1 - h : y1;
@@ -91,12 +97,24 @@ static void bilinear(const unsigned char* img, int w, int h, float x, float y, i
     x0 = x0 < 0 ? 0 : x0, x1 = x1 >= w ? w - 1 : x1;
     y0 = y0 < 0 ? 0 : y0, y1 = y1 >= h ? h - 1 : y1;
   }
-  const unsigned char *p00 = img + 3 * (y0 * w + x0), *p01 = img + 3 * (y0 * w + x1);
-  const unsigned char *p10 = img + 3 * (y1 * w + x0), *p11 = img + 3 * (y1 * w + x1);
-  for (int k = 0; k < 3; k++) {
-    int top = p00[k] * (256 - ax) + p01[k] * ax, bot = p10[k] * (256 - ax) + p11[k] * ax;
-    out[k] = (float)(top * (256 - ay) + bot * ay) * (1.0f / (255 * 65536));
-  }
+  o[0] = 3 * (y0 * w + x0), o[1] = 3 * (y0 * w + x1), o[2] = 3 * (y1 * w + x0);
+  o[3] = 3 * (y1 * w + x1);
+}
+
+// the bilinear blend of one channel's bytes c00, c01 (top row), c10, c11 with the weights ax,
+// ay of bilinearTaps, in [0, 1]
+static inline float bilinearMix(int c00, int c01, int c10, int c11, int ax, int ay) {
+  int top = c00 * (256 - ax) + c01 * ax, bot = c10 * (256 - ax) + c11 * ax;
+  return (float)(top * (256 - ay) + bot * ay) * (1.0f / (255 * 65536));
+}
+
+// bilinear sample of an RGB image at texel coordinates (x, y) (bilinearTaps)
+static void bilinear(const unsigned char* img, int w, int h, float x, float y, int wrap,
+                     float out[3]) {
+  int o[4], ax, ay;
+  bilinearTaps(w, h, x, y, wrap, o, &ax, &ay);
+  for (int k = 0; k < 3; k++)
+    out[k] = bilinearMix(img[o[0] + k], img[o[1] + k], img[o[2] + k], img[o[3] + k], ax, ay);
 }
 
 // sample a 2d texture at (u, v) in [0, 1) (the fractions of the repetitions: wrapped first so
@@ -159,7 +177,7 @@ static void gatherSpan(const mjrVisBuf* vis, mjrSpan* s) {
 // the surface at each pixel of a span seen in pass p: position, normal, uv interpolated at the
 // barycentrics (1 - b1 - b2, b1, b2) of its triangle (a run of pixels on one triangle at a
 // time), the unit normal turned toward the eye (two-sided lighting), the unit view direction
-static void surfaceSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
+mjrVECTOR static void surfaceSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
   _Static_assert(sizeof(mjrVertex) == 8 * sizeof(float), "a vertex is 8 floats");
   float* out[8] = {s->pos[0], s->pos[1], s->pos[2], s->nrm[0], s->nrm[1], s->nrm[2],
                    s->uv[0], s->uv[1]};
@@ -201,7 +219,7 @@ static void surfaceSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
 // direction from the frame origin); 2d levels chosen from the pixel's footprint.  The
 // vertices' uv hold their local x, y when the mesh has no texcoords: on a flat triangle the
 // interpolated uv is the point's local x, y.  Coordinates in vector loops, texels one by one
-static void baseSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
+mjrVECTOR static void baseSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
   const mjrItem* it = s->it;
   const int n = s->n;
   const float c0 = it->rgba[0], c1 = it->rgba[1], c2 = it->rgba[2];
@@ -266,6 +284,29 @@ static void baseSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
     }
     return;
   }
+
+  // the whole span magnified (the floor near the eye): bilinear in level 0 (as sample2d), the
+  // taps in a vector loop, each channel's bytes one by one, its blends in a vector loop
+  int mag = 1;
+  for (int i = 0; i < n; i++) mag &= lod[i] <= 0;
+  if (mag) {
+    const int w = t->lw[0], h = t->lh[0];
+    const unsigned char* img = t->level[0];
+    int o[4][mjrSPAN], ax[mjrSPAN], ay[mjrSPAN], q[4][mjrSPAN];
+    for (int i = 0; i < n; i++) {
+      int oi[4];
+      bilinearTaps(w, h, u[i] * w, v[i] * h, 1, oi, ax + i, ay + i);
+      o[0][i] = oi[0], o[1][i] = oi[1], o[2][i] = oi[2], o[3][i] = oi[3];
+    }
+    for (int k = 0; k < 3; k++) {
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < 4; j++) q[j][i] = img[o[j][i] + k];
+      const float ck = it->rgba[k];
+      for (int i = 0; i < n; i++)
+        s->base[k][i] = ck * bilinearMix(q[0][i], q[1][i], q[2][i], q[3][i], ax[i], ay[i]);
+    }
+    return;
+  }
   for (int i = 0; i < n; i++) {
     sample2d(t, u[i], v[i], lod[i], tc);
     s->base[0][i] = c0 * tc[0], s->base[1][i] = c1 * tc[1], s->base[2][i] = c2 * tc[2];
@@ -277,7 +318,7 @@ static void baseSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
 // out = x^e for each x in [0, 1] of n (0 where x <= 0): by repeated squaring for whole exponents
 // up to 255 (the usual case: 10, 64; the eight bits' steps unrolled, each a multiply chosen by
 // the bit), else through log2 and exp2 (to about 1%)
-static void powSpan(const float* x, float e, int n, float* out) {
+mjrVECTOR static void powSpan(const float* x, float e, int n, float* out) {
   int k = (int)e;
   if (k != e || k < 0 || k > 255) {
     for (int i = 0; i < n; i++) {
@@ -297,7 +338,7 @@ static void powSpan(const float* x, float e, int n, float* out) {
 // 1 / (a0 + a1 d + a2 d^2) times the spot's (L.-dir)^exponent, 0 outside the cone; directional
 // lights: L = -dir, f = 1.  0 when the whole span is outside a spot's cone (the light adds
 // nothing there), else 1
-static int lightDirSpan(const mjrLight* l, mjrSpan* s) {
+mjrVECTOR static int lightDirSpan(const mjrLight* l, mjrSpan* s) {
   const int n = s->n;
   const float dx = l->dir[0], dy = l->dir[1], dz = l->dir[2];
   if (l->directional) {
@@ -334,7 +375,7 @@ static int lightDirSpan(const mjrLight* l, mjrSpan* s) {
 // the specular factor of light l at each point of a span into spec:
 // lit specular max(n.h, 0)^shininess with h the unit half vector of L and the view, 0 where
 // n.h is at most the item's specmin (the highlight under 1/1024)
-static void specSpan(const mjrItem* it, mjrSpan* s, float* spec) {
+mjrVECTOR static void specSpan(const mjrItem* it, mjrSpan* s, float* spec) {
   const int n = s->n;
   const float specmin = it->specmin, spec0 = it->specular;
   float *ndh = s->tmp[1], *pw = s->tmp[2];
@@ -364,7 +405,7 @@ static void specSpan(const mjrItem* it, mjrSpan* s, float* spec) {
 // f (ambient + diffuse lit max(n.l, 0) + specular spec), lit the light's shadow factor (0
 // where n.l <= 0); the ambient and diffuse material colors are the base color, the specular
 // one is white x specular
-static void lightSpan(const mjrContext* c, mjrSpan* s) {
+mjrVECTOR static void lightSpan(const mjrContext* c, mjrSpan* s) {
   const mjrItem* it = s->it;
   const int n = s->n;
   const float em = it->emission;
@@ -400,7 +441,8 @@ static void lightSpan(const mjrContext* c, mjrSpan* s) {
 
 // the lit colors of a span of pixels of visibility buffer vis seen in pass p (before the
 // reflection, fog and haze)
-static void shadeSpan(const mjrContext* c, const mjrPass* p, const mjrVisBuf* vis, mjrSpan* s) {
+mjrVECTOR static void shadeSpan(const mjrContext* c, const mjrPass* p, const mjrVisBuf* vis,
+                                 mjrSpan* s) {
   gatherSpan(vis, s);
   surfaceSpan(c, p, s);
   baseSpan(c, p, s);
@@ -434,7 +476,7 @@ static void background(const mjrContext* c, const mjModel* m, const float d[3], 
 // OpenGL's linear fog between fogstart and fogend (times the extent) over a span's colors;
 // infinite planes also fade into the haze color over the last `haze` fraction of the far
 // distance
-static void fogSpan(const mjrContext* c, const mjModel* m, mjrSpan* s) {
+mjrVECTOR static void fogSpan(const mjrContext* c, const mjModel* m, mjrSpan* s) {
   const int n = s->n;
   if (c->opt.fog) {
     float ext = (float)m->stat.extent;
@@ -480,7 +522,7 @@ static int takeRun(const mjrContext* c, const mjrVisBuf* vis, int i, int end, in
 }
 
 // a span's colors into the image: alpha color + (1 - alpha) behind (alpha 1: replaced)
-static void putSpan(mjrContext* c, const mjrSpan* s, float a) {
+mjrVECTOR static void putSpan(mjrContext* c, const mjrSpan* s, float a) {
   // (takeRun's spans: consecutive pixels from pix[0] on)
   float* dst = c->color + 3 * s->pix[0];
   const int n = s->n;
@@ -495,7 +537,7 @@ static void putSpan(mjrContext* c, const mjrSpan* s, float a) {
 // blend the mirrored view into a span of the reflective plane: (1 - reflectance) plane +
 // reflectance mirror, the mirror's surfaces shaded in spans of one item (ms), black where the
 // mirrored view sees nothing
-static void reflectSpan(const mjrContext* c, mjrSpan* s, mjrSpan* ms) {
+mjrVECTOR static void reflectSpan(const mjrContext* c, mjrSpan* s, mjrSpan* ms) {
   const mjrVisBuf* mv = &c->mvis;
   float(*mc)[mjrSPAN] = s->tmp;
   int slot[mjrSPAN];
@@ -528,7 +570,7 @@ static void reflectSpan(const mjrContext* c, mjrSpan* s, mjrSpan* ms) {
 // shade the camera's visibility buffer into c->color, span by span of pixels of one item along
 // each row (the background pixel by pixel); on the reflective plane, the mirrored view blended
 // in, then fog and haze
-void mjr_shadeOpaque(mjrContext* c, const mjModel* m) {
+mjrVECTOR void mjr_shadeOpaque(mjrContext* c, const mjModel* m) {
   const mjrPass* p = &c->cam;
   mjrSpan s, ms;
   for (int y = 0; y < c->H; y++) {
@@ -585,7 +627,7 @@ static int itemRect(const mjrContext* c, const mjrItem* it, int r[4]) {
 // transparent items from the farthest to the nearest: each one's nearest surface (back faces of
 // closed shapes culled), depth-tested against the opaque image, shaded in spans along its rows
 // and blended as alpha color + (1 - alpha) behind; the mirrored view's buffer serves as scratch
-void mjr_drawTransparent(mjrContext* c, const mjModel* m) {
+mjrVECTOR void mjr_drawTransparent(mjrContext* c, const mjModel* m) {
   int n = 0;
   for (int i = 0; i < c->nitem; i++) {
     const mjrItem* it = c->item + i;
@@ -626,21 +668,29 @@ void mjr_drawTransparent(mjrContext* c, const mjModel* m) {
 
 // ---- output ---------------------------------------------------------------------------------
 
-// a linear color in [0, 1] (clamped) times scl, rounded to a byte
-static inline unsigned char toByte(float v, float scl) {
-  // (through int: SSE2 converts floats to 32-bit integers only)
-  return (unsigned char)(int)((v < 0 ? 0 : v > 1 ? 1 : v) * scl + 0.5f);
+// a linear color in [0, 1] (clamped) times 255, rounded to a byte: y = 255 v + 0.5 clamped to
+// [0, 255] on its bits as an integer (floats of the sign bit 0 order as their bits, negative ones
+// are negative integers), which vector loops compare in one instruction where float selects
+// keep NaN's order; through int (SSE2 converts floats to 32-bit integers only)
+static inline unsigned char toByte(float v) {
+  const int32_t top = 0x437f0000;  // 255.0f
+  float y = v * 255 + 0.5f;
+  int32_t b;
+  memcpy(&b, &y, sizeof(b));
+  b = b < 0 ? 0 : b < top ? b : top;
+  memcpy(&y, &b, sizeof(y));
+  return (unsigned char)(int)y;
 }
 
 // the output pixel (x, y): the mean of its samples x samples block, clamped to [0, 1], in bytes
 // (one sample: each color converted on its own, in one loop)
-void mjr_resolve(mjrContext* c) {
+mjrVECTOR void mjr_resolve(mjrContext* c) {
   int s = c->opt.samples, w = c->opt.width, h = c->opt.height;
   if (s == 1) {
     size_t n = (size_t)3 * w * h;
     const float* color = c->color;
     unsigned char* rgb = c->rgb;
-    for (size_t i = 0; i < n; i++) rgb[i] = toByte(color[i], 255);
+    for (size_t i = 0; i < n; i++) rgb[i] = toByte(color[i]);
     return;
   }
   float scl = 255.0f / (s * s);
