@@ -44,6 +44,9 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
 void mjd_tendonTurn(const mjModel* m, mjData* d, const mjtNum* f, const mjtNum* fv,
                     mjtNum* Gq);
 
+// res (nv): d ten_velocity/dq of site-only spatial tendon t, res_k = dJ_t/dq_k qvel
+void mjd_tendonVelSlopes(const mjModel* m, mjData* d, int t, mjtNum* res);
+
 // R (nv x nv column-major) with column k = dJ'/dq_k f, the row forces f (nefc) held: f
 // nonzero on friction rows only (contacts' and friction loss)
 void mjd_frictionSlopes(const mjModel* m, mjData* d, const mjtNum* f, mjtNum* R);

@@ -1023,6 +1023,23 @@ static void tendonColumn(const mjModel* m, const mjData* d, const Column* c, int
   E[r] += db[1] + d->efc_KBIP[4 * r + 1] * db[0];
 }
 
+// res (nv) = d ten_velocity_t/dq = dJ_t/dq_k v of site-only spatial tendon t, column k
+// (derivative.h)
+void mjd_tendonVelSlopes(const mjModel* m, mjData* d, int t, mjtNum* res) {
+  int nv = m->nv;
+  size_t mark = mj_markStack(d);
+  int* moved = (int*)mj_stackAlloc(d, (size_t)m->nbody / 2 + 1);
+  mjtNum* none = mj_stackAlloc(d, (size_t)nv);
+  const mjtNum* tw[2] = {d->cvel, d->cvel};
+  for (int k = 0; k < nv; k++) {
+    Column c = columnAt(m, d, k, tw, moved);
+    mjtNum db[2] = {0, 0};
+    tendonTurn(m, d, &c, t, 1, tw, 0, db, none);
+    res[k] = db[0];
+  }
+  mj_freeStack(d, mark);
+}
+
 // Gq (nv x nv column-major, +=) the spatial tendons' part of d(J_t' f_t)/dq that their
 // turning adds: column k gains dJ_t'/dq_k f_t + J_t' fv_t (dJ_t/dq_k v) for every site-only
 // spatial tendon t with force f[t] (held) and velocity slope fv[t] (derivative.h)

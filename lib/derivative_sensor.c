@@ -59,6 +59,11 @@ static int fixedFrame(const mjModel* m, int type, int id) {
   }
 }
 
+// 1 when tendon t is fixed or runs straight from site to site
+static int straightTendon(const mjModel* m, int t) {
+  return mjd_tendonFixed(m, t) || mjd_tendonSitesOnly(m, t);
+}
+
 // 1 when sensor s's type (and object) is differentiated
 static int sensorDifferentiated(const mjModel* m, int s) {
   int id = m->sensor_objid[s], trn;
@@ -66,13 +71,17 @@ static int sensorDifferentiated(const mjModel* m, int s) {
     case mjSENS_JOINTPOS: case mjSENS_JOINTVEL: case mjSENS_JOINTLIMITPOS:
     case mjSENS_JOINTLIMITVEL: case mjSENS_JOINTLIMITFRC:
       return m->jnt_type[id] == mjJNT_HINGE || m->jnt_type[id] == mjJNT_SLIDE;
-    case mjSENS_TENDONPOS: case mjSENS_TENDONVEL: case mjSENS_TENDONLIMITPOS:
-    case mjSENS_TENDONLIMITVEL: case mjSENS_TENDONLIMITFRC:
+    case mjSENS_TENDONLIMITPOS: case mjSENS_TENDONLIMITVEL: case mjSENS_TENDONLIMITFRC:
       return mjd_tendonFixed(m, id);
+    case mjSENS_TENDONPOS: case mjSENS_TENDONVEL: case mjSENS_TENDONACTFRC:
+      return straightTendon(m, id);
     case mjSENS_ACTUATORPOS: case mjSENS_ACTUATORVEL:
       trn = m->actuator_trntype[id];
       return trn == mjTRN_JOINT || trn == mjTRN_JOINTINPARENT ||
-             (trn == mjTRN_TENDON && mjd_tendonFixed(m, m->actuator_trnid[2 * id]));
+             (trn == mjTRN_TENDON && straightTendon(m, m->actuator_trnid[2 * id]));
+    case mjSENS_ACTUATORFRC:
+      return m->actuator_trntype[id] != mjTRN_TENDON ||
+             straightTendon(m, m->actuator_trnid[2 * id]);
     case mjSENS_FRAMEPOS: case mjSENS_FRAMEQUAT: case mjSENS_FRAMEXAXIS:
     case mjSENS_FRAMEYAXIS: case mjSENS_FRAMEZAXIS: case mjSENS_FRAMELINVEL:
     case mjSENS_FRAMEANGVEL:
@@ -83,17 +92,14 @@ static int sensorDifferentiated(const mjModel* m, int s) {
     case mjSENS_CAMPROJECTION: return fixedFrame(m, mjOBJ_CAMERA, m->sensor_refid[s]);
     case mjSENS_JOINTACTFRC:
       // qfrc_actuator at the joint: clamped by its actfrcrange, with gravity compensation
-      // routed to it, turned by site transmissions
+      // routed to it, turned by site transmissions or spatial tendons
       if (m->jnt_actfrclimited[id] || m->jnt_actgravcomp[id]) return 0;
       for (int i = 0; i < m->nu; i++)
-        if (m->actuator_trntype[i] == mjTRN_SITE) return 0;
+        if (m->actuator_trntype[i] == mjTRN_SITE ||
+            (m->actuator_trntype[i] == mjTRN_TENDON &&
+             !mjd_tendonFixed(m, m->actuator_trnid[2 * i])))
+          return 0;
       return 1;
-    case mjSENS_ACTUATORFRC:
-      // a spatial tendon's velocity turns with q: its slope is not followed here
-      return m->actuator_trntype[id] != mjTRN_TENDON ||
-             mjd_tendonFixed(m, m->actuator_trnid[2 * id]);
-    case mjSENS_TENDONACTFRC:
-      return mjd_tendonFixed(m, id);
     case mjSENS_SUBTREECOM: case mjSENS_SUBTREELINVEL: case mjSENS_SUBTREEANGMOM:
     case mjSENS_VELOCIMETER: case mjSENS_GYRO: case mjSENS_MAGNETOMETER:
     case mjSENS_ACCELEROMETER: case mjSENS_FORCE: case mjSENS_TORQUE: case mjSENS_TOUCH:
@@ -153,6 +159,7 @@ typedef struct {
   mjtNum *amom, *aslope;    // per actuator: its moment (nv); force slopes (length, velocity,
                             //   activation, ctrl: 4) and 1 when it has them
   mjtNum* dfa;              // per actuator: the column's force slope
+  mjtNum* tvel;             // per tendon: d ten_velocity/dq (nv) of a site-only spatial one
   int *tadr, *trow;         // touch sensor s's rows trow[tadr[s] .. tadr[s + 1]]
   int* live;                // per sensor: 0 when it has no slope (a touch sensor without rows)
   int frc, act;             // which sums the sensors need: cfrc_int, actuator forces
@@ -264,6 +271,13 @@ static void constraintWrenchDeriv(const mjModel* m, const mjData* d, const Work*
   }
 }
 
+// d actuator_velocity_i/dq_k: gear times its spatial tendon's dJ/dq_k v (0 for constant
+// moments)
+static mjtNum velSlope(const mjModel* m, const Work* w, int i, int k) {
+  if (m->actuator_trntype[i] != mjTRN_TENDON) return 0;
+  return m->actuator_gear[6 * i] * w->tvel[(size_t)m->actuator_trnid[2 * i] * m->nv + k];
+}
+
 // column c of (x, u): the moving subtree's motion (mjd_columnMotion), qacc's part of the
 // accelerations' slopes (a sweep), the interaction forces' slopes the sensors need and the
 // actuators' force slopes
@@ -320,7 +334,9 @@ static void startColumn(const mjModel* m, const mjData* d, Work* w, int c, const
     const mjtNum *sl = w->aslope + 5 * i, *mom = w->amom + (size_t)i * nv;
     int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
     switch (w->kind) {
-      case COL_Q: w->dfa[i] = sl[0] * mom[w->idx]; break;
+      case COL_Q:
+        w->dfa[i] = sl[0] * mom[w->idx] + sl[1] * velSlope(m, w, i, w->idx);
+        break;
       case COL_V: w->dfa[i] = sl[1] * mom[w->idx]; break;
       case COL_ACT: w->dfa[i] = w->idx == adr ? sl[2] : 0; break;
       default: w->dfa[i] = w->idx == i ? sl[3] : 0; break;
@@ -616,6 +632,11 @@ static void sensorColumn(const mjModel* m, const mjData* d, const Work* w, int s
     case mjSENS_TENDONLIMITVEL:
       if ((stage == mjSTAGE_POS) == (w->kind == COL_Q))
         g[0] = w->rows[(size_t)s * m->nv + w->idx];
+      // a spatial tendon's velocity also turns with q
+      else if (w->kind == COL_Q && type == mjSENS_TENDONVEL)
+        g[0] = w->tvel[(size_t)id * m->nv + w->idx];
+      else if (w->kind == COL_Q && type == mjSENS_ACTUATORVEL)
+        g[0] = velSlope(m, w, id, w->idx);
       break;
     case mjSENS_BALLQUAT: {
       int k = w->idx - m->jnt_dofadr[id];
@@ -683,6 +704,10 @@ static void sensorColumn(const mjModel* m, const mjData* d, const Work* w, int s
 static void setup(const mjModel* m, mjData* d, Work* w) {
   int nv = m->nv, n = 0;
   mju_zero(w->rows, m->nsensor * nv);
+  for (int t = 0; t < m->ntendon; t++) {
+    if (mjd_tendonFixed(m, t)) mju_zero(w->tvel + (size_t)t * nv, nv);
+    else mjd_tendonVelSlopes(m, d, t, w->tvel + (size_t)t * nv);
+  }
   w->frc = w->act = 0;
   for (int s = 0; s < m->nsensor; s++) {
     int type = m->sensor_type[s], id = m->sensor_objid[s];
@@ -789,6 +814,7 @@ void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjdComposite* c, const m
   w.amom = mj_stackAlloc(d, (size_t)nu * nv);
   w.aslope = mj_stackAlloc(d, 5 * (size_t)nu);
   w.dfa = mj_stackAlloc(d, (size_t)nu);
+  w.tvel = mj_stackAlloc(d, (size_t)m->ntendon * nv);
   w.tadr = (int*)mj_stackAlloc(d, (size_t)m->nsensor / 2 + 1);
   w.live = (int*)mj_stackAlloc(d, (size_t)m->nsensor / 2 + 1);
   w.trow = (int*)mj_stackAlloc(d, (size_t)ntouch * d->nefc / 2 + 1);
