@@ -75,8 +75,6 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
     const char* what = m->tendon_armature[t] ? "armature"
                        : spatial && !mjd_tendonSitesOnly(m, t)
                            ? "spatial tendon with forces wrapping geoms or over pulleys"
-                       : spatial && implicit ? "spatial tendon with forces under an implicit "
-                                               "integrator"
                        : spatial && jointActfrc ? "spatial tendon with forces beside joint "
                                                   "actfrcrange"
                        : used && m->tendon_actfrclimited[t] ? "actfrcrange" : NULL;
@@ -600,18 +598,20 @@ static int actClamped(const mjModel* m, int i, mjtNum act, mjtNum sdot) {
   return m->actuator_actlimited[i] && (next < r[0] || next > r[1]);
 }
 
-// y += s R(u u') x: the rank-one term of the integrator's D as its matrix holds it, on qM's
-// sparsity (pairs of a dof and an ancestor) and, with `simple`, without the off-diagonal
-// entries of simple dofs' rows (dropped by implicitfast's factor)
-static void addRank1W(const mjModel* m, mjtNum* y, mjtNum s, const mjtNum* u, const mjtNum* x,
-                      int simple) {
+// y += s R((u v' + v u')/2) x: a rank-one (v = u) or symmetric rank-two term of the
+// integrator's D as its matrix holds it, on qM's sparsity (pairs of a dof and an ancestor)
+// and, with `simple`, without the off-diagonal entries of simple dofs' rows (dropped by
+// implicitfast's factor)
+static void addRank2W(const mjModel* m, mjtNum* y, mjtNum s, const mjtNum* u, const mjtNum* v,
+                      const mjtNum* x, int simple) {
   for (int i = 0; i < m->nv; i++) {
-    if (!u[i]) continue;
-    y[i] += s * u[i] * u[i] * x[i];
+    if (!u[i] && !v[i]) continue;
+    y[i] += s * u[i] * v[i] * x[i];
     if (simple && m->dof_simplenum[i]) continue;
     for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j]) {
-      y[i] += s * u[i] * u[j] * x[j];
-      y[j] += s * u[j] * u[i] * x[i];
+      mjtNum e = 0.5 * (u[i] * v[j] + v[i] * u[j]);
+      y[i] += s * e * x[j];
+      y[j] += s * e * x[i];
     }
   }
 }
@@ -753,13 +753,20 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
     }
     mj_momentRow(m, d, i, u);
     mju_zero(y, nv);
-    addRank1W(m, y, h, u, acc, sys == SYS_FAST);
+    addRank2W(m, y, h, u, u, acc, sys == SYS_FAST);
     mju_addToScl(Gu + (size_t)i * nv, y, kin * (nodyn ? 1 : s[3]), nv);
     if (!nodyn) mju_addToScl(Gact + (size_t)adr * nv, y, kin * s[2], nv);
     for (int k = 0; k < nnz && (klen || kvel); k++) {
       mju_addToScl(Gq + (size_t)ind[k] * nv, y, klen * mom[k], nv);
       mju_addToScl(Gv + (size_t)ind[k] * nv, y, kvel * mom[k], nv);
     }
+
+    // a spatial tendon's velocity turns with q: d velocity/dq = gear dJ/dq v
+    int t = m->actuator_trnid[2 * i];
+    if (!kvel || m->actuator_trntype[i] != mjTRN_TENDON || mjd_tendonFixed(m, t)) continue;
+    mjd_tendonVelSlopes(m, d, t, u);
+    for (int k = 0; k < nv; k++)
+      mju_addToScl(Gq + (size_t)k * nv, y, kvel * m->actuator_gear[6 * i] * u[k], nv);
   }
   mj_freeStack(d, mark);
 }
@@ -768,9 +775,12 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
 // (mjd_tendonTurn): the passive force f = spring + damper (-k (len - the dead band's near end)
 // outside it, -b vel; fv = -b) and each tendon actuator's gear g times its force (fv += g^2
 // d force/d velocity); their J'(df/dlen, df/dvel)J parts are passiveDeriv's and
-// actuatorDeriv's
-static void spatialTendonDeriv(const mjModel* m, mjData* d, mjtNum* Gq) {
-  int nt = m->ntendon, any = 0;
+// actuatorDeriv's.  Under the implicit integrators W = M - h D holds fv R(J J') (the damper
+// and the actuators' velocity slopes), which turns too: column k gains
+// h fv R(dJ_k J' + J dJ_k') a'
+static void spatialTendonDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* acc,
+                               mjtNum* Gq) {
+  int nt = m->ntendon, nv = m->nv, any = 0;
   int spring = !(m->opt.disableflags & mjDSBL_SPRING);
   int damper = !(m->opt.disableflags & mjDSBL_DAMPER);
   for (int t = 0; t < nt; t++) any |= !mjd_tendonFixed(m, t);
@@ -795,6 +805,16 @@ static void spatialTendonDeriv(const mjModel* m, mjData* d, mjtNum* Gq) {
     if (mjd_actuatorSlopes(m, d, i, &gain, sl)) fv[t] += g * g * sl[1];
   }
   mjd_tendonTurn(m, d, f, fv, Gq);
+
+  // the implicit integrators' D: dJ_k (column k of dJ) against J
+  mjtNum* dJ = mj_stackAlloc(d, (size_t)nv * nv);
+  for (int t = 0; t < nt && (sys == SYS_IMPLICIT || sys == SYS_FAST); t++) {
+    if (!fv[t] || mjd_tendonFixed(m, t)) continue;
+    mjd_tendonJacobianSlopes(m, d, t, dJ);
+    for (int k = 0; k < nv; k++)
+      addRank2W(m, Gq + (size_t)k * nv, 2 * m->opt.timestep * fv[t], dJ + (size_t)k * nv,
+                d->ten_J + (size_t)t * nv, acc, sys == SYS_FAST);
+  }
   mj_freeStack(d, mark);
 }
 
@@ -937,7 +957,7 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
   if (m->opt.density > 0 || m->opt.viscosity > 0) fluidDeriv(m, d, Gq, Gv);
   appliedDeriv(m, d, Gq);
   actuatorDeriv(m, d, sys, acc, Gq, Gv, Gact, Gu);
-  spatialTendonDeriv(m, d, Gq);
+  spatialTendonDeriv(m, d, sys, acc, Gq);
   mj_freeStack(d, mark);
 }
 

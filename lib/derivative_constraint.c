@@ -1040,6 +1040,22 @@ void mjd_tendonVelSlopes(const mjModel* m, mjData* d, int t, mjtNum* res) {
   mj_freeStack(d, mark);
 }
 
+// dJ (nv x nv column-major) = dJ_t/dq of site-only spatial tendon t, column k = dJ_t/dq_k
+// (derivative.h)
+void mjd_tendonJacobianSlopes(const mjModel* m, mjData* d, int t, mjtNum* dJ) {
+  int nv = m->nv;
+  size_t mark = mj_markStack(d);
+  int* moved = (int*)mj_stackAlloc(d, (size_t)m->nbody / 2 + 1);
+  const mjtNum* tw[2] = {d->cvel, d->cvel};
+  mju_zero(dJ, nv * nv);
+  for (int k = 0; k < nv; k++) {
+    Column c = columnAt(m, d, k, tw, moved);
+    mjtNum db[2] = {0, 0};
+    tendonTurn(m, d, &c, t, 1, tw, 1, db, dJ + (size_t)k * nv);
+  }
+  mj_freeStack(d, mark);
+}
+
 // Gq (nv x nv column-major, +=) the spatial tendons' part of d(J_t' f_t)/dq that their
 // turning adds: column k gains dJ_t'/dq_k f_t + J_t' fv_t (dJ_t/dq_k v) for every site-only
 // spatial tendon t with force f[t] (held) and velocity slope fv[t] (derivative.h)

@@ -280,7 +280,8 @@ Test(derivative, muscles) {
 
 // a site-to-site spatial tendon over three bodies carrying forces: a spring outside its dead
 // band and a damper, a muscle and an affine actuator with length and velocity terms on it
-// (the tendon turning with q: dJ'/dq f and J' fv dJ/dq v); Euler and RK4
+// (the tendon turning with q: dJ'/dq f and J' fv dJ/dq v; the implicit integrators' D,
+// fv J'J, turning too)
 static const char* SPATIAL =
     "<mujoco><option timestep='0.005'/><worldbody><site name='s0' pos='0.1 0.05 1.1'/>"
     "<body pos='0 0 1'><joint name='a' axis='0 1 0' damping='0.1'/>"
@@ -306,6 +307,8 @@ static void spatialInputs(const mjModel* m, mjData* d) {
 Test(derivative, spatial_tendon_forces) {
   checkAt("spatial", SPATIAL, mjINT_EULER, spatialInputs);
   checkAt("spatial", SPATIAL, mjINT_RK4, spatialInputs);
+  checkAt("spatial", SPATIAL, mjINT_IMPLICIT, spatialInputs);
+  checkAt("spatial", SPATIAL, mjINT_IMPLICITFAST, spatialInputs);
 }
 
 // controls and activations at their clamps: actuator 0's ctrl beyond its range (a zero
