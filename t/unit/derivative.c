@@ -272,43 +272,15 @@ static void muscleInputs(const mjModel* m, mjData* d) {
 }
 
 Test(derivative, muscles) {
-  checkAt("muscles", MUSCLES, mjINT_EULER, muscleInputs);
-  checkAt("muscles", MUSCLES, mjINT_RK4, muscleInputs);
-  checkAt("muscles", MUSCLES, mjINT_IMPLICIT, muscleInputs);
-  checkAt("muscles", MUSCLES, mjINT_IMPLICITFAST, muscleInputs);
+  for (int integ = 0; integ < 4; integ++) checkAt("muscles", MUSCLES, integ, muscleInputs);
 }
 
-// a site-to-site spatial tendon over three bodies carrying forces: a spring outside its dead
-// band and a damper, a muscle and an affine actuator with length and velocity terms on it
-// (the tendon turning with q: dJ'/dq f and J' fv dJ/dq v; the implicit integrators' D,
-// fv J'J, turning too)
-static const char* SPATIAL =
-    "<mujoco><option timestep='0.005'/><worldbody><site name='s0' pos='0.1 0.05 1.1'/>"
-    "<body pos='0 0 1'><joint name='a' axis='0 1 0' damping='0.1'/>"
-    "<inertial pos='0 0 -0.3' mass='1' diaginertia='0.02 0.02 0.01'/>"
-    "<site name='s1' pos='0.08 0 -0.3'/>"
-    "<body pos='0 0 -0.6'><joint name='b' axis='1 0 0'/>"
-    "<inertial pos='0 0.1 -0.2' mass='0.8' diaginertia='0.01 0.02 0.01'/>"
-    "<site name='s2' pos='0.05 0.06 -0.25'/></body></body></worldbody>"
-    "<tendon><spatial name='t' stiffness='30' springlength='0.6 0.65' damping='0.4'>"
-    "<site site='s0'/><site site='s1'/><site site='s2'/></spatial></tendon><actuator>"
-    "<muscle tendon='t' ctrlrange='0 1' lengthrange='0.5 1' force='20'/>"
-    "<general tendon='t' gear='1.5' gaintype='affine' gainprm='2 -1 -0.5' biastype='affine'"
-    " biasprm='0.2 -3 -0.4'/></actuator></mujoco>";
-
-// the muscle's activation and controls inside their ranges
-static void spatialInputs(const mjModel* m, mjData* d) {
-  (void)m;
-  d->act[0] = 0.4;
-  d->ctrl[0] = 0.7;
-  d->ctrl[1] = 0.3;
-}
-
+// the spatial tendon model (derivative_common.h): the tendon turning with q (dJ'/dq f and
+// J' fv dJ/dq v; the implicit integrators' D, fv J'J, turning too) under every integrator
 Test(derivative, spatial_tendon_forces) {
-  checkAt("spatial", SPATIAL, mjINT_EULER, spatialInputs);
-  checkAt("spatial", SPATIAL, mjINT_RK4, spatialInputs);
-  checkAt("spatial", SPATIAL, mjINT_IMPLICIT, spatialInputs);
-  checkAt("spatial", SPATIAL, mjINT_IMPLICITFAST, spatialInputs);
+  char xml[2048];
+  snprintf(xml, sizeof(xml), SPATIAL_FMT, "", "");
+  for (int integ = 0; integ < 4; integ++) checkAt("spatial", xml, integ, spatialInputs);
 }
 
 // controls and activations at their clamps: actuator 0's ctrl beyond its range (a zero

@@ -77,4 +77,29 @@ static mjtNum relErr(const mjtNum* x, const mjtNum* ref, int n) {
   return err / scale;
 }
 
+// a site-to-site spatial tendon over three bodies carrying forces: a spring outside its dead
+// band and a damper, a muscle ('m') and an affine actuator ('g') with length and velocity
+// terms on it; %s: options, %s: a sensor block
+static const char* SPATIAL_FMT =
+    "<mujoco><option timestep='0.005' %s/><worldbody><site name='s0' pos='0.1 0.05 1.1'/>"
+    "<body pos='0 0 1'><joint name='a' axis='0 1 0' damping='0.1'/>"
+    "<inertial pos='0 0 -0.3' mass='1' diaginertia='0.02 0.02 0.01'/>"
+    "<site name='s1' pos='0.08 0 -0.3'/>"
+    "<body pos='0 0 -0.6'><joint name='b' axis='1 0 0'/>"
+    "<inertial pos='0 0.1 -0.2' mass='0.8' diaginertia='0.01 0.02 0.01'/>"
+    "<site name='s2' pos='0.05 0.06 -0.25'/></body></body></worldbody>"
+    "<tendon><spatial name='t' stiffness='30' springlength='0.6 0.65' damping='0.4'>"
+    "<site site='s0'/><site site='s1'/><site site='s2'/></spatial></tendon><actuator>"
+    "<muscle name='m' tendon='t' ctrlrange='0 1' lengthrange='0.5 1' force='20'/>"
+    "<general name='g' tendon='t' gear='1.5' gaintype='affine' gainprm='2 -1 -0.5'"
+    " biastype='affine' biasprm='0.2 -3 -0.4'/></actuator>%s</mujoco>";
+
+// the spatial model's muscle activation and controls inside their ranges
+static void spatialInputs(const mjModel* m, mjData* d) {
+  (void)m;
+  d->act[0] = 0.4;
+  d->ctrl[0] = 0.7;
+  d->ctrl[1] = 0.3;
+}
+
 #endif

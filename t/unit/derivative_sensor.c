@@ -235,35 +235,23 @@ Test(derivative_sensor, dynamic) {
              "body2='post' solref='0.05 1'/></equality>", DYNAMIC);
 }
 
-// sensors on a site-to-site spatial tendon carrying a spring, a damper, a muscle and an
-// affine actuator: its length and velocity (turning with q), the actuators' lengths,
-// velocities and forces, the tendon's actuator force; Euler and RK4
-static const char* SPATIAL =
-    "<mujoco><option timestep='0.005' %s/><worldbody><site name='s0' pos='0.1 0.05 1.1'/>"
-    "<body pos='0 0 1'><joint name='a' axis='0 1 0' damping='0.1'/>"
-    "<inertial pos='0 0 -0.3' mass='1' diaginertia='0.02 0.02 0.01'/>"
-    "<site name='s1' pos='0.08 0 -0.3'/>"
-    "<body pos='0 0 -0.6'><joint name='b' axis='1 0 0'/>"
-    "<inertial pos='0 0.1 -0.2' mass='0.8' diaginertia='0.01 0.02 0.01'/>"
-    "<site name='s2' pos='0.05 0.06 -0.25'/></body></body></worldbody>"
-    "<tendon><spatial name='t' stiffness='30' springlength='0.6 0.65' damping='0.4'>"
-    "<site site='s0'/><site site='s1'/><site site='s2'/></spatial></tendon><actuator>"
-    "<muscle name='m' tendon='t' ctrlrange='0 1' lengthrange='0.5 1' force='20'/>"
-    "<general name='g' tendon='t' gear='1.5' gaintype='affine' gainprm='2 -1 -0.5'"
-    " biastype='affine' biasprm='0.2 -3 -0.4'/></actuator>"
+// sensors on the spatial tendon model (derivative_common.h): its length and velocity
+// (turning with q), the actuators' lengths, velocities and forces, the tendon's actuator
+// force; Euler and RK4
+static const char* SPATIAL_SENSORS =
     "<sensor><tendonpos tendon='t'/><tendonvel tendon='t'/><actuatorpos actuator='g'/>"
     "<actuatorvel actuator='g'/><actuatorfrc actuator='m'/><actuatorfrc actuator='g'/>"
-    "<tendonactuatorfrc tendon='t'/></sensor></mujoco>";
+    "<tendonactuatorfrc tendon='t'/></sensor>";
 
 Test(derivative_sensor, spatial_tendon) {
   static const char* const opt[] = {"", "integrator='RK4'"};
   for (int i = 0; i < 2; i++) {
     char xml[4096];
-    snprintf(xml, sizeof(xml), SPATIAL, opt[i]);
+    snprintf(xml, sizeof(xml), SPATIAL_FMT, opt[i], SPATIAL_SENSORS);
     mjModel* m = load(xml);
     mjData* d = mj_makeData(m);
     setState(m, d);
-    d->act[0] = 0.4, d->ctrl[0] = 0.7, d->ctrl[1] = 0.3;
+    spatialInputs(m, d);
     mjtNum e = compare(i ? "spatial tendon RK4" : "spatial tendon", m, d, 1);
     cr_expect(e >= 0 && e <= 1e-6, "off by %g", e);
     mj_deleteData(d);
