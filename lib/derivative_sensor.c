@@ -90,6 +90,7 @@ static int sensorDifferentiated(const mjModel* m, int s) {
     case mjSENS_FRAMELINACC: case mjSENS_FRAMEANGACC:
       return fixedFrame(m, m->sensor_objtype[s], id);
     case mjSENS_CAMPROJECTION: return fixedFrame(m, mjOBJ_CAMERA, m->sensor_refid[s]);
+    case mjSENS_GEOMDIST: return 1;
     case mjSENS_JOINTACTFRC:
       // qfrc_actuator at the joint: clamped by its actfrcrange, with gravity compensation
       // routed to it, turned by site transmissions or spatial tendons
@@ -160,6 +161,8 @@ typedef struct {
                             //   activation, ctrl: 4) and 1 when it has them
   mjtNum* dfa;              // per actuator: the column's force slope
   mjtNum* tvel;             // per tendon: d ten_velocity/dq (nv) of a site-only spatial one
+  mjtNum* gdist;            // per sensor: a distance's u = (to - from)/dist, from, to (9)
+  int* gbody;               // per sensor: the bodies of from and to (2), -1: beyond cutoff
   int *tadr, *trow;         // touch sensor s's rows trow[tadr[s] .. tadr[s + 1]]
   int* live;                // per sensor: 0 when it has no slope (a touch sensor without rows)
   int frc, act;             // which sums the sensors need: cfrc_int, actuator forces
@@ -617,6 +620,22 @@ static mjtNum actuatorColumn(const mjModel* m, const Work* w, int type, int id) 
   return sum;
 }
 
+// a geom distance sensor: the witnesses held to their bodies (the envelope theorem: their
+// slide along the surfaces leaves the distance as it is to first order):
+// d dist = u'(dp_to - dp_from), u = (to - from)/dist; 0 beyond the cutoff
+static mjtNum distColumn(const mjModel* m, const mjData* d, const Work* w, int s) {
+  const mjtNum* gd = w->gdist + 9 * s;
+  mjtNum res = 0, v[3];
+  for (int i = 0; i < 2; i++) {
+    int b = w->gbody[2 * s + i];
+    const mjtNum* S = b >= 0 ? bodyMotion(w, b) : NULL;
+    if (!S) continue;
+    mjd_pointVel(v, S, gd + 3 + 3 * i, bodyOrigin(m, d, b));
+    res += (i ? 1 : -1) * mju_dot3(gd, v);
+  }
+  return res;
+}
+
 // g (sensor_dim) = the slope of sensor s's outputs along the column (zero on entry)
 static void sensorColumn(const mjModel* m, const mjData* d, const Work* w, int s, mjtNum* g) {
   int type = m->sensor_type[s], id = m->sensor_objid[s], stage = m->sensor_needstage[s];
@@ -681,6 +700,7 @@ static void sensorColumn(const mjModel* m, const mjData* d, const Work* w, int s
     case mjSENS_FORCE: case mjSENS_TORQUE: siteForceColumn(m, d, w, s, g); break;
     case mjSENS_RANGEFINDER: g[0] = rangeColumn(m, d, w, s, out[0]); break;
     case mjSENS_CAMPROJECTION: camColumn(m, d, w, s, out, g); break;
+    case mjSENS_GEOMDIST: g[0] = distColumn(m, d, w, s); break;
     case mjSENS_TOUCH:
       for (int k = w->tadr[s]; k < w->tadr[s + 1]; k++) g[0] += w->df[w->trow[k]];
       break;
@@ -730,6 +750,17 @@ static void setup(const mjModel* m, mjData* d, Work* w) {
         int g;
         mj_rangefinder(m, d, id, &g, w->ray + 4 * s);
         w->ray[4 * s + 3] = g;
+        break;
+      }
+      case mjSENS_GEOMDIST: {
+        // the nearest pair's witnesses and u = (to - from)/dist (unit, signed by dist)
+        int pair[2];
+        mjtNum* gd = w->gdist + 9 * s;
+        mjtNum dist = mj_sensorGeomPair(m, d, s, pair, gd + 3);
+        int near = pair[0] >= 0 && fabs(dist) > mjMINVAL;
+        for (int i = 0; i < 2; i++) w->gbody[2 * s + i] = near ? m->geom_bodyid[pair[i]] : -1;
+        mju_sub3(gd, gd + 6, gd + 3);
+        mju_scl3(gd, gd, near ? 1 / dist : 0);
         break;
       }
       case mjSENS_ACTUATORFRC: case mjSENS_JOINTACTFRC: case mjSENS_TENDONACTFRC:
@@ -811,6 +842,8 @@ void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjdComposite* c, const m
   w.readacc = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
   w.rows = mj_stackAlloc(d, (size_t)m->nsensor * nv);
   w.ray = mj_stackAlloc(d, 4 * (size_t)m->nsensor);
+  w.gdist = mj_stackAlloc(d, 9 * (size_t)m->nsensor);
+  w.gbody = (int*)mj_stackAlloc(d, (size_t)m->nsensor + 1);
   w.amom = mj_stackAlloc(d, (size_t)nu * nv);
   w.aslope = mj_stackAlloc(d, 5 * (size_t)nu);
   w.dfa = mj_stackAlloc(d, (size_t)nu);

@@ -71,6 +71,12 @@ int mj_touchContact(const mjModel* m, const mjData* d, int site, int i);
 // on its body, -1 for none; geom (may be NULL) the geom hit, normal (may be NULL) its normal
 mjtNum mj_rangefinder(const mjModel* m, const mjData* d, int site, int* geom, mjtNum normal[3]);
 
+// the distance of geom distance sensor s (its geoms, or its bodies' geoms, against the
+// reference's), at most its cutoff: the nearest pair's geoms (-1, -1 when none is nearer
+// than the cutoff) and witness points fromto (zero when none)
+mjtNum mj_sensorGeomPair(const mjModel* m, const mjData* d, int s, int pair[2],
+                         mjtNum fromto[6]);
+
 // the focal lengths fx, fy in pixels of camera cam (sensor.c, as camprojection uses them)
 void mj_camFocal(const mjModel* m, int cam, mjtNum* fx, mjtNum* fy);
 

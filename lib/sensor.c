@@ -414,24 +414,35 @@ static void sensorGeoms(const mjModel* m, int type, int id, int* adr, int* num) 
   *num = type == mjOBJ_GEOM ? 1 : m->body_geomnum[id];
 }
 
-// distance, normal and fromto sensors: the nearest pair of the two objects' geoms within the
-// cutoff (mj_geomDistance with distmax = cutoff); distance: its signed distance (the cutoff
-// when none is nearer), fromto: the segment from object 1's surface to object 2's, normal:
-// that segment's direction (reversed in penetration; zero when there is none)
-static void geomDistSensor(const mjModel* m, const mjData* d, int s, mjtNum* out) {
+// the nearest pair of geom distance sensor s's geoms (forward.h)
+mjtNum mj_sensorGeomPair(const mjModel* m, const mjData* d, int s, int pair[2],
+                         mjtNum fromto[6]) {
   int adr1, num1, adr2, num2;
   sensorGeoms(m, m->sensor_objtype[s], m->sensor_objid[s], &adr1, &num1);
   sensorGeoms(m, m->sensor_reftype[s], m->sensor_refid[s], &adr2, &num2);
-  mjtNum cutoff = m->sensor_cutoff[s], dist = cutoff, fromto[6] = {0}, ft[6];
+  mjtNum cutoff = m->sensor_cutoff[s], dist = cutoff, ft[6];
+  pair[0] = pair[1] = -1;
+  mju_zero(fromto, 6);
   for (int i = adr1; i < adr1 + num1; i++) {
     for (int j = adr2; j < adr2 + num2; j++) {
       mjtNum dij = mj_geomDistance(m, d, i, j, cutoff, ft);
       if (dij < dist) {
         dist = dij;
+        pair[0] = i, pair[1] = j;
         mju_copy(fromto, ft, 6);
       }
     }
   }
+  return dist;
+}
+
+// distance, normal and fromto sensors: the nearest pair of the two objects' geoms within the
+// cutoff (mj_geomDistance with distmax = cutoff); distance: its signed distance (the cutoff
+// when none is nearer), fromto: the segment from object 1's surface to object 2's, normal:
+// that segment's direction (reversed in penetration; zero when there is none)
+static void geomDistSensor(const mjModel* m, const mjData* d, int s, mjtNum* out) {
+  int pair[2];
+  mjtNum fromto[6], dist = mj_sensorGeomPair(m, d, s, pair, fromto);
   switch (m->sensor_type[s]) {
     case mjSENS_GEOMDIST: out[0] = dist; break;
     case mjSENS_GEOMFROMTO: mju_copy(out, fromto, 6); break;

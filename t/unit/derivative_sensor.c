@@ -235,6 +235,48 @@ Test(derivative_sensor, dynamic) {
              "body2='post' solref='0.05 1'/></equality>", DYNAMIC);
 }
 
+// geom distance sensors between moving geoms (no contacts: contype 0): a sphere and a box
+// apart, two capsules apart, a box into an ellipsoid (penetration: a negative distance), a
+// body's geoms against a cylinder, one pair beyond its cutoff (constant)
+static const char* DISTANCES =
+    "<mujoco><option timestep='0.005' %s/><default><geom contype='0' conaffinity='0'/>"
+    "</default><worldbody>"
+    "<body name='p' pos='0 0 1'><joint axis='0 1 0'/><joint axis='1 0 0'/>"
+    "<geom name='ball' size='0.1' pos='0.2 0 0'/>"
+    "<geom name='rod' type='capsule' fromto='0 0 0 0 0.3 -0.2' size='0.04'/>"
+    "<body pos='0 0 -0.5'><joint axis='0 1 0'/><geom name='brick' type='box' size='.1 .08 .06'"
+    " euler='10 20 30'/></body></body>"
+    "<body name='q' pos='0.5 0.1 0.9'><joint type='slide' axis='1 0 0'/>"
+    "<joint axis='0 0 1'/><geom name='block' type='box' size='.1 .1 .1' euler='5 -10 15'/>"
+    "<geom name='pole' type='capsule' fromto='0 0.3 0 0 0.3 0.3' size='0.05'/>"
+    "<geom name='egg' type='ellipsoid' size='.12 .08 .1' pos='-0.35 0 -0.35'/></body>"
+    "<body name='r' pos='-0.5 0 1'><freejoint/><geom name='can' type='cylinder'"
+    " size='.06 .1'/></body></worldbody><sensor>"
+    "<distance geom1='ball' geom2='block' cutoff='1'/>"
+    "<distance geom1='rod' geom2='pole' cutoff='1'/>"
+    "<distance geom1='brick' geom2='egg' cutoff='1'/>"
+    "<distance body1='p' geom2='can' cutoff='2'/>"
+    "<distance geom1='ball' geom2='can' cutoff='0.01'/></sensor></mujoco>";
+
+Test(derivative_sensor, distances) {
+  static const char* const opt[] = {"ccd_tolerance='1e-13' ccd_iterations='500'",
+                                    "integrator='RK4' ccd_tolerance='1e-13'"};
+  for (int i = 0; i < 2; i++) {
+    char xml[4096];
+    snprintf(xml, sizeof(xml), DISTANCES, opt[i]);
+    mjModel* m = load(xml);
+    mjData* d = mj_makeData(m);
+    setState(m, d);
+    mj_forward(m, d);
+    cr_expect(d->sensordata[2] < 0, "the box and the ellipsoid apart: %g", d->sensordata[2]);
+    cr_expect(d->sensordata[4] == 0.01, "the last pair within its cutoff");
+    mjtNum e = compare(i ? "distances RK4" : "distances", m, d, 1);
+    cr_expect(e >= 0 && e <= 1e-6, "off by %g", e);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+}
+
 // sensors on the spatial tendon model (derivative_common.h): its length and velocity
 // (turning with q), the actuators' lengths, velocities and forces, the tendon's actuator
 // force; Euler and RK4
@@ -365,7 +407,7 @@ Test(derivative_sensor, cutoff_and_refusal) {
   mj_deleteModel(m);
   m = load("<mujoco><worldbody><geom name='floor' type='plane' size='1 1 .1'/><body pos='0 0 1'>"
            "<joint axis='0 1 0'/><geom name='bob' size='0.1'/></body></worldbody>"
-           "<sensor><distance name='gap' geom1='floor' geom2='bob'/></sensor></mujoco>");
+           "<sensor><normal name='gap' geom1='floor' geom2='bob'/></sensor></mujoco>");
   d = mj_makeData(m);
   cr_expect_eq(mjd_transitionSmooth(m, d, NULL, NULL, C, NULL, err, sizeof(err)), -1);
   cr_expect_str_eq(err, "sensor 'gap': not differentiated yet");
