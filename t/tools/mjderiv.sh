@@ -173,8 +173,8 @@ awk '$1 ~ /^[ABCD]$/ { n++; if ($2 > 1e-6) bad = 1 } END { print (n == 4 && !bad
 same v ok
 run 1 '"$BIN/mjderiv" pend.xml pend.mjt --check --centered --rtol 0'
 has out '^A  '
-# a sensor not differentiated yet (a geom distance) is refused by name; A and B still go
-gap='<sensor><distance name="gap" body1="world" body2="box"/></sensor>'
+# a sensor not differentiated yet (a geom normal) is refused by name; A and B still go
+gap='<sensor><normal name="gap" body1="world" body2="box"/></sensor>'
 sed "s|</worldbody>|</worldbody>$gap|; s|<body pos|<body name=\"box\" pos|" contact.xml >gap.xml
 run 2 '"$BIN/mjderiv" gap.xml --method analytic -o bad.jac'
 has err "sensor 'gap': not differentiated yet"
