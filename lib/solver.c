@@ -1316,23 +1316,29 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
     }
   }
 
-  // the blocks: A(a, c) = w_a'w_c (+ R_a on the diagonal), w_a scattered into x; 1 / A(a, a)
+  // the blocks: A(a, c) = w_a'w_c (+ R_a on the diagonal), w_a scattered into x unless the
+  // block's rows share their dofs (then the values pair up directly); 1 / A(a, a)
   for (int i = 0, nb; i < nefc; i += nb) {
     nb = q->bsize[i];
+    int shared = q->bshared[i] || nb == 1;
     for (int a = i; a < i + nb; a++) {
       const int* ia = q->wind[a];
       const mjtNum* va = q->wval + q->wadr[a];
-      for (int t = 0; t < q->wnnz[a]; t++) x[ia[t]] = va[t];
+      for (int t = 0; t < q->wnnz[a] && !shared; t++) x[ia[t]] = va[t];
       for (int c = i; c <= a; c++) {
         const int* ic = q->wind[c];
         const mjtNum* vc = q->wval + q->wadr[c];
         mjtNum s = 0;
-        for (int t = 0; t < q->wnnz[c]; t++) s += vc[t] * x[ic[t]];
+        if (shared) {
+          for (int t = 0; t < q->wnnz[c]; t++) s += vc[t] * va[t];
+        } else {
+          for (int t = 0; t < q->wnnz[c]; t++) s += vc[t] * x[ic[t]];
+        }
         q->blk[q->bofs[a] + c - i] = q->blk[q->bofs[c] + a - i] = s;
       }
       q->blk[q->bofs[a] + a - i] += flg_R ? d->efc_R[a] : 0;
       q->Ainv[a] = 1 / q->blk[q->bofs[a] + a - i];
-      for (int t = 0; t < q->wnnz[a]; t++) x[ia[t]] = 0;
+      for (int t = 0; t < q->wnnz[a] && !shared; t++) x[ia[t]] = 0;
     }
   }
 
