@@ -1232,7 +1232,8 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
   q->Ainv = mj_stackAlloc(d, nefc);
   q->flg_R = flg_R;
   if (!start || !mark || !list || !col || !x || !sd || !q->wnnz || !q->wind || !q->wadr ||
-      !q->wsame || !q->bofs || !q->bsize || !q->bshared || !q->z || !q->Ainv || !jacRows(m, d, &J)) {
+      !q->wsame || !q->bofs || !q->bsize || !q->bshared || !q->z || !q->Ainv ||
+      !jacRows(m, d, &J)) {
     return 0;
   }
 
