@@ -485,7 +485,7 @@ static void contactRows(Rows* r) {
       for (int k = 0; k < b.nrow; k++) b.diag[k] = 2 * mu0 * mu0 * (1 + mu0 * mu0) * tran / ratio;
     } else if (b.type == mjCNSTR_CONTACT_ELLIPTIC) {
       for (int k = 1; k < dim; k++) {
-        mjtNum mu = fmax(mjMINMU, con->friction[k - 1]);
+        mjtNum mu = mju_maxc(con->friction[k - 1], mjMINMU);
         b.pos[k] = b.margin[k] = 0;
         b.diag[k] = tran * mu0 * mu0 / (ratio * mu * mu);
       }
@@ -681,25 +681,25 @@ void mj_makeImpedance(const mjModel* m, mjData* d) {
     // solimp clamped: d0, dwidth, midpoint within [mjMINIMP, mjMAXIMP], width >= 0, power >= 1
     mju_copy(solimp, solimp0, 5);
     for (int k = 0; k < 4; k++) {
-      if (k != 2) solimp[k] = fmin(mjMAXIMP, fmax(mjMINIMP, solimp[k]));
+      if (k != 2) solimp[k] = mju_minc(mju_maxc(solimp[k], mjMINIMP), mjMAXIMP);
     }
     solimp[2] = fmax(0, solimp[2]);
-    solimp[4] = fmax(1, solimp[4]);
+    solimp[4] = mju_maxc(solimp[4], 1);
     mju_impedance(solimp, viol, &imp, &impP);
 
     // regularizer
-    d->efc_R[i] = fmax(mjMINVAL, (1 - imp) * d->efc_diagApprox[i] / imp);
+    d->efc_R[i] = mju_maxc((1 - imp) * d->efc_diagApprox[i] / imp, mjMINVAL);
     d->efc_D[i] = 1 / d->efc_R[i];
 
     // stiffness and damping
     mjtNum *kbip = d->efc_KBIP + 4 * i, dmax = solimp[1];
     if (ref[0] > 0) {
-      mjtNum tc = refsafe ? fmax(ref[0], 2 * m->opt.timestep) : ref[0], dr = ref[1];
-      kbip[0] = 1 / fmax(mjMINVAL, dmax * dmax * tc * tc * dr * dr);
-      kbip[1] = 2 / fmax(mjMINVAL, dmax * tc);
+      mjtNum tc = refsafe ? mju_maxc(ref[0], 2 * m->opt.timestep) : ref[0], dr = ref[1];
+      kbip[0] = 1 / mju_maxc(dmax * dmax * tc * tc * dr * dr, mjMINVAL);
+      kbip[1] = 2 / mju_maxc(dmax * tc, mjMINVAL);
     } else {
-      kbip[0] = -ref[0] / fmax(mjMINVAL, dmax * dmax);
-      kbip[1] = -ref[1] / fmax(mjMINVAL, dmax);
+      kbip[0] = -ref[0] / mju_maxc(dmax * dmax, mjMINVAL);
+      kbip[1] = -ref[1] / mju_maxc(dmax, mjMINVAL);
     }
     if (friction) kbip[0] = 0;
     kbip[2] = imp;

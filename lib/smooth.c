@@ -490,18 +490,22 @@ void mj_mulMRows(const mjModel* m, const mjData* d, mjtNum* R, const mjtNum* X, 
   }
 }
 
-// res = M vec from the rows of qM (each off-diagonal entry used for both triangles)
-void mj_mulM(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
+// res = M vec from the rows of qM (each off-diagonal entry used for both triangles); row i's
+// sum kept in a register while its ancestors j != i take their terms (res and vec apart)
+void mj_mulM(const mjModel* m, const mjData* d, mjtNum* restrict res,
+             const mjtNum* restrict vec) {
   for (int i = 0; i < m->nv; i++) {
     const mjtNum* row = d->qM + m->dof_Madr[i];
     res[i] = row[0] * vec[i];
   }
   for (int i = 0; i < m->nv; i++) {
     const mjtNum* row = d->qM + m->dof_Madr[i] + 1;
+    mjtNum ri = res[i], vi = vec[i];
     for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j], row++) {
-      res[i] += *row * vec[j];
-      res[j] += *row * vec[i];
+      ri += *row * vec[j];
+      res[j] += *row * vi;
     }
+    res[i] = ri;
   }
 }
 

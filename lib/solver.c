@@ -1163,6 +1163,8 @@ typedef struct {
   int* wadr;     // the start of its values in wval                     (nefc)
   mjtNum* wval;  // the values
   int* bofs;     // row i of its block of A at blk + bofs[i]             (nefc)
+  int* bsize;    // the rows of the block starting at row i (dualBlock)  (nefc)
+  int* bshared;  // the rows of the block at row i share W's dofs        (nefc)
   mjtNum* blk;   // the diagonal blocks, each dense and row-major
   mjtNum* Ainv;  // 1 / A(i, i)                                         (nefc)
   mjtNum* z;     // W f                                                  (nv)
@@ -1224,11 +1226,14 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
   q->wadr = stackInt(d, nefc);
   q->wsame = stackInt(d, nefc);
   q->bofs = stackInt(d, nefc);
+  q->bsize = stackInt(d, nefc);
+  q->bshared = stackInt(d, nefc);
   q->z = mj_stackAlloc(d, nv);
   q->Ainv = mj_stackAlloc(d, nefc);
   q->flg_R = flg_R;
   if (!start || !mark || !list || !col || !x || !sd || !q->wnnz || !q->wind || !q->wadr ||
-      !q->wsame || !q->bofs || !q->z || !q->Ainv || !jacRows(m, d, &J)) {
+      !q->wsame || !q->bofs || !q->bsize || !q->bshared || !q->z || !q->Ainv ||
+      !jacRows(m, d, &J)) {
     return 0;
   }
 
@@ -1269,8 +1274,12 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
     total += n;
   }
   for (int i = 0, nb; i < nefc; i += nb) {
-    nb = dualBlock(d, i);
-    for (int a = 0; a < nb; a++) q->bofs[i + a] = nblk + a * nb;
+    nb = q->bsize[i] = dualBlock(d, i);
+    q->bshared[i] = nb > 1;
+    for (int a = 0; a < nb; a++) {
+      q->bofs[i + a] = nblk + a * nb;
+      q->bshared[i] &= !a || q->wsame[i + a];
+    }
     nblk += nb * nb;
   }
   q->wval = mj_stackAlloc(d, total);
@@ -1308,23 +1317,29 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
     }
   }
 
-  // the blocks: A(a, c) = w_a'w_c (+ R_a on the diagonal), w_a scattered into x; 1 / A(a, a)
+  // the blocks: A(a, c) = w_a'w_c (+ R_a on the diagonal), w_a scattered into x unless the
+  // block's rows share their dofs (then the values pair up directly); 1 / A(a, a)
   for (int i = 0, nb; i < nefc; i += nb) {
-    nb = dualBlock(d, i);
+    nb = q->bsize[i];
+    int shared = q->bshared[i] || nb == 1;
     for (int a = i; a < i + nb; a++) {
       const int* ia = q->wind[a];
       const mjtNum* va = q->wval + q->wadr[a];
-      for (int t = 0; t < q->wnnz[a]; t++) x[ia[t]] = va[t];
+      for (int t = 0; t < q->wnnz[a] && !shared; t++) x[ia[t]] = va[t];
       for (int c = i; c <= a; c++) {
         const int* ic = q->wind[c];
         const mjtNum* vc = q->wval + q->wadr[c];
         mjtNum s = 0;
-        for (int t = 0; t < q->wnnz[c]; t++) s += vc[t] * x[ic[t]];
+        if (shared) {
+          for (int t = 0; t < q->wnnz[c]; t++) s += vc[t] * va[t];
+        } else {
+          for (int t = 0; t < q->wnnz[c]; t++) s += vc[t] * x[ic[t]];
+        }
         q->blk[q->bofs[a] + c - i] = q->blk[q->bofs[c] + a - i] = s;
       }
       q->blk[q->bofs[a] + a - i] += flg_R ? d->efc_R[a] : 0;
       q->Ainv[a] = 1 / q->blk[q->bofs[a] + a - i];
-      for (int t = 0; t < q->wnnz[a]; t++) x[ia[t]] = 0;
+      for (int t = 0; t < q->wnnz[a] && !shared; t++) x[ia[t]] = 0;
     }
   }
 
@@ -1367,19 +1382,11 @@ static void dualMove(Dual* q, int i, mjtNum delta) {
   for (int t = 0; t < q->wnnz[i]; t++) q->z[ind[t]] += val[t] * delta;
 }
 
-// whether the nb rows from row i have the same dofs in W (a contact's rows usually do)
-static int dualShared(const Dual* q, int i, int nb) {
-  for (int r = 1; r < nb; r++) {
-    if (!q->wsame[i + r]) return 0;
-  }
-  return 1;
-}
-
 // res = (A f + b) of the nb rows from row i; rows with the same dofs four at a time in one
 // pass over the dofs (four sums in registers), the others one by one
 static void blockResidual(const Dual* q, const mjData* d, int i, int nb, mjtNum* res) {
   int r = 0;
-  if (nb >= 4 && dualShared(q, i, nb)) {
+  if (nb >= 4 && q->bshared[i]) {
     int n = q->wnnz[i];
     const int* ind = q->wind[i];
     for (; r + 4 <= nb; r += 4) {
@@ -1401,22 +1408,33 @@ static void blockResidual(const Dual* q, const mjData* d, int i, int nb, mjtNum*
   for (; r < nb; r++) res[r] = dualResidual(q, d, i + r);
 }
 
-// the forces of the nb rows from row i have changed by delta: z += sum_r w_{i+r} delta_r
-static void blockMove(Dual* q, int i, int nb, const mjtNum* delta) {
+// z += sum_r w_{i+r} delta_r over the nb rows from row i sharing the n dofs ind, their values
+// in val (row by row); inlined with nb constant for a pyramid of condim 3
+static inline void moveShared(Dual* q, const int* ind, const mjtNum* val, int n, int nb,
+                              const mjtNum* delta) {
   int moved = 0;
   for (int r = 0; r < nb; r++) moved |= delta[r] != 0;
   if (!moved) return;
-  if (nb == 1 || !dualShared(q, i, nb)) {
+  for (int t = 0; t < n; t++) {
+    mjtNum s = 0;
+    for (int r = 0; r < nb; r++) s += val[r * n + t] * delta[r];
+    q->z[ind[t]] += s;
+  }
+}
+
+// the forces of the nb rows from row i have changed by delta: z += sum_r w_{i+r} delta_r
+static void blockMove(Dual* q, int i, int nb, const mjtNum* delta) {
+  if (!q->bshared[i]) {
     for (int r = 0; r < nb; r++) dualMove(q, i + r, delta[r]);
     return;
   }
   int n = q->wnnz[i];
   const int* ind = q->wind[i];
   const mjtNum* val = q->wval + q->wadr[i];
-  for (int t = 0; t < n; t++) {
-    mjtNum s = 0;
-    for (int r = 0; r < nb; r++) s += val[r * n + t] * delta[r];
-    q->z[ind[t]] += s;
+  if (nb == 4) {
+    moveShared(q, ind, val, n, 4, delta);
+  } else {
+    moveShared(q, ind, val, n, nb, delta);
   }
 }
 
@@ -1559,7 +1577,7 @@ void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
     mjtNum improvement = 0;
     for (int i = 0, nb; i < nefc; i += nb) {
       mjtNum res[10], delta[10];
-      nb = dualBlock(d, i);
+      nb = q.bsize[i];
       blockResidual(&q, d, i, nb, res);
       improvement -= pgsBlock(d, i, nb, q.blk + q.bofs[i], q.Ainv + i, res, delta);
       blockMove(&q, i, nb, delta);
@@ -1668,7 +1686,7 @@ void mj_solNoSlip(const mjModel* m, mjData* d, int maxiter) {
 
   for (int iter = 0; iter < maxiter; iter++) {
     for (int i = 0, nb; i < nefc; i += nb) {
-      nb = dualBlock(d, i);
+      nb = q.bsize[i];
       improvement -= noslipBlock(d, &q, i, nb, q.blk + q.bofs[i]);
     }
     improvement *= scale;

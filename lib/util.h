@@ -98,6 +98,13 @@ void mju_geomBound(int type, const mjtNum size[3], mjtNum* rbound, mjtNum aabb[6
 
 // ---- inline kernels: n-, 3- and 4-vectors, 3x3 matrices ---------------------------------------
 
+// fmax(x, c) for c neither NaN nor zero, without the call into libm: the same value for every x
+// (a NaN x gives c; at x == c the two are the same number)
+static inline mjtNum mju_maxc(mjtNum x, mjtNum c) { return x > c ? x : c; }
+
+// fmin(x, c) for c neither NaN nor zero, without the call into libm (as mju_maxc)
+static inline mjtNum mju_minc(mjtNum x, mjtNum c) { return x < c ? x : c; }
+
 // res = val
 static inline void mju_fill(mjtNum* res, mjtNum val, int n) {
   for (int i = 0; i < n; i++) res[i] = val;
