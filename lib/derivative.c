@@ -412,9 +412,9 @@ static void passiveDeriv(const mjModel* m, mjData* d, mjtNum* Gq, mjtNum* Gv) {
   // fixed tendons: constant J, lengths linear in q
   for (int t = 0; t < m->ntendon; t++) {
     const mjtNum* J = d->ten_J + (size_t)t * nv;
-    mjtNum len = d->ten_length[t], lo = m->tendon_lengthspring[2 * t];
-    mjtNum hi = m->tendon_lengthspring[2 * t + 1];
-    mjtNum k = spring && (len > hi || len < lo || lo == hi) ? m->tendon_stiffness[t] : 0;
+    mjtNum out;  // 1 outside the spring's dead band
+    mj_tendonStretch(m, d, t, &out);
+    mjtNum k = spring ? m->tendon_stiffness[t] * out : 0;
     mjtNum b = damper ? m->tendon_damping[t] : 0;
     for (int r = 0; r < nv && (k || b); r++)
       for (int c = 0; c < nv && J[r]; c++) {
@@ -551,14 +551,6 @@ static void siteDeriv(const mjModel* m, const mjData* d, int i, const int* free,
   }
 }
 
-// 0 when actuator i's control is clamped (limited, clamping on, outside its range), else 1
-static mjtNum ctrlSlope(const mjModel* m, const mjData* d, int i) {
-  const mjtNum* r = m->actuator_ctrlrange + 2 * i;
-  mjtNum c = d->ctrl[i];
-  int clamp = m->actuator_ctrllimited[i] && !(m->opt.disableflags & mjDSBL_CLAMPCTRL);
-  return clamp && (c < r[0] || c > r[1]) ? 0 : 1;
-}
-
 // the step's coefficient of act_dot in act' = act + c act_dot: h, or tau (1 - exp(-h/tau))
 // for filterexact (as mj_nextActivation)
 static mjtNum actCoef(const mjModel* m, int i) {
@@ -572,7 +564,8 @@ static mjtNum actCoef(const mjModel* m, int i) {
 static void actDotSlope(const mjModel* m, const mjData* d, int i, mjtNum* dact,
                         mjtNum* dctrl) {
   int dyn = m->actuator_dyntype[i], adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
-  mjtNum tau = fmax(mjMINVAL, m->actuator_dynprm[10 * i]), slope = ctrlSlope(m, d, i);
+  mjtNum tau = fmax(mjMINVAL, m->actuator_dynprm[10 * i]), slope;
+  mjtNum c = mj_actuatorCtrl(m, d, i, &slope);
   *dact = *dctrl = 0;
   if (m->opt.disableflags & mjDSBL_ACTUATION) return;
   if (dyn == mjDYN_INTEGRATOR) {
@@ -581,9 +574,6 @@ static void actDotSlope(const mjModel* m, const mjData* d, int i, mjtNum* dact,
     *dact = -1 / tau;
     *dctrl = slope / tau;
   } else if (dyn == mjDYN_MUSCLE) {
-    // the clamped control: ctrl itself where its slope is 1
-    const mjtNum* r = m->actuator_ctrlrange + 2 * i;
-    mjtNum c = slope ? d->ctrl[i] : fmin(r[1], fmax(r[0], d->ctrl[i]));
     mj_muscleDynamicsSlopes(c, d->act[adr], m->actuator_dynprm + 10 * i, dact, dctrl);
     *dctrl *= slope;
   }
@@ -633,7 +623,7 @@ int mjd_actuatorSlopes(const mjModel* m, const mjData* d, int i, mjtNum* gain, m
 
   // the input and its slopes by ctrl_i and by the activation
   mjtNum in = mj_actuatorInput(m, d, i);
-  if (nodyn) s[3] = ctrlSlope(m, d, i);
+  if (nodyn) mj_actuatorCtrl(m, d, i, s + 3);
   else if (!m->actuator_actearly[i]) s[2] = 1;
   else if (!actClamped(m, i, d->act[adr], d->act_dot[adr])) {
     actDotSlope(m, d, i, s + 2, s + 3);
@@ -642,11 +632,9 @@ int mjd_actuatorSlopes(const mjModel* m, const mjData* d, int i, mjtNum* gain, m
   }
 
   // force slopes by length and velocity, the input's factor
-  mjtNum glen, gvel, blen;
-  mj_muscleSlopes(m, d, i, &glen, &gvel, &blen);
+  mjtNum glen, gvel, blen, muscle = mj_muscleSlopes(m, d, i, &glen, &gvel, &blen, NULL, NULL);
   *gain = m->actuator_gaintype[i] == mjGAIN_MUSCLE
-              ? mju_muscleGain(d->actuator_length[i], d->actuator_velocity[i],
-                               m->actuator_lengthrange + 2 * i, m->actuator_acc0[i], gp)
+              ? muscle
               : gp[0] + (affine ? gp[1] * d->actuator_length[i] +
                                       gp[2] * d->actuator_velocity[i] : 0);
   s[0] = (affine ? gp[1] * in : 0) + (baffine ? bp[1] : 0) + glen * in + blen;
@@ -723,7 +711,6 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
   mjtNum* y = mj_stackAlloc(d, (size_t)nv);
   int* free = freeDofs(m, d);
   for (int i = 0; i < m->nu; i++) {
-    const mjtNum* gp = m->actuator_gainprm + 10 * i;
     const mjtNum* mom = d->actuator_moment + d->moment_rowadr[i];
     const int* ind = d->moment_colind + d->moment_rowadr[i];
     int nnz = d->moment_rownnz[i], adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
@@ -742,15 +729,11 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
     // the implicit integrators' matrix holds k = d force/d velocity (mj_actuatorForceVel):
     // gainprm[2] input + biasprm[2], or a muscle's gain slope gvel(length, velocity) times
     // its input; k's slopes by the input (kin), length and velocity move W a'
-    int muscle = m->actuator_gaintype[i] == mjGAIN_MUSCLE;
-    mjtNum kin = m->actuator_gaintype[i] == mjGAIN_AFFINE ? gp[2] : 0, klen = 0, kvel = 0;
-    if ((sys != SYS_IMPLICIT && sys != SYS_FAST) || (!kin && !muscle)) continue;
-    if (muscle) {
-      mjtNum glen, blen, in = nodyn ? d->ctrl[i] : mj_actuatorInput(m, d, i);
-      mj_muscleSlopes(m, d, i, &glen, &kin, &blen);
-      mj_muscleVelSlopes(m, d, i, &klen, &kvel);
-      klen *= in, kvel *= in;
-    }
+    mjtNum dk[3];
+    if (sys != SYS_IMPLICIT && sys != SYS_FAST) continue;
+    mj_actuatorForceVel(m, d, i, dk);
+    mjtNum kin = dk[0], klen = dk[1], kvel = dk[2];
+    if (!kin && !klen && !kvel) continue;
     mj_momentRow(m, d, i, u);
     mju_zero(y, nv);
     addRank2W(m, y, h, u, u, acc, sys == SYS_FAST);
@@ -764,7 +747,7 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
     // a spatial tendon's velocity turns with q: d velocity/dq = gear dJ/dq v
     int t = m->actuator_trnid[2 * i];
     if (!kvel || m->actuator_trntype[i] != mjTRN_TENDON || mjd_tendonFixed(m, t)) continue;
-    mjd_tendonVelSlopes(m, d, t, u);
+    mjd_tendonSlopes(m, d, t, u, NULL);
     for (int k = 0; k < nv; k++)
       mju_addToScl(Gq + (size_t)k * nv, y, kvel * m->actuator_gear[6 * i] * u[k], nv);
   }
@@ -790,12 +773,9 @@ static void spatialTendonDeriv(const mjModel* m, mjData* d, int sys, const mjtNu
   mjtNum* fv = f + nt;
   mju_zero(f, 2 * nt);
   for (int t = 0; t < nt; t++) {
-    mjtNum len = d->ten_length[t], lo = m->tendon_lengthspring[2 * t];
-    mjtNum hi = m->tendon_lengthspring[2 * t + 1], k = spring ? m->tendon_stiffness[t] : 0;
-    if (lo == hi || len < lo) f[t] = -k * (len - lo);
-    else if (len > hi) f[t] = -k * (len - hi);
+    mjtNum k = spring ? m->tendon_stiffness[t] : 0;
     fv[t] = damper ? -m->tendon_damping[t] : 0;
-    f[t] += fv[t] * d->ten_velocity[t];
+    f[t] = -k * mj_tendonStretch(m, d, t, NULL) + fv[t] * d->ten_velocity[t];
   }
   for (int i = 0; i < m->nu; i++) {
     mjtNum gain, sl[4], g = m->actuator_gear[6 * i];
@@ -810,7 +790,7 @@ static void spatialTendonDeriv(const mjModel* m, mjData* d, int sys, const mjtNu
   mjtNum* dJ = mj_stackAlloc(d, (size_t)nv * nv);
   for (int t = 0; t < nt && (sys == SYS_IMPLICIT || sys == SYS_FAST); t++) {
     if (!fv[t] || mjd_tendonFixed(m, t)) continue;
-    mjd_tendonJacobianSlopes(m, d, t, dJ);
+    mjd_tendonSlopes(m, d, t, NULL, dJ);
     for (int k = 0; k < nv; k++)
       addRank2W(m, Gq + (size_t)k * nv, 2 * m->opt.timestep * fv[t], dJ + (size_t)k * nv,
                 d->ten_J + (size_t)t * nv, acc, sys == SYS_FAST);

@@ -44,11 +44,10 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
 void mjd_tendonTurn(const mjModel* m, mjData* d, const mjtNum* f, const mjtNum* fv,
                     mjtNum* Gq);
 
-// dJ (nv x nv column-major): dJ_t/dq of site-only spatial tendon t, column k = dJ_t/dq_k
-void mjd_tendonJacobianSlopes(const mjModel* m, mjData* d, int t, mjtNum* dJ);
-
-// res (nv): d ten_velocity/dq of site-only spatial tendon t, res_k = dJ_t/dq_k qvel
-void mjd_tendonVelSlopes(const mjModel* m, mjData* d, int t, mjtNum* res);
+// the slopes by q of site-only spatial tendon t, each NULL when not wanted: vel (nv) of its
+// velocity, vel_k = dJ_t/dq_k qvel; dJ (nv x nv column-major) of its Jacobian, column
+// k = dJ_t/dq_k
+void mjd_tendonSlopes(const mjModel* m, mjData* d, int t, mjtNum* vel, mjtNum* dJ);
 
 // R (nv x nv column-major) with column k = dJ'/dq_k f, the row forces f (nefc) held: f
 // nonzero on friction rows only (contacts' and friction loss)

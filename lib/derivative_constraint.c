@@ -1023,35 +1023,21 @@ static void tendonColumn(const mjModel* m, const mjData* d, const Column* c, int
   E[r] += db[1] + d->efc_KBIP[4 * r + 1] * db[0];
 }
 
-// res (nv) = d ten_velocity_t/dq = dJ_t/dq_k v of site-only spatial tendon t, column k
-// (derivative.h)
-void mjd_tendonVelSlopes(const mjModel* m, mjData* d, int t, mjtNum* res) {
+// the slopes of site-only spatial tendon t's velocity and Jacobian by q (derivative.h): vel
+// (nv) gets d ten_velocity_t/dq_k = dJ_t/dq_k v, dJ (nv x nv column-major) column k dJ_t/dq_k;
+// NULL: not wanted
+void mjd_tendonSlopes(const mjModel* m, mjData* d, int t, mjtNum* vel, mjtNum* dJ) {
   int nv = m->nv;
   size_t mark = mj_markStack(d);
   int* moved = (int*)mj_stackAlloc(d, (size_t)m->nbody / 2 + 1);
   mjtNum* none = mj_stackAlloc(d, (size_t)nv);
   const mjtNum* tw[2] = {d->cvel, d->cvel};
+  if (dJ) mju_zero(dJ, nv * nv);
   for (int k = 0; k < nv; k++) {
     Column c = columnAt(m, d, k, tw, moved);
     mjtNum db[2] = {0, 0};
-    tendonTurn(m, d, &c, t, 1, tw, 0, db, none);
-    res[k] = db[0];
-  }
-  mj_freeStack(d, mark);
-}
-
-// dJ (nv x nv column-major) = dJ_t/dq of site-only spatial tendon t, column k = dJ_t/dq_k
-// (derivative.h)
-void mjd_tendonJacobianSlopes(const mjModel* m, mjData* d, int t, mjtNum* dJ) {
-  int nv = m->nv;
-  size_t mark = mj_markStack(d);
-  int* moved = (int*)mj_stackAlloc(d, (size_t)m->nbody / 2 + 1);
-  const mjtNum* tw[2] = {d->cvel, d->cvel};
-  mju_zero(dJ, nv * nv);
-  for (int k = 0; k < nv; k++) {
-    Column c = columnAt(m, d, k, tw, moved);
-    mjtNum db[2] = {0, 0};
-    tendonTurn(m, d, &c, t, 1, tw, 1, db, dJ + (size_t)k * nv);
+    tendonTurn(m, d, &c, t, 1, tw, dJ != NULL, db, dJ ? dJ + (size_t)k * nv : none);
+    if (vel) vel[k] = db[0];
   }
   mj_freeStack(d, mark);
 }

@@ -726,7 +726,7 @@ static void setup(const mjModel* m, mjData* d, Work* w) {
   mju_zero(w->rows, m->nsensor * nv);
   for (int t = 0; t < m->ntendon; t++) {
     if (mjd_tendonFixed(m, t)) mju_zero(w->tvel + (size_t)t * nv, nv);
-    else mjd_tendonVelSlopes(m, d, t, w->tvel + (size_t)t * nv);
+    else mjd_tendonSlopes(m, d, t, w->tvel + (size_t)t * nv, NULL);
   }
   w->frc = w->act = 0;
   for (int s = 0; s < m->nsensor; s++) {

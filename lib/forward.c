@@ -137,17 +137,21 @@ mjtNum mju_muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
   return muscleBias(len, lengthrange, acc0, prm, NULL);
 }
 
-// slopes of muscle actuator i's gain by its length and velocity and of its bias by its
-// length, 0 where its gain or bias is not a muscle's (forward.h)
-void mj_muscleSlopes(const mjModel* m, const mjData* d, int i, mjtNum* glen, mjtNum* gvel,
-                     mjtNum* blen) {
+// muscle actuator i's gain (0 where its gain is not a muscle's) and the slopes wanted (NULL:
+// not): of the gain by length and velocity, of the bias by length, of the gain's velocity
+// slope by length and velocity; 0 where the gain or bias is not a muscle's (forward.h)
+mjtNum mj_muscleSlopes(const mjModel* m, const mjData* d, int i, mjtNum* glen, mjtNum* gvel,
+                       mjtNum* blen, mjtNum* vlen, mjtNum* vvel) {
   const mjtNum *lr = m->actuator_lengthrange + 2 * i, acc0 = m->actuator_acc0[i];
-  mjtNum len = d->actuator_length[i], vel = d->actuator_velocity[i];
-  *glen = *gvel = *blen = 0;
+  mjtNum len = d->actuator_length[i], vel = d->actuator_velocity[i], gain = 0;
+  mjtNum* out[5] = {glen, gvel, blen, vlen, vvel};
+  for (int k = 0; k < 5; k++)
+    if (out[k]) *out[k] = 0;
   if (m->actuator_gaintype[i] == mjGAIN_MUSCLE)
-    muscleGain(len, vel, lr, acc0, m->actuator_gainprm + 10 * i, glen, gvel, NULL, NULL);
-  if (m->actuator_biastype[i] == mjBIAS_MUSCLE)
+    gain = muscleGain(len, vel, lr, acc0, m->actuator_gainprm + 10 * i, glen, gvel, vlen, vvel);
+  if (blen && m->actuator_biastype[i] == mjBIAS_MUSCLE)
     muscleBias(len, lr, acc0, m->actuator_biasprm + 10 * i, blen);
+  return gain;
 }
 
 // (ctrl - act) / tau with tau = tau_act (0.5 + 1.5 act) when activating, tau_deact /
@@ -183,16 +187,6 @@ static mjtNum muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3], mjtNu
 // see mj.h
 mjtNum mju_muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3]) {
   return muscleDynamics(ctrl, act, prm, NULL, NULL);
-}
-
-// the slopes of muscle actuator i's gain's velocity slope by its length and velocity, 0
-// where its gain is not a muscle's (forward.h)
-void mj_muscleVelSlopes(const mjModel* m, const mjData* d, int i, mjtNum* vlen,
-                        mjtNum* vvel) {
-  *vlen = *vvel = 0;
-  if (m->actuator_gaintype[i] == mjGAIN_MUSCLE)
-    muscleGain(d->actuator_length[i], d->actuator_velocity[i], m->actuator_lengthrange + 2 * i,
-               m->actuator_acc0[i], m->actuator_gainprm + 10 * i, NULL, NULL, vlen, vvel);
 }
 
 // the slopes of muscle dynamics (ctrl - act)/tau by act and by ctrl (forward.h)
@@ -238,11 +232,14 @@ static mjtNum actDot(const mjModel* m, const mjData* d, int i, mjtNum ctrl) {
   }
 }
 
-// control of actuator i, clamped to ctrlrange when limited (and clamping is enabled)
-static mjtNum actuatorCtrl(const mjModel* m, const mjData* d, int i) {
+// control of actuator i, clamped to ctrlrange when limited and clamping is enabled; *slope
+// (NULL: not wanted) its slope by ctrl: 0 where clamped, else 1 (forward.h)
+mjtNum mj_actuatorCtrl(const mjModel* m, const mjData* d, int i, mjtNum* slope) {
   mjtNum ctrl = d->ctrl[i];
+  if (slope) *slope = 1;
   if (m->actuator_ctrllimited[i] && !(m->opt.disableflags & mjDSBL_CLAMPCTRL)) {
     const mjtNum* r = m->actuator_ctrlrange + 2 * i;
+    if (slope && (ctrl < r[0] || ctrl > r[1])) *slope = 0;
     ctrl = fmin(r[1], fmax(r[0], ctrl));
   }
   return ctrl;
@@ -252,7 +249,7 @@ static mjtNum actuatorCtrl(const mjModel* m, const mjData* d, int i) {
 // activation (its next value with actearly; needs act_dot)
 mjtNum mj_actuatorInput(const mjModel* m, const mjData* d, int i) {
   if (m->actuator_dyntype[i] == mjDYN_NONE || m->actuator_actnum[i] <= 0)
-    return actuatorCtrl(m, d, i);
+    return mj_actuatorCtrl(m, d, i, NULL);
   int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
   return m->actuator_actearly[i] ? mj_nextActivation(m, d, i, adr, d->act_dot[adr])
                                  : d->act[adr];
@@ -290,25 +287,28 @@ static mjtNum actuatorForce(const mjModel* m, const mjData* d, int i) {
   return force;
 }
 
-// d force / d actuator_velocity of actuator i: affine gain and bias velocity coefficients and
-// the muscle force-velocity slope; 0 where the force is clamped to forcerange.  As in MuJoCo,
-// the gain's input is the raw (unclamped) ctrl for actuators without dynamics
-mjtNum mj_actuatorForceVel(const mjModel* m, const mjData* d, int i) {
+// k = d force / d actuator_velocity of actuator i: gainprm[2] input + biasprm[2] (affine) or
+// the muscle's force-velocity slope gvel(length, velocity) times its input; 0 where the force
+// is clamped to forcerange.  As in MuJoCo, the input is the raw (unclamped) ctrl for
+// actuators without dynamics.  dk (NULL: not wanted) gets k's slopes by that input, the
+// length and the velocity (forward.h)
+mjtNum mj_actuatorForceVel(const mjModel* m, const mjData* d, int i, mjtNum dk[3]) {
   const mjtNum* gp = m->actuator_gainprm + 10 * i;
   int nodyn = m->actuator_dyntype[i] == mjDYN_NONE || m->actuator_actnum[i] <= 0;
-  mjtNum input = nodyn ? d->ctrl[i] : mj_actuatorInput(m, d, i), k = 0;
+  mjtNum input = nodyn ? d->ctrl[i] : mj_actuatorInput(m, d, i), k = 0, kin = 0;
+  mjtNum vlen = 0, vvel = 0;
+  if (dk) dk[0] = dk[1] = dk[2] = 0;
   if (m->actuator_forcelimited[i]) {
     const mjtNum* r = m->actuator_forcerange + 2 * i;
     mjtNum f = d->actuator_force[i];
     if (f <= r[0] || f >= r[1]) return 0;
   }
-  if (m->actuator_gaintype[i] == mjGAIN_AFFINE) k += gp[2] * input;
-  if (m->actuator_gaintype[i] == mjGAIN_MUSCLE) {
-    mjtNum glen, gvel, blen;
-    mj_muscleSlopes(m, d, i, &glen, &gvel, &blen);
-    k += gvel * input;
-  }
+  if (m->actuator_gaintype[i] == mjGAIN_AFFINE) kin = gp[2];
+  if (m->actuator_gaintype[i] == mjGAIN_MUSCLE)
+    mj_muscleSlopes(m, d, i, NULL, &kin, NULL, dk ? &vlen : NULL, dk ? &vvel : NULL);
+  if (kin) k += kin * input;
   if (m->actuator_biastype[i] == mjBIAS_AFFINE) k += m->actuator_biasprm[10 * i + 2];
+  if (dk) dk[0] = kin, dk[1] = vlen * input, dk[2] = vvel * input;
   return k;
 }
 
@@ -357,7 +357,7 @@ void mj_fwdActuation(const mjModel* m, mjData* d) {
   for (int i = 0; i < nu; i++) {
     if (m->actuator_actnum[i] > 0) {
       int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
-      d->act_dot[adr] = actDot(m, d, i, actuatorCtrl(m, d, i));
+      d->act_dot[adr] = actDot(m, d, i, mj_actuatorCtrl(m, d, i, NULL));
     }
     if (!mj_actuatorDisabled(m, i)) d->actuator_force[i] = actuatorForce(m, d, i);
   }

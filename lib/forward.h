@@ -22,22 +22,28 @@ void mj_solMain(const mjModel* m, mjData* d);
 // filterexact integrates exactly, others by Euler; clamped to actrange when actlimited
 mjtNum mj_nextActivation(const mjModel* m, const mjData* d, int i, int adr, mjtNum act_dot);
 
+// control of actuator i clamped to its ctrlrange (when limited and clamping is on); *slope
+// (NULL: not wanted) 0 where the clamp holds it, else 1
+mjtNum mj_actuatorCtrl(const mjModel* m, const mjData* d, int i, mjtNum* slope);
+
 // the input multiplying actuator i's gain: clamped ctrl, or the activation (see actearly)
 mjtNum mj_actuatorInput(const mjModel* m, const mjData* d, int i);
 
-// d actuator_force / d actuator_velocity of actuator i (0 where forcerange clamps it)
-mjtNum mj_actuatorForceVel(const mjModel* m, const mjData* d, int i);
+// k = d actuator_force / d actuator_velocity of actuator i (0 where forcerange clamps it),
+// the velocity slope the implicit integrators hold; dk (NULL: not wanted) its slopes by the
+// input it multiplies, by the actuator's length and by its velocity
+mjtNum mj_actuatorForceVel(const mjModel* m, const mjData* d, int i, mjtNum dk[3]);
 
-// slopes of muscle actuator i's gain by its length (glen) and velocity (gvel) and of its
-// bias by its length (blen) at d's actuator_length and velocity; 0 where its gain or bias
-// type is not mjGAIN_MUSCLE / mjBIAS_MUSCLE
-void mj_muscleSlopes(const mjModel* m, const mjData* d, int i, mjtNum* glen, mjtNum* gvel,
-                     mjtNum* blen);
+// muscle actuator i's gain at d's actuator_length and velocity (0 where its gain type is not
+// mjGAIN_MUSCLE) and the slopes wanted (NULL: not): of the gain by length (glen) and velocity
+// (gvel), of the bias by length (blen), of gvel by length (vlen) and velocity (vvel); 0 where
+// the gain or bias type is not a muscle's
+mjtNum mj_muscleSlopes(const mjModel* m, const mjData* d, int i, mjtNum* glen, mjtNum* gvel,
+                       mjtNum* blen, mjtNum* vlen, mjtNum* vvel);
 
-// the slopes of muscle actuator i's gain's velocity slope (gvel of mj_muscleSlopes) by its
-// length (vlen) and velocity (vvel); 0 where its gain type is not mjGAIN_MUSCLE
-void mj_muscleVelSlopes(const mjModel* m, const mjData* d, int i, mjtNum* vlen,
-                        mjtNum* vvel);
+// tendon t's length beyond its spring's dead band (0 inside it); *out (NULL: not wanted) 1
+// outside the band or where it is a point (the stretch's slope by length), else 0
+mjtNum mj_tendonStretch(const mjModel* m, const mjData* d, int t, mjtNum* out);
 
 // the slopes of mju_muscleDynamics(ctrl, act, prm) by act and by ctrl
 void mj_muscleDynamicsSlopes(mjtNum ctrl, mjtNum act, const mjtNum prm[3], mjtNum* dact,

@@ -139,7 +139,7 @@ static void derivDamperActuator(const mjModel* m, mjData* d, Deriv* D) {
   mjtNum* u = mj_stackAlloc(d, (size_t)nv);
   for (int i = 0; i < m->nu; i++) {
     if (mj_actuatorDisabled(m, i)) continue;
-    mjtNum k = mj_actuatorForceVel(m, d, i);
+    mjtNum k = mj_actuatorForceVel(m, d, i, NULL);
     if (!k) continue;
     mj_momentRow(m, d, i, u);
     derivRank1(m, D, k, u);

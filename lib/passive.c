@@ -45,6 +45,16 @@ static void jointSprings(const mjModel* m, mjData* d) {
   }
 }
 
+// tendon t's length beyond its spring's dead band [lengthspring]: L - upper above it, L - lower
+// below it, else 0; *out (NULL: not wanted) its slope by L: 1 outside the band or where the
+// band is a point, else 0 (forward.h)
+mjtNum mj_tendonStretch(const mjModel* m, const mjData* d, int t, mjtNum* out) {
+  mjtNum len = d->ten_length[t], lo = m->tendon_lengthspring[2 * t];
+  mjtNum hi = m->tendon_lengthspring[2 * t + 1];
+  if (out) *out = len > hi || len < lo || lo == hi;
+  return len > hi ? len - hi : len < lo ? len - lo : 0;
+}
+
 // tendon springs (dead band [lengthspring]) and dampers, mapped through ten_J
 static void tendonSpringsDampers(const mjModel* m, mjData* d, int spring, int damper) {
   int nv = m->nv;
@@ -52,11 +62,9 @@ static void tendonSpringsDampers(const mjModel* m, mjData* d, int spring, int da
     const mjtNum* J = d->ten_J + (size_t)t * nv;
     mjtNum k = spring ? m->tendon_stiffness[t] : 0, b = damper ? m->tendon_damping[t] : 0;
 
-    // spring: -k (L - upper) above the band, -k (L - lower) below it
+    // spring: -k times the stretch beyond the dead band
     if (k) {
-      mjtNum len = d->ten_length[t], lo = m->tendon_lengthspring[2 * t];
-      mjtNum hi = m->tendon_lengthspring[2 * t + 1];
-      mjtNum frc = len > hi ? -k * (len - hi) : len < lo ? -k * (len - lo) : 0;
+      mjtNum frc = -k * mj_tendonStretch(m, d, t, NULL);
       if (frc) mju_addToScl(d->qfrc_spring, J, frc, nv);
     }
 

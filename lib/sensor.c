@@ -632,9 +632,7 @@ void mj_energyPos(const mjModel* m, mjData* d) {
       }
     }
     for (int t = 0; t < m->ntendon; t++) {
-      mjtNum len = d->ten_length[t], lo = m->tendon_lengthspring[2 * t];
-      mjtNum hi = m->tendon_lengthspring[2 * t + 1];
-      mjtNum dx = len > hi ? len - hi : len < lo ? len - lo : 0;
+      mjtNum dx = mj_tendonStretch(m, d, t, NULL);
       e += 0.5 * m->tendon_stiffness[t] * dx * dx;
     }
   }
