@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mj.h"
+
 // the repository root, for the files a harness reads (the Makefile passes it)
 #ifndef FUZZ_ROOT
 #define FUZZ_ROOT "."
@@ -25,6 +27,19 @@ static inline char* fuzzString(const uint8_t* data, size_t size) {
     s[size] = 0;
   }
   return s;
+}
+
+// the most iterations a harness's step takes per loop: past a few hundred a loop only repeats
+// the paths it has taken, and a model asking for 65536 noslip sweeps (valid: counts up to
+// 100000 are allowed) would hold the fuzzer on one input for seconds
+#define FUZZ_MAXITER 1000
+
+// cap the model's iteration counts at FUZZ_MAXITER, after validation saw them whole
+static inline void fuzzCapIterations(mjModel* m) {
+  int* count[] = {&m->opt.iterations, &m->opt.ls_iterations, &m->opt.noslip_iterations,
+                  &m->opt.ccd_iterations, &m->opt.sdf_iterations, &m->opt.sdf_initpoints};
+  for (size_t i = 0; i < sizeof(count) / sizeof(count[0]); i++)
+    if (*count[i] > FUZZ_MAXITER) *count[i] = FUZZ_MAXITER;
 }
 
 #endif

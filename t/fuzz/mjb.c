@@ -1,6 +1,7 @@
 // mjb.c: fuzz harness of the binary model loader: the input is an .mjb file, its trailing
 // CRC-32 recomputed (else almost every mutation would stop at the checksum); a model that
-// loads (mj_modelFromBuffer validates it) is validated again, gets data and takes one step.
+// loads (mj_modelFromBuffer validates it) is validated again, gets data and takes one step
+// (its iteration counts capped, fuzz.h).
 #include "fuzz.h"
 #include "io.h"
 
@@ -19,6 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   free(buf);
   if (!m) return 0;
   if (!mj_validateModel(m, err, sizeof(err))) {
+    fuzzCapIterations(m);
     mjData* d = mj_makeData(m);
     if (d) mj_step(m, d);
     mj_deleteData(d);
