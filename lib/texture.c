@@ -45,15 +45,21 @@ static void twisterSeed(Twister* t, uint64_t seed) {
   t->i = MT_N;
 }
 
-// the next 64-bit output: regenerate the state every MT_N outputs, then temper
+// x[i] from x[i], x[i + 1] and x[i + M] (indices mod N), i in [lo, hi)
+static void twisterRange(uint64_t* x, int lo, int hi, int next, int far) {
+  for (int i = lo; i < hi; i++) {
+    uint64_t y = (x[i] & 0xffffffff80000000ull) | (x[i + next] & 0x7fffffffull);
+    x[i] = x[i + far] ^ (y >> 1) ^ ((y & 1) ? 0xb5026f5aa96619e9ull : 0);
+  }
+}
+
+// the next 64-bit output: regenerate the state every MT_N outputs (the index wraps split out
+// of the loops), then temper
 static uint64_t twisterNext(Twister* t) {
   if (t->i >= MT_N) {
-    // x[i] from x[i], x[i + 1] and x[i + M], indices mod N (the wrap split out of the loop)
-    for (int i = 0; i < MT_N; i++) {
-      int i1 = i + 1 < MT_N ? i + 1 : 0, im = i + MT_M < MT_N ? i + MT_M : i + MT_M - MT_N;
-      uint64_t y = (t->x[i] & 0xffffffff80000000ull) | (t->x[i1] & 0x7fffffffull);
-      t->x[i] = t->x[im] ^ (y >> 1) ^ ((y & 1) ? 0xb5026f5aa96619e9ull : 0);
-    }
+    twisterRange(t->x, 0, MT_N - MT_M, 1, MT_M);
+    twisterRange(t->x, MT_N - MT_M, MT_N - 1, 1, MT_M - MT_N);
+    twisterRange(t->x, MT_N - 1, MT_N, 1 - MT_N, MT_M - MT_N);
     t->i = 0;
   }
   uint64_t y = t->x[t->i++];
@@ -63,10 +69,23 @@ static uint64_t twisterNext(Twister* t) {
   return y ^ (y >> 43);
 }
 
-// a uniform number in [0, 1): the output rounded to a double, over 2^64
-static double twisterUniform(Twister* t) {
-  double u = (double)twisterNext(t) * 0x1p-64;
+// output y as a uniform number in [0, 1): rounded to a double, over 2^64
+static double twisterUniform(uint64_t y) {
+  double u = (double)y * 0x1p-64;
   return u < 1 ? u : nextafter(1.0, 0.0);
+}
+
+// the least output y whose uniform number does not fall under p (twisterUniform(y) < p is
+// false), UINT64_MAX when only that one's does not: the outputs that fall under p are those
+// below it, twisterUniform not decreasing with y (a NaN p: none)
+static uint64_t twisterThreshold(double p) {
+  uint64_t lo = 0, hi = UINT64_MAX;
+  while (lo < hi) {
+    uint64_t mid = lo + (hi - lo) / 2;
+    if (!(twisterUniform(mid) < p)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 // ---- procedural textures -------------------------------------------------------------------
@@ -111,21 +130,45 @@ static double cubeElevation(int f, int r, int c, int w) {
   return atan2(-v, sqrt(1 + u * u)) / (mjPI / 2);
 }
 
-// the base pattern of one w x h image (a 2d texture or cube face f, -1 for 2d) as 3-byte pixels
+// the first of pixel coordinate i and its mirror n-1-i whose unit() squares to the same
+// double as i's: a cube face's elevation reads a coordinate only through its square (the
+// rows of a side face excepted), so the two pixels' colors are the same bits
+static int mirrorOf(int i, int n) {
+  double u = unit(i, n), m = unit(n - 1 - i, n);
+  return n - 1 - i < i && m * m == u * u ? n - 1 - i : i;
+}
+
+// the gradient of cube face f (w x w, 3-byte pixels, before marks): each color computed once
+// and copied to the pixels whose elevation reads the same numbers (mirrorOf; the top and
+// bottom faces' u^2 + v^2 is also the same sum with r and c swapped)
+static void cubeGradient(const mjTextureSpec* s, int f, int w, unsigned char* rgb) {
+  int cap = f == 2 || f == 3;
+  for (int r = 0; r < w; r++)
+    for (int c = 0; c < w; c++) {
+      int sr = cap ? mirrorOf(r, w) : r, sc = mirrorOf(c, w);
+      if (cap && sc < sr) sr ^= sc, sc ^= sr, sr ^= sc;
+      unsigned char* p = rgb + 3 * ((size_t)r * w + c);
+      if (sr != r || sc != c) memcpy(p, rgb + 3 * ((size_t)sr * w + sc), 3);
+      else putMix(p, s->rgb1, s->rgb2, gradientWeight(cubeElevation(f, r, c, w)));
+    }
+}
+
+// the base pattern of one w x h image (a 2d texture or cube face f, -1 for 2d) as 3-byte
+// pixels, then its edge or cross marks
 static void builtinImage(const mjTextureSpec* s, int f, int w, int h, unsigned char* rgb) {
+  if (s->builtin == mjBUILTIN_GRADIENT && f >= 0) cubeGradient(s, f, w, rgb);
   for (int r = 0; r < h; r++)
     for (int c = 0; c < w; c++) {
       unsigned char* p = rgb + 3 * ((size_t)r * w + c);
-      if (s->builtin == mjBUILTIN_GRADIENT) {
+      if (s->builtin == mjBUILTIN_GRADIENT && f < 0) {
         // 2d: elevation falls from the center (1) to the inscribed circle (-1)
         double x = unit(c, w), y = unit(r, h);
-        double t = f < 0 ? 1 - 2 * sqrt(x * x + y * y) : cubeElevation(f, r, c, w);
-        putMix(p, s->rgb1, s->rgb2, gradientWeight(t));
+        putMix(p, s->rgb1, s->rgb2, gradientWeight(1 - 2 * sqrt(x * x + y * y)));
       } else if (s->builtin == mjBUILTIN_CHECKER) {
         // 2x2 checker, rgb1 in the top-left quadrant; the front and back faces are inverted
         int first = (r < h / 2) == (c < w / 2);
         putRGB(p, first != (f >= 4) ? s->rgb1 : s->rgb2);
-      } else {
+      } else if (s->builtin != mjBUILTIN_GRADIENT) {
         // flat: rgb1, rgb2 on the down face
         putRGB(p, f == 3 ? s->rgb2 : s->rgb1);
       }
@@ -152,10 +195,13 @@ static void builtinTexture(const mjTextureSpec* s, int w, int h, unsigned char* 
     }
   }
   if (s->mark == mjMARK_RANDOM) {
+    // a texel is marked where its uniform number falls under random, compared as outputs
     Twister t;
     twisterSeed(&t, 42);
+    uint64_t below = twisterThreshold(s->random);
+    int all = twisterUniform(UINT64_MAX) < s->random;
     for (size_t i = 0; i < (size_t)w * h; i++)
-      if (twisterUniform(&t) < s->random) putRGB(rgb + 3 * i, s->markrgb);
+      if (twisterNext(&t) < below || all) putRGB(rgb + 3 * i, s->markrgb);
   }
 }
 
