@@ -339,6 +339,13 @@ static void jacTVec(const JacRows* J, int nefc, int nv, mjtNum* res, const mjtNu
   }
 }
 
+// whether rows i and i - 1 of J have the same columns (a contact's rows usually do)
+static int sameColumns(const JacRows* J, int i) {
+  int n = J->rownnz[i];
+  return i > 0 && n == J->rownnz[i - 1] &&
+         !memcmp(J->colind + J->rowadr[i], J->colind + J->rowadr[i - 1], sizeof(int) * n);
+}
+
 // ---- the primal cost -------------------------------------------------------------------------
 
 // the contact an elliptic row block starts, or NULL when row i does not start one
@@ -670,7 +677,43 @@ static void hessianAddBlock(Hessian* h, const int* U, int n, const mjtNum* JU,
   }
 }
 
-// H += D_i J_i' J_i for one quadratic row i (the common case of hessianBlock, kept lean)
+// the most rows whose Hessian updates run at once (a pyramidal contact of condim 6)
+#define HGROUP 10
+
+// H(U[x], U[y]) += sum_r t_r v_r[y], t_r = D_r v_r[x], for y <= x (dense H's lower triangle
+// over the columns U) for g <= HGROUP rows of values v_r (the same columns) and weights D_r:
+// each entry loaded and stored once, the rows added in order (so it sums as row by row);
+// inlined with g constant for the usual runs (one row, a planar or a condim-3 pyramid)
+static inline void denseRows(Hessian* h, const int* U, int n, const mjtNum* const* v,
+                             const mjtNum* D, int g) {
+  for (int x = 0; x < n; x++) {
+    mjtNum* row = h->L + (size_t)U[x] * h->nv;
+    mjtNum t[HGROUP];
+    for (int r = 0; r < g; r++) t[r] = D[r] * v[r][x];
+    for (int y = 0; y <= x; y++) {
+      mjtNum s = row[U[y]];
+      for (int r = 0; r < g; r++) s += t[r] * v[r][y];
+      row[U[y]] = s;
+    }
+  }
+}
+
+// H += sum_r D_r J_r' J_r for the g <= HGROUP quadratic rows r from row i, which have the same
+// columns, dense H (the run's entries of H move through memory once instead of g times)
+static void hessianRowsDense(Hessian* h, const JacRows* J, const mjtNum* D, int i, int g) {
+  const mjtNum* v[HGROUP];
+  for (int r = 0; r < g; r++) v[r] = J->val + J->rowadr[i + r];
+  const int* U = J->colind + J->rowadr[i];
+  switch (g) {
+  case 1: denseRows(h, U, J->rownnz[i], v, D + i, 1); break;
+  case 2: denseRows(h, U, J->rownnz[i], v, D + i, 2); break;
+  case 4: denseRows(h, U, J->rownnz[i], v, D + i, 4); break;
+  default: denseRows(h, U, J->rownnz[i], v, D + i, g);
+  }
+}
+
+// H += D_i J_i' J_i for one quadratic row i, sparse H (the common case of hessianBlock, kept
+// lean)
 static void hessianRow(Hessian* h, const JacRows* J, int i, mjtNum Di) {
   const int* U = J->colind + J->rowadr[i];
   const mjtNum* v = J->val + J->rowadr[i];
@@ -678,11 +721,6 @@ static void hessianRow(Hessian* h, const JacRows* J, int i, mjtNum Di) {
   for (int x = 0; x < n; x++) {
     int k = U[x];
     mjtNum t = Di * v[x];
-    if (!h->sparse) {
-      mjtNum* row = h->L + (size_t)k * h->nv;
-      for (int y = 0; y <= x; y++) row[U[y]] += t * v[y];
-      continue;
-    }
     const int* c = h->colind + h->rowadr[k];
     mjtNum* l = h->L + h->rowadr[k];
     h->D[k] += t * v[x];
@@ -783,8 +821,16 @@ static void hessianBuild(const mjModel* m, const mjData* d, const JacRows* J, He
     if (con && d->efc_state[i] == mjCNSTRSTATE_CONE) {
       hessianBlock(h, J, i, con->dim, con->H);
       i += con->dim - 1;
-    } else if (d->efc_state[i] == mjCNSTRSTATE_QUADRATIC) {
+    } else if (d->efc_state[i] == mjCNSTRSTATE_QUADRATIC && h->sparse) {
       hessianRow(h, J, i, d->efc_D[i]);
+    } else if (d->efc_state[i] == mjCNSTRSTATE_QUADRATIC) {
+      // dense: the run of quadratic rows with row i's columns (a contact's rows) at once
+      int g = 1;
+      while (g < HGROUP && i + g < d->nefc && d->efc_state[i + g] == mjCNSTRSTATE_QUADRATIC &&
+             sameColumns(J, i + g))
+        g++;
+      hessianRowsDense(h, J, d->efc_D, i, g);
+      i += g - 1;
     }
   }
 
@@ -1204,13 +1250,6 @@ static int chainDofs(const mjModel* m, const int* cols, int n, int* mark, int* l
   }
   for (int a = 0; a < cnt; a++) mark[list[a]] = 0;
   return cnt;
-}
-
-// whether rows i and i - 1 of J have the same columns (a contact's rows usually do)
-static int sameColumns(const JacRows* J, int i) {
-  int n = J->rownnz[i];
-  return i > 0 && n == J->rownnz[i - 1] &&
-         !memcmp(J->colind + J->rowadr[i], J->colind + J->rowadr[i - 1], sizeof(int) * n);
 }
 
 // W's columns, the diagonal blocks of A (with R when flg_R) and z = W f for the current forces,
