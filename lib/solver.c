@@ -40,7 +40,7 @@
 
 // ---- dense linear algebra ----------------------------------------------------------------------
 
-// mat = L L' in the lower triangle, row by row
+// mat = L L' in the lower triangle, row by row (the upper triangle is not read)
 int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag) {
   int nreplaced = 0;
   for (int j = 0; j < n; j++) {
@@ -789,12 +789,12 @@ static void hessianBlock(Hessian* h, const JacRows* J, int i, int dim, const mjt
 static void hessianBuild(const mjModel* m, const mjData* d, const JacRows* J, Hessian* h) {
   int nv = m->nv;
 
-  // M from qM's rows (diagonal, then ancestors from the nearest): dense lower triangle, or
-  // the sparse rows from their ends
+  // M from qM's rows (diagonal, then ancestors from the nearest): dense lower triangle (the
+  // upper one is never read), or the sparse rows from their ends
   if (!h->sparse) {
-    mju_zero(h->L, nv * nv);
     for (int i = 0; i < nv; i++) {
       const mjtNum* row = d->qM + m->dof_Madr[i];
+      mju_zero(h->L + i * nv, i);
       h->L[i * nv + i] = row[0];
       int k = 1;
       for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j]) {
