@@ -1512,6 +1512,30 @@ void mju_ellipticPGS(mjtNum* f, const mjtNum* Ab, const mjtNum* res, const mjtNu
   mju_QCQP(f + 1, Att, c, mu, f[0], nt, NULL);
 }
 
+// the projected Gauss-Seidel updates of the dim rows from row i that pgsBlock makes one by one
+// (a pyramid's edges, or one row), each residual brought up to date with the block's earlier
+// changes: f_a -= (res_a + sum_{c<a} A(a,c) delta_c) / A(a,a), then the row's bounds (friction
+// loss box, non-negative but for equality rows); returns the dual cost change
+static inline mjtNum pgsRows(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum* ainv,
+                             const mjtNum* res, mjtNum* delta) {
+  int type = d->efc_type[i];
+  mjtNum* f = d->efc_force + i;
+  mjtNum change = 0;
+  for (int a = 0; a < dim; a++) {
+    mjtNum r = res[a] + mju_dot(Ab + a * dim, delta, a), old = f[a];
+    f[a] -= r * ainv[a];
+    if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
+      mjtNum fl = d->efc_frictionloss[i];
+      f[a] = f[a] < -fl ? -fl : (f[a] > fl ? fl : f[a]);
+    } else if (type != mjCNSTR_EQUALITY && f[a] < 0) {
+      f[a] = 0;
+    }
+    delta[a] = f[a] - old;
+    change += delta[a] * (r + 0.5 * Ab[a * dim + a] * delta[a]);
+  }
+  return change;
+}
+
 // one projected Gauss-Seidel update of the block of `dim` rows at row i (a contact's rows, else
 // one row), its block of A in Ab (dim x dim), ainv = 1 / A's diagonal of its rows and
 // res = (A f + b) of its rows on entry; the forces' changes to delta; returns the dual cost
@@ -1536,22 +1560,10 @@ static mjtNum pgsBlock(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum
     return change;
   }
 
-  // the rows in turn (a pyramid's edges one by one), each residual brought up to date with the
-  // block's earlier changes: f_a -= (res_a + sum_{c<a} A(a,c) delta_c) / A(a,a), then the
-  // row's bounds (friction loss box, non-negative but for equality rows)
-  for (int a = 0; a < dim; a++) {
-    mjtNum r = res[a] + mju_dot(Ab + a * dim, delta, a), old = f[a];
-    f[a] -= r * ainv[a];
-    if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
-      mjtNum fl = d->efc_frictionloss[i];
-      f[a] = f[a] < -fl ? -fl : (f[a] > fl ? fl : f[a]);
-    } else if (type != mjCNSTR_EQUALITY && f[a] < 0) {
-      f[a] = 0;
-    }
-    delta[a] = f[a] - old;
-    change += delta[a] * (r + 0.5 * Ab[a * dim + a] * delta[a]);
-  }
-  return change;
+  // the rows in turn: a pyramid of condim 3 with its size constant (its short products
+  // unrolled), other blocks as they come
+  if (dim == 4) return pgsRows(d, i, 4, Ab, ainv, res, delta);
+  return pgsRows(d, i, dim, Ab, ainv, res, delta);
 }
 
 // states of the dual solution: equality quadratic; friction loss linear at its bounds; one-sided
