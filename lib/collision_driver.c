@@ -170,9 +170,19 @@ static mjtNum surface(const mjtNum box[6]) {
   return x * y + y * z + z * x;
 }
 
+// the node pairs' box tests of one mj_collision (the body frames are fixed there): the same
+// node pair recurs for each geom pair of two bodies; direct-mapped, each slot keeping the last
+// pair that hashed to it (x = -1: empty)
+enum { NODEMEMO = 64 };
+typedef struct {
+  int x[NODEMEMO], y[NODEMEMO];
+  signed char overlap[NODEMEMO];
+} NodeMemo;
+
 // 1 when the midphase passes geoms g1, g2 with pair margin `margin`: every node pair on the
-// traversal's path overlaps, then the geoms' own boxes
-static int treeOverlap(const mjModel* m, const mjData* d, int g1, int g2, mjtNum margin) {
+// traversal's path overlaps (each pair tested once per memo), then the geoms' own boxes
+static int treeOverlap(const mjModel* m, const mjData* d, NodeMemo* memo, int g1, int g2,
+                       mjtNum margin) {
   if (m->geom_bodyid[g1] > m->geom_bodyid[g2]) {
     int s = g1;
     g1 = g2;
@@ -193,9 +203,14 @@ static int treeOverlap(const mjModel* m, const mjData* d, int g1, int g2, mjtNum
     if (xleaf && yleaf) break;
     const mjtNum* bx = m->bvh_aabb + 6 * x;
     const mjtNum* by = m->bvh_aabb + 6 * y;
-    if (!boxesOverlap(bx, d->xipos + 3 * b1, d->ximat + 9 * b1, by, d->xipos + 3 * b2,
-                      d->ximat + 9 * b2, bodymargin, 1))
-      return 0;
+    int slot = (x * 7 + y) & (NODEMEMO - 1);
+    if (memo->x[slot] != x || memo->y[slot] != y) {
+      memo->x[slot] = x;
+      memo->y[slot] = y;
+      memo->overlap[slot] = boxesOverlap(bx, d->xipos + 3 * b1, d->ximat + 9 * b1, by,
+                                         d->xipos + 3 * b2, d->ximat + 9 * b2, bodymargin, 1);
+    }
+    if (!memo->overlap[slot]) return 0;
     if (xleaf) y = towards(m, a2, y, l2);
     else if (yleaf) x = towards(m, a1, x, l1);
     else if (surface(bx) > surface(by)) x = towards(m, a1, x, l1);
@@ -211,8 +226,8 @@ static int treeOverlap(const mjModel* m, const mjData* d, int g1, int g2, mjtNum
 
 // 1 when the dynamic geom pair (g1, g2) survives the filters: contype/conaffinity, same weld
 // body, parent-child (unless disabled; not for the world), the bounding spheres, exclusions,
-// explicit pairs of the same geoms and the midphase (unless disabled)
-static int keepPair(const mjModel* m, const mjData* d, int midphase, int g1, int g2) {
+// explicit pairs of the same geoms and the midphase (memo NULL: disabled)
+static int keepPair(const mjModel* m, const mjData* d, NodeMemo* memo, int g1, int g2) {
   if (!((m->geom_contype[g1] & m->geom_conaffinity[g2]) ||
         (m->geom_contype[g2] & m->geom_conaffinity[g1])))
     return 0;
@@ -236,15 +251,15 @@ static int keepPair(const mjModel* m, const mjData* d, int midphase, int g1, int
     int p1 = m->pair_geom1[i], p2 = m->pair_geom2[i];
     if ((p1 == g1 && p2 == g2) || (p1 == g2 && p2 == g1)) return 0;
   }
-  if (midphase && (m->body_geomnum[b1] > 1 || m->body_geomnum[b2] > 1))
-    return treeOverlap(m, d, g1, g2, margin);
+  if (memo && (m->body_geomnum[b1] > 1 || m->body_geomnum[b2] > 1))
+    return treeOverlap(m, d, memo, g1, g2, margin);
   return 1;
 }
 
 // record candidate (g1, g2) in out[*n] if it survives and *n < cap (beyond: only count)
-static void addGeomPair(const mjModel* m, const mjData* d, int midphase, int g1, int g2,
+static void addGeomPair(const mjModel* m, const mjData* d, NodeMemo* memo, int g1, int g2,
                         Candidate* out, int cap, int* n) {
-  if (!keepPair(m, d, midphase, g1, g2)) return;
+  if (!keepPair(m, d, memo, g1, g2)) return;
   if (*n < cap) {
     Candidate* c = out + *n;
     c->sig = signature(m->geom_bodyid[g1], m->geom_bodyid[g2]);
@@ -316,20 +331,20 @@ static void sweepAxis(const mjData* d, const Interval* iv, int n, mjtNum axis[3]
 // counted); returns the count.  Geoms that can collide with nothing are skipped; unbounded
 // geoms (planes) are tested against all others, bounded ones by sweep and prune of their
 // intervals
-static int broadphase(const mjModel* m, const mjData* d, int midphase, const Interval* iv,
+static int broadphase(const mjModel* m, const mjData* d, NodeMemo* memo, const Interval* iv,
                       int nb, const int* inf, int ninf, Candidate* out, int cap) {
   int n = 0;
 
   // unbounded against everything (each unordered pair once)
   for (int i = 0; i < ninf; i++) {
-    for (int j = i + 1; j < ninf; j++) addGeomPair(m, d, midphase, inf[i], inf[j], out, cap, &n);
-    for (int j = 0; j < nb; j++) addGeomPair(m, d, midphase, inf[i], iv[j].geom, out, cap, &n);
+    for (int j = i + 1; j < ninf; j++) addGeomPair(m, d, memo, inf[i], inf[j], out, cap, &n);
+    for (int j = 0; j < nb; j++) addGeomPair(m, d, memo, inf[i], iv[j].geom, out, cap, &n);
   }
 
   // overlapping intervals, sorted by lower end
   for (int i = 0; i < nb; i++)
     for (int j = i + 1; j < nb && iv[j].lo <= iv[i].hi; j++)
-      addGeomPair(m, d, midphase, iv[i].geom, iv[j].geom, out, cap, &n);
+      addGeomPair(m, d, memo, iv[i].geom, iv[j].geom, out, cap, &n);
   return n;
 }
 
@@ -548,19 +563,21 @@ void mj_collision(const mjModel* m, mjData* d) {
 
   // the candidates in one pass into room for every pair of them (counted first when the
   // stack has not that much), then the explicit pairs; sorted into MuJoCo's order
-  int midphase = !(m->opt.disableflags & mjDSBL_MIDPHASE), ndyn;
+  NodeMemo nodes, *memo = m->opt.disableflags & mjDSBL_MIDPHASE ? NULL : &nodes;
+  for (int i = 0; i < NODEMEMO; i++) nodes.x[i] = -1;
+  int ndyn;
   size_t nc = (size_t)(nb + ninf), room = nc * (nc - 1) / 2;
   Candidate* cand = allocCandidates(d, room + m->npair);
   if (cand) {
-    ndyn = broadphase(m, d, midphase, iv, nb, inf, ninf, cand, (int)room);
+    ndyn = broadphase(m, d, memo, iv, nb, inf, ninf, cand, (int)room);
   } else {
-    ndyn = broadphase(m, d, midphase, iv, nb, inf, ninf, NULL, 0);
+    ndyn = broadphase(m, d, memo, iv, nb, inf, ninf, NULL, 0);
     if (!(cand = allocCandidates(d, (size_t)ndyn + m->npair))) {
       mj_warning(d, mjWARN_CONTACTFULL, 0);
       mj_freeStack(d, mark);
       return;
     }
-    broadphase(m, d, midphase, iv, nb, inf, ninf, cand, ndyn);
+    broadphase(m, d, memo, iv, nb, inf, ninf, cand, ndyn);
   }
   int ncand = ndyn + m->npair;
   for (int i = 0; i < m->npair; i++) {

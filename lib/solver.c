@@ -40,7 +40,7 @@
 
 // ---- dense linear algebra ----------------------------------------------------------------------
 
-// mat = L L' in the lower triangle, row by row
+// mat = L L' in the lower triangle, row by row (the upper triangle is not read)
 int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag) {
   int nreplaced = 0;
   for (int j = 0; j < n; j++) {
@@ -337,6 +337,13 @@ static void jacTVec(const JacRows* J, int nefc, int nv, mjtNum* res, const mjtNu
     const int* c = J->colind + J->rowadr[i];
     for (int k = 0; k < J->rownnz[i]; k++) res[c[k]] += v[k] * vec[i];
   }
+}
+
+// whether rows i and i - 1 of J have the same columns (a contact's rows usually do)
+static int sameColumns(const JacRows* J, int i) {
+  int n = J->rownnz[i];
+  return i > 0 && n == J->rownnz[i - 1] &&
+         !memcmp(J->colind + J->rowadr[i], J->colind + J->rowadr[i - 1], sizeof(int) * n);
 }
 
 // ---- the primal cost -------------------------------------------------------------------------
@@ -670,7 +677,43 @@ static void hessianAddBlock(Hessian* h, const int* U, int n, const mjtNum* JU,
   }
 }
 
-// H += D_i J_i' J_i for one quadratic row i (the common case of hessianBlock, kept lean)
+// the most rows whose Hessian updates run at once (a pyramidal contact of condim 6)
+#define HGROUP 10
+
+// H(U[x], U[y]) += sum_r t_r v_r[y], t_r = D_r v_r[x], for y <= x (dense H's lower triangle
+// over the columns U) for g <= HGROUP rows of values v_r (the same columns) and weights D_r:
+// each entry loaded and stored once, the rows added in order (so it sums as row by row);
+// inlined with g constant for the usual runs (one row, a planar or a condim-3 pyramid)
+static inline void denseRows(Hessian* h, const int* U, int n, const mjtNum* const* v,
+                             const mjtNum* D, int g) {
+  for (int x = 0; x < n; x++) {
+    mjtNum* row = h->L + (size_t)U[x] * h->nv;
+    mjtNum t[HGROUP];
+    for (int r = 0; r < g; r++) t[r] = D[r] * v[r][x];
+    for (int y = 0; y <= x; y++) {
+      mjtNum s = row[U[y]];
+      for (int r = 0; r < g; r++) s += t[r] * v[r][y];
+      row[U[y]] = s;
+    }
+  }
+}
+
+// H += sum_r D_r J_r' J_r for the g <= HGROUP quadratic rows r from row i, which have the same
+// columns, dense H (the run's entries of H move through memory once instead of g times)
+static void hessianRowsDense(Hessian* h, const JacRows* J, const mjtNum* D, int i, int g) {
+  const mjtNum* v[HGROUP];
+  for (int r = 0; r < g; r++) v[r] = J->val + J->rowadr[i + r];
+  const int* U = J->colind + J->rowadr[i];
+  switch (g) {
+  case 1: denseRows(h, U, J->rownnz[i], v, D + i, 1); break;
+  case 2: denseRows(h, U, J->rownnz[i], v, D + i, 2); break;
+  case 4: denseRows(h, U, J->rownnz[i], v, D + i, 4); break;
+  default: denseRows(h, U, J->rownnz[i], v, D + i, g);
+  }
+}
+
+// H += D_i J_i' J_i for one quadratic row i, sparse H (the common case of hessianBlock, kept
+// lean)
 static void hessianRow(Hessian* h, const JacRows* J, int i, mjtNum Di) {
   const int* U = J->colind + J->rowadr[i];
   const mjtNum* v = J->val + J->rowadr[i];
@@ -678,11 +721,6 @@ static void hessianRow(Hessian* h, const JacRows* J, int i, mjtNum Di) {
   for (int x = 0; x < n; x++) {
     int k = U[x];
     mjtNum t = Di * v[x];
-    if (!h->sparse) {
-      mjtNum* row = h->L + (size_t)k * h->nv;
-      for (int y = 0; y <= x; y++) row[U[y]] += t * v[y];
-      continue;
-    }
     const int* c = h->colind + h->rowadr[k];
     mjtNum* l = h->L + h->rowadr[k];
     h->D[k] += t * v[x];
@@ -751,12 +789,12 @@ static void hessianBlock(Hessian* h, const JacRows* J, int i, int dim, const mjt
 static void hessianBuild(const mjModel* m, const mjData* d, const JacRows* J, Hessian* h) {
   int nv = m->nv;
 
-  // M from qM's rows (diagonal, then ancestors from the nearest): dense lower triangle, or
-  // the sparse rows from their ends
+  // M from qM's rows (diagonal, then ancestors from the nearest): dense lower triangle (the
+  // upper one is never read), or the sparse rows from their ends
   if (!h->sparse) {
-    mju_zero(h->L, nv * nv);
     for (int i = 0; i < nv; i++) {
       const mjtNum* row = d->qM + m->dof_Madr[i];
+      mju_zero(h->L + i * nv, i);
       h->L[i * nv + i] = row[0];
       int k = 1;
       for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j]) {
@@ -783,8 +821,16 @@ static void hessianBuild(const mjModel* m, const mjData* d, const JacRows* J, He
     if (con && d->efc_state[i] == mjCNSTRSTATE_CONE) {
       hessianBlock(h, J, i, con->dim, con->H);
       i += con->dim - 1;
-    } else if (d->efc_state[i] == mjCNSTRSTATE_QUADRATIC) {
+    } else if (d->efc_state[i] == mjCNSTRSTATE_QUADRATIC && h->sparse) {
       hessianRow(h, J, i, d->efc_D[i]);
+    } else if (d->efc_state[i] == mjCNSTRSTATE_QUADRATIC) {
+      // dense: the run of quadratic rows with row i's columns (a contact's rows) at once
+      int g = 1;
+      while (g < HGROUP && i + g < d->nefc && d->efc_state[i + g] == mjCNSTRSTATE_QUADRATIC &&
+             sameColumns(J, i + g))
+        g++;
+      hessianRowsDense(h, J, d->efc_D, i, g);
+      i += g - 1;
     }
   }
 
@@ -1206,13 +1252,6 @@ static int chainDofs(const mjModel* m, const int* cols, int n, int* mark, int* l
   return cnt;
 }
 
-// whether rows i and i - 1 of J have the same columns (a contact's rows usually do)
-static int sameColumns(const JacRows* J, int i) {
-  int n = J->rownnz[i];
-  return i > 0 && n == J->rownnz[i - 1] &&
-         !memcmp(J->colind + J->rowadr[i], J->colind + J->rowadr[i - 1], sizeof(int) * n);
-}
-
 // W's columns, the diagonal blocks of A (with R when flg_R) and z = W f for the current forces,
 // on d's stack; 0 when the stack is too small
 static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
@@ -1473,6 +1512,30 @@ void mju_ellipticPGS(mjtNum* f, const mjtNum* Ab, const mjtNum* res, const mjtNu
   mju_QCQP(f + 1, Att, c, mu, f[0], nt, NULL);
 }
 
+// the projected Gauss-Seidel updates of the dim rows from row i that pgsBlock makes one by one
+// (a pyramid's edges, or one row), each residual brought up to date with the block's earlier
+// changes: f_a -= (res_a + sum_{c<a} A(a,c) delta_c) / A(a,a), then the row's bounds (friction
+// loss box, non-negative but for equality rows); returns the dual cost change
+static inline mjtNum pgsRows(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum* ainv,
+                             const mjtNum* res, mjtNum* delta) {
+  int type = d->efc_type[i];
+  mjtNum* f = d->efc_force + i;
+  mjtNum change = 0;
+  for (int a = 0; a < dim; a++) {
+    mjtNum r = res[a] + mju_dot(Ab + a * dim, delta, a), old = f[a];
+    f[a] -= r * ainv[a];
+    if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
+      mjtNum fl = d->efc_frictionloss[i];
+      f[a] = f[a] < -fl ? -fl : (f[a] > fl ? fl : f[a]);
+    } else if (type != mjCNSTR_EQUALITY && f[a] < 0) {
+      f[a] = 0;
+    }
+    delta[a] = f[a] - old;
+    change += delta[a] * (r + 0.5 * Ab[a * dim + a] * delta[a]);
+  }
+  return change;
+}
+
 // one projected Gauss-Seidel update of the block of `dim` rows at row i (a contact's rows, else
 // one row), its block of A in Ab (dim x dim), ainv = 1 / A's diagonal of its rows and
 // res = (A f + b) of its rows on entry; the forces' changes to delta; returns the dual cost
@@ -1497,22 +1560,10 @@ static mjtNum pgsBlock(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum
     return change;
   }
 
-  // the rows in turn (a pyramid's edges one by one), each residual brought up to date with the
-  // block's earlier changes: f_a -= (res_a + sum_{c<a} A(a,c) delta_c) / A(a,a), then the
-  // row's bounds (friction loss box, non-negative but for equality rows)
-  for (int a = 0; a < dim; a++) {
-    mjtNum r = res[a] + mju_dot(Ab + a * dim, delta, a), old = f[a];
-    f[a] -= r * ainv[a];
-    if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
-      mjtNum fl = d->efc_frictionloss[i];
-      f[a] = f[a] < -fl ? -fl : (f[a] > fl ? fl : f[a]);
-    } else if (type != mjCNSTR_EQUALITY && f[a] < 0) {
-      f[a] = 0;
-    }
-    delta[a] = f[a] - old;
-    change += delta[a] * (r + 0.5 * Ab[a * dim + a] * delta[a]);
-  }
-  return change;
+  // the rows in turn: a pyramid of condim 3 with its size constant (its short products
+  // unrolled), other blocks as they come
+  if (dim == 4) return pgsRows(d, i, 4, Ab, ainv, res, delta);
+  return pgsRows(d, i, dim, Ab, ainv, res, delta);
 }
 
 // states of the dual solution: equality quadratic; friction loss linear at its bounds; one-sided
