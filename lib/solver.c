@@ -1566,36 +1566,55 @@ static mjtNum pgsBlock(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum
   return pgsRows(d, i, dim, Ab, ainv, res, delta);
 }
 
-// states of the dual solution: equality quadratic; friction loss linear at its bounds; one-sided
-// rows quadratic with positive force; an elliptic block by its force in the cone's own scale
+// the state of an elliptic block of nb rows at row i, by its force in the cone's own scale
 // (N = f_0 / mu, T = |f_j / friction_j|): satisfied inside the cone (mu N >= T), quadratic in
-// the dual cone (N + mu T <= 0), else cone, the same for all its rows
-static void dualState(mjData* d) {
-  for (int i = 0; i < d->nefc; i++) {
-    int type = d->efc_type[i];
-    mjtNum f = d->efc_force[i];
-    int* st = d->efc_state + i;
+// the dual cone (N + mu T <= 0), else cone
+static int ellipticZone(const mjData* d, int i, int nb) {
+  const mjContact* con = d->contact + d->efc_id[i];
+  const mjtNum* f = d->efc_force + i;
+  mjtNum mu = con->mu, N = f[0] / mu, T = 0;
+  for (int j = 1; j < nb; j++) {
+    mjtNum t = f[j] / con->friction[j - 1];
+    T += t * t;
+  }
+  T = sqrt(T);
+  return mu * N >= T ? mjCNSTRSTATE_SATISFIED
+                     : (N + mu * T <= 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_CONE);
+}
+
+// states of the dual solution in the block of nb rows at row i (dualBlock): equality quadratic;
+// friction loss linear at its bounds; one-sided rows quadratic with positive force; an elliptic
+// block's rows all in its zone; adds the rows whose state changes to nchange and the active
+// ones (not satisfied) to nactive (inlined in the sweep, the counts kept in registers)
+static inline void blockState(mjData* d, int i, int nb, int* nchange, int* nactive) {
+  int type = d->efc_type[i], *st = d->efc_state + i, nc = 0, na = 0;
+  int zone = type == mjCNSTR_CONTACT_ELLIPTIC ? ellipticZone(d, i, nb) : mjCNSTRSTATE_SATISFIED;
+  const mjtNum* f = d->efc_force + i;
+  for (int j = 0; j < nb; j++) {
+    int s = zone;
     if (type == mjCNSTR_EQUALITY) {
-      *st = mjCNSTRSTATE_QUADRATIC;
+      s = mjCNSTRSTATE_QUADRATIC;
     } else if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
-      mjtNum fl = d->efc_frictionloss[i];
-      *st = f >= fl ? mjCNSTRSTATE_LINEARNEG
-                    : (f <= -fl ? mjCNSTRSTATE_LINEARPOS : mjCNSTRSTATE_QUADRATIC);
-    } else if (type == mjCNSTR_CONTACT_ELLIPTIC) {
-      const mjContact* con = d->contact + d->efc_id[i];
-      mjtNum mu = con->mu, N = f / mu, T = 0;
-      for (int j = 1; j < con->dim; j++) {
-        mjtNum t = d->efc_force[i + j] / con->friction[j - 1];
-        T += t * t;
-      }
-      T = sqrt(T);
-      int zone = mu * N >= T ? mjCNSTRSTATE_SATISFIED
-                             : (N + mu * T <= 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_CONE);
-      for (int j = 0; j < con->dim; j++) st[j] = zone;
-      i += con->dim - 1;
-    } else {
-      *st = f > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
+      mjtNum fl = d->efc_frictionloss[i + j];
+      s = f[j] >= fl ? mjCNSTRSTATE_LINEARNEG
+                     : (f[j] <= -fl ? mjCNSTRSTATE_LINEARPOS : mjCNSTRSTATE_QUADRATIC);
+    } else if (type != mjCNSTR_CONTACT_ELLIPTIC) {
+      s = f[j] > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
     }
+    nc += st[j] != s;
+    na += s != mjCNSTRSTATE_SATISFIED;
+    st[j] = s;
+  }
+  *nchange += nc;
+  *nactive += na;
+}
+
+// the states of all rows, block by block
+static void dualState(mjData* d) {
+  int nchange = 0, nactive = 0;
+  for (int i = 0, nb; i < d->nefc; i += nb) {
+    nb = dualBlock(d, i);
+    blockState(d, i, nb, &nchange, &nactive);
   }
 }
 
@@ -1620,29 +1639,25 @@ void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
     return;
   }
   mjtNum scale = costScale(m);
-  int* oldstate = stackInt(d, nefc);
   dualState(d);
 
   for (int iter = 0; iter < maxiter; iter++) {
-    // sweep the rows and blocks in order, each with its current residual A f + b
+    // sweep the rows and blocks in order, each with its current residual A f + b; a block's
+    // forces are final for the sweep once updated, so its states are counted there
     mjtNum improvement = 0;
+    int nchange = 0, nactive = 0;
     for (int i = 0, nb; i < nefc; i += nb) {
       mjtNum res[10], delta[10];
       nb = q.bsize[i];
       blockResidual(&q, d, i, nb, res);
       improvement -= pgsBlock(d, i, nb, q.blk + q.bofs[i], q.Ainv + i, res, delta);
       blockMove(&q, i, nb, delta);
+      blockState(d, i, nb, &nchange, &nactive);
     }
-
-    // the dual states after the sweep, how many are active and how many changed
-    memcpy(oldstate, d->efc_state, sizeof(int) * nefc);
-    dualState(d);
-    int nchange = 0;
-    for (int i = 0; i < nefc; i++) nchange += oldstate[i] != d->efc_state[i];
 
     // statistics and the stopping test
     improvement *= scale;
-    saveStats(d, iter, improvement, 0, 0, activeCount(d), nchange, 0, 0);
+    saveStats(d, iter, improvement, 0, 0, nactive, nchange, 0, 0);
     d->solver_niter = iter + 1;
     if (improvement < m->opt.tolerance) break;
   }
