@@ -1214,6 +1214,7 @@ typedef struct {
   mjtNum* blk;   // the diagonal blocks, each dense and row-major
   mjtNum* Ainv;  // 1 / A(i, i)                                         (nefc)
   mjtNum* z;     // W f                                                  (nv)
+  mjtNum* zmove; // the change of z in a block's dofs (blockMove)        (nv)
   int flg_R;     // A includes diag(R) (PGS) or not (noslip)
 } Dual;
 
@@ -1268,10 +1269,12 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
   q->bsize = stackInt(d, nefc);
   q->bshared = stackInt(d, nefc);
   q->z = mj_stackAlloc(d, nv);
+  q->zmove = mj_stackAlloc(d, nv);
   q->Ainv = mj_stackAlloc(d, nefc);
   q->flg_R = flg_R;
   if (!start || !mark || !list || !col || !x || !sd || !q->wnnz || !q->wind || !q->wadr ||
-      !q->wsame || !q->bofs || !q->bsize || !q->bshared || !q->z || !q->Ainv ||
+      !q->wsame || !q->bofs || !q->bsize || !q->bshared || !q->z || !q->zmove ||
+      !q->Ainv ||
       !jacRows(m, d, &J)) {
     return 0;
   }
@@ -1447,18 +1450,28 @@ static void blockResidual(const Dual* q, const mjData* d, int i, int nb, mjtNum*
   for (; r < nb; r++) res[r] = dualResidual(q, d, i + r);
 }
 
+// s = sum_r w_r delta_r over nb rows of n values each, row by row in val: each sum in the rows'
+// order, vector code across the dofs when nb is constant (inlined for a pyramid of condim 3)
+static inline void sumRows(mjtNum* restrict s, const mjtNum* restrict val, int n, int nb,
+                           const mjtNum* restrict delta) {
+  for (int t = 0; t < n; t++) {
+    mjtNum st = val[t] * delta[0];
+    for (int r = 1; r < nb; r++) st += val[r * n + t] * delta[r];
+    s[t] = st;
+  }
+}
+
 // z += sum_r w_{i+r} delta_r over the nb rows from row i sharing the n dofs ind, their values
-// in val (row by row); inlined with nb constant for a pyramid of condim 3
+// in val (row by row): the sums first (sumRows), then added into z.  Each sum starts at its
+// first product rather than at 0: they differ only in the sign of a zero sum, and z is never
+// -0 (it starts at +0, and x + y is -0 only when both are), so z + s is the same
 static inline void moveShared(Dual* q, const int* ind, const mjtNum* val, int n, int nb,
                               const mjtNum* delta) {
   int moved = 0;
   for (int r = 0; r < nb; r++) moved |= delta[r] != 0;
   if (!moved) return;
-  for (int t = 0; t < n; t++) {
-    mjtNum s = 0;
-    for (int r = 0; r < nb; r++) s += val[r * n + t] * delta[r];
-    q->z[ind[t]] += s;
-  }
+  sumRows(q->zmove, val, n, nb, delta);
+  for (int t = 0; t < n; t++) q->z[ind[t]] += q->zmove[t];
 }
 
 // the forces of the nb rows from row i have changed by delta: z += sum_r w_{i+r} delta_r
