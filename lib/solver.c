@@ -1208,6 +1208,9 @@ typedef struct {
   int* wsame;    // column i has the dofs of column i - 1                (nefc)
   int* wadr;     // the start of its values in wval                     (nefc)
   mjtNum* wval;  // the values
+  int* qadr;     // a shared block's rows four at a time, interleaved: row i + 4k + c's value of
+                 // dof t at wquad[qadr[i] + 4 (k n + t) + c] for the block at row i   (nefc)
+  mjtNum* wquad; // the interleaved values
   int* bofs;     // row i of its block of A at blk + bofs[i]             (nefc)
   int* bsize;    // the rows of the block starting at row i (dualBlock)  (nefc)
   int* bshared;  // the rows of the block at row i share W's dofs        (nefc)
@@ -1268,13 +1271,14 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
   q->bofs = stackInt(d, nefc);
   q->bsize = stackInt(d, nefc);
   q->bshared = stackInt(d, nefc);
+  q->qadr = stackInt(d, nefc);
   q->z = mj_stackAlloc(d, nv);
   q->zmove = mj_stackAlloc(d, nv);
   q->Ainv = mj_stackAlloc(d, nefc);
   q->flg_R = flg_R;
   if (!start || !mark || !list || !col || !x || !sd || !q->wnnz || !q->wind || !q->wadr ||
-      !q->wsame || !q->bofs || !q->bsize || !q->bshared || !q->z || !q->zmove ||
-      !q->Ainv ||
+      !q->wsame || !q->bofs || !q->bsize || !q->bshared || !q->qadr || !q->z ||
+      !q->zmove || !q->Ainv ||
       !jacRows(m, d, &J)) {
     return 0;
   }
@@ -1296,7 +1300,7 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
 
   // the dofs of each column of W (a list shared with the previous column when they are the
   // same, else on d's stack) and the sizes of the columns and of the diagonal blocks
-  int total = 0, nblk = 0;
+  int total = 0, nblk = 0, nquad = 0;
   for (int i = 0; i < nefc; i++) {
     int n = i ? q->wnnz[i - 1] : 0;
     q->wsame[i] = sameColumns(&J, i);
@@ -1323,10 +1327,13 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
       q->bshared[i] &= !a || q->wsame[i + a];
     }
     nblk += nb * nb;
+    q->qadr[i] = nquad;
+    nquad += q->bshared[i] ? (nb - nb % 4) * q->wnnz[i] : 0;
   }
   q->wval = mj_stackAlloc(d, total);
+  q->wquad = mj_stackAlloc(d, nquad);
   q->blk = mj_stackAlloc(d, nblk);
-  if ((total && !q->wval) || !q->blk) return 0;
+  if ((total && !q->wval) || (nquad && !q->wquad) || !q->blk) return 0;
 
   // each group of up to GROUP rows with the same dofs (a contact's rows): w = D^-1/2
   // inv(L') J_i' over their chains, from the leaves (a dof is final once its descendants have
@@ -1360,10 +1367,18 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
   }
 
   // the blocks: A(a, c) = w_a'w_c (+ R_a on the diagonal), w_a scattered into x unless the
-  // block's rows share their dofs (then the values pair up directly); 1 / A(a, a)
+  // block's rows share their dofs (then the values pair up directly); 1 / A(a, a); a shared
+  // block's rows four at a time interleaved
   for (int i = 0, nb; i < nefc; i += nb) {
     nb = q->bsize[i];
     int shared = q->bshared[i] || nb == 1;
+    for (int r = 0, n = q->wnnz[i]; q->bshared[i] && r + 4 <= nb; r += 4) {
+      mjtNum* quad = q->wquad + q->qadr[i] + r * n;
+      const mjtNum* v = q->wval + q->wadr[i + r];
+      for (int t = 0; t < n; t++) {
+        for (int c = 0; c < 4; c++) quad[4 * t + c] = v[c * n + t];
+      }
+    }
     for (int a = i; a < i + nb; a++) {
       const int* ia = q->wind[a];
       const mjtNum* va = q->wval + q->wadr[a];
@@ -1425,21 +1440,19 @@ static void dualMove(Dual* q, int i, mjtNum delta) {
 }
 
 // res = (A f + b) of the nb rows from row i; rows with the same dofs four at a time in one
-// pass over the dofs (four sums in registers), the others one by one
+// pass over the dofs (four sums in registers, each in the dofs' order, from the interleaved
+// values: a vector's worth of sums per load), the others one by one
 static void blockResidual(const Dual* q, const mjData* d, int i, int nb, mjtNum* res) {
   int r = 0;
   if (nb >= 4 && q->bshared[i]) {
     int n = q->wnnz[i];
     const int* ind = q->wind[i];
     for (; r + 4 <= nb; r += 4) {
-      const mjtNum* v = q->wval + q->wadr[i + r];
+      const mjtNum* v = q->wquad + q->qadr[i] + r * n;
       mjtNum s[4] = {0, 0, 0, 0};
       for (int t = 0; t < n; t++) {
         mjtNum zt = q->z[ind[t]];
-        s[0] += v[t] * zt;
-        s[1] += v[n + t] * zt;
-        s[2] += v[2 * n + t] * zt;
-        s[3] += v[3 * n + t] * zt;
+        for (int c = 0; c < 4; c++) s[c] += v[4 * t + c] * zt;
       }
       for (int k = 0; k < 4; k++) {
         int a = i + r + k;
