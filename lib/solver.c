@@ -1262,7 +1262,6 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
   int nv = m->nv, nefc = d->nefc;
   JacRows J;
   int *start = stackInt(d, nv + 1), *mark = stackInt(d, nv), *list = stackInt(d, nv);
-  int* col = stackInt(d, m->nM);
   mjtNum *x = mj_stackAlloc(d, (size_t)GROUP * nv), *sd = mj_stackAlloc(d, nv);
   q->wnnz = stackInt(d, nefc);
   q->wind = (int**)mj_stackAlloc(d, nefc);
@@ -1276,23 +1275,19 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
   q->zmove = mj_stackAlloc(d, nv);
   q->Ainv = mj_stackAlloc(d, nefc);
   q->flg_R = flg_R;
-  if (!start || !mark || !list || !col || !x || !sd || !q->wnnz || !q->wind || !q->wadr ||
+  if (!start || !mark || !list || !x || !sd || !q->wnnz || !q->wind || !q->wadr ||
       !q->wsame || !q->bofs || !q->bsize || !q->bshared || !q->qadr || !q->z ||
       !q->zmove || !q->Ainv ||
       !jacRows(m, d, &J)) {
     return 0;
   }
 
-  // qLD's row starts (a simple dof keeps only its diagonal), the columns of each row's
-  // off-diagonal entries (the dof's ancestors, ascending) and D^-1/2
+  // qLD's row starts (a simple dof keeps only its diagonal; the off-diagonal entries are the
+  // dof's ancestors, ascending, the diagonal last) and D^-1/2
   start[0] = 0;
   for (int k = 0; k < nv; k++) {
     int len = (k + 1 < nv ? m->dof_Madr[k + 1] : m->nM) - m->dof_Madr[k];
     start[k + 1] = start[k] + (m->dof_simplenum[k] ? 1 : len);
-    for (int a = m->dof_parentid[k], p = start[k + 1] - 2; p >= start[k]; p--) {
-      col[p] = a;
-      a = m->dof_parentid[a];
-    }
     sd[k] = sqrt(d->qLDiagInv[k]);
   }
   memset(mark, 0, sizeof(int) * nv);
@@ -1337,8 +1332,9 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
 
   // each group of up to GROUP rows with the same dofs (a contact's rows): w = D^-1/2
   // inv(L') J_i' over their chains, from the leaves (a dof is final once its descendants have
-  // pushed into it; it pushes into its ancestors, L(k, :) in qLD); the group's rows side by
-  // side in x (x[k GROUP + r]), so that their chains of updates overlap
+  // pushed into it; it pushes into its ancestors a, x(a, :) -= L(k, a) x(k, :) with row k of
+  // qLD walked from the parent's entry, its last, up the tree); the group's rows side by side
+  // in x (x[k GROUP + r]), so that their chains of updates overlap
   for (int i = 0, g; i < nefc; i += g) {
     const int* ind = q->wind[i];
     int n = q->wnnz[i];
@@ -1350,11 +1346,11 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
     }
     for (int t = 0; t < n; t++) {
       int k = ind[t];
-      const mjtNum* xk = x + k * GROUP;
-      for (int p = start[k]; p < start[k + 1] - 1; p++) {
-        mjtNum* xa = x + col[p] * GROUP;
-        mjtNum l = d->qLD[p];
+      const mjtNum *xk = x + k * GROUP, *lk = d->qLD + start[k];
+      for (int a = m->dof_parentid[k], p = start[k + 1] - start[k] - 2; p >= 0; p--) {
+        mjtNum *xa = x + a * GROUP, l = lk[p];
         for (int r = 0; r < g; r++) xa[r] -= l * xk[r];
+        a = m->dof_parentid[a];
       }
     }
     for (int r = 0; r < g; r++) {
