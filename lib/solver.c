@@ -1236,23 +1236,18 @@ static int dualBlock(const mjData* d, int i) {
 
 // the dofs of the chains of the columns cols[0..n) (ascending): the columns and all their
 // ancestors, into list in descending order; returns how many; mark (nv) is zero on entry and
-// on return
+// on return.  The chains are marked, then read off from the last column down (a dof's
+// ancestors have lower indices)
 static int chainDofs(const mjModel* m, const int* cols, int n, int* mark, int* list) {
-  int cnt = 0;
   for (int k = n - 1; k >= 0; k--) {
-    for (int j = cols[k]; j >= 0 && !mark[j]; j = m->dof_parentid[j]) {
-      mark[j] = 1;
-      list[cnt++] = j;
-    }
+    for (int j = cols[k]; j >= 0 && !mark[j]; j = m->dof_parentid[j]) mark[j] = 1;
   }
-
-  // insertion sort, descending (each chain walked is in order already)
-  for (int a = 1; a < cnt; a++) {
-    int v = list[a], b = a;
-    for (; b > 0 && list[b - 1] < v; b--) list[b] = list[b - 1];
-    list[b] = v;
+  int cnt = 0;
+  for (int j = n ? cols[n - 1] : -1; j >= 0; j--) {
+    list[cnt] = j;
+    cnt += mark[j];
+    mark[j] = 0;
   }
-  for (int a = 0; a < cnt; a++) mark[list[a]] = 0;
   return cnt;
 }
 
