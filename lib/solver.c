@@ -1529,60 +1529,6 @@ void mju_ellipticPGS(mjtNum* f, const mjtNum* Ab, const mjtNum* res, const mjtNu
   mju_QCQP(f + 1, Att, c, mu, f[0], nt, NULL);
 }
 
-// the projected Gauss-Seidel updates of the dim rows from row i that pgsBlock makes one by one
-// (a pyramid's edges, or one row), each residual brought up to date with the block's earlier
-// changes: f_a -= (res_a + sum_{c<a} A(a,c) delta_c) / A(a,a), then the row's bounds (friction
-// loss box, non-negative but for equality rows); returns the dual cost change
-static inline mjtNum pgsRows(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum* ainv,
-                             const mjtNum* res, mjtNum* delta) {
-  int type = d->efc_type[i];
-  mjtNum* f = d->efc_force + i;
-  mjtNum change = 0;
-  for (int a = 0; a < dim; a++) {
-    mjtNum r = res[a] + mju_dot(Ab + a * dim, delta, a), old = f[a];
-    f[a] -= r * ainv[a];
-    if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
-      mjtNum fl = d->efc_frictionloss[i];
-      f[a] = f[a] < -fl ? -fl : (f[a] > fl ? fl : f[a]);
-    } else if (type != mjCNSTR_EQUALITY && f[a] < 0) {
-      f[a] = 0;
-    }
-    delta[a] = f[a] - old;
-    change += delta[a] * (r + 0.5 * Ab[a * dim + a] * delta[a]);
-  }
-  return change;
-}
-
-// one projected Gauss-Seidel update of the block of `dim` rows at row i (a contact's rows, else
-// one row), its block of A in Ab (dim x dim), ainv = 1 / A's diagonal of its rows and
-// res = (A f + b) of its rows on entry; the forces' changes to delta; returns the dual cost
-// change
-static mjtNum pgsBlock(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum* ainv,
-                       const mjtNum* res, mjtNum* delta) {
-  int type = d->efc_type[i];
-  mjtNum* f = d->efc_force + i;
-  mjtNum change = 0;
-
-  // elliptic cone: MuJoCo's update of the block
-  if (type == mjCNSTR_CONTACT_ELLIPTIC) {
-    mjtNum old[6];
-    mju_copy(old, f, dim);
-    mju_ellipticPGS(f, Ab, res, d->contact[d->efc_id[i]].friction, dim);
-
-    // dual cost change: delta' res + 0.5 delta' Ab delta
-    for (int j = 0; j < dim; j++) delta[j] = f[j] - old[j];
-    for (int j = 0; j < dim; j++) {
-      change += delta[j] * (res[j] + 0.5 * mju_dot(Ab + j * dim, delta, dim));
-    }
-    return change;
-  }
-
-  // the rows in turn: a pyramid of condim 3 with its size constant (its short products
-  // unrolled), other blocks as they come
-  if (dim == 4) return pgsRows(d, i, 4, Ab, ainv, res, delta);
-  return pgsRows(d, i, dim, Ab, ainv, res, delta);
-}
-
 // the state of an elliptic block of nb rows at row i, by its force in the cone's own scale
 // (N = f_0 / mu, T = |f_j / friction_j|): satisfied inside the cone (mu N >= T), quadratic in
 // the dual cone (N + mu T <= 0), else cone
@@ -1599,40 +1545,100 @@ static int ellipticZone(const mjData* d, int i, int nb) {
                      : (N + mu * T <= 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_CONE);
 }
 
-// states of the dual solution in the block of nb rows at row i (dualBlock): equality quadratic;
-// friction loss linear at its bounds; one-sided rows quadratic with positive force; an elliptic
-// block's rows all in its zone; adds the rows whose state changes to nchange and the active
-// ones (not satisfied) to nactive (inlined in the sweep, the counts kept in registers)
-static inline void blockState(mjData* d, int i, int nb, int* nchange, int* nactive) {
-  int type = d->efc_type[i], *st = d->efc_state + i, nc = 0, na = 0;
-  int zone = type == mjCNSTR_CONTACT_ELLIPTIC ? ellipticZone(d, i, nb) : mjCNSTRSTATE_SATISFIED;
-  const mjtNum* f = d->efc_force + i;
-  for (int j = 0; j < nb; j++) {
-    int s = zone;
-    if (type == mjCNSTR_EQUALITY) {
-      s = mjCNSTRSTATE_QUADRATIC;
-    } else if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
-      mjtNum fl = d->efc_frictionloss[i + j];
-      s = f[j] >= fl ? mjCNSTRSTATE_LINEARNEG
-                     : (f[j] <= -fl ? mjCNSTRSTATE_LINEARPOS : mjCNSTRSTATE_QUADRATIC);
-    } else if (type != mjCNSTR_CONTACT_ELLIPTIC) {
-      s = f[j] > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
-    }
-    nc += st[j] != s;
-    na += s != mjCNSTRSTATE_SATISFIED;
-    st[j] = s;
+// the state of row i of the given type (not an elliptic cone's) with force f: equality
+// quadratic; friction loss linear at its bounds; one-sided rows quadratic with positive force
+static inline int rowState(const mjData* d, int i, int type, mjtNum f) {
+  if (type == mjCNSTR_EQUALITY) return mjCNSTRSTATE_QUADRATIC;
+  if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
+    mjtNum fl = d->efc_frictionloss[i];
+    return f >= fl ? mjCNSTRSTATE_LINEARNEG
+                   : (f <= -fl ? mjCNSTRSTATE_LINEARPOS : mjCNSTRSTATE_QUADRATIC);
   }
-  *nchange += nc;
-  *nactive += na;
+  return f > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
+}
+
+// row i's state = s, counted in cnt: [0] the rows whose state changes, [1] the active rows
+// (not satisfied)
+static inline void setState(mjData* d, int i, int s, int cnt[2]) {
+  cnt[0] += d->efc_state[i] != s;
+  cnt[1] += s != mjCNSTRSTATE_SATISFIED;
+  d->efc_state[i] = s;
+}
+
+// the states of the block of nb rows at row i (dualBlock), an elliptic block's rows all in its
+// zone, counted in cnt
+static void blockState(mjData* d, int i, int nb, int cnt[2]) {
+  int type = d->efc_type[i], ell = type == mjCNSTR_CONTACT_ELLIPTIC;
+  int zone = ell ? ellipticZone(d, i, nb) : 0;
+  for (int j = 0; j < nb; j++) {
+    setState(d, i + j, ell ? zone : rowState(d, i + j, type, d->efc_force[i + j]), cnt);
+  }
 }
 
 // the states of all rows, block by block
 static void dualState(mjData* d) {
-  int nchange = 0, nactive = 0;
+  int cnt[2] = {0, 0};
   for (int i = 0, nb; i < d->nefc; i += nb) {
     nb = dualBlock(d, i);
-    blockState(d, i, nb, &nchange, &nactive);
+    blockState(d, i, nb, cnt);
   }
+}
+
+// the projected Gauss-Seidel updates of the dim rows from row i that pgsBlock makes one by one
+// (a pyramid's edges, or one row), each residual brought up to date with the block's earlier
+// changes: f_a -= (res_a + sum_{c<a} A(a,c) delta_c) / A(a,a), then the row's bounds (friction
+// loss box, non-negative but for equality rows) and its state, counted in cnt; returns the
+// dual cost change
+static inline mjtNum pgsRows(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum* ainv,
+                             const mjtNum* res, mjtNum* delta, int cnt[2]) {
+  int type = d->efc_type[i];
+  mjtNum* f = d->efc_force + i;
+  mjtNum change = 0;
+  for (int a = 0; a < dim; a++) {
+    mjtNum r = res[a] + mju_dot(Ab + a * dim, delta, a), old = f[a];
+    f[a] -= r * ainv[a];
+    if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
+      mjtNum fl = d->efc_frictionloss[i];
+      f[a] = f[a] < -fl ? -fl : (f[a] > fl ? fl : f[a]);
+    } else if (type != mjCNSTR_EQUALITY && f[a] < 0) {
+      f[a] = 0;
+    }
+    delta[a] = f[a] - old;
+    change += delta[a] * (r + 0.5 * Ab[a * dim + a] * delta[a]);
+    setState(d, i + a, rowState(d, i + a, type, f[a]), cnt);
+  }
+  return change;
+}
+
+// one projected Gauss-Seidel update of the block of `dim` rows at row i (a contact's rows, else
+// one row), its block of A in Ab (dim x dim), ainv = 1 / A's diagonal of its rows and
+// res = (A f + b) of its rows on entry; the forces' changes to delta, the new states counted
+// in cnt (blockState); returns the dual cost change
+static mjtNum pgsBlock(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum* ainv,
+                       const mjtNum* res, mjtNum* delta, int cnt[2]) {
+  int type = d->efc_type[i];
+  mjtNum* f = d->efc_force + i;
+  mjtNum change = 0;
+
+  // elliptic cone: MuJoCo's update of the block
+  if (type == mjCNSTR_CONTACT_ELLIPTIC) {
+    mjtNum old[6];
+    mju_copy(old, f, dim);
+    mju_ellipticPGS(f, Ab, res, d->contact[d->efc_id[i]].friction, dim);
+
+    // dual cost change: delta' res + 0.5 delta' Ab delta
+    for (int j = 0; j < dim; j++) delta[j] = f[j] - old[j];
+    for (int j = 0; j < dim; j++) {
+      change += delta[j] * (res[j] + 0.5 * mju_dot(Ab + j * dim, delta, dim));
+    }
+    blockState(d, i, dim, cnt);
+    return change;
+  }
+
+  // the rows in turn: a pyramid of condim 3 with its size constant (its short products
+  // unrolled), other blocks as they come
+  if (dim == 4) return pgsRows(d, i, 4, Ab, ainv, res, delta, cnt);
+  return pgsRows(d, i, dim, Ab, ainv, res, delta, cnt);
 }
 
 // qfrc_constraint = J' f, qacc = qacc_smooth + inv(M) qfrc_constraint and the dual states
@@ -1660,21 +1666,21 @@ void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
 
   for (int iter = 0; iter < maxiter; iter++) {
     // sweep the rows and blocks in order, each with its current residual A f + b; a block's
-    // forces are final for the sweep once updated, so its states are counted there
+    // forces are final for the sweep once updated, so its states are set and counted there
+    // (cnt: how many changed, how many are active)
     mjtNum improvement = 0;
-    int nchange = 0, nactive = 0;
+    int cnt[2] = {0, 0};
     for (int i = 0, nb; i < nefc; i += nb) {
       mjtNum res[10], delta[10];
       nb = q.bsize[i];
       blockResidual(&q, d, i, nb, res);
-      improvement -= pgsBlock(d, i, nb, q.blk + q.bofs[i], q.Ainv + i, res, delta);
+      improvement -= pgsBlock(d, i, nb, q.blk + q.bofs[i], q.Ainv + i, res, delta, cnt);
       blockMove(&q, i, nb, delta);
-      blockState(d, i, nb, &nchange, &nactive);
     }
 
     // statistics and the stopping test
     improvement *= scale;
-    saveStats(d, iter, improvement, 0, 0, nactive, nchange, 0, 0);
+    saveStats(d, iter, improvement, 0, 0, cnt[1], cnt[0], 0, 0);
     d->solver_niter = iter + 1;
     if (improvement < m->opt.tolerance) break;
   }
