@@ -1641,15 +1641,15 @@ static mjtNum pgsBlock(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum
   return pgsRows(d, i, dim, Ab, ainv, res, delta, cnt);
 }
 
-// qfrc_constraint = J' f, qacc = qacc_smooth + inv(M) qfrc_constraint and the dual states
+// qfrc_constraint = J' f and qacc = qacc_smooth + inv(M) qfrc_constraint
 static void dualFinish(const mjModel* m, mjData* d) {
   mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
   mj_solveM(m, d, d->qacc, d->qfrc_constraint, 1);
   mju_addTo(d->qacc, d->qacc_smooth, m->nv);
-  dualState(d);
 }
 
-// PGS on the dual problem from efc_force; then the primal quantities of the forces
+// PGS on the dual problem from efc_force; then the primal quantities of the forces (the
+// states are those the last sweep set)
 void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
   int nefc = d->nefc;
   size_t mark = mj_markStack(d);
@@ -1786,6 +1786,7 @@ void mj_solNoSlip(const mjModel* m, mjData* d, int maxiter) {
 
   // the primal quantities of the forces; the states in the statistics' active counts
   dualFinish(m, d);
+  dualState(d);
   int nactive = activeCount(d);
   for (int k = iter0; k < d->solver_niter && k < mjNSOLVER; k++) d->solver[k].nactive = nactive;
   mj_freeStack(d, mark);
