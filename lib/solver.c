@@ -1584,14 +1584,13 @@ static void dualState(mjData* d) {
   }
 }
 
-// the projected Gauss-Seidel updates of the dim rows from row i that pgsBlock makes one by one
-// (a pyramid's edges, or one row), each residual brought up to date with the block's earlier
-// changes: f_a -= (res_a + sum_{c<a} A(a,c) delta_c) / A(a,a), then the row's bounds (friction
-// loss box, non-negative but for equality rows) and its state, counted in cnt; returns the
-// dual cost change
-static inline mjtNum pgsRows(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum* ainv,
-                             const mjtNum* res, mjtNum* delta, int cnt[2]) {
-  int type = d->efc_type[i];
+// the projected Gauss-Seidel updates of the dim rows from row i (of the given type) that
+// pgsBlock makes one by one (a pyramid's edges, or one row), each residual brought up to date
+// with the block's earlier changes: f_a -= (res_a + sum_{c<a} A(a,c) delta_c) / A(a,a), then
+// the row's bounds (friction loss box, non-negative but for equality rows) and its state,
+// counted in cnt; returns the dual cost change
+static inline mjtNum pgsRows(mjData* d, int i, int dim, int type, const mjtNum* Ab,
+                             const mjtNum* ainv, const mjtNum* res, mjtNum* delta, int cnt[2]) {
   mjtNum* f = d->efc_force + i;
   mjtNum change = 0;
   for (int a = 0; a < dim; a++) {
@@ -1635,10 +1634,11 @@ static mjtNum pgsBlock(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum
     return change;
   }
 
-  // the rows in turn: a pyramid of condim 3 with its size constant (its short products
-  // unrolled), other blocks as they come
-  if (dim == 4) return pgsRows(d, i, 4, Ab, ainv, res, delta, cnt);
-  return pgsRows(d, i, dim, Ab, ainv, res, delta, cnt);
+  // the rows in turn: a pyramid of condim 3 (the only other block of 4 rows) with its size and
+  // type constant (its short products unrolled, its bounds and states without type tests),
+  // other blocks as they come
+  if (dim == 4) return pgsRows(d, i, 4, mjCNSTR_CONTACT_PYRAMIDAL, Ab, ainv, res, delta, cnt);
+  return pgsRows(d, i, dim, type, Ab, ainv, res, delta, cnt);
 }
 
 // qfrc_constraint = J' f and qacc = qacc_smooth + inv(M) qfrc_constraint
