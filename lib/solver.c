@@ -1648,6 +1648,17 @@ static void dualFinish(const mjModel* m, mjData* d) {
   mju_addTo(d->qacc, d->qacc_smooth, m->nv);
 }
 
+// the sweep's update of the block of nb rows at row i: its residual, pgsBlock, then z brought
+// up to date; returns the dual cost change, the states counted in cnt; inlined with nb
+// constant for a pyramid of condim 3 (the block's tests fold)
+static inline mjtNum pgsSweep(Dual* q, mjData* d, int i, int nb, int cnt[2]) {
+  mjtNum res[10], delta[10];
+  blockResidual(q, d, i, nb, res);
+  mjtNum change = pgsBlock(d, i, nb, q->blk + q->bofs[i], q->Ainv + i, res, delta, cnt);
+  blockMove(q, i, nb, delta);
+  return change;
+}
+
 // PGS on the dual problem from efc_force; then the primal quantities of the forces (the
 // states are those the last sweep set)
 void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
@@ -1671,11 +1682,8 @@ void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
     mjtNum improvement = 0;
     int cnt[2] = {0, 0};
     for (int i = 0, nb; i < nefc; i += nb) {
-      mjtNum res[10], delta[10];
       nb = q.bsize[i];
-      blockResidual(&q, d, i, nb, res);
-      improvement -= pgsBlock(d, i, nb, q.blk + q.bofs[i], q.Ainv + i, res, delta, cnt);
-      blockMove(&q, i, nb, delta);
+      improvement -= nb == 4 ? pgsSweep(&q, d, i, 4, cnt) : pgsSweep(&q, d, i, nb, cnt);
     }
 
     // statistics and the stopping test
