@@ -1650,7 +1650,7 @@ static void dualFinish(const mjModel* m, mjData* d) {
 
 // the sweep's update of the block of nb rows at row i: its residual, pgsBlock, then z brought
 // up to date; returns the dual cost change, the states counted in cnt; inlined with nb
-// constant for a pyramid of condim 3 (the block's tests fold)
+// constant for a pyramid of condim 3 and for a row alone (the block's tests fold)
 static inline mjtNum pgsSweep(Dual* q, mjData* d, int i, int nb, int cnt[2]) {
   mjtNum res[10], delta[10];
   blockResidual(q, d, i, nb, res);
@@ -1683,7 +1683,13 @@ void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
     int cnt[2] = {0, 0};
     for (int i = 0, nb; i < nefc; i += nb) {
       nb = q.bsize[i];
-      improvement -= nb == 4 ? pgsSweep(&q, d, i, 4, cnt) : pgsSweep(&q, d, i, nb, cnt);
+      if (nb == 4) {
+        improvement -= pgsSweep(&q, d, i, 4, cnt);
+      } else if (nb == 1) {
+        improvement -= pgsSweep(&q, d, i, 1, cnt);
+      } else {
+        improvement -= pgsSweep(&q, d, i, nb, cnt);
+      }
     }
 
     // statistics and the stopping test
