@@ -1588,11 +1588,13 @@ static void dualState(mjData* d) {
 // pgsBlock makes one by one (a pyramid's edges, or one row), each residual brought up to date
 // with the block's earlier changes: f_a -= (res_a + sum_{c<a} A(a,c) delta_c) / A(a,a), then
 // the row's bounds (friction loss box, non-negative but for equality rows) and its state,
-// counted in cnt; returns the dual cost change
+// counted in cnt (through a local count: cnt's int may alias efc_state); returns the dual cost
+// change
 static inline mjtNum pgsRows(mjData* d, int i, int dim, int type, const mjtNum* Ab,
                              const mjtNum* ainv, const mjtNum* res, mjtNum* delta, int cnt[2]) {
   mjtNum* f = d->efc_force + i;
   mjtNum change = 0;
+  int c[2] = {0, 0};
   for (int a = 0; a < dim; a++) {
     mjtNum r = res[a] + mju_dot(Ab + a * dim, delta, a), old = f[a];
     f[a] -= r * ainv[a];
@@ -1604,8 +1606,10 @@ static inline mjtNum pgsRows(mjData* d, int i, int dim, int type, const mjtNum* 
     }
     delta[a] = f[a] - old;
     change += delta[a] * (r + 0.5 * Ab[a * dim + a] * delta[a]);
-    setState(d, i + a, rowState(d, i + a, type, f[a]), cnt);
+    setState(d, i + a, rowState(d, i + a, type, f[a]), c);
   }
+  cnt[0] += c[0];
+  cnt[1] += c[1];
   return change;
 }
 
