@@ -1221,7 +1221,8 @@ typedef struct {
   int flg_R;     // A includes diag(R) (PGS) or not (noslip)
 } Dual;
 
-// the most rows whose half solves run side by side (a pyramidal contact of condim 6)
+// the most rows whose half solves run side by side (a pyramidal contact of condim 6; even, for
+// the pairs of rows of the half solves)
 #define GROUP 10
 
 // the number of rows of the block starting at row i: a contact's rows, elliptic or pyramidal
@@ -1329,7 +1330,9 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
   // inv(L') J_i' over their chains, from the leaves (a dof is final once its descendants have
   // pushed into it; it pushes into its ancestors a, x(a, :) -= L(k, a) x(k, :) with row k of
   // qLD walked from the parent's entry, its last, up the tree); the group's rows side by side
-  // in x (x[k GROUP + r]), so that their chains of updates overlap
+  // in x (x[k GROUP + r]), so that their chains of updates overlap, updated in pairs of rows
+  // (vector code; an odd group's padding row stays zero, being updated from zeros, and is
+  // cleared with the others, so that a NaN in qLD cannot reach a later group through it)
   for (int i = 0, g; i < nefc; i += g) {
     const int* ind = q->wind[i];
     int n = q->wnnz[i];
@@ -1344,7 +1347,10 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
       const mjtNum *xk = x + k * GROUP, *lk = d->qLD + start[k];
       for (int a = m->dof_parentid[k], p = start[k + 1] - start[k] - 2; p >= 0; p--) {
         mjtNum *xa = x + a * GROUP, l = lk[p];
-        for (int r = 0; r < g; r++) xa[r] -= l * xk[r];
+        for (int r = 0; r < g; r += 2) {
+          xa[r] -= l * xk[r];
+          xa[r + 1] -= l * xk[r + 1];
+        }
         a = m->dof_parentid[a];
       }
     }
@@ -1355,6 +1361,7 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
         x[ind[t] * GROUP + r] = 0;
       }
     }
+    for (int t = 0; g % 2 && t < n; t++) x[ind[t] * GROUP + g] = 0;
   }
 
   // the blocks: A(a, c) = w_a'w_c (+ R_a on the diagonal), w_a scattered into x unless the
