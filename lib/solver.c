@@ -1473,16 +1473,22 @@ static inline void sumRows(mjtNum* restrict s, const mjtNum* restrict val, int n
 }
 
 // z += sum_r w_{i+r} delta_r over the nb rows from row i sharing the n dofs ind, their values
-// in val (row by row): the sums first (sumRows), then added into z.  Each sum starts at its
-// first product rather than at 0: they differ only in the sign of a zero sum, and z is never
-// -0 (it starts at +0, and x + y is -0 only when both are), so z + s is the same
+// in val (row by row): the sums first (sumRows), then added into z two dofs a pass (half the
+// loop's counting and branching).  Each sum starts at its first product rather than at 0:
+// they differ only in the sign of a zero sum, and z is never -0 (it starts at +0, and x + y
+// is -0 only when both are), so z + s is the same
 static inline void moveShared(Dual* q, const int* ind, const mjtNum* val, int n, int nb,
                               const mjtNum* delta) {
   int moved = 0;
   for (int r = 0; r < nb; r++) moved |= delta[r] != 0;
   if (!moved) return;
   sumRows(q->zmove, val, n, nb, delta);
-  for (int t = 0; t < n; t++) q->z[ind[t]] += q->zmove[t];
+  int t = 0;
+  for (; t + 2 <= n; t += 2) {
+    q->z[ind[t]] += q->zmove[t];
+    q->z[ind[t + 1]] += q->zmove[t + 1];
+  }
+  if (t < n) q->z[ind[t]] += q->zmove[t];
 }
 
 // the forces of the nb rows from row i have changed by delta: z += sum_r w_{i+r} delta_r
