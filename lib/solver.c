@@ -1429,12 +1429,17 @@ static mjtNum dualResidual(const Dual* q, const mjData* d, int i) {
   return (s0 + s1) + (s2 + s3);
 }
 
-// row i's force has changed by delta: z += w_i delta
+// row i's force has changed by delta: z += w_i delta, two dofs a pass
 static void dualMove(Dual* q, int i, mjtNum delta) {
   if (delta == 0) return;
   const int* ind = q->wind[i];
   const mjtNum* val = q->wval + q->wadr[i];
-  for (int t = 0; t < q->wnnz[i]; t++) q->z[ind[t]] += val[t] * delta;
+  int n = q->wnnz[i], t = 0;
+  for (; t + 2 <= n; t += 2) {
+    q->z[ind[t]] += val[t] * delta;
+    q->z[ind[t + 1]] += val[t + 1] * delta;
+  }
+  if (t < n) q->z[ind[t]] += val[t] * delta;
 }
 
 // res = (A f + b) of the nb rows from row i; rows with the same dofs four at a time in one
