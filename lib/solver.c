@@ -1252,6 +1252,19 @@ static int chainDofs(const mjModel* m, const int* cols, int n, int* mark, int* l
   return cnt;
 }
 
+// row i's force has changed by delta: z += w_i delta, two dofs a pass
+static void dualMove(Dual* q, int i, mjtNum delta) {
+  if (delta == 0) return;
+  const int* ind = q->wind[i];
+  const mjtNum* val = q->wval + q->wadr[i];
+  int n = q->wnnz[i], t = 0;
+  for (; t + 2 <= n; t += 2) {
+    q->z[ind[t]] += val[t] * delta;
+    q->z[ind[t + 1]] += val[t + 1] * delta;
+  }
+  if (t < n) q->z[ind[t]] += val[t] * delta;
+}
+
 // W's columns, the diagonal blocks of A (with R when flg_R) and z = W f for the current forces,
 // on d's stack; 0 when the stack is too small
 static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
@@ -1398,16 +1411,9 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
     }
   }
 
-  // z = W f
+  // z = W f, row by row
   mju_zero(q->z, nv);
-  for (int i = 0; i < nefc; i++) {
-    const int* ind = q->wind[i];
-    const mjtNum* val = q->wval + q->wadr[i];
-    mjtNum f = d->efc_force[i];
-    if (f) {
-      for (int t = 0; t < q->wnnz[i]; t++) q->z[ind[t]] += val[t] * f;
-    }
-  }
+  for (int i = 0; i < nefc; i++) dualMove(q, i, d->efc_force[i]);
   return 1;
 }
 
@@ -1427,19 +1433,6 @@ static mjtNum dualResidual(const Dual* q, const mjData* d, int i) {
   }
   for (; t < n; t++) s0 += val[t] * z[ind[t]];
   return (s0 + s1) + (s2 + s3);
-}
-
-// row i's force has changed by delta: z += w_i delta, two dofs a pass
-static void dualMove(Dual* q, int i, mjtNum delta) {
-  if (delta == 0) return;
-  const int* ind = q->wind[i];
-  const mjtNum* val = q->wval + q->wadr[i];
-  int n = q->wnnz[i], t = 0;
-  for (; t + 2 <= n; t += 2) {
-    q->z[ind[t]] += val[t] * delta;
-    q->z[ind[t + 1]] += val[t + 1] * delta;
-  }
-  if (t < n) q->z[ind[t]] += val[t] * delta;
 }
 
 // res = (A f + b) of the nb rows from row i; rows with the same dofs four at a time in one
