@@ -1378,16 +1378,24 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
   }
 
   // the blocks: A(a, c) = w_a'w_c (+ R_a on the diagonal), w_a scattered into x unless the
-  // block's rows share their dofs (then the values pair up directly); 1 / A(a, a); a shared
-  // block's rows four at a time interleaved
+  // block's rows share their dofs (then the values pair up directly; a block of four, a
+  // condim-3 pyramid, in one pass over its interleaved values, AQ(a, c) for c <= a); 1 / A(a, a);
+  // a shared block's rows four at a time interleaved
   for (int i = 0, nb; i < nefc; i += nb) {
     nb = q->bsize[i];
-    int shared = q->bshared[i] || nb == 1;
+    int shared = q->bshared[i] || nb == 1, four = q->bshared[i] && nb == 4;
     for (int r = 0, n = q->wnnz[i]; q->bshared[i] && r + 4 <= nb; r += 4) {
       mjtNum* quad = q->wquad + q->qadr[i] + r * n;
       const mjtNum* v = q->wval + q->wadr[i + r];
       for (int t = 0; t < n; t++) {
         for (int c = 0; c < 4; c++) quad[4 * t + c] = v[c * n + t];
+      }
+    }
+    mjtNum AQ[16] = {0};
+    for (int t = 0, n = q->wnnz[i]; four && t < n; t++) {
+      const mjtNum* w = q->wquad + q->qadr[i] + 4 * t;
+      for (int a = 0; a < 4; a++) {
+        for (int c = 0; c <= a; c++) AQ[4 * a + c] += w[c] * w[a];
       }
     }
     for (int a = i; a < i + nb; a++) {
@@ -1398,7 +1406,9 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
         const int* ic = q->wind[c];
         const mjtNum* vc = q->wval + q->wadr[c];
         mjtNum s = 0;
-        if (shared) {
+        if (four) {
+          s = AQ[4 * (a - i) + c - i];
+        } else if (shared) {
           for (int t = 0; t < q->wnnz[c]; t++) s += vc[t] * va[t];
         } else {
           for (int t = 0; t < q->wnnz[c]; t++) s += vc[t] * x[ic[t]];
