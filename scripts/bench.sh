@@ -6,7 +6,7 @@
 #   ONLY="contact" MODELS="gym_humanoid cheetah" sh scripts/bench.sh   (a focused run)
 #
 # ONLY (environment) names the parts to run, of compile, nocontact, smooth, contact (the
-# three races below), deriv and render (default: all); MODELS the races' models to run by
+# three races below), batch, deriv and render (default: all); MODELS the races' models to run by
 # their names in the tables (default: all).
 #
 # 1. Compile time: the median wall time of `mjc compile` per model over RUNS runs (default 11).
@@ -33,13 +33,15 @@
 #    directory), with MuJoCo's contacts and constraint rows per step.  The compile table also
 #    times the menagerie's Talos (scene_motor) and Shadow hand (scene_right), and races them
 #    in process against MuJoCo 2.2.2's compiler (scripts/timing.c; ratio > 1: mjc faster).
+# 4. Batches on threads: `mjstep --batch` of 16 humanoid trajectories on one thread and on two
+#    (the ratio of their rates: 2 at best on two idle cores).
 set -eu
 
 BIN=${BIN:-build/bin}
 RUNS=${1:-11}
 STEPS=${2:-50000}
 ROUNDS=${ROUNDS:-5}
-ONLY=${ONLY:-compile deriv render nocontact smooth contact}
+ONLY=${ONLY:-compile deriv render nocontact smooth batch contact}
 MODELS=${MODELS:-}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -314,6 +316,26 @@ if want smooth; then
   # shellcheck disable=SC2086
   simTable 'contact="disable" constraint="disable"' $nocontact
 fi
+# --batch on threads: 16 trajectories of the humanoid (from the first 16 states of one run,
+# contacts on), STEPS / 10 steps each, on one thread and on two; best of ROUNDS each
+if want batch; then
+  echo
+  echo "mjstep --batch, 16 humanoid trajectories of $((STEPS / 10)) steps (steps per second):"
+  "$BIN/mjstep" "$corpus/dm_control/humanoid.xml" -n 15 -o "$T/init.mjt"
+  one=- two=- round=0
+  while [ "$round" -lt "$ROUNDS" ]; do
+    round=$((round + 1))
+    for th in 1 2; do
+      r=$("$BIN/mjstep" "$corpus/dm_control/humanoid.xml" -n $((STEPS / 10)) --batch \
+            --threads $th --bench "$T/init.mjt" 2>&1 | awk '/steps\/s$/ { print $(NF - 1) }')
+      [ -z "$r" ] && continue
+      if [ $th = 1 ]; then one=$(best "$one" "$r"); else two=$(best "$two" "$r"); fi
+    done
+  done
+  printf '%-16s %12s %12s %8s\n' threads 1 2 "2 / 1"
+  printf '%-16s %12s %12s %8s\n' humanoid "$one" "$two" "$(ratio "$two" "$one")"
+fi
+
 # crowd100 with room for its contacts: MuJoCo 2.2.2 preallocates only <size>'s nconmax and
 # njmax (by default 100 and 500); both engines read this copy
 crowd=$T/crowd100.xml
