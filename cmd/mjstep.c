@@ -14,9 +14,11 @@
 //
 // Frames are written at step 0 (the initial state) and every K-th step after it: n/K + 1 frames
 // per trajectory.  Derived fields (qacc, sensordata, ...) of a frame belong to its state: they
-// are computed by mj_forward before it is written.  Controls: row k of --ctrl (text, or a
-// state stream carrying ctrl) is d->ctrl for step k; the last row holds after the end.  The
-// output stream is bound to MODEL as stored: --set, --disable and --enable do not change that.
+// are computed by mj_forward before it is written; so no output reads the sensors of a step,
+// and the steps skip them (mj_stepNoSensor: the same states).  Controls: row k of --ctrl
+// (text, or a state stream carrying ctrl) is d->ctrl for step k; the last row holds after the
+// end.  The output stream is bound to MODEL as stored: --set, --disable and --enable do not
+// change that.
 //
 // Exit status: 0 success, 2 usage or data error (no partial output file is left behind).
 // SIGINT or SIGTERM stops the simulation between steps: a stream on standard output or a pipe
@@ -410,7 +412,7 @@ static void simulate(mjData* d, long k, FILE* out, int draw, Item* item) {
       }
     }
     if (step == run.nstep) break;
-    mj_passGrow(m, d, mj_step);
+    mj_passGrow(m, d, mj_stepNoSensor);
     if (run.strict && warningCount(d)) warningError(d, step, item->err, sizeof(item->err));
 
     // progress, now and then
@@ -573,7 +575,7 @@ static void profileSummary(const Item* items, long n) {
   static const struct { int timer; const char* name; } rows[] = {
     {mjTIMER_POSITION, "position"}, {mjTIMER_VELOCITY, "velocity"},
     {mjTIMER_ACTUATION, "actuation"}, {mjTIMER_ACCELERATION, "acceleration"},
-    {mjTIMER_CONSTRAINT, "constraint"}, {mjTIMER_SENSOR, "sensors"}};
+    {mjTIMER_CONSTRAINT, "constraint"}, {mjTIMER_SENSOR, "energy"}};
   mjTimerStat sum[mjNTIMER] = {{0, 0}};
   for (long k = 0; k < n; k++)
     for (int t = 0; t < mjNTIMER; t++) {
@@ -585,7 +587,10 @@ static void profileSummary(const Item* items, long n) {
   fprintf(stderr, "profile: %.0f steps, %.3f s in mj_step, %.3f us a step, forward passes a "
           "step: %.0f\n", steps, step, 1e6 * step / steps, sum[mjTIMER_FORWARD].number / steps);
   fprintf(stderr, "  %-14s %10s %8s\n", "stage", "us/step", "share");
+  int energy = run.m->opt.enableflags & mjENBL_ENERGY;
   for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+    // the energy row (the sensor timer, the steps computing no sensor) when it is computed
+    if (rows[i].timer == mjTIMER_SENSOR && !energy) continue;
     double t = sum[rows[i].timer].duration;
     fprintf(stderr, "  %-14s %10.3f %7.1f%%\n", rows[i].name, 1e6 * t / steps, 100 * t / step);
   }

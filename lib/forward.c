@@ -486,14 +486,15 @@ static void fwdPosVel(const mjModel* m, mjData* d, int skipsensor) {
   double t = tmStart();
   mj_fwdPosition(m, d);
   t = tmEnd(d, mjTIMER_POSITION, t);
+  // (the sensor timer only around work: no clock readings for nothing)
   if (!skipsensor) mj_sensorPos(m, d);
   if (energy) mj_energyPos(m, d);
-  t = tmEnd(d, mjTIMER_SENSOR, t);
+  if (!skipsensor || energy) t = tmEnd(d, mjTIMER_SENSOR, t);
   mj_fwdVelocity(m, d);
   t = tmEnd(d, mjTIMER_VELOCITY, t);
   if (!skipsensor) mj_sensorVel(m, d);
   if (energy) mj_energyVel(m, d);
-  tmEnd(d, mjTIMER_SENSOR, t);
+  if (!skipsensor || energy) tmEnd(d, mjTIMER_SENSOR, t);
 }
 
 // actuation, acceleration and constraint stages, with the acceleration sensors unless skipped
@@ -505,8 +506,10 @@ static void fwdAcc(const mjModel* m, mjData* d, int skipsensor) {
   t = tmEnd(d, mjTIMER_ACCELERATION, t);
   mj_fwdConstraint(m, d);
   t = tmEnd(d, mjTIMER_CONSTRAINT, t);
-  if (!skipsensor) mj_sensorAcc(m, d);
-  tmEnd(d, mjTIMER_SENSOR, t);
+  if (!skipsensor) {
+    mj_sensorAcc(m, d);
+    tmEnd(d, mjTIMER_SENSOR, t);
+  }
 }
 
 // all stages in order
@@ -536,17 +539,23 @@ static void integrate(const mjModel* m, mjData* d, int allow_rk4) {
   }
 }
 
-// checks, forward dynamics, integration
-void mj_step(const mjModel* m, mjData* d) {
+// checks, forward dynamics (the sensors unless skipped), integration
+static void step(const mjModel* m, mjData* d, int skipsensor) {
   double t = tmStart();
   mj_checkPos(m, d);
   mj_checkVel(m, d);
-  mj_forward(m, d);
+  mj_forwardSkip(m, d, skipsensor);
   mj_checkAcc(m, d);
   if (m->opt.enableflags & mjENBL_FWDINV) mj_compareFwdInv(m, d);
   integrate(m, d, 1);
   tmEnd(d, mjTIMER_STEP, t);
 }
+
+// one step
+void mj_step(const mjModel* m, mjData* d) { step(m, d, 0); }
+
+// one step without the sensors
+void mj_stepNoSensor(const mjModel* m, mjData* d) { step(m, d, 1); }
 
 // first half: checks, position and velocity stages with their sensors and energy
 void mj_step1(const mjModel* m, mjData* d) {

@@ -613,6 +613,10 @@ void mj_forward(const mjModel* m, mjData* d);
 // one step: checks, mj_forward, then the integrator of m->opt.integrator
 void mj_step(const mjModel* m, mjData* d);
 
+// mj_step without the sensors (d->sensordata keeps its values; the state that follows is the
+// same, since nothing in a step reads a sensor): for loops that read no sensor of a step
+void mj_stepNoSensor(const mjModel* m, mjData* d);
+
 // a pass over d (mj_step, mj_forward, mj_inverse, ...) that drops no contact and no
 // constraint row for want of room: when it raised mjWARN_CONTACTFULL or mjWARN_CNSTRFULL,
 // the state before it (time, qpos, qvel, act, the warm start, the warnings) is put back, d
