@@ -1656,14 +1656,17 @@ static void dualState(mjData* d) {
 // with the block's earlier changes: f_a -= (res_a + sum_{c<a} A(a,c) delta_c) / A(a,a), then
 // the row's bounds (friction loss box, non-negative but for equality rows) and its state,
 // counted in cnt (through a local count: cnt's int may alias efc_state); returns the dual cost
-// change
+// change.  With dim = 4 (a condim-3 pyramid, inlined) the sums are pushed instead, each
+// A(a,c) delta_c added to row a's sum as delta_c is found (in c's order from 0, as mju_dot adds
+// fewer than four terms): mju_dot's pair of deltas read back from memory, written one by one,
+// would wait for their stores to reach the cache
 static inline mjtNum pgsRows(mjData* d, int i, int dim, int type, const mjtNum* Ab,
                              const mjtNum* ainv, const mjtNum* res, mjtNum* delta, int cnt[2]) {
   mjtNum* f = d->efc_force + i;
-  mjtNum change = 0;
+  mjtNum change = 0, sum[4] = {0, 0, 0, 0};
   int c[2] = {0, 0};
   for (int a = 0; a < dim; a++) {
-    mjtNum r = res[a] + mju_dot(Ab + a * dim, delta, a), old = f[a];
+    mjtNum r = res[a] + (dim == 4 ? sum[a] : mju_dot(Ab + a * dim, delta, a)), old = f[a];
     f[a] -= r * ainv[a];
     if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
       mjtNum fl = d->efc_frictionloss[i];
@@ -1672,6 +1675,7 @@ static inline mjtNum pgsRows(mjData* d, int i, int dim, int type, const mjtNum* 
       f[a] = 0;
     }
     delta[a] = f[a] - old;
+    for (int b = a + 1; dim == 4 && b < 4; b++) sum[b] += Ab[b * 4 + a] * delta[a];
     change += delta[a] * (r + 0.5 * Ab[a * dim + a] * delta[a]);
     setState(d, i + a, rowState(d, i + a, type, f[a]), c);
   }
