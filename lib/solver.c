@@ -1237,14 +1237,21 @@ static int dualBlock(const mjData* d, int i) {
 
 // the dofs of the chains of the columns cols[0..n) (ascending): the columns and all their
 // ancestors, into list in descending order; returns how many; mark (nv) is zero on entry and
-// on return.  The chains are marked, then read off from the last column down (a dof's
-// ancestors have lower indices)
+// on return.  The last column's chain first, the columns met on it ticked off: when it holds
+// them all (one chain, as a contact with the world), that is the list; else the chains are
+// marked, then read off from the last column down (a dof's ancestors have lower indices)
 static int chainDofs(const mjModel* m, const int* cols, int n, int* mark, int* list) {
+  int cnt = 0, left = n - 1;
+  for (int j = n ? cols[n - 1] : -1; j >= 0; j = m->dof_parentid[j]) {
+    list[cnt++] = j;
+    left -= left >= 0 && cols[left] == j;
+  }
+  if (left < 0) return cnt;
   for (int k = n - 1; k >= 0; k--) {
     for (int j = cols[k]; j >= 0 && !mark[j]; j = m->dof_parentid[j]) mark[j] = 1;
   }
-  int cnt = 0;
-  for (int j = n ? cols[n - 1] : -1; j >= 0; j--) {
+  cnt = 0;
+  for (int j = cols[n - 1]; j >= 0; j--) {
     list[cnt] = j;
     cnt += mark[j];
     mark[j] = 0;
