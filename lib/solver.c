@@ -1284,11 +1284,12 @@ static int isChain(const mjModel* m, const int* start, const int* ind, int n) {
   return 1;
 }
 
-// x = inv(L') x for four rows side by side in x (x[k GROUP + r]) over the dofs of a chain ind
-// (isChain): the pushes of dualInit's solve pulled instead, each dof's four values summed in
-// registers, x(a, :) -= L(k, a) x(k, :) for its descendants k from the leaf (the same
-// operations in the same order: a dof's updates come from its descendants in ind's order);
-// xr and lr (n each) take the dofs' rows of x and the ends of their rows of qLD
+// x = inv(L') x for four rows side by side in x (x[k GROUP + r]; a group's unused rows zero)
+// over the dofs of a chain ind (isChain): the pushes of dualInit's solve pulled instead, each
+// dof's four values summed in registers, x(a, :) -= L(k, a) x(k, :) for its descendants k
+// from the leaf (the same operations in the same order: a dof's updates come from its
+// descendants in ind's order); xr and lr (n each) take the dofs' rows of x and the ends of
+// their rows of qLD
 static void chainSolve(const mjtNum* qLD, const int* start, const int* ind, int n, mjtNum* x,
                        mjtNum** xr, const mjtNum** lr) {
   for (int t = 0; t < n; t++) {
@@ -1391,10 +1392,11 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
   // each group of up to GROUP rows with the same dofs (a contact's rows): w = D^-1/2
   // inv(L') J_i' over their chains, from the leaves (a dof is final once its descendants have
   // pushed into it; it pushes into its ancestors a, x(a, :) -= L(k, a) x(k, :) with row k of
-  // qLD walked from the parent's entry, its last, up the tree); the group's rows side by side
-  // in x (x[k GROUP + r]), so that their chains of updates overlap, updated in pairs of rows
-  // (vector code; an odd group's padding row stays zero, being updated from zeros, and is
-  // cleared with the others, so that a NaN in qLD cannot reach a later group through it)
+  // qLD walked from the parent's entry, its last, up the tree; pulled by chainSolve for up to
+  // four rows on one chain); the group's rows side by side in x (x[k GROUP + r]), so that
+  // their chains of updates overlap, updated in pairs of rows, or all four of chainSolve's
+  // (vector code; padding rows stay zero, being updated from zeros, and are cleared with the
+  // others, so that a NaN in qLD cannot reach a later group through them)
   for (int i = 0, g; i < nefc; i += g) {
     const int* ind = q->wind[i];
     int n = q->wnnz[i];
@@ -1404,7 +1406,8 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
       const mjtNum* v = J.val + J.rowadr[i + r];
       for (int k = 0; k < J.rownnz[i + r]; k++) x[c[k] * GROUP + r] = v[k];
     }
-    if (g == 4 && isChain(m, start, ind, n)) {
+    int chain = g <= 4 && isChain(m, start, ind, n), pad = chain ? 4 : g + g % 2;
+    if (chain) {
       chainSolve(d->qLD, start, ind, n, x, xr, lr);
     } else {
       for (int t = 0; t < n; t++) {
@@ -1427,7 +1430,9 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
         x[ind[t] * GROUP + r] = 0;
       }
     }
-    for (int t = 0; g % 2 && t < n; t++) x[ind[t] * GROUP + g] = 0;
+    for (int r = g; r < pad; r++) {
+      for (int t = 0; t < n; t++) x[ind[t] * GROUP + r] = 0;
+    }
   }
 
   // the blocks: A(a, c) = w_a'w_c (+ R_a on the diagonal), w_a scattered into x unless the
