@@ -1237,14 +1237,21 @@ static int dualBlock(const mjData* d, int i) {
 
 // the dofs of the chains of the columns cols[0..n) (ascending): the columns and all their
 // ancestors, into list in descending order; returns how many; mark (nv) is zero on entry and
-// on return.  The chains are marked, then read off from the last column down (a dof's
-// ancestors have lower indices)
+// on return.  The last column's chain first, the columns met on it ticked off: when it holds
+// them all (one chain, as a contact with the world), that is the list; else the chains are
+// marked, then read off from the last column down (a dof's ancestors have lower indices)
 static int chainDofs(const mjModel* m, const int* cols, int n, int* mark, int* list) {
+  int cnt = 0, left = n - 1;
+  for (int j = n ? cols[n - 1] : -1; j >= 0; j = m->dof_parentid[j]) {
+    list[cnt++] = j;
+    left -= left >= 0 && cols[left] == j;
+  }
+  if (left < 0) return cnt;
   for (int k = n - 1; k >= 0; k--) {
     for (int j = cols[k]; j >= 0 && !mark[j]; j = m->dof_parentid[j]) mark[j] = 1;
   }
-  int cnt = 0;
-  for (int j = n ? cols[n - 1] : -1; j >= 0; j--) {
+  cnt = 0;
+  for (int j = cols[n - 1]; j >= 0; j--) {
     list[cnt] = j;
     cnt += mark[j];
     mark[j] = 0;
@@ -1265,6 +1272,47 @@ static void dualMove(Dual* q, int i, mjtNum delta) {
   if (t < n) q->z[ind[t]] += val[t] * delta;
 }
 
+// the dofs ind (n, descending) are one chain from a leaf to a root with full rows of qLD (row
+// starts in start): each dof's parent is the next, and row ind[t] holds its n - 1 - t
+// ancestors and the diagonal, so that ind[t]'s entry in the row of a descendant is at n - 1 - t
+static int isChain(const mjModel* m, const int* start, const int* ind, int n) {
+  for (int t = 0; t < n; t++) {
+    int k = ind[t];
+    if (start[k + 1] - start[k] != n - t) return 0;
+    if (t + 1 < n && m->dof_parentid[k] != ind[t + 1]) return 0;
+  }
+  return 1;
+}
+
+// x = inv(L') x for four rows side by side in x (x[k GROUP + r]; a group's unused rows zero)
+// over the dofs of a chain ind (isChain): the pushes of dualInit's solve pulled instead, each
+// dof's four values summed in registers, x(a, :) -= L(k, a) x(k, :) for its descendants k
+// from the leaf (the same operations in the same order: a dof's updates come from its
+// descendants in ind's order); xr and lr (n each) take the dofs' rows of x and the ends of
+// their rows of qLD
+static void chainSolve(const mjtNum* qLD, const int* start, const int* ind, int n, mjtNum* x,
+                       mjtNum** xr, const mjtNum** lr) {
+  for (int t = 0; t < n; t++) {
+    xr[t] = x + ind[t] * GROUP;
+    lr[t] = qLD + start[ind[t]] + n - 1;
+  }
+  for (int t = 1; t < n; t++) {
+    mjtNum* xa = xr[t];
+    mjtNum a0 = xa[0], a1 = xa[1], a2 = xa[2], a3 = xa[3];
+    for (int s = 0; s < t; s++) {
+      const mjtNum *xk = xr[s], l = lr[s][-t];
+      a0 -= l * xk[0];
+      a1 -= l * xk[1];
+      a2 -= l * xk[2];
+      a3 -= l * xk[3];
+    }
+    xa[0] = a0;
+    xa[1] = a1;
+    xa[2] = a2;
+    xa[3] = a3;
+  }
+}
+
 // W's columns, the diagonal blocks of A (with R when flg_R) and z = W f for the current forces,
 // on d's stack; 0 when the stack is too small
 static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
@@ -1272,6 +1320,8 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
   JacRows J;
   int *start = stackInt(d, nv + 1), *mark = stackInt(d, nv), *list = stackInt(d, nv);
   mjtNum *x = mj_stackAlloc(d, (size_t)GROUP * nv), *sd = mj_stackAlloc(d, nv);
+  mjtNum** xr = (mjtNum**)mj_stackAlloc(d, nv);
+  const mjtNum** lr = (const mjtNum**)mj_stackAlloc(d, nv);
   q->wnnz = stackInt(d, nefc);
   q->wind = (int**)mj_stackAlloc(d, nefc);
   q->wadr = stackInt(d, nefc);
@@ -1284,7 +1334,7 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
   q->zmove = mj_stackAlloc(d, nv);
   q->Ainv = mj_stackAlloc(d, nefc);
   q->flg_R = flg_R;
-  if (!start || !mark || !list || !x || !sd || !q->wnnz || !q->wind || !q->wadr ||
+  if (!start || !mark || !list || !x || !sd || !xr || !lr || !q->wnnz || !q->wind || !q->wadr ||
       !q->wsame || !q->bofs || !q->bsize || !q->bshared || !q->qadr || !q->z ||
       !q->zmove || !q->Ainv ||
       !jacRows(m, d, &J)) {
@@ -1342,10 +1392,11 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
   // each group of up to GROUP rows with the same dofs (a contact's rows): w = D^-1/2
   // inv(L') J_i' over their chains, from the leaves (a dof is final once its descendants have
   // pushed into it; it pushes into its ancestors a, x(a, :) -= L(k, a) x(k, :) with row k of
-  // qLD walked from the parent's entry, its last, up the tree); the group's rows side by side
-  // in x (x[k GROUP + r]), so that their chains of updates overlap, updated in pairs of rows
-  // (vector code; an odd group's padding row stays zero, being updated from zeros, and is
-  // cleared with the others, so that a NaN in qLD cannot reach a later group through it)
+  // qLD walked from the parent's entry, its last, up the tree; pulled by chainSolve for up to
+  // four rows on one chain); the group's rows side by side in x (x[k GROUP + r]), so that
+  // their chains of updates overlap, updated in pairs of rows, or all four of chainSolve's
+  // (vector code; padding rows stay zero, being updated from zeros, and are cleared with the
+  // others, so that a NaN in qLD cannot reach a later group through them)
   for (int i = 0, g; i < nefc; i += g) {
     const int* ind = q->wind[i];
     int n = q->wnnz[i];
@@ -1355,16 +1406,21 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
       const mjtNum* v = J.val + J.rowadr[i + r];
       for (int k = 0; k < J.rownnz[i + r]; k++) x[c[k] * GROUP + r] = v[k];
     }
-    for (int t = 0; t < n; t++) {
-      int k = ind[t];
-      const mjtNum *xk = x + k * GROUP, *lk = d->qLD + start[k];
-      for (int a = m->dof_parentid[k], p = start[k + 1] - start[k] - 2; p >= 0; p--) {
-        mjtNum *xa = x + a * GROUP, l = lk[p];
-        for (int r = 0; r < g; r += 2) {
-          xa[r] -= l * xk[r];
-          xa[r + 1] -= l * xk[r + 1];
+    int chain = g <= 4 && isChain(m, start, ind, n), pad = chain ? 4 : g + g % 2;
+    if (chain) {
+      chainSolve(d->qLD, start, ind, n, x, xr, lr);
+    } else {
+      for (int t = 0; t < n; t++) {
+        int k = ind[t];
+        const mjtNum *xk = x + k * GROUP, *lk = d->qLD + start[k];
+        for (int a = m->dof_parentid[k], p = start[k + 1] - start[k] - 2; p >= 0; p--) {
+          mjtNum *xa = x + a * GROUP, l = lk[p];
+          for (int r = 0; r < g; r += 2) {
+            xa[r] -= l * xk[r];
+            xa[r + 1] -= l * xk[r + 1];
+          }
+          a = m->dof_parentid[a];
         }
-        a = m->dof_parentid[a];
       }
     }
     for (int r = 0; r < g; r++) {
@@ -1374,7 +1430,9 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
         x[ind[t] * GROUP + r] = 0;
       }
     }
-    for (int t = 0; g % 2 && t < n; t++) x[ind[t] * GROUP + g] = 0;
+    for (int r = g; r < pad; r++) {
+      for (int t = 0; t < n; t++) x[ind[t] * GROUP + r] = 0;
+    }
   }
 
   // the blocks: A(a, c) = w_a'w_c (+ R_a on the diagonal), w_a scattered into x unless the
@@ -1610,14 +1668,17 @@ static void dualState(mjData* d) {
 // with the block's earlier changes: f_a -= (res_a + sum_{c<a} A(a,c) delta_c) / A(a,a), then
 // the row's bounds (friction loss box, non-negative but for equality rows) and its state,
 // counted in cnt (through a local count: cnt's int may alias efc_state); returns the dual cost
-// change
+// change.  With dim = 4 (a condim-3 pyramid, inlined) the sums are pushed instead, each
+// A(a,c) delta_c added to row a's sum as delta_c is found (in c's order from 0, as mju_dot adds
+// fewer than four terms): mju_dot's pair of deltas read back from memory, written one by one,
+// would wait for their stores to reach the cache
 static inline mjtNum pgsRows(mjData* d, int i, int dim, int type, const mjtNum* Ab,
                              const mjtNum* ainv, const mjtNum* res, mjtNum* delta, int cnt[2]) {
   mjtNum* f = d->efc_force + i;
-  mjtNum change = 0;
+  mjtNum change = 0, sum[4] = {0, 0, 0, 0};
   int c[2] = {0, 0};
   for (int a = 0; a < dim; a++) {
-    mjtNum r = res[a] + mju_dot(Ab + a * dim, delta, a), old = f[a];
+    mjtNum r = res[a] + (dim == 4 ? sum[a] : mju_dot(Ab + a * dim, delta, a)), old = f[a];
     f[a] -= r * ainv[a];
     if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
       mjtNum fl = d->efc_frictionloss[i];
@@ -1626,6 +1687,7 @@ static inline mjtNum pgsRows(mjData* d, int i, int dim, int type, const mjtNum* 
       f[a] = 0;
     }
     delta[a] = f[a] - old;
+    for (int b = a + 1; dim == 4 && b < 4; b++) sum[b] += Ab[b * 4 + a] * delta[a];
     change += delta[a] * (r + 0.5 * Ab[a * dim + a] * delta[a]);
     setState(d, i + a, rowState(d, i + a, type, f[a]), c);
   }
