@@ -120,6 +120,13 @@ static int bodyChain(Rows* r, int b1, int b2) {
   return n;
 }
 
+// count block b over the dofs of bodies b1 and b2: their columns only matter to compressed
+// rows (dense rows are nv long)
+static void countChainRows(Rows* r, Block* b, int b1, int b2) {
+  if (r->sparse) b->nnz = bodyChain(r, b1, b2);
+  addRows(r, b);
+}
+
 // over the n columns of bodyChain: r->jacp (3 x n) = Jp(p1 on b1) - Jp(p2 on b2) and r->jacr
 // (3 x n) = Jr(b1) - Jr(b2); a dof's column at point p is (cdof_rot x (p - c) + cdof_lin,
 // cdof_rot) with c the subtree com of the body's root, about which cdof is expressed
@@ -193,11 +200,11 @@ static void bodyEquality(Rows* r, int i) {
   const mjtNum* data = m->eq_data + 11 * i;
   int weld = m->eq_type[i] == mjEQ_WELD, b1 = m->eq_obj1id[i], b2 = m->eq_obj2id[i];
   Block b = {.type = mjCNSTR_EQUALITY, .id = i, .nrow = weld ? 6 : 3};
-  b.nnz = bodyChain(r, b1, b2);
   if (!r->fill) {
-    addRows(r, &b);
+    countChainRows(r, &b, b1, b2);
     return;
   }
+  b.nnz = bodyChain(r, b1, b2);
 
   // anchors in the world, position error and translational rows
   mjtNum p1[3], p2[3];
@@ -446,11 +453,11 @@ static void contactRows(Rows* r) {
              : pyramid ? mjCNSTR_CONTACT_PYRAMIDAL
                        : mjCNSTR_CONTACT_ELLIPTIC;
     b.nrow = b.type == mjCNSTR_CONTACT_PYRAMIDAL ? 2 * (dim - 1) : dim;
-    b.nnz = bodyChain(r, b2, b1);
     if (!r->fill) {
-      addRows(r, &b);
+      countChainRows(r, &b, b2, b1);
       continue;
     }
+    b.nnz = bodyChain(r, b2, b1);
 
     // the basis rows: in place for the elliptic cone, else in scratch for the pyramid's rows
     int n = b.nnz;
