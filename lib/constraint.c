@@ -27,6 +27,10 @@ int mj_isSparse(const mjModel* m) {
   return m->opt.jacobian == mjJAC_SPARSE || (m->opt.jacobian == mjJAC_AUTO && m->nv >= 60);
 }
 
+// dense rows with their lengths (efc_J_rowlen): when nv >= 12, long enough for the blocks of
+// 4 columns past a row's last non-zero to repay keeping them
+int mj_denseRowLengths(const mjModel* m) { return !mj_isSparse(m) && m->nv >= 12; }
+
 // ---- the row builder ---------------------------------------------------------------------------
 
 // rows being made: counted (fill = 0), then written (fill = 1) by the same calls
@@ -35,6 +39,7 @@ typedef struct {
   mjData* d;
   int fill;          // 0: count rows and entries; 1: write them into d->efc_*
   int sparse;        // compressed rows
+  int rowlen;        // dense rows with their lengths (mj_denseRowLengths)
   int nefc, nJ;      // rows and Jacobian entries made so far
   int maxefc, maxJ;  // room for rows and entries
   int dropped;       // rows refused for lack of room
@@ -66,7 +71,11 @@ static int addRows(Rows* r, const Block* b) {
   }
   int first = r->nefc;
   if (r->fill) {
+    // a dense row's length: to the end of the block of 4 columns holding its last column, nv
+    // if that block is short
     mjData* d = r->d;
+    int len = b->nnz ? (r->cols[b->nnz - 1] + 4) & ~3 : 0;
+    len = len <= (nv & ~3) ? len : nv;
     for (int i = 0; i < b->nrow; i++) {
       int row = first + i, adr = r->nJ + i * rowsize;
       const mjtNum* val = r->jac + i * b->nnz;
@@ -86,6 +95,7 @@ static int addRows(Rows* r, const Block* b) {
       } else {
         mju_zero(d->efc_J + adr, nv);
         for (int k = 0; k < b->nnz; k++) d->efc_J[adr + r->cols[k]] = val[k];
+        if (r->rowlen) d->efc_J_rowlen[row] = len;
       }
     }
   }
@@ -118,6 +128,13 @@ static int bodyChain(Rows* r, int b1, int b2) {
     r->cols[b] = c, r->flags[b] = f;
   }
   return n;
+}
+
+// count block b over the dofs of bodies b1 and b2: their columns only matter to compressed
+// rows (dense rows are nv long)
+static void countChainRows(Rows* r, Block* b, int b1, int b2) {
+  if (r->sparse) b->nnz = bodyChain(r, b1, b2);
+  addRows(r, b);
 }
 
 // over the n columns of bodyChain: r->jacp (3 x n) = Jp(p1 on b1) - Jp(p2 on b2) and r->jacr
@@ -193,11 +210,11 @@ static void bodyEquality(Rows* r, int i) {
   const mjtNum* data = m->eq_data + 11 * i;
   int weld = m->eq_type[i] == mjEQ_WELD, b1 = m->eq_obj1id[i], b2 = m->eq_obj2id[i];
   Block b = {.type = mjCNSTR_EQUALITY, .id = i, .nrow = weld ? 6 : 3};
-  b.nnz = bodyChain(r, b1, b2);
   if (!r->fill) {
-    addRows(r, &b);
+    countChainRows(r, &b, b1, b2);
     return;
   }
+  b.nnz = bodyChain(r, b1, b2);
 
   // anchors in the world, position error and translational rows
   mjtNum p1[3], p2[3];
@@ -446,11 +463,11 @@ static void contactRows(Rows* r) {
              : pyramid ? mjCNSTR_CONTACT_PYRAMIDAL
                        : mjCNSTR_CONTACT_ELLIPTIC;
     b.nrow = b.type == mjCNSTR_CONTACT_PYRAMIDAL ? 2 * (dim - 1) : dim;
-    b.nnz = bodyChain(r, b2, b1);
     if (!r->fill) {
-      addRows(r, &b);
+      countChainRows(r, &b, b2, b1);
       continue;
     }
+    b.nnz = bodyChain(r, b2, b1);
 
     // the basis rows: in place for the elliptic cone, else in scratch for the pyramid's rows
     int n = b.nnz;
@@ -514,14 +531,16 @@ static void makeRows(Rows* r) {
 #define EFC_ARRAYS(X)                                                                            \
   X(int, efc_type, nefc) X(int, efc_id, nefc) X(int, efc_J_rownnz, nefc)                         \
   X(int, efc_J_rowadr, nefc) X(int, efc_J_colind, sparse ? nJ : 0) X(mjtNum, efc_J, nJ)          \
+  X(int, efc_J_rowlen, rowlen ? nefc : 0)                                                        \
   X(mjtNum, efc_pos, nefc) X(mjtNum, efc_margin, nefc) X(mjtNum, efc_frictionloss, nefc)         \
   X(mjtNum, efc_diagApprox, nefc) X(mjtNum, efc_KBIP, 4 * nefc) X(mjtNum, efc_D, nefc)           \
   X(mjtNum, efc_R, nefc) X(mjtNum, efc_vel, nefc) X(mjtNum, efc_aref, nefc)                      \
   X(mjtNum, efc_b, nefc) X(mjtNum, efc_force, nefc) X(int, efc_state, nefc)
 // clang-format on
 
-// the efc_* arrays for nefc rows and nJ Jacobian entries from the arena; 0 when it is full
-static int allocEfc(mjData* d, size_t nefc, size_t nJ, int sparse) {
+// the efc_* arrays for nefc rows and nJ Jacobian entries (compressed when sparse, with row
+// lengths when rowlen) from the arena; 0 when it is full
+static int allocEfc(mjData* d, size_t nefc, size_t nJ, int sparse, int rowlen) {
 #define X(type, name, count) \
   if (!(d->name = mj_arenaAlloc(d, sizeof(type) * (count)))) return 0;
   EFC_ARRAYS(X)
@@ -543,12 +562,17 @@ void mj_makeConstraint(const mjModel* m, mjData* d) {
   int nv = m->nv;
   d->nefc = d->nJ = 0;
   for (int i = 0; i < d->ncon; i++) d->contact[i].efc_address = -1;
-  allocEfc(d, 0, 0, 0);
+  allocEfc(d, 0, 0, 0, 0);
   if (m->opt.disableflags & mjDSBL_CONSTRAINT) return;
 
   // scratch for one constraint's columns and rows
   size_t mark = mj_markStack(d);
-  Rows r = {.m = m, .d = d, .sparse = mj_isSparse(m), .maxefc = d->njmax, .maxJ = INT_MAX};
+  Rows r = {.m = m,
+            .d = d,
+            .sparse = mj_isSparse(m),
+            .rowlen = mj_denseRowLengths(m),
+            .maxefc = d->njmax,
+            .maxJ = INT_MAX};
   r.cols = (int*)mj_stackAlloc(d, (size_t)nv);
   r.flags = (int*)mj_stackAlloc(d, (size_t)nv);
   r.jac = mj_stackAlloc(d, (size_t)(MAXROWS + 12) * nv);
@@ -559,9 +583,9 @@ void mj_makeConstraint(const mjModel* m, mjData* d) {
   // count, then allocate what was counted (all or nothing)
   makeRows(&r);
   if (r.dropped) mj_warning(d, mjWARN_CNSTRFULL, r.nefc + r.dropped);
-  if (!allocEfc(d, (size_t)r.nefc, (size_t)r.nJ, r.sparse)) {
+  if (!allocEfc(d, (size_t)r.nefc, (size_t)r.nJ, r.sparse, r.rowlen)) {
     mj_warning(d, mjWARN_CNSTRFULL, r.nefc);
-    allocEfc(d, 0, 0, 0);
+    allocEfc(d, 0, 0, 0, 0);
     mj_freeStack(d, mark);
     return;
   }
@@ -719,10 +743,27 @@ void mj_referenceConstraint(const mjModel* m, mjData* d) {
 
 // ---- products with the Jacobian ---------------------------------------------------------------
 
-// res (nefc) = J vec (nv)
+// whether every one of the n values of vec is finite
+static int allFinite(const mjtNum* vec, int n) {
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(vec[i])) return 0;
+  }
+  return 1;
+}
+
+// res (nefc) = J vec (nv); a dense row by mju_dot over its efc_J_rowlen columns when kept and
+// vec is finite (the zeros beyond, whole blocks of 4 or none, would add +-0 to its partial
+// sums, which cannot be -0), else over nv
 void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
+  int nv = m->nv;
   if (!mj_isSparse(m)) {
-    mju_mulMatVec(res, d->efc_J, vec, d->nefc, m->nv);
+    if (!mj_denseRowLengths(m) || !allFinite(vec, nv)) {
+      mju_mulMatVec(res, d->efc_J, vec, d->nefc, nv);
+      return;
+    }
+    for (int i = 0; i < d->nefc; i++) {
+      res[i] = mju_dot(d->efc_J + (size_t)i * nv, vec, d->efc_J_rowlen[i]);
+    }
     return;
   }
   for (int i = 0; i < d->nefc; i++) {
@@ -747,13 +788,24 @@ void mj_efcRow(const mjModel* m, const mjData* d, int r, mjtNum* row) {
   for (int k = 0; k < d->efc_J_rownnz[r]; k++) row[d->efc_J_colind[adr + k]] = d->efc_J[adr + k];
 }
 
-// res (nv) = J' vec (nefc)
+// res (nv) = J' vec (nefc); a dense J row by row where vec is not zero (as mju_mulMatTVec),
+// over the row's efc_J_rowlen columns when kept and vec is finite (the zeros beyond would add
+// +-0 to sums that cannot be -0)
 void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
-  if (!mj_isSparse(m)) {
-    mju_mulMatTVec(res, d->efc_J, vec, d->nefc, m->nv);
+  int nv = m->nv;
+  if (!mj_isSparse(m) && !mj_denseRowLengths(m)) {
+    mju_mulMatTVec(res, d->efc_J, vec, d->nefc, nv);
     return;
   }
-  mju_zero(res, m->nv);
+  mju_zero(res, nv);
+  if (!mj_isSparse(m)) {
+    for (int i = 0; i < d->nefc; i++) {
+      if (!vec[i]) continue;
+      int n = isfinite(vec[i]) ? d->efc_J_rowlen[i] : nv;
+      mju_addToScl(res, d->efc_J + (size_t)i * nv, vec[i], n);
+    }
+    return;
+  }
   for (int i = 0; i < d->nefc; i++) {
     int adr = d->efc_J_rowadr[i], n = d->efc_J_rownnz[i];
     const mjtNum* J = d->efc_J + adr;

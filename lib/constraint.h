@@ -11,6 +11,9 @@
 // 1 when efc_J is stored as compressed rows: opt.jacobian sparse, or auto with nv >= 60
 int mj_isSparse(const mjModel* m);
 
+// 1 when dense rows come with their lengths efc_J_rowlen (nv >= 12)
+int mj_denseRowLengths(const mjModel* m);
+
 // row(nv) = row r of efc_J, dense or sparse
 void mj_efcRow(const mjModel* m, const mjData* d, int r, mjtNum* row);
 

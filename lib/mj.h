@@ -252,6 +252,8 @@ typedef struct mjData_ {
   int* efc_J_rowadr;         // row start in efc_J and efc_J_colind (sparse)         (nefc)
   int* efc_J_colind;         // column indices (sparse)                              (nJ)
   mjtNum* efc_J;             // constraint Jacobian                                  (nJ)
+  int* efc_J_rowlen;         // dense, nv >= 12: columns of a row to the end of the  (nefc)
+                             // 4-column block of its last non-zero, nv if it is short
   mjtNum* efc_pos;           // constraint position (equality, contact distance)     (nefc)
   mjtNum* efc_margin;        // inclusion margin (contact)                           (nefc)
   mjtNum* efc_frictionloss;  // frictionloss (friction rows)                         (nefc)

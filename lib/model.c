@@ -235,8 +235,8 @@ double mj_constraintStackNeed(const mjModel* m, double rownnz, double nwide, int
   // Jacobian entries: compressed rows (at most `wide` rows over every dof), or dense rows
   double nJs = (R - wide) * rownnz + wide * nv, nJ = dense ? R * nv : nJs;
 
-  // the arena: 14 mjtNums and 5 ints per row, J's values and (compressed) columns, 18 arrays
-  // each rounded up to 8 bytes
+  // the arena: 14 mjtNums and 5 ints per row (6 with dense row lengths), J's values and
+  // (compressed) columns, its arrays each rounded up to 8 bytes (within 18)
   double arena = 17 * R + (dense ? nJ : 1.5 * nJ) + 18;
 
   // a dense J gathered into compressed rows on the stack by each solver (jacRows)

@@ -286,7 +286,8 @@ typedef struct {
 // n ints from d's stack (NULL when it is exhausted)
 static int* stackInt(mjData* d, size_t n) { return (int*)mj_stackAlloc(d, (n + 1) / 2); }
 
-// the compressed rows of efc_J; a dense J's non-zeros go to d's stack; 0 when it is too small
+// the compressed rows of efc_J; a dense J's non-zeros (within each row's efc_J_rowlen when
+// kept) go to d's stack; 0 when it is too small
 static int jacRows(const mjModel* m, mjData* d, JacRows* J) {
   int nv = m->nv, nefc = d->nefc;
   if (mj_isSparse(m)) {
@@ -297,13 +298,14 @@ static int jacRows(const mjModel* m, mjData* d, JacRows* J) {
     return 1;
   }
   size_t nJ = (size_t)nefc * nv;
+  int rowlen = mj_denseRowLengths(m);
   int *rownnz = stackInt(d, nefc), *rowadr = stackInt(d, nefc), *colind = stackInt(d, nJ);
   mjtNum* val = mj_stackAlloc(d, nJ);
   if (!rownnz || !rowadr || !colind || !val) return 0;
   for (int i = 0, adr = 0; i < nefc; i++) {
     const mjtNum* row = d->efc_J + (size_t)i * nv;
     rowadr[i] = adr;
-    for (int j = 0; j < nv; j++) {
+    for (int j = 0; j < (rowlen ? d->efc_J_rowlen[i] : nv); j++) {
       if (row[j] == 0) continue;
       colind[adr] = j;
       val[adr++] = row[j];
