@@ -369,11 +369,10 @@ typedef struct {
 
 // mix the parameters of geoms g1, g2: the higher priority's condim, friction, solref, solimp;
 // at equal priority max condim and friction, solref and solimp weighted by solmix (solref
-// elementwise min unless both are positive time constants); margins and gaps add
+// elementwise min unless both are positive time constants); gaps add (margins: candidateMargin)
 static void mixParams(const mjModel* m, int g1, int g2, Params* p) {
   const mjtNum* f;
   int pr1 = m->geom_priority[g1], pr2 = m->geom_priority[g2];
-  p->margin = m->geom_margin[g1] + m->geom_margin[g2];
   p->gap = m->geom_gap[g1] + m->geom_gap[g2];
   p->solreffriction[0] = p->solreffriction[1] = 0;
   mjtNum fmix[3];
@@ -413,10 +412,9 @@ static void mixParams(const mjModel* m, int g1, int g2, Params* p) {
   mju_copy(p->friction, fr, 5);
 }
 
-// the parameters of explicit pair i
+// the parameters of explicit pair i (its margin: candidateMargin)
 static void pairParams(const mjModel* m, int i, Params* p) {
   p->dim = m->pair_dim[i];
-  p->margin = m->pair_margin[i];
   p->gap = m->pair_gap[i];
   mju_copy(p->friction, m->pair_friction + 5 * i, 5);
   mju_copy(p->solref, m->pair_solref + 2 * i, 2);
@@ -424,21 +422,35 @@ static void pairParams(const mjModel* m, int i, Params* p) {
   mju_copy(p->solimp, m->pair_solimp + 5 * i, 5);
 }
 
-// the override option replaces margin, solref (normal and frictional), solimp and friction
+// the override option replaces solref (normal and frictional), solimp and friction (and the
+// margin: candidateMargin)
 static void overrideParams(const mjModel* m, Params* p) {
   if (!(m->opt.enableflags & mjENBL_OVERRIDE)) return;
-  p->margin = m->opt.o_margin;
   mju_copy(p->solref, m->opt.o_solref, 2);
   mju_copy(p->solreffriction, m->opt.o_solref, 2);
   mju_copy(p->solimp, m->opt.o_solimp, 5);
   mju_copy(p->friction, m->opt.o_friction, 5);
 }
 
+// the margin of candidate c: its pair's, else its geoms' summed; the override's when enabled
+static mjtNum candidateMargin(const mjModel* m, const Candidate* c) {
+  if (m->opt.enableflags & mjENBL_OVERRIDE) return m->opt.o_margin;
+  return c->kind == 0 ? m->pair_margin[c->a] : m->geom_margin[c->a] + m->geom_margin[c->b];
+}
+
+// the parameters of candidate c's contacts: its pair's or its geoms' mixed, then the override
+static void candidateParams(const mjModel* m, const Candidate* c, Params* p) {
+  if (c->kind == 0) pairParams(m, c->a, p);
+  else mixParams(m, c->a, c->b, p);
+  p->margin = candidateMargin(m, c);
+  overrideParams(m, p);
+}
+
 // ---- narrow phase -----------------------------------------------------------------------------
 
-// collide g1 and g2 (ordered by type for the dispatch) with parameters p and append the
+// collide g1 and g2 (ordered by type for the dispatch) of candidate cand and append the
 // contacts to d->contact; when the list is full, count mjWARN_CONTACTFULL and return 1
-static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Params* p) {
+static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Candidate* cand) {
   if (m->geom_type[g1] > m->geom_type[g2]) {
     int t = g1;
     g1 = g2;
@@ -446,20 +458,24 @@ static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Params
   }
   mjfCollision fn = mj_collisionFunc[m->geom_type[g1]][m->geom_type[g2]];
   if (!fn) return 0;
-  if (!spheresOverlap(m, d, g1, g2, p->margin)) return 0;
+  mjtNum margin = candidateMargin(m, cand);
+  if (!spheresOverlap(m, d, g1, g2, margin)) return 0;
 
   // straight into the list when a pair's worth fits, else through a buffer
   mjContact buf[mjMAXCONPAIR];
   int room = d->nconmax - d->ncon;
   mjContact* con = room >= mjMAXCONPAIR ? d->contact + d->ncon : buf;
-  int n = fn(m, d, con, g1, g2, p->margin);
+  int n = fn(m, d, con, g1, g2, margin);
   int full = n > room;
   if (full) {
     mj_warning(d, mjWARN_CONTACTFULL, d->ncon);
     n = room;
   }
 
-  // complete each contact
+  // complete each contact with the candidate's parameters (mixed only when there are contacts:
+  // most candidates have none)
+  Params params, *p = &params;
+  if (n) candidateParams(m, cand, p);
   for (int i = 0; i < n; i++) {
     mjContact* c = d->contact + d->ncon + i;
     if (con != d->contact + d->ncon) *c = con[i];
@@ -615,19 +631,10 @@ void mj_collision(const mjModel* m, mjData* d) {
 
   // the narrow phase, in order, until the list is full
   for (int i = 0; i < ncand; i++) {
-    Params p;
-    int g1, g2;
-    if (cand[i].kind == 0) {
-      g1 = m->pair_geom1[cand[i].a];
-      g2 = m->pair_geom2[cand[i].a];
-      pairParams(m, cand[i].a, &p);
-    } else {
-      g1 = cand[i].a;
-      g2 = cand[i].b;
-      mixParams(m, g1, g2, &p);
-    }
-    overrideParams(m, &p);
-    if (collidePair(m, d, g1, g2, &p)) break;
+    const Candidate* c = cand + i;
+    int g1 = c->kind == 0 ? m->pair_geom1[c->a] : c->a;
+    int g2 = c->kind == 0 ? m->pair_geom2[c->a] : c->b;
+    if (collidePair(m, d, g1, g2, c)) break;
   }
   mj_freeStack(d, mark);
 }
