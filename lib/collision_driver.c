@@ -180,9 +180,10 @@ typedef struct {
 } NodeMemo;
 
 // 1 when the midphase passes geoms g1, g2 with pair margin `margin`: every node pair on the
-// traversal's path overlaps (each pair tested once per memo), then the geoms' own boxes
-static int treeOverlap(const mjModel* m, const mjData* d, NodeMemo* memo, int g1, int g2,
-                       mjtNum margin) {
+// traversal's path overlaps (each pair tested once per memo), then the geoms' own boxes; kept
+// out of line (inlined into keepPair, its registers burden every early rejection there)
+static __attribute__((noinline)) int treeOverlap(const mjModel* m, const mjData* d,
+                                                 NodeMemo* memo, int g1, int g2, mjtNum margin) {
   if (m->geom_bodyid[g1] > m->geom_bodyid[g2]) {
     int s = g1;
     g1 = g2;
@@ -307,17 +308,17 @@ static void sortCandidates(Candidate* c, int n) {
 
 // the unit principal axis (largest variance) of the bounded geoms' centers; x when fewer
 // than two
-static void sweepAxis(const mjData* d, const Interval* iv, int n, mjtNum axis[3]) {
+static void sweepAxis(const mjData* d, const int* geoms, int n, mjtNum axis[3]) {
   mjtNum mean[3] = {0, 0, 0}, cov[9] = {0}, eigval[3], eigvec[9], quat[4];
   axis[0] = 1;
   axis[1] = axis[2] = 0;
   if (n < 2) return;
-  for (int i = 0; i < n; i++) mju_addToScl3(mean, d->geom_xpos + 3 * iv[i].geom, 1.0 / n);
+  for (int i = 0; i < n; i++) mju_addToScl3(mean, d->geom_xpos + 3 * geoms[i], 1.0 / n);
 
   // cov = sum (x - mean)(x - mean)'
   for (int i = 0; i < n; i++) {
     mjtNum dif[3];
-    mju_sub3(dif, d->geom_xpos + 3 * iv[i].geom, mean);
+    mju_sub3(dif, d->geom_xpos + 3 * geoms[i], mean);
     for (int r = 0; r < 3; r++)
       for (int c = 0; c < 3; c++) cov[3 * r + c] += dif[r] * dif[c];
   }
@@ -327,23 +328,33 @@ static void sweepAxis(const mjData* d, const Interval* iv, int n, mjtNum axis[3]
   axis[2] = eigvec[6];
 }
 
+// the collidable geoms of a broad phase: unbounded (planes) and bounded ones, each in geom
+// order, and the sweep intervals, sorted by lower end, of the bounded ones that may pair with
+// another bounded one by contype/conaffinity
+typedef struct {
+  const int *inf, *bnd;
+  const Interval* iv;
+  int ninf, nb, niv;
+} Geoms;
+
 // the broad phase: the surviving dynamic geom pairs into out[0 .. cap) (further ones only
-// counted); returns the count.  Geoms that can collide with nothing are skipped; unbounded
-// geoms (planes) are tested against all others, bounded ones by sweep and prune of their
-// intervals
-static int broadphase(const mjModel* m, const mjData* d, NodeMemo* memo, const Interval* iv,
-                      int nb, const int* inf, int ninf, Candidate* out, int cap) {
-  int n = 0;
+// counted); returns the count.  Unbounded geoms are tested against all others, bounded ones
+// by sweep and prune of their intervals
+static int broadphase(const mjModel* m, const mjData* d, NodeMemo* memo, const Geoms* gs,
+                      Candidate* out, int cap) {
+  const int *inf = gs->inf, *bnd = gs->bnd;
+  const Interval* iv = gs->iv;
+  int n = 0, ninf = gs->ninf, nb = gs->nb, niv = gs->niv;
 
   // unbounded against everything (each unordered pair once)
   for (int i = 0; i < ninf; i++) {
     for (int j = i + 1; j < ninf; j++) addGeomPair(m, d, memo, inf[i], inf[j], out, cap, &n);
-    for (int j = 0; j < nb; j++) addGeomPair(m, d, memo, inf[i], iv[j].geom, out, cap, &n);
+    for (int j = 0; j < nb; j++) addGeomPair(m, d, memo, inf[i], bnd[j], out, cap, &n);
   }
 
-  // overlapping intervals, sorted by lower end
-  for (int i = 0; i < nb; i++)
-    for (int j = i + 1; j < nb && iv[j].lo <= iv[i].hi; j++)
+  // overlapping intervals
+  for (int i = 0; i < niv; i++)
+    for (int j = i + 1; j < niv && iv[j].lo <= iv[i].hi; j++)
       addGeomPair(m, d, memo, iv[i].geom, iv[j].geom, out, cap, &n);
   return n;
 }
@@ -358,11 +369,10 @@ typedef struct {
 
 // mix the parameters of geoms g1, g2: the higher priority's condim, friction, solref, solimp;
 // at equal priority max condim and friction, solref and solimp weighted by solmix (solref
-// elementwise min unless both are positive time constants); margins and gaps add
+// elementwise min unless both are positive time constants); gaps add (margins: candidateMargin)
 static void mixParams(const mjModel* m, int g1, int g2, Params* p) {
   const mjtNum* f;
   int pr1 = m->geom_priority[g1], pr2 = m->geom_priority[g2];
-  p->margin = m->geom_margin[g1] + m->geom_margin[g2];
   p->gap = m->geom_gap[g1] + m->geom_gap[g2];
   p->solreffriction[0] = p->solreffriction[1] = 0;
   mjtNum fmix[3];
@@ -402,10 +412,9 @@ static void mixParams(const mjModel* m, int g1, int g2, Params* p) {
   mju_copy(p->friction, fr, 5);
 }
 
-// the parameters of explicit pair i
+// the parameters of explicit pair i (its margin: candidateMargin)
 static void pairParams(const mjModel* m, int i, Params* p) {
   p->dim = m->pair_dim[i];
-  p->margin = m->pair_margin[i];
   p->gap = m->pair_gap[i];
   mju_copy(p->friction, m->pair_friction + 5 * i, 5);
   mju_copy(p->solref, m->pair_solref + 2 * i, 2);
@@ -413,21 +422,35 @@ static void pairParams(const mjModel* m, int i, Params* p) {
   mju_copy(p->solimp, m->pair_solimp + 5 * i, 5);
 }
 
-// the override option replaces margin, solref (normal and frictional), solimp and friction
+// the override option replaces solref (normal and frictional), solimp and friction (and the
+// margin: candidateMargin)
 static void overrideParams(const mjModel* m, Params* p) {
   if (!(m->opt.enableflags & mjENBL_OVERRIDE)) return;
-  p->margin = m->opt.o_margin;
   mju_copy(p->solref, m->opt.o_solref, 2);
   mju_copy(p->solreffriction, m->opt.o_solref, 2);
   mju_copy(p->solimp, m->opt.o_solimp, 5);
   mju_copy(p->friction, m->opt.o_friction, 5);
 }
 
+// the margin of candidate c: its pair's, else its geoms' summed; the override's when enabled
+static mjtNum candidateMargin(const mjModel* m, const Candidate* c) {
+  if (m->opt.enableflags & mjENBL_OVERRIDE) return m->opt.o_margin;
+  return c->kind == 0 ? m->pair_margin[c->a] : m->geom_margin[c->a] + m->geom_margin[c->b];
+}
+
+// the parameters of candidate c's contacts: its pair's or its geoms' mixed, then the override
+static void candidateParams(const mjModel* m, const Candidate* c, Params* p) {
+  if (c->kind == 0) pairParams(m, c->a, p);
+  else mixParams(m, c->a, c->b, p);
+  p->margin = candidateMargin(m, c);
+  overrideParams(m, p);
+}
+
 // ---- narrow phase -----------------------------------------------------------------------------
 
-// collide g1 and g2 (ordered by type for the dispatch) with parameters p and append the
+// collide g1 and g2 (ordered by type for the dispatch) of candidate cand and append the
 // contacts to d->contact; when the list is full, count mjWARN_CONTACTFULL and return 1
-static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Params* p) {
+static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Candidate* cand) {
   if (m->geom_type[g1] > m->geom_type[g2]) {
     int t = g1;
     g1 = g2;
@@ -435,20 +458,24 @@ static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Params
   }
   mjfCollision fn = mj_collisionFunc[m->geom_type[g1]][m->geom_type[g2]];
   if (!fn) return 0;
-  if (!spheresOverlap(m, d, g1, g2, p->margin)) return 0;
+  mjtNum margin = candidateMargin(m, cand);
+  if (!spheresOverlap(m, d, g1, g2, margin)) return 0;
 
   // straight into the list when a pair's worth fits, else through a buffer
   mjContact buf[mjMAXCONPAIR];
   int room = d->nconmax - d->ncon;
   mjContact* con = room >= mjMAXCONPAIR ? d->contact + d->ncon : buf;
-  int n = fn(m, d, con, g1, g2, p->margin);
+  int n = fn(m, d, con, g1, g2, margin);
   int full = n > room;
   if (full) {
     mj_warning(d, mjWARN_CONTACTFULL, d->ncon);
     n = room;
   }
 
-  // complete each contact
+  // complete each contact with the candidate's parameters (mixed only when there are contacts:
+  // most candidates have none)
+  Params params, *p = &params;
+  if (n) candidateParams(m, cand, p);
   for (int i = 0; i < n; i++) {
     mjContact* c = d->contact + d->ncon + i;
     if (con != d->contact + d->ncon) *c = con[i];
@@ -532,34 +559,47 @@ void mj_collision(const mjModel* m, mjData* d) {
   size_t mark = mj_markStack(d);
   int ngeom = m->ngeom;
 
-  // geoms that may collide: bounded ones as sweep intervals, unbounded ones apart
+  // geoms that may collide: unbounded ones apart; of the bounded ones, those whose contype or
+  // conaffinity matches another bounded geom's go to the sweep, the others pair with unbounded
+  // geoms only (bnd: all bounded, in geom order)
   Interval* iv = (Interval*)mj_stackAlloc(d, ngeom * sizeof(Interval) / sizeof(mjtNum) + 1);
   int* inf = (int*)mj_stackAlloc(d, ngeom * sizeof(int) / sizeof(mjtNum) + 1);
-  if (!iv || !inf) {
+  int* bnd = (int*)mj_stackAlloc(d, ngeom * sizeof(int) / sizeof(mjtNum) + 1);
+  if (!iv || !inf || !bnd) {
     mj_warning(d, mjWARN_CONTACTFULL, 0);
     mj_freeStack(d, mark);
     return;
   }
-  int nb = 0, ninf = 0;
+  int nb = 0, ninf = 0, types = 0, affinities = 0;
   for (int g = 0; g < ngeom; g++) {
     if (!m->geom_contype[g] && !m->geom_conaffinity[g]) continue;
-    if (m->geom_rbound[g] <= 0) inf[ninf++] = g;
-    else iv[nb++].geom = g;
+    if (m->geom_rbound[g] <= 0) {
+      inf[ninf++] = g;
+    } else {
+      bnd[nb++] = g;
+      types |= m->geom_contype[g];
+      affinities |= m->geom_conaffinity[g];
+    }
   }
 
-  // sweep intervals: center'axis +- (rbound + margin), by ascending lower ends (few: each
-  // inserted into the sorted ones before it)
+  // sweep intervals: center'axis +- (rbound + margin) on the principal axis of all bounded
+  // geoms, by ascending lower ends (few: each inserted into the sorted ones before it)
   mjtNum axis[3];
-  sweepAxis(d, iv, nb, axis);
+  int niv = 0;
   for (int i = 0; i < nb; i++) {
-    int g = iv[i].geom, j = i;
-    mjtNum c = mju_dot3(d->geom_xpos + 3 * g, axis), r = m->geom_rbound[g] + geomMargin(m, g);
-    Interval x = {c - r, c + r, g};
-    if (nb <= SHORTSORT)
-      for (; j > 0 && iv[j - 1].lo > x.lo; j--) iv[j] = iv[j - 1];
-    iv[j] = x;
+    int g = bnd[i];
+    if ((m->geom_contype[g] & affinities) || (m->geom_conaffinity[g] & types)) {
+      if (!niv) sweepAxis(d, bnd, nb, axis);
+      mjtNum c = mju_dot3(d->geom_xpos + 3 * g, axis), r = m->geom_rbound[g] + geomMargin(m, g);
+      Interval x = {c - r, c + r, g};
+      int j = niv++;
+      if (nb <= SHORTSORT)
+        for (; j > 0 && iv[j - 1].lo > x.lo; j--) iv[j] = iv[j - 1];
+      iv[j] = x;
+    }
   }
-  if (nb > SHORTSORT) qsort(iv, nb, sizeof(Interval), compareIntervals);
+  if (nb > SHORTSORT) qsort(iv, niv, sizeof(Interval), compareIntervals);
+  Geoms gs = {inf, bnd, iv, ninf, nb, niv};
 
   // the candidates in one pass into room for every pair of them (counted first when the
   // stack has not that much), then the explicit pairs; sorted into MuJoCo's order
@@ -569,15 +609,15 @@ void mj_collision(const mjModel* m, mjData* d) {
   size_t nc = (size_t)(nb + ninf), room = nc * (nc - 1) / 2;
   Candidate* cand = allocCandidates(d, room + m->npair);
   if (cand) {
-    ndyn = broadphase(m, d, memo, iv, nb, inf, ninf, cand, (int)room);
+    ndyn = broadphase(m, d, memo, &gs, cand, (int)room);
   } else {
-    ndyn = broadphase(m, d, memo, iv, nb, inf, ninf, NULL, 0);
+    ndyn = broadphase(m, d, memo, &gs, NULL, 0);
     if (!(cand = allocCandidates(d, (size_t)ndyn + m->npair))) {
       mj_warning(d, mjWARN_CONTACTFULL, 0);
       mj_freeStack(d, mark);
       return;
     }
-    broadphase(m, d, memo, iv, nb, inf, ninf, cand, ndyn);
+    broadphase(m, d, memo, &gs, cand, ndyn);
   }
   int ncand = ndyn + m->npair;
   for (int i = 0; i < m->npair; i++) {
@@ -591,19 +631,10 @@ void mj_collision(const mjModel* m, mjData* d) {
 
   // the narrow phase, in order, until the list is full
   for (int i = 0; i < ncand; i++) {
-    Params p;
-    int g1, g2;
-    if (cand[i].kind == 0) {
-      g1 = m->pair_geom1[cand[i].a];
-      g2 = m->pair_geom2[cand[i].a];
-      pairParams(m, cand[i].a, &p);
-    } else {
-      g1 = cand[i].a;
-      g2 = cand[i].b;
-      mixParams(m, g1, g2, &p);
-    }
-    overrideParams(m, &p);
-    if (collidePair(m, d, g1, g2, &p)) break;
+    const Candidate* c = cand + i;
+    int g1 = c->kind == 0 ? m->pair_geom1[c->a] : c->a;
+    int g2 = c->kind == 0 ? m->pair_geom2[c->a] : c->b;
+    if (collidePair(m, d, g1, g2, c)) break;
   }
   mj_freeStack(d, mark);
 }
