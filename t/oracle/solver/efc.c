@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "constraint.h"
 #include "mj.h"
 #include "smooth.h"
 
@@ -147,6 +148,19 @@ static int runCase(mjModel* m, mjData* d, const char* name, const char* p, const
   list(p, end, "efc_type", nefc, NULL, d->efc_type);
   list(p, end, "efc_id", nefc, NULL, d->efc_id);
   list(p, end, "efc_J", nefc * nv, d->efc_J, NULL);
+
+  // dense rows' lengths as the constraint stage keeps them (lib/constraint.c addRows): to the
+  // end of the block of 4 columns holding the last non-zero, nv if that block is short
+  if (!sparse && mj_denseRowLengths(m)) {
+    d->efc_J_rowlen = arena(d, nefc, sizeof(int));
+    for (int i = 0; i < nefc; i++) {
+      int last = -1;
+      for (int j = 0; j < nv; j++)
+        if (d->efc_J[i * nv + j] != 0) last = j;
+      int len = last >= 0 ? (last + 4) & ~3 : 0;
+      d->efc_J_rowlen[i] = len <= (nv & ~3) ? len : nv;
+    }
+  }
 
   // compressed rows: the non-zeros moved to the front of efc_J, row by row
   if (sparse) {
