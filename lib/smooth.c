@@ -356,6 +356,15 @@ static inline void rowUpdate(mjtNum* restrict res, const mjtNum* restrict vec, m
   if (j < n) res[j] += vec[j] * scl;
 }
 
+// res1 += scl1 * vec and res2 += scl2 * vec over n entries of three different rows
+static inline void pairUpdate(mjtNum* restrict res1, mjtNum* restrict res2,
+                              const mjtNum* restrict vec, mjtNum scl1, mjtNum scl2, int n) {
+  for (int j = 0; j < n; j++) {
+    res1[j] += vec[j] * scl1;
+    res2[j] += vec[j] * scl2;
+  }
+}
+
 // L'DL from the leaves: for k = nv-1..0 with D_k = the current M(k,k) and every ancestor i of
 // k: M(i, j) -= M(k,i) M(k,j) / D_k for j = i and i's ancestors, then L(k,:) = M(k,:)/D_k.
 // In the ascending layout, ancestor i sits at offset p of row k, and row i's p+1 entries
@@ -386,8 +395,21 @@ void mj_factorI(const mjModel* m, mjData* d, const mjtNum* mat, mjtNum* ld, mjtN
       row[n - 1] = mjMINVAL;
     }
     mjtNum inv = 1 / row[n - 1];
-    for (int i = parent[k], p = n - 2; p >= 0; i = parent[i], p--)
-      if (row[p]) rowUpdate(ld + start[i], row, -row[p] * inv, p + 1);
+    for (int i = parent[k], p = n - 2; p >= 0; i = parent[i], p--) {
+      if (!row[p]) continue;
+      mjtNum* ri = ld + start[i];
+      int q = parent[i];
+
+      // parent q = i-1 is the next ancestor: its p entries end where row i starts, one pass
+      if (p > 0 && q == i - 1 && row[p - 1]) {
+        pairUpdate(ri, ri - p, row, -row[p] * inv, -row[p - 1] * inv, p);
+        ri[p] += row[p] * (-row[p] * inv);
+        i = q;
+        p--;
+      } else {
+        rowUpdate(ri, row, -row[p] * inv, p + 1);
+      }
+    }
     mju_scl(row, row, inv, n - 1);
     diaginv[k] = inv;
   }
