@@ -1,5 +1,5 @@
 // collision_driver.c: collision detection (mj_collision): the broad phase (sweep and prune
-// along the principal axis of the geom centers), the pair filters, the explicit <pair>s, the
+// of the geom centers, with MuJoCo's pairs of its principal axis), the pair filters, the explicit <pair>s, the
 // dispatch to the narrow phase by geom types and the mixing of the contact parameters.
 //
 // Contacts come out in MuJoCo's order: by body pair (signature body1 << 16 | body2, body1 <
@@ -664,8 +664,9 @@ void mj_collision(const mjModel* m, mjData* d) {
     }
   }
 
-  // sweep intervals: center'axis +- (rbound + margin) on the principal axis of all bounded
-  // geoms, by ascending lower ends (few: each inserted into the sorted ones before it)
+  // sweep intervals: center'axis +- (rbound + margin + tol) on the axis chooseAxis picks from
+  // all bounded geoms, by ascending lower ends (few: each inserted into the sorted ones before
+  // it)
   mjtNum axis[3];
   Exact ex = {bnd, nb, 0, 0, {0, 0, 0}};
   int niv = 0;
