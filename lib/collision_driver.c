@@ -1,5 +1,5 @@
 // collision_driver.c: collision detection (mj_collision): the broad phase (sweep and prune
-// along the principal axis of the geom centers), the pair filters, the explicit <pair>s, the
+// of the geom centers, with MuJoCo's pairs of its principal axis), the pair filters, the explicit <pair>s, the
 // dispatch to the narrow phase by geom types and the mixing of the contact parameters.
 //
 // Contacts come out in MuJoCo's order: by body pair (signature body1 << 16 | body2, body1 <
@@ -7,6 +7,8 @@
 // geom pairs of the two bodies in ascending geom order.
 #include "collision.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "util.h"
@@ -93,13 +95,16 @@ static mjtNum geomMargin(const mjModel* m, int g) {
   return (m->opt.enableflags & mjENBL_OVERRIDE) ? 0.5 * m->opt.o_margin : m->geom_margin[g];
 }
 
-// 1 when the bounding spheres (inflated by the margin) of g1 and g2 overlap; planes (rbound
-// 0) are unbounded
-static int spheresOverlap(const mjModel* m, const mjData* d, int g1, int g2, mjtNum margin) {
+// 1 when the bounding spheres (inflated by the margin) of g1 and g2 overlap, *slack their
+// r - dist (r = r1 + r2 + margin); planes (rbound 0) are unbounded (slack +inf)
+static int spheresOverlap(const mjModel* m, const mjData* d, int g1, int g2, mjtNum margin,
+                          mjtNum* slack) {
   mjtNum r1 = m->geom_rbound[g1], r2 = m->geom_rbound[g2];
+  *slack = INFINITY;
   if (r1 <= 0 || r2 <= 0) return 1;
   mjtNum r = r1 + r2 + margin;
   mjtNum dist = mju_dist3(d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2);
+  *slack = r - dist;
   return dist <= r;
 }
 
@@ -225,10 +230,23 @@ static __attribute__((noinline)) int treeOverlap(const mjModel* m, const mjData*
                       margin, 0);
 }
 
+// a sweep pair's test on the principal axis, for pairs the sweep took on a coordinate axis
+// with intervals widened by tol whose bounding spheres overlap by less than tol (at round-off,
+// where the two axes could disagree); the axis computed at the first such pair
+typedef struct {
+  const int* bnd;
+  int nb, have;
+  mjtNum tol, axis[3];
+} Exact;
+
+static int principalOverlap(const mjModel* m, const mjData* d, Exact* ex, int g1, int g2);
+
 // 1 when the dynamic geom pair (g1, g2) survives the filters: contype/conaffinity, same weld
 // body, parent-child (unless disabled; not for the world), the bounding spheres, exclusions,
-// explicit pairs of the same geoms and the midphase (memo NULL: disabled)
-static int keepPair(const mjModel* m, const mjData* d, NodeMemo* memo, int g1, int g2) {
+// explicit pairs of the same geoms and the midphase (memo NULL: disabled); a sweep pair (ex
+// not NULL) also its overlap on the principal axis when near round-off
+static int keepPair(const mjModel* m, const mjData* d, NodeMemo* memo, Exact* ex, int g1,
+                    int g2) {
   if (!((m->geom_contype[g1] & m->geom_conaffinity[g2]) ||
         (m->geom_contype[g2] & m->geom_conaffinity[g1])))
     return 0;
@@ -243,7 +261,9 @@ static int keepPair(const mjModel* m, const mjData* d, NodeMemo* memo, int g1, i
 
   // the bounding spheres, before the searches of the exclusions and explicit pairs
   mjtNum margin = geomMargin(m, g1) + geomMargin(m, g2);
-  if (!spheresOverlap(m, d, g1, g2, margin)) return 0;
+  mjtNum slack;
+  if (!spheresOverlap(m, d, g1, g2, margin, &slack)) return 0;
+  if (ex && slack < ex->tol && !principalOverlap(m, d, ex, g1, g2)) return 0;
   int sig = signature(b1, b2);
   for (int i = 0; i < m->nexclude; i++)
     if (m->exclude_signature[i] == sig) return 0;
@@ -258,9 +278,9 @@ static int keepPair(const mjModel* m, const mjData* d, NodeMemo* memo, int g1, i
 }
 
 // record candidate (g1, g2) in out[*n] if it survives and *n < cap (beyond: only count)
-static void addGeomPair(const mjModel* m, const mjData* d, NodeMemo* memo, int g1, int g2,
-                        Candidate* out, int cap, int* n) {
-  if (!keepPair(m, d, memo, g1, g2)) return;
+static void addGeomPair(const mjModel* m, const mjData* d, NodeMemo* memo, Exact* ex, int g1,
+                        int g2, Candidate* out, int cap, int* n) {
+  if (!keepPair(m, d, memo, ex, g1, g2)) return;
   if (*n < cap) {
     Candidate* c = out + *n;
     c->sig = signature(m->geom_bodyid[g1], m->geom_bodyid[g2]);
@@ -328,6 +348,66 @@ static void sweepAxis(const mjData* d, const int* geoms, int n, mjtNum axis[3]) 
   axis[2] = eigvec[6];
 }
 
+// geom g's sweep interval on axis: center'axis +- (rbound + margin + widen)
+static Interval sweepInterval(const mjModel* m, const mjData* d, int g, const mjtNum axis[3],
+                              mjtNum widen) {
+  mjtNum c = mju_dot3(d->geom_xpos + 3 * g, axis), r = m->geom_rbound[g] + geomMargin(m, g);
+  r += widen;
+  Interval x = {c - r, c + r, g};
+  return x;
+}
+
+// the sweep axis of the bounded geoms: the coordinate axis of the widest spread of their
+// centers, with ex->tol = 1e-9 (max |coordinate| + 2 max (rbound + margin)) the widening of
+// each interval that keeps every pair whose bounding spheres overlap (the projections of two
+// centers differ by at most their distance; round-off is ~1e-16 of that scale); when a
+// center or radius is not finite (or that scale overflows), the principal axis, tol 0
+static void chooseAxis(const mjModel* m, const mjData* d, Exact* ex, mjtNum axis[3]) {
+  mjtNum lo[3], hi[3], sum = 0, rmax = 0;
+  mju_copy3(lo, d->geom_xpos + 3 * ex->bnd[0]);
+  mju_copy3(hi, lo);
+  for (int i = 0; i < ex->nb; i++) {
+    int g = ex->bnd[i];
+    const mjtNum* x = d->geom_xpos + 3 * g;
+    mjtNum r = fabs(m->geom_rbound[g] + geomMargin(m, g));
+    sum += r;
+    rmax = r > rmax ? r : rmax;
+    for (int k = 0; k < 3; k++) {
+      lo[k] = x[k] < lo[k] ? x[k] : lo[k];
+      hi[k] = x[k] > hi[k] ? x[k] : hi[k];
+      sum += fabs(x[k]);
+    }
+  }
+  if (!(sum <= DBL_MAX)) {
+    ex->tol = 0;
+    sweepAxis(d, ex->bnd, ex->nb, axis);
+    return;
+  }
+  mjtNum scale = 0;
+  int k = 0;
+  for (int j = 0; j < 3; j++) {
+    scale = fabs(lo[j]) > scale ? fabs(lo[j]) : scale;
+    scale = fabs(hi[j]) > scale ? fabs(hi[j]) : scale;
+    if (hi[j] - lo[j] > hi[k] - lo[k]) k = j;
+  }
+  ex->tol = 1e-9 * (scale + 2 * rmax);
+  mju_zero3(axis);
+  axis[k] = 1;
+}
+
+// 1 when the sweep intervals of g1 and g2 on the principal axis overlap as the sweep finds
+// them: the lower end of the one sorted later (equal lower ends: in geom order, as the
+// insertion) not above the upper end of the other
+static int principalOverlap(const mjModel* m, const mjData* d, Exact* ex, int g1, int g2) {
+  if (!ex->have) {
+    sweepAxis(d, ex->bnd, ex->nb, ex->axis);
+    ex->have = 1;
+  }
+  Interval a = sweepInterval(m, d, g1, ex->axis, 0), b = sweepInterval(m, d, g2, ex->axis, 0);
+  int first = a.lo < b.lo || (a.lo == b.lo && g1 < g2);
+  return first ? b.lo <= a.hi : a.lo <= b.hi;
+}
+
 // the collidable geoms of a broad phase: unbounded (planes) and bounded ones, each in geom
 // order, and the sweep intervals, sorted by lower end, of the bounded ones that may pair with
 // another bounded one by contype/conaffinity
@@ -335,6 +415,7 @@ typedef struct {
   const int *inf, *bnd;
   const Interval* iv;
   int ninf, nb, niv;
+  mjtNum tol;
 } Geoms;
 
 // the broad phase: the surviving dynamic geom pairs into out[0 .. cap) (further ones only
@@ -345,17 +426,18 @@ static int broadphase(const mjModel* m, const mjData* d, NodeMemo* memo, const G
   const int *inf = gs->inf, *bnd = gs->bnd;
   const Interval* iv = gs->iv;
   int n = 0, ninf = gs->ninf, nb = gs->nb, niv = gs->niv;
+  Exact ex = {bnd, nb, 0, gs->tol, {0, 0, 0}};
 
   // unbounded against everything (each unordered pair once)
   for (int i = 0; i < ninf; i++) {
-    for (int j = i + 1; j < ninf; j++) addGeomPair(m, d, memo, inf[i], inf[j], out, cap, &n);
-    for (int j = 0; j < nb; j++) addGeomPair(m, d, memo, inf[i], bnd[j], out, cap, &n);
+    for (int j = i + 1; j < ninf; j++) addGeomPair(m, d, memo, NULL, inf[i], inf[j], out, cap, &n);
+    for (int j = 0; j < nb; j++) addGeomPair(m, d, memo, NULL, inf[i], bnd[j], out, cap, &n);
   }
 
   // overlapping intervals
   for (int i = 0; i < niv; i++)
     for (int j = i + 1; j < niv && iv[j].lo <= iv[i].hi; j++)
-      addGeomPair(m, d, memo, iv[i].geom, iv[j].geom, out, cap, &n);
+      addGeomPair(m, d, memo, gs->tol > 0 ? &ex : NULL, iv[i].geom, iv[j].geom, out, cap, &n);
   return n;
 }
 
@@ -458,8 +540,8 @@ static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Candid
   }
   mjfCollision fn = mj_collisionFunc[m->geom_type[g1]][m->geom_type[g2]];
   if (!fn) return 0;
-  mjtNum margin = candidateMargin(m, cand);
-  if (!spheresOverlap(m, d, g1, g2, margin)) return 0;
+  mjtNum margin = candidateMargin(m, cand), slack;
+  if (!spheresOverlap(m, d, g1, g2, margin, &slack)) return 0;
 
   // straight into the list when a pair's worth fits, else through a buffer
   mjContact buf[mjMAXCONPAIR];
@@ -582,16 +664,17 @@ void mj_collision(const mjModel* m, mjData* d) {
     }
   }
 
-  // sweep intervals: center'axis +- (rbound + margin) on the principal axis of all bounded
-  // geoms, by ascending lower ends (few: each inserted into the sorted ones before it)
+  // sweep intervals: center'axis +- (rbound + margin + tol) on the axis chooseAxis picks from
+  // all bounded geoms, by ascending lower ends (few: each inserted into the sorted ones before
+  // it)
   mjtNum axis[3];
+  Exact ex = {bnd, nb, 0, 0, {0, 0, 0}};
   int niv = 0;
   for (int i = 0; i < nb; i++) {
     int g = bnd[i];
     if ((m->geom_contype[g] & affinities) || (m->geom_conaffinity[g] & types)) {
-      if (!niv) sweepAxis(d, bnd, nb, axis);
-      mjtNum c = mju_dot3(d->geom_xpos + 3 * g, axis), r = m->geom_rbound[g] + geomMargin(m, g);
-      Interval x = {c - r, c + r, g};
+      if (!niv) chooseAxis(m, d, &ex, axis);
+      Interval x = sweepInterval(m, d, g, axis, ex.tol);
       int j = niv++;
       if (nb <= SHORTSORT)
         for (; j > 0 && iv[j - 1].lo > x.lo; j--) iv[j] = iv[j - 1];
@@ -599,7 +682,7 @@ void mj_collision(const mjModel* m, mjData* d) {
     }
   }
   if (nb > SHORTSORT) qsort(iv, niv, sizeof(Interval), compareIntervals);
-  Geoms gs = {inf, bnd, iv, ninf, nb, niv};
+  Geoms gs = {inf, bnd, iv, ninf, nb, niv, ex.tol};
 
   // the candidates in one pass into room for every pair of them (counted first when the
   // stack has not that much), then the explicit pairs; sorted into MuJoCo's order
