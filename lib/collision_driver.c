@@ -1,6 +1,7 @@
 // collision_driver.c: collision detection (mj_collision): the broad phase (sweep and prune
-// of the geom centers, with MuJoCo's pairs of its principal axis), the pair filters, the explicit <pair>s, the
-// dispatch to the narrow phase by geom types and the mixing of the contact parameters.
+// of the geom centers, with MuJoCo's pairs of its principal axis), the pair filters, the
+// explicit <pair>s, the dispatch to the narrow phase by geom types and the mixing of the
+// contact parameters.
 //
 // Contacts come out in MuJoCo's order: by body pair (signature body1 << 16 | body2, body1 <
 // body2, ascending); within a body pair first the explicit pairs in model order, then the
