@@ -17,7 +17,9 @@
 # 2. Simulation speed, contacts disabled: steps per second of the official native MuJoCo 2.2.2
 #    (Debian's libmujoco-samples, `mujoco-testspeed MODEL NSTEP 1 0`: one thread, no control
 #    noise; installed with apt-get when missing) and of `mjstep MODEL -n NSTEP --bench` (zero
-#    controls, no frames written), both timing the stepping loop only, STEPS steps each
+#    controls, no frames written; its steps compute no sensors, as in every mjstep run, since
+#    no output reads them, where mj_step in mujoco-testspeed computes them), both timing the
+#    stepping loop only, STEPS steps each
 #    (default 50000), in the same run, alternating, ROUNDS times (environment, default 5): the
 #    best rate of each counts (the machine's other load only ever slows a run down).  Both
 #    read the same copy of each model with <option><flag contact="disable"/></option> added;
