@@ -1439,8 +1439,9 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
 
   // the blocks: A(a, c) = w_a'w_c (+ R_a on the diagonal), w_a scattered into x unless the
   // block's rows share their dofs (then the values pair up directly; a block of four, a
-  // condim-3 pyramid, in one pass over its interleaved values, AQ(a, c) for c <= a); 1 / A(a, a);
-  // a shared block's rows four at a time interleaved
+  // condim-3 pyramid, in one pass over its interleaved values, AQ(a, c) for c <= a packed at
+  // a (a + 1) / 2 + c: ten sums, whose clearing gcc emits as stores, where a 16-wide one became
+  // a slow rep stos); 1 / A(a, a); a shared block's rows four at a time interleaved
   for (int i = 0, nb; i < nefc; i += nb) {
     nb = q->bsize[i];
     int shared = q->bshared[i] || nb == 1, four = q->bshared[i] && nb == 4;
@@ -1451,11 +1452,11 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
         for (int c = 0; c < 4; c++) quad[4 * t + c] = v[c * n + t];
       }
     }
-    mjtNum AQ[16] = {0};
+    mjtNum AQ[10] = {0};
     for (int t = 0, n = q->wnnz[i]; four && t < n; t++) {
       const mjtNum* w = q->wquad + q->qadr[i] + 4 * t;
       for (int a = 0; a < 4; a++) {
-        for (int c = 0; c <= a; c++) AQ[4 * a + c] += w[c] * w[a];
+        for (int c = 0; c <= a; c++) AQ[a * (a + 1) / 2 + c] += w[c] * w[a];
       }
     }
     for (int a = i; a < i + nb; a++) {
@@ -1467,7 +1468,7 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
         const mjtNum* vc = q->wval + q->wadr[c];
         mjtNum s = 0;
         if (four) {
-          s = AQ[4 * (a - i) + c - i];
+          s = AQ[(a - i) * (a - i + 1) / 2 + c - i];
         } else if (shared) {
           for (int t = 0; t < q->wnnz[c]; t++) s += vc[t] * va[t];
         } else {
