@@ -1,6 +1,8 @@
 # Makefile: libmj.a, the tools, tests, install.
 #   make                 library and tools
-#   make check           unit, tool and oracle tests
+#   make check           unit, tool and oracle tests (and make layers)
+#   make layers          lib/'s folders call one way: util < engine < compiler, derivative,
+#                        render < io (scripts/layers.sh)
 #   make check SAN=1     the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   make bench           compile-time benchmark
 #   make soak            10^6 humanoid and 10^4 crowd100 steps: clean and reproducible
@@ -34,11 +36,15 @@ endif
 # the link flags of the tests and of the oracle's programs
 TLDFLAGS = $(LDFLAGS) $(NOLTO)
 
-LIBSRC  = $(wildcard lib/*.c)
+# lib/ by subsystem (lib/*/README: what each folder owns and may call; scripts/layers.sh
+# checks it): util, engine, compiler, derivative, render, io
+LIBDIRS = util engine compiler derivative render io
+LIBSRC  = $(wildcard $(LIBDIRS:%=lib/%/*.c))
+LIBHDR  = lib/mj.h lib/mjxmacro.h $(wildcard $(LIBDIRS:%=lib/%/*.h))
 LIBOBJ  = $(LIBSRC:lib/%.c=$(BUILD)/lib/%.o)
 TOOLS   = $(patsubst cmd/%.c,%,$(filter-out cmd/tool.c,$(wildcard cmd/*.c)))
 TOOLBIN = $(TOOLS:%=$(BUILD)/bin/%)
-UNITSRC = $(wildcard t/unit/*.c)
+UNITSRC = $(wildcard $(LIBDIRS:%=t/unit/%/*.c))
 UNITBIN = $(UNITSRC:t/unit/%.c=$(BUILD)/t/%)
 
 # the fuzz harnesses (t/fuzz/): stl, obj and msh are mesh.c built once per format
@@ -50,22 +56,22 @@ fuzzdef = -DFUZZ_ROOT='"$(CURDIR)"' $(if $(filter stl obj msh,$1),\
 
 all: $(BUILD)/libmj.a $(TOOLBIN)
 
-$(BUILD)/lib/%.o: lib/%.c lib/*.h
+$(BUILD)/lib/%.o: lib/%.c $(LIBHDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LTO) -c -o $@ $<
 
 # the per-pixel loops of the rasterizer, which -O3 vectorizes (baseline SSE2): without
 # trapping math the compiler may compute both sides of a select (the values are the same), and
 # without jump threading it keeps a select's stores in one loop
-PIXELOBJ = $(BUILD)/lib/render_shade.o $(BUILD)/lib/render_light.o \
-           $(BUILD)/lib/render_raster.o
+PIXELOBJ = $(BUILD)/lib/render/render_shade.o $(BUILD)/lib/render/render_light.o \
+           $(BUILD)/lib/render/render_raster.o
 $(PIXELOBJ): CFLAGS += -O3 -fno-trapping-math -fno-math-errno -fno-thread-jumps
 
 $(BUILD)/libmj.a: $(LIBOBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/cmd/tool.o: cmd/tool.c cmd/tool.h lib/*.h
+$(BUILD)/cmd/tool.o: cmd/tool.c cmd/tool.h $(LIBHDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LTO) -Icmd -c -o $@ $<
 
@@ -73,12 +79,12 @@ $(BUILD)/bin/%: cmd/%.c cmd/tool.h $(BUILD)/cmd/tool.o $(BUILD)/libmj.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LTO) -Icmd $(LDFLAGS) -o $@ $< $(BUILD)/cmd/tool.o $(BUILD)/libmj.a $(LDLIBS)
 
-$(BUILD)/t/%: t/unit/%.c $(BUILD)/libmj.a
+$(BUILD)/t/%: t/unit/%.c t/unit/*/*.h $(BUILD)/libmj.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(TLDFLAGS) -o $@ $< $(BUILD)/libmj.a $(LDLIBS) -lcriterion
 
 # the allocation test counts malloc/calloc/realloc calls through linker wrappers
-$(BUILD)/t/noalloc: LDFLAGS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+$(BUILD)/t/engine/noalloc: LDFLAGS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 
 # a harness without libFuzzer: replays the inputs that once crashed it (t/fuzz/regress/)
 $(BUILD)/t/fuzz-%: t/fuzz/replay.c t/fuzz/*.c t/fuzz/fuzz.h $(BUILD)/libmj.a
@@ -87,6 +93,7 @@ $(BUILD)/t/fuzz-%: t/fuzz/replay.c t/fuzz/*.c t/fuzz/fuzz.h $(BUILD)/libmj.a
 	  $(BUILD)/libmj.a $(LDLIBS)
 
 check: all $(UNITBIN) $(FUZZBIN)
+	@sh scripts/layers.sh lib $(BUILD)/lib
 	@for u in $(UNITBIN); do echo "== $$u"; $$u --jobs 1 || exit 1; done
 	@for h in $(FUZZ); do echo "== fuzz regressions: $$h"; \
 	  $(BUILD)/t/fuzz-$$h $$(ls -d t/fuzz/regress/$$h/* 2>/dev/null) >/dev/null || exit 1; done
@@ -106,6 +113,10 @@ check: all $(UNITBIN) $(FUZZBIN)
 	  BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(TLDFLAGS)" LDLIBS="$(LDLIBS)" \
 	    sh t/oracle/$$t/run.sh || exit 1; done
 
+# lib/'s folders call one way (scripts/layers.sh: includes and the objects' symbols)
+layers: $(BUILD)/libmj.a
+	@sh scripts/layers.sh lib $(BUILD)/lib
+
 bench: all
 	@BIN=$(CURDIR)/$(BUILD)/bin sh scripts/bench.sh
 
@@ -122,7 +133,7 @@ FUZZFLAGS  = -O1 -g -fno-omit-frame-pointer -std=c11 -D_POSIX_C_SOURCE=200809L -
              -Werror -Ilib -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZLIBOBJ = $(LIBSRC:lib/%.c=build-fuzz/lib/%.o)
 
-build-fuzz/lib/%.o: lib/%.c lib/*.h
+build-fuzz/lib/%.o: lib/%.c $(LIBHDR)
 	@mkdir -p $(dir $@)
 	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
@@ -154,4 +165,4 @@ install: all
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all check bench soak memcheck fuzz install clean
+.PHONY: all check layers bench soak memcheck fuzz install clean

@@ -22,8 +22,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "image.h"
-#include "render.h"
+#include "compiler/image.h"
+#include "render/render.h"
 
 static const char usageLines[] =
   "usage: mjrender MODEL [STREAM | -] (-o PATTERN | --raw) [--width W] [--height H]\n"

@@ -315,7 +315,7 @@ mjModel* mj_modelFromBuffer(const void* buf, size_t size, const char* name, char
 
 // 0 when every id, address and count of m is in range and consistent with the body tree, the
 // joint layout and the sparse inertia, enums are known, names and paths are terminated and
-// reals finite (lib/validate.c); else -1 and "field[index] = value ..." in err.  Run on every
+// reals finite (lib/io/validate.c); else -1 and "field[index] = value ..." in err.  Run on every
 // model read from a file, so no stage can index out of bounds on it
 int mj_validateModel(const mjModel* m, char* err, int errsz);
 
@@ -375,10 +375,10 @@ void mj_freeStack(mjData* d, size_t mark);
 void mj_resetArena(mjData* d);
 void* mj_arenaAlloc(mjData* d, size_t bytes);
 
-// ---- math and dynamics used by the compiler (lib/smooth.c, lib/inertia.c) --------------------
+// ---- math and dynamics used by the compiler (lib/engine/smooth.c, lib/util/inertia.c) -----------
 // (section owned by the dynamics work; declarations only)
 
-// ---- model listings (lib/print.c) ---------------------------------------------------------
+// ---- model listings (lib/io/print.c) ---------------------------------------------------------
 // (section owned by the listing/oracle work; declarations only)
 
 // print the model as one JSON object driven by the X-macro tables:
@@ -387,7 +387,7 @@ void* mj_arenaAlloc(mjData* d, size_t bytes);
 // non-finite reals the strings "Infinity", "-Infinity", "NaN"
 void mj_printModelJSON(const mjModel* m, FILE* f);
 
-// ---- state streams (lib/stream.c) ------------------------------------------------------------
+// ---- state streams (lib/io/stream.c) ------------------------------------------------------------
 // (section owned by the file-format work; declarations only)
 //
 // A state stream (.mjt, man 5 mjt) is a 64-byte header binding it to one model (the model hash
@@ -530,7 +530,7 @@ void mj_streamElementName(const mjModel* m, int f, int i, int describe, char* bu
 // parse an element name ("qpos[3]", "time") into field and index; 0 or -1 when malformed
 int mj_streamParseElement(const char* s, int* f, int* i);
 
-// ---- atomic output files (lib/io.c) -------------------------------------------------------
+// ---- atomic output files (lib/io/io.c) -------------------------------------------------------
 // Output goes to a temporary file in the target's directory, renamed over the target when
 // complete, so readers never see a partial file; "-" writes to standard output instead.
 typedef struct mjOutFile_ {
@@ -549,7 +549,7 @@ int mj_outOpen(mjOutFile* o, const char* path, char* err, int errsz);
 // on any failure
 int mj_outClose(mjOutFile* o, int commit, char* err, int errsz);
 
-// ---- runtime options (lib/options.c) --------------------------------------------------------
+// ---- runtime options (lib/engine/options.c) -----------------------------------------------------
 // The options of a loaded model by name, as the MJCF compiler reads them and the tools'
 // --set, --disable and --enable override them:
 //   mj_setOptionString(m, "integrator=RK4", err, sizeof(err));  mj_setFlag(m, "contact", 0, ...)
@@ -577,7 +577,7 @@ int mj_checkOption(const mjOption* opt, char* err, int errsz);
 // enable bit ("energy"), enable = 1 the reverse; 0, or -1 and a message for an unknown flag
 int mj_setFlag(mjModel* m, const char* flag, int enable, char* err, int errsz);
 
-// ---- simulation (lib/forward.c, lib/passive.c, lib/integrate.c, lib/sensor.c, lib/smooth.c) --
+// ---- simulation (lib/engine/: forward.c, passive.c, integrate.c, sensor.c, smooth.c) ------------
 // One step of MuJoCo's pipeline without collisions and constraints (the constraint stage is
 // a slot, mj_fwdConstraint, that sets qacc = qacc_smooth until constraints exist).  Typical:
 //
@@ -715,7 +715,7 @@ mjtNum mju_muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
                       const mjtNum prm[9]);
 mjtNum mju_muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3]);
 
-// ---- constraint solvers (lib/solver.c) -----------------------------------------------------
+// ---- constraint solvers (lib/engine/solver.c) ---------------------------------------------------
 // (section owned by the solver work)
 // mj_fwdConstraint runs mj_solWarmstart, then the solver of m->opt.solver (mjSOL_NEWTON by
 // default) for m->opt.iterations, on the constraint rows d->efc_* of the step; they write
@@ -745,7 +745,7 @@ void mj_solNewton(const mjModel* m, mjData* d, int maxiter);
 // or maxiter sweeps; then qfrc_constraint, qacc and efc_state from the new forces
 void mj_solNoSlip(const mjModel* m, mjData* d, int maxiter);
 
-// ---- collision detection (lib/collision_*.c) ---------------------------------------------
+// ---- collision detection (lib/engine/collision_*.c) ---------------------------------------------
 // (section owned by the collision work)
 // mj_collision fills d->contact[0 .. ncon) from the geom poses of the position stage, as
 // MuJoCo 3.5.1 does: the same contacts in the same order (by body pair, explicit <pair>s of a
@@ -764,7 +764,7 @@ void mj_collision(const mjModel* m, mjData* d);
 mjtNum mj_geomDistance(const mjModel* m, const mjData* d, int g1, int g2, mjtNum distmax,
                        mjtNum fromto[6]);
 
-// ---- constraint rows (lib/constraint.c) ------------------------------------------------------
+// ---- constraint rows (lib/engine/constraint.c) --------------------------------------------------
 // (section owned by the constraint work)
 // mj_makeConstraint (position stage, after mj_collision) allocates the d->efc_* arrays of the
 // step from the arena and fills the rows in MuJoCo's order: active equalities (connect 3
@@ -794,7 +794,7 @@ void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum*
 // efc_force (a pyramid's edges combined); zero when the contact has no rows
 void mj_contactForce(const mjModel* m, const mjData* d, int id, mjtNum result[6]);
 
-// ---- inverse dynamics (lib/inverse.c) --------------------------------------------------------
+// ---- inverse dynamics (lib/engine/inverse.c) ----------------------------------------------------
 // (section owned by the inverse-dynamics work)
 // mj_inverse: from qpos, qvel and qacc (and ctrl, act for the sensors), the position and
 // velocity stages with their sensors (and energy), then the constraint forces of the soft
@@ -831,7 +831,7 @@ void mj_discreteAcc(const mjModel* m, mjData* d);
 // and qfrc_constraint keep the forward's values, qfrc_inverse and efc_state the inverse's
 void mj_compareFwdInv(const mjModel* m, mjData* d);
 
-// ---- finite-difference derivatives (lib/derivative_fd.c) -----------------------------------
+// ---- finite-difference derivatives (lib/derivative/derivative_fd.c) -----------------------------
 // (section owned by the derivatives work)
 // MuJoCo 3.5.1's mjd_transitionFD and mjd_inverseFD.  The state of a step is the tangent
 // vector x = (dqpos, qvel, act) of size ndx = 2 nv + na: positions move by mj_integratePos
@@ -865,7 +865,7 @@ int mjd_inverseFD(const mjModel* m, mjData* d, mjtNum eps, int flg_actuation, mj
                   mjtNum* DfDv, mjtNum* DfDa, mjtNum* DsDq, mjtNum* DsDv, mjtNum* DsDa,
                   mjtNum* DmDq);
 
-// ---- ray casting (lib/ray.c) ----------------------------------------------------------------
+// ---- ray casting (lib/engine/ray.c) -------------------------------------------------------------
 // (section owned by the ray-casting work)
 // A ray is pnt + x vec, x >= 0; distances are that x (in units of |vec|: lengths when vec is
 // unit), -1 when nothing is hit.  The surface hit first is reported, so a ray starting inside
@@ -898,7 +898,7 @@ mjtNum mj_rayMesh(const mjModel* m, const mjData* d, int geomid, const mjtNum pn
 mjtNum mj_rayHfield(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
                     const mjtNum vec[3], mjtNum normal[3]);
 
-// ---- supported features (lib/support.c) -----------------------------------------------------
+// ---- supported features (lib/engine/support.c) --------------------------------------------------
 // (section owned by the tendon/transmission work)
 // 0 when the simulation implements every feature model m uses; else nonzero and a one-line
 // message naming the first feature it does not (and its object: "actuator 'grip': body
@@ -910,7 +910,7 @@ mjtNum mj_rayHfield(const mjModel* m, const mjData* d, int geomid, const mjtNum 
 // model they are to simulate.
 int mj_checkSupported(const mjModel* m, char* err, int errsz);
 
-// ---- analytic derivatives (lib/derivative.c) -------------------------------------------------
+// ---- analytic derivatives (lib/derivative/derivative.c) -----------------------------------------
 // (section owned by the analytic-derivative work)
 // Exact Jacobians of the smooth dynamics and of one step, with no finite difference: the RNE
 // derivative by a forward/backward sweep (perturbing dof k moves everything after it by

@@ -106,7 +106,7 @@ const ADAPT = {
   },
 };
 
-// byte arrays longer than this are dumped as "crc32 XXXXXXXX, N bytes", as lib/print.c does
+// byte arrays longer than this are dumped as "crc32 XXXXXXXX, N bytes", as lib/io/print.c does
 const JSON_MAXBYTES = 65536;
 
 // zlib's CRC-32 table (reflected polynomial 0xedb88320)

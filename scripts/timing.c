@@ -21,7 +21,7 @@
 #include <mujoco/mujoco.h>
 #define LOAD(file, err, n) mj_loadXML(file, NULL, err, n)
 #else
-#include "derivative.h"
+#include "derivative/derivative.h"
 #define LOAD(file, err, n) mj_loadXML(file, err, n)
 #endif
 

@@ -1,7 +1,7 @@
 // hfield.c: fuzz harness of the height field decoder: the input is a height field file, read as
 // MuJoCo's binary format, and as a PNG when it starts with the PNG signature.
 #include "fuzz.h"
-#include "hfield.h"
+#include "compiler/hfield.h"
 
 // decode in the format the bytes claim
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

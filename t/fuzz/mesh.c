@@ -2,7 +2,7 @@
 // 3 MSH): the input is the file's bytes; decoded data goes through the mesh pipeline (hull,
 // normals, mass properties) as an inline mesh.
 #include "fuzz.h"
-#include "mesh.h"
+#include "compiler/mesh.h"
 
 #ifndef MESH_FORMAT
 #error "define MESH_FORMAT: 1 STL, 2 OBJ, 3 MSH"

@@ -3,7 +3,7 @@
 // loads (mj_modelFromBuffer validates it) is validated again, gets data and takes one step
 // (its iteration counts capped, fuzz.h).
 #include "fuzz.h"
-#include "io.h"
+#include "io/io.h"
 
 // fix the CRC, load, validate, step once
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

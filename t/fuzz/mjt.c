@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "fuzz.h"
-#include "io.h"
+#include "io/io.h"
 
 #define HEADER 64  // header bytes; its CRC-32 at 60 covers bytes 0..59
 

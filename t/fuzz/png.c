@@ -1,7 +1,7 @@
 // png.c: fuzz harness of the PNG decoder: the input is a PNG file's bytes, decoded to each
 // channel count the compiler asks for (gray for height fields, RGB and RGBA for textures).
 #include "fuzz.h"
-#include "image.h"
+#include "compiler/image.h"
 
 // decode as 1, 3 and 4 channels (the first byte past the signature picks none: all three run)
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -75,5 +75,5 @@ words 2 2 f0 f1 f1 f0 >"$out/hfield/grid.bin"
 {
   cat models/*.xml $(find "$corpus" -name '*.xml') | grep -o '<[a-z_]*' | tr -d '<'
   cat models/*.xml $(find "$corpus" -name '*.xml') | grep -o ' [a-z_]*=' | tr -d ' ='
-  grep -oh '"[a-z_][a-z_0-9]*"' lib/mjcf_*.c lib/options.c | tr -d '"'
+  grep -oh '"[a-z_][a-z_0-9]*"' lib/compiler/mjcf_*.c lib/engine/options.c | tr -d '"'
 } | grep . | sort -u | sed 's/.*/"&"/' >"$out/mjcf.dict"

@@ -1,7 +1,7 @@
 // skin.c: fuzz harness of the SKN skin decoder: the input is an SKN file's bytes; a skin that
 // decodes has its bone weights normalized as the compiler does.
 #include "fuzz.h"
-#include "skin.h"
+#include "compiler/skin.h"
 
 // decode, normalize, free
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

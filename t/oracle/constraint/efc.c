@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "constraint.h"
+#include "engine/constraint.h"
 #include "mj.h"
 #include "../helper.h"
 

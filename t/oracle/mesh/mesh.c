@@ -1,5 +1,5 @@
-// t/oracle/mesh/mesh.c: compile one mesh with lib/mesh.c and print its arrays as one JSON line
-// with the keys the MuJoCo side (compare.mjs) prints.
+// t/oracle/mesh/mesh.c: compile one mesh with lib/compiler/mesh.c and print its arrays as one JSON
+// line with the keys the MuJoCo side (compare.mjs) prints.
 //
 // usage: mesh [key=value ...]   keys as the <mesh> attributes: file, content_type, vertex,
 //        normal, texcoord, face (numbers separated by spaces), scale, refpos, refquat,
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mesh.h"
+#include "compiler/mesh.h"
 
 // numbers of a space-separated list into a new array (float or int); returns the count
 static int parseList(const char* s, float** f, int** i) {

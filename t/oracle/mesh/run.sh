@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh: libmj's mesh pipeline (lib/mesh.c) against MuJoCo's compiled mesh arrays.
+# run.sh: libmj's mesh pipeline (lib/compiler/mesh.c) against MuJoCo's compiled mesh arrays.
 #
 #   BIN=/path/to/bin sh t/oracle/mesh/run.sh [CASEFILE]
 #

@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "constraint.h"
+#include "engine/constraint.h"
 #include "mj.h"
-#include "smooth.h"
+#include "engine/smooth.h"
 
 // the text after `"name":` inside [p, end), or NULL
 static const char* field(const char* p, const char* end, const char* name) {
@@ -149,8 +149,8 @@ static int runCase(mjModel* m, mjData* d, const char* name, const char* p, const
   list(p, end, "efc_id", nefc, NULL, d->efc_id);
   list(p, end, "efc_J", nefc * nv, d->efc_J, NULL);
 
-  // dense rows' lengths as the constraint stage keeps them (lib/constraint.c addRows): to the
-  // end of the block of 4 columns holding the last non-zero, nv if that block is short
+  // dense rows' lengths as the constraint stage keeps them (lib/engine/constraint.c addRows): to
+  // the end of the block of 4 columns holding the last non-zero, nv if that block is short
   if (!sparse && mj_denseRowLengths(m)) {
     d->efc_J_rowlen = arena(d, nefc, sizeof(int));
     for (int i = 0; i < nefc; i++) {

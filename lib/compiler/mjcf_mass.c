@@ -1,0 +1,245 @@
+// mjcf_mass.c: the mass properties of bodies (an <inertial>, or the geoms' and meshes' by
+// inertiafromgeom, and the parts of fused bodies; balance and bounds), and fusestatic.
+#include "compiler/mjcf.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "util/util.h"
+
+// ---- mass properties ---------------------------------------------------------------------------
+
+// the mass part of geom g (mass, pos, quat, principal inertia in its body's frame) when it has
+// mass and its group is in the inertia group range; returns 1 then, else 0
+static int geomMass(Ctx* c, const Item* g, double* mass, double pos[3], double quat[4],
+                    double inertia[3]) {
+  const GeomSpec* s = &g->s.geom;
+  if (s->group < c->igroup[0] || s->group > c->igroup[1]) return 0;
+  // mass: given, else density * volume
+  const mjMesh* me = s->type == mjGEOM_MESH ? &((Obj*)c->obj[K_MESH].p[s->dataid])->mesh : 0;
+  double volume = me ? me->volume : mju_geomVolume(s->type, s->size);
+  *mass = s->hasmass ? s->mass : s->density * volume;
+  if (*mass < mjMINVAL) return 0;  // massless geoms do not count
+  // a mesh: the inertia of its equivalent box, in the mesh (= geom) frame, as MuJoCo computes
+  // it: half sizes b_i = sqrt(6 (I_j + I_k - I_i) / V) / 2 from the principal inertia per unit
+  // density, then I_i = mass (b_j^2 + b_k^2) / 3
+  if (me) {
+    double b[3];
+    const double* I = me->inertia;
+    for (int i = 0; i < 3; i++)
+      b[i] = 0.5 * sqrt(fmax(0, 6 * (I[(i + 1) % 3] + I[(i + 2) % 3] - I[i]) / volume));
+    for (int i = 0; i < 3; i++) {
+      double bj = b[(i + 1) % 3], bk = b[(i + 2) % 3];
+      inertia[i] = *mass * (bj * bj + bk * bk) / 3;
+    }
+  } else {
+    mju_geomInertia(s->type, s->size, *mass, inertia);
+  }
+  mju_copy3(pos, g->pos);
+  mju_copy4(quat, g->quat);
+  return 1;
+}
+
+// add a mass part (mass, pos, quat, principal inertia; in b's frame) to body b's extras
+static void addPart(Ctx* c, Body* b, double mass, const double pos[3], const double quat[4],
+                    const double inertia[3]) {
+  int n = b->nextra;
+  double* v[4] = {b->xmass, b->xpos, b->xquat, b->xinertia};
+  static const int width[4] = {1, 3, 4, 3};
+  const double* add[4] = {&mass, pos, quat, inertia};
+  // grow each array by one part (the arena keeps the old copies: parts are few)
+  for (int k = 0; k < 4; k++) {
+    double* w = mjcf_alloc(c, sizeof(double) * width[k] * (n + 1));
+    if (n) memcpy(w, v[k], sizeof(double) * width[k] * n);
+    memcpy(w + width[k] * n, add[k], sizeof(double) * width[k]);
+    v[k] = w;
+  }
+  b->xmass = v[0], b->xpos = v[1], b->xquat = v[2], b->xinertia = v[3];
+  b->nextra = n + 1;
+}
+
+// the mass parts of body b: its <inertial> or its own geoms (as inertiafromgeom says), then the
+// parts of the static bodies fused into it; returns their count, arrays from the arena
+static int bodyParts(Ctx* c, const Body* b, double** mass, double** pos, double** quat,
+                     double** inertia) {
+  const Vec* geoms = &c->obj[K_GEOM];
+  int cap = geoms->n + b->nextra + 1, n = 0;
+  *mass = mjcf_alloc(c, sizeof(double) * cap);
+  *pos = mjcf_alloc(c, sizeof(double) * 3 * cap);
+  *quat = mjcf_alloc(c, sizeof(double) * 4 * cap);
+  *inertia = mjcf_alloc(c, sizeof(double) * 3 * cap);
+  // true: always from geoms; auto: unless <inertial>; false: only <inertial>
+  int fromGeoms = c->inertiafromgeom == 1 || (c->inertiafromgeom == 2 && !b->hasinertial);
+  if (fromGeoms) {
+    for (int i = 0; i < geoms->n; i++) {
+      const Item* g = geoms->p[i];
+      if (g->body != b->id || g->fusedfrom) continue;
+      n += geomMass(c, g, *mass + n, *pos + 3 * n, *quat + 4 * n, *inertia + 3 * n);
+    }
+  } else if (b->hasinertial) {
+    (*mass)[0] = b->mass;
+    mju_copy3(*pos, b->ipos);
+    mju_copy4(*quat, b->iquat);
+    mju_copy3(*inertia, b->inertia);
+    n = 1;
+  }
+  if (b->nextra) {
+    memcpy(*mass + n, b->xmass, sizeof(double) * b->nextra);
+    memcpy(*pos + 3 * n, b->xpos, sizeof(double) * 3 * b->nextra);
+    memcpy(*quat + 4 * n, b->xquat, sizeof(double) * 4 * b->nextra);
+    memcpy(*inertia + 3 * n, b->xinertia, sizeof(double) * 3 * b->nextra);
+  }
+  return n + b->nextra;
+}
+
+// the total mass properties of n parts into b (one part keeps its own frame, as in MuJoCo)
+static void combineParts(Body* b, int n, const double* mass, const double* pos,
+                         const double* quat, const double* inertia) {
+  b->mass = 0;
+  mju_zero3(b->ipos);
+  mju_unit4(b->iquat);
+  mju_zero3(b->inertia);
+  if (n == 1) {
+    b->mass = mass[0];
+    mju_copy3(b->ipos, pos);
+    mju_copy4(b->iquat, quat);
+    mju_copy3(b->inertia, inertia);
+  } else if (n > 1) {
+    mju_combineInertia(n, mass, pos, quat, inertia, &b->mass, b->ipos, b->iquat, b->inertia);
+  }
+}
+
+// ---- fusestatic ---------------------------------------------------------------------------------
+
+// the attributes that name a body elsewhere in the model
+static const char* const bodyRefs[] = {"body", "body1", "body2", "objname", "refname", "target",
+                                       NULL};
+
+// 1 when some element of the tree at e (other than a <body>'s own name) names body `name`
+static int bodyNamed(const mjXNode* e, const char* name) {
+  for (int a = 0; a < e->nattr; a++)
+    if (mjcf_wordIndex(bodyRefs, e->attr[2 * a]) >= 0 && !strcmp(e->attr[2 * a + 1], name))
+      return 1;
+  for (int i = 0; i < e->nchild; i++)
+    if (bodyNamed(e->child[i], name)) return 1;
+  return 0;
+}
+
+// 1 when skin bones name body `name`
+static int skinNamed(Ctx* c, const char* name) {
+  for (int i = 0; i < c->obj[K_SKIN].n; i++) {
+    const mjSkin* sk = &((Obj*)c->obj[K_SKIN].p[i])->skin;
+    for (int b = 0; b < sk->nbone; b++)
+      if (!strcmp(sk->bonename[b], name)) return 1;
+  }
+  return 0;
+}
+
+// fusestatic: every body without joints, not a mocap body and not named elsewhere (by an
+// attribute of bodyRefs or a skin bone) is merged into its parent, deepest first: its geoms and
+// sites move to the parent with their poses composed, its child bodies become the parent's, and
+// its mass properties join the parent's as one part; then the bodies are renumbered
+void mjcf_fuseStatic(Ctx* c, const mjXNode* root) {
+  Vec* bodies = &c->obj[K_BODY];
+  int nbody = bodies->n;
+  int* joints = mjcf_alloc(c, sizeof(int) * nbody);
+  for (int i = 0; i < c->obj[K_JOINT].n; i++) joints[((Item*)c->obj[K_JOINT].p[i])->body]++;
+  for (int id = nbody - 1; id > 0; id--) {
+    Body* b = bodies->p[id];
+    if (joints[id] || b->mocap ||
+        (b->h.name && (bodyNamed(root, b->h.name) || skinNamed(c, b->h.name))))
+      continue;
+    Body* p = bodies->p[b->parent];
+    // cameras and lights cannot move to the parent (MuJoCo refuses them too)
+    for (int k = K_CAM; k <= K_LIGHT; k++)
+      for (int i = 0; i < c->obj[k].n; i++)
+        if (((Item*)c->obj[k].p[i])->body == id)
+          mjcf_fail(c, ((Item*)c->obj[k].p[i])->h.e, "fusestatic: a static body with a %s cannot "
+                    "be fused", mjcf_kindWord[k]);
+    // its mass properties as one part of the parent
+    double *mass, *pos, *quat, *inertia;
+    int n = bodyParts(c, b, &mass, &pos, &quat, &inertia);
+    Body whole = {0};
+    combineParts(&whole, n, mass, pos, quat, inertia);
+    if (whole.mass > 0) {
+      // the part at b's position plus its own inertial frame, not turned by b's orientation:
+      // MuJoCo places it so (exact only for static bodies not rotated in their parent)
+      double ppos[3];
+      mju_add3(ppos, b->pos, whole.ipos);
+      addPart(c, p, whole.mass, ppos, whole.iquat, whole.inertia);
+    }
+    // geoms and sites move with their poses composed
+    for (int k = K_GEOM; k <= K_SITE; k++) {
+      for (int i = 0; i < c->obj[k].n; i++) {
+        Item* it = c->obj[k].p[i];
+        if (it->body != id) continue;
+        mju_mulPose(it->pos, it->quat, b->pos, b->quat, it->pos, it->quat);
+        it->body = b->parent;
+        if (!it->fusedfrom) it->fusedfrom = id;
+      }
+    }
+    // children follow
+    for (int i = id + 1; i < nbody; i++) {
+      Body* ch = bodies->p[i];
+      if (ch->fused || ch->parent != id) continue;
+      mju_mulPose(ch->pos, ch->quat, b->pos, b->quat, ch->pos, ch->quat);
+      ch->parent = b->parent;
+    }
+    b->fused = 1;
+  }
+  // renumber: the kept bodies in order, every body reference remapped
+  int* newid = mjcf_alloc(c, sizeof(int) * nbody);
+  int kept = 0;
+  for (int id = 0; id < nbody; id++) {
+    Body* b = bodies->p[id];
+    newid[id] = b->fused ? -1 : kept;
+    if (!b->fused) bodies->p[kept++] = b;
+  }
+  bodies->n = kept;
+  for (int id = 0; id < kept; id++) {
+    Body* b = bodies->p[id];
+    b->id = id;
+    b->parent = id ? newid[b->parent] : 0;
+  }
+  for (int k = K_JOINT; k <= K_LIGHT; k++)
+    for (int i = 0; i < c->obj[k].n; i++) {
+      Item* it = c->obj[k].p[i];
+      it->body = newid[it->body];
+    }
+}
+
+// ---- body inertia ------------------------------------------------------------------------------
+
+// mass properties of every body: <inertial> or geoms per inertiafromgeom and the parts of
+// fused static bodies, then balance, bounds and the total mass
+void mjcf_bodyInertia(Ctx* c) {
+  Vec* bodies = &c->obj[K_BODY];
+  double total = 0;
+  for (int i = 1; i < bodies->n; i++) {
+    Body* b = bodies->p[i];
+    double *mass, *pos, *quat, *inertia;
+    int n = bodyParts(c, b, &mass, &pos, &quat, &inertia);
+    combineParts(b, n, mass, pos, quat, inertia);
+    // principal moments of a rigid body satisfy the triangle inequality A + B >= C; with
+    // balanceinertia a violating inertia becomes its mean, else it is an error
+    double* I = b->inertia;
+    if (I[0] + I[1] < I[2] || I[0] + I[2] < I[1] || I[1] + I[2] < I[0]) {
+      if (!c->balanceinertia)
+        mjcf_fail(c, b->h.e, "inertia must satisfy A + B >= C; use 'balanceinertia' to fix");
+      I[0] = I[1] = I[2] = (I[0] + I[1] + I[2]) / 3;
+    }
+    if (b->mass < c->boundmass) b->mass = c->boundmass;
+    for (int k = 0; k < 3; k++)
+      if (I[k] < c->boundinertia) I[k] = c->boundinertia;
+    total += b->mass;
+  }
+  // settotalmass scales every mass and inertia
+  if (c->settotalmass > 0 && total > mjMINVAL) {
+    double scale = c->settotalmass / total;
+    for (int i = 1; i < bodies->n; i++) {
+      Body* b = bodies->p[i];
+      b->mass *= scale;
+      mju_scl3(b->inertia, b->inertia, scale);
+    }
+  }
+}

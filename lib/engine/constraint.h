@@ -1,0 +1,36 @@
+// constraint.h: internals of the constraint stage (lib/engine/constraint.c) shared with the solver,
+// inverse dynamics and sensors; the stage functions themselves are declared in mj.h.
+#ifndef MJ_CONSTRAINT_H
+#define MJ_CONSTRAINT_H
+
+#include "mj.h"
+
+#define mjMINIMP 0.0001  // smallest impedance d0, dwidth and midpoint (solimp is clamped)
+#define mjMAXIMP 0.9999  // largest impedance d0, dwidth and midpoint
+
+// 1 when efc_J is stored as compressed rows: opt.jacobian sparse, or auto with nv >= 60
+int mj_isSparse(const mjModel* m);
+
+// 1 when dense rows come with their lengths efc_J_rowlen (nv >= 12)
+int mj_denseRowLengths(const mjModel* m);
+
+// row(nv) = row r of efc_J, dense or sparse
+void mj_efcRow(const mjModel* m, const mjData* d, int r, mjtNum* row);
+
+// the impedance d(r) of solimp = (d0, dwidth, width, midpoint, power), already clamped, at the
+// violation r = pos - margin, and its derivative d'(r):
+//   x = |r| / width;  y = x^p / mid^(p-1) for x <= mid, 1 - (1-x)^p / (1-mid)^(p-1) above;
+//   d = d0 + y (dwidth - d0), saturating at d0 (x = 0) and dwidth (x >= 1)
+void mju_impedance(const mjtNum solimp[5], mjtNum r, mjtNum* imp, mjtNum* impP);
+
+// the world anchors of connect or weld i: p1 on body 1, p2 on body 2 (data = eq_data of i)
+//   connect  p1 = x1 + R1 data[0:3], p2 = x2 + R2 data[3:6]
+//   weld     p1 = x1 + R1 data[3:6], p2 = x2 + R2 data[0:3]
+void mj_eqAnchors(const mjModel* m, const mjData* d, int i, mjtNum p1[3], mjtNum p2[3]);
+
+// cfrc_ext (nbody x 6) += the constraint forces efc_force as wrenches about each body's root
+// subtree com: contacts (on body 2, the opposite on body 1, at the contact point) and connect
+// and weld constraints (on body 1 at its anchor, the opposite on body 2 at its anchor)
+void mj_addConstraintWrench(const mjModel* m, const mjData* d, mjtNum* cfrc_ext);
+
+#endif

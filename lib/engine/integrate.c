@@ -1,0 +1,415 @@
+// integrate.c: the integrators (mj_Euler, mj_implicit, mj_RungeKutta, mj_integratePos,
+// declared in mj.h) and the velocity derivative of the smooth forces they need.
+//
+// Every integrator ends in advance(): act by act_dot (filterexact exactly, clamped to
+// actrange), qvel += h qacc, qpos integrated with the new qvel (semi-implicit), time += h.
+//   Euler          qacc from (M + h diag(dof_damping)) qacc = qfrc_smooth + qfrc_constraint
+//   implicit       qacc from (M - h D) qacc = same, D = d(qfrc_smooth)/d(qvel): dof and
+//                  tendon damping, affine actuator velocity terms, fluid drag, and -d(RNE)/dv;
+//                  LU without pivoting, eliminating from the last dof (no fill on a tree)
+//   implicitfast   the same without the RNE term, so D is symmetric: Cholesky L'DL of
+//                  M - h D on qM's sparsity (entries of D outside it are dropped and, as in
+//                  MuJoCo, so are the off-diagonal entries among the dofs of simple bodies)
+//   RK4            the classic 4-stage tableau on (qpos, qvel, act)
+#include <math.h>
+
+#include "engine/forward.h"
+#include "engine/smooth.h"
+#include "util/util.h"
+
+// ---- positions and the final update ----------------------------------------------------------
+
+// qpos += scl * qvel per joint; quaternions rotate by the (local) angular velocity
+void mj_integratePos(const mjModel* m, mjtNum* qpos, const mjtNum* qvel, mjtNum scl) {
+  for (int j = 0; j < m->njnt; j++) {
+    mjtNum* q = qpos + m->jnt_qposadr[j];
+    const mjtNum* v = qvel + m->jnt_dofadr[j];
+    switch (m->jnt_type[j]) {
+      case mjJNT_FREE:
+        mju_addToScl3(q, v, scl);
+        q += 3, v += 3;
+        // fall through
+      case mjJNT_BALL: mju_quatIntegrate(q, v, scl); break;
+      default: q[0] += scl * v[0]; break;
+    }
+  }
+}
+
+// act, qvel, qpos (with qvel_pos, or the new qvel when NULL) and time after one step
+static void advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNum* qacc,
+                    const mjtNum* qvel_pos) {
+  mjtNum h = m->opt.timestep;
+
+  // activations, each actuator's states in turn
+  if (!(m->opt.disableflags & mjDSBL_ACTUATION)) {
+    for (int i = 0; i < m->nu; i++) {
+      for (int k = 0; k < m->actuator_actnum[i]; k++) {
+        int adr = m->actuator_actadr[i] + k;
+        d->act[adr] = mj_nextActivation(m, d, i, adr, act_dot[adr]);
+      }
+    }
+  }
+
+  // velocities, then positions, then time; qacc is kept as the next warm start
+  mju_copy(d->qacc_warmstart, d->qacc, m->nv);
+  mju_addToScl(d->qvel, qacc, h, m->nv);
+  mj_integratePos(m, d->qpos, qvel_pos ? qvel_pos : d->qvel, h);
+  d->time += h;
+}
+
+// ---- Euler --------------------------------------------------------------------------------
+
+// semi-implicit Euler; dof damping implicit when present and not disabled
+void mj_Euler(const mjModel* m, mjData* d) {
+  int nv = m->nv, damped = 0;
+  if (!(m->opt.disableflags & (mjDSBL_EULERDAMP | mjDSBL_DAMPER)))
+    for (int i = 0; i < nv && !damped; i++) damped = m->dof_damping[i] > 0;
+  if (!damped) {
+    advance(m, d, d->act_dot, d->qacc, NULL);
+    return;
+  }
+
+  // (M + h B) qacc = qfrc_smooth + qfrc_constraint with B = diag(dof_damping)
+  size_t mark = mj_markStack(d);
+  mjtNum* H = mj_stackAlloc(d, (size_t)m->nM);
+  mjtNum* ld = mj_stackAlloc(d, (size_t)m->nM);
+  mjtNum* diaginv = mj_stackAlloc(d, (size_t)nv);
+  mjtNum* qacc = mj_stackAlloc(d, (size_t)nv);
+  mju_copy(H, d->qM, m->nM);
+  for (int i = 0; i < nv; i++) H[m->dof_Madr[i]] += m->opt.timestep * m->dof_damping[i];
+  mj_factorI(m, d, H, ld, diaginv, 1);
+  mju_add(qacc, d->qfrc_smooth, d->qfrc_constraint, nv);
+  mj_solveLD(m, ld, diaginv, qacc, qacc, 1, 1);
+  advance(m, d, d->act_dot, qacc, NULL);
+  mj_freeStack(d, mark);
+}
+
+// ---- the velocity derivative D ---------------------------------------------------------------
+
+// where D goes: A = M - h D, dense nv x nv (implicit) or on qM's sparsity, lower triangle
+// (implicitfast)
+typedef struct {
+  mjtNum* A;     // the matrix being built
+  mjtNum h;      // timestep
+  int dense;     // 1: A is dense row-major nv x nv; 0: A has qM's layout
+} Deriv;
+
+// A -= h s u u' (symmetric rank-one term of D) restricted, as in MuJoCo, to pairs of dofs of
+// which one is an ancestor of the other (qM's sparsity: tendons coupling separate branches
+// contribute only their within-branch part); only the nonzeros of u are visited
+static void derivRank1(const mjModel* m, Deriv* D, mjtNum s, const mjtNum* u) {
+  int nv = m->nv;
+  mjtNum c = -D->h * s;
+  for (int i = 0; i < nv; i++) {
+    if (!u[i]) continue;
+    if (D->dense) {
+      D->A[(size_t)i * nv + i] += c * u[i] * u[i];
+      for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j]) {
+        D->A[(size_t)i * nv + j] += c * u[i] * u[j];
+        D->A[(size_t)j * nv + i] += c * u[i] * u[j];
+      }
+      continue;
+    }
+    // row i of qM's layout: i, then its ancestors
+    mjtNum* row = D->A + m->dof_Madr[i];
+    for (int j = i; j >= 0; j = m->dof_parentid[j]) *row++ += c * u[i] * u[j];
+  }
+}
+
+// A -= h s on the diagonal entry of dof i
+static void derivDiag(const mjModel* m, Deriv* D, int i, mjtNum s) {
+  mjtNum* a = D->dense ? D->A + (size_t)i * m->nv + i : D->A + m->dof_Madr[i];
+  *a -= D->h * s;
+}
+
+// dof damping -b, tendon damping -b J'J, actuator velocity terms moment' k moment
+static void derivDamperActuator(const mjModel* m, mjData* d, Deriv* D) {
+  int nv = m->nv;
+  if (!(m->opt.disableflags & mjDSBL_DAMPER)) {
+    for (int i = 0; i < nv; i++)
+      if (m->dof_damping[i]) derivDiag(m, D, i, -m->dof_damping[i]);
+    for (int t = 0; t < m->ntendon; t++)
+      if (m->tendon_damping[t])
+        derivRank1(m, D, -m->tendon_damping[t], d->ten_J + (size_t)t * nv);
+  }
+  if (m->opt.disableflags & mjDSBL_ACTUATION) return;
+
+  // d force / d velocity through the actuator moments (each row made dense in u)
+  size_t mark = mj_markStack(d);
+  mjtNum* u = mj_stackAlloc(d, (size_t)nv);
+  for (int i = 0; i < m->nu; i++) {
+    if (mj_actuatorDisabled(m, i)) continue;
+    mjtNum k = mj_actuatorForceVel(m, d, i, NULL);
+    if (!k) continue;
+    mj_momentRow(m, d, i, u);
+    derivRank1(m, D, k, u);
+  }
+  mj_freeStack(d, mark);
+}
+
+// inertia-box fluid forces: D += sum_k c_k g_k g_k', g_k = J' (R e_k) with J the body com
+// Jacobian (rot, lin) and c_k the slope of the local force component k (mj_inertiaBoxForce)
+static void derivFluid(const mjModel* m, mjData* d, Deriv* D, mjtNum* g) {
+  int nv = m->nv;
+  for (int b = 1; b < m->nbody; b++) {
+    if (m->body_mass[b] < mjMINVAL) continue;
+    mjtNum box[3], lvel[6], lfrc[6], slope[6];
+    mj_inertiaBox(m, b, box);
+    mj_fluidVelocity(m, d, b, lvel);
+    mj_inertiaBoxForce(m, box, lvel, lfrc, slope);
+    const mjtNum* R = d->ximat + 9 * b;
+    mjtNum r[3];
+    mju_sub3(r, d->xipos + 3 * b, d->subtree_com + 3 * m->body_rootid[b]);
+    int last = mj_bodyLastDof(m, b);
+    if (last < 0) continue;
+
+    for (int k = 0; k < 6; k++) {
+      int i = k % 3;
+      mjtNum c = slope[k];
+      if (!c) continue;
+
+      // g_j = cdof_rot . e (rot) or (cdof_lin + cdof_rot x r) . e (lin), e = R column i
+      mjtNum e[3] = {R[i], R[3 + i], R[6 + i]};
+      mju_zero(g, nv);
+      for (int j = last; j >= 0; j = m->dof_parentid[j]) {
+        const mjtNum* cdof = d->cdof + 6 * j;
+        if (k < 3) {
+          g[j] = mju_dot3(cdof, e);
+        } else {
+          mjtNum lin[3];
+          mju_cross(lin, cdof, r);
+          mju_addTo3(lin, cdof + 3);
+          g[j] = mju_dot3(lin, e);
+        }
+      }
+      derivRank1(m, D, c, g);
+    }
+  }
+}
+
+// -d(qfrc_bias)/d(qvel) into the dense A (as A += h dbias/dv): differentiate
+//   cvel_b = cvel_p + sum cdof_j v_j,  cdof_dot_j = cvel_before_j x cdof_j,
+//   cacc_b = cacc_p + sum cdof_dot_j v_j,  cfrc_b = I cacc_b + cvel_b x* (I cvel_b)
+// wrt the velocities of b's chain (its dofs and its ancestors', ascending: nothing else moves
+// b), 6 x nchain per body; as bias_i = cdof_i' sum_{c in subtree(i)} cfrc_c, each body c adds
+//   A(i,k) += h cdof_i' dcfrc_c(:,k)   for i, k in its chain
+// A body with dofs keeps its columns at 6 dof_Madr[its last dof] (qM's row of that dof is as
+// long as the chain, and rows do not overlap); a body without dofs moves with its parent
+static void derivRNE(const mjModel* m, mjData* d, Deriv* D) {
+  int nv = m->nv, nbody = m->nbody;
+  size_t mark = mj_markStack(d);
+  mjtNum* dvel = mj_stackAlloc(d, 6 * (size_t)m->nM);
+  mjtNum* dacc = mj_stackAlloc(d, 6 * (size_t)m->nM);
+  mjtNum* dfrc = mj_stackAlloc(d, 6 * (size_t)nv);
+  mjtNum* dcdd = mj_stackAlloc(d, 6 * (size_t)nv);
+  int* chain = (int*)mj_stackAlloc(d, (size_t)nv / 2 + 1);
+
+  for (int b = 1; b < nbody; b++) {
+    // the chain's dofs, ascending (column c: the derivative wrt qvel[chain[c]]); the parent's
+    // chain is its first np, and b's block starts where its last dof's qM row does
+    int last = mj_bodyLastDof(m, b), plast = mj_bodyLastDof(m, m->body_parentid[b]), nb = 0;
+    for (int j = last; j >= 0; j = m->dof_parentid[j]) nb++;
+    for (int j = last, c = nb; j >= 0; j = m->dof_parentid[j]) chain[--c] = j;
+    int np = nb - m->body_dofnum[b];
+    mjtNum *V = dvel + (last >= 0 ? 6 * (size_t)m->dof_Madr[last] : 0);
+    mjtNum *Acc = dacc + (last >= 0 ? 6 * (size_t)m->dof_Madr[last] : 0);
+
+    // a body with dofs: the parent's columns, then zeros for its own (a body without dofs
+    // moves with its parent and shares its block)
+    if (m->body_dofnum[b]) {
+      size_t pblk = plast >= 0 ? 6 * (size_t)m->dof_Madr[plast] : 0;
+      mju_copy(V, dvel + pblk, 6 * np);
+      mju_copy(Acc, dacc + pblk, 6 * np);
+      mju_zero(V + 6 * np, 6 * (nb - np));
+      mju_zero(Acc + 6 * np, 6 * (nb - np));
+    }
+
+    // this body's joints in order; column of dof j: np + (j - body_dofadr)
+    for (int jn = m->body_jntadr[b]; jn < m->body_jntadr[b] + m->body_jntnum[b]; jn++) {
+      int adr = m->jnt_dofadr[jn], type = m->jnt_type[jn];
+      int n = type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
+      int nrot = type == mjJNT_HINGE || type == mjJNT_SLIDE ? 1 : 3;
+      int col = np + adr - m->body_dofadr[b];
+
+      // free translations: constant axes, velocity only
+      for (int i = 0; i < n - nrot; i++) mju_addTo(V + 6 * (col + i), d->cdof + 6 * (adr + i), 6);
+
+      // d cdof_dot_j = dV x cdof_j with V before this joint's rotations: accelerations get
+      // d cdof_dot_j v_j, and column j gets cdof_dot_j
+      for (int i = n - nrot; i < n; i++) {
+        const mjtNum* cdof = d->cdof + 6 * (adr + i);
+        for (int k = 0; k < nb; k++) mju_crossMotion(dcdd + 6 * k, V + 6 * k, cdof);
+        mju_addToScl(Acc, dcdd, d->qvel[adr + i], 6 * nb);
+        mju_addTo(Acc + 6 * (col + i), d->cdof_dot + 6 * (adr + i), 6);
+      }
+      for (int i = n - nrot; i < n; i++) mju_addTo(V + 6 * (col + i), d->cdof + 6 * (adr + i), 6);
+    }
+
+    // d cfrc = I d cacc + dV x* (I cvel) + cvel x* (I dV)
+    const mjtNum* inert = d->cinert + 10 * b;
+    const mjtNum* cvel = d->cvel + 6 * b;
+    mjtNum iv[6];
+    mju_mulInertVec(iv, inert, cvel);
+    for (int k = 0; k < nb; k++) {
+      mjtNum t2[6], t3[6], idv[6], *F = dfrc + 6 * k;
+      mju_mulInertVec(F, inert, Acc + 6 * k);
+      mju_crossForce(t2, V + 6 * k, iv);
+      mju_mulInertVec(idv, inert, V + 6 * k);
+      mju_crossForce(t3, cvel, idv);
+      for (int r = 0; r < 6; r++) F[r] += t2[r] + t3[r];
+    }
+
+    // A(i,k) += h cdof_i' dcfrc(:,k) over the chain
+    for (int ci = 0; ci < nb; ci++) {
+      const mjtNum* cdof = d->cdof + 6 * chain[ci];
+      mjtNum* row = D->A + (size_t)chain[ci] * nv;
+      for (int ck = 0; ck < nb; ck++) row[chain[ck]] += D->h * mju_dot(cdof, dfrc + 6 * ck, 6);
+    }
+  }
+  mj_freeStack(d, mark);
+}
+
+// ---- implicit integrators ------------------------------------------------------------------
+
+// LU of a dense matrix without pivoting, eliminating from the last index (on a kinematic tree
+// the pattern of M - h D has no fill this way); zero entries are skipped
+static void factorLU(mjtNum* A, int n) {
+  for (int k = n - 1; k >= 0; k--) {
+    const mjtNum* rowk = A + (size_t)k * n;
+    mjtNum piv = rowk[k];
+    if (fabs(piv) < mjMINVAL) piv = mjMINVAL;
+    for (int i = 0; i < k; i++) {
+      mjtNum* rowi = A + (size_t)i * n;
+      if (!rowi[k]) continue;
+      mjtNum l = rowi[k] /= piv;
+      for (int j = 0; j < k; j++)
+        if (rowk[j]) rowi[j] -= l * rowk[j];
+    }
+  }
+}
+
+// x = inv(A) x with the factor of factorLU: push from the last index, then solve from the
+// first
+static void solveLU(const mjtNum* A, mjtNum* x, int n) {
+  for (int k = n - 1; k >= 0; k--)
+    for (int i = 0; i < k; i++) x[i] -= A[(size_t)i * n + k] * x[k];
+  for (int k = 0; k < n; k++) {
+    const mjtNum* row = A + (size_t)k * n;
+    for (int j = 0; j < k; j++) x[k] -= row[j] * x[j];
+    x[k] /= fabs(row[k]) < mjMINVAL ? mjMINVAL : row[k];
+  }
+}
+
+// dense row-major A = M - h D (nv x nv), D with the RNE term when rne (implicit) or without
+// it (implicitfast, then on qM's sparsity, entries among simple dofs kept)
+void mj_implicitMatrix(const mjModel* m, mjData* d, mjtNum* A, int rne) {
+  int nv = m->nv;
+  size_t mark = mj_markStack(d);
+  mjtNum* g = mj_stackAlloc(d, (size_t)nv);
+  Deriv D = {A, m->opt.timestep, 1};
+  mju_zero(A, nv * nv);
+  for (int i = 0; i < nv; i++) {
+    const mjtNum* row = d->qM + m->dof_Madr[i];
+    for (int j = i, k = 0; j >= 0; j = m->dof_parentid[j], k++)
+      A[(size_t)i * nv + j] = A[(size_t)j * nv + i] = row[k];
+  }
+  derivDamperActuator(m, d, &D);
+  if (m->opt.density > 0 || m->opt.viscosity > 0) derivFluid(m, d, &D, g);
+  if (rne) derivRNE(m, d, &D);
+  mj_freeStack(d, mark);
+}
+
+// qacc from (M - h D) qacc = qfrc_smooth + qfrc_constraint, then advance
+void mj_implicit(const mjModel* m, mjData* d) {
+  int nv = m->nv, fast = m->opt.integrator == mjINT_IMPLICITFAST;
+  size_t mark = mj_markStack(d);
+  mjtNum* qacc = mj_stackAlloc(d, (size_t)nv);
+  Deriv D = {NULL, m->opt.timestep, !fast};
+  int fluid = m->opt.density > 0 || m->opt.viscosity > 0;
+  mju_add(qacc, d->qfrc_smooth, d->qfrc_constraint, nv);
+
+  if (fast) {
+    // symmetric M - h D on qM's sparsity, factored as L'DL
+    mjtNum* g = mj_stackAlloc(d, (size_t)nv);
+    mjtNum* ld = mj_stackAlloc(d, (size_t)m->nM);
+    mjtNum* diaginv = mj_stackAlloc(d, (size_t)nv);
+    D.A = mj_stackAlloc(d, (size_t)m->nM);
+    mju_copy(D.A, d->qM, m->nM);
+    derivDamperActuator(m, d, &D);
+    if (fluid) derivFluid(m, d, &D, g);
+    mj_factorI(m, d, D.A, ld, diaginv, 1);
+    mj_solveLD(m, ld, diaginv, qacc, qacc, 1, 1);
+  } else {
+    // dense M - h D with the RNE term, LU
+    D.A = mj_stackAlloc(d, (size_t)nv * nv);
+    mj_implicitMatrix(m, d, D.A, 1);
+    factorLU(D.A, nv);
+    solveLU(D.A, qacc, nv);
+  }
+  advance(m, d, d->act_dot, qacc, NULL);
+  mj_freeStack(d, mark);
+}
+
+// ---- Runge-Kutta ----------------------------------------------------------------------------
+
+// the classic 4-stage scheme (MuJoCo has only this tableau; n other than 4 runs Euler): stage
+// i starts from the initial state moved by h a_i k_{i-1}, each k = (qvel, qacc, act_dot) of
+// mj_forward at time t + a_i h without sensors; the step uses h sum_i b_i k_i
+void mj_RungeKutta(const mjModel* m, mjData* d, int n) {
+  static const mjtNum A[3] = {0.5, 0.5, 1}, B[4] = {1.0 / 6, 1.0 / 3, 1.0 / 3, 1.0 / 6};
+  int nq = m->nq, nv = m->nv, na = m->na;
+  mjtNum h = m->opt.timestep, t0 = d->time;
+  if (n != 4) {
+    mj_Euler(m, d);
+    return;
+  }
+  size_t mark = mj_markStack(d);
+  mjtNum* qpos0 = mj_stackAlloc(d, (size_t)nq);
+  mjtNum* qvel0 = mj_stackAlloc(d, (size_t)nv);
+  mjtNum* act0 = mj_stackAlloc(d, (size_t)na);
+  mjtNum* kvel = mj_stackAlloc(d, 4 * (size_t)nv);
+  mjtNum* kacc = mj_stackAlloc(d, 4 * (size_t)nv);
+  mjtNum* kact = mj_stackAlloc(d, 4 * (size_t)na);
+  mjtNum* sum = mj_stackAlloc(d, 2 * (size_t)nv + na);
+  mju_copy(qpos0, d->qpos, nq);
+  mju_copy(qvel0, d->qvel, nv);
+  mju_copy(act0, d->act, na);
+
+  // stage 0 is the current forward dynamics
+  mju_copy(kvel, d->qvel, nv);
+  mju_copy(kacc, d->qacc, nv);
+  mju_copy(kact, d->act_dot, na);
+
+  // stages 1..3: state = initial + a h k_{i-1} (the tableau is diagonal)
+  for (int i = 1; i < 4; i++) {
+    mjtNum a = A[i - 1];
+    mju_copy(d->qpos, qpos0, nq);
+    mj_integratePos(m, d->qpos, kvel + (size_t)(i - 1) * nv, a * h);
+    mju_addScl(d->qvel, qvel0, kacc + (size_t)(i - 1) * nv, a * h, nv);
+    mju_addScl(d->act, act0, kact + (size_t)(i - 1) * na, a * h, na);
+    d->time = t0 + a * h;
+    mj_forwardSkip(m, d, 1);
+    mju_copy(kvel + (size_t)i * nv, d->qvel, nv);
+    mju_copy(kacc + (size_t)i * nv, d->qacc, nv);
+    mju_copy(kact + (size_t)i * na, d->act_dot, na);
+  }
+
+  // weighted sums of velocity, acceleration and activation rate
+  mjtNum *svel = sum, *sacc = sum + nv, *sact = sum + 2 * nv;
+  mju_zero(sum, 2 * nv + na);
+  for (int i = 0; i < 4; i++) {
+    mju_addToScl(svel, kvel + (size_t)i * nv, B[i], nv);
+    mju_addToScl(sacc, kacc + (size_t)i * nv, B[i], nv);
+    mju_addToScl(sact, kact + (size_t)i * na, B[i], na);
+  }
+
+  // the step from the initial state
+  mju_copy(d->qpos, qpos0, nq);
+  mju_copy(d->qvel, qvel0, nv);
+  mju_copy(d->act, act0, na);
+  d->time = t0;
+  // d->qacc stays the last stage's, as in MuJoCo: it becomes the next warm start (with PGS's
+  // few iterations the warm start shapes the answer, so it must be the same one)
+  advance(m, d, sact, sacc, svel);
+  mj_freeStack(d, mark);
+}

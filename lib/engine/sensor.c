@@ -1,0 +1,649 @@
+// sensor.c: sensors (mj_sensorPos / Vel / Acc) and energy (mj_energyPos / Vel), declared in
+// mj.h.  Each stage fills the sensors whose sensor_needstage is that stage, then applies the
+// cutoff (real data clamped to [-cutoff, cutoff], positive data to [0, cutoff]).  Noise is
+// not added (MuJoCo does not add it at step time either).  Touch, contact and the joint and
+// tendon limit sensors read the contacts, constraint rows and forces, the rangefinder casts a
+// ray (ray.c); tactile, plugin and user sensors output zeros.
+#include <math.h>
+
+#include "engine/constraint.h"
+#include "engine/forward.h"
+#include "engine/smooth.h"
+#include "util/util.h"
+
+// ---- frames of sensorized objects --------------------------------------------------------------
+
+// position, orientation matrix and quaternion of an object (body com frame, body, geom, site,
+// camera); 0 for other types
+static int frameOf(const mjModel* m, const mjData* d, int type, int id, const mjtNum** pos,
+                   const mjtNum** mat, mjtNum quat[4]) {
+  int body;
+  const mjtNum* lquat;
+  switch (type) {
+    case mjOBJ_BODY:
+      *pos = d->xipos + 3 * id, *mat = d->ximat + 9 * id;
+      body = id, lquat = m->body_iquat + 4 * id;
+      break;
+    case mjOBJ_XBODY:
+      *pos = d->xpos + 3 * id, *mat = d->xmat + 9 * id;
+      body = id, lquat = NULL;
+      break;
+    case mjOBJ_GEOM:
+      *pos = d->geom_xpos + 3 * id, *mat = d->geom_xmat + 9 * id;
+      body = m->geom_bodyid[id], lquat = m->geom_quat + 4 * id;
+      break;
+    case mjOBJ_SITE:
+      *pos = d->site_xpos + 3 * id, *mat = d->site_xmat + 9 * id;
+      body = m->site_bodyid[id], lquat = m->site_quat + 4 * id;
+      break;
+    case mjOBJ_CAMERA:
+      *pos = d->cam_xpos + 3 * id, *mat = d->cam_xmat + 9 * id;
+      body = m->cam_bodyid[id], lquat = m->cam_quat + 4 * id;
+      break;
+    default: return 0;
+  }
+  if (lquat) mju_mulQuat(quat, d->xquat + 4 * body, lquat);
+  else mju_copy4(quat, d->xquat + 4 * body);
+  return 1;
+}
+
+// frame position, orientation and axis sensors, relative to the reference frame when given:
+//   pos  R_ref' (p - p_ref),  quat  q_ref^-1 q,  axis  R_ref' (column of R)
+static void framePosSensor(const mjModel* m, const mjData* d, int s, mjtNum* out) {
+  int type = m->sensor_type[s];
+  const mjtNum *pos, *mat, *rpos = NULL, *rmat = NULL;
+  mjtNum quat[4], rquat[4];
+  if (!frameOf(m, d, m->sensor_objtype[s], m->sensor_objid[s], &pos, &mat, quat)) return;
+  int ref = m->sensor_refid[s] >= 0 &&
+            frameOf(m, d, m->sensor_reftype[s], m->sensor_refid[s], &rpos, &rmat, rquat);
+  switch (type) {
+    case mjSENS_FRAMEPOS: {
+      mjtNum dif[3];
+      if (!ref) {
+        mju_copy3(out, pos);
+        break;
+      }
+      mju_sub3(dif, pos, rpos);
+      mju_mulMatTVec3(out, rmat, dif);
+      break;
+    }
+    case mjSENS_FRAMEQUAT:
+      if (!ref) {
+        mju_copy4(out, quat);
+        break;
+      }
+      mju_negQuat(rquat, rquat);
+      mju_mulQuat(out, rquat, quat);
+      break;
+    default: {
+      // x, y, z axis: column of the orientation
+      int c = type - mjSENS_FRAMEXAXIS;
+      mjtNum axis[3] = {mat[c], mat[3 + c], mat[6 + c]};
+      if (ref) mju_mulMatTVec3(out, rmat, axis);
+      else mju_copy3(out, axis);
+      break;
+    }
+  }
+}
+
+// frame linear and angular velocity, relative to the reference frame when given:
+//   linvel  R_ref' (v - v_ref - w_ref x (p - p_ref)),  angvel  R_ref' (w - w_ref)
+static void frameVelSensor(const mjModel* m, const mjData* d, int s, mjtNum* out) {
+  int type = m->sensor_type[s], ot = m->sensor_objtype[s], oid = m->sensor_objid[s];
+  int rt = m->sensor_reftype[s], rid = m->sensor_refid[s];
+  const mjtNum *pos, *mat, *rpos, *rmat;
+  mjtNum quat[4], vel[6], rvel[6], res[3];
+  if (!frameOf(m, d, ot, oid, &pos, &mat, quat)) return;
+  mj_objectVelocity(m, d, ot, oid, vel, 0);
+  if (rid < 0 || !frameOf(m, d, rt, rid, &rpos, &rmat, quat)) {
+    mju_copy3(out, type == mjSENS_FRAMELINVEL ? vel + 3 : vel);
+    return;
+  }
+  mj_objectVelocity(m, d, rt, rid, rvel, 0);
+  if (type == mjSENS_FRAMELINVEL) {
+    mjtNum dif[3], wxd[3];
+    mju_sub3(dif, pos, rpos);
+    mju_cross(wxd, rvel, dif);
+    mju_sub3(res, vel + 3, rvel + 3);
+    mju_sub3(res, res, wxd);
+  } else {
+    mju_sub3(res, vel, rvel);
+  }
+  mju_mulMatTVec3(out, rmat, res);
+}
+
+// force and torque at a site from the interaction force of its body (site frame)
+static void siteForce(const mjModel* m, const mjData* d, int site, mjtNum res[6]) {
+  int b = m->site_bodyid[site];
+  mju_transformSpatial(res, d->cfrc_int + 6 * b, 1, d->site_xpos + 3 * site,
+                       d->subtree_com + 3 * m->body_rootid[b], d->site_xmat + 9 * site);
+}
+
+// ---- constraint sensors ------------------------------------------------------------------------
+
+// the first row of type (mjCNSTR_LIMIT_JOINT or _TENDON) constraining id, or -1: as in MuJoCo
+// a joint limit sensor reads the lower side when both are active
+static int limitRow(const mjData* d, int type, int id) {
+  for (int i = 0; i < d->nefc; i++) {
+    if (d->efc_type[i] == type && d->efc_id[i] == id) return i;
+  }
+  return -1;
+}
+
+// the row of the limit a jointlimit* or tendonlimit* sensor reads, or -1 (forward.h)
+int mj_sensorLimitRow(const mjModel* m, const mjData* d, int s) {
+  int type = m->sensor_type[s], id = m->sensor_objid[s];
+  int joint = type == mjSENS_JOINTLIMITPOS || type == mjSENS_JOINTLIMITVEL ||
+              type == mjSENS_JOINTLIMITFRC;
+  return limitRow(d, joint ? mjCNSTR_LIMIT_JOINT : mjCNSTR_LIMIT_TENDON, id);
+}
+
+// 1 when contact i counts for a touch sensor at the site: a contact of the site's body with
+// rows and a positive normal force whose normal ray (pointing away from the body) from the
+// contact point meets the site's volume (starting inside counts) (forward.h)
+int mj_touchContact(const mjModel* m, const mjData* d, int site, int i) {
+  const mjContact* con = d->contact + i;
+  int body = m->site_bodyid[site];
+  int b1 = m->geom_bodyid[con->geom1], b2 = m->geom_bodyid[con->geom2];
+  if (con->efc_address < 0 || (b1 != body && b2 != body)) return 0;
+  mjtNum f[6], ray[3];
+  mj_contactForce(m, d, i, f);
+  if (f[0] <= 0) return 0;
+  mju_scl3(ray, con->frame, b2 == body ? -1 : 1);
+  return mju_rayGeom(d->site_xpos + 3 * site, d->site_xmat + 9 * site, m->site_size + 3 * site,
+                     con->pos, ray, m->site_type[site], NULL) >= 0;
+}
+
+// touch: the normal forces of the contacts counting for the site (mj_touchContact)
+static mjtNum touchSensor(const mjModel* m, const mjData* d, int site) {
+  mjtNum sum = 0, f[6];
+  for (int i = 0; i < d->ncon; i++) {
+    if (!mj_touchContact(m, d, site, i)) continue;
+    mj_contactForce(m, d, i, f);
+    sum += f[0];
+  }
+  return sum;
+}
+
+// rangefinder: the distance along the site's z axis to the nearest geom not on the site's body
+// (every group, static geoms included), -1 when there is none; the geom hit and the surface
+// normal there when asked (forward.h)
+mjtNum mj_rangefinder(const mjModel* m, const mjData* d, int site, int* geom, mjtNum normal[3]) {
+  const mjtNum* mat = d->site_xmat + 9 * site;
+  mjtNum z[3] = {mat[2], mat[5], mat[8]};
+  return mj_ray(m, d, d->site_xpos + 3 * site, z, NULL, 1, m->site_bodyid[site], geom, normal);
+}
+
+// the focal lengths in pixels of camera cam (forward.h): fx = focal_x / sensor_x W,
+// fy = focal_y / sensor_y H when the camera has a sensor size, else fx = fy = H/2 / tan(fovy/2)
+void mj_camFocal(const mjModel* m, int cam, mjtNum* fx, mjtNum* fy) {
+  const int* res = m->cam_resolution + 2 * cam;
+  const float *sensor = m->cam_sensorsize + 2 * cam, *focal = m->cam_intrinsic + 4 * cam;
+  if (sensor[0] != 0 && sensor[1] != 0) {
+    *fx = (mjtNum)focal[0] / sensor[0] * res[0];
+    *fy = (mjtNum)focal[1] / sensor[1] * res[1];
+  } else {
+    *fx = *fy = 0.5 * res[1] / tan(m->cam_fovy[cam] * mjPI / 360);
+  }
+}
+
+// camprojection: the site's position in the pixel coordinates of the camera (origin at the top
+// left, not clipped; points behind the camera projected the same way).  With p the site in the
+// camera frame (looking along -z, y up), W x H the resolution and fx, fy the focal lengths
+// (mj_camFocal):  u = W/2 + fx p_x / (-p_z),  v = H/2 - fy p_y / (-p_z);  the principal point
+// and an orthographic projection are ignored (as MuJoCo 3.5.1 does)
+static void camProjection(const mjModel* m, const mjData* d, int site, int cam, mjtNum out[2]) {
+  const int* res = m->cam_resolution + 2 * cam;
+  mjtNum dif[3], p[3], fx, fy;
+  mj_camFocal(m, cam, &fx, &fy);
+  mju_sub3(dif, d->site_xpos + 3 * site, d->cam_xpos + 3 * cam);
+  mju_mulMatTVec3(p, d->cam_xmat + 9 * cam, dif);
+  out[0] = 0.5 * res[0] + fx * p[0] / -p[2];
+  out[1] = 0.5 * res[1] - fy * p[1] / -p[2];
+}
+
+// 1 when point pos lies in the site's solid, else 0; with p the point in the site frame:
+// sphere |p| <= r, capsule dist(p, z-segment of half-length h) <= r, ellipsoid
+// sum (p_k / s_k)^2 <= 1, cylinder p_x^2 + p_y^2 <= r^2 and |p_z| <= h, box |p_k| <= s_k
+static int pointInSite(const mjModel* m, const mjData* d, int site, const mjtNum pos[3]) {
+  const mjtNum* sz = m->site_size + 3 * site;
+  mjtNum dif[3], p[3];
+  mju_sub3(dif, pos, d->site_xpos + 3 * site);
+  mju_mulMatTVec3(p, d->site_xmat + 9 * site, dif);
+  mjtNum r2 = sz[0] * sz[0], xy2 = p[0] * p[0] + p[1] * p[1];
+  switch (m->site_type[site]) {
+    case mjGEOM_SPHERE: return mju_dot3(p, p) <= r2;
+    case mjGEOM_CAPSULE: {
+      mjtNum z = fabs(p[2]) > sz[1] ? fabs(p[2]) - sz[1] : 0;
+      return xy2 + z * z <= r2;
+    }
+    case mjGEOM_ELLIPSOID: {
+      mjtNum e = 0;
+      for (int k = 0; k < 3; k++) e += p[k] * p[k] / (sz[k] * sz[k]);
+      return e <= 1;
+    }
+    case mjGEOM_CYLINDER: return xy2 <= r2 && fabs(p[2]) <= sz[1];
+    case mjGEOM_BOX: return fabs(p[0]) <= sz[0] && fabs(p[1]) <= sz[1] && fabs(p[2]) <= sz[2];
+    default: return 0;
+  }
+}
+
+// insidesite: 1 when the object's frame origin lies in the site's solid, else 0
+static mjtNum insideSite(const mjModel* m, const mjData* d, int s) {
+  const mjtNum *pos, *mat;
+  mjtNum quat[4];
+  if (!frameOf(m, d, m->sensor_objtype[s], m->sensor_objid[s], &pos, &mat, quat)) return 0;
+  return pointInSite(m, d, m->sensor_refid[s], pos);
+}
+
+// ---- contact sensor ----------------------------------------------------------------------------
+
+// the reductions of sensor_intprm[1]
+enum { REDUCE_NONE, REDUCE_MINDIST, REDUCE_MAXFORCE, REDUCE_NETFORCE };
+
+// a matched contact: its index, whether its geoms are in the sensor's order swapped, and the
+// key it is reduced by (smaller first)
+typedef struct {
+  mjtNum key;
+  int con, flip;
+} ConMatch;
+
+// 1 when geom g of a contact at pos meets one side of a contact sensor: any geom (no object),
+// the geom, a geom of the body, of the body's subtree (mjOBJ_XBODY; a parent's id is lower
+// than its children's), or the site's solid holding pos
+static int contactSide(const mjModel* m, const mjData* d, int type, int id, int g,
+                       const mjtNum pos[3]) {
+  int b = m->geom_bodyid[g];
+  switch (type) {
+    case mjOBJ_GEOM: return g == id;
+    case mjOBJ_BODY: return b == id;
+    case mjOBJ_XBODY:
+      while (b > id) b = m->body_parentid[b];
+      return b == id;
+    case mjOBJ_SITE: return pointInSite(m, d, id, pos);
+    default: return 1;
+  }
+}
+
+// 1 when contact i matches sensor s: geom1 meets side 1 and geom2 side 2, or (flip = 1) the
+// other way round
+static int contactMatch(const mjModel* m, const mjData* d, int s, int i, int* flip) {
+  const mjContact* con = d->contact + i;
+  int t1 = m->sensor_objtype[s], id1 = m->sensor_objid[s];
+  int t2 = m->sensor_reftype[s], id2 = m->sensor_refid[s];
+  *flip = 0;
+  if (contactSide(m, d, t1, id1, con->geom1, con->pos) &&
+      contactSide(m, d, t2, id2, con->geom2, con->pos))
+    return 1;
+  *flip = 1;
+  return contactSide(m, d, t1, id1, con->geom2, con->pos) &&
+         contactSide(m, d, t2, id2, con->geom1, con->pos);
+}
+
+// force and torque of contact i in its frame as the sensor reports it: for a flipped contact
+// the reaction in the frame with normal and first tangent reversed, which keeps the normal
+// and first tangential components and negates the second
+static void contactWrench(const mjModel* m, const mjData* d, int i, int flip, mjtNum f[6]) {
+  mj_contactForce(m, d, i, f);
+  if (flip) f[2] = -f[2], f[5] = -f[5];
+}
+
+// one slot of a contact sensor: the fields selected by bits (found, force, torque, dist, pos,
+// normal, tangent, in this order) from w = {found, force[3], torque[3], dist, pos[3],
+// normal[3], tangent[3]}
+static void contactSlot(int bits, const mjtNum w[17], mjtNum* out) {
+  static const int adr[7] = {0, 1, 4, 7, 8, 11, 14}, size[7] = {1, 3, 3, 1, 3, 3, 3};
+  for (int k = 0; k < 7; k++) {
+    if (!(bits >> k & 1)) continue;
+    mju_copy(out, w + adr[k], size[k]);
+    out += size[k];
+  }
+}
+
+// netforce: one synthetic contact in the global frame (normal x, tangent y, dist 0) at the
+// centroid c of the matching contacts weighted by their force norms (0 when all are zero),
+// with their net force F = sum s_i F_i and torque about c T = sum s_i (T_i + (p_i - c) x F_i),
+// F_i and T_i in world coordinates and s_i = -1 for flipped contacts
+static void contactNetForce(const mjModel* m, const mjData* d, int s, mjtNum* out) {
+  mjtNum w[17] = {0}, wsum = 0, f[6];
+  mjtNum *force = w + 1, *torque = w + 4, *c = w + 8;
+  int flip;
+  w[11] = w[15] = 1;
+  for (int i = 0; i < d->ncon; i++) {
+    if (!contactMatch(m, d, s, i, &flip)) continue;
+    w[0]++;
+    mj_contactForce(m, d, i, f);
+    mjtNum wi = mju_norm3(f);
+    wsum += wi;
+    mju_addToScl3(c, d->contact[i].pos, wi);
+  }
+  if (wsum > 0) mju_scl3(c, c, 1 / wsum);
+  for (int i = 0; i < d->ncon; i++) {
+    if (!contactMatch(m, d, s, i, &flip)) continue;
+    const mjContact* con = d->contact + i;
+    mjtNum fw[3], tw[3], r[3], rxf[3];
+    mj_contactForce(m, d, i, f);
+    mju_mulMatTVec3(fw, con->frame, f);
+    mju_mulMatTVec3(tw, con->frame, f + 3);
+    mju_sub3(r, con->pos, c);
+    mju_cross(rxf, r, fw);
+    mju_addTo3(tw, rxf);
+    mju_addToScl3(force, fw, flip ? -1 : 1);
+    mju_addToScl3(torque, tw, flip ? -1 : 1);
+  }
+  contactSlot(m->sensor_intprm[3 * s], w, out);
+}
+
+// contact sensor: the contacts matching its sides (either order), reduced to num slots of
+// the data fields (none: the first in contact order, mindist: the smallest distances first,
+// maxforce: the largest force norms first, ties in contact order; netforce: one synthetic
+// contact); found is the number of matching contacts; slots left over stay zero
+static void contactSensor(const mjModel* m, mjData* d, int s, mjtNum* out) {
+  const int* prm = m->sensor_intprm + 3 * s;
+  int bits = prm[0], reduce = prm[1], num = prm[2], slot = m->sensor_dim[s] / num;
+  if (reduce == REDUCE_NETFORCE) {
+    contactNetForce(m, d, s, out);
+    return;
+  }
+
+  // the best num matches, sorted by key (stable)
+  size_t mark = mj_markStack(d);
+  ConMatch* best = (ConMatch*)mj_stackAlloc(d, (sizeof(ConMatch) * num + sizeof(mjtNum) - 1) /
+                                                 sizeof(mjtNum));
+  int n = 0, nbest = 0;
+  for (int i = 0; i < d->ncon; i++) {
+    int flip, k;
+    mjtNum f[6], key = 0;
+    if (!contactMatch(m, d, s, i, &flip)) continue;
+    n++;
+    if (reduce == REDUCE_MINDIST) key = d->contact[i].dist;
+    if (reduce == REDUCE_MAXFORCE) {
+      mj_contactForce(m, d, i, f);
+      key = -mju_norm3(f);
+    }
+    for (k = nbest; k > 0 && best[k - 1].key > key; k--) {
+      if (k < num) best[k] = best[k - 1];
+    }
+    if (k < num) best[k] = (ConMatch){key, i, flip};
+    if (nbest < num) nbest++;
+  }
+
+  // the slots
+  for (int k = 0; k < nbest; k++) {
+    const mjContact* con = d->contact + best[k].con;
+    mjtNum w[17], sgn = best[k].flip ? -1 : 1;
+    w[0] = n;
+    contactWrench(m, d, best[k].con, best[k].flip, w + 1);
+    w[7] = con->dist;
+    mju_copy3(w + 8, con->pos);
+    mju_scl3(w + 11, con->frame, sgn);
+    mju_scl3(w + 14, con->frame + 3, sgn);
+    contactSlot(bits, w, out + k * slot);
+  }
+  mj_freeStack(d, mark);
+}
+
+// ---- the stages -------------------------------------------------------------------------------
+
+// clamp sensor s to its cutoff (real: both signs, positive: above; contact sensors ignore it)
+static void cutoff(const mjModel* m, mjData* d, int s) {
+  mjtNum c = m->sensor_cutoff[s];
+  int type = m->sensor_datatype[s];
+  if (c <= 0 || (type != mjDATATYPE_REAL && type != mjDATATYPE_POSITIVE)) return;
+  if (m->sensor_type[s] == mjSENS_CONTACT) return;
+  mjtNum* out = d->sensordata + m->sensor_adr[s];
+  for (int k = 0; k < m->sensor_dim[s]; k++) {
+    out[k] = fmin(c, out[k]);
+    if (type == mjDATATYPE_REAL) out[k] = fmax(-c, out[k]);
+  }
+}
+
+// 1 when some sensor of `stage` has one of the `n` types
+static int anySensor(const mjModel* m, int stage, const int* types, int n) {
+  for (int s = 0; s < m->nsensor; s++) {
+    if (m->sensor_needstage[s] != stage) continue;
+    for (int k = 0; k < n; k++)
+      if (m->sensor_type[s] == types[k]) return 1;
+  }
+  return 0;
+}
+
+// the geoms of a distance sensor's object (geom or body): first id and count
+static void sensorGeoms(const mjModel* m, int type, int id, int* adr, int* num) {
+  *adr = type == mjOBJ_GEOM ? id : m->body_geomadr[id];
+  *num = type == mjOBJ_GEOM ? 1 : m->body_geomnum[id];
+}
+
+// the nearest pair of geom distance sensor s's geoms (forward.h)
+mjtNum mj_sensorGeomPair(const mjModel* m, const mjData* d, int s, int pair[2],
+                         mjtNum fromto[6]) {
+  int adr1, num1, adr2, num2;
+  sensorGeoms(m, m->sensor_objtype[s], m->sensor_objid[s], &adr1, &num1);
+  sensorGeoms(m, m->sensor_reftype[s], m->sensor_refid[s], &adr2, &num2);
+  mjtNum cutoff = m->sensor_cutoff[s], dist = cutoff, ft[6];
+  pair[0] = pair[1] = -1;
+  mju_zero(fromto, 6);
+  for (int i = adr1; i < adr1 + num1; i++) {
+    for (int j = adr2; j < adr2 + num2; j++) {
+      mjtNum dij = mj_geomDistance(m, d, i, j, cutoff, ft);
+      if (dij < dist) {
+        dist = dij;
+        pair[0] = i, pair[1] = j;
+        mju_copy(fromto, ft, 6);
+      }
+    }
+  }
+  return dist;
+}
+
+// distance, normal and fromto sensors: the nearest pair of the two objects' geoms within the
+// cutoff (mj_geomDistance with distmax = cutoff); distance: its signed distance (the cutoff
+// when none is nearer), fromto: the segment from object 1's surface to object 2's, normal:
+// that segment's direction (reversed in penetration; zero when there is none)
+static void geomDistSensor(const mjModel* m, const mjData* d, int s, mjtNum* out) {
+  int pair[2];
+  mjtNum fromto[6], dist = mj_sensorGeomPair(m, d, s, pair, fromto);
+  switch (m->sensor_type[s]) {
+    case mjSENS_GEOMDIST: out[0] = dist; break;
+    case mjSENS_GEOMFROMTO: mju_copy(out, fromto, 6); break;
+    default:
+      mju_sub3(out, fromto + 3, fromto);
+      if (mju_norm3(out) > mjMINVAL) mju_normalize3(out);
+      else mju_zero3(out);
+  }
+}
+
+// one sensor of the position stage
+static void sensorPos(const mjModel* m, mjData* d, int s, mjtNum* out) {
+  int id = m->sensor_objid[s];
+  switch (m->sensor_type[s]) {
+    case mjSENS_MAGNETOMETER:
+      mju_mulMatTVec3(out, d->site_xmat + 9 * id, m->opt.magnetic);
+      break;
+    case mjSENS_RANGEFINDER: out[0] = mj_rangefinder(m, d, id, NULL, NULL); break;
+    case mjSENS_CAMPROJECTION: camProjection(m, d, id, m->sensor_refid[s], out); break;
+    case mjSENS_INSIDESITE: out[0] = insideSite(m, d, s); break;
+    case mjSENS_GEOMDIST: case mjSENS_GEOMNORMAL: case mjSENS_GEOMFROMTO:
+      geomDistSensor(m, d, s, out);
+      break;
+    case mjSENS_JOINTPOS: out[0] = d->qpos[m->jnt_qposadr[id]]; break;
+    case mjSENS_TENDONPOS: out[0] = d->ten_length[id]; break;
+    case mjSENS_ACTUATORPOS: out[0] = d->actuator_length[id]; break;
+    case mjSENS_BALLQUAT:
+      mju_copy4(out, d->qpos + m->jnt_qposadr[id]);
+      mju_normalize4(out);
+      break;
+    case mjSENS_FRAMEPOS: case mjSENS_FRAMEQUAT: case mjSENS_FRAMEXAXIS:
+    case mjSENS_FRAMEYAXIS: case mjSENS_FRAMEZAXIS:
+      framePosSensor(m, d, s, out);
+      break;
+    case mjSENS_SUBTREECOM: mju_copy3(out, d->subtree_com + 3 * id); break;
+    case mjSENS_CLOCK: out[0] = d->time; break;
+    case mjSENS_JOINTLIMITPOS:
+    case mjSENS_TENDONLIMITPOS: {
+      int row = mj_sensorLimitRow(m, d, s);
+      if (row >= 0) out[0] = d->efc_pos[row] - d->efc_margin[row];
+      break;
+    }
+    case mjSENS_E_POTENTIAL:
+      if (!(m->opt.enableflags & mjENBL_ENERGY)) mj_energyPos(m, d);
+      out[0] = d->energy[0];
+      break;
+    default: break;
+  }
+}
+
+// one sensor of the velocity stage
+static void sensorVel(const mjModel* m, mjData* d, int s, mjtNum* out) {
+  int id = m->sensor_objid[s];
+  mjtNum vel[6];
+  switch (m->sensor_type[s]) {
+    case mjSENS_VELOCIMETER:
+    case mjSENS_GYRO:
+      mj_objectVelocity(m, d, mjOBJ_SITE, id, vel, 1);
+      mju_copy3(out, m->sensor_type[s] == mjSENS_GYRO ? vel : vel + 3);
+      break;
+    case mjSENS_JOINTVEL: out[0] = d->qvel[m->jnt_dofadr[id]]; break;
+    case mjSENS_TENDONVEL: out[0] = d->ten_velocity[id]; break;
+    case mjSENS_ACTUATORVEL: out[0] = d->actuator_velocity[id]; break;
+    case mjSENS_BALLANGVEL: mju_copy3(out, d->qvel + m->jnt_dofadr[id]); break;
+    case mjSENS_FRAMELINVEL: case mjSENS_FRAMEANGVEL: frameVelSensor(m, d, s, out); break;
+    case mjSENS_SUBTREELINVEL: mju_copy3(out, d->subtree_linvel + 3 * id); break;
+    case mjSENS_SUBTREEANGMOM: mju_copy3(out, d->subtree_angmom + 3 * id); break;
+    case mjSENS_JOINTLIMITVEL:
+    case mjSENS_TENDONLIMITVEL: {
+      int row = mj_sensorLimitRow(m, d, s);
+      if (row >= 0) out[0] = d->efc_vel[row];
+      break;
+    }
+    case mjSENS_E_KINETIC:
+      if (!(m->opt.enableflags & mjENBL_ENERGY)) mj_energyVel(m, d);
+      out[0] = d->energy[1];
+      break;
+    default: break;
+  }
+}
+
+// one sensor of the acceleration stage
+static void sensorAcc(const mjModel* m, mjData* d, int s, mjtNum* out) {
+  int id = m->sensor_objid[s];
+  mjtNum v6[6];
+  switch (m->sensor_type[s]) {
+    case mjSENS_ACCELEROMETER:
+      mj_objectAcceleration(m, d, mjOBJ_SITE, id, v6, 1);
+      mju_copy3(out, v6 + 3);
+      break;
+    case mjSENS_FORCE:
+    case mjSENS_TORQUE:
+      siteForce(m, d, id, v6);
+      mju_copy3(out, m->sensor_type[s] == mjSENS_FORCE ? v6 + 3 : v6);
+      break;
+    case mjSENS_TOUCH: out[0] = touchSensor(m, d, id); break;
+    case mjSENS_CONTACT: contactSensor(m, d, s, out); break;
+    case mjSENS_JOINTLIMITFRC:
+    case mjSENS_TENDONLIMITFRC: {
+      int row = mj_sensorLimitRow(m, d, s);
+      if (row >= 0) out[0] = d->efc_force[row];
+      break;
+    }
+    case mjSENS_ACTUATORFRC: out[0] = d->actuator_force[id]; break;
+    case mjSENS_JOINTACTFRC: out[0] = d->qfrc_actuator[m->jnt_dofadr[id]]; break;
+    case mjSENS_TENDONACTFRC:
+      // total force of the actuators transmitting through the tendon
+      out[0] = 0;
+      for (int i = 0; i < m->nu; i++)
+        if (m->actuator_trntype[i] == mjTRN_TENDON && m->actuator_trnid[2 * i] == id)
+          out[0] += d->actuator_force[i];
+      break;
+    case mjSENS_FRAMELINACC:
+    case mjSENS_FRAMEANGACC:
+      mj_objectAcceleration(m, d, m->sensor_objtype[s], id, v6, 0);
+      mju_copy3(out, m->sensor_type[s] == mjSENS_FRAMEANGACC ? v6 : v6 + 3);
+      break;
+    default: break;
+  }
+}
+
+// run `fn` on every sensor of `stage` (zeroing its output first), then apply the cutoffs
+static void sensorStage(const mjModel* m, mjData* d, int stage,
+                        void (*fn)(const mjModel*, mjData*, int, mjtNum*)) {
+  if (m->opt.disableflags & mjDSBL_SENSOR) return;
+  for (int s = 0; s < m->nsensor; s++) {
+    if (m->sensor_needstage[s] != stage) continue;
+    mjtNum* out = d->sensordata + m->sensor_adr[s];
+    mju_zero(out, m->sensor_dim[s]);
+    fn(m, d, s, out);
+    cutoff(m, d, s);
+  }
+}
+
+// position-stage sensors
+void mj_sensorPos(const mjModel* m, mjData* d) { sensorStage(m, d, mjSTAGE_POS, sensorPos); }
+
+// velocity-stage sensors (subtree velocities first when a sensor reads them)
+void mj_sensorVel(const mjModel* m, mjData* d) {
+  static const int sub[2] = {mjSENS_SUBTREELINVEL, mjSENS_SUBTREEANGMOM};
+  if (m->opt.disableflags & mjDSBL_SENSOR) return;
+  if (anySensor(m, mjSTAGE_VEL, sub, 2)) mj_subtreeVel(m, d);
+  sensorStage(m, d, mjSTAGE_VEL, sensorVel);
+}
+
+// acceleration-stage sensors (cacc, cfrc_int, cfrc_ext first when a sensor reads them)
+void mj_sensorAcc(const mjModel* m, mjData* d) {
+  static const int post[5] = {mjSENS_ACCELEROMETER, mjSENS_FORCE, mjSENS_TORQUE,
+                              mjSENS_FRAMELINACC, mjSENS_FRAMEANGACC};
+  if (m->opt.disableflags & mjDSBL_SENSOR) return;
+  if (anySensor(m, mjSTAGE_ACC, post, 5)) mj_rnePostConstraint(m, d);
+  sensorStage(m, d, mjSTAGE_ACC, sensorAcc);
+}
+
+// ---- energy ----------------------------------------------------------------------------------
+
+// potential energy: -m g . x of every body, 0.5 k dx^2 of joint and tendon springs
+void mj_energyPos(const mjModel* m, mjData* d) {
+  mjtNum e = 0;
+
+  // gravity
+  if (!(m->opt.disableflags & mjDSBL_GRAVITY))
+    for (int b = 1; b < m->nbody; b++)
+      e -= m->body_mass[b] * mju_dot3(m->opt.gravity, d->xipos + 3 * b);
+
+  // springs
+  if (!(m->opt.disableflags & mjDSBL_SPRING)) {
+    for (int j = 0; j < m->njnt; j++) {
+      mjtNum k = m->jnt_stiffness[j];
+      if (k == 0) continue;
+      int adr = m->jnt_qposadr[j];
+      const mjtNum *q = d->qpos + adr, *q0 = m->qpos_spring + adr;
+      mjtNum dif[3], quat[4];
+      switch (m->jnt_type[j]) {
+        case mjJNT_FREE:
+          mju_sub3(dif, q, q0);
+          e += 0.5 * k * mju_dot3(dif, dif);
+          q += 3, q0 += 3;
+          // fall through
+        case mjJNT_BALL:
+          mju_copy4(quat, q);
+          mju_normalize4(quat);
+          mju_subQuat(dif, quat, q0);
+          e += 0.5 * k * mju_dot3(dif, dif);
+          break;
+        default: e += 0.5 * k * (q[0] - q0[0]) * (q[0] - q0[0]); break;
+      }
+    }
+    for (int t = 0; t < m->ntendon; t++) {
+      mjtNum dx = mj_tendonStretch(m, d, t, NULL);
+      e += 0.5 * m->tendon_stiffness[t] * dx * dx;
+    }
+  }
+  d->energy[0] = e;
+}
+
+// kinetic energy 0.5 v' M v
+void mj_energyVel(const mjModel* m, mjData* d) {
+  size_t mark = mj_markStack(d);
+  mjtNum* mv = mj_stackAlloc(d, (size_t)m->nv);
+  mj_mulM(m, d, mv, d->qvel);
+  d->energy[1] = 0.5 * mju_dot(mv, d->qvel, m->nv);
+  mj_freeStack(d, mark);
+}

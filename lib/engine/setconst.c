@@ -1,0 +1,294 @@
+// setconst.c: the model constants that depend on qpos0 (mj_setConst, declared in mj.h).
+//
+// At qpos0 (mocap bodies at their body frames) the position stage is run once, and:
+//   body_subtreemass   mass of each subtree
+//   dof_M0             diagonal of M (joint armature included, tendon armature not; M has
+//                      it in everything below)
+//   dof_invweight0     diagonal of inv(M); ball and free joints average it over their
+//                      rotational (and translational) dofs; dofs of bodies with
+//                      body_simple == 2 (aligned sliders only) 1/mass, armature ignored
+//   body_invweight0    A = J inv(M) J' with J the 6 x nv Jacobian of the body com: (trace of the
+//                      translational block / 3, trace of the rotational block / 3); a zero
+//                      half takes the other's value; static bodies 0; bodies with
+//                      body_simple == 2 (aligned sliders only) (1/mass, 0)
+//   tendon_length0, tendon_invweight0 = J inv(M) J'
+//   tendon_lengthspring still -1 -1 (tendons that wrap geoms: the compiler leaves them here):
+//                      the tendon length at qpos_spring, both ends
+//   actuator_length0, actuator_acc0 = |inv(M) moment|
+//   actuator_biasprm[2] of position actuators given a dampratio (see resolveDampRatio)
+//   cam_ and light_ pos0 (from the body origin), poscom0 (from the subtree com of the target
+//                      body when there is one, else of the own body), mat0 / dir0: their
+//                      world poses, body-fixed
+//   stat.meaninertia   trace(M)/nv (1 without dofs)
+//   stat.meanmass      mean mass of the bodies other than the world
+//   stat.meansize      mean body size; the size of a body is the largest of 1e-5, each geom's
+//                      distance from the body com plus its bounding radius, and the distance
+//                      from the com to the anchor of each joint of the body or of its children
+//   stat.center        center of the box bounding the body origins and coms (world excluded),
+//                      joint anchors, geom bounding spheres (planes: 0.1 max(size x, size y),
+//                      1 when 0) and sites
+//   stat.extent        2 * largest half-side of that box, at least 2 * meansize; without geoms
+//                      2 * largest half-side of the box of the body origins (unchanged when 0)
+// These rules were measured against MuJoCo 3.5.1 (see t/unit/engine/smooth.c).  The compiler
+// restores afterwards any statistic the file sets.
+#include <math.h>
+#include <stdlib.h>
+
+#include "engine/smooth.h"
+#include "util/util.h"
+
+// smallest body size counted in stat.meansize
+#define MIN_BODY_SIZE 1e-5
+
+// x' inv(M) x for one row x of size nv; tmp holds nv numbers
+static mjtNum invWeight(const mjModel* m, mjData* d, const mjtNum* x, mjtNum* tmp) {
+  mj_solveM(m, d, tmp, x, 1);
+  return mju_dot(x, tmp, m->nv);
+}
+
+// 1/mass of body b, 0 when massless
+static mjtNum invMass(const mjModel* m, int b) {
+  return m->body_mass[b] > mjMINVAL ? 1 / m->body_mass[b] : 0;
+}
+
+// dof_invweight0 from the diagonal of inv(M), averaged per ball / free joint group
+static void setDofInvWeight(mjModel* m, mjData* d, mjtNum* e, mjtNum* tmp) {
+  int nv = m->nv;
+  mju_zero(e, nv);
+  for (int i = 0; i < nv; i++) {
+    int b = m->dof_bodyid[i];
+    if (m->body_simple[b] == 2) {
+      m->dof_invweight0[i] = invMass(m, b);
+      continue;
+    }
+    e[i] = 1;
+    m->dof_invweight0[i] = invWeight(m, d, e, tmp);
+    e[i] = 0;
+  }
+  for (int j = 0; j < m->njnt; j++) {
+    int type = m->jnt_type[j], adr = m->jnt_dofadr[j];
+    if (type != mjJNT_FREE && type != mjJNT_BALL) continue;
+    // groups of 3: translation then rotation for free, rotation for ball
+    for (int g = 0; g < (type == mjJNT_FREE ? 2 : 1); g++) {
+      mjtNum* w = m->dof_invweight0 + adr + 3 * g;
+      w[0] = w[1] = w[2] = (w[0] + w[1] + w[2]) / 3;
+    }
+  }
+}
+
+// body_invweight0 from the com Jacobians; jac holds 6 nv numbers, tmp nv
+static void setBodyInvWeight(mjModel* m, mjData* d, mjtNum* jac, mjtNum* tmp) {
+  int nv = m->nv;
+  for (int b = 0; b < m->nbody; b++) {
+    mjtNum* w = m->body_invweight0 + 2 * b;
+    w[0] = w[1] = 0;
+
+    // static bodies: no motion
+    if (b == 0 || m->body_weldid[b] == 0) continue;
+
+    // aligned sliders only: translation 1/mass, no rotation
+    if (m->body_simple[b] == 2) {
+      w[0] = invMass(m, b);
+      continue;
+    }
+
+    // traces of the translational and rotational blocks of J inv(M) J'
+    mj_jacBodyCom(m, d, jac, jac + 3 * nv, b);
+    for (int r = 0; r < 6; r++) w[r / 3] += invWeight(m, d, jac + r * nv, tmp) / 3;
+
+    // a half without motion takes the other's value
+    if (w[0] < mjMINVAL) w[0] = w[1];
+    if (w[1] < mjMINVAL) w[1] = w[0];
+  }
+}
+
+// body masses: subtree sums, from the leaves
+static void setSubtreeMass(mjModel* m) {
+  for (int b = 0; b < m->nbody; b++) m->body_subtreemass[b] = m->body_mass[b];
+  for (int b = m->nbody - 1; b > 0; b--)
+    m->body_subtreemass[m->body_parentid[b]] += m->body_subtreemass[b];
+}
+
+// cameras and lights: world pose relative to the body origin and to the subtree com of the
+// target body (or of the own body without a target)
+static void setCamLight(mjModel* m, const mjData* d) {
+  for (int c = 0; c < m->ncam; c++) {
+    int b = m->cam_bodyid[c], t = m->cam_targetbodyid[c] >= 0 ? m->cam_targetbodyid[c] : b;
+    mju_sub3(m->cam_pos0 + 3 * c, d->cam_xpos + 3 * c, d->xpos + 3 * b);
+    mju_sub3(m->cam_poscom0 + 3 * c, d->cam_xpos + 3 * c, d->subtree_com + 3 * t);
+    mju_copy(m->cam_mat0 + 9 * c, d->cam_xmat + 9 * c, 9);
+  }
+  for (int l = 0; l < m->nlight; l++) {
+    int b = m->light_bodyid[l], t = m->light_targetbodyid[l] >= 0 ? m->light_targetbodyid[l] : b;
+    mju_sub3(m->light_pos0 + 3 * l, d->light_xpos + 3 * l, d->xpos + 3 * b);
+    mju_sub3(m->light_poscom0 + 3 * l, d->light_xpos + 3 * l, d->subtree_com + 3 * t);
+    mju_copy3(m->light_dir0 + 3 * l, d->light_xdir + 3 * l);
+  }
+}
+
+// size of each body (see the header comment), written into size[nbody]
+static void bodySizes(const mjModel* m, const mjData* d, mjtNum* size) {
+  for (int b = 0; b < m->nbody; b++) size[b] = MIN_BODY_SIZE;
+  for (int g = 0; g < m->ngeom; g++) {
+    int b = m->geom_bodyid[g];
+    mjtNum s = mju_dist3(d->geom_xpos + 3 * g, d->xipos + 3 * b) + m->geom_rbound[g];
+    size[b] = fmax(size[b], s);
+  }
+  for (int j = 0; j < m->njnt; j++) {
+    int b = m->jnt_bodyid[j], p = m->body_parentid[b];
+    const mjtNum* anchor = d->xanchor + 3 * j;
+    size[b] = fmax(size[b], mju_dist3(anchor, d->xipos + 3 * b));
+    size[p] = fmax(size[p], mju_dist3(anchor, d->xipos + 3 * p));
+  }
+}
+
+// grow the box lo..hi to hold the ball of radius r at p
+static void boxAdd(mjtNum lo[3], mjtNum hi[3], const mjtNum p[3], mjtNum r) {
+  for (int k = 0; k < 3; k++) {
+    lo[k] = fmin(lo[k], p[k] - r);
+    hi[k] = fmax(hi[k], p[k] + r);
+  }
+}
+
+// meaninertia, meanmass, meansize, center, extent; size holds nbody numbers
+static void setStatistics(mjModel* m, const mjData* d, mjtNum* size) {
+  mjStatistic* st = &m->stat;
+
+  // mean diagonal inertia
+  mjtNum tr = 0;
+  for (int i = 0; i < m->nv; i++) tr += d->qM[m->dof_Madr[i]];
+  st->meaninertia = m->nv ? tr / m->nv : 1;
+
+  // mean mass and size of the bodies
+  bodySizes(m, d, size);
+  mjtNum msum = 0, ssum = 0;
+  for (int b = 1; b < m->nbody; b++) {
+    msum += m->body_mass[b];
+    ssum += size[b];
+  }
+  if (m->nbody > 1) {
+    st->meanmass = msum / (m->nbody - 1);
+    st->meansize = ssum / (m->nbody - 1);
+  }
+
+  // bounding box of body frames, coms, joint anchors, geoms and sites; body frames alone
+  mjtNum lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  mjtNum blo[3] = {INFINITY, INFINITY, INFINITY}, bhi[3] = {-INFINITY, -INFINITY, -INFINITY};
+  for (int b = 1; b < m->nbody; b++) {
+    boxAdd(lo, hi, d->xpos + 3 * b, 0);
+    boxAdd(blo, bhi, d->xpos + 3 * b, 0);
+    boxAdd(lo, hi, d->xipos + 3 * b, 0);
+  }
+  for (int j = 0; j < m->njnt; j++) boxAdd(lo, hi, d->xanchor + 3 * j, 0);
+  for (int g = 0; g < m->ngeom; g++) {
+    mjtNum r = m->geom_rbound[g];
+    if (m->geom_type[g] == mjGEOM_PLANE) {
+      r = 0.1 * fmax(m->geom_size[3 * g], m->geom_size[3 * g + 1]);
+      if (r <= 0) r = 1;
+    }
+    boxAdd(lo, hi, d->geom_xpos + 3 * g, r);
+  }
+  for (int s = 0; s < m->nsite; s++) boxAdd(lo, hi, d->site_xpos + 3 * s, 0);
+  if (lo[0] > hi[0]) return;
+
+  // center; extent from the full box with geoms, from the body frames without
+  mjtNum half = 0, bhalf = 0;
+  for (int k = 0; k < 3; k++) {
+    st->center[k] = (lo[k] + hi[k]) / 2;
+    half = fmax(half, (hi[k] - lo[k]) / 2);
+    bhalf = fmax(bhalf, (bhi[k] - blo[k]) / 2);
+  }
+  if (m->ngeom) {
+    st->extent = fmax(2 * half, 2 * st->meansize);
+  } else if (bhalf > mjMINVAL) {
+    st->extent = 2 * bhalf;
+  }
+}
+
+// a position actuator's damping ratio (biasprm[2] > 0, affine bias) becomes the damping
+// biasprm[2] = -2 ratio sqrt(kp mass), mass the inertia reflected through the transmission in
+// the diagonal approximation 1 / sum_i moment_i^2 / M0_i (M0/gear^2 for one dof, as measured),
+// moment the actuator's dense moment row
+static void resolveDampRatio(mjModel* m, int a, const mjtNum* moment) {
+  mjtNum* bias = m->actuator_biasprm + 10 * a;
+  // only a position servo (gain kp, bias -kp) marks a dampratio by a positive bias[2]
+  if (m->actuator_biastype[a] != mjBIAS_AFFINE || bias[2] <= 0 ||
+      m->actuator_gainprm[10 * a] != -bias[1])
+    return;
+  mjtNum inv = 0;
+  for (int i = 0; i < m->nv; i++)
+    if (moment[i] && m->dof_M0[i] > mjMINVAL) inv += moment[i] * moment[i] / m->dof_M0[i];
+  mjtNum mass = inv > mjMINVAL ? 1 / inv : 0;
+  bias[2] = -2 * bias[2] * sqrt(fmax(0, m->actuator_gainprm[10 * a]) * mass);
+}
+
+// tendons whose spring length range is still -1 -1: their length at qpos_spring
+static void setSpringLength(mjModel* m, mjData* d) {
+  int t = 0;
+  while (t < m->ntendon && (m->tendon_lengthspring[2 * t] != -1 ||
+                            m->tendon_lengthspring[2 * t + 1] != -1))
+    t++;
+  if (t == m->ntendon) return;
+  mju_copy(d->qpos, m->qpos_spring, m->nq);
+  mj_kinematics(m, d);
+  mj_comPos(m, d);
+  mj_tendon(m, d);
+  for (; t < m->ntendon; t++) {
+    mjtNum* range = m->tendon_lengthspring + 2 * t;
+    if (range[0] == -1 && range[1] == -1) range[0] = range[1] = d->ten_length[t];
+  }
+}
+
+// every constant above, at qpos0
+void mj_setConst(mjModel* m, mjData* d) {
+  int nv = m->nv, n = nv > 1 ? nv : 1;
+
+  // state at qpos0, mocap bodies at their model frames
+  setSubtreeMass(m);
+  mju_copy(d->qpos, m->qpos0, m->nq);
+  for (int b = 0; b < m->nbody; b++) {
+    int id = m->body_mocapid[b];
+    if (id < 0) continue;
+    mju_copy3(d->mocap_pos + 3 * id, m->body_pos + 3 * b);
+    mju_copy4(d->mocap_quat + 4 * id, m->body_quat + 4 * b);
+  }
+
+  // position stage
+  mj_kinematics(m, d);
+  mj_comPos(m, d);
+  mj_tendon(m, d);
+  mj_transmission(m, d);
+  mj_crb(m, d);
+  for (int i = 0; i < nv; i++) m->dof_M0[i] = d->qM[m->dof_Madr[i]];
+  mj_tendonArmature(m, d);
+  mj_factorM(m, d);
+  setCamLight(m, d);
+
+  // scratch: 6 nv Jacobian rows, two nv vectors, nbody sizes (compile time: malloc is fine)
+  size_t nscratch = 8 * (size_t)n + (size_t)m->nbody + 1;
+  mjtNum* scratch = malloc(nscratch * sizeof(mjtNum));
+  if (!scratch) return;
+  mjtNum *jac = scratch, *e = scratch + 6 * n, *tmp = scratch + 7 * n, *size = scratch + 8 * n;
+
+  // inertia and inverse weights of dofs and bodies
+  setDofInvWeight(m, d, e, tmp);
+  setBodyInvWeight(m, d, jac, tmp);
+
+  // tendons and actuators
+  for (int t = 0; t < m->ntendon; t++) {
+    const mjtNum* jrow = d->ten_J + (size_t)t * nv;
+    m->tendon_length0[t] = d->ten_length[t];
+    m->tendon_invweight0[t] = invWeight(m, d, jrow, tmp);
+  }
+  for (int a = 0; a < m->nu; a++) {
+    m->actuator_length0[a] = d->actuator_length[a];
+    mj_momentRow(m, d, a, jac);
+    mj_solveM(m, d, tmp, jac, 1);
+    m->actuator_acc0[a] = mju_norm(tmp, nv);
+    resolveDampRatio(m, a, jac);
+  }
+
+  setStatistics(m, d, size);
+  free(scratch);
+  setSpringLength(m, d);
+}

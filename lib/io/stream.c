@@ -1,0 +1,574 @@
+// stream.c: state streams (.mjt, man 5 mjt): header, frames, field names.
+//
+// Header, 64 bytes, little-endian:
+//   0 magic "MJSTREAM" | 8 u32 version | 12 u32 byte-order mark | 16 u64 model hash |
+//   24 i32 sizes of MJ_STREAM_SIZES (8) | 56 u32 field mask | 60 u32 CRC-32 of bytes 0..59
+// Frame: "MJFR" | the present fields of MJ_STREAM_FIELDS in table order, every element a
+//   float64 | u32 CRC-32 of the marker and the values.
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/io.h"
+
+_Static_assert(sizeof(mjtNum) == 8, "frames are read in place as float64");
+
+#define MJT_MAGIC "MJSTREAM"
+#define MJT_VERSION 1u
+#define MJT_HEADER 64
+#define MJT_MARKER "MJFR"
+#define MJT_MAXSIZE (1 << 28)  // largest size a header may give
+
+// field names, in table order
+static const char* const fieldNames[mjNSTREAMFIELD] = {
+#define X(name, count, src, kind) #name,
+  MJ_STREAM_FIELDS(X)
+#undef X
+};
+
+// field kinds, in table order
+static const int fieldKinds[mjNSTREAMFIELD] = {
+#define X(name, count, src, kind) kind,
+  MJ_STREAM_FIELDS(X)
+#undef X
+};
+
+// ---- fields ----------------------------------------------------------------------------------
+
+const char* mj_streamFieldName(int f) {
+  return f >= 0 && f < mjNSTREAMFIELD ? fieldNames[f] : NULL;
+}
+
+int mj_streamFieldKind(int f) { return f >= 0 && f < mjNSTREAMFIELD ? fieldKinds[f] : -1; }
+
+// linear search of the names
+int mj_streamFieldFind(const char* name) {
+  for (int f = 0; f < mjNSTREAMFIELD; f++)
+    if (!strcmp(fieldNames[f], name)) return f;
+  return -1;
+}
+
+// evaluate the count expression of field f with h's sizes
+int mj_streamFieldSize(const mjStreamHeader* h, int f) {
+#define X(name) int name = h->name; (void)name;
+  MJ_STREAM_SIZES(X)
+#undef X
+  switch (f) {
+#define X(name, count, src, kind) case mjSTREAM_##name: return (count);
+    MJ_STREAM_FIELDS(X)
+#undef X
+    default: return 0;
+  }
+}
+
+// sum of the sizes of the present fields before f
+int mj_streamFieldOffset(const mjStreamHeader* h, int f) {
+  if (f < 0 || f >= mjNSTREAMFIELD || !(h->mask >> f & 1)) return -1;
+  int off = 0;
+  for (int g = 0; g < f; g++)
+    if (h->mask >> g & 1) off += mj_streamFieldSize(h, g);
+  return off;
+}
+
+// the storage of field f in d: element i read as a number
+static mjtNum fieldGet(const mjData* d, int f, int i) {
+  switch (f) {
+#define X(name, count, src, kind)                                                                \
+    case mjSTREAM_##name: {                                                                      \
+      if (kind == mjSK_EQ) return ((const unsigned char*)(src))[i];                               \
+      if (kind == mjSK_INT) return ((const int*)(src))[i];                                        \
+      if (kind == mjSK_WARNING) return ((const mjWarningStat*)(src))[i].number;                   \
+      return ((const mjtNum*)(src))[i];                                                           \
+    }
+    MJ_STREAM_FIELDS(X)
+#undef X
+    default: return 0;
+  }
+}
+
+// element i of field f in d set from a number (ints and flags truncate toward zero)
+static void fieldSet(mjData* d, int f, int i, mjtNum v) {
+  switch (f) {
+#define X(name, count, src, kind)                                                                \
+    case mjSTREAM_##name: {                                                                      \
+      if (kind == mjSK_EQ) ((unsigned char*)(src))[i] = v != 0;                                  \
+      else if (kind == mjSK_INT) ((int*)(src))[i] = (int)v;                                       \
+      else if (kind == mjSK_WARNING) ((mjWarningStat*)(src))[i].number = (int)v;                  \
+      else ((mjtNum*)(src))[i] = v;                                                               \
+      return;                                                                                    \
+    }
+    MJ_STREAM_FIELDS(X)
+#undef X
+    default: return;
+  }
+}
+
+// the groups --fields accepts besides the field names
+static const struct {
+  const char* name;
+  uint32_t mask;
+} fieldGroups[] = {
+  {"state", mjSTREAM_STATE}, {"input", mjSTREAM_INPUT}, {"output", mjSTREAM_OUTPUT},
+  {"all", mjSTREAM_ALL},
+};
+
+// comma-separated names and groups into a mask; empty items are errors
+int mj_streamParseFields(const char* list, uint32_t* mask, char* err, int errsz) {
+  *mask = 0;
+  const char* p = list;
+  for (;;) {
+    size_t n = strcspn(p, ",");
+    char item[64];
+    snprintf(item, sizeof(item), "%.*s", (int)(n < sizeof(item) - 1 ? n : sizeof(item) - 1), p);
+    int f = n < sizeof(item) ? mj_streamFieldFind(item) : -1;
+    uint32_t bits = f >= 0 ? 1u << f : 0;
+    for (size_t g = 0; g < sizeof(fieldGroups) / sizeof(fieldGroups[0]) && !bits; g++)
+      if (!strcmp(item, fieldGroups[g].name)) bits = fieldGroups[g].mask;
+    if (!bits) {
+      mj_ioError(err, errsz, "unknown field '%.*s' (fields: time, qpos, ... or state, input, "
+                 "output, all; see mjt(5))", (int)n, p);
+      return -1;
+    }
+    *mask |= bits;
+    if (!p[n]) return 0;
+    p += n + 1;
+  }
+}
+
+// "what 'name'" or "what id" of object id of type, or "" when the id is out of range
+static void objLabel(const mjModel* m, int type, int id, int n, const char* what, char* buf,
+                     int bufsz) {
+  const char* nm = id >= 0 && id < n ? mj_id2name(m, type, id) : NULL;
+  if (nm) snprintf(buf, (size_t)bufsz, "%s '%s'", what, nm);
+  else if (id >= 0 && id < n) snprintf(buf, (size_t)bufsz, "%s %d", what, id);
+  else buf[0] = 0;
+}
+
+// the joint of qpos coordinate i and its offset in the joint, -1 when none
+static int qposJoint(const mjModel* m, int i, int* k) {
+  static const int nqOfType[4] = {7, 4, 1, 1};
+  for (int j = 0; j < m->njnt; j++) {
+    int t = m->jnt_type[j], adr = m->jnt_qposadr[j];
+    if (t >= 0 && t < 4 && i >= adr && i < adr + nqOfType[t]) {
+      *k = i - adr;
+      return j;
+    }
+  }
+  return -1;
+}
+
+// what element i of field f is, from the model where needed: "joint 'elbow'", "kinetic"
+static void describe(const mjModel* m, int f, int i, char* buf, int bufsz) {
+  static const char* const energy[2] = {"potential", "kinetic"};
+  static const char* const warning[mjNWARNING] = {
+    "inertia", "contactfull", "cnstrfull", "vgeomfull", "badqpos", "badqvel", "badqacc", "badctrl"};
+  static const char* const spatial[6] = {"torque x", "torque y", "torque z",
+                                         "force x", "force y", "force z"};
+  char obj[160];
+  int k = 0, id = -1;
+  buf[0] = 0;
+  switch (fieldKinds[f]) {
+    case mjSK_ENERGY:
+      if (i < 2) snprintf(buf, (size_t)bufsz, "%s", energy[i]);
+      return;
+    case mjSK_WARNING:
+      if (i < mjNWARNING) snprintf(buf, (size_t)bufsz, "%s", warning[i]);
+      return;
+    default:
+      break;
+  }
+  if (!m) return;
+  switch (fieldKinds[f]) {
+    case mjSK_QPOS:
+      id = qposJoint(m, i, &k);
+      objLabel(m, mjOBJ_JOINT, id, m->njnt, "joint", obj, sizeof(obj));
+      break;
+    case mjSK_DOF:
+      id = i < m->nv ? m->dof_jntid[i] : -1;
+      k = id >= 0 && id < m->njnt ? i - m->jnt_dofadr[id] : 0;
+      objLabel(m, mjOBJ_JOINT, id, m->njnt, "joint", obj, sizeof(obj));
+      break;
+    case mjSK_ACT:
+      for (int a = 0; a < m->nu && id < 0; a++) {
+        int adr = m->actuator_actadr[a];
+        if (adr >= 0 && i >= adr && i < adr + m->actuator_actnum[a]) id = a, k = i - adr;
+      }
+      objLabel(m, mjOBJ_ACTUATOR, id, m->nu, "actuator", obj, sizeof(obj));
+      break;
+    case mjSK_ACTUATOR:
+      objLabel(m, mjOBJ_ACTUATOR, i, m->nu, "actuator", obj, sizeof(obj));
+      break;
+    case mjSK_BODY6:
+      objLabel(m, mjOBJ_BODY, i / 6, m->nbody, "body", obj, sizeof(obj));
+      if (obj[0]) snprintf(buf, (size_t)bufsz, "%s %s", obj, spatial[i % 6]);
+      return;
+    case mjSK_MOCAP3:
+    case mjSK_MOCAP4: {
+      int dim = fieldKinds[f] == mjSK_MOCAP3 ? 3 : 4;
+      for (int b = 0; b < m->nbody && id < 0; b++)
+        if (m->body_mocapid[b] == i / dim) id = b;
+      k = i % dim;
+      objLabel(m, mjOBJ_BODY, id, m->nbody, "body", obj, sizeof(obj));
+      break;
+    }
+    case mjSK_EQ:
+      objLabel(m, mjOBJ_EQUALITY, i, m->neq, "equality", obj, sizeof(obj));
+      break;
+    case mjSK_SENSOR:
+      for (int s = 0; s < m->nsensor && id < 0; s++) {
+        int adr = m->sensor_adr[s];
+        if (i >= adr && i < adr + m->sensor_dim[s]) id = s, k = i - adr;
+      }
+      objLabel(m, mjOBJ_SENSOR, id, m->nsensor, "sensor", obj, sizeof(obj));
+      break;
+    default:
+      return;
+  }
+  // the offset inside the object only when the object has several elements
+  int multi = fieldKinds[f] == mjSK_MOCAP3 || fieldKinds[f] == mjSK_MOCAP4 || k > 0;
+  if (fieldKinds[f] == mjSK_QPOS && id >= 0) multi = m->jnt_type[id] <= mjJNT_BALL;
+  if (fieldKinds[f] == mjSK_DOF && id >= 0) multi = m->jnt_type[id] <= mjJNT_BALL;
+  if (fieldKinds[f] == mjSK_SENSOR && id >= 0) multi = m->sensor_dim[id] > 1;
+  if (fieldKinds[f] == mjSK_ACT && id >= 0) multi = m->actuator_actnum[id] > 1;
+  if (!obj[0]) return;
+  if (multi) snprintf(buf, (size_t)bufsz, "%s [%d]", obj, k);
+  else snprintf(buf, (size_t)bufsz, "%s", obj);
+}
+
+// "qpos[3]" or "time", then " (description)" when asked and known
+void mj_streamElementName(const mjModel* m, int f, int i, int describeIt, char* buf, int bufsz) {
+  if (bufsz < 1) return;
+  if (f < 0 || f >= mjNSTREAMFIELD) {
+    snprintf(buf, (size_t)bufsz, "?");
+    return;
+  }
+  int scalar = fieldKinds[f] == mjSK_SCALAR || fieldKinds[f] == mjSK_INT;
+  int n = scalar ? snprintf(buf, (size_t)bufsz, "%s", fieldNames[f])
+                 : snprintf(buf, (size_t)bufsz, "%s[%d]", fieldNames[f], i);
+  if (!describeIt || n < 0 || n >= bufsz) return;
+  char what[200];
+  describe(m, f, i, what, sizeof(what));
+  if (what[0]) snprintf(buf + n, (size_t)(bufsz - n), " (%s)", what);
+}
+
+// "name" (scalars) or "name[index]" with a decimal index
+int mj_streamParseElement(const char* s, int* f, int* i) {
+  size_t n = strcspn(s, "[");
+  char name[64];
+  if (n >= sizeof(name)) return -1;
+  memcpy(name, s, n);
+  name[n] = 0;
+  *f = mj_streamFieldFind(name);
+  if (*f < 0) return -1;
+  int scalar = fieldKinds[*f] == mjSK_SCALAR || fieldKinds[*f] == mjSK_INT;
+  if (!s[n]) {
+    *i = 0;
+    return scalar ? 0 : -1;
+  }
+  // digits, then "]" and the end
+  const char* p = s + n + 1;
+  long v = 0;
+  if (*p < '0' || *p > '9') return -1;
+  while (*p >= '0' && *p <= '9' && v <= MJT_MAXSIZE) v = v * 10 + (*p++ - '0');
+  if (strcmp(p, "]") || v > MJT_MAXSIZE || scalar) return -1;
+  *i = (int)v;
+  return 0;
+}
+
+// ---- header ------------------------------------------------------------------------------------
+
+// the sizes of m, the fields that have elements, and the total numbers per frame
+void mj_streamInit(mjStreamHeader* h, const mjModel* m, uint32_t mask, const char* name) {
+  memset(h, 0, sizeof(*h));
+  h->hash = mj_modelHash(m);
+#define X(name) h->name = m->name;
+  MJ_STREAM_SIZES(X)
+#undef X
+  // fields without elements in this model (act when na = 0) are left out, so that a stream
+  // always equals the one rebuilt from its text form, where such fields have no columns
+  h->mask = mask & mjSTREAM_ALL;
+  for (int f = 0; f < mjNSTREAMFIELD; f++) {
+    int n = mj_streamFieldSize(h, f);
+    if (!n) h->mask &= ~(1u << f);
+    if (h->mask >> f & 1) h->nvalue += n;
+  }
+  snprintf(h->name, sizeof(h->name), "%s", !name || !strcmp(name, "-") ? "<stdout>" : name);
+}
+
+// the 64 header bytes of h
+static void encodeHeader(const mjStreamHeader* h, unsigned char* b) {
+  memcpy(b, MJT_MAGIC, 8);
+  uint32_t v[2] = {MJT_VERSION, MJ_BYTEORDER};
+  mj_copyLE(b + 8, v, 4, 2);
+  mj_copyLE(b + 16, &h->hash, 8, 1);
+  int32_t sizes[8], n = 0;
+#define X(name) sizes[n++] = h->name;
+  MJ_STREAM_SIZES(X)
+#undef X
+  mj_copyLE(b + 24, sizes, 4, 8);
+  mj_copyLE(b + 56, &h->mask, 4, 1);
+  uint32_t crc = mj_crc32(0, b, 60);
+  mj_copyLE(b + 60, &crc, 4, 1);
+}
+
+int mj_streamWriteHeader(FILE* f, const mjStreamHeader* h, char* err, int errsz) {
+  unsigned char b[MJT_HEADER];
+  encodeHeader(h, b);
+  if (fwrite(b, 1, MJT_HEADER, f) != MJT_HEADER) {
+    mj_ioError(err, errsz, "%s: write error: %s", h->name, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+// read up to n bytes (fewer only at the end or on an error)
+static size_t readBytes(FILE* f, void* buf, size_t n) { return fread(buf, 1, n, f); }
+
+// check each header field in the order a reader can trust them
+int mj_streamReadHeader(FILE* f, const char* name, mjStreamHeader* h, char* err, int errsz) {
+  memset(h, 0, sizeof(*h));
+  snprintf(h->name, sizeof(h->name), "%s", mj_ioName(name));
+  const char* nm = h->name;
+  unsigned char b[MJT_HEADER];
+  size_t got = readBytes(f, b, MJT_HEADER);
+
+  // the bytes and the magic
+  if (ferror(f)) {
+    mj_ioError(err, errsz, "%s: read error: %s", nm, strerror(errno));
+    return -1;
+  }
+  if (!got) {
+    mj_ioError(err, errsz, "%s: empty stream (no header)", nm);
+    return -1;
+  }
+  if (memcmp(b, MJT_MAGIC, got < 8 ? got : 8)) {
+    mj_ioError(err, errsz, "%s: not a state stream (bad magic)", nm);
+    return -1;
+  }
+  if (got < MJT_HEADER) {
+    mj_ioError(err, errsz, "%s: truncated header (%zu of %d bytes)", nm, got, MJT_HEADER);
+    return -1;
+  }
+
+  // byte order, version, checksum
+  uint32_t v[2], mask, crc;
+  int32_t sizes[8];
+  mj_copyLE(v, b + 8, 4, 2);
+  mj_copyLE(&crc, b + 60, 4, 1);
+  if (v[1] == MJ_BYTEORDER_SWAPPED) {
+    mj_ioError(err, errsz, "%s: foreign byte order (big-endian stream); this build reads "
+               "little-endian streams", nm);
+    return -1;
+  }
+  if (v[1] != MJ_BYTEORDER) {
+    mj_ioError(err, errsz, "%s: bad byte-order mark 0x%08x", nm, (unsigned)v[1]);
+    return -1;
+  }
+  if (v[0] != MJT_VERSION) {
+    mj_ioError(err, errsz, "%s: stream format version %u; this build reads version %u", nm,
+               (unsigned)v[0], MJT_VERSION);
+    return -1;
+  }
+  if (crc != mj_crc32(0, b, 60)) {
+    mj_ioError(err, errsz, "%s: corrupt header (bad CRC-32)", nm);
+    return -1;
+  }
+
+  // hash, sizes, mask
+  mj_copyLE(&h->hash, b + 16, 8, 1);
+  mj_copyLE(sizes, b + 24, 4, 8);
+  mj_copyLE(&mask, b + 56, 4, 1);
+  int n = 0;
+#define X(sz)                                                                                     \
+  h->sz = sizes[n++];                                                                            \
+  if (h->sz < 0 || h->sz > MJT_MAXSIZE) {                                                        \
+    mj_ioError(err, errsz, "%s: header size " #sz " = %d is %s", nm, h->sz,                     \
+               h->sz < 0 ? "negative" : "too large");                                          \
+    return -1;                                                                                   \
+  }
+  MJ_STREAM_SIZES(X)
+#undef X
+  if (mask & ~mjSTREAM_ALL) {
+    mj_ioError(err, errsz, "%s: field mask 0x%08x names unknown fields", nm, (unsigned)mask);
+    return -1;
+  }
+  h->mask = mask;
+  long total = 0;
+  for (int g = 0; g < mjNSTREAMFIELD; g++)
+    if (mask >> g & 1) total += mj_streamFieldSize(h, g);
+  if (total > MJT_MAXSIZE) {
+    mj_ioError(err, errsz, "%s: frames of %ld numbers are too large", nm, total);
+    return -1;
+  }
+  h->nvalue = (int)total;
+  return 0;
+}
+
+// 0 when m has the stream's sizes, else -1 and a message naming the first that differs
+static int checkSizes(const mjStreamHeader* h, const mjModel* m, char* err, int errsz) {
+#define X(sz)                                                                                     \
+  if (h->sz != m->sz) {                                                                          \
+    mj_ioError(err, errsz, "%s: stream is for a model with " #sz " = %d, this model has %d",    \
+               h->name, h->sz, m->sz);                                                           \
+    return -1;                                                                                   \
+  }
+  MJ_STREAM_SIZES(X)
+#undef X
+  return 0;
+}
+
+// the sizes, then the hash of the whole model
+int mj_streamCheckModel(const mjStreamHeader* h, const mjModel* m, char* err, int errsz) {
+  if (checkSizes(h, m, err, errsz)) return -1;
+  uint64_t hash = mj_modelHash(m);
+  if (h->hash != hash) {
+    mj_ioError(err, errsz, "%s: stream was written for another model (model hash %016llx, "
+               "this model %016llx)", h->name, (unsigned long long)h->hash,
+               (unsigned long long)hash);
+    return -1;
+  }
+  return 0;
+}
+
+// ---- frames ------------------------------------------------------------------------------------
+
+// a frame on its way out: bytes gather in a chunk; the CRC runs over each chunk as it leaves
+typedef struct {
+  FILE* f;
+  uint32_t crc;
+  size_t n;
+  int failed;
+  unsigned char buf[4096];
+} Emitter;
+
+// checksum and write out the gathered bytes
+static void emitFlush(Emitter* e) {
+  e->crc = mj_crc32(e->crc, e->buf, e->n);
+  if (e->n && fwrite(e->buf, 1, e->n, e->f) != e->n) e->failed = 1;
+  e->n = 0;
+}
+
+// append n bytes (n <= the chunk size)
+static void emitBytes(Emitter* e, const void* p, size_t n) {
+  if (e->n + n > sizeof(e->buf)) emitFlush(e);
+  memcpy(e->buf + e->n, p, n);
+  e->n += n;
+}
+
+// append one number as a little-endian float64
+static void emitNum(Emitter* e, mjtNum v) {
+  double x = (double)v;
+  unsigned char b[8];
+  mj_copyLE(b, &x, 8, 1);
+  emitBytes(e, b, 8);
+}
+
+// the rest of the bytes, then their CRC
+static int emitEnd(Emitter* e) {
+  emitFlush(e);
+  unsigned char b[4];
+  mj_copyLE(b, &e->crc, 4, 1);
+  if (fwrite(b, 1, 4, e->f) != 4) e->failed = 1;
+  return e->failed ? -1 : 0;
+}
+
+int mj_streamWriteFrame(FILE* f, const mjStreamHeader* h, const mjData* d) {
+  Emitter e = {f, 0, 0, 0, {0}};
+  emitBytes(&e, MJT_MARKER, 4);
+  for (int g = 0; g < mjNSTREAMFIELD; g++) {
+    if (!(h->mask >> g & 1)) continue;
+    int n = mj_streamFieldSize(h, g);
+    for (int i = 0; i < n; i++) emitNum(&e, fieldGet(d, g, i));
+  }
+  return emitEnd(&e);
+}
+
+int mj_streamWriteValues(FILE* f, const mjStreamHeader* h, const mjtNum* values) {
+  Emitter e = {f, 0, 0, 0, {0}};
+  emitBytes(&e, MJT_MARKER, 4);
+  for (int i = 0; i < h->nvalue; i++) emitNum(&e, values[i]);
+  return emitEnd(&e);
+}
+
+// a short read: the read error, or the frame that ends early
+static int shortFrame(FILE* f, const mjStreamHeader* h, size_t got, char* err, int errsz) {
+  if (ferror(f)) {
+    mj_ioError(err, errsz, "%s: read error in frame %ld: %s", h->name, h->frame,
+               strerror(errno));
+  } else {
+    mj_ioError(err, errsz, "%s: truncated frame %ld (%zu of %zu bytes)", h->name, h->frame, got,
+               8 + 8 * (size_t)h->nvalue);
+  }
+  return -1;
+}
+
+int mj_streamReadValues(FILE* f, mjStreamHeader* h, mjtNum* values, char* err, int errsz) {
+  // the marker: nothing at all is the clean end
+  unsigned char mark[4], crcb[4];
+  size_t got = readBytes(f, mark, 4);
+  if (!got && !ferror(f)) return 0;
+  if (got < 4) return shortFrame(f, h, got, err, errsz);
+  if (memcmp(mark, MJT_MARKER, 4)) {
+    mj_ioError(err, errsz, "%s: corrupt frame %ld (bad frame marker)", h->name, h->frame);
+    return -1;
+  }
+
+  // the values as little-endian bytes, then the CRC
+  size_t nb = 8 * (size_t)h->nvalue;
+  size_t gotv = readBytes(f, values, nb);
+  if (gotv < nb) return shortFrame(f, h, 4 + gotv, err, errsz);
+  size_t gotc = readBytes(f, crcb, 4);
+  if (gotc < 4) return shortFrame(f, h, 4 + nb + gotc, err, errsz);
+  uint32_t stored, crc = mj_crc32(mj_crc32(0, mark, 4), values, nb);
+  mj_copyLE(&stored, crcb, 4, 1);
+  if (stored != crc) {
+    mj_ioError(err, errsz, "%s: corrupt frame %ld (bad CRC-32)", h->name, h->frame);
+    return -1;
+  }
+  mj_copyLE(values, values, 8, (size_t)h->nvalue);
+  h->frame++;
+  return 1;
+}
+
+// the values of int fields (counts, warnings) must fit an int: 1e50 or NaN there means a
+// corrupt frame; 0, or -1 and a message
+static int checkInts(const mjStreamHeader* h, const mjtNum* v, char* err, int errsz) {
+  for (int g = 0; g < mjNSTREAMFIELD; g++) {
+    int off = mj_streamFieldOffset(h, g);
+    if (off < 0 || (fieldKinds[g] != mjSK_INT && fieldKinds[g] != mjSK_WARNING)) continue;
+    for (int i = 0; i < mj_streamFieldSize(h, g); i++) {
+      if (!(v[off + i] >= INT_MIN && v[off + i] <= INT_MAX)) {
+        mj_ioError(err, errsz, "%s: corrupt frame %ld (%s[%d] = %g is not an int)", h->name,
+                   h->frame - 1, fieldNames[g], i, v[off + i]);
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
+int mj_streamReadFrame(FILE* f, mjStreamHeader* h, const mjModel* m, mjData* d,
+                       char* err, int errsz) {
+  // d's arrays have m's sizes: they must be the stream's
+  if (checkSizes(h, m, err, errsz)) return -1;
+
+  // the whole frame first, so that d changes only when it is valid
+  mjtNum* v = malloc(sizeof(mjtNum) * (size_t)(h->nvalue ? h->nvalue : 1));
+  if (!v) {
+    mj_ioError(err, errsz, "%s: out of memory", h->name);
+    return -1;
+  }
+  int r = mj_streamReadValues(f, h, v, err, errsz);
+  if (r == 1 && checkInts(h, v, err, errsz)) r = -1;
+  if (r == 1) {
+    const mjtNum* p = v;
+    for (int g = 0; g < mjNSTREAMFIELD; g++) {
+      if (!(h->mask >> g & 1)) continue;
+      int n = mj_streamFieldSize(h, g);
+      for (int i = 0; i < n; i++) fieldSet(d, g, i, *p++);
+    }
+  }
+  free(v);
+  return r;
+}

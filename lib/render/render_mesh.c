@@ -1,0 +1,363 @@
+// render_mesh.c: tessellation of every geom type into world-space triangles with smooth
+// normals: round shapes (sphere, capsule, ellipsoid) as latitude-longitude grids, cylinders,
+// boxes, planes (an infinite plane as a square of the far distance around the camera), meshes
+// with the model's normals and texture coordinates, height fields with their sides and base.
+#include <math.h>
+#include <stdlib.h>
+
+#include "render/render_scene.h"
+
+// ---- buffers --------------------------------------------------------------------------------
+
+// grow an array to hold at least `need` elements of `size` bytes (doubling); -1 on failure
+static int grow(void** p, int* max, int need, size_t size) {
+  if (need <= *max) return 0;
+  int n = *max ? *max : 1024;
+  while (n < need) n *= 2;
+  void* q = realloc(*p, (size_t)n * size);
+  if (!q) return -1;
+  *p = q;
+  *max = n;
+  return 0;
+}
+
+// make room for n more vertices (and their projections) and t more triangles
+int mjr_reserve(mjrContext* c, int n, int t) {
+  if (c->nvert + n > c->maxvert) {
+    int max = c->maxvert;
+    if (grow((void**)&c->vert, &max, c->nvert + n, sizeof(mjrVertex))) return -1;
+    int pmax = c->maxvert;
+    if (grow((void**)&c->proj, &pmax, max, sizeof(mjrProj))) return -1;
+    c->maxvert = max;
+  }
+  return grow((void**)&c->tri, &c->maxtri, c->ntri + t, sizeof(mjrTri));
+}
+
+// append a vertex at local point p with local normal n (unit after the rotation), uv
+static inline void addVert(mjrContext* c, const mjrItem* it, const float p[3], const float n[3],
+                           float u, float v) {
+  mjrVertex* w = c->vert + c->nvert++;
+  mjr_mulMatVec3(w->pos, it->mat, p);
+  for (int k = 0; k < 3; k++) w->pos[k] += it->pos[k];
+  mjr_mulMatVec3(w->nrm, it->mat, n);
+  w->uv[0] = u, w->uv[1] = v;
+}
+
+// append triangle (a, b, c) of vertex indices
+static inline void addTri(mjrContext* c, int item, int a, int b, int d) {
+  mjrTri* t = c->tri + c->ntri++;
+  t->v[0] = a, t->v[1] = b, t->v[2] = d;
+  t->item = item;
+}
+
+// append the two triangles of quad (a, b, d, e), counterclockwise seen from outside
+static inline void addQuad(mjrContext* c, int item, int a, int b, int d, int e) {
+  addTri(c, item, a, b, d);
+  addTri(c, item, a, d, e);
+}
+
+// ---- round shapes ----------------------------------------------------------------------------
+
+// a latitude-longitude surface: rows of nslice+1 points from the top pole down; row r has
+// direction elevation theta_r and lies at z offset zoff_r: p = scale * dir + zoff e_z, with the
+// normal dir / scale (an ellipsoid's normal); a capsule repeats the equator with the two offsets
+static int roundShape(mjrContext* c, int item, const mjrItem* it, const float scale[3],
+                      float zhalf) {
+  int ns = c->nslice, nst = c->nstack, capsule = zhalf > 0;
+  int nrow = nst + 1 + capsule;
+  if (mjr_reserve(c, nrow * (ns + 1), 2 * (nrow - 1) * ns)) return -1;
+  int v0 = c->nvert;
+  for (int r = 0; r < nrow; r++) {
+    // stack index and offset: a capsule's rows past the equator belong to the bottom half
+    int s = capsule && r > nst / 2 ? r - 1 : r;
+    float zoff = capsule ? (r <= nst / 2 ? zhalf : -zhalf) : 0;
+    float th = 3.14159265f * s / nst, st = sinf(th), ct = cosf(th);
+    for (int j = 0; j <= ns; j++) {
+      const float* cs = c->circle + 2 * j;
+      float dir[3] = {st * cs[0], st * cs[1], ct};
+      float p[3] = {scale[0] * dir[0], scale[1] * dir[1], scale[2] * dir[2] + zoff};
+      float n[3] = {dir[0] / scale[0], dir[1] / scale[1], dir[2] / scale[2]};
+      mjr_normalize3(n);
+      addVert(c, it, p, n, p[0], p[1]);
+    }
+  }
+  for (int r = 0; r + 1 < nrow; r++)
+    for (int j = 0; j < ns; j++) {
+      int a = v0 + r * (ns + 1) + j, b = a + ns + 1;
+      addQuad(c, item, a, b, b + 1, a + 1);
+    }
+  return 0;
+}
+
+// a cylinder of radius r and half-height h: the side with radial normals and two flat caps
+static int cylinder(mjrContext* c, int item, const mjrItem* it, float r, float h) {
+  int ns = c->nslice;
+  if (mjr_reserve(c, 4 * (ns + 1) + 2, 4 * ns)) return -1;
+  int v0 = c->nvert;
+  for (int j = 0; j <= ns; j++) {
+    const float* cs = c->circle + 2 * j;
+    float n[3] = {cs[0], cs[1], 0};
+    float top[3] = {r * cs[0], r * cs[1], h}, bot[3] = {r * cs[0], r * cs[1], -h};
+    addVert(c, it, top, n, top[0], top[1]);
+    addVert(c, it, bot, n, bot[0], bot[1]);
+  }
+  for (int j = 0; j < ns; j++) {
+    int a = v0 + 2 * j;
+    addQuad(c, item, a, a + 1, a + 3, a + 2);
+  }
+
+  // caps: a fan around the center, normal +z on top, -z at the bottom
+  for (int side = 0; side < 2; side++) {
+    float z = side ? -h : h, n[3] = {0, 0, side ? -1.0f : 1.0f}, o[3] = {0, 0, z};
+    int ctr = c->nvert;
+    addVert(c, it, o, n, 0, 0);
+    for (int j = 0; j <= ns; j++) {
+      const float* cs = c->circle + 2 * j;
+      float p[3] = {r * cs[0], r * cs[1], z};
+      addVert(c, it, p, n, p[0], p[1]);
+    }
+    for (int j = 0; j < ns; j++)
+      if (side) addTri(c, item, ctr, ctr + 2 + j, ctr + 1 + j);
+      else addTri(c, item, ctr, ctr + 1 + j, ctr + 2 + j);
+  }
+  return 0;
+}
+
+// ---- flat shapes -----------------------------------------------------------------------------
+
+// a box of half-sizes s: six faces of four vertices with the face normal
+static int box(mjrContext* c, int item, const mjrItem* it, const float s[3]) {
+  if (mjr_reserve(c, 24, 12)) return -1;
+  for (int ax = 0; ax < 3; ax++)
+    for (int sg = -1; sg <= 1; sg += 2) {
+      // face normal along axis ax with sign sg; (u, v) span the face so that u x v = normal
+      int u = (ax + 1) % 3, v = (ax + 2) % 3;
+      float n[3] = {0, 0, 0};
+      n[ax] = (float)sg;
+      int v0 = c->nvert;
+      for (int k = 0; k < 4; k++) {
+        float cu = (k == 1 || k == 2) ? 1.0f : -1.0f, cv = k >= 2 ? 1.0f : -1.0f;
+        float p[3];
+        p[ax] = sg * s[ax], p[u] = cu * s[u] * sg, p[v] = cv * s[v];
+        addVert(c, it, p, n, p[0], p[1]);
+      }
+      addQuad(c, item, v0, v0 + 1, v0 + 2, v0 + 3);
+    }
+  return 0;
+}
+
+// a plane: the rectangle of half-sizes size[0..1], or, when either is 0 (infinite), a square
+// of half-side zfar centered under the eye; normal +z
+static int plane(mjrContext* c, int item, const mjrItem* it, const mjrPass* cam) {
+  if (mjr_reserve(c, 4, 2)) return -1;
+  float cx = 0, cy = 0, hx = it->size[0], hy = it->size[1];
+  if (hx <= 0 || hy <= 0) {
+    // the eye in the plane's frame: local = mat' (eye - pos)
+    float d[3] = {cam->eye[0] - it->pos[0], cam->eye[1] - it->pos[1], cam->eye[2] - it->pos[2]};
+    cx = it->mat[0] * d[0] + it->mat[3] * d[1] + it->mat[6] * d[2];
+    cy = it->mat[1] * d[0] + it->mat[4] * d[1] + it->mat[7] * d[2];
+    hx = hy = cam->zfar;
+  }
+  float n[3] = {0, 0, 1};
+  int v0 = c->nvert;
+  for (int k = 0; k < 4; k++) {
+    float p[3] = {cx + ((k == 1 || k == 2) ? hx : -hx), cy + (k >= 2 ? hy : -hy), 0};
+    addVert(c, it, p, n, p[0], p[1]);
+  }
+  addQuad(c, item, v0, v0 + 1, v0 + 2, v0 + 3);
+  return 0;
+}
+
+// ---- meshes and height fields ------------------------------------------------------------------
+
+// whether every face corner of mesh id uses the normal (and texcoord) of its vertex's index, so
+// that vertices can be shared between faces
+static int sharedCorners(const mjModel* m, int id) {
+  if (m->mesh_normalnum[id] != m->mesh_vertnum[id]) return 0;
+  if (m->mesh_texcoordadr[id] >= 0 && m->mesh_texcoordnum[id] != m->mesh_vertnum[id]) return 0;
+  int n = 3 * m->mesh_facenum[id], tc = m->mesh_texcoordadr[id] >= 0;
+  const int* face = m->mesh_face + 3 * m->mesh_faceadr[id];
+  const int* fn = m->mesh_facenormal + 3 * m->mesh_faceadr[id];
+  const int* ft = m->mesh_facetexcoord + 3 * m->mesh_faceadr[id];
+  for (int k = 0; k < n; k++)
+    if (fn[k] != face[k] || (tc && ft[k] != face[k])) return 0;
+  return 1;
+}
+
+// a mesh: each vertex once when the faces share corners, else three vertices per face carrying
+// the face's normal and texcoord indices
+static int mesh(mjrContext* c, const mjModel* m, int item, const mjrItem* it) {
+  int id = it->dataid, nf = m->mesh_facenum[id], nv = m->mesh_vertnum[id];
+  int shared = sharedCorners(m, id);
+  if (mjr_reserve(c, shared ? nv : 3 * nf, nf)) return -1;
+  const float* vert = m->mesh_vert + 3 * m->mesh_vertadr[id];
+  const float* nrm = m->mesh_normal + 3 * m->mesh_normaladr[id];
+  const int* face = m->mesh_face + 3 * m->mesh_faceadr[id];
+  const int* fnrm = m->mesh_facenormal + 3 * m->mesh_faceadr[id];
+  int tadr = m->mesh_texcoordadr[id];
+  const float* tc = tadr >= 0 ? m->mesh_texcoord + 2 * tadr : NULL;
+  const int* ftc = m->mesh_facetexcoord + 3 * m->mesh_faceadr[id];
+  if (shared) {
+    int v0 = c->nvert;
+    for (int v = 0; v < nv; v++) {
+      const float* uv = tc ? tc + 2 * v : vert + 3 * v;
+      addVert(c, it, vert + 3 * v, nrm + 3 * v, uv[0], uv[1]);
+    }
+    for (int f = 0; f < nf; f++)
+      addTri(c, item, v0 + face[3 * f], v0 + face[3 * f + 1], v0 + face[3 * f + 2]);
+    return 0;
+  }
+  for (int f = 0; f < nf; f++) {
+    int v0 = c->nvert;
+    for (int k = 0; k < 3; k++) {
+      const float* p = vert + 3 * face[3 * f + k];
+      const float* uv = tc ? tc + 2 * ftc[3 * f + k] : p;
+      addVert(c, it, p, nrm + 3 * fnrm[3 * f + k], uv[0], uv[1]);
+    }
+    addTri(c, item, v0, v0 + 1, v0 + 2);
+  }
+  return 0;
+}
+
+// a height field: the top surface (z = data * size[2], normals from central differences),
+// four side walls down to -size[3] and the flat base
+static int hfield(mjrContext* c, const mjModel* m, int item, const mjrItem* it) {
+  int id = it->dataid, nr = m->hfield_nrow[id], nc = m->hfield_ncol[id];
+  if (nr < 2 || nc < 2) return 0;  // no surface to draw
+  const mjtNum* sz = m->hfield_size + 4 * id;
+  const float* data = m->hfield_data + m->hfield_adr[id];
+  if (mjr_reserve(c, nr * nc + 16 + 4 * (nr + nc) , 2 * (nr - 1) * (nc - 1) + 4 * (nr + nc) + 2))
+    return -1;
+  float dx = (float)(2 * sz[0] / (nc - 1)), dy = (float)(2 * sz[1] / (nr - 1));
+  float zt = (float)sz[2], zb = (float)-sz[3];
+
+  // top: vertex (r, col) at x = -sx + col dx, y = -sy + r dy; normal (-dz/dx, -dz/dy, 1)
+  int v0 = c->nvert;
+  for (int r = 0; r < nr; r++)
+    for (int q = 0; q < nc; q++) {
+      float p[3] = {(float)-sz[0] + q * dx, (float)-sz[1] + r * dy, zt * data[r * nc + q]};
+      int ql = q > 0 ? q - 1 : q, qr = q + 1 < nc ? q + 1 : q;
+      int rd = r > 0 ? r - 1 : r, ru = r + 1 < nr ? r + 1 : r;
+      float n[3] = {-zt * (data[r * nc + qr] - data[r * nc + ql]) / ((qr - ql) * dx),
+                    -zt * (data[ru * nc + q] - data[rd * nc + q]) / ((ru - rd) * dy), 1};
+      mjr_normalize3(n);
+      addVert(c, it, p, n, p[0], p[1]);
+    }
+  for (int r = 0; r + 1 < nr; r++)
+    for (int q = 0; q + 1 < nc; q++) {
+      int a = v0 + r * nc + q;
+      addQuad(c, item, a, a + 1, a + nc + 1, a + nc);
+    }
+
+  // walls: along each border, the top edge down to the base, normal outward
+  for (int side = 0; side < 4; side++) {
+    int along = side < 2 ? nc : nr;  // sides 0, 1: rows 0 and nr-1; sides 2, 3: columns
+    float n[3] = {0, 0, 0};
+    if (side < 2) n[1] = side ? 1.0f : -1.0f;
+    else n[0] = side == 3 ? 1.0f : -1.0f;
+    int w0 = c->nvert;
+    for (int k = 0; k < along; k++) {
+      int r = side == 0 ? 0 : side == 1 ? nr - 1 : k, q = side < 2 ? k : side == 2 ? 0 : nc - 1;
+      float top[3] = {(float)-sz[0] + q * dx, (float)-sz[1] + r * dy, zt * data[r * nc + q]};
+      float bot[3] = {top[0], top[1], zb};
+      addVert(c, it, top, n, top[0], top[1]);
+      addVert(c, it, bot, n, bot[0], bot[1]);
+    }
+    // outward winding: the walls at +y and -x run opposite to those at -y and +x
+    int flip = side == 1 || side == 2;
+    for (int k = 0; k + 1 < along; k++) {
+      int a = w0 + 2 * k;
+      if (flip) addQuad(c, item, a, a + 2, a + 3, a + 1);
+      else addQuad(c, item, a, a + 1, a + 3, a + 2);
+    }
+  }
+
+  // base, facing down
+  float n[3] = {0, 0, -1};
+  int b0 = c->nvert;
+  for (int k = 0; k < 4; k++) {
+    float p[3] = {(float)((k == 1 || k == 2) ? sz[0] : -sz[0]),
+                  (float)(k >= 2 ? sz[1] : -sz[1]), zb};
+    addVert(c, it, p, n, p[0], p[1]);
+  }
+  addQuad(c, item, b0, b0 + 3, b0 + 2, b0 + 1);
+  return 0;
+}
+
+// ascending order of 64-bit keys (qsort)
+static int cmpKey(const void* a, const void* b) {
+  unsigned long long x = *(const unsigned long long*)a, y = *(const unsigned long long*)b;
+  return (x > y) - (x < y);
+}
+
+// whether mesh id is closed and faces outward, so that its back faces are always hidden: every
+// directed edge (a, b) of its faces occurs once and its reverse (b, a) once too (each edge
+// joins two faces of consistent winding), and the signed volume
+// sum over faces of p0 . (p1 x p2) / 6 is positive; key holds 3 faces' keys (a << 32 | b)
+int mjr_meshClosed(const mjModel* m, int id, unsigned long long* key) {
+  int nf = m->mesh_facenum[id];
+  const int* face = m->mesh_face + 3 * m->mesh_faceadr[id];
+  const float* vert = m->mesh_vert + 3 * m->mesh_vertadr[id];
+  double vol = 0;
+  for (int f = 0; f < nf; f++) {
+    const int* v = face + 3 * f;
+    const float *p0 = vert + 3 * v[0], *p1 = vert + 3 * v[1], *p2 = vert + 3 * v[2];
+    vol += p0[0] * ((double)p1[1] * p2[2] - (double)p1[2] * p2[1])
+         + p0[1] * ((double)p1[2] * p2[0] - (double)p1[0] * p2[2])
+         + p0[2] * ((double)p1[0] * p2[1] - (double)p1[1] * p2[0]);
+    for (int k = 0; k < 3; k++)
+      key[3 * f + k] = (unsigned long long)v[k] << 32 | (unsigned)v[(k + 1) % 3];
+  }
+  if (nf < 4 || vol <= 0) return 0;
+  size_t n = (size_t)3 * nf;
+  qsort(key, n, sizeof(*key), cmpKey);
+  for (size_t i = 0; i < n; i++) {
+    unsigned long long rev = key[i] << 32 | key[i] >> 32;
+    if ((i + 1 < n && key[i + 1] == key[i]) || !bsearch(&rev, key, n, sizeof(*key), cmpKey))
+      return 0;
+  }
+  return 1;
+}
+
+// ---- dispatch --------------------------------------------------------------------------------
+
+// the triangles of one item, appended to the scene
+int mjr_tessellate(mjrContext* c, const mjModel* m, mjrItem* it, const mjrPass* cam) {
+  int item = (int)(it - c->item), res = 0;
+  it->tri0 = c->ntri;
+  const float* s = it->size;
+  switch (it->type) {
+  case mjGEOM_PLANE:
+    res = plane(c, item, it, cam);
+    break;
+  case mjGEOM_HFIELD:
+    if (it->dataid >= 0) res = hfield(c, m, item, it);
+    break;
+  case mjGEOM_SPHERE: {
+    float r[3] = {s[0], s[0], s[0]};
+    res = roundShape(c, item, it, r, 0);
+    break;
+  }
+  case mjGEOM_CAPSULE: {
+    float r[3] = {s[0], s[0], s[0]};
+    res = roundShape(c, item, it, r, s[1]);
+    break;
+  }
+  case mjGEOM_ELLIPSOID:
+    res = roundShape(c, item, it, s, 0);
+    break;
+  case mjGEOM_CYLINDER:
+    res = cylinder(c, item, it, s[0], s[1]);
+    break;
+  case mjGEOM_BOX:
+    res = box(c, item, it, s);
+    break;
+  case mjGEOM_MESH:
+    if (it->dataid >= 0) res = mesh(c, m, item, it);
+    break;
+  default:
+    break;  // SDF geoms have no surface to draw here
+  }
+  it->ntri = c->ntri - it->tri0;
+  return res;
+}

@@ -1,0 +1,249 @@
+// inertia.c: volume, inertia and bounds of primitive shapes; combining inertias into a body's
+// principal frame (symmetric 3x3 eigen-decomposition by Jacobi rotations).
+#include "util/util.h"
+
+#include <math.h>
+
+// ---- volumes and inertias of solid primitives --------------------------------------------------
+
+// volume: sphere 4/3 pi r^3, capsule pi r^2 (2h) + 4/3 pi r^3, ellipsoid 4/3 pi abc,
+// cylinder pi r^2 (2h), box 8abc (sizes are radii and half-lengths)
+mjtNum mju_geomVolume(int type, const mjtNum size[3]) {
+  const mjtNum* s = size;
+  switch (type) {
+    case mjGEOM_SPHERE: return 4 * mjPI * s[0] * s[0] * s[0] / 3;
+    case mjGEOM_CAPSULE: return mjPI * s[0] * s[0] * (2 * s[1] + 4 * s[0] / 3);
+    case mjGEOM_ELLIPSOID: return 4 * mjPI * s[0] * s[1] * s[2] / 3;
+    case mjGEOM_CYLINDER: return mjPI * s[0] * s[0] * 2 * s[1];
+    case mjGEOM_BOX:
+    case mjGEOM_HFIELD: return 8 * s[0] * s[1] * s[2];  // a height field as the box of its size
+    default: return 0;
+  }
+}
+
+// diagonal inertia about the center in the geom frame, for a uniform solid of mass `mass`
+void mju_geomInertia(int type, const mjtNum size[3], mjtNum mass, mjtNum inertia[3]) {
+  const mjtNum* s = size;
+  mju_zero3(inertia);
+  switch (type) {
+    case mjGEOM_SPHERE:
+      // 2/5 m r^2
+      inertia[0] = inertia[1] = inertia[2] = 2 * mass * s[0] * s[0] / 5;
+      break;
+    case mjGEOM_CAPSULE: {
+      // cylinder of length 2h plus two hemispheres (each mass ms/2, com 3r/8 from its base):
+      // Iz = mc r^2/2 + ms 2r^2/5,  Ix = mc (r^2/4 + (2h)^2/12) + ms (2r^2/5 + h^2 + 3rh/4)
+      mjtNum r = s[0], h = s[1];
+      mjtNum vc = mjPI * r * r * 2 * h, vs = 4 * mjPI * r * r * r / 3;
+      mjtNum mc = mass * vc / (vc + vs), ms = mass * vs / (vc + vs);
+      inertia[2] = mc * r * r / 2 + ms * 2 * r * r / 5;
+      inertia[0] = inertia[1] = mc * (r * r / 4 + h * h / 3) +
+                                ms * (2 * r * r / 5 + h * h + 3 * r * h / 4);
+      break;
+    }
+    case mjGEOM_ELLIPSOID:
+      // m (b^2 + c^2)/5 and cyclic
+      inertia[0] = mass * (s[1] * s[1] + s[2] * s[2]) / 5;
+      inertia[1] = mass * (s[0] * s[0] + s[2] * s[2]) / 5;
+      inertia[2] = mass * (s[0] * s[0] + s[1] * s[1]) / 5;
+      break;
+    case mjGEOM_CYLINDER:
+      // Ix = m (3 r^2 + (2h)^2)/12, Iz = m r^2/2
+      inertia[0] = inertia[1] = mass * (3 * s[0] * s[0] + 4 * s[1] * s[1]) / 12;
+      inertia[2] = mass * s[0] * s[0] / 2;
+      break;
+    case mjGEOM_BOX:
+    case mjGEOM_HFIELD:
+      // m ((2b)^2 + (2c)^2)/12 = m (b^2 + c^2)/3 and cyclic
+      inertia[0] = mass * (s[1] * s[1] + s[2] * s[2]) / 3;
+      inertia[1] = mass * (s[0] * s[0] + s[2] * s[2]) / 3;
+      inertia[2] = mass * (s[0] * s[0] + s[1] * s[1]) / 3;
+      break;
+    default:
+      break;
+  }
+}
+
+// ---- bounds ----------------------------------------------------------------------------------
+
+// bounding sphere radius and box (center, half-sizes) in the geom frame; a plane is unbounded:
+// rbound 0 and a box 1e10 wide below z = 0; mesh and height field bounds come from their data
+void mju_geomBound(int type, const mjtNum size[3], mjtNum* rbound, mjtNum aabb[6]) {
+  const mjtNum* s = size;
+  mjtNum half[3] = {0, 0, 0};
+  mju_zero(aabb, 6);
+  *rbound = 0;
+  switch (type) {
+    case mjGEOM_PLANE:
+      aabb[2] = -5e9;
+      half[0] = half[1] = 1e10;
+      half[2] = 5e9;
+      break;
+    case mjGEOM_SPHERE:
+      half[0] = half[1] = half[2] = *rbound = s[0];
+      break;
+    case mjGEOM_CAPSULE:
+      half[0] = half[1] = s[0];
+      half[2] = *rbound = s[0] + s[1];
+      break;
+    case mjGEOM_ELLIPSOID:
+      mju_copy3(half, s);
+      *rbound = fmax(fmax(s[0], s[1]), s[2]);
+      break;
+    case mjGEOM_CYLINDER:
+      half[0] = half[1] = s[0];
+      half[2] = s[1];
+      *rbound = sqrt(s[0] * s[0] + s[1] * s[1]);
+      break;
+    case mjGEOM_BOX:
+      mju_copy3(half, s);
+      *rbound = mju_norm3(s);
+      break;
+    default:
+      break;
+  }
+  mju_copy3(aabb + 3, half);
+}
+
+// ---- eigen-decomposition ---------------------------------------------------------------------
+
+// tolerance on the off-diagonal element and on the rotation of the Jacobi iteration
+#define EIG_TOL 1e-12
+
+// largest off-diagonal |d_pq| of a symmetric 3x3 d: (p, q) and the remaining axis k
+static void eigPivot(const mjtNum d[9], int* p, int* q, int* k) {
+  mjtNum a01 = fabs(d[1]), a02 = fabs(d[2]), a12 = fabs(d[5]);
+  if (a01 > a02 && a01 > a12) {
+    *p = 0, *q = 1, *k = 2;
+  } else if (a02 > a12) {
+    *p = 0, *q = 2, *k = 1;
+  } else {
+    *p = 1, *q = 2, *k = 0;
+  }
+}
+
+// quat = quat * (rotation by angle about local axis k), given cos and sin of half the angle
+static void eigRotate(mjtNum quat[4], int k, mjtNum chalf, mjtNum shalf) {
+  mjtNum r[4] = {chalf, 0, 0, 0};
+  r[k + 1] = shalf;
+  mju_mulQuat(quat, quat, r);
+}
+
+// mat = R diag(eigval) R': classical Jacobi (largest pivot, smallest rotation zeroing it) with
+// the rotation accumulated in a quaternion, then a bubble sort into decreasing order where
+// swapping columns (i, i+1) is a +90 degree turn about the third local axis
+// (new col i = old col i+1, new col i+1 = -old col i), so R stays a rotation
+int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
+  mjtNum d[9], tmp[9];
+  int iter;
+  mju_unit4(quat);
+  for (iter = 0; iter < 500; iter++) {
+    // d = R' mat R for the current R
+    mju_quat2Mat(eigvec, quat);
+    mju_mulMatTMat(tmp, eigvec, mat, 3, 3, 3);
+    mju_mulMatMat(d, tmp, eigvec, 3, 3, 3);
+    eigval[0] = d[0], eigval[1] = d[4], eigval[2] = d[8];
+
+    // pivot; done when it is negligible
+    int p, q, k;
+    eigPivot(d, &p, &q, &k);
+    mjtNum apq = d[3 * p + q];
+    if (fabs(apq) < EIG_TOL) break;
+
+    // 2x2 symmetric Schur: tau = (d_qq - d_pp)/(2 d_pq), t = tan(theta) the smaller root of
+    // t^2 + 2 tau t - 1 = 0, c = cos(theta); the rotation J has J_pq = sin(theta)
+    mjtNum tau = (d[4 * q] - d[4 * p]) / (2 * apq);
+    mjtNum t = (tau >= 0 ? 1 : -1) / (fabs(tau) + sqrt(1 + tau * tau));
+    mjtNum c = 1 / sqrt(1 + t * t);
+    if (c > 1 - EIG_TOL) break;
+
+    // J as a turn about local axis k: angle -theta for k = 0, 2 and +theta for k = 1
+    mjtNum shalf = sqrt(0.5 - 0.5 * c);
+    int neg = (tau >= 0) != (k == 1);
+    eigRotate(quat, k, sqrt(1 - shalf * shalf), neg ? -shalf : shalf);
+    mju_normalize4(quat);
+  }
+
+  // bubble sort, decreasing: compare (0,1), (1,2), (0,1); values equal to within the Jacobi
+  // tolerance keep their order (as MuJoCo: it decides mesh frames of near-symmetric meshes);
+  // the turns use MuJoCo's cos45 constant and, as its compiler's mass properties (mesh frames,
+  // fullinertia), leave the quaternion unnormalized (its engine's mju_eig3 renormalizes)
+  const mjtNum cos45 = 0.707106781186548;
+  for (int pass = 0; pass < 3; pass++) {
+    int i = pass % 2;
+    if (eigval[i] + EIG_TOL < eigval[i + 1]) {
+      mjtNum s = eigval[i];
+      eigval[i] = eigval[i + 1];
+      eigval[i + 1] = s;
+      eigRotate(quat, (i + 2) % 3, cos45, cos45);
+    }
+  }
+  mju_quat2Mat(eigvec, quat);
+  return iter;
+}
+
+// ---- combining inertias ----------------------------------------------------------------------
+
+// full inertia (Ixx Iyy Izz Ixy Ixz Iyz) to principal quat and moments; 1 when not positive
+int mju_fullInertia(const mjtNum full[6], mjtNum quat[4], mjtNum diag[3]) {
+  mjtNum mat[9] = {full[0], full[3], full[4], full[3], full[1], full[5],
+                   full[4], full[5], full[2]};
+  mjtNum eigvec[9];
+  mju_eig3(diag, eigvec, quat, mat);
+  return diag[2] <= 0;
+}
+
+// total mass, com = sum m_i p_i / M, and about the com
+// I = sum R_i diag(I_i) R_i' + m_i (|d_i|^2 E - d_i d_i'), d_i = p_i - com, diagonalized;
+// a single inertia keeps its own frame (no reordering of its moments)
+void mju_combineInertia(int n, const mjtNum* mass, const mjtNum* pos, const mjtNum* quat,
+                        const mjtNum* inertia, mjtNum* totmass, mjtNum pos_out[3],
+                        mjtNum quat_out[4], mjtNum inertia_out[3]) {
+  // single part: copy
+  if (n == 1) {
+    *totmass = mass[0];
+    mju_copy3(pos_out, pos);
+    mju_copy4(quat_out, quat);
+    mju_copy3(inertia_out, inertia);
+    return;
+  }
+
+  // mass and center of mass
+  mjtNum mtot = 0;
+  mju_zero3(pos_out);
+  for (int i = 0; i < n; i++) {
+    mtot += mass[i];
+    mju_addToScl3(pos_out, pos + 3 * i, mass[i]);
+  }
+  *totmass = mtot;
+  if (mtot < mjMINVAL) {
+    mju_zero3(pos_out);
+    mju_unit4(quat_out);
+    mju_zero3(inertia_out);
+    return;
+  }
+  mju_scl3(pos_out, pos_out, 1 / mtot);
+
+  // full inertia about the com
+  mjtNum full[9] = {0};
+  for (int i = 0; i < n; i++) {
+    // rotated diagonal: R diag(I) R'
+    mjtNum r[9];
+    mju_quat2Mat(r, quat + 4 * i);
+    const mjtNum* in = inertia + 3 * i;
+    for (int a = 0; a < 3; a++)
+      for (int b = 0; b < 3; b++)
+        for (int k = 0; k < 3; k++) full[3 * a + b] += r[3 * a + k] * in[k] * r[3 * b + k];
+
+    // parallel axis: m (|d|^2 E - d d')
+    mjtNum dv[3];
+    mju_sub3(dv, pos + 3 * i, pos_out);
+    mjtNum dd = mju_dot3(dv, dv);
+    for (int a = 0; a < 3; a++)
+      for (int b = 0; b < 3; b++) full[3 * a + b] += mass[i] * ((a == b) * dd - dv[a] * dv[b]);
+  }
+
+  // principal frame
+  mjtNum eigvec[9];
+  mju_eig3(inertia_out, eigvec, quat_out, full);
+}

@@ -1,0 +1,94 @@
+// util_blas.c: vectors and dense row-major matrices.
+#include "util/util.h"
+
+#include <math.h>
+#include <string.h>
+
+// ---- n-vectors ---------------------------------------------------------------------------------
+
+// res = 0
+void mju_zero(mjtNum* res, int n) {
+  if (n > 0) memset(res, 0, (size_t)n * sizeof(mjtNum));
+}
+
+// res = vec (memmove: res may overlap vec)
+void mju_copy(mjtNum* res, const mjtNum* vec, int n) {
+  if (n > 0 && res != vec) memmove(res, vec, (size_t)n * sizeof(mjtNum));
+}
+
+// |vec|
+mjtNum mju_norm(const mjtNum* vec, int n) { return sqrt(mju_dot(vec, vec, n)); }
+
+// vec /= |vec|; a vector too short to normalize becomes the first unit vector
+mjtNum mju_normalize(mjtNum* vec, int n) {
+  mjtNum norm = mju_norm(vec, n);
+  if (norm < mjMINVAL) {
+    mju_zero(vec, n);
+    if (n > 0) vec[0] = 1;
+  } else {
+    mju_scl(vec, vec, 1 / norm, n);
+  }
+  return norm;
+}
+
+// ---- 3-vectors ---------------------------------------------------------------------------------
+
+// |a - b|
+mjtNum mju_dist3(const mjtNum a[3], const mjtNum b[3]) {
+  mjtNum d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+  return mju_norm3(d);
+}
+
+// ---- matrices ----------------------------------------------------------------------------------
+
+// res = mat * vec; a row is finished before res is written, so res may alias vec when nr == 1
+void mju_mulMatVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc) {
+  for (int r = 0; r < nr; r++) res[r] = mju_dot(mat + (size_t)r * nc, vec, nc);
+}
+
+// res = mat' * vec, accumulated row by row of mat (no alias with vec)
+void mju_mulMatTVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc) {
+  mju_zero(res, nc);
+  for (int r = 0; r < nr; r++)
+    if (vec[r]) mju_addToScl(res, mat + (size_t)r * nc, vec[r], nc);
+}
+
+// res = a * b
+void mju_mulMatMat(mjtNum* res, const mjtNum* a, const mjtNum* b, int r1, int c1, int c2) {
+  mju_zero(res, r1 * c2);
+  for (int i = 0; i < r1; i++)
+    for (int k = 0; k < c1; k++) {
+      mjtNum aik = a[(size_t)i * c1 + k];
+      if (aik) mju_addToScl(res + (size_t)i * c2, b + (size_t)k * c2, aik, c2);
+    }
+}
+
+// res = a * b'
+void mju_mulMatMatT(mjtNum* res, const mjtNum* a, const mjtNum* b, int r1, int c1, int r2) {
+  for (int i = 0; i < r1; i++)
+    for (int j = 0; j < r2; j++)
+      res[(size_t)i * r2 + j] = mju_dot(a + (size_t)i * c1, b + (size_t)j * c1, c1);
+}
+
+// res = a' * b
+void mju_mulMatTMat(mjtNum* res, const mjtNum* a, const mjtNum* b, int r1, int c1, int c2) {
+  mju_zero(res, c1 * c2);
+  for (int k = 0; k < r1; k++)
+    for (int i = 0; i < c1; i++) {
+      mjtNum aki = a[(size_t)k * c1 + i];
+      if (aki) mju_addToScl(res + (size_t)i * c2, b + (size_t)k * c2, aki, c2);
+    }
+}
+
+// res = mat'
+void mju_transpose(mjtNum* res, const mjtNum* mat, int nr, int nc) {
+  for (int i = 0; i < nr; i++)
+    for (int j = 0; j < nc; j++) res[(size_t)j * nr + i] = mat[(size_t)i * nc + j];
+}
+
+// vec1' * mat * vec2
+mjtNum mju_mulVecMatVec(const mjtNum* vec1, const mjtNum* mat, const mjtNum* vec2, int n) {
+  mjtNum s = 0;
+  for (int i = 0; i < n; i++) s += vec1[i] * mju_dot(mat + (size_t)i * n, vec2, n);
+  return s;
+}

@@ -1,0 +1,100 @@
+// util_file.c: bytes and files, for every reader and writer of the library: little-endian
+// copies, the FNV-1a and CRC-32 hashes, one-line error messages, whole asset files in memory.
+#include "util/util_file.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+// 1 on a little-endian host
+static int hostLittle(void) {
+  const uint16_t one = 1;
+  unsigned char first;
+  memcpy(&first, &one, 1);
+  return first;
+}
+
+// host order <-> little-endian: a copy on little-endian hosts, a per-element reversal otherwise
+void mj_copyLE(void* dst, const void* src, size_t size, size_t count) {
+  if (hostLittle()) {
+    if (dst != src) memmove(dst, src, size * count);
+    return;
+  }
+  unsigned char* d = dst;
+  const unsigned char* s = src;
+  for (size_t i = 0; i < count; i++) {
+    unsigned char tmp[16];
+    memcpy(tmp, s + i * size, size);
+    for (size_t b = 0; b < size; b++) d[i * size + b] = tmp[size - 1 - b];
+  }
+}
+
+// h = (h ^ byte) * FNV prime, byte by byte
+uint64_t mj_fnv1a(uint64_t h, const void* p, size_t n) {
+  const unsigned char* b = p;
+  for (size_t i = 0; i < n; i++) {
+    h ^= b[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+// zlib's crc32 in chunks that fit its uInt length
+uint32_t mj_crc32(uint32_t crc, const void* p, size_t n) {
+  const unsigned char* b = p;
+  while (n) {
+    uInt k = n > (1u << 30) ? (1u << 30) : (uInt)n;
+    crc = (uint32_t)crc32(crc, b, k);
+    b += k;
+    n -= k;
+  }
+  return crc;
+}
+
+// vsnprintf into the caller's buffer; returns 1 (for `return mj_ioError(...)` in a check)
+int mj_ioError(char* err, int errsz, const char* fmt, ...) {
+  if (!err || errsz < 1) return 1;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, (size_t)errsz, fmt, ap);
+  va_end(ap);
+  return 1;
+}
+
+// "<stdin>" for "-" (and a missing name)
+const char* mj_ioName(const char* filename) {
+  return (!filename || !strcmp(filename, "-")) ? "<stdin>" : filename;
+}
+
+// an asset file whole: max bytes at most, a NUL after them; NULL and "could not open KIND
+// 'path': reason" (could not read, larger than max, out of memory) on failure
+unsigned char* mj_readFile(const char* path, const char* kind, long max, long* len, char* err,
+                           int errsz) {
+  FILE* f = fopen(path, "rb");
+  if (!f) {
+    mj_ioError(err, errsz, "could not open %s '%s': %s", kind, path, strerror(errno));
+    return NULL;
+  }
+  unsigned char* buf = NULL;
+  long n = -1;
+  if (!fseek(f, 0, SEEK_END)) n = ftell(f);
+  if (n < 0 || fseek(f, 0, SEEK_SET)) {
+    mj_ioError(err, errsz, "could not read %s '%s'", kind, path);
+  } else if (n > max) {
+    mj_ioError(err, errsz, "%s '%s' is larger than %ld bytes", kind, path, max);
+  } else if (!(buf = malloc((size_t)n + 1))) {
+    mj_ioError(err, errsz, "%s '%s': out of memory", kind, path);
+  } else if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    mj_ioError(err, errsz, "could not read %s '%s'", kind, path);
+    free(buf);
+    buf = NULL;
+  } else {
+    buf[n] = 0;
+    *len = n;
+  }
+  fclose(f);
+  return buf;
+}

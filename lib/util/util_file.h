@@ -1,0 +1,34 @@
+// util_file.h: bytes and files shared by every reader and writer of the library (the binary
+// formats of io/, the asset decoders of compiler/, the option parser of engine/).
+#ifndef MJ_UTIL_FILE_H
+#define MJ_UTIL_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+// FNV-1a 64-bit offset basis: the hash of no bytes
+#define MJ_FNV_INIT 0xcbf29ce484222325ull
+
+// copy count elements of size bytes from host order to little-endian or back (the same
+// operation both ways); dst may equal src
+void mj_copyLE(void* dst, const void* src, size_t size, size_t count);
+
+// FNV-1a 64-bit hash of n bytes continuing from h
+uint64_t mj_fnv1a(uint64_t h, const void* p, size_t n);
+
+// CRC-32 (zlib's) of n bytes continuing from crc (0 to start), for any n
+uint32_t mj_crc32(uint32_t crc, const void* p, size_t n);
+
+// printf a one-line message into err (nothing when err is NULL or errsz < 1); returns 1
+int mj_ioError(char* err, int errsz, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+
+// an asset file (mesh, skin) whole in a malloc'd buffer of *len bytes plus a NUL, at most max
+// bytes; NULL and "could not open KIND 'path': reason" (or could not read, larger than max,
+// out of memory) in err on failure
+unsigned char* mj_readFile(const char* path, const char* kind, long max, long* len, char* err,
+                           int errsz);
+
+// the name of a file in messages: "<stdin>" for "-" and NULL, else the name itself
+const char* mj_ioName(const char* filename);
+
+#endif
