@@ -139,13 +139,14 @@ static int mirrorOf(int i, int n) {
 }
 
 // the gradient of cube face f (w x w, 3-byte pixels, before marks): each color computed once
-// and copied to the pixels whose elevation reads the same numbers (mirrorOf; the top and
-// bottom faces' u^2 + v^2 is also the same sum with r and c swapped)
-static void cubeGradient(const mjTextureSpec* s, int f, int w, unsigned char* rgb) {
+// and copied to the pixels whose elevation reads the same numbers (mirror[i] = mirrorOf(i, w);
+// the top and bottom faces' u^2 + v^2 is also the same sum with r and c swapped)
+static void cubeGradient(const mjTextureSpec* s, int f, int w, const int* mirror,
+                         unsigned char* rgb) {
   int cap = f == 2 || f == 3;
   for (int r = 0; r < w; r++)
     for (int c = 0; c < w; c++) {
-      int sr = cap ? mirrorOf(r, w) : r, sc = mirrorOf(c, w);
+      int sr = cap ? mirror[r] : r, sc = mirror[c];
       if (cap && sc < sr) sr ^= sc, sc ^= sr, sr ^= sc;
       unsigned char* p = rgb + 3 * ((size_t)r * w + c);
       if (sr != r || sc != c) memcpy(p, rgb + 3 * ((size_t)sr * w + sc), 3);
@@ -153,10 +154,11 @@ static void cubeGradient(const mjTextureSpec* s, int f, int w, unsigned char* rg
     }
 }
 
-// the base pattern of one w x h image (a 2d texture or cube face f, -1 for 2d) as 3-byte
-// pixels, then its edge or cross marks
-static void builtinImage(const mjTextureSpec* s, int f, int w, int h, unsigned char* rgb) {
-  if (s->builtin == mjBUILTIN_GRADIENT && f >= 0) cubeGradient(s, f, w, rgb);
+// the base pattern of one w x h image (a 2d texture or cube face f, -1 for 2d, with the w
+// pixel mirrors of cubeGradient) as 3-byte pixels, then its edge or cross marks
+static void builtinImage(const mjTextureSpec* s, int f, int w, int h, const int* mirror,
+                         unsigned char* rgb) {
+  if (s->builtin == mjBUILTIN_GRADIENT && f >= 0) cubeGradient(s, f, w, mirror, rgb);
   for (int r = 0; r < h; r++)
     for (int c = 0; c < w; c++) {
       unsigned char* p = rgb + 3 * ((size_t)r * w + c);
@@ -180,18 +182,21 @@ static void builtinImage(const mjTextureSpec* s, int f, int w, int h, unsigned c
     }
 }
 
-// the procedural texture as 3-byte pixels: one image or six faces, then random marks
-static void builtinTexture(const mjTextureSpec* s, int w, int h, unsigned char* rgb) {
+// the procedural texture as 3-byte pixels: one image or six faces, then random marks; mirror
+// is room for w ints
+static void builtinTexture(const mjTextureSpec* s, int w, int h, int* mirror,
+                           unsigned char* rgb) {
   if (s->type == mjTEXTURE_2D) {
-    builtinImage(s, -1, w, h, rgb);
+    builtinImage(s, -1, w, h, NULL, rgb);
   } else {
     // a gradient's four side faces are one image (elevation depends on the pixel, not the
     // face): computed once, copied
     size_t face = (size_t)3 * w * w;
+    for (int i = 0; i < w; i++) mirror[i] = mirrorOf(i, w);
     for (int f = 0; f < 6; f++) {
       int side = f != 2 && f != 3;
       if (s->builtin == mjBUILTIN_GRADIENT && side && f > 0) memcpy(rgb + face * f, rgb, face);
-      else builtinImage(s, f, w, w, rgb + face * f);
+      else builtinImage(s, f, w, w, mirror, rgb + face * f);
     }
   }
   if (s->mark == mjMARK_RANDOM) {
@@ -391,17 +396,20 @@ int mj_makeTexture(const mjTextureSpec* s, mjTexture* tex, char* err, int errsz)
     }
     size_t size = (size_t)w * h * s->nchannel, rgbsize = (size_t)w * h * 3;
     unsigned char* rgb = malloc(rgbsize);
+    int* mirror = malloc((size_t)w * sizeof(int));
     tex->data = calloc(size, 1);
-    if (!rgb || !tex->data) {
+    if (!rgb || !mirror || !tex->data) {
       free(rgb);
+      free(mirror);
       free(tex->data);
       tex->data = NULL;
       mj_ioError(err, errsz, "out of memory");
       return -1;
     }
-    builtinTexture(s, w, h, rgb);
+    builtinTexture(s, w, h, mirror, rgb);
     memcpy(tex->data, rgb, size < rgbsize ? size : rgbsize);
     free(rgb);
+    free(mirror);
     tex->width = w, tex->height = h;
     tex->colorspace = mjCOLORSPACE_AUTO;
   }

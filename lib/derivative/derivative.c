@@ -609,7 +609,8 @@ static void addRank2W(const mjModel* m, mjtNum* y, mjtNum s, const mjtNum* u, co
 // the slopes of actuator i's force (derivative.h): force = gain input + bias with affine or
 // muscle gain and bias in (length, velocity); input = clamped ctrl, the activation, or
 // (actearly) the next activation; none where forcerange clamps the force
-int mjd_actuatorSlopes(const mjModel* m, const mjData* d, int i, mjtNum* gain, mjtNum s[4]) {
+int mjd_actuatorSlopes(const mjModel* m, const mjData* d, int i, mjtNum* gain, mjtNum s[4],
+                       mjtNum dk[3]) {
   const mjtNum *gp = m->actuator_gainprm + 10 * i, *bp = m->actuator_biasprm + 10 * i;
   const mjtNum* fr = m->actuator_forcerange + 2 * i;
   int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
@@ -631,8 +632,11 @@ int mjd_actuatorSlopes(const mjModel* m, const mjData* d, int i, mjtNum* gain, m
     s[3] *= actCoef(m, i);
   }
 
-  // force slopes by length and velocity, the input's factor
-  mjtNum glen, gvel, blen, muscle = mj_muscleSlopes(m, d, i, &glen, &gvel, &blen, NULL, NULL);
+  // force slopes by length and velocity, the input's factor; k's slopes from the same pass
+  mjtNum glen, gvel, blen, vlen, vvel;
+  mjtNum muscle = mj_muscleSlopes(m, d, i, &glen, &gvel, &blen, dk ? &vlen : NULL,
+                                  dk ? &vvel : NULL);
+  if (dk) mj_forceVelFrom(m, d, i, gvel, vlen, vvel, dk);
   *gain = m->actuator_gaintype[i] == mjGAIN_MUSCLE
               ? muscle
               : gp[0] + (affine ? gp[1] * d->actuator_length[i] +
@@ -716,8 +720,9 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
     int nnz = d->moment_rownnz[i], adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
     int nodyn = m->actuator_dyntype[i] == mjDYN_NONE || m->actuator_actnum[i] <= 0;
     if (m->actuator_trntype[i] == mjTRN_SITE) siteDeriv(m, d, i, free, y, Gq);
-    mjtNum gain, s[4];
-    if (!mjd_actuatorSlopes(m, d, i, &gain, s)) continue;
+    mjtNum gain, s[4], dk[3];
+    int implicit = sys == SYS_IMPLICIT || sys == SYS_FAST;
+    if (!mjd_actuatorSlopes(m, d, i, &gain, s, implicit ? dk : NULL)) continue;
     addRank1(Gq, nv, s[0], mom, ind, nnz, free);
     addRank1(Gv, nv, s[1], mom, ind, nnz, free);
     for (int k = 0; k < nnz; k++) {
@@ -729,9 +734,7 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
     // the implicit integrators' matrix holds k = d force/d velocity (mj_actuatorForceVel):
     // gainprm[2] input + biasprm[2], or a muscle's gain slope gvel(length, velocity) times
     // its input; k's slopes by the input (kin), length and velocity move W a'
-    mjtNum dk[3];
-    if (sys != SYS_IMPLICIT && sys != SYS_FAST) continue;
-    mj_actuatorForceVel(m, d, i, dk);
+    if (!implicit) continue;
     mjtNum kin = dk[0], klen = dk[1], kvel = dk[2];
     if (!kin && !klen && !kvel) continue;
     mj_momentRow(m, d, i, u);
@@ -782,7 +785,7 @@ static void spatialTendonDeriv(const mjModel* m, mjData* d, int sys, const mjtNu
     if (m->actuator_trntype[i] != mjTRN_TENDON) continue;
     int t = m->actuator_trnid[2 * i];
     f[t] += g * d->actuator_force[i];
-    if (mjd_actuatorSlopes(m, d, i, &gain, sl)) fv[t] += g * g * sl[1];
+    if (mjd_actuatorSlopes(m, d, i, &gain, sl, NULL)) fv[t] += g * g * sl[1];
   }
   mjd_tendonTurn(m, d, f, fv, Gq);
 

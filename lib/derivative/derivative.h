@@ -128,7 +128,10 @@ void mjd_massSlope(const mjModel* m, mjData* d, const mjtNum* x, mjtNum scl, mjt
 // and of its gain's input by the activation s[2] and by ctrl_i s[3]; *gain the input's
 // factor.  0 when the force has no slope (actuation or the actuator disabled, forcerange
 // clamping), else 1.  Joint and fixed-tendon transmissions: d length / dq = the moment
-int mjd_actuatorSlopes(const mjModel* m, const mjData* d, int i, mjtNum* gain, mjtNum s[4]);
+// dk (NULL: not wanted) gets, where it returns 1, the slopes of the implicit integrators' k
+// (mj_actuatorForceVel) by its input, the length and the velocity, from the same muscle pass
+int mjd_actuatorSlopes(const mjModel* m, const mjData* d, int i, mjtNum* gain, mjtNum s[4],
+                       mjtNum dk[3]);
 
 // 0 when every sensor of m is differentiated (derivative_sensor.c), else -1 and a message
 // naming the first that is not

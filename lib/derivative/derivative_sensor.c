@@ -806,7 +806,7 @@ static void setup(const mjModel* m, mjData* d, Work* w) {
   for (int i = 0; i < m->nu && w->act; i++) {
     mjtNum gain, sl[4], *a = w->aslope + 5 * i;
     mj_momentRow(m, d, i, w->amom + (size_t)i * nv);
-    a[4] = mjd_actuatorSlopes(m, d, i, &gain, sl);
+    a[4] = mjd_actuatorSlopes(m, d, i, &gain, sl, NULL);
     a[0] = sl[0], a[1] = sl[1], a[2] = gain * sl[2], a[3] = gain * sl[3];
   }
 }

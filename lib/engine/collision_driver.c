@@ -96,16 +96,19 @@ static mjtNum geomMargin(const mjModel* m, int g) {
   return (m->opt.enableflags & mjENBL_OVERRIDE) ? 0.5 * m->opt.o_margin : m->geom_margin[g];
 }
 
-// 1 when the bounding spheres (inflated by the margin) of g1 and g2 overlap, *slack their
-// r - dist (r = r1 + r2 + margin); planes (rbound 0) are unbounded (slack +inf)
+// 1 when the bounding spheres (inflated by the margin) of g1 and g2 overlap, and when slack
+// is not NULL, *slack their r - dist (r = r1 + r2 + margin); planes (rbound 0) are unbounded
+// (slack +inf)
 static int spheresOverlap(const mjModel* m, const mjData* d, int g1, int g2, mjtNum margin,
                           mjtNum* slack) {
   mjtNum r1 = m->geom_rbound[g1], r2 = m->geom_rbound[g2];
-  *slack = INFINITY;
-  if (r1 <= 0 || r2 <= 0) return 1;
+  if (r1 <= 0 || r2 <= 0) {
+    if (slack) *slack = INFINITY;
+    return 1;
+  }
   mjtNum r = r1 + r2 + margin;
   mjtNum dist = mju_dist3(d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2);
-  *slack = r - dist;
+  if (slack) *slack = r - dist;
   return dist <= r;
 }
 
@@ -410,13 +413,14 @@ static int principalOverlap(const mjModel* m, const mjData* d, Exact* ex, int g1
 }
 
 // the collidable geoms of a broad phase: unbounded (planes) and bounded ones, each in geom
-// order, and the sweep intervals, sorted by lower end, of the bounded ones that may pair with
-// another bounded one by contype/conaffinity
+// order, the sweep intervals, sorted by lower end, of the bounded ones that may pair with
+// another bounded one by contype/conaffinity, and the principal-axis test of the sweep's
+// near-round-off pairs
 typedef struct {
   const int *inf, *bnd;
   const Interval* iv;
   int ninf, nb, niv;
-  mjtNum tol;
+  Exact* ex;
 } Geoms;
 
 // the broad phase: the surviving dynamic geom pairs into out[0 .. cap) (further ones only
@@ -427,7 +431,7 @@ static int broadphase(const mjModel* m, const mjData* d, NodeMemo* memo, const G
   const int *inf = gs->inf, *bnd = gs->bnd;
   const Interval* iv = gs->iv;
   int n = 0, ninf = gs->ninf, nb = gs->nb, niv = gs->niv;
-  Exact ex = {bnd, nb, 0, gs->tol, {0, 0, 0}};
+  Exact* ex = gs->ex->tol > 0 ? gs->ex : NULL;  // no principal test on the principal axis
 
   // unbounded against everything (each unordered pair once)
   for (int i = 0; i < ninf; i++) {
@@ -438,7 +442,7 @@ static int broadphase(const mjModel* m, const mjData* d, NodeMemo* memo, const G
   // overlapping intervals
   for (int i = 0; i < niv; i++)
     for (int j = i + 1; j < niv && iv[j].lo <= iv[i].hi; j++)
-      addGeomPair(m, d, memo, gs->tol > 0 ? &ex : NULL, iv[i].geom, iv[j].geom, out, cap, &n);
+      addGeomPair(m, d, memo, ex, iv[i].geom, iv[j].geom, out, cap, &n);
   return n;
 }
 
@@ -541,8 +545,8 @@ static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Candid
   }
   mjfCollision fn = mj_collisionFunc[m->geom_type[g1]][m->geom_type[g2]];
   if (!fn) return 0;
-  mjtNum margin = candidateMargin(m, cand), slack;
-  if (!spheresOverlap(m, d, g1, g2, margin, &slack)) return 0;
+  mjtNum margin = candidateMargin(m, cand);
+  if (!spheresOverlap(m, d, g1, g2, margin, NULL)) return 0;
 
   // straight into the list when a pair's worth fits, else through a buffer
   mjContact buf[mjMAXCONPAIR];
@@ -683,7 +687,7 @@ void mj_collision(const mjModel* m, mjData* d) {
     }
   }
   if (nb > SHORTSORT) qsort(iv, niv, sizeof(Interval), compareIntervals);
-  Geoms gs = {inf, bnd, iv, ninf, nb, niv, ex.tol};
+  Geoms gs = {inf, bnd, iv, ninf, nb, niv, &ex};
 
   // the candidates in one pass into room for every pair of them (counted first when the
   // stack has not that much), then the explicit pairs; sorted into MuJoCo's order

@@ -793,19 +793,12 @@ void mj_efcRow(const mjModel* m, const mjData* d, int r, mjtNum* row) {
 // +-0 to sums that cannot be -0)
 void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
   int nv = m->nv;
-  if (!mj_isSparse(m) && !mj_denseRowLengths(m)) {
-    mju_mulMatTVec(res, d->efc_J, vec, d->nefc, nv);
+  if (!mj_isSparse(m)) {
+    const int* len = mj_denseRowLengths(m) ? d->efc_J_rowlen : NULL;
+    mju_mulMatTVecLen(res, d->efc_J, vec, d->nefc, nv, len);
     return;
   }
   mju_zero(res, nv);
-  if (!mj_isSparse(m)) {
-    for (int i = 0; i < d->nefc; i++) {
-      if (!vec[i]) continue;
-      int n = isfinite(vec[i]) ? d->efc_J_rowlen[i] : nv;
-      mju_addToScl(res, d->efc_J + (size_t)i * nv, vec[i], n);
-    }
-    return;
-  }
   for (int i = 0; i < d->nefc; i++) {
     int adr = d->efc_J_rowadr[i], n = d->efc_J_rownnz[i];
     const mjtNum* J = d->efc_J + adr;

@@ -293,19 +293,25 @@ static mjtNum actuatorForce(const mjModel* m, const mjData* d, int i) {
 // actuators without dynamics.  dk (NULL: not wanted) gets k's slopes by that input, the
 // length and the velocity (forward.h)
 mjtNum mj_actuatorForceVel(const mjModel* m, const mjData* d, int i, mjtNum dk[3]) {
-  const mjtNum* gp = m->actuator_gainprm + 10 * i;
-  int nodyn = m->actuator_dyntype[i] == mjDYN_NONE || m->actuator_actnum[i] <= 0;
-  mjtNum input = nodyn ? d->ctrl[i] : mj_actuatorInput(m, d, i), k = 0, kin = 0;
-  mjtNum vlen = 0, vvel = 0;
+  mjtNum gvel = 0, vlen = 0, vvel = 0;
   if (dk) dk[0] = dk[1] = dk[2] = 0;
   if (m->actuator_forcelimited[i]) {
     const mjtNum* r = m->actuator_forcerange + 2 * i;
     mjtNum f = d->actuator_force[i];
     if (f <= r[0] || f >= r[1]) return 0;
   }
-  if (m->actuator_gaintype[i] == mjGAIN_AFFINE) kin = gp[2];
   if (m->actuator_gaintype[i] == mjGAIN_MUSCLE)
-    mj_muscleSlopes(m, d, i, NULL, &kin, NULL, dk ? &vlen : NULL, dk ? &vvel : NULL);
+    mj_muscleSlopes(m, d, i, NULL, &gvel, NULL, dk ? &vlen : NULL, dk ? &vvel : NULL);
+  return mj_forceVelFrom(m, d, i, gvel, vlen, vvel, dk);
+}
+
+// k of mj_actuatorForceVel for an unclamped force, from the muscle's slopes (forward.h)
+mjtNum mj_forceVelFrom(const mjModel* m, const mjData* d, int i, mjtNum gvel, mjtNum vlen,
+                       mjtNum vvel, mjtNum dk[3]) {
+  int nodyn = m->actuator_dyntype[i] == mjDYN_NONE || m->actuator_actnum[i] <= 0;
+  mjtNum input = nodyn ? d->ctrl[i] : mj_actuatorInput(m, d, i), k = 0, kin = 0;
+  if (m->actuator_gaintype[i] == mjGAIN_AFFINE) kin = m->actuator_gainprm[10 * i + 2];
+  if (m->actuator_gaintype[i] == mjGAIN_MUSCLE) kin = gvel;
   if (kin) k += kin * input;
   if (m->actuator_biastype[i] == mjBIAS_AFFINE) k += m->actuator_biasprm[10 * i + 2];
   if (dk) dk[0] = kin, dk[1] = vlen * input, dk[2] = vvel * input;

@@ -34,6 +34,12 @@ mjtNum mj_actuatorInput(const mjModel* m, const mjData* d, int i);
 // input it multiplies, by the actuator's length and by its velocity
 mjtNum mj_actuatorForceVel(const mjModel* m, const mjData* d, int i, mjtNum dk[3]);
 
+// the same k and dk (NULL: not wanted) of an actuator whose force is not clamped, given its
+// muscle's gain slope by velocity gvel and that slope's by length vlen and velocity vvel
+// (mj_muscleSlopes; any values for other gains)
+mjtNum mj_forceVelFrom(const mjModel* m, const mjData* d, int i, mjtNum gvel, mjtNum vlen,
+                       mjtNum vvel, mjtNum dk[3]);
+
 // muscle actuator i's gain at d's actuator_length and velocity (0 where its gain type is not
 // mjGAIN_MUSCLE) and the slopes wanted (NULL: not): of the gain by length (glen) and velocity
 // (gvel), of the bias by length (blen), of gvel by length (vlen) and velocity (vvel); 0 where

@@ -304,8 +304,9 @@ static int jacRows(const mjModel* m, mjData* d, JacRows* J) {
   if (!rownnz || !rowadr || !colind || !val) return 0;
   for (int i = 0, adr = 0; i < nefc; i++) {
     const mjtNum* row = d->efc_J + (size_t)i * nv;
+    int len = rowlen ? d->efc_J_rowlen[i] : nv;
     rowadr[i] = adr;
-    for (int j = 0; j < (rowlen ? d->efc_J_rowlen[i] : nv); j++) {
+    for (int j = 0; j < len; j++) {
       if (row[j] == 0) continue;
       colind[adr] = j;
       val[adr++] = row[j];

@@ -38,6 +38,10 @@ mjtNum mju_dist3(const mjtNum a[3], const mjtNum b[3]);              // |a - b|
 void mju_mulMatVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc);
 // res(nc) = mat(nr x nc)' * vec(nr)
 void mju_mulMatTVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc);
+// the same when row r is zero past its first len[r] columns (len NULL: none is); a row whose
+// vec entry is not finite is taken whole, so that its zeros give NaN as in mju_mulMatTVec
+void mju_mulMatTVecLen(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc,
+                       const int* len);
 // res(r1 x c2) = a(r1 x c1) * b(c1 x c2); no alias
 void mju_mulMatMat(mjtNum* res, const mjtNum* a, const mjtNum* b, int r1, int c1, int c2);
 // res(r1 x r2) = a(r1 x c1) * b(r2 x c1)'; no alias

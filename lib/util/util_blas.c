@@ -48,9 +48,19 @@ void mju_mulMatVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, in
 
 // res = mat' * vec, accumulated row by row of mat (no alias with vec)
 void mju_mulMatTVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc) {
+  mju_mulMatTVecLen(res, mat, vec, nr, nc, NULL);
+}
+
+// res = mat' * vec, each row to its length len[r] (all nc when len is NULL or vec[r] is not
+// finite); zero entries of vec skip their rows
+void mju_mulMatTVecLen(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc,
+                       const int* len) {
   mju_zero(res, nc);
-  for (int r = 0; r < nr; r++)
-    if (vec[r]) mju_addToScl(res, mat + (size_t)r * nc, vec[r], nc);
+  for (int r = 0; r < nr; r++) {
+    if (!vec[r]) continue;
+    int n = len && isfinite(vec[r]) ? len[r] : nc;
+    mju_addToScl(res, mat + (size_t)r * nc, vec[r], n);
+  }
 }
 
 // res = a * b
