@@ -324,7 +324,7 @@ uint64_t mj_modelHash(const mjModel* m);
 
 // ---- data -------------------------------------------------------------------------------------
 // allocate data for model m and reset it; NULL on allocation failure or when the data would
-// exceed 1 GiB (the compiler and mj_validateModel refuse such models with a message)
+// exceed 1.5 GiB (the compiler and mj_validateModel refuse such models with a message)
 mjData* mj_makeData(const mjModel* m);
 
 // free data (NULL is fine)
@@ -333,7 +333,7 @@ void mj_deleteData(mjData* d);
 // give d room for at least nconmax contacts and njmax constraint rows, with the stack they
 // need (never less than before), keeping every array, the stack's top and the last step's
 // constraint rows: a new buffer, the old one freed.  Outside a step only (mj_passGrow uses
-// it).  0, or -1 when the data would exceed 1 GiB or memory is short (d unchanged)
+// it).  0, or -1 when the data would exceed 1.5 GiB or memory is short (d unchanged)
 int mj_growData(const mjModel* m, mjData* d, int nconmax, int njmax);
 
 // reset data to the model defaults (qpos0, zero velocity, mocap from body frames)

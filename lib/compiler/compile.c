@@ -32,16 +32,17 @@ static int sameFrame(const double pos[3], const double quat[4], const double ipo
   return 0;
 }
 
-// resolve a limited flag (0, 1, 2 auto) against its range; checks the range when limited
+// resolve a limited flag (0, 1, 2 auto) against its range; when limited and ordered, checks
+// that lower is below upper (not for a ball joint, whose range is "0 angle", "0 0" allowed)
 static int resolveLimited(Ctx* c, const mjXNode* e, int limited, const double range[2],
-                          const char* what) {
+                          const char* what, int ordered) {
   int hasrange = range[0] != 0 || range[1] != 0;
   if (limited == 2) {
     if (!c->autolimits && hasrange)
       mjcf_fail(c, e, "%s is given without limited and autolimits is false", what);
     limited = c->autolimits && hasrange;
   }
-  if (limited && range[0] >= range[1])
+  if (limited && ordered && range[0] >= range[1])
     mjcf_fail(c, e, "invalid %s: lower must be below upper", what);
   return limited;
 }
@@ -214,12 +215,14 @@ static void fillJoints(Ctx* c, mjModel* m) {
     // range of an unlimited joint as written)
     double range[2] = {s->range[0], s->range[1]};
     m->jnt_limited[j] = (unsigned char)(t == mjJNT_FREE ? 0
-                        : resolveLimited(c, it->h.e, s->limited, range, "joint range"));
+                        : resolveLimited(c, it->h.e, s->limited, range, "joint range",
+                                         t != mjJNT_BALL));
     if (angular && m->jnt_limited[j]) range[0] *= scale, range[1] *= scale;
     if (t == mjJNT_BALL && m->jnt_limited[j] && range[0] != 0)
       mjcf_fail(c, it->h.e, "ball joint range[0] must be 0");
-    m->jnt_actfrclimited[j] = (unsigned char)resolveLimited(c, it->h.e, s->actfrclimited,
-                                                            s->actfrcrange, "actuatorfrcrange");
+    // free and ball joints take no actuator force limit (MuJoCo: not even when asked for)
+    m->jnt_actfrclimited[j] = (unsigned char)(t == mjJNT_FREE || t == mjJNT_BALL
+      ? 0 : resolveLimited(c, it->h.e, s->actfrclimited, s->actfrcrange, "actuatorfrcrange", 1));
     m->jnt_actgravcomp[j] = (unsigned char)s->actgravcomp;
     memcpy(m->jnt_solref + 2 * j, s->solref_lim, sizeof(s->solref_lim));
     memcpy(m->jnt_solimp + 5 * j, s->solimp_lim, sizeof(s->solimp_lim));
@@ -425,9 +428,9 @@ static void fillTendons(Ctx* c, mjModel* m) {
     m->tendon_matid[i] = mjcf_matId(c, o->h.e, s->material);
     m->tendon_group[i] = s->group;
     m->tendon_limited[i] = (unsigned char)resolveLimited(c, o->h.e, s->limited, s->range,
-                                                         "tendon range");
+                                                         "tendon range", 1);
     m->tendon_actfrclimited[i] = (unsigned char)resolveLimited(
-      c, o->h.e, s->actfrclimited, s->actfrcrange, "actuatorfrcrange");
+      c, o->h.e, s->actfrclimited, s->actfrcrange, "actuatorfrcrange", 1);
     m->tendon_width[i] = s->width;
     memcpy(m->tendon_solref_lim + 2 * i, s->solref_lim, sizeof(s->solref_lim));
     memcpy(m->tendon_solimp_lim + 5 * i, s->solimp_lim, sizeof(s->solimp_lim));
@@ -481,11 +484,11 @@ static void fillActuators(Ctx* c, mjModel* m) {
       dst[1] = mid + half;
     }
     m->actuator_ctrllimited[i] =
-      (unsigned char)resolveLimited(c, e, s.ctrllimited, s.ctrlrange, "ctrlrange");
+      (unsigned char)resolveLimited(c, e, s.ctrllimited, s.ctrlrange, "ctrlrange", 1);
     m->actuator_forcelimited[i] =
-      (unsigned char)resolveLimited(c, e, s.forcelimited, s.forcerange, "forcerange");
+      (unsigned char)resolveLimited(c, e, s.forcelimited, s.forcerange, "forcerange", 1);
     m->actuator_actlimited[i] =
-      (unsigned char)resolveLimited(c, e, s.actlimited, s.actrange, "actrange");
+      (unsigned char)resolveLimited(c, e, s.actlimited, s.actrange, "actrange", 1);
     memcpy(m->actuator_dynprm + 10 * i, s.dynprm, sizeof(s.dynprm));
     memcpy(m->actuator_gainprm + 10 * i, s.gainprm, sizeof(s.gainprm));
     memcpy(m->actuator_biasprm + 10 * i, s.biasprm, sizeof(s.biasprm));
@@ -528,7 +531,33 @@ static void fillSensors(Ctx* c, mjModel* m) {
   }
 }
 
-// keyframes: given values, the rest from qpos0, zeros and the mocap bodies' poses
+// entries n .. nq-1 of a keyframe's qpos as MuJoCo pads a shorter qpos: each joint's reference
+// as written in the file (a free joint 0 0 0 1 0 0 0 wherever its body is, a ball joint the
+// unit quaternion, a hinge or slide its ref, angles unconverted), not qpos0
+static void padKeyQpos(Ctx* c, const mjModel* m, mjtNum* qpos, int n) {
+  static const mjtNum freeRef[7] = {0, 0, 0, 1, 0, 0, 0};
+  for (int j = 0; j < m->njnt; j++) {
+    const JointSpec* s = &((Item*)c->obj[K_JOINT].p[j])->s.joint;
+    int adr = m->jnt_qposadr[j], t = m->jnt_type[j];
+    int size = t == mjJNT_FREE ? 7 : t == mjJNT_BALL ? 4 : 1;
+    for (int i = adr > n ? adr : n; i < adr + size; i++)
+      qpos[i] = t == mjJNT_FREE ? freeRef[i - adr] : t == mjJNT_BALL ? i == adr : s->ref;
+  }
+}
+
+// a keyframe's mocap poses (width 3 or 4 numbers a body): the given numbers set the first
+// n / width bodies whole, the others keep the poses filled before, as MuJoCo pads them;
+// returns n
+static int readKeyMocap(Ctx* c, const mjXNode* e, const char* name, mjtNum* v, int nmocap,
+                         int width) {
+  double* given = mjcf_alloc(c, sizeof(double) * ((size_t)width * nmocap + 1));
+  int n = mjcf_readNums(c, e, name, given, 1, width * nmocap);
+  mju_copy(v, given, n / width * width);
+  return n;
+}
+
+// keyframes: given values, a shorter list padded as MuJoCo does (qpos by padKeyQpos, qvel, act
+// and ctrl with zeros, mocap poses with the bodies'), quaternions normalized
 static void fillKeys(Ctx* c, mjModel* m) {
   for (int k = 0; k < m->nkey; k++) {
     const mjXNode* e = ((Obj*)c->obj[K_KEY].p[k])->h.e;
@@ -548,20 +577,21 @@ static void fillKeys(Ctx* c, mjModel* m) {
       continue;
     }
     mjcf_readVec(c, e, "time", m->key_time + k, 1);
-    // the quaternions of ball and free joints normalized, as for qpos0; with attached models
-    // the main model's keys may leave out the joints that come after its own
-    if (c->attached.n ? mjcf_readNums(c, e, "qpos", qpos, 1, m->nq)
-                      : mjcf_readVec(c, e, "qpos", qpos, m->nq))
+    // the quaternions of ball and free joints normalized, as for qpos0
+    int nq = mjcf_readNums(c, e, "qpos", qpos, 1, m->nq);
+    if (nq) {
+      padKeyQpos(c, m, qpos, nq);
       for (int j = 0; j < m->njnt; j++) {
         int t = m->jnt_type[j];
         if (t == mjJNT_BALL || t == mjJNT_FREE)
           mju_normalize4(qpos + m->jnt_qposadr[j] + (t == mjJNT_FREE ? 3 : 0));
       }
-    mjcf_readVec(c, e, "qvel", m->key_qvel + (size_t)k * m->nv, m->nv);
-    mjcf_readVec(c, e, "act", m->key_act + (size_t)k * m->na, m->na);
-    mjcf_readVec(c, e, "ctrl", m->key_ctrl + (size_t)k * m->nu, m->nu);
-    mjcf_readVec(c, e, "mpos", mpos, 3 * m->nmocap);
-    if (mjcf_readVec(c, e, "mquat", mquat, 4 * m->nmocap))
+    }
+    mjcf_readNums(c, e, "qvel", m->key_qvel + (size_t)k * m->nv, 1, m->nv);
+    mjcf_readNums(c, e, "act", m->key_act + (size_t)k * m->na, 1, m->na);
+    mjcf_readNums(c, e, "ctrl", m->key_ctrl + (size_t)k * m->nu, 1, m->nu);
+    readKeyMocap(c, e, "mpos", mpos, m->nmocap, 3);
+    if (readKeyMocap(c, e, "mquat", mquat, m->nmocap, 4))
       for (int i = 0; i < m->nmocap; i++) mju_normalize4(mquat + 4 * i);
     mjcf_ignoreAttrs(e, "name");
     mjcf_checkAttrs(c, e);

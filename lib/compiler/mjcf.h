@@ -323,6 +323,7 @@ void mjcf_ignoreAttrs(const mjXNode* e, const char* list);
 void mjcf_checkAttrs(Ctx* c, const mjXNode* e);
 
 // read between nmin and nmax numbers of attribute `name` into v; returns the count, 0 if absent
+// or empty (no numbers: MuJoCo takes rgba="" as absent)
 int mjcf_readNums(Ctx* c, const mjXNode* e, const char* name, double* v, int nmin, int nmax);
 
 // read a list of any length of attribute `name` into a new arena array *v; returns the count

@@ -162,6 +162,7 @@ void mjcf_checkAttrs(Ctx* c, const mjXNode* e) {
 }
 
 // read between nmin and nmax numbers of attribute `name` into v; returns the count, 0 if absent
+// or empty (MuJoCo takes an attribute without numbers, rgba="", as absent)
 int mjcf_readNums(Ctx* c, const mjXNode* e, const char* name, double* v, int nmin, int nmax) {
   const char* s = mjcf_getAttr(e, name);
   if (!s) return 0;
@@ -176,7 +177,7 @@ int mjcf_readNums(Ctx* c, const mjXNode* e, const char* name, double* v, int nmi
     v[n++] = x;
     s = end;
   }
-  if (n < nmin) {
+  if (n && n < nmin) {
     if (nmin == nmax) mjcf_fail(c, e, "attribute '%s': expected %d numbers, got %d", name, nmin, n);
     mjcf_fail(c, e, "attribute '%s': expected at least %d numbers, got %d", name, nmin, n);
   }

@@ -112,6 +112,11 @@ static void readSolimp(Ctx* c, const mjXNode* e, const char* name, double* v) {
   mjcf_readNums(c, e, name, v, 1, 5);
 }
 
+// a solref's leading numbers over v, as MuJoCo reads it (solref="0.05" keeps the damping ratio)
+static void readSolref(Ctx* c, const mjXNode* e, const char* name, double* v) {
+  mjcf_readNums(c, e, name, v, 1, 2);
+}
+
 static const char* const jointTypes[] = {"free", "ball", "slide", "hinge", NULL};
 
 // joint attributes over s
@@ -131,9 +136,9 @@ static void readJoint(Ctx* c, const mjXNode* e, JointSpec* s) {
   mjcf_readVec(c, e, "armature", &s->armature, 1);
   mjcf_readVec(c, e, "frictionloss", &s->frictionloss, 1);
   mjcf_readVec(c, e, "margin", &s->margin, 1);
-  mjcf_readVec(c, e, "solreflimit", s->solref_lim, 2);
+  readSolref(c, e, "solreflimit", s->solref_lim);
   readSolimp(c, e, "solimplimit", s->solimp_lim);
-  mjcf_readVec(c, e, "solreffriction", s->solref_fri, 2);
+  readSolref(c, e, "solreffriction", s->solref_fri);
   readSolimp(c, e, "solimpfriction", s->solimp_fri);
   mjcf_readVec(c, e, "actuatorfrcrange", s->actfrcrange, 2);
   if (mjcf_readVec(c, e, "springdamper", s->springdamper, 2) &&
@@ -162,7 +167,7 @@ static void readGeom(Ctx* c, const mjXNode* e, GeomSpec* s) {
   if (mjcf_readBool(c, e, "shellinertia", &shell) && shell)
     mjcf_fail(c, e, "shellinertia is not supported yet");
   mjcf_readVec(c, e, "solmix", &s->solmix, 1);
-  mjcf_readVec(c, e, "solref", s->solref, 2);
+  readSolref(c, e, "solref", s->solref);
   readSolimp(c, e, "solimp", s->solimp);
   mjcf_readVec(c, e, "margin", &s->margin, 1);
   mjcf_readVec(c, e, "gap", &s->gap, 1);
@@ -277,9 +282,9 @@ static void readTendon(Ctx* c, const mjXNode* e, TendonSpec* s) {
   mjcf_readKey(c, e, "actuatorfrclimited", mjcf_limitWords, &s->actfrclimited);
   mjcf_readVec(c, e, "range", s->range, 2);
   mjcf_readVec(c, e, "actuatorfrcrange", s->actfrcrange, 2);
-  mjcf_readVec(c, e, "solreflimit", s->solref_lim, 2);
+  readSolref(c, e, "solreflimit", s->solref_lim);
   readSolimp(c, e, "solimplimit", s->solimp_lim);
-  mjcf_readVec(c, e, "solreffriction", s->solref_fri, 2);
+  readSolref(c, e, "solreffriction", s->solref_fri);
   readSolimp(c, e, "solimpfriction", s->solimp_fri);
   mjcf_readVec(c, e, "frictionloss", &s->frictionloss, 1);
   // one spring length sets both ends of the dead band
@@ -298,7 +303,7 @@ static void readTendon(Ctx* c, const mjXNode* e, TendonSpec* s) {
 // equality attributes common to every type over s
 static void readEquality(Ctx* c, const mjXNode* e, EqSpec* s) {
   mjcf_readBool(c, e, "active", &s->active);
-  mjcf_readVec(c, e, "solref", s->solref, 2);
+  readSolref(c, e, "solref", s->solref);
   readSolimp(c, e, "solimp", s->solimp);
 }
 
@@ -308,8 +313,8 @@ static void readPair(Ctx* c, const mjXNode* e, PairSpec* s) {
       s->condim != 4 && s->condim != 6)
     mjcf_fail(c, e, "condim must be 1, 3, 4 or 6");
   mjcf_readNums(c, e, "friction", s->friction, 1, 5);
-  mjcf_readVec(c, e, "solref", s->solref, 2);
-  mjcf_readVec(c, e, "solreffriction", s->solreffriction, 2);
+  readSolref(c, e, "solref", s->solref);
+  readSolref(c, e, "solreffriction", s->solreffriction);
   readSolimp(c, e, "solimp", s->solimp);
   mjcf_readVec(c, e, "margin", &s->margin, 1);
   mjcf_readVec(c, e, "gap", &s->gap, 1);
@@ -575,7 +580,8 @@ void mjcf_readSize(Ctx* c, const mjXNode* e) {
 void mjcf_readVisual(Ctx* c, const mjXNode* e) {
   static const char* const sections[] = {"global", "quality", "headlight", "map", "scale",
                                          "rgba", NULL};
-  // the fields MJCF writes as true/false rather than as numbers
+  // the scalar fields MJCF writes as true/false rather than as numbers (rgba's bvactive is a
+  // color)
   static const char* const bools[] = {"orthographic", "ellipsoidinertia", "bvactive", NULL};
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* s = e->child[i];
@@ -585,7 +591,7 @@ void mjcf_readVisual(Ctx* c, const mjXNode* e) {
     int b;
 #define X(type, section, name, count, shape)                                                 \
   if (!strcmp(sec, #section)) {                                                              \
-    if (mjcf_wordIndex(bools, #name) < 0)                                                         \
+    if ((count) > 1 || mjcf_wordIndex(bools, #name) < 0)                                         \
       mjcf_readFloats(c, s, #name, (float*)(void*)&v->section##_##name, count);                   \
     else if (mjcf_readBool(c, s, #name, &b))                                                      \
       *(float*)(void*)&v->section##_##name = (float)b;                                       \

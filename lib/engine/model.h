@@ -8,8 +8,9 @@
 static inline size_t mj_align8(size_t n) { return (n + 7) & ~(size_t)7; }
 
 // the largest model or data buffer (bytes): sizes asking for more are refused before any
-// allocation (a damaged or hostile file must not take the machine's memory)
-#define MJ_MAXBUFFER ((double)(1u << 30))
+// allocation (a damaged or hostile file must not take the machine's memory); 1.5 GiB, so
+// that <size memory="1G">, common in MuJoCo's models, fits beside the other arrays
+#define MJ_MAXBUFFER ((double)(3u << 29))
 
 // 1 when every size of m is non-negative and the model's arrays fit in MJ_MAXBUFFER
 int mj_sizesValid(const mjModel* m);

@@ -286,7 +286,7 @@ static int readSizes(const unsigned char* b, size_t size, const char* name, mjMo
   MJ_SIZES(X)
 #undef X
   if (!mj_sizesValid(sizes)) {
-    mj_ioError(err, errsz, "%s: sizes too large (the model would exceed 1 GiB)", name);
+    mj_ioError(err, errsz, "%s: sizes too large (the model would exceed 1.5 GiB)", name);
     return -1;
   }
   return 0;

@@ -253,6 +253,34 @@ malformed too_many_numbers 3 <<'EOF'
 </mujoco>
 EOF
 
+# a color takes all four numbers (solref and keyframes may be short, t/oracle/compile/partial.xml)
+malformed short_rgba 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom size="0.1" rgba="1 0 0"/>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed long_solref 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom size="0.1" solref="0.02 1 3"/>
+  </worldbody>
+</mujoco>
+EOF
+
+malformed long_key_qpos 6 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body><joint/><geom size="0.1"/></body>
+  </worldbody>
+  <keyframe>
+    <key qpos="0 1"/>
+  </keyframe>
+</mujoco>
+EOF
+
 malformed missing_include 2 <<'EOF'
 <mujoco>
   <include file="nonexistent.xml"/>

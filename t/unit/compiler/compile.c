@@ -369,13 +369,14 @@ Test(compile, njmax_covers_the_largest_condim) {
   mj_deleteModel(m);
 }
 
-// sizes that would make the data exceed 1 GiB are refused before allocating (found by fuzzing
-// the .mjb loader: t/fuzz/regress/mjb/); just below the limit the model compiles
+// sizes that would make the data exceed 1.5 GiB are refused before allocating (found by
+// fuzzing the .mjb loader: t/fuzz/regress/mjb/); below the limit the model compiles, MuJoCo's
+// common memory="1G" included
 Test(compile, absurd_sizes_refused) {
   loadFails("<mujoco><size njmax='100000000'/></mujoco>",
             "model too large: its data would need");
   loadFails("<mujoco><size memory='2G'/></mujoco>", "attribute 'memory': 2G is too large");
-  loadFails("<mujoco><size memory='1500M'/></mujoco>", "model too large: its data would need");
+  loadFails("<mujoco><size memory='1600M'/></mujoco>", "model too large: its data would need");
   loadFails("<mujoco><size nconmax='10000000'/></mujoco>", "model too large");
   // nested replicates multiply: 10^10 bodies are refused at the inner one's first copy
   loadFails("<mujoco><worldbody><replicate count='100000' offset='1 0 0'>\n"
@@ -385,14 +386,14 @@ Test(compile, absurd_sizes_refused) {
   // an endless include stops at 64 MB
   loadFails("<mujoco>\n<include file='/dev/zero'/></mujoco>",
             "t.xml:2: include: file '/dev/zero' is larger than 67108864 bytes");
-  mjModel* m = load("<mujoco><size memory='512M'/></mujoco>");
+  mjModel* m = load("<mujoco><size memory='1G'/></mujoco>");
   mjData* d = mj_makeData(m);
   cr_assert_not_null(d);
   mj_deleteData(d);
   // the same limit in mj_validateModel (a loaded file) and mj_makeData
   m->nstack = 1 << 28;
   cr_assert_neq(mj_validateModel(m, err, sizeof(err)), 0);
-  cr_assert(strstr(err, "exceeds the 1074 MB limit"), "%s", err);
+  cr_assert(strstr(err, "exceeds the 1611 MB limit"), "%s", err);
   cr_assert_null(mj_makeData(m));
   mj_deleteModel(m);
 }

@@ -346,7 +346,7 @@ Test(collision, contactGrow) {
   cr_assert_eq(d->efc_force[nefc - 1], force);
   cr_assert_eq(d->contact[119].pos[0], pos);
 
-  // a data that cannot grow (past the 1 GiB limit) is left as it was
+  // a data that cannot grow (past the 1.5 GiB limit) is left as it was
   cr_assert_eq(mj_growData(m, d, 1 << 28, 0), -1);
   cr_assert_eq(d->nconmax, 1000);
   mj_deleteData(big);
