@@ -13,13 +13,14 @@
 // ---- assets -----------------------------------------------------------------------------------
 
 // the name of an asset: its name attribute, else its file's name without directory and
-// extension (NULL for an unnamed inline asset), with the prefix
+// extension, from the last dot (link_3.0.stl is link_3.0; NULL for an unnamed inline asset),
+// with the prefix
 static const char* assetName(Ctx* c, const mjXNode* e) {
   const char* name = mjcf_getAttr(e, "name");
   const char* file = mjx_attr(e, "file");
   if (name || !file) return mjcf_prefixed(c, name);
   const char* base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
-  size_t n = strcspn(base, ".");
+  size_t n = strrchr(base, '.') ? (size_t)(strrchr(base, '.') - base) : strlen(base);
   char* s = mjcf_alloc(c, n + 1);
   memcpy(s, base, n);
   return mjcf_prefixed(c, s);
