@@ -989,6 +989,7 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   m->vis = c->vis;
   fillRanges(c, m);
   mjcf_bodyInertia(c);
+  mjcf_alignFree(c);
   fillBodies(c, m);
   fillJoints(c, m);
   mjcf_fillMeshes(c, m);

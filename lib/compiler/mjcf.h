@@ -56,6 +56,7 @@ typedef struct {
 
 typedef struct {
   int type, group, limited, actfrclimited, actgravcomp;
+  int align;  // a free joint's: 0 false, 1 true, 2 auto (compiler alignfree)
   double pos[3], axis[3], range[2], ref, springref, stiffness, damping, armature, frictionloss;
   double margin, solref_lim[2], solimp_lim[5], solref_fri[2], solimp_fri[5], actfrcrange[2];
   double springdamper[2];  // (time constant, damping ratio); both positive: set the spring
@@ -259,7 +260,7 @@ struct Ctx_ {
   const char* dir;  // the model's directory, with a trailing '/' or empty
   // <compiler>
   int degree, autolimits, inertiafromgeom, balanceinertia, discardvisual, igroup[2];
-  int strippath, fitaabb, fusestatic;
+  int strippath, fitaabb, fusestatic, alignfree;
   const char *meshdir, *texturedir;
   char eulerseq[4];
   double boundmass, boundinertia, settotalmass;
@@ -503,6 +504,10 @@ void mjcf_fuseStatic(Ctx* c, const mjXNode* root);
 // mass properties of every body: <inertial> or geoms per inertiafromgeom and the parts of
 // fused static bodies, then balance, bounds and the total mass
 void mjcf_bodyInertia(Ctx* c);
+
+// free bodies that ask for it (<freejoint align>, compiler alignfree) moved onto their
+// inertial frames, their geoms, sites, cameras and lights re-expressed in them
+void mjcf_alignFree(Ctx* c);
 
 // ---- the model build (compile.c) ---------------------------------------------------------------
 

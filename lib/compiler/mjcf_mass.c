@@ -250,3 +250,46 @@ void mjcf_bodyInertia(Ctx* c) {
     }
   }
 }
+
+// ---- free-joint alignment ----------------------------------------------------------------------
+
+// a body whose one joint is free, with no child bodies, and whose joint asks for alignment
+// (align true, or auto under compiler alignfree) moves its frame onto its inertial frame:
+// pose = pose * ipose, ipose = identity, and its geoms, sites, cameras and lights (their
+// positions; a light's direction turned) re-expressed in the new frame by inv(ipose), as
+// MuJoCo aligns them
+void mjcf_alignFree(Ctx* c) {
+  Vec* bodies = &c->obj[K_BODY];
+  for (int id = 1; id < bodies->n; id++) {
+    Body* b = bodies->p[id];
+    int njoint = 0, children = 0;
+    const JointSpec* free = NULL;
+    for (int i = 0; i < c->obj[K_JOINT].n; i++) {
+      const Item* j = c->obj[K_JOINT].p[i];
+      if (j->body != id) continue;
+      njoint++;
+      if (j->s.joint.type == mjJNT_FREE) free = &j->s.joint;
+    }
+    for (int i = id + 1; i < bodies->n; i++) children += ((Body*)bodies->p[i])->parent == id;
+    int align = free && (free->align == 1 || (free->align == 2 && c->alignfree));
+    if (njoint != 1 || children || !align) continue;
+    double ipos[3], iquat[4];
+    mju_negPose(ipos, iquat, b->ipos, b->iquat);
+    mju_mulPose(b->pos, b->quat, b->pos, b->quat, b->ipos, b->iquat);
+    mju_zero3(b->ipos);
+    mju_unit4(b->iquat);
+    for (int k = K_GEOM; k <= K_LIGHT; k++)
+      for (int i = 0; i < c->obj[k].n; i++) {
+        Item* it = c->obj[k].p[i];
+        if (it->body != id) continue;
+        if (k == K_LIGHT) {
+          double p[3];
+          mju_rotVecQuat(p, it->pos, iquat);
+          mju_add3(it->pos, p, ipos);
+          mju_rotVecQuat(it->s.light.dir, it->s.light.dir, iquat);
+        } else {
+          mju_mulPose(it->pos, it->quat, ipos, iquat, it->pos, it->quat);
+        }
+      }
+  }
+}

@@ -465,7 +465,7 @@ void mjcf_readCompiler(Ctx* c, const mjXNode* e) {
   static const char* const angles[] = {"radian", "degree", NULL};
   static const char* const coords[] = {"local", "global", NULL};
   static const char* const ifg[] = {"false", "true", "auto", NULL};
-  int coord = 0, v = 0;
+  int coord = 0;
   mjcf_readKey(c, e, "angle", angles, &c->degree);
   if (mjcf_readKey(c, e, "coordinate", coords, &coord) && coord)
     mjcf_fail(c, e, "coordinate=\"global\" is not supported (removed from MuJoCo); use local");
@@ -487,7 +487,7 @@ void mjcf_readCompiler(Ctx* c, const mjXNode* e) {
     c->igroup[1] = (int)g[1];
   }
   mjcf_readBool(c, e, "fusestatic", &c->fusestatic);
-  if (mjcf_readBool(c, e, "alignfree", &v) && v) mjcf_fail(c, e, "alignfree is not supported yet");
+  mjcf_readBool(c, e, "alignfree", &c->alignfree);
   mjcf_readBool(c, e, "discardvisual", &c->discardvisual);
   // asset directories: assetdir sets both, meshdir and texturedir override it
   const char* assetdir = NULL;
@@ -814,7 +814,8 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
         *s = builtin.joint;
         s->type = mjJNT_FREE;
         mjcf_readInt(c, e, "group", &s->group);
-        mjcf_ignoreAttrs(e, "align");
+        s->align = 2;
+        mjcf_readKey(c, e, "align", mjcf_limitWords, &s->align);
       } else {
         *s = cls->joint;
         readJoint(c, e, s);
