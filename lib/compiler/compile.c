@@ -49,6 +49,30 @@ static int resolveLimited(Ctx* c, const mjXNode* e, int limited, const double ra
 
 // ---- the model -------------------------------------------------------------------------------
 
+// a camera's intrinsics as MuJoCo computes them: with a sensor size (which needs a resolution),
+// focal length and principal point from pixels (p / (resolution / sensorsize), in float) or
+// else from lengths, and fovy = atan2(sensorsize_y / 2, focal_y) in degrees (atan2 in float,
+// as MuJoCo's C++ picks it for floats); without, focal lengths at <visual> znear, principal 0
+static void cameraIntrinsics(Ctx* c, const mjXNode* e, const CamSpec* s, float intrinsic[4],
+                             mjtNum* fovy) {
+  const float *fl = s->focal, *fp = s->focalpixel, *pl = s->principal, *pp = s->principalpixel;
+  int given = fl[0] || fl[1] || fp[0] || fp[1] || pl[0] || pl[1] || pp[0] || pp[1];
+  int sensor = s->sensorsize[0] > 0 && s->sensorsize[1] > 0;
+  if (given && !sensor) mjcf_fail(c, e, "focal/principal require sensorsize");
+  if (!sensor) {
+    intrinsic[0] = intrinsic[1] = c->vis.map_znear;
+    intrinsic[2] = intrinsic[3] = 0;
+    return;
+  }
+  float density[2];
+  for (int k = 0; k < 2; k++) {
+    density[k] = (float)s->resolution[k] / s->sensorsize[k];
+    intrinsic[k] = fp[k] ? fp[k] / density[k] : fl[k];
+    intrinsic[2 + k] = pp[k] ? pp[k] / density[k] : pl[k];
+  }
+  *fovy = atan2f(s->sensorsize[1] / 2, intrinsic[1]) * 360.0 / mjPI;
+}
+
 // 1 for the joints that rotate their body: hinge and ball
 static int jointRotates(int type) { return type == mjJNT_HINGE || type == mjJNT_BALL; }
 
@@ -227,7 +251,10 @@ static void fillJoints(Ctx* c, mjModel* m) {
     memcpy(m->jnt_solref + 2 * j, s->solref_lim, sizeof(s->solref_lim));
     memcpy(m->jnt_solimp + 5 * j, s->solimp_lim, sizeof(s->solimp_lim));
     mju_copy3(m->jnt_pos + 3 * j, it->pos);
-    mju_copy3(m->jnt_axis + 3 * j, s->axis);
+    // the axis of a hinge or slide; ball and free joints have none (MuJoCo: 0 0 1, whatever
+    // the file or a default class says)
+    if (t == mjJNT_BALL || t == mjJNT_FREE) mju_copy3(m->jnt_axis + 3 * j, (double[3]){0, 0, 1});
+    else mju_copy3(m->jnt_axis + 3 * j, s->axis);
     m->jnt_stiffness[j] = s->stiffness;
     memcpy(m->jnt_range + 2 * j, range, sizeof(range));
     memcpy(m->jnt_actfrcrange + 2 * j, s->actfrcrange, sizeof(s->actfrcrange));
@@ -342,7 +369,7 @@ static void fillItems(Ctx* c, mjModel* m) {
     m->cam_ipd[i] = s->ipd;
     memcpy(m->cam_resolution + 2 * i, s->resolution, sizeof(s->resolution));
     memcpy(m->cam_sensorsize + 2 * i, s->sensorsize, sizeof(s->sensorsize));
-    memcpy(m->cam_intrinsic + 4 * i, s->intrinsic, sizeof(s->intrinsic));
+    cameraIntrinsics(c, it->h.e, s, m->cam_intrinsic + 4 * i, m->cam_fovy + i);
   }
   for (int i = 0; i < m->nlight; i++) {
     const Item* it = c->obj[K_LIGHT].p[i];

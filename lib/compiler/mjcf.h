@@ -83,7 +83,8 @@ typedef struct {
 typedef struct {
   int mode, orthographic, resolution[2];
   double pos[3], fovy, ipd;
-  float sensorsize[2], intrinsic[4];
+  float sensorsize[2];
+  float focal[2], focalpixel[2], principal[2], principalpixel[2];  // as given (0: not)
   Orient orient;
   const char* target;
 } CamSpec;

@@ -61,7 +61,6 @@ void mjcf_builtinDefaults(Default* d) {
   cam->fovy = 45;
   cam->ipd = 0.068;
   cam->resolution[0] = cam->resolution[1] = 1;
-  setFloats(cam->intrinsic, 4, 0.01, 0.01, 0, 0);
   LightSpec* l = &d->light;
   l->castshadow = l->active = 1;
   l->dir[2] = -1;
@@ -211,15 +210,10 @@ static void readCamera(Ctx* c, const mjXNode* e, CamSpec* s) {
     s->resolution[1] = (int)res[1];
   }
   mjcf_readFloats(c, e, "sensorsize", s->sensorsize, 2);
-  mjcf_readFloats(c, e, "focal", s->intrinsic, 2);
-  mjcf_readFloats(c, e, "principal", s->intrinsic + 2, 2);
-  // pixel units scale by sensor size over resolution
-  float px[2];
-  for (int k = 0; k < 2; k++) {
-    if (!mjcf_readFloats(c, e, k ? "principalpixel" : "focalpixel", px, 2)) continue;
-    for (int i = 0; i < 2; i++) s->intrinsic[2 * k + i] = px[i] * s->sensorsize[i] /
-                                                          s->resolution[i];
-  }
+  mjcf_readFloats(c, e, "focal", s->focal, 2);
+  mjcf_readFloats(c, e, "focalpixel", s->focalpixel, 2);
+  mjcf_readFloats(c, e, "principal", s->principal, 2);
+  mjcf_readFloats(c, e, "principalpixel", s->principalpixel, 2);
   mjcf_readBool(c, e, "orthographic", &s->orthographic);
   mjcf_ignoreAttrs(e, "user");
 }
@@ -624,13 +618,11 @@ static const Default* findClass(Ctx* c, const mjXNode* e, const char* name) {
   mjcf_fail(c, e, "unknown default class '%s'", name);
 }
 
-// a new "main" class of the built-in defaults; cameras' default focal length is the near
-// clipping distance of <visual>
+// a new "main" class of the built-in defaults
 Default* mjcf_mainClass(Ctx* c) {
   Default* d = mjcf_alloc(c, sizeof(Default));
   mjcf_builtinDefaults(d);
   d->name = "main";
-  d->cam.intrinsic[0] = d->cam.intrinsic[1] = c->vis.map_znear;
   return d;
 }
 
