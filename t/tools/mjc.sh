@@ -262,6 +262,14 @@ malformed short_rgba 3 <<'EOF'
 </mujoco>
 EOF
 
+malformed focal_without_sensor 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <camera focal="0.01 0.01"/>
+  </worldbody>
+</mujoco>
+EOF
+
 malformed long_solref 3 <<'EOF'
 <mujoco>
   <worldbody>
