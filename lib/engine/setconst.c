@@ -27,8 +27,8 @@
 //   stat.center        center of the box bounding the body origins and coms (world excluded),
 //                      joint anchors, geom bounding spheres (planes: 0.1 max(size x, size y),
 //                      1 when 0) and sites
-//   stat.extent        2 * largest half-side of that box, at least 2 * meansize; without geoms
-//                      2 * largest half-side of the box of the body origins (unchanged when 0)
+//   stat.extent        the largest side of that box (at least 1e-5; unchanged when the box
+//                      has no width in x, as MuJoCo tests only x), at least 2 * meansize
 // These rules were measured against MuJoCo 3.5.1 (see t/unit/engine/smooth.c).  The compiler
 // restores afterwards any statistic the file sets.
 #include <math.h>
@@ -171,12 +171,10 @@ static void setStatistics(mjModel* m, const mjData* d, mjtNum* size) {
     st->meansize = ssum / (m->nbody - 1);
   }
 
-  // bounding box of body frames, coms, joint anchors, geoms and sites; body frames alone
+  // bounding box of body frames, coms, joint anchors, geoms and sites
   mjtNum lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-  mjtNum blo[3] = {INFINITY, INFINITY, INFINITY}, bhi[3] = {-INFINITY, -INFINITY, -INFINITY};
   for (int b = 1; b < m->nbody; b++) {
     boxAdd(lo, hi, d->xpos + 3 * b, 0);
-    boxAdd(blo, bhi, d->xpos + 3 * b, 0);
     boxAdd(lo, hi, d->xipos + 3 * b, 0);
   }
   for (int j = 0; j < m->njnt; j++) boxAdd(lo, hi, d->xanchor + 3 * j, 0);
@@ -191,18 +189,14 @@ static void setStatistics(mjModel* m, const mjData* d, mjtNum* size) {
   for (int s = 0; s < m->nsite; s++) boxAdd(lo, hi, d->site_xpos + 3 * s, 0);
   if (lo[0] > hi[0]) return;
 
-  // center; extent from the full box with geoms, from the body frames without
-  mjtNum half = 0, bhalf = 0;
+  // center; extent the box's largest side (when it has width in x), at least 2 meansize
+  mjtNum side = 1e-5;
   for (int k = 0; k < 3; k++) {
     st->center[k] = (lo[k] + hi[k]) / 2;
-    half = fmax(half, (hi[k] - lo[k]) / 2);
-    bhalf = fmax(bhalf, (bhi[k] - blo[k]) / 2);
+    side = fmax(side, hi[k] - lo[k]);
   }
-  if (m->ngeom) {
-    st->extent = fmax(2 * half, 2 * st->meansize);
-  } else if (bhalf > mjMINVAL) {
-    st->extent = 2 * bhalf;
-  }
+  if (hi[0] > lo[0]) st->extent = side;
+  st->extent = fmax(st->extent, 2 * st->meansize);
 }
 
 // a position actuator's damping ratio (biasprm[2] > 0, affine bias) becomes the damping
