@@ -943,6 +943,7 @@ static void springDampers(Ctx* c, mjModel* m) {
 // the whole compilation; the model is kept in *out so that errors can free it
 static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   if (strcmp(root->name, "mujoco")) mjcf_fail(c, root, "the root element must be mujoco");
+  c->root = root;
   c->modelname = mjcf_getAttr(root, "model");
   if (!c->modelname) c->modelname = "MuJoCo Model";
   mjcf_checkAttrs(c, root);

@@ -275,6 +275,10 @@ struct Ctx_ {
   Vec classes;
   // objects of each kind, in model order once sorted
   Vec obj[NKIND];
+  // every geom in document order, the visual ones discardvisual drops included: the bodies'
+  // masses count them all, as MuJoCo computes inertia before it discards
+  Vec massgeoms;
+  const mjXNode* root;  // the main model's <mujoco>
   NameMap names[NKIND];
   // assets and objects outside the tree
   Vec paths;        // texture file paths

@@ -62,7 +62,7 @@ static void addPart(Ctx* c, Body* b, double mass, const double pos[3], const dou
 // parts of the static bodies fused into it; returns their count, arrays from the arena
 static int bodyParts(Ctx* c, const Body* b, double** mass, double** pos, double** quat,
                      double** inertia) {
-  const Vec* geoms = &c->obj[K_GEOM];
+  const Vec* geoms = &c->massgeoms;
   int cap = geoms->n + b->nextra + 1, n = 0;
   *mass = mjcf_alloc(c, sizeof(double) * cap);
   *pos = mjcf_alloc(c, sizeof(double) * 3 * cap);
@@ -135,6 +135,10 @@ static int skinNamed(Ctx* c, const char* name) {
   return 0;
 }
 
+// the items of kind k in the body tree: for geoms every one, the visual geoms discardvisual
+// dropped included (their masses count in their bodies)
+static const Vec* treeItems(Ctx* c, int k) { return k == K_GEOM ? &c->massgeoms : &c->obj[k]; }
+
 // fusestatic: every body without joints, not a mocap body and not named elsewhere (by an
 // attribute of bodyRefs or a skin bone) is merged into its parent, deepest first: its geoms and
 // sites move to the parent with their poses composed, its child bodies become the parent's, and
@@ -170,8 +174,9 @@ void mjcf_fuseStatic(Ctx* c, const mjXNode* root) {
     }
     // geoms and sites move with their poses composed
     for (int k = K_GEOM; k <= K_SITE; k++) {
-      for (int i = 0; i < c->obj[k].n; i++) {
-        Item* it = c->obj[k].p[i];
+      const Vec* items = treeItems(c, k);
+      for (int i = 0; i < items->n; i++) {
+        Item* it = items->p[i];
         if (it->body != id) continue;
         mju_mulPose(it->pos, it->quat, b->pos, b->quat, it->pos, it->quat);
         it->body = b->parent;
@@ -201,11 +206,13 @@ void mjcf_fuseStatic(Ctx* c, const mjXNode* root) {
     b->id = id;
     b->parent = id ? newid[b->parent] : 0;
   }
-  for (int k = K_JOINT; k <= K_LIGHT; k++)
-    for (int i = 0; i < c->obj[k].n; i++) {
-      Item* it = c->obj[k].p[i];
+  for (int k = K_JOINT; k <= K_LIGHT; k++) {
+    const Vec* items = treeItems(c, k);
+    for (int i = 0; i < items->n; i++) {
+      Item* it = items->p[i];
       it->body = newid[it->body];
     }
+  }
 }
 
 // ---- body inertia ------------------------------------------------------------------------------

@@ -786,6 +786,23 @@ static void hfieldGeom(Ctx* c, const mjXNode* e, GeomSpec* s) {
 }
 
 // a joint, geom, site, camera or light of body `body` under frame f
+// 1 when an element of the tree at e names geom `name`: geom, geom1, geom2 (pairs, tendon
+// wraps, distance sensors) or objname/refname beside objtype/reftype "geom" (sensors, tuples)
+static int geomNamed(const mjXNode* e, const char* name) {
+  static const char* const direct[] = {"geom", "geom1", "geom2", NULL};
+  const char *objtype = mjx_attr(e, "objtype"), *reftype = mjx_attr(e, "reftype");
+  const char *objname = mjx_attr(e, "objname"), *refname = mjx_attr(e, "refname");
+  for (int a = 0; a < e->nattr; a++)
+    if (mjcf_wordIndex(direct, e->attr[2 * a]) >= 0 && !strcmp(e->attr[2 * a + 1], name))
+      return 1;
+  if ((objtype && objname && !strcmp(objtype, "geom") && !strcmp(objname, name)) ||
+      (reftype && refname && !strcmp(reftype, "geom") && !strcmp(refname, name)))
+    return 1;
+  for (int i = 0; i < e->nchild; i++)
+    if (geomNamed(e->child[i], name)) return 1;
+  return 0;
+}
+
 static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f) {
   Item* it = mjcf_alloc(c, sizeof(Item));
   it->h.e = e;
@@ -888,9 +905,14 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
   }
   mjcf_checkAttrs(c, e);
   if (e->nchild) mjcf_fail(c, e->child[0], "unknown element in %s", e->name);
-  // visual geoms are dropped when the compiler says so
-  if (kind == K_GEOM && c->discardvisual && !it->s.geom.contype && !it->s.geom.conaffinity)
-    return;
+  // visual geoms are dropped when the compiler says so, unless something names them (a pair,
+  // a tendon, a sensor, a tuple); their masses still count
+  if (kind == K_GEOM) {
+    mjcf_push(c, &c->massgeoms, it);
+    if (c->discardvisual && !it->s.geom.contype && !it->s.geom.conaffinity &&
+        !(it->h.name && geomNamed(c->root, it->h.name)))
+      return;
+  }
   mjcf_push(c, &c->obj[kind], it);
 }
 
