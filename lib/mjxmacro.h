@@ -182,7 +182,7 @@
   X(mjtNum, cam_poscom0,        ncam,     3) /* global position rel. to sub-com in qpos0 */     \
   X(mjtNum, cam_pos0,           ncam,     3) /* global position rel. to body in qpos0 */        \
   X(mjtNum, cam_mat0,           ncam,     9) /* global orientation in qpos0 */                  \
-  X(int,    cam_orthographic,   ncam,     1) /* orthographic camera; 0: perspective */          \
+  X(int,    cam_projection,     ncam,     1) /* 0: perspective, 1: orthographic */              \
   X(mjtNum, cam_fovy,           ncam,     1) /* y field-of-view (deg or length) */              \
   X(mjtNum, cam_ipd,            ncam,     1) /* inter-pupilary distance */                      \
   X(int,    cam_resolution,     ncam,     2) /* resolution: pixels [width, height] */           \

@@ -364,7 +364,7 @@ static void fillItems(Ctx* c, mjModel* m) {
       mjcf_fail(c, it->h.e, "target body is required in mode %s", mjcf_camModes[s->mode]);
     mju_copy3(m->cam_pos + 3 * i, it->pos);
     mju_copy4(m->cam_quat + 4 * i, it->quat);
-    m->cam_orthographic[i] = s->orthographic;
+    m->cam_projection[i] = s->projection;
     m->cam_fovy[i] = s->fovy;
     m->cam_ipd[i] = s->ipd;
     memcpy(m->cam_resolution + 2 * i, s->resolution, sizeof(s->resolution));

@@ -81,7 +81,7 @@ typedef struct {
 } SiteSpec;
 
 typedef struct {
-  int mode, orthographic, resolution[2];
+  int mode, projection, resolution[2];  // projection: 0 perspective, 1 orthographic
   double pos[3], fovy, ipd;
   float sensorsize[2];
   float focal[2], focalpixel[2], principal[2], principalpixel[2];  // as given (0: not)

@@ -214,7 +214,8 @@ static void readCamera(Ctx* c, const mjXNode* e, CamSpec* s) {
   mjcf_readFloats(c, e, "focalpixel", s->focalpixel, 2);
   mjcf_readFloats(c, e, "principal", s->principal, 2);
   mjcf_readFloats(c, e, "principalpixel", s->principalpixel, 2);
-  mjcf_readBool(c, e, "orthographic", &s->orthographic);
+  static const char* const projections[] = {"perspective", "orthographic", NULL};
+  mjcf_readKey(c, e, "projection", projections, &s->projection);
   mjcf_ignoreAttrs(e, "user");
 }
 

@@ -52,7 +52,7 @@ void mjr_cameraView(const mjModel* m, const mjData* d, const mjrCamera* cam, mjr
     mju_copy3(v->pos, d->cam_xpos + 3 * cam->camid);
     mju_copy9(v->mat, d->cam_xmat + 9 * cam->camid);
     v->fovy = m->cam_fovy[cam->camid];
-    v->ortho = m->cam_orthographic[cam->camid];
+    v->ortho = m->cam_projection[cam->camid] == 1;
     return;
   }
   double az = cam->azimuth * mjPI / 180, el = cam->elevation * mjPI / 180;
