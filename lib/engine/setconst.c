@@ -21,9 +21,10 @@
 //                      world poses, body-fixed
 //   stat.meaninertia   trace(M)/nv (1 without dofs)
 //   stat.meanmass      mean mass of the bodies other than the world
-//   stat.meansize      mean body size; the size of a body is the largest of 1e-5, each geom's
-//                      distance from the body com plus its bounding radius, and the distance
-//                      from the com to the anchor of each joint of the body or of its children
+//   stat.meansize      mean body size; the size of a body is the largest of 1e-5, each
+//                      bounded geom's distance from the body com plus its bounding radius
+//                      (planes none), and the distance from the com to the anchor of each
+//                      joint of the body or of its children
 //   stat.center        center of the box bounding the body origins and coms (world excluded),
 //                      joint anchors, geom bounding spheres (planes: 0.1 max(size x, size y),
 //                      1 when 0) and sites
@@ -131,6 +132,7 @@ static void bodySizes(const mjModel* m, const mjData* d, mjtNum* size) {
   for (int b = 0; b < m->nbody; b++) size[b] = MIN_BODY_SIZE;
   for (int g = 0; g < m->ngeom; g++) {
     int b = m->geom_bodyid[g];
+    if (m->geom_rbound[g] <= 0) continue;  // planes: unbounded, no size (as MuJoCo)
     mjtNum s = mju_dist3(d->geom_xpos + 3 * g, d->xipos + 3 * b) + m->geom_rbound[g];
     size[b] = fmax(size[b], s);
   }
