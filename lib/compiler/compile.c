@@ -566,8 +566,7 @@ static void padKeyQpos(Ctx* c, const mjModel* m, mjtNum* qpos, int n) {
   for (int j = 0; j < m->njnt; j++) {
     const JointSpec* s = &((Item*)c->obj[K_JOINT].p[j])->s.joint;
     int adr = m->jnt_qposadr[j], t = m->jnt_type[j];
-    int size = t == mjJNT_FREE ? 7 : t == mjJNT_BALL ? 4 : 1;
-    for (int i = adr > n ? adr : n; i < adr + size; i++)
+    for (int i = adr > n ? adr : n; i < adr + mjcf_jointQpos(t); i++)
       qpos[i] = t == mjJNT_FREE ? freeRef[i - adr] : t == mjJNT_BALL ? i == adr : s->ref;
   }
 }

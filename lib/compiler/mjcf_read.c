@@ -786,7 +786,6 @@ static void hfieldGeom(Ctx* c, const mjXNode* e, GeomSpec* s) {
   mj_hfieldGeomBound(((Obj*)c->obj[K_HFIELD].p[s->dataid])->hfield.size, s->size, &rbound, aabb);
 }
 
-// a joint, geom, site, camera or light of body `body` under frame f
 // 1 when an element of the tree at e names geom `name`: geom, geom1, geom2 (pairs, tendon
 // wraps, distance sensors) or objname/refname beside objtype/reftype "geom" (sensors, tuples)
 static int geomNamed(const mjXNode* e, const char* name) {
@@ -804,6 +803,7 @@ static int geomNamed(const mjXNode* e, const char* name) {
   return 0;
 }
 
+// a joint, geom, site, camera or light of body `body` under frame f
 static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f) {
   Item* it = mjcf_alloc(c, sizeof(Item));
   it->h.e = e;
