@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// oracle.mjs: the official MuJoCo (npm package `mujoco`, a WebAssembly build) as a reference.
+// oracle.mjs: the official MuJoCo 3.14.0 (npm package `@mujoco/mujoco`, a WebAssembly build) as
+// the reference.
 //
 //   node scripts/oracle.mjs model MODEL.xml    the compiled model as JSON, as mjc info --json
 //                                              prints it
@@ -33,7 +34,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import load from 'mujoco';
+import load from '@mujoco/mujoco';
 import { efcCases } from './oracle_efc.mjs';
 
 const HEADER = fileURLToPath(new URL('../lib/mjxmacro.h', import.meta.url));
@@ -124,8 +125,26 @@ function digest(bytes) {
   return `crc32 ${hex}, ${bytes.length} bytes`;
 }
 
-// one compiled MuJoCo model as {sizes, opt, stat, vis, arrays}; fields MuJoCo lacks are left out
-export function modelJSON(m, tables) {
+// the arrays named in `names` as MuJoCo's own listing prints them (mj_printModel): the
+// WebAssembly build cannot hand out its bool arrays (jnt_limited, ...: a BindingError since
+// MuJoCo 3.9), but its listing has each object's values on a line "  name  v1 v2 ...", the
+// objects in id order
+function printedArrays(mujoco, m, names) {
+  const file = '/listing.txt';
+  mujoco.mj_printModel(m, file);
+  const text = mujoco.FS.readFile(file, { encoding: 'utf8' });
+  mujoco.FS.unlink(file);
+  const out = Object.fromEntries(names.map((n) => [n, []]));
+  for (const line of text.split('\n')) {
+    const w = line.trim().split(/\s+/);
+    if (out[w[0]]) for (const v of w.slice(1)) out[w[0]].push(Number(v));
+  }
+  return out;
+}
+
+// one compiled MuJoCo model as {sizes, opt, stat, vis, arrays}; fields MuJoCo lacks are left
+// out; mujoco (the module) lists the arrays its bindings cannot read
+export function modelJSON(m, tables, mujoco) {
   const out = { sizes: {}, opt: {}, stat: {}, vis: {}, arrays: {} };
   for (const name of tables.sizes) if (m[name] !== undefined) out.sizes[name] = m[name];
   for (const { name, count } of tables.opt) {
@@ -138,13 +157,21 @@ export function modelJSON(m, tables) {
     const sec = m.vis[section];
     if (sec && sec[name] !== undefined) out.vis[`${section}_${name}`] = member(sec[name], count);
   }
+  const unreadable = [];
   for (const { type, name } of tables.arrays) {
-    const v = m[name];
+    let v;
+    try {
+      v = m[name];
+    } catch (e) {
+      unreadable.push(name);
+      continue;
+    }
     if (v === undefined) continue;
     if (ADAPT[name]) out.arrays[name] = ADAPT[name](v, m);
     else if (type === 'unsigned char' && v.length > JSON_MAXBYTES) out.arrays[name] = digest(v);
     else out.arrays[name] = type === 'char' ? chars(v) : Array.from(v, num);
   }
+  if (unreadable.length) Object.assign(out.arrays, printedArrays(mujoco, m, unreadable));
   return out;
 }
 
@@ -190,7 +217,7 @@ export async function openOracle({ quiet = false } = {}) {
       return { error: msg.replace(/\s+/g, ' ').trim() };
     }
     try {
-      return modelJSON(m, tables);
+      return modelJSON(m, tables, mujoco);
     } finally {
       m.delete();
     }

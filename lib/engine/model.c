@@ -131,7 +131,7 @@ void mj_defaultVisual(mjVisual* v) {
   v->global_realtime = 1;
   v->global_offwidth = 640;
   v->global_offheight = 480;
-  v->global_bvactive = 1;
+  v->global_bvactive = 0;
   // quality
   v->quality_shadowsize = 4096;
   v->quality_offsamples = 4;

@@ -1,14 +1,15 @@
 # lib.sh: what the oracle tests share, sourced from the repository root (each test cds there
 # first): the build to test (BIN, and CC, CFLAGS, LDLIBS for the small C helpers that print
 # libmj's side, as make check passes them), and the oracle itself: node and the npm package
-# mujoco, installed into scripts/node_modules on first use.
+# @mujoco/mujoco (MuJoCo 3.14.0, pinned in scripts/package.json), installed into
+# scripts/node_modules on first use.
 BIN=${BIN:-$PWD/build/bin}
 CC=${CC:-cc}
 CFLAGS=${CFLAGS:--O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Ilib}
 LDLIBS=${LDLIBS:--lexpat -lz -lm -lccd -lqhull_r -lpng}
 
 command -v node >/dev/null 2>&1 || { echo "$(basename "$0"): node is not installed" >&2; exit 2; }
-if [ ! -d scripts/node_modules/mujoco ]; then
+if [ ! -d scripts/node_modules/@mujoco/mujoco ]; then
   echo "$(basename "$0"): installing the oracle (npm ci --prefix scripts)" >&2
   npm ci --prefix scripts --no-audit --no-fund >&2 ||
     npm install --prefix scripts --no-audit --no-fund >&2

@@ -7,7 +7,7 @@
 //   CASEFILE: one case per line, the <mesh> attributes as key=value separated by tabs
 //   (file=PATH is copied into MuJoCo's virtual file system).  Prints one line per case
 //   (ok / DIFF / both-error / ERR) and a summary per format; exits 1 on any difference.
-import load from '../../../scripts/node_modules/mujoco/mujoco.js';
+import load from '../../../scripts/node_modules/@mujoco/mujoco/mujoco.js';
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
 
