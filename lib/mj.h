@@ -634,8 +634,10 @@ int mj_passGrow(const mjModel* m, mjData* d, void (*pass)(const mjModel*, mjData
 // -1 when d cannot grow.  The passes must then be run again (mj_passGrow does)
 int mj_growFull(const mjModel* m, mjData* d, const mjWarningStat* before);
 
-// the most non-zeros actuator a's moment row can have: its joint's dofs (1, 3 or 6) for joint
-// transmissions, nv for the others, 0 without a target; m->nJmom is at least their sum
+// the most non-zeros actuator a's moment row can have, as MuJoCo counts them: its joint's dofs
+// (1, 3 or 6), the dofs a tendon can move, the dofs on a slider-crank's two site chains, the
+// dofs on a site's chain and its reference site's but not on both, nv for a body; 0 without
+// a target; m->nJmom is their sum
 int mj_momentMax(const mjModel* m, int a);
 
 // row(nv) = actuator a's moment (d->actuator_moment holds compressed rows: moment_rownnz,

@@ -17,6 +17,7 @@
 #include "engine/constraint.h"
 #include "compiler/mjcf.h"
 #include "engine/model.h"
+#include "engine/smooth.h"
 #include "util/util.h"
 
 // ---- frames and limits -------------------------------------------------------------------------
@@ -145,11 +146,12 @@ static void fillBodies(Ctx* c, mjModel* m) {
     int p = b ? bd->parent : 0;
     m->body_parentid[b] = p;
     m->body_rootid[b] = b == 0 ? 0 : p == 0 ? b : m->body_rootid[p];
-    m->body_weldid[b] = b == 0 ? 0 : m->body_jntnum[b] ? b : m->body_weldid[p];
+    // a body with joints or a mocap body heads its weld group (MuJoCo 3.12 on for mocap)
+    m->body_weldid[b] = b == 0 ? 0 : m->body_jntnum[b] || bd->mocap ? b : m->body_weldid[p];
     m->body_mocapid[b] = bd->mocap ? nmocap++ : -1;
-    // a tree starts at each moving body whose parent is welded to the world
-    m->body_treeid[b] = m->body_weldid[b] == 0 ? -1
-                      : m->body_weldid[p] == 0 ? ntree++ : m->body_treeid[p];
+    // a tree starts at each body with dofs whose parent's chain has none
+    m->body_treeid[b] = mj_bodyLastDof(m, b) < 0 ? -1
+                      : mj_bodyLastDof(m, p) < 0 ? ntree++ : m->body_treeid[p];
     if (b == 0) {
       mju_unit4(m->body_quat);
       mju_unit4(m->body_iquat);
@@ -186,7 +188,7 @@ static void fillBodies(Ctx* c, mjModel* m) {
 static void fillSimple(mjModel* m) {
   m->body_simple[0] = 1;
   for (int b = 1; b < m->nbody; b++) {
-    int simple = m->body_sameframe[b] == 1 && m->body_weldid[m->body_parentid[b]] == 0;
+    int simple = m->body_sameframe[b] == 1 && mj_bodyLastDof(m, m->body_parentid[b]) < 0;
     // no child bodies
     for (int k = b + 1; k < m->nbody && simple; k++)
       if (m->body_parentid[k] == b) simple = 0;
@@ -221,9 +223,7 @@ static void fillSimple(mjModel* m) {
 // the sparse inertia layout (row i holds dof i and its ancestors, diagonal first)
 static void fillJoints(Ctx* c, mjModel* m) {
   int qadr = 0, vadr = 0;
-  int* lastdof = mjcf_alloc(c, sizeof(int) * m->nbody);
   int* depth = mjcf_alloc(c, sizeof(int) * (m->nv + 1));
-  lastdof[0] = -1;
   for (int j = 0; j < m->njnt; j++) {
     Item* it = c->obj[K_JOINT].p[j];
     JointSpec* s = &it->s.joint;
@@ -286,14 +286,10 @@ static void fillJoints(Ctx* c, mjModel* m) {
     }
     qadr += mjcf_jointQpos(t);
   }
-  // the last dof of each body, or of its nearest ancestor with dofs
-  for (int b = 1; b < m->nbody; b++)
-    lastdof[b] = m->body_dofnum[b] ? m->body_dofadr[b] + m->body_dofnum[b] - 1
-                                   : lastdof[m->body_parentid[b]];
   // dof parent: the previous dof of the body, else the last dof above it; Madr from depths
   for (int i = 0; i < m->nv; i++) {
     int b = m->dof_bodyid[i];
-    int parent = i > m->body_dofadr[b] ? i - 1 : lastdof[m->body_parentid[b]];
+    int parent = i > m->body_dofadr[b] ? i - 1 : mj_bodyLastDof(m, m->body_parentid[b]);
     m->dof_parentid[i] = parent;
     depth[i] = parent < 0 ? 0 : depth[parent] + 1;
     m->dof_Madr[i] = i ? m->dof_Madr[i - 1] + depth[i - 1] + 1 : 0;
@@ -528,6 +524,8 @@ static void fillActuators(Ctx* c, mjModel* m) {
     memcpy(m->actuator_lengthrange + 2 * i, s.lengthrange, sizeof(s.lengthrange));
     if (s.dyntype == mjDYN_MUSCLE && s.lengthrange[0] >= s.lengthrange[1])
       mjcf_fail(c, e, "muscle lengthrange must be given (its computation is not supported yet)");
+    // the room of its moment row in mjData (the transmission's possible non-zeros)
+    m->nJmom += mj_momentMax(m, i);
   }
 }
 
@@ -825,11 +823,6 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
   for (int i = 0; i < sz->nu; i++) {
     const Obj* o = c->obj[K_ACT].p[i];
     sz->na += o->act.actdim >= 0 ? o->act.actdim : o->act.dyntype != mjDYN_NONE;
-    // moment non-zeros: a joint's dofs, at most nv for the other transmissions (mj_momentMax)
-    int joint = o->type == mjTRN_JOINT || o->type == mjTRN_JOINTINPARENT;
-    if (o->id[0] >= 0)
-      sz->nJmom += joint ? mjcf_jointDofs(((Item*)c->obj[K_JOINT].p[o->id[0]])->s.joint.type)
-                         : sz->nv;
   }
   sz->nsensor = c->obj[K_SENSOR].n;
   for (int i = 0; i < sz->nsensor; i++) sz->nsensordata += ((Obj*)c->obj[K_SENSOR].p[i])->dim;

@@ -463,7 +463,7 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   }
   mat[0] = full[0], mat[4] = full[1], mat[8] = full[2];
   mat[1] = mat[3] = full[3], mat[2] = mat[6] = full[4], mat[5] = mat[7] = full[5];
-  mju_eig3(out->inertia, eigvec, out->quat, mat);
+  mju_eig3Coarse(out->inertia, eigvec, out->quat, mat);
   mju_copy3(out->pos, com);
 
   // frame change: v' = R' (v - pos), n' = R' n (in double, rounded to float)

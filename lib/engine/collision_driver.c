@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "engine/smooth.h"
 #include "util/util.h"
 
 // ---- the dispatch table -----------------------------------------------------------------------
@@ -257,6 +258,9 @@ static int keepPair(const mjModel* m, const mjData* d, NodeMemo* memo, Exact* ex
   int b1 = m->geom_bodyid[g1], b2 = m->geom_bodyid[g2];
   int w1 = m->body_weldid[b1], w2 = m->body_weldid[b2];
   if (w1 == w2) return 0;
+
+  // neither moves (the world, static or mocap bodies): no force could act
+  if (mj_bodyLastDof(m, b1) < 0 && mj_bodyLastDof(m, b2) < 0) return 0;
 
   // parent-child, by weld bodies
   if (!(m->opt.disableflags & mjDSBL_FILTERPARENT) && w1 && w2 &&

@@ -8,8 +8,8 @@
 //                      rotational (and translational) dofs; dofs of bodies with
 //                      body_simple == 2 (aligned sliders only) 1/mass, armature ignored
 //   body_invweight0    A = J inv(M) J' with J the 6 x nv Jacobian of the body com: (trace of the
-//                      translational block / 3, trace of the rotational block / 3); a zero
-//                      half takes the other's value; static bodies 0; bodies with
+//                      translational block / 3, trace of the rotational block / 3; a half
+//                      without motion stays 0, as since MuJoCo 3.7); static bodies 0; bodies with
 //                      body_simple == 2 (aligned sliders only) (1/mass, 0)
 //   tendon_length0, tendon_invweight0 = J inv(M) J'
 //   tendon_lengthspring still -1 -1 (tendons that wrap geoms: the compiler leaves them here):
@@ -27,10 +27,10 @@
 //                      joint of the body or of its children
 //   stat.center        center of the box bounding the body origins and coms (world excluded),
 //                      joint anchors, geom bounding spheres (planes: 0.1 max(size x, size y),
-//                      1 when 0) and sites
+//                      0.01 when 0, as since MuJoCo 3.10) and sites
 //   stat.extent        the largest side of that box (at least 1e-5; unchanged when the box
 //                      has no width in x, as MuJoCo tests only x), at least 2 * meansize
-// These rules were measured against MuJoCo 3.5.1 (see t/unit/engine/smooth.c).  The compiler
+// These rules were measured against MuJoCo 3.14.0 (see t/unit/engine/smooth.c).  The compiler
 // restores afterwards any statistic the file sets.
 #include <math.h>
 #include <stdlib.h>
@@ -96,10 +96,6 @@ static void setBodyInvWeight(mjModel* m, mjData* d, mjtNum* jac, mjtNum* tmp) {
     // traces of the translational and rotational blocks of J inv(M) J'
     mj_jacBodyCom(m, d, jac, jac + 3 * nv, b);
     for (int r = 0; r < 6; r++) w[r / 3] += invWeight(m, d, jac + r * nv, tmp) / 3;
-
-    // a half without motion takes the other's value
-    if (w[0] < mjMINVAL) w[0] = w[1];
-    if (w[1] < mjMINVAL) w[1] = w[0];
   }
 }
 
@@ -184,7 +180,7 @@ static void setStatistics(mjModel* m, const mjData* d, mjtNum* size) {
     mjtNum r = m->geom_rbound[g];
     if (m->geom_type[g] == mjGEOM_PLANE) {
       r = 0.1 * fmax(m->geom_size[3 * g], m->geom_size[3 * g + 1]);
-      if (r <= 0) r = 1;
+      if (r <= 0) r = 0.01;
     }
     boxAdd(lo, hi, d->geom_xpos + 3 * g, r);
   }

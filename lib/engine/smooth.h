@@ -21,10 +21,28 @@
 #include "mj.h"
 
 // the last dof on the path from body b to the world: of b or of its nearest ancestor with
-// dofs (body_weldid, the nearest body with joints); -1 when b is welded to the world
+// dofs (body_weldid, the nearest body with joints or mocap); -1 when b is welded to the
+// world or to a mocap body
 static inline int mj_bodyLastDof(const mjModel* m, int b) {
   int w = m->body_weldid[b];
-  return w > 0 ? m->body_dofadr[w] + m->body_dofnum[w] - 1 : -1;
+  return w > 0 && m->body_dofnum[w] ? m->body_dofadr[w] + m->body_dofnum[w] - 1 : -1;
+}
+
+// the number of dofs on the chain from dof j to the world: j and its ancestors (0: j < 0)
+static inline int mj_chainLength(const mjModel* m, int j) {
+  int n = 0;
+  for (; j >= 0; j = m->dof_parentid[j]) n++;
+  return n;
+}
+
+// the deepest dof on both chains from dofs i and j to the world, -1 when they share none (a
+// dof's parent has a smaller index, so the larger one climbs until they meet)
+static inline int mj_commonDof(const mjModel* m, int i, int j) {
+  while (i != j && i >= 0 && j >= 0) {
+    if (i > j) i = m->dof_parentid[i];
+    else j = m->dof_parentid[j];
+  }
+  return i == j ? i : -1;
 }
 
 // body, joint, geom, site, camera and light poses from qpos (and mocap_pos/quat); cameras

@@ -420,6 +420,10 @@ static void siteTransmission(const mjModel* m, mjData* d, int a, mjtNum* moment,
     mj_jacSite(m, d, refp, refr, ref);
     mju_subFrom(jacp, refp, 3 * nv);
     mju_subFrom(jacr, refr, 3 * nv);
+    // the dofs above both sites move them alike: no moment (MuJoCo clears their columns)
+    int j1 = mj_bodyLastDof(m, m->site_bodyid[s]), j2 = mj_bodyLastDof(m, m->site_bodyid[ref]);
+    for (int j = mj_commonDof(m, j1, j2); j >= 0; j = m->dof_parentid[j])
+      for (int k = 0; k < 3; k++) jacp[k * nv + j] = jacr[k * nv + j] = 0;
     mju_mulMatVec3(wrench, rmat, gear);
     mju_mulMatVec3(wrench + 3, rmat, gear + 3);
   }
@@ -463,13 +467,58 @@ static void bodyTransmission(const mjModel* m, const mjData* d, int body, mjtNum
   if (count) mju_scl(moment, moment, -1.0 / count, nv);
 }
 
-// the most non-zeros of actuator a's moment row: its joint's dofs, else nv
+// the last dof moving wrap point k of a spatial tendon: of a site's or a wrapping geom's
+// body; -1 for a pulley
+static int wrapLastDof(const mjModel* m, int k) {
+  int type = m->wrap_type[k], id = m->wrap_objid[k];
+  if (type == mjWRAP_SITE) return mj_bodyLastDof(m, m->site_bodyid[id]);
+  if (type == mjWRAP_SPHERE || type == mjWRAP_CYLINDER)
+    return mj_bodyLastDof(m, m->geom_bodyid[id]);
+  return -1;
+}
+
+// the dofs tendon t can move, MuJoCo's bound on its Jacobian's non-zeros: a fixed tendon's
+// joint count, a spatial tendon's union of the chains of its points' bodies (each chain less
+// the longest part an earlier point's chain shares with it)
+static int tendonDofs(const mjModel* m, int t) {
+  int adr = m->tendon_adr[t], end = adr + m->tendon_num[t], n = 0;
+  if (m->wrap_type[adr] == mjWRAP_JOINT) return m->tendon_num[t];
+  for (int k = adr; k < end; k++) {
+    int last = wrapLastDof(m, k), shared = 0;
+    for (int i = adr; i < k && last >= 0; i++) {
+      int c = mj_chainLength(m, mj_commonDof(m, last, wrapLastDof(m, i)));
+      if (c > shared) shared = c;
+    }
+    n += mj_chainLength(m, last) - shared;
+  }
+  return n;
+}
+
+// the most non-zeros of actuator a's moment row (MuJoCo's count, summed into nJmom): a
+// joint's dofs; a tendon's dofs; the chains of a slider-crank's two sites merged; the chains
+// of a site and its reference site without their common part (which moves both alike); nv
+// for a body
 int mj_momentMax(const mjModel* m, int a) {
   int type = m->actuator_trntype[a], id = m->actuator_trnid[2 * a];
+  int ref = m->actuator_trnid[2 * a + 1];
   if (id < 0) return 0;
-  if (type != mjTRN_JOINT && type != mjTRN_JOINTINPARENT) return m->nv;
-  int jtype = m->jnt_type[id];
-  return jtype == mjJNT_FREE ? 6 : jtype == mjJNT_BALL ? 3 : 1;
+  switch (type) {
+    case mjTRN_JOINT:
+    case mjTRN_JOINTINPARENT: {
+      int jtype = m->jnt_type[id];
+      return jtype == mjJNT_FREE ? 6 : jtype == mjJNT_BALL ? 3 : 1;
+    }
+    case mjTRN_TENDON: return tendonDofs(m, id);
+    case mjTRN_SLIDERCRANK:
+    case mjTRN_SITE: {
+      int j1 = mj_bodyLastDof(m, m->site_bodyid[id]);
+      int j2 = ref >= 0 ? mj_bodyLastDof(m, m->site_bodyid[ref]) : -1;
+      int common = mj_chainLength(m, mj_commonDof(m, j1, j2));
+      return mj_chainLength(m, j1) + mj_chainLength(m, j2) -
+             (type == mjTRN_SITE ? 2 : 1) * common;
+    }
+    default: return m->nv;
+  }
 }
 
 // row(nv) = actuator a's moment, dense

@@ -9,6 +9,7 @@
 
 #include "mj.h"
 #include "engine/model.h"
+#include "engine/smooth.h"
 
 // where the message goes
 typedef struct {
@@ -225,8 +226,10 @@ static int checkJoints(const mjModel* m, Msg* g) {
 
   // weld ids
   for (int b = 0; b < m->nbody; b++) {
-    int weld = b == 0 ? 0 : m->body_jntnum[b] ? b : m->body_weldid[m->body_parentid[b]];
-    if (differs(g, "body_weldid", b, m->body_weldid[b], weld, "nearest body with joints"))
+    int head = m->body_jntnum[b] || m->body_mocapid[b] >= 0;
+    int weld = b == 0 ? 0 : head ? b : m->body_weldid[m->body_parentid[b]];
+    if (differs(g, "body_weldid", b, m->body_weldid[b], weld,
+                "nearest body with joints or mocap"))
       return 1;
   }
   return 0;
@@ -240,9 +243,8 @@ static int checkJoints(const mjModel* m, Msg* g) {
 static int checkInertia(const mjModel* m, Msg* g) {
   long adr = 0;
   for (int i = 0; i < m->nv; i++) {
-    int b = m->dof_bodyid[i], w = m->body_weldid[m->body_parentid[b]];
-    int parent = i > m->body_dofadr[b] ? i - 1
-               : w ? m->body_dofadr[w] + m->body_dofnum[w] - 1 : -1;
+    int b = m->dof_bodyid[i];
+    int parent = i > m->body_dofadr[b] ? i - 1 : mj_bodyLastDof(m, m->body_parentid[b]);
     if (differs(g, "dof_parentid", i, m->dof_parentid[i], parent,
                 "previous dof of the body, else the last dof above it") ||
         differs(g, "dof_Madr", i, m->dof_Madr[i], adr, "after the rows of the earlier dofs"))
@@ -256,7 +258,7 @@ static int checkInertia(const mjModel* m, Msg* g) {
   for (int b = 0; b < m->nbody; b++) {
     int p = m->body_parentid[b];
     if (outside(g, "body_simple", b, m->body_simple[b], 0, 3)) return 1;
-    if (b && m->body_simple[b] && m->body_weldid[p])
+    if (b && m->body_simple[b] && mj_bodyLastDof(m, p) >= 0)
       return differs(g, "body_simple", b, m->body_simple[b], 0, "its parent moves");
     if (p && m->body_simple[p])
       return differs(g, "body_simple", p, m->body_simple[p], 0, "it has a child body");

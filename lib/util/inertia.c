@@ -107,8 +107,11 @@ void mju_geomBound(int type, const mjtNum size[3], mjtNum* rbound, mjtNum aabb[6
 
 // ---- eigen-decomposition ---------------------------------------------------------------------
 
-// tolerance on the off-diagonal element and on the rotation of the Jacobi iteration
-#define EIG_TOL 1e-12
+// tolerances relative to the matrix's largest entry: of the Jacobi pivot (exact: converged to
+// round-off; coarse: with the rotation's cosine within EIG_TIE of 1) and of the sort (values
+// this close keep their order)
+#define EIG_TOL 1e-15
+#define EIG_TIE 1e-12
 
 // largest off-diagonal |d_pq| of a symmetric 3x3 d: (p, q) and the remaining axis k
 static void eigPivot(const mjtNum d[9], int* p, int* q, int* k) {
@@ -132,10 +135,15 @@ static void eigRotate(mjtNum quat[4], int k, mjtNum chalf, mjtNum shalf) {
 // mat = R diag(eigval) R': classical Jacobi (largest pivot, smallest rotation zeroing it) with
 // the rotation accumulated in a quaternion, then a bubble sort into decreasing order where
 // swapping columns (i, i+1) is a +90 degree turn about the third local axis
-// (new col i = old col i+1, new col i+1 = -old col i), so R stays a rotation
-int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
-  mjtNum d[9], tmp[9];
+// (new col i = old col i+1, new col i+1 = -old col i), so R stays a rotation.  Exact: until
+// the pivot is round-off (MuJoCo 3.14's engine); coarse: also stopped once the rotation's
+// cosine is within EIG_TIE of 1, its half angle from that cosine (MuJoCo's compiler, which
+// decides principal frames so; both scale-free since 3.14)
+static int eigJacobi(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9],
+                     int coarse) {
+  mjtNum d[9], tmp[9], scale = 0;
   int iter;
+  for (int i = 0; i < 9; i++) scale = fmax(scale, fabs(mat[i]));
   mju_unit4(quat);
   for (iter = 0; iter < 500; iter++) {
     // d = R' mat R for the current R
@@ -148,30 +156,39 @@ int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum ma
     int p, q, k;
     eigPivot(d, &p, &q, &k);
     mjtNum apq = d[3 * p + q];
-    if (fabs(apq) < EIG_TOL) break;
+    if (fabs(apq) <= (coarse ? EIG_TIE : EIG_TOL) * scale) break;
 
     // 2x2 symmetric Schur: tau = (d_qq - d_pp)/(2 d_pq), t = tan(theta) the smaller root of
-    // t^2 + 2 tau t - 1 = 0, c = cos(theta); the rotation J has J_pq = sin(theta)
+    // t^2 + 2 tau t - 1 = 0, c = cos(theta); the rotation J has J_pq = sin(theta).  Exact half
+    // angles come from sin(theta) = t c, so that small angles keep their digits:
+    // cos(theta/2) = sqrt((1 + c)/2), sin(theta/2) = sin(theta) / (2 cos(theta/2))
     mjtNum tau = (d[4 * q] - d[4 * p]) / (2 * apq);
     mjtNum t = (tau >= 0 ? 1 : -1) / (fabs(tau) + sqrt(1 + tau * tau));
-    mjtNum c = 1 / sqrt(1 + t * t);
-    if (c > 1 - EIG_TOL) break;
+    mjtNum c = 1 / sqrt(1 + t * t), chalf, shalf;
+    if (coarse) {
+      if (c > 1 - EIG_TIE) break;
+      shalf = sqrt(0.5 - 0.5 * c);
+      chalf = sqrt(1 - shalf * shalf);
+    } else {
+      chalf = sqrt(0.5 + 0.5 * c);
+      shalf = fabs(t) * c / (2 * chalf);
+      if (shalf == 0) break;
+    }
 
     // J as a turn about local axis k: angle -theta for k = 0, 2 and +theta for k = 1
-    mjtNum shalf = sqrt(0.5 - 0.5 * c);
     int neg = (tau >= 0) != (k == 1);
-    eigRotate(quat, k, sqrt(1 - shalf * shalf), neg ? -shalf : shalf);
+    eigRotate(quat, k, chalf, neg ? -shalf : shalf);
     mju_normalize4(quat);
   }
 
-  // bubble sort, decreasing: compare (0,1), (1,2), (0,1); values equal to within the Jacobi
+  // bubble sort, decreasing: compare (0,1), (1,2), (0,1); values equal to within the tie
   // tolerance keep their order (as MuJoCo: it decides mesh frames of near-symmetric meshes);
   // the turns use MuJoCo's cos45 constant and, as its compiler's mass properties (mesh frames,
   // fullinertia), leave the quaternion unnormalized (its engine's mju_eig3 renormalizes)
   const mjtNum cos45 = 0.707106781186548;
   for (int pass = 0; pass < 3; pass++) {
     int i = pass % 2;
-    if (eigval[i] + EIG_TOL < eigval[i + 1]) {
+    if (eigval[i] + EIG_TIE * scale < eigval[i + 1]) {
       mjtNum s = eigval[i];
       eigval[i] = eigval[i + 1];
       eigval[i + 1] = s;
@@ -182,6 +199,14 @@ int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum ma
   return iter;
 }
 
+int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
+  return eigJacobi(eigval, eigvec, quat, mat, 0);
+}
+
+int mju_eig3Coarse(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
+  return eigJacobi(eigval, eigvec, quat, mat, 1);
+}
+
 // ---- combining inertias ----------------------------------------------------------------------
 
 // full inertia (Ixx Iyy Izz Ixy Ixz Iyz) to principal quat and moments; 1 when not positive
@@ -189,7 +214,7 @@ int mju_fullInertia(const mjtNum full[6], mjtNum quat[4], mjtNum diag[3]) {
   mjtNum mat[9] = {full[0], full[3], full[4], full[3], full[1], full[5],
                    full[4], full[5], full[2]};
   mjtNum eigvec[9];
-  mju_eig3(diag, eigvec, quat, mat);
+  mju_eig3Coarse(diag, eigvec, quat, mat);
   return diag[2] <= 0;
 }
 

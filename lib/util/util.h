@@ -97,6 +97,9 @@ int mju_fullInertia(const mjtNum full[6], mjtNum quat[4], mjtNum diag[3]);
 // eigen-decomposition of a symmetric 3x3 mat: mat = R diag(eigval) R', R = quat2Mat(quat),
 // eigenvalues in decreasing order, R right-handed; returns the number of sweeps used
 int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]);
+// the same, stopped where MuJoCo's compiler stops (a rotation within a cosine of 1 - 1e-12):
+// the principal frames of meshes and combined inertias
+int mju_eig3Coarse(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]);
 // bounding sphere radius and axis-aligned box (center[3], half-size[3]) in the geom frame
 void mju_geomBound(int type, const mjtNum size[3], mjtNum* rbound, mjtNum aabb[6]);
 
