@@ -19,7 +19,8 @@
 //                                              actuator_force, sensordata; nefc, the number of
 //                                              constraint rows) after mj_forward at each state
 //                                              of FILE.json: [{qpos, qvel, act, ctrl}, ...]
-//                                              (missing fields keep the default)
+//                                              (missing fields keep the default); qM is M in
+//                                              the layout of the qM MuJoCo dropped (legacyQM)
 //
 // --ctrl FILE: one row of nu numbers per step (commas or blanks, '#' comments, blank lines
 // skipped), row k used for step k, the last row holding after the end: as mjstep --ctrl.
@@ -129,7 +130,7 @@ function digest(bytes) {
 // WebAssembly build cannot hand out its bool arrays (jnt_limited, ...: a BindingError since
 // MuJoCo 3.9), but its listing has each object's values on a line "  name  v1 v2 ...", the
 // objects in id order
-function printedArrays(mujoco, m, names) {
+export function printedArrays(mujoco, m, names) {
   const file = '/listing.txt';
   mujoco.mj_printModel(m, file);
   const text = mujoco.FS.readFile(file, { encoding: 'utf8' });
@@ -288,7 +289,9 @@ export async function openOracle({ quiet = false } = {}) {
         for (const f of ['qpos', 'qvel', 'act', 'ctrl']) if (st[f]) d[f].set(st[f]);
         mujoco.mj_forward(m, d);
         const r = { nefc: d.nefc };
-        for (const f of FORWARD_FIELDS) r[f] = Array.from(d[f], num);
+        for (const f of FORWARD_FIELDS) {
+          r[f] = Array.from(f === 'qM' ? legacyQM(m, d.M) : d[f], num);
+        }
         return r;
       });
     } finally {
@@ -317,6 +320,21 @@ export async function openOracle({ quiet = false } = {}) {
 
   return { mujoco, tables, model, loadModel, trajectory, forward, centerOfMass,
            version: () => mujoco.mj_versionString() };
+}
+
+// a vector laid out as MuJoCo's sparse inertia M (nC numbers: each dof's row of the lower
+// triangle, m.M_rownnz/M_rowadr/M_colind, a simple dof's known zeros left out) in the layout of
+// mjData.qM, which MuJoCo dropped in 3.11 and libmj keeps (nM numbers: dof i's row from its
+// diagonal at dof_Madr[i] through its ancestors, dof_parentid); the left-out entries are 0
+export function legacyQM(m, M) {
+  const madr = m.dof_Madr, parent = m.dof_parentid;
+  const rownnz = m.M_rownnz, rowadr = m.M_rowadr, colind = m.M_colind;
+  const qM = new Float64Array(m.nM), at = new Int32Array(m.nv);
+  for (let i = 0; i < m.nv; i++) {
+    for (let j = i, adr = madr[i]; j >= 0; j = parent[j]) at[j] = adr++;
+    for (let k = rowadr[i]; k < rowadr[i] + rownnz[i]; k++) qM[at[colind[k]]] = M[k];
+  }
+  return qM;
 }
 
 // ---- options, keyframes, controls --------------------------------------------------------------

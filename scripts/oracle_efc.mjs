@@ -8,14 +8,14 @@
 // solution, qacc_warmstart = qacc + 0.1 (qacc_smooth - qacc) cos(i) ("warm": 1).  Each line holds
 // the sizes, the options the solver reads, the dense efc_J (the jacobian option is forced to
 // dense) and every efc_* array, the contacts (dim, mu, friction, efc_address, H), qM in its
-// sparse layout, qacc_smooth, qfrc_smooth, qacc_warmstart, and MuJoCo's results: efc_force,
-// efc_state, qacc, qfrc_constraint, solver_niter (island 0 or the whole problem), the
-// statistics of those iterations, and nisland.
-import { applyOptions, findKey } from './oracle.mjs';
+// sparse layout (legacyQM: MuJoCo 3.11 dropped d.qM), qacc_smooth, qfrc_smooth, qacc_warmstart,
+// and MuJoCo's results: efc_force, efc_state, qacc, qfrc_constraint, solver_niter (island 0 or
+// the whole problem), the statistics of those iterations, and nisland.
+import { applyOptions, findKey, legacyQM } from './oracle.mjs';
 
 // the efc_* arrays dumped, nefc or nefc x nv long
 const EFC = ['efc_type', 'efc_id', 'efc_J', 'efc_pos', 'efc_margin', 'efc_frictionloss',
-             'efc_diagApprox', 'efc_D', 'efc_R', 'efc_vel', 'efc_aref', 'efc_b', 'efc_force',
+             'efc_diagA', 'efc_D', 'efc_R', 'efc_vel', 'efc_aref', 'efc_b', 'efc_force',
              'efc_state'];
 
 // the nv arrays dumped
@@ -32,7 +32,7 @@ function dumpCase(mujoco, m, d, key, warm) {
   for (const f of OPT) out.opt[f] = m.opt[f];
   for (const f of EFC) out[f] = Array.from(d[f]).slice(0, f === 'efc_J' ? d.nefc * m.nv : d.nefc);
   for (const f of DOF) out[f] = Array.from(d[f]);
-  out.qM = Array.from(d.qM);
+  out.qM = Array.from(legacyQM(m, d.M));
   out.contact = [];
   for (let i = 0; i < d.ncon; i++) {
     const c = d.contact.get(i);

@@ -6,7 +6,7 @@
 # Models: models/*.xml, the compiler cases t/oracle/compile/*.xml and the corpus
 # ../shared/corpus/*/*.xml with its menagerie robots' scenes ../shared/corpus/menagerie/*/scene*.xml
 # (beside the repository; the include fragments in common/ are skipped), the robots each in
-# its own node process.  Installs the oracle (npm package mujoco) into
+# its own node process.  Installs the oracle (npm package @mujoco/mujoco, MuJoCo 3.14.0) into
 # scripts/node_modules when it is missing.  Exit status: nonzero on any mismatch.
 set -eu
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// traj.mjs: trajectories and one-step quantities of mjstep against MuJoCo 3.5.1 (the oracle).
+// traj.mjs: trajectories and one-step quantities of mjstep against MuJoCo 3.14.0 (the oracle).
 //
 //   node t/oracle/traj.mjs --bin BIN --fwd FWD [--steps N] MODEL.xml...
 //   node t/oracle/traj.mjs --bin BIN --contacts [--steps N] [--seconds S] MODEL.xml...
@@ -13,8 +13,9 @@
 // marked '*': this run checks the smooth dynamics alone, --contacts the constrained one.
 //
 // Then, at three random states per model (seeded: the same every run), the one-step
-// quantities of FWD (t/oracle/fwd.c, libmj) and of the oracle's `forward`: qfrc_bias, qM,
-// qLD, qacc, actuator_force, sensordata, with the same error measure.
+// quantities of FWD (t/oracle/fwd.c, libmj) and of the oracle's `forward`: qfrc_bias, qM
+// (MuJoCo's sparse M in qM's layout), qLD, qacc, actuator_force, sensordata, with the same
+// error measure.
 //
 // Bounds (the run fails above them):
 //   Euler, implicitfast, RK4   1e-9: the same operations as MuJoCo in another order; round-off
@@ -83,7 +84,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openOracle, FORWARD_FIELDS } from '../../scripts/oracle.mjs';
+import { openOracle, FORWARD_FIELDS, printedArrays } from '../../scripts/oracle.mjs';
 import { rng } from './cases.mjs';
 
 // the message of a model feature our engine rejects on purpose, for now
@@ -232,13 +233,13 @@ function trajErr(a, b, upto) {
 // ---- inputs ------------------------------------------------------------------------------------
 
 // deterministic controls: actuator i follows mid + 0.8 half-range sin(2 pi f_i t + phase_i)
-// inside its ctrlrange (unlimited: range -1..1); one row per step
-function controlRows(m, n) {
+// inside its ctrlrange (unlimited: range -1..1); one row per step; bools: m's bool arrays
+function controlRows(m, bools, n) {
   const h = m.opt.timestep, rows = [];
   for (let k = 0; k <= n; k++) {
     const row = [];
     for (let i = 0; i < m.nu; i++) {
-      const limited = m.actuator_ctrllimited[i];
+      const limited = bools.actuator_ctrllimited[i];
       const lo = limited ? m.actuator_ctrlrange[2 * i] : -1;
       const hi = limited ? m.actuator_ctrlrange[2 * i + 1] : 1;
       const phase = 0.7 * i, f = 0.5 + 0.37 * i;
@@ -250,8 +251,9 @@ function controlRows(m, n) {
 }
 
 // a random state {qpos, qvel, act, ctrl}: joints near qpos0 (unit quaternions for ball and free
-// joints), velocities in -1..1, activations and controls inside their ranges
-function randomState(mujoco, m, rand) {
+// joints), velocities in -1..1, activations and controls inside their ranges; bools: m's bool
+// arrays
+function randomState(mujoco, m, bools, rand) {
   const u = (lo, hi) => lo + (hi - lo) * rand();
   const qpos = Array.from(m.qpos0);
   const quat = (adr) => {
@@ -272,17 +274,17 @@ function randomState(mujoco, m, rand) {
   }
   const qvel = Array.from({ length: m.nv }, () => u(-1, 1));
   const act = [];
-  for (let i = 0; i < m.nu; i++) {
+  for (let i = 0; i < m.nactuator; i++) {
     const muscle = m.actuator_dyntype[i] === mujoco.mjtDyn.mjDYN_MUSCLE.value;
     for (let k = 0; k < m.actuator_actnum[i]; k++) {
-      if (m.actuator_actlimited[i]) {
+      if (bools.actuator_actlimited[i]) {
         act.push(u(m.actuator_actrange[2 * i], m.actuator_actrange[2 * i + 1]));
       } else {
         act.push(muscle ? u(0, 1) : u(-1, 1));
       }
     }
   }
-  const ctrl = Array.from({ length: m.nu }, (_, i) => (m.actuator_ctrllimited[i]
+  const ctrl = Array.from({ length: m.nu }, (_, i) => (bools.actuator_ctrllimited[i]
     ? u(m.actuator_ctrlrange[2 * i], m.actuator_ctrlrange[2 * i + 1]) : u(-1, 1)));
   return { qpos, qvel, act, ctrl };
 }
@@ -317,9 +319,10 @@ function modelInfo(oracle, file) {
   } catch (e) {
     return { skipped: `MuJoCo cannot compile it: ${String(e.message || e).split('\n')[0]}` };
   }
+  const bools = printedArrays(oracle.mujoco, m, ['actuator_ctrllimited', 'actuator_actlimited']);
   const info = { name: path.basename(path.dirname(file)) + '/' + path.basename(file, '.xml'),
                  nu: m.nu, inits: m.nkey ? [undefined, 0] : [undefined],
-                 ctrl: controlRows(m, steps), ctrlFile: path.join(tmp, 'ctrl.txt'),
+                 ctrl: controlRows(m, bools, steps), ctrlFile: path.join(tmp, 'ctrl.txt'),
                  options: `${INTEGRATOR_NAMES[m.opt.integrator]}/${SOLVER_NAMES[m.opt.solver]}/` +
                           CONE_NAMES[m.opt.cone],
                  h: m.opt.timestep,
@@ -327,7 +330,7 @@ function modelInfo(oracle, file) {
   for (let b = 1; b < m.nbody; b++) if (m.body_weldid[b] !== 0) info.mass += m.body_mass[b];
   fs.writeFileSync(info.ctrlFile, info.ctrl.map((r) => r.join(' ')).join('\n') + '\n');
   const rand = rng(12345);
-  info.states = [0, 1, 2].map(() => randomState(oracle.mujoco, m, rand));
+  info.states = [0, 1, 2].map(() => randomState(oracle.mujoco, m, bools, rand));
   m.delete();
   return info;
 }

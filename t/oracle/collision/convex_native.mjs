@@ -1,4 +1,4 @@
-// convex_native.mjs: libmj's GJK/EPA contacts (lib/engine/collision_gjk.c) against MuJoCo 3.5.1's
+// convex_native.mjs: libmj's GJK/EPA contacts (lib/engine/collision_gjk.c) against MuJoCo 3.14.0's
 // native ones (nativeccd on, its default), pair type by pair type, at random poses of the free
 // bodies of a model (t/oracle/collision/models/convex_native.xml).
 //

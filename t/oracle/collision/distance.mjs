@@ -1,5 +1,5 @@
 // distance.mjs: libmj's mj_geomDistance of a convex pair through GJK (lib/engine/collision_gjk.c)
-// against MuJoCo 3.5.1's at random poses of a model (t/oracle/collision/models/distance.xml:
+// against MuJoCo 3.14.0's at random poses of a model (t/oracle/collision/models/distance.xml:
 // a capsule, an octahedral mesh, a box and a sphere posed by qpos = (x, z, angle) around a
 // tetrahedral mesh, ccd_tolerance 1e-13), geom 0 against each other geom.
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// run.mjs: libmj's constraint rows against MuJoCo 3.5.1's (the oracle) from identical states.
+// run.mjs: libmj's constraint rows against MuJoCo 3.14.0's (the oracle) from identical states.
 //
 //   node t/oracle/constraint/run.mjs --efc EFC [--native] MODEL.xml...
 //
@@ -9,12 +9,12 @@
 // the rows; EFC (t/oracle/constraint/efc.c, libmj) is given the same state and MuJoCo's
 // contacts, so the rows are compared independently of collision detection.  Compared: nefc,
 // efc_type, efc_id, contact efc_address exactly; efc_J (dense), efc_pos, efc_margin,
-// efc_frictionloss, efc_diagApprox, efc_R, efc_D, the four columns of efc_KBIP, efc_vel,
-// efc_aref and contact mu, each by max |ours - theirs| / max |theirs| over the field (absolute
-// when the field is all zero).  Then, given MuJoCo's efc_force and qacc instead of a solve,
-// cfrc_ext (contact, connect and weld forces on the bodies) and sensordata (touch, limit, force
-// and torque sensors) the same way.  Bound: 1e-10.  One line per case; exit status 1 on a
-// failure.
+// efc_frictionloss, efc_diagApprox (MuJoCo's efc_diagA), efc_R, efc_D, the four columns of
+// efc_KBIP, efc_vel, efc_aref and contact mu, each by max |ours - theirs| / max |theirs| over
+// the field (absolute when the field is all zero).  Then, given MuJoCo's efc_force and qacc
+// instead of a solve, cfrc_ext (contact, connect and weld forces on the bodies) and sensordata
+// (touch, limit, force and torque sensors) the same way.  Bound: 1e-10.  One line per case;
+// exit status 1 on a failure.
 //
 // --native: the same once more with libmj's own collision detection (contacts compared by
 // count, dim, geoms and dist as well); reported, and failing only with --strict-native.
@@ -39,6 +39,9 @@ const VARIANTS = {
 const REALS = ['efc_J', 'efc_pos', 'efc_margin', 'efc_frictionloss', 'efc_diagApprox', 'efc_R',
                'efc_D', 'efc_vel', 'efc_aref', 'mu'];
 const INTS = ['efc_type', 'efc_id', 'efc_address'];
+
+// our names of fields MuJoCo renamed: efc_diagApprox became efc_diagA in MuJoCo 3.10
+const THEIRS = { efc_diagApprox: 'efc_diagA' };
 
 // ---- arguments --------------------------------------------------------------------------------
 
@@ -76,7 +79,7 @@ function oracleCases(o, file, opts) {
                   cfrc_ext: Array.from(d.cfrc_ext), sensordata: Array.from(d.sensordata) };
       for (const f of ['efc_type', 'efc_id', 'efc_pos', 'efc_margin', 'efc_frictionloss',
                        'efc_diagApprox', 'efc_R', 'efc_D', 'efc_vel', 'efc_aref']) {
-        c[f] = Array.from(d[f]).slice(0, d.nefc);
+        c[f] = Array.from(d[THEIRS[f] ?? f]).slice(0, d.nefc);
       }
       c.efc_KBIP = Array.from(d.efc_KBIP).slice(0, 4 * d.nefc);
       c.efc_J = Array.from(d.efc_J).slice(0, d.nefc * m.nv);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// run.mjs: libmj's finite-difference Jacobians against MuJoCo 3.5.1's mjd_transitionFD and
+// run.mjs: libmj's finite-difference Jacobians against MuJoCo 3.14.0's mjd_transitionFD and
 // mjd_inverseFD (the oracle) at identical states.
 //
 //   node t/oracle/deriv/run.mjs --deriv DERIV [--steps N] MODEL.xml[:KEY]...
@@ -24,11 +24,13 @@
 // at a kink of the fluid drag |v| v at rest; all counted).  One line per state; exit status 1
 // on a failure.
 //
-// MuJoCo 3.5.1's centered D has the wrong sign: at every state its centered D is the negative
-// of its own forward D (and of the derivative: its centered B, forward B and forward D agree
-// with each other and with libmj), so a centered D is compared with the negated oracle.
+// MuJoCo's centered D has the wrong sign (3.5.1 to 3.14.0): at every state its centered D is
+// the negative of its own forward D (and of the derivative: its centered B, forward B and forward
+// D agree with each other and with libmj), so a centered D is compared with the negated oracle.
+// MuJoCo's DmDq (since 3.11 the derivative of its sparse M, nC columns) is compared in libmj's
+// qM layout (legacyQM).
 import path from 'node:path';
-import { openOracle } from '../../../scripts/oracle.mjs';
+import { openOracle, printedArrays, legacyQM } from '../../../scripts/oracle.mjs';
 import { variantOptions, runHelper } from '../cases.mjs';
 
 const BOUND = 1e-6;
@@ -54,10 +56,11 @@ if (!deriv || !models.length) {
 
 // ---- the oracle --------------------------------------------------------------------------------
 
-// ctrl of actuator i at step t: a sine about the middle of its range
-function control(m, i, t) {
+// ctrl of actuator i at step t: a sine about the middle of its range (limited: m's
+// actuator_ctrllimited)
+function control(m, limited, i, t) {
   const s = Math.sin(0.05 * t + i);
-  if (!m.actuator_ctrllimited[i]) return 0.5 * s;
+  if (!limited[i]) return 0.5 * s;
   const lo = m.actuator_ctrlrange[2 * i], hi = m.actuator_ctrlrange[2 * i + 1];
   return 0.5 * (lo + hi) + 0.35 * (hi - lo) * s;
 }
@@ -66,7 +69,7 @@ function control(m, i, t) {
 function jacobians(mujoco, m, d, centered, actuation) {
   const ndx = 2 * m.nv + m.na, ns = m.nsensordata, nv = m.nv;
   const size = [ndx * ndx, ndx * m.nu, ns * ndx, ns * m.nu, nv * nv, nv * nv, nv * nv,
-                nv * ns, nv * ns, nv * ns, nv * m.nM];
+                nv * ns, nv * ns, nv * ns, nv * m.nC];
   const buf = size.map((n) => (n ? new mujoco.DoubleBuffer(n) : null));
   try {
     mujoco.mjd_transitionFD(m, d, EPS, centered, ...buf.slice(0, 4));
@@ -78,6 +81,8 @@ function jacobians(mujoco, m, d, centered, actuation) {
     const r = {};
     BLOCKS.forEach((b, k) => { r[b] = buf[k] ? Array.from(buf[k].GetView()) : []; });
     r.D = r.D.map((x) => sign * x);
+    r.DmDq = Array.from({ length: nv }, (_, i) =>
+      Array.from(legacyQM(m, r.DmDq.slice(i * m.nC, (i + 1) * m.nC)))).flat();
     return r;
   } finally {
     buf.forEach((b) => b && b.delete());
@@ -99,18 +104,19 @@ function oracleCases(o, file, key, opts) {
       mujoco.mj_resetDataKeyframe(m, d, k);
     }
     const marks = [0, Math.round(steps / 3), Math.round(2 * steps / 3), steps];
+    const limited = printedArrays(mujoco, m, ['actuator_ctrllimited']).actuator_ctrllimited;
     const cases = [];
     for (let t = 0; t <= steps; t++) {
-      for (let i = 0; i < m.nu; i++) d.ctrl[i] = control(m, i, t);
+      for (let i = 0; i < m.nu; i++) d.ctrl[i] = control(m, limited, i, t);
       if (marks.includes(t)) {
         const base = { t, qpos: Array.from(d.qpos), qvel: Array.from(d.qvel),
                        act: Array.from(d.act), ctrl: Array.from(d.ctrl),
                        warm: Array.from(d.qacc_warmstart) };
         const near = { ...base, qvel: base.qvel.map((v, j) => v + 0.05 * Math.sin(3.1 * j + t)),
                        ctrl: base.ctrl.slice(), near: 1 };
-        if (m.nu && m.actuator_ctrllimited[0]) near.ctrl[0] = m.actuator_ctrlrange[1];
+        if (m.nu && limited[0]) near.ctrl[0] = m.actuator_ctrlrange[1];
         const last = m.nu - 1;
-        if (m.nu > 1 && m.actuator_ctrllimited[last]) {
+        if (m.nu > 1 && limited[last]) {
           near.ctrl[last] = m.actuator_ctrlrange[2 * last];
         }
         for (const [c, centered] of [[base, 1], [near, 0]]) {

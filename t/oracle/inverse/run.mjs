@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// run.mjs: libmj's inverse dynamics against MuJoCo 3.5.1's (the oracle) from identical states.
+// run.mjs: libmj's inverse dynamics against MuJoCo 3.14.0's (the oracle) from identical states.
 //
 //   node t/oracle/inverse/run.mjs --inv INV MODEL.xml...
 //

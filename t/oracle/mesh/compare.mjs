@@ -1,7 +1,8 @@
-// t/oracle/mesh/compare.mjs: compile each mesh case with MuJoCo 3.5.1 (npm `mujoco`) and with
-// the C harness (mesh.c), and compare every array: ints exactly, floats to 2 float ulps of the
-// array's scale, doubles to 1e-10 of the array's scale; counts the compiled cases whose frame
-// (mesh_pos, mesh_quat) and volume (body_mass) are bit-identical (-v names the others).
+// t/oracle/mesh/compare.mjs: compile each mesh case with MuJoCo 3.14.0 (npm `@mujoco/mujoco`)
+// and with the C harness (mesh.c), and compare every array: ints exactly, floats to 2 float
+// ulps of the array's scale, doubles to 1e-10 of the array's scale; counts the compiled cases
+// whose frame (mesh_pos, mesh_quat) and volume (body_mass) are bit-identical (-v names the
+// others).
 //
 // usage: node compare.mjs HARNESS CASEFILE [-v]
 //   CASEFILE: one case per line, the <mesh> attributes as key=value separated by tabs

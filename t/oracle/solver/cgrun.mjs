@@ -3,7 +3,7 @@
 //
 //   node t/oracle/solver/cgrun.mjs --bin BIN MODEL.xml [START:STEPS]...
 //
-// For each START:STEPS (default 80:120 and 100:100): MuJoCo 3.5.1 runs MODEL from its default
+// For each START:STEPS (default 80:120 and 100:100): MuJoCo 3.14.0 runs MODEL from its default
 // state (nativeccd and island disabled, as libmj) and its whole state at step START, qpos, qvel
 // and qacc_warmstart, starts mjstep (--init) for STEPS steps; every frame of mjstep's run is
 // within BOUND = 1e-9 of MuJoCo's (max |a-b| / max(1, |a|, |b|) over qpos and qvel).
