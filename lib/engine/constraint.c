@@ -200,6 +200,12 @@ void mj_eqAnchors(const mjModel* m, const mjData* d, int i, mjtNum p1[3], mjtNum
   mju_addTo3(p2, d->xpos + 3 * b2);
 }
 
+// weld i's q1 qrel and q2^-1 (its orientation error is vec(q2^-1 q1 qrel))
+static void weldQuats(const mjModel* m, const mjData* d, int i, mjtNum q1r[4], mjtNum q2inv[4]) {
+  mju_mulQuat(q1r, d->xquat + 4 * m->eq_obj1id[i], m->eq_data + 11 * i + 6);
+  mju_negQuat(q2inv, d->xquat + 4 * m->eq_obj2id[i]);
+}
+
 // connect (3 rows) and weld (6 rows) of bodies b1, b2 at their anchors p1, p2 (mj_eqAnchors),
 // with q = q2^-1 q1 qrel (data[6:10]) for the weld:  pos = p1 - p2 (and torquescale vec(q)),
 // J = Jp1 - Jp2 (and torquescale times the rows of vec(0.5 q2^-1 [0, Jr1 - Jr2] q1 qrel),
@@ -229,8 +235,7 @@ static void bodyEquality(Rows* r, int i) {
   // weld: orientation error vec(q2^-1 q1 qrel) and its Jacobian, both scaled by torquescale
   if (weld) {
     mjtNum q1r[4], q2inv[4], err[4], scl = data[10];
-    mju_mulQuat(q1r, d->xquat + 4 * b1, data + 6);
-    mju_negQuat(q2inv, d->xquat + 4 * b2);
+    weldQuats(m, d, i, q1r, q2inv);
     mju_mulQuat(err, q2inv, q1r);
     for (int k = 0; k < b.nnz; k++) {
       mjtNum w[4] = {0, r->jacr[k], r->jacr[b.nnz + k], r->jacr[2 * b.nnz + k]}, t[4];
@@ -244,6 +249,15 @@ static void bodyEquality(Rows* r, int i) {
     }
   }
   addRows(r, &b);
+}
+
+// a coupling's polynomial data0 + data1 x + ... + data4 x^4 at x (Horner) and its slope; data0
+// and slope 0 without a second object (has2 0)
+static mjtNum eqPoly(const mjtNum* data, int has2, mjtNum x, mjtNum* slope) {
+  *slope = 0;
+  if (!has2) return data[0];
+  *slope = data[1] + x * (2 * data[2] + x * (3 * data[3] + x * 4 * data[4]));
+  return data[0] + x * (data[1] + x * (data[2] + x * (data[3] + x * data[4])));
 }
 
 // joint or tendon coupling, one row: with x1, x2 the joint positions (tendon lengths) relative to
@@ -290,12 +304,8 @@ static void scalarEquality(Rows* r, int i) {
     }
   }
 
-  // the polynomial and its slope at x2 (Horner); without a second object, data0
-  mjtNum poly = data[0], slope = 0;
-  if (o2 >= 0) {
-    poly += x2 * (data[1] + x2 * (data[2] + x2 * (data[3] + x2 * data[4])));
-    slope = data[1] + x2 * (2 * data[2] + x2 * (3 * data[3] + x2 * 4 * data[4]));
-  }
+  // the polynomial and its slope at x2; without a second object, data0
+  mjtNum slope, poly = eqPoly(data, o2 >= 0, x2, &slope);
 
   // the row
   mju_zero(r->jac, b.nnz);
@@ -731,13 +741,61 @@ void mj_makeImpedance(const mjModel* m, mjData* d) {
   }
 }
 
-// efc_vel = J qvel and efc_aref = -B vel - K d (pos - margin)
+// aref[i..] -= Jdot qvel of the connect or weld whose rows start at i (MuJoCo 3.7 on): the
+// anchors' relative bias acceleration a1 - a2 on the translational rows; on a weld's
+// rotational rows, whose Jacobian is torquescale/2 vec(q2^-1 [0, Jr1 - Jr2] q1 qrel), the
+// product rule with dw = omega1 - omega2, dalpha = alpha1 - alpha2 and each quaternion moving
+// as dq/dt = [0, omega] q / 2 (omega in the world frame):
+//   torquescale/2 vec(dq2^-1 [0, dw] q1 qrel + q2^-1 [0, dalpha] q1 qrel
+//                     + q2^-1 [0, dw] dq1 qrel)
+static void equalityBias(const mjModel* m, const mjData* d, int i, mjtNum* aref) {
+  int id = d->efc_id[i], b1 = m->eq_obj1id[id], b2 = m->eq_obj2id[id];
+  mjtNum p1[3], p2[3], v[3], a1[3], a2[3], w1[3], w2[3], al1[3], al2[3];
+  mj_eqAnchors(m, d, id, p1, p2);
+  mj_pointBiasAcc(m, d, p1, b1, v, a1, w1, al1);
+  mj_pointBiasAcc(m, d, p2, b2, v, a2, w2, al2);
+  for (int k = 0; k < 3; k++) aref[i + k] -= a1[k] - a2[k];
+  if (m->eq_type[id] != mjEQ_WELD) return;
+
+  // the three products, summed in sum[4]
+  const mjtNum* qrel = m->eq_data + 11 * id + 6;
+  mjtNum q1r[4], q2inv[4], dq1[4], dq2[4], dq1r[4], dq2inv[4], sum[4] = {0, 0, 0, 0};
+  mjtNum dw[4] = {0}, dal[4] = {0}, o1[4] = {0}, o2[4] = {0}, t[4], u[4];
+  weldQuats(m, d, id, q1r, q2inv);
+  for (int k = 0; k < 3; k++) {
+    dw[1 + k] = w1[k] - w2[k], dal[1 + k] = al1[k] - al2[k];
+    o1[1 + k] = 0.5 * w1[k], o2[1 + k] = 0.5 * w2[k];
+  }
+  mju_mulQuat(dq1, o1, d->xquat + 4 * b1);
+  mju_mulQuat(dq1r, dq1, qrel);
+  mju_mulQuat(dq2, o2, d->xquat + 4 * b2);
+  mju_negQuat(dq2inv, dq2);
+  const mjtNum* left[3] = {dq2inv, q2inv, q2inv};
+  const mjtNum* mid[3] = {dw, dal, dw};
+  const mjtNum* right[3] = {q1r, q1r, dq1r};
+  for (int k = 0; k < 3; k++) {
+    mju_mulQuat(t, mid[k], right[k]);
+    mju_mulQuat(u, left[k], t);
+    for (int c = 0; c < 4; c++) sum[c] += u[c];
+  }
+  mjtNum scl = 0.5 * m->eq_data[11 * id + 10];
+  for (int k = 0; k < 3; k++) aref[i + 3 + k] -= scl * sum[1 + k];
+}
+
+// efc_vel = J qvel and efc_aref = -B vel - K d (pos - margin), less Jdot qvel for connect and
+// weld rows (equalityBias)
 void mj_referenceConstraint(const mjModel* m, mjData* d) {
   mj_mulJacVec(m, d, d->efc_vel, d->qvel);
   for (int i = 0; i < d->nefc; i++) {
     const mjtNum* kbip = d->efc_KBIP + 4 * i;
     d->efc_aref[i] =
         -kbip[1] * d->efc_vel[i] - kbip[0] * kbip[2] * (d->efc_pos[i] - d->efc_margin[i]);
+  }
+  for (int i = 0; i < d->nefc && d->efc_type[i] == mjCNSTR_EQUALITY; i++) {
+    int type = m->eq_type[d->efc_id[i]];
+    if (type != mjEQ_CONNECT && type != mjEQ_WELD) continue;
+    equalityBias(m, d, i, d->efc_aref);
+    i += type == mjEQ_WELD ? 5 : 2;
   }
 }
 
@@ -842,10 +900,87 @@ static void addWrench(const mjModel* m, const mjData* d, mjtNum* cfrc, int b,
   }
 }
 
+// cfrc += the forces tendon t puts on the bodies of its path at tension `force` (along its
+// length: positive pushes its ends apart): each straight piece between path points on
+// different bodies, u the unit vector from p0 to p1, takes -force u at p0 and +force u at p1,
+// divided by its branch's pulley divisor (the pieces of qfrc = J' force).  The path's sites
+// are the model's site wraps in order; a pulley point starts a branch
+static void addTendonWrench(const mjModel* m, const mjData* d, mjtNum* cfrc, int t,
+                            mjtNum force) {
+  int w = m->tendon_adr[t], adr = d->ten_wrapadr[t], end = adr + d->ten_wrapnum[t];
+  int body0 = -1;
+  mjtNum divisor = 1, zero[3] = {0, 0, 0};
+  for (int k = adr; k < end; k++) {
+    int obj = d->wrap_obj[k], body;
+    if (obj == -2) {
+      while (m->wrap_type[w] != mjWRAP_PULLEY) w++;
+      divisor = m->wrap_prm[w++];
+      body0 = -1;
+      continue;
+    }
+    if (obj >= 0) {
+      body = m->geom_bodyid[obj];
+    } else {
+      while (m->wrap_type[w] != mjWRAP_SITE) w++;
+      body = m->site_bodyid[m->wrap_objid[w++]];
+    }
+    const mjtNum *p1 = d->wrap_xpos + 3 * k, *p0 = p1 - 3;
+    if (body0 >= 0 && body != body0) {
+      mjtNum u[3];
+      mju_sub3(u, p1, p0);
+      mju_normalize3(u);
+      mju_scl3(u, u, force / divisor);
+      addWrench(m, d, cfrc, body0, u, zero, p0, -1);
+      addWrench(m, d, cfrc, body, u, zero, p1, 1);
+    }
+    body0 = body;
+  }
+}
+
+// the torque on body 1 of weld i (its opposite on body 2) from the forces f of its three
+// rotational rows: their Jacobian is torquescale/2 A (Jr1 - Jr2) with A w = vec(q2^-1 [0, w]
+// q1 qrel), so the torque is torquescale/2 A' f (MuJoCo 3.13 on; before, f itself)
+static void weldTorque(const mjModel* m, const mjData* d, int i, const mjtNum f[3],
+                       mjtNum torque[3]) {
+  mjtNum q1r[4], q2inv[4], scl = 0.5 * m->eq_data[11 * i + 10];
+  weldQuats(m, d, i, q1r, q2inv);
+  for (int c = 0; c < 3; c++) {
+    mjtNum w[4] = {0, 0, 0, 0}, t[4];
+    w[1 + c] = 1;
+    mju_mulQuat(t, w, q1r);
+    mju_mulQuat(w, q2inv, t);
+    torque[c] = scl * mju_dot3(w + 1, f);
+  }
+}
+
+// the tension a tendon row i puts on spatial tendon t (0: none): friction efc_force, a limit
+// efc_force on the lower side and -efc_force on the upper (J = -ten_J; tendonLimitRows puts
+// the lower row first when both are active), a coupling efc_force on its first tendon and
+// -poly'(x2) efc_force on its second
+static mjtNum tendonTension(const mjModel* m, const mjData* d, int i, int t) {
+  int type = d->efc_type[i], id = d->efc_id[i];
+  mjtNum f = d->efc_force[i];
+  if (type == mjCNSTR_FRICTION_TENDON) return id == t ? f : 0;
+  if (type == mjCNSTR_LIMIT_TENDON) {
+    if (id != t) return 0;
+    int lower = d->ten_length[t] - m->tendon_range[2 * t] < m->tendon_margin[t];
+    int second = i > 0 && d->efc_type[i - 1] == type && d->efc_id[i - 1] == t;
+    return lower && !second ? f : -f;
+  }
+  if (type != mjCNSTR_EQUALITY || m->eq_type[id] != mjEQ_TENDON) return 0;
+  int o1 = m->eq_obj1id[id], o2 = m->eq_obj2id[id];
+  if (t == o1) return f;
+  if (t != o2) return 0;
+  mjtNum slope;
+  eqPoly(m->eq_data + 11 * id, 1, d->ten_length[o2] - m->tendon_length0[o2], &slope);
+  return -slope * f;
+}
+
 // cfrc_ext += the constraint forces as body wrenches about each root's subtree com: contacts
-// (frame' times mj_contactForce on body 2 at the contact point, its opposite on body 1), and
+// (frame' times mj_contactForce on body 2 at the contact point, its opposite on body 1),
 // connect and weld (efc_force on body 1 at its anchor, the opposite on body 2 at its anchor;
-// the weld's torque rows as they are, as MuJoCo does)
+// a weld's torque from its rotational rows by weldTorque), and since MuJoCo 3.13 the tension
+// of tendon limits, friction and couplings on the bodies along spatial tendons
 void mj_addConstraintWrench(const mjModel* m, const mjData* d, mjtNum* cfrc_ext) {
   for (int i = 0; i < d->ncon; i++) {
     const mjContact* con = d->contact + i;
@@ -860,12 +995,19 @@ void mj_addConstraintWrench(const mjModel* m, const mjData* d, mjtNum* cfrc_ext)
   for (int i = 0; i < d->nefc && d->efc_type[i] == mjCNSTR_EQUALITY; i++) {
     int id = d->efc_id[i], type = m->eq_type[id];
     if (type != mjEQ_CONNECT && type != mjEQ_WELD) continue;
-    mjtNum p1[3], p2[3], zero[3] = {0, 0, 0};
+    mjtNum p1[3], p2[3], torque[3] = {0, 0, 0};
     const mjtNum* f = d->efc_force + i;
-    const mjtNum* torque = type == mjEQ_WELD ? f + 3 : zero;
+    if (type == mjEQ_WELD) weldTorque(m, d, id, f + 3, torque);
     mj_eqAnchors(m, d, id, p1, p2);
     addWrench(m, d, cfrc_ext, m->eq_obj1id[id], f, torque, p1, 1);
     addWrench(m, d, cfrc_ext, m->eq_obj2id[id], f, torque, p2, -1);
     i += type == mjEQ_WELD ? 5 : 2;
+  }
+  for (int t = 0; t < m->ntendon; t++) {
+    if (m->wrap_type[m->tendon_adr[t]] == mjWRAP_JOINT) continue;
+    for (int i = 0; i < d->nefc; i++) {
+      mjtNum tension = tendonTension(m, d, i, t);
+      if (tension) addTendonWrench(m, d, cfrc_ext, t, tension);
+    }
   }
 }

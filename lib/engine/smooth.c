@@ -838,3 +838,42 @@ void mj_rnePostConstraint(const mjModel* m, mjData* d) {
   for (int b = nbody - 1; b > 0; b--)
     mju_addTo6(d->cfrc_int + 6 * m->body_parentid[b], d->cfrc_int + 6 * b);
 }
+
+// velocity v and bias acceleration a = Jdot qvel of the world point p moving with body b:
+// with r = p - subtree com, the columns of J are cdof_lin + cdof_rot x r, whose derivatives
+// are cdof_dot_lin + cdof_dot_rot x r + cdof_rot x v, so a = sum (cdof_dot qvel)_lin +
+// (sum cdof_dot qvel)_rot x r + w x v, w the body's angular velocity; alpha the rotational
+// sum.  As MuJoCo's Jacobian derivative, a quaternion dof (ball, free rotation) takes
+// cdof_dot = cvel x cdof with the whole cvel of its body, not its cdof_dot
+void mj_pointBiasAcc(const mjModel* m, const mjData* d, const mjtNum p[3], int body,
+                     mjtNum v[3], mjtNum a[3], mjtNum w_out[3], mjtNum alpha_out[3]) {
+  mjtNum r[3], w[3] = {0, 0, 0}, alpha[3] = {0, 0, 0}, tmp[3], quatdot[6];
+  mju_zero3(v);
+  mju_zero3(a);
+  int last = mj_bodyLastDof(m, body);
+  mju_sub3(r, p, d->subtree_com + 3 * m->body_rootid[body]);
+  for (int j = last; j >= 0; j = m->dof_parentid[j]) {
+    const mjtNum *cdof = d->cdof + 6 * j, *cdd = d->cdof_dot + 6 * j;
+    int jnt = m->dof_jntid[j], type = m->jnt_type[jnt];
+    if (type == mjJNT_BALL || (type == mjJNT_FREE && j >= m->jnt_dofadr[jnt] + 3)) {
+      mju_crossMotion(quatdot, d->cvel + 6 * m->dof_bodyid[j], cdof);
+      cdd = quatdot;
+    }
+    mjtNum qv = d->qvel[j];
+    mju_addToScl3(w, cdof, qv);
+    mju_addToScl3(v, cdof + 3, qv);
+    mju_addToScl3(alpha, cdd, qv);
+    mju_addToScl3(a, cdd + 3, qv);
+  }
+  // v = v_lin + w x r, a = a_lin + alpha x r + w x v
+  if (last >= 0) {
+    mju_cross(tmp, w, r);
+    mju_addTo3(v, tmp);
+    mju_cross(tmp, alpha, r);
+    mju_addTo3(a, tmp);
+    mju_cross(tmp, w, v);
+    mju_addTo3(a, tmp);
+  }
+  if (w_out) mju_copy3(w_out, w);
+  if (alpha_out) mju_copy3(alpha_out, alpha);
+}

@@ -97,6 +97,12 @@ void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr,
 void mj_addJacPointDot(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum point[3],
                        int body, const mjtNum vec[3], mjtNum scl);
 
+// velocity v and bias acceleration a = Jdot qvel of the world point p moving with body b, and
+// (when not NULL) the body's angular velocity w and bias angular acceleration alpha = Jrdot
+// qvel; needs cdof_dot
+void mj_pointBiasAcc(const mjModel* m, const mjData* d, const mjtNum p[3], int body,
+                     mjtNum v[3], mjtNum a[3], mjtNum w[3], mjtNum alpha[3]);
+
 // world position, orientation and body + 1 of an object (body com frame, body, geom, site,
 // camera); 0 when the type is not one of these
 int mj_objectFrame(const mjModel* m, const mjData* d, int objtype, int id, const mjtNum** pos,

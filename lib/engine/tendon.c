@@ -635,35 +635,6 @@ void mj_tendonArmature(const mjModel* m, mjData* d) {
   }
 }
 
-// velocity v and bias acceleration a = Jdot qvel of the world point p moving with body b:
-// with r = p - subtree com, the columns of J are cdof_lin + cdof_rot x r, whose derivatives
-// are cdof_dot_lin + cdof_dot_rot x r + cdof_rot x v, so a = sum (cdof_dot qvel)_lin +
-// (sum cdof_dot qvel)_rot x r + w x v, w the body's angular velocity
-static void pointBiasAcc(const mjModel* m, const mjData* d, const mjtNum p[3], int body,
-                         mjtNum v[3], mjtNum a[3]) {
-  mjtNum r[3], w[3] = {0, 0, 0}, alpha[3] = {0, 0, 0}, tmp[3];
-  mju_zero3(v);
-  mju_zero3(a);
-  int last = mj_bodyLastDof(m, body);
-  if (last < 0) return;
-  mju_sub3(r, p, d->subtree_com + 3 * m->body_rootid[body]);
-  for (int j = last; j >= 0; j = m->dof_parentid[j]) {
-    const mjtNum *cdof = d->cdof + 6 * j, *cdd = d->cdof_dot + 6 * j;
-    mjtNum qv = d->qvel[j];
-    mju_addToScl3(w, cdof, qv);
-    mju_addToScl3(v, cdof + 3, qv);
-    mju_addToScl3(alpha, cdd, qv);
-    mju_addToScl3(a, cdd + 3, qv);
-  }
-  // v = v_lin + w x r, a = a_lin + alpha x r + w x v
-  mju_cross(tmp, w, r);
-  mju_addTo3(v, tmp);
-  mju_cross(tmp, alpha, r);
-  mju_addTo3(a, tmp);
-  mju_cross(tmp, w, v);
-  mju_addTo3(a, tmp);
-}
-
 // the bias force of tendon armature: the kinetic energy armature (J qvel)^2 / 2 gives
 // qfrc += J' armature (Jdot qvel).  For a site-to-site piece of length L, direction u and
 // relative velocity dv, relative bias acceleration da: Jdot qvel = u'da + (dv'dv - (u'dv)^2)/L,
@@ -683,8 +654,8 @@ void mj_tendonBias(const mjModel* m, mjData* d, mjtNum* qfrc) {
       mju_sub3(u, p1, p0);
       mjtNum len = mju_normalize3(u);
       if (len < mjMINVAL) continue;
-      pointBiasAcc(m, d, p0, m->site_bodyid[s0], v0, a0);
-      pointBiasAcc(m, d, p1, m->site_bodyid[s1], v1, a1);
+      mj_pointBiasAcc(m, d, p0, m->site_bodyid[s0], v0, a0, NULL, NULL);
+      mj_pointBiasAcc(m, d, p1, m->site_bodyid[s1], v1, a1, NULL, NULL);
       mju_sub3(dv, v1, v0);
       mju_sub3(da, a1, a0);
       mjtNum udv = mju_dot3(u, dv);
