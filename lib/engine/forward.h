@@ -60,6 +60,11 @@ void mj_muscleDynamicsSlopes(mjtNum ctrl, mjtNum act, const mjtNum prm[3], mjtNu
 // (implicitfast's matrix, keeping the entries among simple dofs that its factor drops)
 void mj_implicitMatrix(const mjModel* m, mjData* d, mjtNum* A, int rne);
 
+// the first dof of joint j when it is the free joint of a standalone free body (a tree of
+// its six dofs alone, no mass below it), else -1: implicitfast integrates such a body with
+// its whole velocity derivative, the gyroscopic term included, as implicit does (MuJoCo 3.11)
+int mj_standaloneFree(const mjModel* m, int j);
+
 // sides of body b's equivalent inertia box
 void mj_inertiaBox(const mjModel* m, int b, mjtNum box[3]);
 

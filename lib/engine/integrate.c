@@ -9,7 +9,9 @@
 //                  LU without pivoting, eliminating from the last dof (no fill on a tree)
 //   implicitfast   the same without the RNE term, so D is symmetric: Cholesky L'DL of
 //                  M - h D on qM's sparsity (entries of D outside it are dropped and, as in
-//                  MuJoCo, so are the off-diagonal entries among the dofs of simple bodies)
+//                  MuJoCo, so are the off-diagonal entries among the dofs of simple bodies);
+//                  a standalone free body's six rows then come from its own dense block of
+//                  M - h D with the RNE term (LU), as in MuJoCo since 3.11
 //   RK4            the classic 4-stage tableau on (qpos, qvel, act)
 #include <math.h>
 
@@ -86,13 +88,32 @@ void mj_Euler(const mjModel* m, mjData* d) {
 
 // ---- the velocity derivative D ---------------------------------------------------------------
 
-// where D goes: A = M - h D, dense nv x nv (implicit) or on qM's sparsity, lower triangle
-// (implicitfast)
+// where D goes: A = M - h D, dense (implicit; a standalone free body's block) or on qM's
+// sparsity, lower triangle (implicitfast)
 typedef struct {
   mjtNum* A;     // the matrix being built
   mjtNum h;      // timestep
-  int dense;     // 1: A is dense row-major nv x nv; 0: A has qM's layout
+  int dense;     // 1: A is dense row-major n x n over dofs lo..lo+n-1; 0: A has qM's layout
+  int lo, n;     // the dense window (0, nv: all of D)
 } Deriv;
+
+// A(i, j) += v in a dense A, when both dofs lie in its window
+static void derivAdd(Deriv* D, int i, int j, mjtNum v) {
+  i -= D->lo, j -= D->lo;
+  if (i >= 0 && i < D->n && j >= 0 && j < D->n) D->A[(size_t)i * D->n + j] += v;
+}
+
+// whether dof i lies in D's window (always for qM's layout)
+static int derivHas(const Deriv* D, int i) {
+  return !D->dense || (i >= D->lo && i < D->lo + D->n);
+}
+
+int mj_standaloneFree(const mjModel* m, int j) {
+  int b = m->jnt_bodyid[j], adr = m->jnt_dofadr[j];
+  if (m->jnt_type[j] != mjJNT_FREE || m->body_jntnum[b] != 1) return -1;
+  if (adr + 6 < m->nv && m->dof_treeid[adr + 6] == m->dof_treeid[adr]) return -1;
+  return m->body_subtreemass[b] == m->body_mass[b] ? adr : -1;
+}
 
 // A -= h s u u' (symmetric rank-one term of D) restricted, as in MuJoCo, to pairs of dofs of
 // which one is an ancestor of the other (qM's sparsity: tendons coupling separate branches
@@ -103,10 +124,10 @@ static void derivRank1(const mjModel* m, Deriv* D, mjtNum s, const mjtNum* u) {
   for (int i = 0; i < nv; i++) {
     if (!u[i]) continue;
     if (D->dense) {
-      D->A[(size_t)i * nv + i] += c * u[i] * u[i];
+      derivAdd(D, i, i, c * u[i] * u[i]);
       for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j]) {
-        D->A[(size_t)i * nv + j] += c * u[i] * u[j];
-        D->A[(size_t)j * nv + i] += c * u[i] * u[j];
+        derivAdd(D, i, j, c * u[i] * u[j]);
+        derivAdd(D, j, i, c * u[i] * u[j]);
       }
       continue;
     }
@@ -118,8 +139,17 @@ static void derivRank1(const mjModel* m, Deriv* D, mjtNum s, const mjtNum* u) {
 
 // A -= h s on the diagonal entry of dof i
 static void derivDiag(const mjModel* m, Deriv* D, int i, mjtNum s) {
-  mjtNum* a = D->dense ? D->A + (size_t)i * m->nv + i : D->A + m->dof_Madr[i];
-  *a -= D->h * s;
+  if (D->dense) derivAdd(D, i, i, -D->h * s);
+  else D->A[m->dof_Madr[i]] -= D->h * s;
+}
+
+// whether any of the n values of vec at the dofs of D's window is nonzero (all of vec for
+// qM's layout): a dense window skips the terms that cannot reach it
+static int derivReaches(const Deriv* D, const mjtNum* vec, int n) {
+  int lo = D->dense ? D->lo : 0, hi = D->dense ? D->lo + D->n : n;
+  for (int i = lo; i < hi; i++)
+    if (vec[i]) return 1;
+  return 0;
 }
 
 // dof damping -b, tendon damping -b J'J, actuator velocity terms moment' k moment
@@ -127,9 +157,9 @@ static void derivDamperActuator(const mjModel* m, mjData* d, Deriv* D) {
   int nv = m->nv;
   if (!(m->opt.disableflags & mjDSBL_DAMPER)) {
     for (int i = 0; i < nv; i++)
-      if (m->dof_damping[i]) derivDiag(m, D, i, -m->dof_damping[i]);
+      if (m->dof_damping[i] && derivHas(D, i)) derivDiag(m, D, i, -m->dof_damping[i]);
     for (int t = 0; t < m->ntendon; t++)
-      if (m->tendon_damping[t])
+      if (m->tendon_damping[t] && derivReaches(D, d->ten_J + (size_t)t * nv, nv))
         derivRank1(m, D, -m->tendon_damping[t], d->ten_J + (size_t)t * nv);
   }
   if (m->opt.disableflags & mjDSBL_ACTUATION) return;
@@ -142,7 +172,7 @@ static void derivDamperActuator(const mjModel* m, mjData* d, Deriv* D) {
     mjtNum k = mj_actuatorForceVel(m, d, i, NULL);
     if (!k) continue;
     mj_momentRow(m, d, i, u);
-    derivRank1(m, D, k, u);
+    if (derivReaches(D, u, nv)) derivRank1(m, D, k, u);
   }
   mj_freeStack(d, mark);
 }
@@ -161,7 +191,7 @@ static void derivFluid(const mjModel* m, mjData* d, Deriv* D, mjtNum* g) {
     mjtNum r[3];
     mju_sub3(r, d->xipos + 3 * b, d->subtree_com + 3 * m->body_rootid[b]);
     int last = mj_bodyLastDof(m, b);
-    if (last < 0) continue;
+    if (last < 0 || !derivHas(D, last)) continue;
 
     for (int k = 0; k < 6; k++) {
       int i = k % 3;
@@ -194,8 +224,9 @@ static void derivFluid(const mjModel* m, mjData* d, Deriv* D, mjtNum* g) {
 // b), 6 x nchain per body; as bias_i = cdof_i' sum_{c in subtree(i)} cfrc_c, each body c adds
 //   A(i,k) += h cdof_i' dcfrc_c(:,k)   for i, k in its chain
 // A body with dofs keeps its columns at 6 dof_Madr[its last dof] (qM's row of that dof is as
-// long as the chain, and rows do not overlap); a body without dofs moves with its parent
-static void derivRNE(const mjModel* m, mjData* d, Deriv* D) {
+// long as the chain, and rows do not overlap); a body without dofs moves with its parent.
+// Only the bodies whose last dof is in dofs lo..lo+n-1 add their terms
+static void derivRNE(const mjModel* m, mjData* d, Deriv* D, int lo, int n) {
   int nv = m->nv, nbody = m->nbody;
   size_t mark = mj_markStack(d);
   mjtNum* dvel = mj_stackAlloc(d, 6 * (size_t)m->nM);
@@ -208,6 +239,7 @@ static void derivRNE(const mjModel* m, mjData* d, Deriv* D) {
     // the chain's dofs, ascending (column c: the derivative wrt qvel[chain[c]]); the parent's
     // chain is its first np, and b's block starts where its last dof's qM row does
     int last = mj_bodyLastDof(m, b), plast = mj_bodyLastDof(m, m->body_parentid[b]), nb = 0;
+    if (last >= 0 && (last < lo || last >= lo + n)) continue;
     for (int j = last; j >= 0; j = m->dof_parentid[j]) nb++;
     for (int j = last, c = nb; j >= 0; j = m->dof_parentid[j]) chain[--c] = j;
     int np = nb - m->body_dofnum[b];
@@ -262,8 +294,8 @@ static void derivRNE(const mjModel* m, mjData* d, Deriv* D) {
     // A(i,k) += h cdof_i' dcfrc(:,k) over the chain
     for (int ci = 0; ci < nb; ci++) {
       const mjtNum* cdof = d->cdof + 6 * chain[ci];
-      mjtNum* row = D->A + (size_t)chain[ci] * nv;
-      for (int ck = 0; ck < nb; ck++) row[chain[ck]] += D->h * mju_dot(cdof, dfrc + 6 * ck, 6);
+      for (int ck = 0; ck < nb; ck++)
+        derivAdd(D, chain[ci], chain[ck], D->h * mju_dot(cdof, dfrc + 6 * ck, 6));
     }
   }
   mj_freeStack(d, mark);
@@ -300,23 +332,56 @@ static void solveLU(const mjtNum* A, mjtNum* x, int n) {
   }
 }
 
-// dense row-major A = M - h D (nv x nv), D with the RNE term when rne (implicit) or without
-// it (implicitfast, then on qM's sparsity, entries among simple dofs kept)
-void mj_implicitMatrix(const mjModel* m, mjData* d, mjtNum* A, int rne) {
+// D's dense window = M - h D over its dofs: M's entries (a dof and its ancestors), then the
+// damper, actuator and fluid terms, and the RNE term of the bodies ending in the window
+// (rne 1) or only of its standalone free bodies (rne 0: implicitfast's own blocks)
+static void derivDense(const mjModel* m, mjData* d, Deriv* D, int rne) {
   int nv = m->nv;
   size_t mark = mj_markStack(d);
   mjtNum* g = mj_stackAlloc(d, (size_t)nv);
-  Deriv D = {A, m->opt.timestep, 1};
-  mju_zero(A, nv * nv);
-  for (int i = 0; i < nv; i++) {
+  mju_zero(D->A, (size_t)D->n * D->n);
+  for (int i = D->lo; i < D->lo + D->n; i++) {
     const mjtNum* row = d->qM + m->dof_Madr[i];
-    for (int j = i, k = 0; j >= 0; j = m->dof_parentid[j], k++)
-      A[(size_t)i * nv + j] = A[(size_t)j * nv + i] = row[k];
+    for (int j = i, k = 0; j >= 0; j = m->dof_parentid[j], k++) {
+      derivAdd(D, i, j, row[k]);
+      if (j != i) derivAdd(D, j, i, row[k]);
+    }
   }
-  derivDamperActuator(m, d, &D);
-  if (m->opt.density > 0 || m->opt.viscosity > 0) derivFluid(m, d, &D, g);
-  if (rne) derivRNE(m, d, &D);
+  derivDamperActuator(m, d, D);
+  if (m->opt.density > 0 || m->opt.viscosity > 0) derivFluid(m, d, D, g);
+  if (rne) {
+    derivRNE(m, d, D, D->lo, D->n);
+  } else {
+    for (int j = 0; j < m->njnt; j++) {
+      int adr = mj_standaloneFree(m, j);
+      if (adr >= 0) derivRNE(m, d, D, adr, 6);
+    }
+  }
   mj_freeStack(d, mark);
+}
+
+// dense row-major A = M - h D (nv x nv), D with the RNE term when rne (implicit) or without
+// it (implicitfast, then on qM's sparsity, entries among simple dofs kept) but for the blocks
+// of standalone free bodies, which implicitfast solves with it
+void mj_implicitMatrix(const mjModel* m, mjData* d, mjtNum* A, int rne) {
+  Deriv D = {A, m->opt.timestep, 1, 0, m->nv};
+  derivDense(m, d, &D, rne);
+}
+
+// implicitfast's own solve of each standalone free body: its six rows of qacc from
+// A x = qfrc with A its block of M - h D, the gyroscopic (RNE) term included (the block is
+// coupled to nothing else: D is tree-local), replacing the symmetric solve's
+static void freeBodySolve(const mjModel* m, mjData* d, const mjtNum* qfrc, mjtNum* qacc) {
+  for (int j = 0; j < m->njnt; j++) {
+    int adr = mj_standaloneFree(m, j);
+    if (adr < 0) continue;
+    mjtNum A[36];
+    Deriv D = {A, m->opt.timestep, 1, adr, 6};
+    derivDense(m, d, &D, 1);
+    factorLU(A, 6);
+    mju_copy(qacc + adr, qfrc + adr, 6);
+    solveLU(A, qacc + adr, 6);
+  }
 }
 
 // qacc from (M - h D) qacc = qfrc_smooth + qfrc_constraint, then advance
@@ -324,7 +389,7 @@ void mj_implicit(const mjModel* m, mjData* d) {
   int nv = m->nv, fast = m->opt.integrator == mjINT_IMPLICITFAST;
   size_t mark = mj_markStack(d);
   mjtNum* qacc = mj_stackAlloc(d, (size_t)nv);
-  Deriv D = {NULL, m->opt.timestep, !fast};
+  Deriv D = {NULL, m->opt.timestep, !fast, 0, nv};
   int fluid = m->opt.density > 0 || m->opt.viscosity > 0;
   mju_add(qacc, d->qfrc_smooth, d->qfrc_constraint, nv);
 
@@ -339,6 +404,9 @@ void mj_implicit(const mjModel* m, mjData* d) {
     if (fluid) derivFluid(m, d, &D, g);
     mj_factorI(m, d, D.A, ld, diaginv, 1);
     mj_solveLD(m, ld, diaginv, qacc, qacc, 1, 1);
+    mjtNum* qfrc = mj_stackAlloc(d, (size_t)nv);
+    mju_add(qfrc, d->qfrc_smooth, d->qfrc_constraint, nv);
+    freeBodySolve(m, d, qfrc, qacc);
   } else {
     // dense M - h D with the RNE term, LU
     D.A = mj_stackAlloc(d, (size_t)nv * nv);
