@@ -44,12 +44,14 @@ typedef enum mjtDisableBit_ {
   mjDSBL_GRAVITY = 1<<7, mjDSBL_CLAMPCTRL = 1<<8, mjDSBL_WARMSTART = 1<<9,
   mjDSBL_FILTERPARENT = 1<<10, mjDSBL_ACTUATION = 1<<11, mjDSBL_REFSAFE = 1<<12,
   mjDSBL_SENSOR = 1<<13, mjDSBL_MIDPHASE = 1<<14, mjDSBL_EULERDAMP = 1<<15,
-  mjDSBL_AUTORESET = 1<<16, mjDSBL_NATIVECCD = 1<<17, mjDSBL_ISLAND = 1<<18, mjNDISABLE = 19
+  mjDSBL_AUTORESET = 1<<16, mjDSBL_NATIVECCD = 1<<17, mjDSBL_ISLAND = 1<<18,
+  mjDSBL_MULTICCD = 1<<19, mjNDISABLE = 20
 } mjtDisableBit;
 
 typedef enum mjtEnableBit_ {
   mjENBL_OVERRIDE = 1<<0, mjENBL_ENERGY = 1<<1, mjENBL_FWDINV = 1<<2,
-  mjENBL_INVDISCRETE = 1<<3, mjENBL_MULTICCD = 1<<4, mjENBL_SLEEP = 1<<5, mjNENABLE = 6
+  mjENBL_INVDISCRETE = 1<<3, mjENBL_SLEEP = 1<<4, mjENBL_DIAGEXACT = 1<<5, mjENBL_IPC = 1<<6,
+  mjNENABLE = 7
 } mjtEnableBit;
 
 typedef enum mjtObj_ {

@@ -83,11 +83,10 @@ static const char* contactRefusal(const mjModel* m, const mjData* d, const mjCon
   int t1 = m->geom_type[con->geom1], t2 = m->geom_type[con->geom2];
   int hfield = mj_collisionFunc[t1][t2] == mjc_ConvexHField;
   int kind = pairKind(t1, t2), convex = hfield || mj_collisionFunc[t1][t2] == mjc_Convex;
-  int smooth = t1 == mjGEOM_SPHERE || t1 == mjGEOM_ELLIPSOID || t2 == mjGEOM_ELLIPSOID;
   if (!kind) return "";
   if (convex && (m->opt.disableflags & mjDSBL_NATIVECCD))
     return " (libccd's MPR contact: nativeccd disabled)";
-  if (convex && !hfield && !smooth && (m->opt.enableflags & mjENBL_MULTICCD))
+  if (convex && !hfield && mjc_multiCCD(m, con->geom1, con->geom2))
     return " (multiccd's contacts)";
   if (hfield && mayHaveMargin(m, con->geom1, con->geom2)) return " with a margin";
   return kind == PAIR_FEATURE && !featureDetermined(m, d, con) ? ", face or edge on face" : NULL;

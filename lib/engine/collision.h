@@ -70,6 +70,10 @@ typedef struct {
   const mjtNum (*prism[2])[3];
 } mjGeomPair;
 
+// whether multiccd's turned tries look for more contacts of geoms g1 and g2 (mjc_Convex):
+// multiccd not disabled, no sphere or ellipsoid, not two boxes or meshes under nativeccd
+int mjc_multiCCD(const mjModel* m, int g1, int g2);
+
 // one contact of the pair (MPR or, nativeccd on, GJK/EPA) and, with multiccd enabled, up to
 // four more found by turning the geoms slightly about the first contact
 int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,

@@ -14,9 +14,9 @@
 const char* const mj_disableFlagNames[] = {
   "constraint", "equality", "frictionloss", "limit", "contact", "spring", "damper", "gravity",
   "clampctrl", "warmstart", "filterparent", "actuation", "refsafe", "sensor", "midphase",
-  "eulerdamp", "autoreset", "nativeccd", "island", NULL};
-const char* const mj_enableFlagNames[] = {"override", "energy", "fwdinv", "invdiscrete",
-                                          "multiccd", "sleep", NULL};
+  "eulerdamp", "autoreset", "nativeccd", "island", "multiccd", NULL};
+const char* const mj_enableFlagNames[] = {"override", "energy",    "fwdinv", "invdiscrete",
+                                          "sleep",    "diagexact", "ipc",    NULL};
 
 // the keywords of the enum-valued option fields, indexed by value, as MJCF spells them
 static const char* const integratorWords[] = {"Euler", "RK4", "implicit", "implicitfast", NULL};

@@ -32,10 +32,15 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz) {
     [mjSENS_TACTILE] = "tactile", [mjSENS_PLUGIN] = "plugin", [mjSENS_USER] = "user"};
   char what[128];
 
-  // sleeping islands: simulating them awake would quietly give other motions than MuJoCo's
-  if (m->opt.enableflags & mjENBL_SLEEP) {
-    snprintf(err, errsz, "option flag 'sleep': not supported by this simulator");
-    return 1;
+  // sleeping islands, the exact constraint diagonal and IPC contacts: simulating without
+  // them would quietly give other motions than MuJoCo's
+  static const struct { int bit; const char* name; } flags[] = {
+    {mjENBL_SLEEP, "sleep"}, {mjENBL_DIAGEXACT, "diagexact"}, {mjENBL_IPC, "ipc"}};
+  for (int i = 0; i < 3; i++) {
+    if (m->opt.enableflags & flags[i].bit) {
+      snprintf(err, errsz, "option flag '%s': not supported by this simulator", flags[i].name);
+      return 1;
+    }
   }
 
   // geoms without collision functions
