@@ -1041,15 +1041,17 @@ static LinePoint lineNewton(Primal* p, const LinePoint* pt) {
 }
 
 // exact line search along p->search: the step minimizing the cost, found by 1-D Newton steps
-// until |d cost / d alpha| < gtol = tolerance ls_tolerance |search| / scale; first one-sided
-// from 0 until the derivative changes sign, then inside the bracket [lo, hi] from the Newton
-// steps of both ends and the midpoint; returns 0 when no step improves the cost
-static mjtNum lineSearch(Primal* p, mjtNum* slope) {
+// until |d cost / d alpha| < gtol = tolerance ls_tolerance |search| / scale at a point that
+// improves on alpha = 0 (MuJoCo 3.11 on); first one-sided from 0 while the derivative stays
+// below -gtol (in the search's sense), then inside the bracket [lo, hi] from the Newton steps
+// of both ends and the midpoint (the midpoint itself when the bracket no longer shrinks);
+// returns 0 when no step improves the cost, else the step, with *improve = cost(0) - cost
+static mjtNum lineSearch(Primal* p, mjtNum* slope, mjtNum* improve) {
   const mjModel* m = p->m;
   mjData* d = p->d;
   int nv = p->nv, maxeval = m->opt.ls_iterations;
   p->neval = 0;
-  *slope = 0;
+  *slope = *improve = 0;
   mjtNum snorm = mju_norm(p->search, nv);
   if (snorm < mjMINVAL) return 0;
   mjtNum gtol = m->opt.tolerance * m->opt.ls_tolerance * snorm / p->scale;
@@ -1071,62 +1073,80 @@ static mjtNum lineSearch(Primal* p, mjtNum* slope) {
   LinePoint p0 = {0, 0, 0, 0};
   lineEval(p, &p0);
   LinePoint p1 = lineNewton(p, &p0), best;
-  if (fabs(p1.d1) < gtol) {
+  if (fabs(p1.d1) < gtol && (p1.alpha == 0 || p1.cost < p0.cost)) {
     best = p1;
     goto done;
   }
 
-  // one-sided: Newton steps while the derivative keeps the sign of p1's
+  // one-sided: Newton steps while the derivative stays below -gtol in p1's sense
   int dir = p1.d1 < 0 ? 1 : -1;
   LinePoint prev = p0;
-  while (p->neval < maxeval && dir * p1.d1 < 0) {
+  while (p->neval < maxeval && dir * p1.d1 <= -gtol) {
     prev = p1;
     p1 = lineNewton(p, &p1);
-    if (fabs(p1.d1) < gtol) {
+    if (fabs(p1.d1) < gtol && p1.cost < p0.cost) {
       best = p1;
       goto done;
     }
   }
-  if (dir * p1.d1 < 0) {
+  if (p->neval >= maxeval) {
     best = p1;
     goto done;
   }
 
-  // bracketed: lo has d1 < 0, hi has d1 > 0; candidates inside move the ends inward
+  // bracketed: lo has d1 < 0, hi has d1 > 0; candidates inside move the ends inward; the
+  // best converged candidate ends the search, and the midpoint when no end moves
   LinePoint lo = dir > 0 ? prev : p1, hi = dir > 0 ? p1 : prev;
   while (p->neval < maxeval) {
     LinePoint c[3] = {lineNewton(p, &lo), lineNewton(p, &hi),
                       {0.5 * (lo.alpha + hi.alpha), 0, 0, 0}};
     lineEval(p, &c[2]);
     LinePoint nlo = lo, nhi = hi;
+    int conv = -1;
     for (int k = 0; k < 3; k++) {
       if (c[k].alpha <= lo.alpha || c[k].alpha >= hi.alpha) continue;
-      if (fabs(c[k].d1) < gtol) {
-        best = c[k];
-        goto done;
-      }
+      if (fabs(c[k].d1) < gtol && (conv < 0 || c[k].cost < c[conv].cost)) conv = k;
       if (c[k].d1 < 0 && c[k].alpha > nlo.alpha) nlo = c[k];
       if (c[k].d1 > 0 && c[k].alpha < nhi.alpha) nhi = c[k];
     }
-    if (nlo.alpha == lo.alpha && nhi.alpha == hi.alpha) break;
+    if (conv >= 0) {
+      best = c[conv];
+      goto done;
+    }
+    if (nlo.alpha == lo.alpha && nhi.alpha == hi.alpha) {
+      best = c[2];
+      goto done;
+    }
     lo = nlo;
     hi = nhi;
   }
-  best = lo.cost < hi.cost ? lo : hi;
+
+  // out of evaluations: the better end when it improves, else no step
+  best = lo.cost <= hi.cost ? lo : hi;
+  if (!(best.cost < p0.cost)) return 0;
 
 done:
   *slope = p->scale * fabs(best.d1) / snorm;
+  *improve = p0.cost - best.cost;
   return best.alpha;
 }
 
-// CG (newton = 0) or Newton (newton = 1) from qacc: iterate until the scaled improvement or
-// gradient falls below tolerance, maxiter iterations, or the line search finds no step; the
-// next direction (and with it the Hessian) is only made when there is a next iteration
+// 0.5 scale grad' Mgrad, at least 0: with Mgrad = inv(M) grad the duality gap bounding the
+// cost's distance from its minimum; with inv(H) grad the Newton decrement
+static mjtNum predicted(const Primal* p) {
+  return fmax(0, 0.5 * p->scale * mju_dot(p->grad, p->Mgrad, p->nv));
+}
+
+// CG (newton = 0) or Newton (newton = 1) from qacc, as MuJoCo 3.11 on: no iteration when the
+// start is certified (duality gap under tolerance; Newton also the gradient, then after
+// factoring the Newton decrement with it); then iterate until the scaled improvement (when
+// positive), the gradient or Newton's decrement falls below tolerance, maxiter iterations,
+// or the line search finds no step
 static void solPrimal(const mjModel* m, mjData* d, int maxiter, int newton) {
   int nv = m->nv, nefc = d->nefc;
   size_t mark = mj_markStack(d);
   Primal p = {.m = m, .d = d, .nv = nv, .nefc = nefc, .newton = newton, .scale = costScale(m)};
-  mjtNum* buf = mj_stackAlloc(d, 7 * (size_t)nv + 2 * (size_t)nefc + (size_t)(nefc + 1) / 2);
+  mjtNum* buf = mj_stackAlloc(d, 8 * (size_t)nv + 2 * (size_t)nefc + (size_t)(nefc + 1) / 2);
   d->solver_niter = 0;
   if (!buf || !jacRows(m, d, &p.J) || (newton && !hessianInit(m, d, &p.J, nefc, &p.H))) {
     mj_warning(d, mjWARN_CNSTRFULL, nefc);
@@ -1141,52 +1161,71 @@ static void solPrimal(const mjModel* m, mjData* d, int maxiter, int newton) {
   p.Mv = p.search + nv;
   p.row = p.Mv + nv;
   mjtNum* oldMgrad = p.row + nv;
-  p.Jaref = oldMgrad + nv;
+  mjtNum* oldgrad = oldMgrad + nv;
+  p.Jaref = oldgrad + nv;
   p.Jv = p.Jaref + nefc;
   p.oldstate = (int*)(p.Jv + nefc);
 
-  // the start: Ma, Jaref, forces, cost, gradient; search = -Mgrad
+  // the start: Ma, Jaref, forces, cost, gradient, and its certificate inv(M) grad
   mj_mulM(m, d, p.Ma, d->qacc);
   jacVec(&p.J, nefc, p.Jaref, d->qacc);
   mju_subFrom(p.Jaref, d->efc_aref, nefc);
   for (int i = 0; i < nefc; i++) d->efc_state[i] = -1;
   primalUpdate(&p);
-  precondition(&p, 1);
+  mj_solveM(m, d, p.Mgrad, p.grad, 1);
+  mjtNum tol = m->opt.tolerance;
+  int small = p.scale * mju_norm(p.grad, nv) < tol;
+  int done = predicted(&p) < tol && (!newton || small);
+  if (!done && newton) {
+    precondition(&p, 1);
+    done = small && predicted(&p) < tol;
+  }
   mju_scl(p.search, p.Mgrad, -1, nv);
 
-  for (int iter = 0; iter < maxiter; iter++) {
+  for (int iter = 0; iter < maxiter && !done; iter++) {
     // line search, then move: qacc += alpha search, Ma += alpha Mv, Jaref += alpha Jv
-    mjtNum slope, alpha = lineSearch(&p, &slope);
+    mjtNum slope, improve, alpha = lineSearch(&p, &slope, &improve);
     if (alpha == 0) break;
     mju_addToScl(d->qacc, p.search, alpha, nv);
     mju_addToScl(p.Ma, p.Mv, alpha, nv);
     mju_addToScl(p.Jaref, p.Jv, alpha, nefc);
 
-    // update forces, cost and gradient
-    mjtNum oldcost = p.cost;
-    if (!newton) mju_copy(oldMgrad, p.Mgrad, nv);
-    mjtNum oldgradMgrad = newton ? 0 : mju_dot(p.grad, p.Mgrad, nv);
+    // update forces, cost, gradient and the preconditioned gradient
+    mju_copy(oldgrad, p.grad, nv);
+    mju_copy(oldMgrad, p.Mgrad, nv);
     primalUpdate(&p);
+    precondition(&p, 0);
 
     // statistics and the stopping test
-    mjtNum improvement = p.scale * (oldcost - p.cost);
+    mjtNum improvement = p.scale * improve;
     mjtNum gradient = p.scale * mju_norm(p.grad, nv);
     saveStats(d, iter, improvement, gradient, slope, activeCount(d), p.nchange, p.neval,
               newton ? p.nchange : 0);
     d->solver_niter = iter + 1;
-    if (improvement < m->opt.tolerance || gradient < m->opt.tolerance) break;
+    if ((improvement > 0 && improvement < tol) || gradient < tol ||
+        (newton && predicted(&p) < tol))
+      break;
 
-    // next direction: Newton -inv(H) grad; CG Polak-Ribiere-plus
-    // beta = max(0, grad' (Mgrad - oldMgrad) / (oldgrad' oldMgrad))
-    precondition(&p, 0);
+    // next direction: Newton -inv(H) grad; CG Hager-Zhang with y = grad - oldgrad, d the
+    // search: beta = max(-1 / (|d| min(0.01, |grad|)), (y'Mgrad - 2 (y'My / d'y) d'grad) / d'y),
+    // 0 (steepest descent) when d'y < mjMINVAL
     if (newton) {
       mju_scl(p.search, p.Mgrad, -1, nv);
-    } else {
-      mju_sub(p.row, p.Mgrad, oldMgrad, nv);
-      mjtNum beta = mju_dot(p.grad, p.row, nv) / fmax(mjMINVAL, oldgradMgrad);
-      if (beta < 0) beta = 0;
-      for (int i = 0; i < nv; i++) p.search[i] = -p.Mgrad[i] + beta * p.search[i];
+      continue;
     }
+    mjtNum* y = p.row;
+    mju_sub(y, p.grad, oldgrad, nv);
+    mju_sub(oldMgrad, p.Mgrad, oldMgrad, nv);
+    mjtNum dy = mju_dot(p.search, y, nv), beta = 0;
+    if (dy >= mjMINVAL) {
+      mjtNum yMy = mju_dot(y, oldMgrad, nv), yMg = mju_dot(y, p.Mgrad, nv);
+      mjtNum dg = mju_dot(p.search, p.grad, nv);
+      mjtNum hz = (yMg - 2 * (yMy / dy) * dg) / dy;
+      mjtNum eta = -1 / fmax(mjMINVAL, mju_norm(p.search, nv) *
+                                           fmin(0.01, mju_norm(p.grad, nv)));
+      beta = fmax(eta, hz);
+    }
+    for (int i = 0; i < nv; i++) p.search[i] = -p.Mgrad[i] + beta * p.search[i];
   }
   mj_freeStack(d, mark);
 }
