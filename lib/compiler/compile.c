@@ -333,7 +333,7 @@ static void fillItems(Ctx* c, mjModel* m) {
     // the body's collision summary
     m->body_contype[b] |= s->contype;
     m->body_conaffinity[b] |= s->conaffinity;
-    if (s->margin > m->body_margin[b]) m->body_margin[b] = s->margin;
+    if (s->margin + s->gap > m->body_margin[b]) m->body_margin[b] = s->margin + s->gap;
   }
   for (int i = 0; i < m->nsite; i++) {
     const Item* it = c->obj[K_SITE].p[i];

@@ -92,9 +92,11 @@ static int compareCandidates(const void* x, const void* y) {
 // body pair signature: min << 16 | max
 static int signature(int b1, int b2) { return b1 < b2 ? (b1 << 16) | b2 : (b2 << 16) | b1; }
 
-// the margin of a geom in the broad phase: half of an overriding margin, else its own
+// the detection distance of a geom in the broad phase: half of an overriding margin, else its
+// margin and gap (since MuJoCo 3.9 contacts are detected within margin + gap)
 static mjtNum geomMargin(const mjModel* m, int g) {
-  return (m->opt.enableflags & mjENBL_OVERRIDE) ? 0.5 * m->opt.o_margin : m->geom_margin[g];
+  return (m->opt.enableflags & mjENBL_OVERRIDE) ? 0.5 * m->opt.o_margin
+                                                : m->geom_margin[g] + m->geom_gap[g];
 }
 
 // 1 when the bounding spheres (inflated by the margin) of g1 and g2 overlap, and when slack
@@ -529,6 +531,11 @@ static mjtNum candidateMargin(const mjModel* m, const Candidate* c) {
   return c->kind == 0 ? m->pair_margin[c->a] : m->geom_margin[c->a] + m->geom_margin[c->b];
 }
 
+// the gap of candidate c: its pair's, else its geoms' summed (the override keeps it)
+static mjtNum candidateGap(const mjModel* m, const Candidate* c) {
+  return c->kind == 0 ? m->pair_gap[c->a] : m->geom_gap[c->a] + m->geom_gap[c->b];
+}
+
 // the parameters of candidate c's contacts: its pair's or its geoms' mixed, then the override
 static void candidateParams(const mjModel* m, const Candidate* c, Params* p) {
   if (c->kind == 0) pairParams(m, c->a, p);
@@ -549,7 +556,8 @@ static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Candid
   }
   mjfCollision fn = mj_collisionFunc[m->geom_type[g1]][m->geom_type[g2]];
   if (!fn) return 0;
-  mjtNum margin = candidateMargin(m, cand);
+  // contacts are detected within margin + gap, their rows made within margin (MuJoCo 3.9 on)
+  mjtNum margin = candidateMargin(m, cand) + candidateGap(m, cand);
   if (!spheresOverlap(m, d, g1, g2, margin, NULL)) return 0;
 
   // straight into the list when a pair's worth fits, else through a buffer
@@ -572,7 +580,7 @@ static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Candid
     if (con != d->contact + d->ncon) *c = con[i];
     if (c->frame[3] == 0 && c->frame[4] == 0 && c->frame[5] == 0) mju_makeFrame(c->frame);
     else mju_cross(c->frame + 6, c->frame, c->frame + 3);
-    c->includemargin = p->margin - p->gap;
+    c->includemargin = p->margin;
     mju_copy(c->friction, p->friction, 5);
     mju_copy(c->solref, p->solref, 2);
     mju_copy(c->solreffriction, p->solreffriction, 2);
