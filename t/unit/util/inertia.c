@@ -1,5 +1,6 @@
 // t/unit/util/inertia.c: primitive inertias, bounds and body principal frames (lib/util/inertia.c).
-// Oracle numbers come from MuJoCo 3.5.1 (npm `mujoco`) on the XML quoted next to them.
+// Oracle numbers come from MuJoCo 3.5.1 (npm `mujoco`) on the XML quoted next to them; the
+// combined boxes from MuJoCo 3.14.0 (npm `@mujoco/mujoco`), whose compiler turns to them exactly.
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -80,16 +81,16 @@ static void boxes(int n, const mjtNum* size, const mjtNum* mass, const mjtNum* p
 // oracle body_mass, body_ipos, body_iquat, body_inertia:
 //   <body><geom type="box" size="0.1 0.2 0.3" pos="0.1 0.2 0.3" mass="1"/>
 //     <geom type="box" size="0.3 0.1 0.1" pos="-0.3 0.1 0.05" euler="10 20 30" mass="2"/></body>
-//   3 | -1/6 .13333 .13333 | .37809323450314658 .36809799545402799 .38147378247470087
-//   .75896450842586971 | .25522817335230435 .21946822562223978 .075303601025455608
+//   3 | -1/6 .13333 .13333 | .37809323342719453 .36809799329988552 .38147378353618638
+//   .75896450947310901 | .25522817335230491 .21946822562224022 .075303601025455746
 //   <body><geom type="box" size="0.1 0.3 0.2" mass="1" pos="±0.1 0 0" euler="0 0 90"/> (x2)
 //   2 | 0 0 0 | .5 .5 .5 .5 | .10666666666666669 .086666666666666670 .033333333333333340
 Test(inertia, combine) {
   mjtNum q2[8] = {1, 0, 0, 0};
   euler(q2 + 4, 10, 20, 30);
-  mjtNum want[11] = {3, -1.0 / 6, 0.4 / 3, 0.4 / 3, 0.37809323450314658, 0.36809799545402799,
-                     0.38147378247470087, 0.75896450842586971, 0.25522817335230435,
-                     0.21946822562223978, 0.075303601025455608};
+  mjtNum want[11] = {3, -1.0 / 6, 0.4 / 3, 0.4 / 3, 0.37809323342719453, 0.36809799329988552,
+                     0.38147378353618638, 0.75896450947310901, 0.25522817335230491,
+                     0.21946822562224022, 0.075303601025455746};
   boxes(2, (mjtNum[]){0.1, 0.2, 0.3, 0.3, 0.1, 0.1}, (mjtNum[]){1, 2},
         (mjtNum[]){0.1, 0.2, 0.3, -0.3, 0.1, 0.05}, q2, want);
   mjtNum q90[8];
