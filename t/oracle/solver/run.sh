@@ -69,10 +69,10 @@ for model in t/oracle/solver/*.xml; do
         node scripts/oracle.mjs efc "$model" --disable island --set tolerance=1e-12 \
           --set solver=$solver --set cone=$cone --set impratio=$impratio \
           --set iterations=$iter >"$cases"
-        label=${model##*/}:$solver:$cone:$impratio
-        judged "$label:dense" "$model" --max-err $err $niter
+        run=${model##*/}:$solver:$cone:$impratio
+        judged "$run:dense" "$model" --max-err $err $niter
         # once more on compressed rows (the sparse Hessian for Newton, sparse W for PGS)
-        judged "$label:sparse" "$model" --max-err $err $niter --sparse
+        judged "$run:sparse" "$model" --max-err $err $niter --sparse
       done
     done
   done
