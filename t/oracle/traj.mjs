@@ -517,10 +517,12 @@ for (const file of models) {
 }
 
 // the verdict of a row: a model our compiler rejects as "not supported yet" is reported, not
-// failed (t/oracle/run.sh counts those features); a listed one with its entry's note
+// failed (t/oracle/run.sh counts those features); one that is not ok with its error (the
+// number t/oracle/known.txt bounds) and a listed one with its entry's note
 function rowVerdict(r) {
   if (r.unsupported) return '  UNSUPPORTED';
-  return `  ${r.judged.word}${r.judged.note ? ` (${r.judged.note})` : ''}`;
+  const err = r.judged.word === 'ok' ? '' : ` error ${fmt(r.worst)}`;
+  return `  ${r.judged.word}${err}${r.judged.note ? ` (${r.judged.note})` : ''}`;
 }
 let failed = 0, nknown = 0;
 const count = (r) => {
