@@ -1,6 +1,6 @@
 // compare.mjs: our compiled models against MuJoCo's, field by field, in one node process.
 //
-//   node t/oracle/compare.mjs --mjc BIN/mjc [-v] MODEL.xml...
+//   node t/oracle/compare.mjs --mjc BIN/mjc [--suite NAME] [-v] MODEL.xml...
 //
 // For each model it runs `mjc info --json MODEL` and the oracle (scripts/oracle.mjs), and
 // compares every field present in both: integers exactly, reals to 1e-10 relative,
@@ -12,11 +12,15 @@
 //   - the names and paths buffers as lists of strings, and the name_*adr / *_pathadr offsets
 //     as the string each one addresses.
 // Prints OK, UNSUPPORTED (our compiler says "not supported yet") or MISMATCH/FAIL per model,
-// then "N models match, K unsupported (...), F mismatch".  Exit status 1 when any model
-// mismatches or our compiler rejects a model MuJoCo accepts for another reason.
+// then "N models match, K unsupported (...), J known, F mismatch".  A model listed in
+// t/oracle/known.txt under suite NAME (default compile; its label: the path from the current
+// directory) is judged against its entry (t/oracle/known.mjs) and its line gets the verdict.
+// Exit status 1 when any model mismatches (beyond a known divergence, or a stale entry) or our
+// compiler rejects a model MuJoCo accepts for another reason.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { openOracle } from '../../scripts/oracle.mjs';
+import { verdict } from './known.mjs';
 
 const RTOL = 1e-10;
 
@@ -212,16 +216,25 @@ function feature(msg) {
 async function main(argv) {
   let mjc = 'mjc';
   let verbose = false;
+  let suite = 'compile';
   const files = [];
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--mjc') mjc = argv[++i];
+    else if (argv[i] === '--suite') suite = argv[++i];
     else if (argv[i] === '-v') verbose = true;
     else files.push(argv[i]);
   }
   const oracle = await openOracle();
-  const counts = { ok: 0, unsupported: 0, mismatch: 0 };
+  const counts = { ok: 0, unsupported: 0, known: 0, mismatch: 0 };
   const features = new Map();
   const root = process.cwd();
+
+  // a model's verdict against the known divergences: its line, with the note of a listed case
+  const judge = (label, err, passed, line) => {
+    const v = verdict(suite, label, err, passed);
+    counts[v.fail ? 'mismatch' : v.word === 'known' ? 'known' : 'ok']++;
+    console.log(line + (v.note ? `  ${v.word} (${v.note})` : ''));
+  };
 
   for (const file of files) {
     const label = path.relative(root, file);
@@ -241,11 +254,10 @@ async function main(argv) {
       }
       const theirs = oracle.model(file);
       if (theirs.error !== undefined) {
-        counts.ok++;
-        console.log(`OK ${label} (both reject)`);
+        judge(label, 0, true, `OK ${label} (both reject)`);
       } else {
-        counts.mismatch++;
-        console.log(`FAIL ${label}: MuJoCo accepts it, mjc says: ${stderr || run.status}`);
+        judge(label, Infinity, false,
+              `FAIL ${label}: MuJoCo accepts it, mjc says: ${stderr || run.status}`);
       }
       continue;
     }
@@ -254,18 +266,18 @@ async function main(argv) {
     const ours = JSON.parse(run.stdout);
     const theirs = oracle.model(file);
     if (theirs.error !== undefined) {
-      counts.mismatch++;
-      console.log(`FAIL ${label}: mjc accepts it, MuJoCo says: ${theirs.error}`);
+      judge(label, Infinity, false, `FAIL ${label}: mjc accepts it, MuJoCo says: ${theirs.error}`);
       continue;
     }
     const diffs = compareModel(ours, theirs, oracle.tables);
     if (!diffs.length) {
-      counts.ok++;
-      console.log(`OK ${label}`);
+      judge(label, 0, true, `OK ${label}`);
       continue;
     }
-    counts.mismatch++;
-    console.log(`MISMATCH ${label}: ${diffs.length} field${diffs.length > 1 ? 's' : ''}`);
+    // the error: the largest field's (a length mismatch is infinite)
+    const err = Math.max(...diffs.map(([, d]) => (d.length ? Infinity : d.max)));
+    judge(label, err, false, `MISMATCH ${label}: ${diffs.length} field` +
+                             `${diffs.length > 1 ? 's' : ''}, max err ${err.toExponential(1)}`);
     const shown = verbose ? diffs : diffs.slice(0, SHOWN);
     for (const [field, d] of shown) console.log(`  ${describe(field, d)}`);
     if (shown.length < diffs.length) console.log(`  ... and ${diffs.length - shown.length} more`);
@@ -274,7 +286,7 @@ async function main(argv) {
   // the totals
   const feats = [...features].map(([f, n]) => (n > 1 ? `${f} x${n}` : f)).join('; ');
   console.log(`${counts.ok} models match, ${counts.unsupported} unsupported` +
-              `${feats ? ` (${feats})` : ''}, ${counts.mismatch} mismatch`);
+              `${feats ? ` (${feats})` : ''}, ${counts.known} known, ${counts.mismatch} mismatch`);
   return counts.mismatch ? 1 : 0;
 }
 

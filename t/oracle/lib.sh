@@ -23,3 +23,12 @@ helper() {
   # shellcheck disable=SC2086
   $CC $CFLAGS -o "$out" "t/oracle/$1" "$(dirname "$BIN")/libmj.a" $LDLIBS && echo "$out"
 }
+
+# the known divergences (t/oracle/known.txt) a suite meets: t/oracle/known.mjs appends each
+# known case to the file ORACLE_KNOWN; known_total SUITE prints their count and removes it
+ORACLE_KNOWN=$(mktemp)
+export ORACLE_KNOWN
+known_total() {
+  echo "$1: $(wc -l <"$ORACLE_KNOWN") known divergences (t/oracle/known.txt)"
+  rm -f "$ORACLE_KNOWN"
+}

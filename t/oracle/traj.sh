@@ -10,7 +10,8 @@
 # models/*.xml but crowd100, and the corpus models named below (beside the repository; the
 # contact run adds the contact-rich ones of `extra` and a box stack).  Builds the helper t/oracle/fwd.c against
 # BIN/../libmj.a with CC, CFLAGS and LDLIBS (make check passes its own) into a temporary
-# directory.  Exit status: nonzero when any row of either run is beyond its bound.
+# directory.  Rows listed in t/oracle/known.txt (suite traj) are judged against their entries.
+# Exit status: nonzero when any row of either run is beyond its bound and its entry's.
 set -eu
 
 cd "$(dirname "$0")/../.."
@@ -67,4 +68,5 @@ node t/oracle/traj.mjs --bin "$tmp" --fwd "$tmp/fwd" $smooth "$@" || status=1
 # shellcheck disable=SC2086
 node t/oracle/traj.mjs --bin "$tmp" --contacts --seconds "${TRAJ_SECONDS:-10}" "$@" $extra ||
   status=1
+known_total traj
 exit $status

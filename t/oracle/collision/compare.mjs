@@ -17,14 +17,18 @@
 // every number (dist, pos, frame, friction, solref, solreffriction, solimp, includemargin)
 // within BOUND for analytic pairs and CCD_BOUND for pairs that go through libccd (MuJoCo runs
 // with nativeccd disabled so that it uses libccd's MPR as well; with the same support functions
-// and normal refinement MPR takes the same steps, so the bound is the same).  Exit status 1
-// when a model is beyond its bounds.
+// and normal refinement MPR takes the same steps, so the bound is the same).  A model listed in
+// t/oracle/known.txt (suite collision; the case: the model's directory and name, and the
+// options above as given) is judged against its entry (t/oracle/known.mjs), its error the largest field's
+// (infinite when the contacts differ in number, order, geoms or dim).  Exit status 1 when a
+// model is beyond its bounds and its entry's.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openOracle } from '../../../scripts/oracle.mjs';
 import { rng } from '../cases.mjs';
+import { verdict } from '../known.mjs';
 
 const BOUND = 1e-10;
 const CCD_BOUND = 1e-10;
@@ -44,12 +48,14 @@ const ANALYTIC = new Set([[PLANE, SPHERE], [PLANE, CAPSULE], [PLANE, ELLIPSOID],
 const argv = process.argv.slice(2);
 let bin = null, verbose = false, sameFrames = false;
 const files = [], opts = { set: [], disable: ['nativeccd'], enable: [] };
+const runWords = [];  // the options that change the cases, for their labels
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--bin') bin = argv[++i];
   else if (argv[i] === '--verbose') verbose = true;
-  else if (argv[i] === '--random') RANDOM = +argv[++i];
-  else if (argv[i] === '--same-frames') sameFrames = true;
+  else if (argv[i] === '--random') runWords.push(argv[i], RANDOM = +argv[++i]);
+  else if (argv[i] === '--same-frames') runWords.push(argv[i]), sameFrames = true;
   else if (['--set', '--disable', '--enable'].includes(argv[i])) {
+    runWords.push(argv[i], argv[i + 1]);
     opts[argv[i].slice(2)].push(argv[++i]);
   }
   else files.push(argv[i]);
@@ -133,9 +139,12 @@ function oracleContacts(mujoco, m, states) {
 
 const FIELDS = [['dist', 3, 4], ['pos', 4, 7], ['frame', 7, 16], ['param', 16, 31]];
 
+// a model's name in the table and in its case label: its directory and name (models/boxes)
+const caseName = (file) => `${path.basename(path.dirname(file))}/${path.basename(file, '.xml')}`;
+
 // compare one model; returns its row
 function checkModel(oracle, file, seed) {
-  const row = { name: path.basename(file, '.xml'), states: 0, contacts: 0, ccd: 0,
+  const row = { name: caseName(file), states: 0, contacts: 0, ccd: 0,
                 err: {}, ccdErr: {}, beyond: 0, bad: [], pass: true };
   const m = oracle.loadModel(file, opts);
   const frameArgs = [];
@@ -208,23 +217,32 @@ console.log(`contacts at identical positions: max |ours - MuJoCo| (bounds: analy
 console.log(pad('model', 24) + padl('states', 7) + padl('contacts', 9) + padl('ccd', 6) +
             FIELDS.map(([n]) => padl(n, 9)).join('') + FIELDS.map(([n]) => padl(`ccd ${n}`, 11))
               .join('') + '  verdict');
-let failed = 0;
+let failed = 0, nknown = 0;
 for (let f = 0; f < files.length; f++) {
+  // the case: the model and the run's options, judged against t/oracle/known.txt
+  const name = caseName(files[f]);
+  const judge = (err, passed) => {
+    const v = verdict('collision', [name, ...runWords].join(' '), err, passed);
+    if (v.fail) failed++;
+    if (v.word === 'known') nknown++;
+    return `  ${v.word}${v.note ? ` (${v.note})` : ''}`;
+  };
   let row;
   try {
     row = checkModel(oracle, files[f], 1234 + f);
   } catch (e) {
-    console.log(pad(path.basename(files[f], '.xml'), 24) + `  FAIL (${e.message || e})`);
-    failed++;
+    console.log(pad(name, 24) + judge(Infinity, false) + ` (${e.message || e})`);
     continue;
   }
+  // the error: the largest field's, infinite when contact sets differ
+  const err = row.bad.some((l) => !l.includes(' contact ')) ? Infinity
+    : Math.max(...FIELDS.flatMap(([n]) => [row.err[n], row.ccdErr[n]]));
   console.log(pad(row.name, 24) + padl(row.states, 7) + padl(row.contacts, 9) +
               padl(row.ccd, 6) + FIELDS.map(([n]) => padl(fmt(row.err[n]), 9)).join('') +
               FIELDS.map(([n]) => padl(fmt(row.ccdErr[n]), 11)).join('') +
-              (row.pass ? '  ok' : '  FAIL'));
+              judge(err, row.pass));
   if (row.beyond) console.log(`    ${row.beyond} contacts beyond the bounds`);
   for (const l of row.bad.slice(0, verbose ? 20 : 3)) console.log(`    ${l}`);
-  if (!row.pass) failed++;
 }
-console.log(`\ncompare.mjs: ${files.length} models, ${failed} failed`);
+console.log(`\ncompare.mjs: ${files.length} models, ${nknown} known, ${failed} failed`);
 process.exitCode = failed ? 1 : 0;

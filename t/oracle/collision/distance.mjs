@@ -9,10 +9,14 @@
 // distance differs from MuJoCo's by more than BOUND (measured: 1.5e-15; before GJK stopped as
 // MuJoCo's does, up to 2.4e-1: separated poses read as overlapping).  Poses where MuJoCo's EPA
 // runs (its cores overlap, or its GJK ends at the origin) trap in the WebAssembly build when
-// ccd_iterations exceeds its static EPA storage: they are skipped and counted.
+// ccd_iterations exceeds its static EPA storage: they are skipped and counted.  The worst
+// distance is judged against t/oracle/known.txt (suite collision, case "distance MODEL --states
+// N") by t/oracle/known.mjs.
 import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { openOracle } from '../../../scripts/oracle.mjs';
 import { rng, parseArgs } from './poses.mjs';
+import { verdict } from '../known.mjs';
 
 const BOUND = 1e-12;  // largest |ours - MuJoCo|
 
@@ -57,6 +61,7 @@ for (let g = 1; g < ngeom; g++) {
 }
 d.delete();
 m.delete();
-const pass = worst <= BOUND;
-console.log(`distance.mjs: ${pass ? 'ok' : 'FAIL'}`);
-process.exitCode = pass ? 0 : 1;
+const v = verdict('collision', `distance ${path.basename(file, '.xml')} --states ${nstate}`, worst,
+                  worst <= BOUND);
+console.log(`distance.mjs: ${v.word}${v.note ? ` (${v.note})` : ''}`);
+process.exitCode = v.fail ? 1 : 0;

@@ -21,8 +21,9 @@
 // other constraint rows or row states: there the step has no derivative and differences
 // straddle a kink; a state beyond the bound passes, marked k, when libmj's centered
 // differences converge to the exact Jacobians as eps shrinks: the differences' own error, as
-// at a kink of the fluid drag |v| v at rest; all counted).  One line per state; exit status 1
-// on a failure.
+// at a kink of the fluid drag |v| v at rest; all counted).  One line per state; a state listed
+// in t/oracle/known.txt (suite deriv, DIR/MODEL[:KEY] VARIANT STEP NEAR) is judged against its
+// entry (t/oracle/known.mjs).  Exit status 1 on a failure.
 //
 // MuJoCo's centered D has the wrong sign (3.5.1 to 3.14.0): at every state its centered D is
 // the negative of its own forward D (and of the derivative: its centered B, forward B and forward
@@ -32,6 +33,7 @@
 import path from 'node:path';
 import { openOracle, printedArrays, legacyQM } from '../../../scripts/oracle.mjs';
 import { variantOptions, runHelper } from '../cases.mjs';
+import { verdict } from '../known.mjs';
 
 const BOUND = 1e-6;
 const EXACT_BOUND = 1e-5;
@@ -191,8 +193,14 @@ for (const spec of models) {
       else if (ex !== null) exactWorst = Math.max(exactWorst, ex);
       const fail = !(errs[worst] <= BOUND) || !mine[k].same ||
                    (ex !== null && !(ex <= EXACT_BOUND) && !kink);
+      // judged against t/oracle/known.txt: the error the largest of the differences' and the
+      // exact Jacobians' (not at a kink), infinite when the state changed
+      const v = verdict('deriv', `${path.basename(path.dirname(file))}/${path.basename(file)}` +
+                        `${key === null ? '' : `:${key}`} ${words.join(' ') || '-'} ${c.t} ` +
+                        `${c.near ? 1 : 0}`,
+                        mine[k].same ? Math.max(errs[worst], kink ? 0 : ex ?? 0) : Infinity, !fail);
       for (const b of BLOCKS) worstOf[b] = Math.max(worstOf[b] || 0, errs[b]);
-      if (fail) failures++;
+      if (v.fail) failures++;
       ncase++;
       const e = (x) => x.toExponential(1).padStart(8);
       console.log(`${path.basename(path.dirname(file)).slice(0, 7)}/${path.basename(file)}`
@@ -203,7 +211,7 @@ for (const spec of models) {
                   `${event ? '   event' : ex === null ? '       -' : e(ex)}${kink ? 'k' : ''}` +
                   ` (${worst})` +
                   `${mine[k].same ? '' : ' STATE CHANGED'}` +
-                  `${fail ? '  FAIL' : ''}`);
+                  `${v.word === 'ok' ? '' : `  ${v.word}`}${v.note ? ` (${v.note})` : ''}`);
     });
   }
 }

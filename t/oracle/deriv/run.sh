@@ -29,4 +29,7 @@ if [ $# -eq 0 ]; then
     [ -f "$c/${f%%:*}" ] && set -- "$@" "$c/$f"
   done
 fi
-exec node t/oracle/deriv/run.mjs --deriv "$deriv" "$@"
+status=0
+node t/oracle/deriv/run.mjs --deriv "$deriv" "$@" || status=1
+known_total deriv
+exit $status

@@ -22,4 +22,7 @@ if [ $# -eq 0 ]; then
   corpus=../shared/corpus/gymnasium/humanoid.xml
   [ -f "$corpus" ] && set -- "$@" "$corpus"
 fi
-exec node t/oracle/inverse/run.mjs --inv "$inv" "$@"
+status=0
+node t/oracle/inverse/run.mjs --inv "$inv" "$@" || status=1
+known_total inverse
+exit $status

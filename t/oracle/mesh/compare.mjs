@@ -7,10 +7,14 @@
 // usage: node compare.mjs HARNESS CASEFILE [-v]
 //   CASEFILE: one case per line, the <mesh> attributes as key=value separated by tabs
 //   (file=PATH is copied into MuJoCo's virtual file system).  Prints one line per case
-//   (ok / DIFF / both-error / ERR) and a summary per format; exits 1 on any difference.
+//   (ok / DIFF / both-error / ERR) and a summary per format.  A case listed in
+//   t/oracle/known.txt (suite mesh; its label the line, a file named from the corpus directory
+//   on) is judged against its entry (t/oracle/known.mjs), its error the largest difference /
+//   tolerance (infinite when one side refuses it).  Exits 1 on any difference beyond those.
 import load from '../../../scripts/node_modules/@mujoco/mujoco/mujoco.js';
 import fs from 'node:fs';
 import { execFileSync } from 'node:child_process';
+import { verdict } from '../known.mjs';
 
 const [harness, casefile, verbose] = process.argv.slice(2);
 const mj = await load();
@@ -65,9 +69,22 @@ function compare(k, a, b) {
   return { bad: worst, why: at < 0 ? '' : `[${at}] ${a[at]} vs ${b[at]}` };
 }
 
+// a case's label in t/oracle/known.txt: its line, a file named from the corpus directory on (or
+// by its base name when outside the corpus)
+const caseLabel = (line) => line.replace(/\t/g, ' ').replace(/^file=(\S+)/, (_, f) =>
+  `file=${f.includes('/corpus/') ? f.slice(f.lastIndexOf('/corpus/') + 8) : f.split('/').pop()}`);
+
+// a case's verdict against t/oracle/known.txt (suite mesh), counted; the note to print or ''
+let fails = 0, nknown = 0;
+function judge(line, err, passed) {
+  const v = verdict('mesh', caseLabel(line), err, passed);
+  if (v.fail) fails++;
+  if (v.word === 'known') nknown++;
+  return v.note ? `  ${v.word} (${v.note})` : '';
+}
+
 const lines = fs.readFileSync(casefile, 'utf8').split('\n').filter(l => l.trim());
 const summary = {};
-let fails = 0;
 for (const line of lines) {
   const attrs = {};
   for (const kv of line.split('\t')) {
@@ -84,15 +101,16 @@ for (const line of lines) {
   if (want.error || got.error) {
     if (want.error && got.error) {
       s.ok++;
-      console.log(`both-error ${name}`);
+      console.log(`both-error ${name}${judge(line, 0, true)}`);
     } else {
-      fails++;
-      console.log(`ERR ${name}: mujoco ${want.error || 'ok'}; ours ${got.error || 'ok'}`);
+      console.log(`ERR ${name}: mujoco ${want.error || 'ok'}; ours ${got.error || 'ok'}` +
+                  judge(line, Infinity, false));
     }
     if (verbose) console.log(`  mujoco: ${want.error}\n  ours:   ${got.error}`);
     continue;
   }
   const diffs = [];
+  let err = 0;  // the largest difference / tolerance
   const exact = ks => ks.every(k => want[k].length === got[k].length &&
     want[k].every((x, i) => x === got[k][i]));
   s.built++;
@@ -103,14 +121,20 @@ for (const line of lines) {
   for (const k of fields) {
     const r = compare(k, want[k], got[k]);
     s.worst[k] = Math.max(s.worst[k] ?? 0, r.bad);
+    err = Math.max(err, r.bad);
     if (r.bad > 1) diffs.push(`${k} x${r.bad.toPrecision(3)} ${r.why}`);
   }
-  if (diffs.length) { fails++; console.log(`DIFF ${name}\n  ${diffs.join('\n  ')}`); }
-  else { s.ok++; if (verbose) console.log(`ok ${name}`); }
+  const note = judge(line, err, !diffs.length);
+  if (diffs.length) console.log(`DIFF ${name}${note}\n  ${diffs.join('\n  ')}`);
+  else {
+    s.ok++;
+    if (verbose || note) console.log(`ok ${name}${note}`);
+  }
 }
 for (const [fmt, s] of Object.entries(summary)) {
   const w = Object.entries(s.worst).map(([k, v]) => `${k} ${v.toPrecision(2)}`).join(', ');
   console.log(`${fmt}: ${s.ok}/${s.n} match; worst difference / tolerance: ${w}`);
   console.log(`${fmt}: bit-exact of ${s.built} compiled: frames ${s.frame}, volumes ${s.mass}`);
 }
+console.log(`${nknown} known, ${fails} failed`);
 process.exit(fails ? 1 : 0);

@@ -13,16 +13,19 @@
 // (relative to max(1, distance)).  With --sensors: MuJoCo steps N times from keyframe 0 (or the
 // default state), and at each step's qpos (qvel zero) both engines' mj_forward give sensordata,
 // which must agree within BOUND (relative to max(1, |value|)).  Exit status 1 when some ray or
-// sensor value of a model is beyond the bound.
+// sensor value of a model is beyond the bound and beyond its entry in t/oracle/known.txt (suite
+// NAME, default ray; the case: the model's path; the error the worst, infinite when a ray hits
+// another geom), judged by t/oracle/known.mjs.
 import { spawnSync } from 'node:child_process';
 import { openOracle } from '../../../scripts/oracle.mjs';
 import { rng } from '../cases.mjs';
+import { verdict } from '../known.mjs';
 
 const BOUND = 1e-10;
 
 // ---- arguments --------------------------------------------------------------------------------
 const argv = process.argv.slice(2);
-let bin = null, verbose = false, nstate = 20, nray = 200, nstep = 0;
+let bin = null, verbose = false, nstate = 20, nray = 200, nstep = 0, suite = 'ray';
 const files = [];
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--bin') bin = argv[++i];
@@ -30,11 +33,12 @@ for (let i = 0; i < argv.length; i++) {
   else if (argv[i] === '--states') nstate = +argv[++i];
   else if (argv[i] === '--rays') nray = +argv[++i];
   else if (argv[i] === '--sensors') nstep = +argv[++i];
+  else if (argv[i] === '--suite') suite = argv[++i];
   else files.push(argv[i]);
 }
 if (!bin || !files.length) {
-  process.stderr.write('usage: compare.mjs --bin RAYS [--verbose] [--states S] [--rays R] ' +
-                       'MODEL.xml...\n');
+  process.stderr.write('usage: compare.mjs --bin RAYS [--suite NAME] [--verbose] [--states S] ' +
+                       '[--rays R] MODEL.xml...\n');
   process.exit(2);
 }
 
@@ -137,6 +141,13 @@ function oracleSensors(mj, m) {
   return { lines, ref };
 }
 
+// a model's verdict against t/oracle/known.txt (suite NAME, its label the path): the word
+// printed first on its line, and the note that ends it
+function judge(file, err, passed) {
+  const v = verdict(suite, file, err, passed);
+  return { ok: !v.fail, word: v.word === 'ok' ? 'ok  ' : v.word, note: v.note ? `  (${v.note})` : '' };
+}
+
 // the helper's output lines for the input lines, as arrays of numbers; null on failure
 function runHelper(file, lines) {
   const run = spawnSync(bin, [file], { input: lines.join('\n') + '\n', maxBuffer: 1 << 28 });
@@ -168,10 +179,10 @@ function compareSensors(oracle, file) {
                                                            `MuJoCo ${a}\n`);
     }
   }
-  const ok = worst <= BOUND;
-  process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${file}: sensordata at ${ref.length} states, ` +
-                       `worst error ${worst.toExponential(2)} (value ${at})\n`);
-  return ok;
+  const v = judge(file, worst, worst <= BOUND);
+  process.stdout.write(`${v.word} ${file}: sensordata at ${ref.length} states, ` +
+                       `worst error ${worst.toExponential(2)} (value ${at})${v.note}\n`);
+  return v.ok;
 }
 
 // compare the rays of one model; 1 when within bounds
@@ -204,11 +215,11 @@ function compareModel(oracle, file, seed) {
     worst = Math.max(worst, err);
     types.set(a[1], (types.get(a[1]) || 0) + 1);
   }
-  const ok = wrongGeom === 0 && worst <= BOUND;
-  process.stdout.write(`${ok ? 'ok  ' : 'FAIL'} ${file}: ${ref.length} rays, ${hits} hits on ` +
+  const v = judge(file, wrongGeom ? Infinity : worst, wrongGeom === 0 && worst <= BOUND);
+  process.stdout.write(`${v.word} ${file}: ${ref.length} rays, ${hits} hits on ` +
                        `${types.size - (types.has(-1) ? 1 : 0)} geoms, ${wrongGeom} other geom, ` +
-                       `worst error ${worst.toExponential(2)}\n`);
-  return ok;
+                       `worst error ${worst.toExponential(2)}${v.note}\n`);
+  return v.ok;
 }
 
 const oracle = await openOracle({ quiet: true });

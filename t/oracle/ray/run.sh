@@ -9,7 +9,8 @@
 #
 # Models for the rays: the arguments (then nothing else runs), or those of
 # t/oracle/ray/models.  Builds the helper t/oracle/ray/rays.c against BIN/../libmj.a with CC,
-# CFLAGS and LDLIBS.
+# CFLAGS and LDLIBS.  Models listed in t/oracle/known.txt (suite ray; traj.sh's rows: traj) are
+# judged against their entries.
 set -eu
 
 cd "$(dirname "$0")/../../.."
@@ -23,9 +24,10 @@ if [ $# -eq 0 ]; then
 fi
 
 status=0
-node t/oracle/ray/compare.mjs --bin "$helper" --states 50 --rays 200 "$@" || status=1
+node t/oracle/ray/compare.mjs --bin "$helper" --suite ray --states 50 --rays 200 "$@" || status=1
 if [ -n "$sensors" ]; then
-  node t/oracle/ray/compare.mjs --bin "$helper" --sensors 500 "$sensors" || status=1
+  node t/oracle/ray/compare.mjs --bin "$helper" --suite ray --sensors 500 "$sensors" || status=1
   sh t/oracle/traj.sh "$sensors" || status=1
 fi
+known_total ray
 exit $status

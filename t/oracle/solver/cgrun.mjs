@@ -15,12 +15,14 @@
 // 125 (6-25x a step); libmj's arithmetic keeps the symmetric capsule's spin exactly zero, so from
 // the default state the runs part at step 122 (6.3e-5 over 200 steps, traj.sh's '~' row).  Once
 // the seed is in the state both engines carry it the same way: that is what this checks.
-// Exit status: 1 when a run is beyond BOUND.
+// Each run is a case for t/oracle/known.txt (suite solver, "cgrun MODEL START:STEPS").  Exit
+// status: 1 when a run is beyond BOUND and its known divergence's.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openOracle } from '../../../scripts/oracle.mjs';
+import { verdict } from '../known.mjs';
 
 const BOUND = 1e-9;
 const args = process.argv.slice(2);
@@ -86,10 +88,14 @@ try {
         if (e > worst) [worst, at] = [e, start + j];
       });
     });
-    const ok = ours.length === n + 1 && worst <= BOUND;
+    // judged against t/oracle/known.txt (a short run: infinite)
+    const v = verdict('solver', `cgrun ${path.basename(file)} ${r}`,
+                      ours.length === n + 1 ? worst : Infinity,
+                      ours.length === n + 1 && worst <= BOUND);
     console.log(`cgrun: ${path.basename(file)} from MuJoCo's step ${start}, ${n} steps: ` +
-                `${worst.toExponential(1)} (step ${at})  ${ok ? 'ok' : 'FAILED'}`);
-    if (!ok) fail = 1;
+                `${worst.toExponential(1)} (step ${at})  ${v.fail ? 'FAILED' : v.word}` +
+                (v.note ? ` (${v.note})` : ''));
+    if (v.fail) fail = 1;
   }
 } catch (e) {
   console.error(`cgrun: ${e.message}`);

@@ -13,11 +13,13 @@
 # MuJoCo counts them).  Islands are disabled in MuJoCo (it then solves the whole problem at
 # once, as libmj does, and reports the final constraint states; with islands its efc_state is
 # that of qacc_smooth).  Then cgrun.mjs: CG's runs along MuJoCo's own on cg_box.xml, from its
-# states at steps 80 and 100, within 1e-9.
+# states at steps 80 and 100, within 1e-9.  Each efc run (a model, solver, cone and impratio, on
+# dense or sparse rows: MODEL:SOLVER:CONE:IMPRATIO:dense) and each cgrun run is one case for
+# t/oracle/known.txt (suite solver), judged by t/oracle/known.mjs.
 #
 #   BIN=/path/to/bin CC=cc CFLAGS=... LDLIBS=... sh t/oracle/solver/run.sh
 #
-# Exit status: nonzero when any case is beyond its bounds.
+# Exit status: nonzero when any case is beyond its bounds and its known divergence's.
 set -eu
 
 cd "$(dirname "$0")/../../.."
@@ -26,9 +28,32 @@ cd "$(dirname "$0")/../../.."
 # the helper running libmj's solvers on the oracle's rows
 efc=$(helper solver/efc.c)
 
-cases=$(mktemp)
-trap 'rm -f "$cases"' EXIT
-fail=0
+cases=$(mktemp) out=$(mktemp) results=$(mktemp)
+trap 'rm -f "$cases" "$out" "$results"' EXIT
+
+# run efc on the cases with the arguments given, print its lines, and add the run to $results
+# as one case for t/oracle/known.mjs: LABEL, its error (the largest qacc or force error;
+# Infinity when a state, or with --niter an iteration count or an iteration's counts, differs)
+# and 1 when efc passed it
+judged() {
+  label=$1
+  shift
+  rc=0
+  "$efc" "$@" <"$cases" >"$out" || rc=$?
+  cat "$out"
+  awk -v label="$label" -v rc=$rc -v niter="$niter" '
+    / qacc / {
+      for (i = 1; i < NF; i++) v[$i] = $(i + 1)
+      split(v["niter"], n, "/")
+      if (v["state"] + 0 > 0 || (niter != "" && (n[1] != n[2] || v["stats"] + 0 > 0))) nonnum = 1
+      if (v["qacc"] + 0 > err) err = v["qacc"] + 0
+      if (v["force"] + 0 > err) err = v["force"] + 0
+      lines++
+    }
+    END { printf "%s\t%s\t%d\n", label, nonnum || !lines ? "Infinity" : err, rc == 0 }
+  ' "$out" >>"$results"
+}
+
 for model in t/oracle/solver/*.xml; do
   for solver in Newton CG PGS; do
     for cone in pyramidal elliptic; do
@@ -44,15 +69,20 @@ for model in t/oracle/solver/*.xml; do
         node scripts/oracle.mjs efc "$model" --disable island --set tolerance=1e-12 \
           --set solver=$solver --set cone=$cone --set impratio=$impratio \
           --set iterations=$iter >"$cases"
-        "$efc" "$model" --max-err $err $niter <"$cases" || fail=1
+        run=${model##*/}:$solver:$cone:$impratio
+        judged "$run:dense" "$model" --max-err $err $niter
         # once more on compressed rows (the sparse Hessian for Newton, sparse W for PGS)
-        "$efc" "$model" --max-err $err $niter --sparse <"$cases" || fail=1
+        judged "$run:sparse" "$model" --max-err $err $niter --sparse
       done
     done
   done
 done
+# each run's verdict against t/oracle/known.txt
+fail=0
+node t/oracle/known.mjs judge solver "$results" || fail=1
 # CG along MuJoCo's run of the landing box scene (cgrun.mjs: its unstable mode, seeded by
 # MuJoCo's round-off, carried the same way by both engines once in the state)
 node t/oracle/solver/cgrun.mjs --bin "$BIN" t/oracle/solver/cg_box.xml || fail=1
+known_total solver
 [ $fail = 0 ] && echo "solver: all cases within bounds" || echo "solver: FAILED" >&2
 exit $fail
