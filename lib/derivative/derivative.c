@@ -849,16 +849,25 @@ static int eulerDamped(const mjModel* m) {
   return 0;
 }
 
+// 1 when the model has a standalone free body (mj_standaloneFree), whose block implicitfast
+// solves whole, with the RNE term
+static int anyStandaloneFree(const mjModel* m) {
+  for (int j = 0; j < m->njnt; j++)
+    if (mj_standaloneFree(m, j) >= 0) return 1;
+  return 0;
+}
+
 // factor W of system sys as the engine builds it: qM's factor (qacc, undamped Euler), qM +
 // h diag(damping) (Euler), mj_implicitMatrix without the RNE term packed into qM's layout
-// (implicitfast; the simple rows' off-diagonals dropped by mj_factorI) or with it (implicit)
+// (implicitfast; the simple rows' off-diagonals dropped by mj_factorI) or with it (implicit,
+// and implicitfast with standalone free bodies, whose blocks are not symmetric: tree LU)
 static void factorW(const mjModel* m, mjData* d, int sys, Factor* f) {
   int nv = m->nv;
   f->ld = f->diaginv = f->lu = NULL;
   if (sys == SYS_QACC || (sys == SYS_EULER && !eulerDamped(m))) return;
-  if (sys == SYS_IMPLICIT) {
+  if (sys == SYS_IMPLICIT || (sys == SYS_FAST && anyStandaloneFree(m))) {
     f->lu = mj_stackAlloc(d, (size_t)nv * nv);
-    mj_implicitMatrix(m, d, f->lu, 1);
+    mj_implicitMatrix(m, d, f->lu, sys == SYS_IMPLICIT);
     factorTreeLU(m, f->lu);
     return;
   }
@@ -905,13 +914,33 @@ static void solveW(const mjModel* m, mjData* d, const Factor* f, mjtNum* x, int 
 
 // ---- the acceleration's derivative -------------------------------------------------------------
 
+// Gq += -h d/dq [c0(v + a') - c0(v) - c0(a')] and Gv += -h dc0/dv at a' (c0 the RNE's
+// velocity terms): the implicit integrators' RNE part of W a', differentiated
+static void implicitRNE(const mjModel* m, mjData* d, const mjtNum* acc, mjtNum* Gq,
+                        mjtNum* Gv) {
+  int nv = m->nv;
+  mjtNum h = m->opt.timestep;
+  size_t mark = mj_markStack(d);
+  mjtNum* w = mj_stackAlloc(d, (size_t)nv);
+  mjtNum* cvel = mj_stackAlloc(d, 6 * (size_t)m->nbody);
+  mjtNum* cdd = mj_stackAlloc(d, 6 * (size_t)nv);
+  mju_add(w, d->qvel, acc, nv);
+  comVelAt(m, d, w, cvel, cdd);
+  rneAt(m, d, w, cvel, cdd, NULL, 0, -h, Gq, NULL, NULL);
+  rneAt(m, d, d->qvel, d->cvel, d->cdof_dot, NULL, 0, h, Gq, NULL, NULL);
+  mju_copy(w, acc, nv);
+  comVelAt(m, d, w, cvel, cdd);
+  rneAt(m, d, w, cvel, cdd, NULL, 0, h, Gq, NULL, NULL);
+  rneAt(m, d, w, cvel, cdd, NULL, 0, -h, NULL, Gv, NULL);
+  mj_freeStack(d, mark);
+}
+
 // G (column-major nv x (2 nv + na + nu)) = the right side of system sys differentiated at
 // its solution acc (the head comment's G, without the solve); keep (NULL: not wanted) gets
 // the RNE's composites at (qvel, acc) for the sensor pass
 static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjtNum* G,
                     mjdComposite* keep) {
   int nv = m->nv, na = m->na, nu = m->nu;
-  mjtNum h = m->opt.timestep;
   size_t mark = mj_markStack(d);
   mjtNum *Gq = G, *Gv = G + (size_t)nv * nv, *Gact = G + 2 * (size_t)nv * nv;
   mjtNum* Gu = Gact + (size_t)na * nv;
@@ -920,19 +949,19 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
   mju_zero(G, nv * (2 * nv + na + nu));
   rneAt(m, d, d->qvel, d->cvel, d->cdof_dot, acc, 1, -1, Gq, Gv, keep);
 
-  // implicit: -h d/dq [c0(v + a') - c0(v) - c0(a')] and -h dc0/dv at a'
+  // implicit: -h d/dq [c0(v + a') - c0(v) - c0(a')] and -h dc0/dv at a'; implicitfast the
+  // same on the rows of its standalone free bodies
   if (sys == SYS_IMPLICIT) {
-    mjtNum* w = mj_stackAlloc(d, (size_t)nv);
-    mjtNum* cvel = mj_stackAlloc(d, 6 * (size_t)m->nbody);
-    mjtNum* cdd = mj_stackAlloc(d, 6 * (size_t)nv);
-    mju_add(w, d->qvel, acc, nv);
-    comVelAt(m, d, w, cvel, cdd);
-    rneAt(m, d, w, cvel, cdd, NULL, 0, -h, Gq, NULL, NULL);
-    rneAt(m, d, d->qvel, d->cvel, d->cdof_dot, NULL, 0, h, Gq, NULL, NULL);
-    mju_copy(w, acc, nv);
-    comVelAt(m, d, w, cvel, cdd);
-    rneAt(m, d, w, cvel, cdd, NULL, 0, h, Gq, NULL, NULL);
-    rneAt(m, d, w, cvel, cdd, NULL, 0, -h, NULL, Gv, NULL);
+    implicitRNE(m, d, acc, Gq, Gv);
+  } else if (sys == SYS_FAST && anyStandaloneFree(m)) {
+    mjtNum* T = mj_stackAlloc(d, 2 * (size_t)nv * nv);
+    mju_zero(T, 2 * nv * nv);
+    implicitRNE(m, d, acc, T, T + (size_t)nv * nv);
+    for (int j = 0; j < m->njnt; j++) {
+      int adr = mj_standaloneFree(m, j);
+      for (int c = 0; c < 2 * nv && adr >= 0; c++)
+        mju_addTo(G + (size_t)c * nv + adr, T + (size_t)c * nv + adr, 6);
+    }
   }
 
   // passive and actuator forces

@@ -360,12 +360,20 @@ static void derivDense(const mjModel* m, mjData* d, Deriv* D, int rne) {
   mj_freeStack(d, mark);
 }
 
-// dense row-major A = M - h D (nv x nv), D with the RNE term when rne (implicit) or without
-// it (implicitfast, then on qM's sparsity, entries among simple dofs kept) but for the blocks
-// of standalone free bodies, which implicitfast solves with it
+// dense row-major A = M - h D (nv x nv), D with the RNE term when rne (implicit); without it
+// (implicitfast) the matrix its step solves: on qM's sparsity without the off-diagonal entries
+// of simple dofs, but the blocks of standalone free bodies whole and with the RNE term
 void mj_implicitMatrix(const mjModel* m, mjData* d, mjtNum* A, int rne) {
-  Deriv D = {A, m->opt.timestep, 1, 0, m->nv};
+  int nv = m->nv;
+  Deriv D = {A, m->opt.timestep, 1, 0, nv};
   derivDense(m, d, &D, rne);
+  for (int i = 0; i < nv && !rne; i++) {
+    int own = mj_standaloneFree(m, m->dof_jntid[i]) >= 0;
+    for (int j = 0; j < nv; j++) {
+      if (own && m->dof_jntid[j] == m->dof_jntid[i]) continue;
+      if (i != j && (m->dof_simplenum[i] || m->dof_simplenum[j])) A[(size_t)i * nv + j] = 0;
+    }
+  }
 }
 
 // implicitfast's own solve of each standalone free body: its six rows of qacc from

@@ -38,16 +38,6 @@ void mj_discreteAcc(const mjModel* m, mjData* d) {
   } else {
     mjtNum* A = mj_stackAlloc(d, (size_t)nv * nv);
     mj_implicitMatrix(m, d, A, integ == mjINT_IMPLICIT);
-
-    // implicitfast factors without the off-diagonal entries of simple dofs: drop them too,
-    // but within a standalone free body's block, which it solves whole
-    for (int i = 0; i < nv && integ == mjINT_IMPLICITFAST; i++) {
-      int own = mj_standaloneFree(m, m->dof_jntid[i]) >= 0;
-      for (int j = 0; j < nv; j++) {
-        if (own && m->dof_jntid[j] == m->dof_jntid[i]) continue;
-        if (i != j && (m->dof_simplenum[i] || m->dof_simplenum[j])) A[(size_t)i * nv + j] = 0;
-      }
-    }
     qfrc = mj_stackAlloc(d, (size_t)nv);
     mju_mulMatVec(qfrc, A, d->qacc, nv, nv);
   }
