@@ -1044,8 +1044,8 @@ static LinePoint lineNewton(Primal* p, const LinePoint* pt) {
 // until |d cost / d alpha| < gtol = tolerance ls_tolerance |search| / scale at a point that
 // improves on alpha = 0 (MuJoCo 3.11 on); first one-sided from 0 while the derivative stays
 // below -gtol (in the search's sense), then inside the bracket [lo, hi] from the Newton steps
-// of both ends and the midpoint (the midpoint itself when the bracket no longer shrinks);
-// returns 0 when no step improves the cost, else the step, with *improve = cost(0) - cost
+// of both ends and the midpoint (the midpoint itself when the bracket no longer shrinks, the
+// better end when the evaluations run out); returns the step, with *improve = cost(0) - cost
 static mjtNum lineSearch(Primal* p, mjtNum* slope, mjtNum* improve) {
   const mjModel* m = p->m;
   mjData* d = p->d;
@@ -1121,9 +1121,9 @@ static mjtNum lineSearch(Primal* p, mjtNum* slope, mjtNum* improve) {
     hi = nhi;
   }
 
-  // out of evaluations: the better end when it improves, else no step
+  // out of evaluations: the better end (at tolerance 0, MuJoCo's request for an exact solve,
+  // every search ends here; refusing a step that does not improve would stop the solve short)
   best = lo.cost <= hi.cost ? lo : hi;
-  if (!(best.cost < p0.cost)) return 0;
 
 done:
   *slope = p->scale * fabs(best.d1) / snorm;

@@ -431,7 +431,7 @@ static double ticks(void) { return 0; }
 // a double pendulum: the first hinge pressed into its upper limit (a soft range with an
 // impedance slope: solimp width 0.01), friction loss on the second
 static const char* LIMITED =
-    "<mujoco><option timestep='0.002' tolerance='1e-15' iterations='100'/>"
+    "<mujoco><option timestep='0.002' tolerance='0' iterations='100'/>"
     "<compiler angle='radian'/><worldbody><body pos='0 0 1'>"
     "<joint name='h' axis='0 1 0' damping='0.05' limited='true' range='-0.5 0.5'"
     " solreflimit='0.02 1'"
@@ -465,7 +465,7 @@ Test(derivative, limit_friction) {
 
 // a pendulum on a ball joint limited to a cone of 0.5 rad, a hinge below it
 static const char* BALL_LIMITED =
-    "<mujoco><option timestep='0.002' tolerance='1e-15' iterations='100'/>"
+    "<mujoco><option timestep='0.002' tolerance='0' iterations='100'/>"
     "<compiler angle='radian'/><worldbody><body pos='0 0 1'>"
     "<joint type='ball' range='0 0.5' damping='0.02' solreflimit='0.02 1'"
     " solimplimit='0.8 0.95 0.01 0.5 2'/>"
@@ -494,7 +494,7 @@ Test(derivative, ball_limit) {
 // condim), solimp with a slope over 0.01 of penetration
 static const char* CONTACT_FMT =
     "<mujoco><compiler angle='radian'/>"
-    "<option timestep='0.002' tolerance='1e-15' %s/>"
+    "<option timestep='0.002' tolerance='0' %s/>"
     "<default><geom solimp='0.8 0.95 0.01 0.5 2' friction='0.7 0.02 0.01' %s/></default>"
     "<worldbody><geom type='plane' size='5 5 0.1' euler='0.1 -0.05 0'/>"
     "<body pos='0 0 0.1'><freejoint/><geom type='sphere' size='0.1' mass='1'/></body>"
@@ -557,7 +557,7 @@ Test(derivative, contact_pyramidal) {
 // arm with friction loss on its hinges and slide and on a fixed tendon; noslip (%d sweeps at
 // most) after the exact main solver, cones as the option attributes %s make them
 static const char* NOSLIP_FMT =
-    "<mujoco><option timestep='0.004' tolerance='1e-15' noslip_iterations='%d' %s/>"
+    "<mujoco><option timestep='0.004' tolerance='0' noslip_iterations='%d' %s/>"
     "<default><geom friction='0.8 0.02 0.01'/></default>"
     "<worldbody><geom type='plane' size='5 5 0.1' euler='5 3 0'/>"
     "<body pos='0 0 0.1'><freejoint/><geom type='box' size='0.1 0.08 0.1'/></body>"
@@ -636,7 +636,7 @@ Test(derivative, contact_solvers) {
 // with the bodies: mju_makeFrame's tangents move; contact points sliding along segments or
 // held at their ends); %s: the cone
 static const char* SPHERES_FMT =
-    "<mujoco><option timestep='0.002' tolerance='1e-15' iterations='100' %s/>"
+    "<mujoco><option timestep='0.002' tolerance='0' iterations='100' %s/>"
     "<default><geom solimp='0.8 0.95 0.01 0.5 2' friction='0.6 0.02 0.01' %s/></default>"
     "<worldbody><body><freejoint/><geom type='sphere' size='0.1' mass='1'/></body>"
     "<body><freejoint/><geom type='sphere' size='0.1' mass='0.5'/></body>"
@@ -694,7 +694,7 @@ Test(derivative, contact_spheres) {
 // cone
 static const char* SOLIDS_FMT =
     "<mujoco><compiler angle='radian'/>"
-    "<option timestep='0.002' tolerance='1e-15' iterations='100' %s/>"
+    "<option timestep='0.002' tolerance='0' iterations='100' %s/>"
     "<default><geom solimp='0.8 0.95 0.01 0.5 2' friction='0.7 0.02 0.01'/></default>"
     "<asset><mesh name='oct' vertex='0.1 0 0 -0.09 0 0 0 0.08 0 0 -0.07 0 0 0 0.12 0 0 -0.1'/>"
     "</asset><worldbody><geom type='plane' size='5 5 0.1' euler='0.1 -0.05 0'/>"
@@ -787,7 +787,7 @@ Test(derivative, contact_features) {
 // capsule's end on a third tetrahedron's face, 1.5 mm in, where EPA's normal is the face's only
 // to its tolerance (the sphere's support points bound the facet): tightened to 1e-13 for it
 static const char* POLYTOPES =
-    "<mujoco><option timestep='0.002' tolerance='1e-15' iterations='100' ccd_tolerance='1e-13'"
+    "<mujoco><option timestep='0.002' tolerance='0' iterations='100' ccd_tolerance='1e-13'"
     " ccd_iterations='500'/>"
     "<default><geom solimp='0.8 0.95 0.01 0.5 2' friction='0.7 0.02 0.01'/></default>"
     "<asset><mesh name='wedge' vertex='0.1 0 0 -0.09 0.01 0 0.01 0.08 -0.12 -0.01 -0.07 -0.1'/>"
@@ -932,7 +932,7 @@ Test(derivative, contact_polytopes) {
 // rolling on the prisms' faces and edges; the convex solver tightened (its curved pairs are
 // within ccd_tolerance of the ideal contact, whose derivative this is)
 static const char* HFIELD =
-    "<mujoco><option timestep='0.002' tolerance='1e-15' iterations='100'"
+    "<mujoco><option timestep='0.002' tolerance='0' iterations='100'"
     " ccd_tolerance='1e-13' ccd_iterations='500'/>"
     "<default><geom solimp='0.8 0.95 0.01 0.5 2' friction='0.7 0.02 0.01'/></default>"
     "<asset><hfield name='h' nrow='4' ncol='5' size='1 0.8 0.3 0.1' elevation='0.1 0.3 0.2"
@@ -1005,7 +1005,7 @@ Test(derivative, fluid) {
 // upper limit (the state pulled 2 cm past it), with friction loss: the segments' directions
 // turn with the bodies
 static const char* ROPE =
-    "<mujoco><option timestep='0.002' tolerance='1e-15' iterations='100'/><worldbody>"
+    "<mujoco><option timestep='0.002' tolerance='0' iterations='100'/><worldbody>"
     "<site name='s0' pos='0 0 1.2'/>"
     "<body pos='0 0 1'><joint name='h' axis='0 1 0' damping='0.1'/>"
     "<geom type='capsule' fromto='0 0 0 0.4 0 0' size='0.03'/><site name='s1' pos='0.4 0 0'/>"
@@ -1043,7 +1043,7 @@ Test(derivative, spatial_tendon) {
 
 // analytic A, B against central differences at every `every`-th state of an n-step trajectory
 // of the corpus model `file` from keyframe `key` (NULL: the default state) under controls
-// ctrl0 + 0.3 sin(t + i), the Newton solver to tolerance 1e-15 (the derivative is that of
+// ctrl0 + 0.3 sin(t + i), the Newton solver to tolerance 0 (the derivative is that of
 // the exact solution; PGS's slow convergence leaves the differences noisy): within 1e-6 at
 // states away from contact events (centralFD's two kinds); prints how many states are near
 // one and how many refused.  ccd > 0: the general convex solver to tolerance ccd (its contacts
@@ -1131,7 +1131,7 @@ Test(derivative, no_finite_differences) {
 // linear one, a fixed-tendon equality between two more (joint equalities soft enough to be
 // violated as the bodies swing)
 static const char* COUPLED =
-    "<mujoco><option timestep='0.002' tolerance='1e-15' iterations='100'/>"
+    "<mujoco><option timestep='0.002' tolerance='0' iterations='100'/>"
     "<worldbody><body pos='0 0 1'><joint name='a' axis='0 1 0' damping='0.1'/>"
     "<inertial pos='0 0 -0.3' mass='1' diaginertia='0.02 0.02 0.01'/>"
     "<body pos='0 0 -0.6'><joint name='b' type='slide' axis='0 0.3 1'/>"
@@ -1178,7 +1178,7 @@ Test(derivative, corpus_trajectories) {
 // anchors drift apart), a free box hung from the world by a connect at its corner, and a
 // second free box welded to the first pendulum (torquescale 0.7, a relative pose)
 static const char* LOOP =
-    "<mujoco><option timestep='0.002' tolerance='1e-15' iterations='100'/>"
+    "<mujoco><option timestep='0.002' tolerance='0' iterations='100'/>"
     "<worldbody><body name='a' pos='0 0 1'><joint name='h' axis='0 1 0' damping='0.1'/>"
     "<geom type='capsule' fromto='0 0 0 0.3 0 -0.3' size='0.03' contype='0'/>"
     "<body name='b' pos='0.3 0 -0.3'><joint axis='0 1 0.2'/>"
