@@ -40,8 +40,9 @@ run 0 '"$BIN/mjc" compile push.xml -o push.mjb'
 cp "$REPO/models/biped.xml" biped.xml
 run 0 '"$BIN/mjc" compile biped.xml -o biped.mjb'
 
-# a converged solver for the forward dynamics
-SOLVE='--set tolerance=1e-12 --set iterations=200 --set ls_tolerance=1e-12'
+# a converged solver for the forward dynamics: tolerance 0 asks for an exact solve (as in
+# MuJoCo since 3.11, any tolerance lets the Newton decrement stop it short)
+SOLVE='--set tolerance=0 --set iterations=200 --set ls_tolerance=1e-12'
 
 # controls: row k of nu columns, a slow sine per actuator within [-1, 1]
 controls() {
