@@ -265,7 +265,8 @@ int mjc_multiCCD(const mjModel* m, int g1, int g2) {
   if (t1 == mjGEOM_SPHERE || t1 == mjGEOM_ELLIPSOID || t2 == mjGEOM_SPHERE ||
       t2 == mjGEOM_ELLIPSOID)
     return 0;
-  int faces1 = t1 == mjGEOM_BOX || t1 == mjGEOM_MESH, faces2 = t2 == mjGEOM_BOX || t2 == mjGEOM_MESH;
+  int faces1 = t1 == mjGEOM_BOX || t1 == mjGEOM_MESH;
+  int faces2 = t2 == mjGEOM_BOX || t2 == mjGEOM_MESH;
   return (m->opt.disableflags & mjDSBL_NATIVECCD) || !faces1 || !faces2;
 }
 

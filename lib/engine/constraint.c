@@ -953,27 +953,32 @@ static void weldTorque(const mjModel* m, const mjData* d, int i, const mjtNum f[
   }
 }
 
-// the tension a tendon row i puts on spatial tendon t (0: none): friction efc_force, a limit
-// efc_force on the lower side and -efc_force on the upper (J = -ten_J; tendonLimitRows puts
-// the lower row first when both are active), a coupling efc_force on its first tendon and
-// -poly'(x2) efc_force on its second
-static mjtNum tendonTension(const mjModel* m, const mjData* d, int i, int t) {
-  int type = d->efc_type[i], id = d->efc_id[i];
-  mjtNum f = d->efc_force[i];
-  if (type == mjCNSTR_FRICTION_TENDON) return id == t ? f : 0;
-  if (type == mjCNSTR_LIMIT_TENDON) {
-    if (id != t) return 0;
-    int lower = d->ten_length[t] - m->tendon_range[2 * t] < m->tendon_margin[t];
-    int second = i > 0 && d->efc_type[i - 1] == type && d->efc_id[i - 1] == t;
-    return lower && !second ? f : -f;
+// the wrenches of row i on spatial tendons (addTendonWrench): friction puts efc_force on its
+// tendon, a limit efc_force on the lower side and -efc_force on the upper (J = -ten_J;
+// tendonLimitRows puts the lower row first when both are active), a coupling efc_force on its
+// first tendon and -poly'(x2) efc_force on its second; fixed tendons move no body
+static void tendonRowWrench(const mjModel* m, const mjData* d, mjtNum* cfrc, int i) {
+  int type = d->efc_type[i], id = d->efc_id[i], t[2] = {-1, -1};
+  mjtNum f = d->efc_force[i], tension[2] = {f, 0};
+  if (type == mjCNSTR_FRICTION_TENDON) {
+    t[0] = id;
+  } else if (type == mjCNSTR_LIMIT_TENDON) {
+    int lower = d->ten_length[id] - m->tendon_range[2 * id] < m->tendon_margin[id];
+    int second = i > 0 && d->efc_type[i - 1] == type && d->efc_id[i - 1] == id;
+    t[0] = id;
+    if (!lower || second) tension[0] = -f;
+  } else if (type == mjCNSTR_EQUALITY && m->eq_type[id] == mjEQ_TENDON) {
+    t[0] = m->eq_obj1id[id];
+    t[1] = m->eq_obj2id[id];
+    if (t[1] >= 0) {
+      mjtNum slope, x2 = d->ten_length[t[1]] - m->tendon_length0[t[1]];
+      eqPoly(m->eq_data + 11 * id, 1, x2, &slope);
+      tension[1] = -slope * f;
+    }
   }
-  if (type != mjCNSTR_EQUALITY || m->eq_type[id] != mjEQ_TENDON) return 0;
-  int o1 = m->eq_obj1id[id], o2 = m->eq_obj2id[id];
-  if (t == o1) return f;
-  if (t != o2) return 0;
-  mjtNum slope;
-  eqPoly(m->eq_data + 11 * id, 1, d->ten_length[o2] - m->tendon_length0[o2], &slope);
-  return -slope * f;
+  for (int k = 0; k < 2; k++)
+    if (t[k] >= 0 && tension[k] && m->wrap_type[m->tendon_adr[t[k]]] != mjWRAP_JOINT)
+      addTendonWrench(m, d, cfrc, t[k], tension[k]);
 }
 
 // cfrc_ext += the constraint forces as body wrenches about each root's subtree com: contacts
@@ -1003,11 +1008,5 @@ void mj_addConstraintWrench(const mjModel* m, const mjData* d, mjtNum* cfrc_ext)
     addWrench(m, d, cfrc_ext, m->eq_obj2id[id], f, torque, p2, -1);
     i += type == mjEQ_WELD ? 5 : 2;
   }
-  for (int t = 0; t < m->ntendon; t++) {
-    if (m->wrap_type[m->tendon_adr[t]] == mjWRAP_JOINT) continue;
-    for (int i = 0; i < d->nefc; i++) {
-      mjtNum tension = tendonTension(m, d, i, t);
-      if (tension) addTendonWrench(m, d, cfrc_ext, t, tension);
-    }
-  }
+  for (int i = 0; i < d->nefc; i++) tendonRowWrench(m, d, cfrc_ext, i);
 }

@@ -377,9 +377,10 @@ void mj_implicitMatrix(const mjModel* m, mjData* d, mjtNum* A, int rne) {
 }
 
 // implicitfast's own solve of each standalone free body: its six rows of qacc from
-// A x = qfrc with A its block of M - h D, the gyroscopic (RNE) term included (the block is
-// coupled to nothing else: D is tree-local), replacing the symmetric solve's
-static void freeBodySolve(const mjModel* m, mjData* d, const mjtNum* qfrc, mjtNum* qacc) {
+// A x = qfrc_smooth + qfrc_constraint with A its block of M - h D, the gyroscopic (RNE) term
+// included (the block is coupled to nothing else: D is tree-local), replacing the symmetric
+// solve's
+static void freeBodySolve(const mjModel* m, mjData* d, mjtNum* qacc) {
   for (int j = 0; j < m->njnt; j++) {
     int adr = mj_standaloneFree(m, j);
     if (adr < 0) continue;
@@ -387,7 +388,7 @@ static void freeBodySolve(const mjModel* m, mjData* d, const mjtNum* qfrc, mjtNu
     Deriv D = {A, m->opt.timestep, 1, adr, 6};
     derivDense(m, d, &D, 1);
     factorLU(A, 6);
-    mju_copy(qacc + adr, qfrc + adr, 6);
+    mju_add(qacc + adr, d->qfrc_smooth + adr, d->qfrc_constraint + adr, 6);
     solveLU(A, qacc + adr, 6);
   }
 }
@@ -412,9 +413,7 @@ void mj_implicit(const mjModel* m, mjData* d) {
     if (fluid) derivFluid(m, d, &D, g);
     mj_factorI(m, d, D.A, ld, diaginv, 1);
     mj_solveLD(m, ld, diaginv, qacc, qacc, 1, 1);
-    mjtNum* qfrc = mj_stackAlloc(d, (size_t)nv);
-    mju_add(qfrc, d->qfrc_smooth, d->qfrc_constraint, nv);
-    freeBodySolve(m, d, qfrc, qacc);
+    freeBodySolve(m, d, qacc);
   } else {
     // dense M - h D with the RNE term, LU
     D.A = mj_stackAlloc(d, (size_t)nv * nv);
