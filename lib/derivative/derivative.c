@@ -335,8 +335,8 @@ void mjd_rneDerivative(const mjModel* m, mjData* d, const mjdComposite* c, const
 }
 
 // cvel and cdofdot (mj_comVel's outputs) at the velocity vel instead of qvel: mj_comVel run
-// with d's qvel, cvel and cdof_dot pointed at these arrays, then restored
-static void comVelAt(const mjModel* m, mjData* d, mjtNum* vel, mjtNum* cvel, mjtNum* cdofdot) {
+// with d's qvel, cvel and cdof_dot pointed at these arrays, then restored (derivative.h)
+void mjd_comVelAt(const mjModel* m, mjData* d, mjtNum* vel, mjtNum* cvel, mjtNum* cdofdot) {
   mjtNum *qvel = d->qvel, *cv = d->cvel, *cd = d->cdof_dot;
   d->qvel = vel, d->cvel = cvel, d->cdof_dot = cdofdot;
   mj_comVel(m, d);
@@ -925,11 +925,11 @@ static void implicitRNE(const mjModel* m, mjData* d, const mjtNum* acc, mjtNum* 
   mjtNum* cvel = mj_stackAlloc(d, 6 * (size_t)m->nbody);
   mjtNum* cdd = mj_stackAlloc(d, 6 * (size_t)nv);
   mju_add(w, d->qvel, acc, nv);
-  comVelAt(m, d, w, cvel, cdd);
+  mjd_comVelAt(m, d, w, cvel, cdd);
   rneAt(m, d, w, cvel, cdd, NULL, 0, -h, Gq, NULL, NULL);
   rneAt(m, d, d->qvel, d->cvel, d->cdof_dot, NULL, 0, h, Gq, NULL, NULL);
   mju_copy(w, acc, nv);
-  comVelAt(m, d, w, cvel, cdd);
+  mjd_comVelAt(m, d, w, cvel, cdd);
   rneAt(m, d, w, cvel, cdd, NULL, 0, h, Gq, NULL, NULL);
   rneAt(m, d, w, cvel, cdd, NULL, 0, -h, NULL, Gv, NULL);
   mj_freeStack(d, mark);

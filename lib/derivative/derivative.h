@@ -16,6 +16,9 @@ void mjd_rightJacobian(const mjtNum r[3], mjtNum J[9], int inv);
 // its ball or free joint (whose body-frame rotations turn one another)
 int mjd_firstMoved(const mjModel* m, int k);
 
+// cvel (6 nbody) and cdofdot (6 nv), mj_comVel's outputs, at the velocity vel instead of qvel
+void mjd_comVelAt(const mjModel* m, mjData* d, mjtNum* vel, mjtNum* cvel, mjtNum* cdofdot);
+
 // 1 when tendon t is fixed (a linear combination of joint positions: a constant Jacobian)
 int mjd_tendonFixed(const mjModel* m, int t);
 

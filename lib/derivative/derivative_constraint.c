@@ -794,11 +794,22 @@ typedef struct {
   const mjtNum* S;      // its motion cdof_k
   const mjtNum* o;      // the com of its tree (the point twists are held about)
   const int* moved;     // per body b >= bk: 1 when in k's subtree
-  mjtNum pre[2][6];     // the twists of v and a before dof `first` (at its body)
+  mjtNum pre[3][6];     // the twists of v, a and bias before dof `first` (at its body)
 } Column;
 
-// the column of dof k with the twists tw (v's, a's: 6 nbody each); moved (nbody) its bodies
-static Column columnAt(const mjModel* m, const mjData* d, int k, const mjtNum* tw[2],
+// res (6 nbody): each body's twist sum_j axes_j x_j over the dofs j of its chain
+static void bodyTwists(const mjModel* m, const mjtNum* axes, const mjtNum* x, mjtNum* res) {
+  mju_zero(res, 6);
+  for (int b = 1; b < m->nbody; b++) {
+    mju_copy6(res + 6 * b, res + 6 * m->body_parentid[b]);
+    for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++)
+      mju_addToScl6(res + 6 * b, axes + 6 * j, x[j]);
+  }
+}
+
+// the column of dof k with the twists tw (v's cdof v, a's cdof a, the bias cdof_dot v: 6 nbody
+// each); moved (nbody) its bodies
+static Column columnAt(const mjModel* m, const mjData* d, int k, const mjtNum* tw[3],
                        int* moved) {
   Column c = {.bk = m->dof_bodyid[k], .S = d->cdof + 6 * k, .moved = moved};
   c.first = mjd_firstMoved(m, k);
@@ -807,10 +818,12 @@ static Column columnAt(const mjModel* m, const mjData* d, int k, const mjtNum* t
     int p = m->body_parentid[b];
     moved[b] = b == c.bk || (p >= c.bk && moved[p]);
   }
-  for (int x = 0; x < 2; x++) {
+  const mjtNum* axes[3] = {d->cdof, d->cdof, d->cdof_dot};
+  const mjtNum* coef[3] = {d->qvel, d->qacc, d->qvel};
+  for (int x = 0; x < 3; x++) {
     mju_copy6(c.pre[x], tw[x] + 6 * m->body_parentid[c.bk]);
     for (int j = m->body_dofadr[c.bk]; j < c.first; j++)
-      mju_addToScl6(c.pre[x], d->cdof + 6 * j, x ? d->qacc[j] : d->qvel[j]);
+      mju_addToScl6(c.pre[x], axes[x] + 6 * j, coef[x][j]);
   }
   return c;
 }
@@ -954,19 +967,119 @@ static void weldFrame(const mjData* d, const Column* c, const mjtNum* data, int 
   }
 }
 
+// the bias acceleration a = Bt@p + w x T@p (X@p = lin X + ang X x (p - o): mjd_pointVel) of
+// the point p fixed to body b, T and Bt the body's twists of v and bias (cdof_dot v), w = ang
+// T (mj_pointBiasAcc's, the same sum); with dT, dBt (NULL: not moved) and the point's motion
+// dp its slope  da = dBt@p + ang Bt x dp + ang dT x T@p + w x (dT@p + w x dp)
+static void biasAcc(const mjtNum T[6], const mjtNum Bt[6], const mjtNum p[3], const mjtNum o[3],
+                    const mjtNum* dT, const mjtNum* dBt, const mjtNum dp[3], mjtNum a[3]) {
+  mjtNum vp[3], t[3], u[3];
+  mjd_pointVel(vp, T, p, o);
+  if (!dT) {
+    mjd_pointVel(a, Bt, p, o);
+    mju_cross(t, T, vp);
+    mju_addTo3(a, t);
+    return;
+  }
+  mjd_pointVel(a, dBt, p, o);
+  mju_cross(t, Bt, dp);
+  mju_addTo3(a, t);
+  mju_cross(t, dT, vp);
+  mju_addTo3(a, t);
+  mjd_pointVel(u, dT, p, o);
+  mju_cross(t, T, dp);
+  mju_addTo3(u, t);
+  mju_cross(t, T, u);
+  mju_addTo3(a, t);
+}
+
+// the Jdot qvel of connect or weld id (res, 3 or 6: the anchors' a1 - a2 by biasAcc, the weld's
+// rotation by mj_weldBiasRot) from the bodies' twists cvel and bias (6 nbody)
+static void eqBias(const mjModel* m, const mjData* d, int id, const mjtNum* cvel,
+                   const mjtNum* bias, mjtNum res[6]) {
+  int b[2] = {m->eq_obj1id[id], m->eq_obj2id[id]};
+  mjtNum p[2][3], a[2][3];
+  mj_eqAnchors(m, d, id, p[0], p[1]);
+  for (int s = 0; s < 2; s++) {
+    biasAcc(cvel + 6 * b[s], bias + 6 * b[s], p[s], d->subtree_com + 3 * m->body_rootid[b[s]],
+            NULL, NULL, NULL, a[s]);
+  }
+  mju_sub3(res, a[0], a[1]);
+  if (m->eq_type[id] != mjEQ_WELD) return;
+  const mjtNum* data = m->eq_data + 11 * id;
+  mj_weldBiasRot(d->xquat + 4 * b[0], d->xquat + 4 * b[1], data + 6, data[10], cvel + 6 * b[0],
+                 cvel + 6 * b[1], bias + 6 * b[0], bias + 6 * b[1], res + 3);
+}
+
+// the slope of connect or weld id's Jdot qvel (db, 3 or 6) as dof k (c) moves: body[s] (obj2,
+// obj1) at pt[s] moving by dp[s]; a moved body's twists turn with the dofs after k,
+//   dT = S x (T - pre_v),  dBt = S x (Bt - pre_b) - (S x pre_v) x (T - pre_v)
+// (d cdof_dot_j = dV_j x cdof_j + V_j x (S x cdof_j) = S x cdof_dot_j - (S x pre_v) x cdof_j by
+// Jacobi's identity, V_j the velocity cdof_dot_j is taken at); the weld's rotation, linear in
+// each quaternion (dq = [0, ang S] q / 2 when moved) and of degree 2 in (w, al), by
+//   df = f(dq1, q2) + f(q1, dq2) + (f(w + dw, al + dal) - f(w - dw, al - dal)) / 2
+static void eqBiasSlope(const mjModel* m, const mjData* d, const Column* c, int id,
+                        const int body[2], const mjtNum pt[2][3], const mjtNum dp[2][3],
+                        const mjtNum* tw[3], mjtNum db[6]) {
+  mjtNum dT[2][6] = {{0}}, dBt[2][6] = {{0}}, a[3], t[6], u[6], Sp[6];
+  mju_zero(db, 6);
+  for (int s = 0; s < 2; s++) {
+    int b = body[s];
+    if (!bodyMoved(c, b)) continue;
+    const mjtNum *T = tw[0] + 6 * b, *Bt = tw[2] + 6 * b;
+    mju_sub(t, T, c->pre[0], 6);
+    mju_crossMotion(dT[s], c->S, t);
+    mju_sub(u, Bt, c->pre[2], 6);
+    mju_crossMotion(dBt[s], c->S, u);
+    mju_crossMotion(Sp, c->S, c->pre[0]);
+    mju_crossMotion(u, Sp, t);
+    mju_subFrom(dBt[s], u, 6);
+    biasAcc(T, Bt, pt[s], d->subtree_com + 3 * m->body_rootid[b], dT[s], dBt[s], dp[s], a);
+    mju_addToScl3(db, a, s ? 1 : -1);
+  }
+  if (m->eq_type[id] != mjEQ_WELD) return;
+
+  // the rotation: obj1 = body[1], obj2 = body[0]
+  const mjtNum* data = m->eq_data + 11 * id;
+  const mjtNum *q[2] = {d->xquat + 4 * body[1], d->xquat + 4 * body[0]};
+  const mjtNum *w[2] = {tw[0] + 6 * body[1], tw[0] + 6 * body[0]};
+  const mjtNum *al[2] = {tw[2] + 6 * body[1], tw[2] + 6 * body[0]};
+  mjtNum f[3], ws[4] = {0}, dq[4], wp[2][3], ap[2][3], wm[2][3], am[2][3];
+  mju_scl3(ws + 1, c->S, 0.5);
+  for (int s = 0; s < 2; s++) {
+    if (!bodyMoved(c, body[1 - s])) continue;
+    mju_mulQuat(dq, ws, q[s]);
+    mj_weldBiasRot(s ? q[0] : dq, s ? dq : q[1], data + 6, data[10], w[0], w[1], al[0], al[1],
+                   f);
+    mju_addTo3(db + 3, f);
+  }
+  for (int s = 0; s < 2; s++) {
+    for (int i = 0; i < 3; i++) {
+      wp[s][i] = w[s][i] + dT[1 - s][i], wm[s][i] = w[s][i] - dT[1 - s][i];
+      ap[s][i] = al[s][i] + dBt[1 - s][i], am[s][i] = al[s][i] - dBt[1 - s][i];
+    }
+  }
+  mj_weldBiasRot(q[0], q[1], data + 6, data[10], wp[0], wp[1], ap[0], ap[1], f);
+  mju_addToScl3(db + 3, f, 0.5);
+  mj_weldBiasRot(q[0], q[1], data + 6, data[10], wm[0], wm[1], am[0], am[1], f);
+  mju_addToScl3(db + 3, f, -0.5);
+}
+
 // for the connect or weld equality at efc rows adr.. (pos = p1 - p2 of anchors fixed to
 // bodies 1 and 2 and for the weld scl vec(q2^-1 q1 qrel); rows Jp_1(p1) - Jp_2(p2) and L (w_1
 // - w_2) (weldFrame): pointColumn's with A = body 2, B = body 1 and the world frame): E (+=)
-// gains dJ/dq_k a + B dJ/dq_k v, P the rows' own position slopes (Jk: J's column k; pos
-// moves as J), V their common violation |pos|'s slope n'P, n = pos/|pos|; Gk as ever
+// gains dJ/dq_k a + B dJ/dq_k v and the slope of aref's Jdot v (eqBiasSlope), P the rows' own
+// position slopes (Jk: J's column k; pos moves as J), V their common violation |pos|'s slope
+// n'P, n = pos/|pos|; Gk as ever
 static void bodyEqColumn(const mjModel* m, const mjData* d, const Column* c, int adr,
-                         const mjtNum* Jk, const mjtNum* tw[2], const mjtNum* force,
+                         const mjtNum* Jk, const mjtNum* tw[3], const mjtNum* force,
                          mjtNum* E, mjtNum* P, mjtNum* V, mjtNum* Gk) {
   static const mjtNum eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, zero[9] = {0};
   int id = d->efc_id[adr], body[2] = {m->eq_obj2id[id], m->eq_obj1id[id]};
   int weld = m->eq_type[id] == mjEQ_WELD, n = weld ? 6 : 3;
   const mjtNum* data = m->eq_data + 11 * id;
-  mjtNum pt[2][3], dp[2][3], db[2][6], L[9], dL[9], norm = mju_norm(d->efc_pos + adr, n);
+  mjtNum pt[2][3], dp[2][3], db[2][6], bs[6], L[9], dL[9];
+  mjtNum norm = mju_norm(d->efc_pos + adr, n);
   mjtNum slope = 0;
   for (int r = 0; r < n; r++) {
     P[adr + r] = Jk[adr + r];
@@ -982,7 +1095,9 @@ static void bodyEqColumn(const mjModel* m, const mjData* d, const Column* c, int
   if (weld) weldFrame(d, c, data, body[1], body[0], L, dL);
   const mjtNum* p[2] = {pt[0], pt[1]};
   pointColumn(m, d, c, body, p, dp, eye, zero, L, dL, n, tw, force + adr, db, Gk);
-  for (int r = 0; r < n; r++) E[adr + r] += db[1][r] + d->efc_KBIP[4 * (adr + r) + 1] * db[0][r];
+  eqBiasSlope(m, d, c, id, body, pt, dp, tw, bs);
+  for (int r = 0; r < n; r++)
+    E[adr + r] += db[1][r] + d->efc_KBIP[4 * (adr + r) + 1] * db[0][r] + bs[r];
 }
 
 // site-to-site spatial tendon t (its length's gradient J times sg = +-1) carrying the force
@@ -1030,7 +1145,7 @@ void mjd_tendonSlopes(const mjModel* m, mjData* d, int t, mjtNum* vel, mjtNum* d
   size_t mark = mj_markStack(d);
   int* moved = (int*)mj_stackAlloc(d, (size_t)m->nbody / 2 + 1);
   mjtNum* none = mj_stackAlloc(d, (size_t)nv);
-  const mjtNum* tw[2] = {d->cvel, d->cvel};
+  const mjtNum* tw[3] = {d->cvel, d->cvel, d->cvel};  // only v's used
   if (dJ) mju_zero(dJ, nv * nv);
   for (int k = 0; k < nv; k++) {
     Column c = columnAt(m, d, k, tw, moved);
@@ -1049,7 +1164,7 @@ void mjd_tendonTurn(const mjModel* m, mjData* d, const mjtNum* f, const mjtNum* 
   int nv = m->nv;
   size_t mark = mj_markStack(d);
   int* moved = (int*)mj_stackAlloc(d, (size_t)m->nbody / 2 + 1);
-  const mjtNum* tw[2] = {d->cvel, d->cvel};
+  const mjtNum* tw[3] = {d->cvel, d->cvel, d->cvel};  // only v's used
   for (int k = 0; k < nv; k++) {
     Column c = columnAt(m, d, k, tw, moved);
     mjtNum* Gk = Gq + (size_t)k * nv;
@@ -1073,7 +1188,7 @@ void mjd_frictionSlopes(const mjModel* m, mjData* d, const mjtNum* f, mjtNum* R)
   mjtNum* fb = mj_stackAlloc(d, 4 * (size_t)nefc);
   mjtNum *E = fb + nefc, *P = fb + 2 * nefc, *V = fb + 3 * nefc;
   int* moved = (int*)mj_stackAlloc(d, (size_t)m->nbody / 2 + 1);
-  const mjtNum* tw[2] = {d->cvel, d->cvel};
+  const mjtNum* tw[3] = {d->cvel, d->cvel, d->cvel};  // only v's used
 
   // the basis forces of contacts with forces (at their first rows, else 0)
   mju_zero(fb, nefc);
@@ -1094,6 +1209,36 @@ void mjd_frictionSlopes(const mjModel* m, mjData* d, const mjtNum* f, mjtNum* R)
           mju_norm(fb + r, d->contact[id].dim) > 0)
         contactColumn(m, d, &c, r, tw, fb + r, E, P, V, R + (size_t)k * nv);
     }
+  }
+  mj_freeStack(d, mark);
+}
+
+// E (nefc, +=) the slope of the connect and weld rows' Jdot v by qvel_c, Jdot v quadratic in v
+// at fixed q: by polarization, exactly  (b(v + s e_c) - b(v - s e_c)) / 2s  (s = max(1, |v|):
+// the same relative rounding at any speed), b by eqBias from mj_comVel's twists at v +- s e_c
+static void biasVelSlope(const mjModel* m, mjData* d, int c, mjtNum* E) {
+  int nv = m->nv, nbody = m->nbody;
+  size_t mark = mj_markStack(d);
+  mjtNum* vel = mj_stackAlloc(d, (size_t)nv);
+  mjtNum* cvel = mj_stackAlloc(d, 6 * (size_t)nbody);
+  mjtNum* cdd = mj_stackAlloc(d, 6 * (size_t)nv);
+  mjtNum* bias = mj_stackAlloc(d, 2 * 6 * (size_t)nbody);
+  mjtNum* cv = mj_stackAlloc(d, 6 * (size_t)nbody);
+  mjtNum s = fmax(1, mju_norm(d->qvel, nv)), b[2][6];
+  for (int x = 0; x < 2; x++) {
+    mju_copy(vel, d->qvel, nv);
+    vel[c] += x ? -s : s;
+    mjd_comVelAt(m, d, vel, x ? cvel : cv, cdd);
+    bodyTwists(m, cdd, vel, bias + 6 * nbody * x);
+  }
+  for (int r = 0; r < d->nefc && d->efc_type[r] == mjCNSTR_EQUALITY; r++) {
+    int id = d->efc_id[r], type = m->eq_type[id];
+    if (type != mjEQ_CONNECT && type != mjEQ_WELD) continue;
+    eqBias(m, d, id, cv, bias, b[0]);
+    eqBias(m, d, id, cvel, bias + 6 * nbody, b[1]);
+    int n = type == mjEQ_WELD ? 6 : 3;
+    for (int i = 0; i < n; i++) E[r + i] += (b[0][i] - b[1][i]) / (2 * s);
+    r += n - 1;
   }
   mj_freeStack(d, mark);
 }
@@ -1125,6 +1270,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   mjtNum* gf = mj_stackAlloc(d, (size_t)nefc);
   mjtNum* side = mj_stackAlloc(d, (size_t)nefc);
   mjtNum* acc = mj_stackAlloc(d, 6 * (size_t)nbody);
+  mjtNum* bias = mj_stackAlloc(d, 6 * (size_t)nbody);
   mjtNum* eqJ2 = mj_stackAlloc(d, (size_t)nv * m->neq);
   mjtNum* eqc = mj_stackAlloc(d, 3 * (size_t)m->neq);
   int* state = (int*)mj_stackAlloc(d, (size_t)nefc / 2 + 1);
@@ -1177,14 +1323,10 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
       mjd_rowsToBasis(d->contact + d->efc_id[r], type, force + r, fb + r);
   }
 
-  // twists of a for every body (v's: cvel)
-  mju_zero(acc, 6);
-  for (int b = 1; b < nbody; b++) {
-    mju_copy6(acc + 6 * b, acc + 6 * m->body_parentid[b]);
-    for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++)
-      mju_addToScl6(acc + 6 * b, d->cdof + 6 * j, d->qacc[j]);
-  }
-  const mjtNum* tw[2] = {d->cvel, acc};
+  // twists of a and of the bias cdof_dot v for every body (v's: cvel)
+  bodyTwists(m, d->cdof, d->qacc, acc);
+  bodyTwists(m, d->cdof_dot, d->qvel, bias);
+  const mjtNum* tw[3] = {d->cvel, acc, bias};
 
   // scalar equalities: P'' and J2'a, J2'v (eqc: 3 per equality)
   for (int r = 0; r < nefc; r++) {
@@ -1194,6 +1336,13 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     eqc[3 * id] = eqCurvature(m, d, id, J2);
     eqc[3 * id + 1] = mju_dot(J2, d->qacc, nv);
     eqc[3 * id + 2] = mju_dot(J2, d->qvel, nv);
+  }
+
+  // 1 when connect or weld rows have aref's Jdot v
+  int nbias = 0;
+  for (int r = 0; r < nefc; r++) {
+    int type = d->efc_type[r] == mjCNSTR_EQUALITY ? m->eq_type[d->efc_id[r]] : -1;
+    nbias |= type == mjEQ_CONNECT || type == mjEQ_WELD;
   }
 
   // position columns: Gq_k += dJ'_k f + J'(f . g . V - H E),
@@ -1241,9 +1390,10 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     if (dforce) mju_copy(dforce + (size_t)k * nefc, Z, nefc);
   }
 
-  // velocity columns: Gv_c -= J' H (B . J_c)
+  // velocity columns: Gv_c -= J' H (B . J_c + dJdotv/dv_c)
   for (int c = 0; c < nv; c++) {
     for (int r = 0; r < nefc; r++) E[r] = d->efc_KBIP[4 * r + 1] * Jt[(size_t)c * nefc + r];
+    if (nbias) biasVelSlope(m, d, c, E);
     if (djar) mju_copy(djar + (size_t)(nv + c) * nefc, E, nefc);
     mulH(d, state, E, Z);
     mjtNum* Gc = Y + (size_t)(nv + c) * nv;

@@ -741,34 +741,24 @@ void mj_makeImpedance(const mjModel* m, mjData* d) {
   }
 }
 
-// aref[i..] -= Jdot qvel of the connect or weld whose rows start at i (MuJoCo 3.7 on): the
-// anchors' relative bias acceleration a1 - a2 on the translational rows; on a weld's
-// rotational rows, whose Jacobian is torquescale/2 vec(q2^-1 [0, Jr1 - Jr2] q1 qrel), the
-// product rule with dw = omega1 - omega2, dalpha = alpha1 - alpha2 and each quaternion moving
-// as dq/dt = [0, omega] q / 2 (omega in the world frame):
-//   torquescale/2 vec(dq2^-1 [0, dw] q1 qrel + q2^-1 [0, dalpha] q1 qrel
-//                     + q2^-1 [0, dw] dq1 qrel)
-static void equalityBias(const mjModel* m, const mjData* d, int i, mjtNum* aref) {
-  int id = d->efc_id[i], b1 = m->eq_obj1id[id], b2 = m->eq_obj2id[id];
-  mjtNum p1[3], p2[3], v[3], a1[3], a2[3], w1[3], w2[3], al1[3], al2[3];
-  mj_eqAnchors(m, d, id, p1, p2);
-  mj_pointBiasAcc(m, d, p1, b1, v, a1, w1, al1);
-  mj_pointBiasAcc(m, d, p2, b2, v, a2, w2, al2);
-  for (int k = 0; k < 3; k++) aref[i + k] -= a1[k] - a2[k];
-  if (m->eq_type[id] != mjEQ_WELD) return;
-
-  // the three products, summed in sum[4]
-  const mjtNum* qrel = m->eq_data + 11 * id + 6;
+// the weld's rotational Jdot qvel (constraint.h): the derivative of its rows'
+// torquescale/2 vec(q2^-1 [0, Jr1 - Jr2] q1 qrel) qvel by the product rule, each quaternion
+// moving as dq/dt = [0, omega] q / 2 (omega in the world frame), dw = w1 - w2, dal = al1 - al2:
+//   scl/2 vec(dq2^-1 [0, dw] q1 qrel + q2^-1 [0, dal] q1 qrel + q2^-1 [0, dw] dq1 qrel)
+void mj_weldBiasRot(const mjtNum q1[4], const mjtNum q2[4], const mjtNum qrel[4], mjtNum scl,
+                    const mjtNum w1[3], const mjtNum w2[3], const mjtNum al1[3],
+                    const mjtNum al2[3], mjtNum res[3]) {
   mjtNum q1r[4], q2inv[4], dq1[4], dq2[4], dq1r[4], dq2inv[4], sum[4] = {0, 0, 0, 0};
   mjtNum dw[4] = {0}, dal[4] = {0}, o1[4] = {0}, o2[4] = {0}, t[4], u[4];
-  weldQuats(m, d, id, q1r, q2inv);
+  mju_mulQuat(q1r, q1, qrel);
+  mju_negQuat(q2inv, q2);
   for (int k = 0; k < 3; k++) {
     dw[1 + k] = w1[k] - w2[k], dal[1 + k] = al1[k] - al2[k];
     o1[1 + k] = 0.5 * w1[k], o2[1 + k] = 0.5 * w2[k];
   }
-  mju_mulQuat(dq1, o1, d->xquat + 4 * b1);
+  mju_mulQuat(dq1, o1, q1);
   mju_mulQuat(dq1r, dq1, qrel);
-  mju_mulQuat(dq2, o2, d->xquat + 4 * b2);
+  mju_mulQuat(dq2, o2, q2);
   mju_negQuat(dq2inv, dq2);
   const mjtNum* left[3] = {dq2inv, q2inv, q2inv};
   const mjtNum* mid[3] = {dw, dal, dw};
@@ -778,8 +768,24 @@ static void equalityBias(const mjModel* m, const mjData* d, int i, mjtNum* aref)
     mju_mulQuat(u, left[k], t);
     for (int c = 0; c < 4; c++) sum[c] += u[c];
   }
-  mjtNum scl = 0.5 * m->eq_data[11 * id + 10];
-  for (int k = 0; k < 3; k++) aref[i + 3 + k] -= scl * sum[1 + k];
+  for (int k = 0; k < 3; k++) res[k] = 0.5 * scl * sum[1 + k];
+}
+
+// aref[i..] -= Jdot qvel of the connect or weld whose rows start at i (MuJoCo 3.7 on): the
+// anchors' relative bias acceleration a1 - a2 on the translational rows, mj_weldBiasRot on a
+// weld's rotational rows
+static void equalityBias(const mjModel* m, const mjData* d, int i, mjtNum* aref) {
+  int id = d->efc_id[i], b1 = m->eq_obj1id[id], b2 = m->eq_obj2id[id];
+  mjtNum p1[3], p2[3], v[3], a1[3], a2[3], w1[3], w2[3], al1[3], al2[3], rot[3];
+  mj_eqAnchors(m, d, id, p1, p2);
+  mj_pointBiasAcc(m, d, p1, b1, v, a1, w1, al1);
+  mj_pointBiasAcc(m, d, p2, b2, v, a2, w2, al2);
+  for (int k = 0; k < 3; k++) aref[i + k] -= a1[k] - a2[k];
+  if (m->eq_type[id] != mjEQ_WELD) return;
+  const mjtNum* data = m->eq_data + 11 * id;
+  mj_weldBiasRot(d->xquat + 4 * b1, d->xquat + 4 * b2, data + 6, data[10], w1, w2, al1, al2,
+                 rot);
+  for (int k = 0; k < 3; k++) aref[i + 3 + k] -= rot[k];
 }
 
 // efc_vel = J qvel and efc_aref = -B vel - K d (pos - margin), less Jdot qvel for connect and
@@ -937,13 +943,15 @@ static void addTendonWrench(const mjModel* m, const mjData* d, mjtNum* cfrc, int
   }
 }
 
-// the torque on body 1 of weld i (its opposite on body 2) from the forces f of its three
-// rotational rows: their Jacobian is torquescale/2 A (Jr1 - Jr2) with A w = vec(q2^-1 [0, w]
-// q1 qrel), so the torque is torquescale/2 A' f (MuJoCo 3.13 on; before, f itself)
-static void weldTorque(const mjModel* m, const mjData* d, int i, const mjtNum f[3],
-                       mjtNum torque[3]) {
-  mjtNum q1r[4], q2inv[4], scl = 0.5 * m->eq_data[11 * i + 10];
-  weldQuats(m, d, i, q1r, q2inv);
+// the torque on body 1 of a weld (its opposite on body 2) from the forces f of its three
+// rotational rows (constraint.h): their Jacobian is scl/2 A (Jr1 - Jr2) with A w = vec(q2^-1
+// [0, w] q1 qrel), so the torque is scl/2 A' f (MuJoCo 3.13 on; before, f itself)
+void mj_weldTorque(const mjtNum q1[4], const mjtNum q2[4], const mjtNum qrel[4], mjtNum scl,
+                   const mjtNum f[3], mjtNum torque[3]) {
+  mjtNum q1r[4], q2inv[4];
+  mju_mulQuat(q1r, q1, qrel);
+  mju_negQuat(q2inv, q2);
+  scl *= 0.5;
   for (int c = 0; c < 3; c++) {
     mjtNum w[4] = {0, 0, 0, 0}, t[4];
     w[1 + c] = 1;
@@ -984,7 +992,7 @@ static void tendonRowWrench(const mjModel* m, const mjData* d, mjtNum* cfrc, int
 // cfrc_ext += the constraint forces as body wrenches about each root's subtree com: contacts
 // (frame' times mj_contactForce on body 2 at the contact point, its opposite on body 1),
 // connect and weld (efc_force on body 1 at its anchor, the opposite on body 2 at its anchor;
-// a weld's torque from its rotational rows by weldTorque), and since MuJoCo 3.13 the tension
+// a weld's torque from its rotational rows by mj_weldTorque), and since MuJoCo 3.13 the tension
 // of tendon limits, friction and couplings on the bodies along spatial tendons
 void mj_addConstraintWrench(const mjModel* m, const mjData* d, mjtNum* cfrc_ext) {
   for (int i = 0; i < d->ncon; i++) {
@@ -1002,7 +1010,11 @@ void mj_addConstraintWrench(const mjModel* m, const mjData* d, mjtNum* cfrc_ext)
     if (type != mjEQ_CONNECT && type != mjEQ_WELD) continue;
     mjtNum p1[3], p2[3], torque[3] = {0, 0, 0};
     const mjtNum* f = d->efc_force + i;
-    if (type == mjEQ_WELD) weldTorque(m, d, id, f + 3, torque);
+    const mjtNum* data = m->eq_data + 11 * id;
+    if (type == mjEQ_WELD) {
+      mj_weldTorque(d->xquat + 4 * m->eq_obj1id[id], d->xquat + 4 * m->eq_obj2id[id],
+                    data + 6, data[10], f + 3, torque);
+    }
     mj_eqAnchors(m, d, id, p1, p2);
     addWrench(m, d, cfrc_ext, m->eq_obj1id[id], f, torque, p1, 1);
     addWrench(m, d, cfrc_ext, m->eq_obj2id[id], f, torque, p2, -1);

@@ -28,6 +28,19 @@ void mju_impedance(const mjtNum solimp[5], mjtNum r, mjtNum* imp, mjtNum* impP);
 //   weld     p1 = x1 + R1 data[3:6], p2 = x2 + R2 data[0:3]
 void mj_eqAnchors(const mjModel* m, const mjData* d, int i, mjtNum p1[3], mjtNum p2[3]);
 
+// the torque on body 1 of a weld (its opposite on body 2) from the forces f of its rotational
+// rows: q1, q2 its bodies' orientations, qrel and scl its eq_data[6:10] and torquescale;
+// linear in q1, in q2 and in f
+void mj_weldTorque(const mjtNum q1[4], const mjtNum q2[4], const mjtNum qrel[4], mjtNum scl,
+                   const mjtNum f[3], mjtNum torque[3]);
+
+// a weld's rotational Jdot qvel (res, 3), q1, q2, qrel and scl as for mj_weldTorque, w1, w2
+// the bodies' angular velocities and al1, al2 their bias angular accelerations (Jrdot qvel):
+// linear in q1 and in q2, a polynomial of degree 2 in (w, al)
+void mj_weldBiasRot(const mjtNum q1[4], const mjtNum q2[4], const mjtNum qrel[4], mjtNum scl,
+                    const mjtNum w1[3], const mjtNum w2[3], const mjtNum al1[3],
+                    const mjtNum al2[3], mjtNum res[3]);
+
 // cfrc_ext (nbody x 6) += the constraint forces efc_force as wrenches about each body's root
 // subtree com: contacts (on body 2, the opposite on body 1, at the contact point) and connect
 // and weld constraints (on body 1 at its anchor, the opposite on body 2 at its anchor)
