@@ -1220,23 +1220,22 @@ static void biasVelSlope(const mjModel* m, mjData* d, int c, mjtNum* E) {
   int nv = m->nv, nbody = m->nbody;
   size_t mark = mj_markStack(d);
   mjtNum* vel = mj_stackAlloc(d, (size_t)nv);
-  mjtNum* cvel = mj_stackAlloc(d, 6 * (size_t)nbody);
   mjtNum* cdd = mj_stackAlloc(d, 6 * (size_t)nv);
-  mjtNum* bias = mj_stackAlloc(d, 2 * 6 * (size_t)nbody);
-  mjtNum* cv = mj_stackAlloc(d, 6 * (size_t)nbody);
+  mjtNum* cvel[2] = {mj_stackAlloc(d, 6 * (size_t)nbody), mj_stackAlloc(d, 6 * (size_t)nbody)};
+  mjtNum* bias[2] = {mj_stackAlloc(d, 6 * (size_t)nbody), mj_stackAlloc(d, 6 * (size_t)nbody)};
   mjtNum s = fmax(1, mju_norm(d->qvel, nv)), b[2][6];
+
+  // the twists at v + s e_c (x = 0) and v - s e_c (x = 1)
   for (int x = 0; x < 2; x++) {
     mju_copy(vel, d->qvel, nv);
     vel[c] += x ? -s : s;
-    mjd_comVelAt(m, d, vel, x ? cvel : cv, cdd);
-    bodyTwists(m, cdd, vel, bias + 6 * nbody * x);
+    mjd_comVelAt(m, d, vel, cvel[x], cdd);
+    bodyTwists(m, cdd, vel, bias[x]);
   }
   for (int r = 0; r < d->nefc && d->efc_type[r] == mjCNSTR_EQUALITY; r++) {
-    int id = d->efc_id[r], type = m->eq_type[id];
+    int id = d->efc_id[r], type = m->eq_type[id], n = type == mjEQ_WELD ? 6 : 3;
     if (type != mjEQ_CONNECT && type != mjEQ_WELD) continue;
-    eqBias(m, d, id, cv, bias, b[0]);
-    eqBias(m, d, id, cvel, bias + 6 * nbody, b[1]);
-    int n = type == mjEQ_WELD ? 6 : 3;
+    for (int x = 0; x < 2; x++) eqBias(m, d, id, cvel[x], bias[x], b[x]);
     for (int i = 0; i < n; i++) E[r + i] += (b[0][i] - b[1][i]) / (2 * s);
     r += n - 1;
   }
