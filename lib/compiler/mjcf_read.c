@@ -1259,9 +1259,24 @@ void mjcf_readEqualities(Ctx* c, const mjXNode* e, const double* xpos, const dou
     readEquality(c, ch, &o->eq);
     double* d = o->data;
     d[10] = 1;
-    if (type == mjEQ_CONNECT || type == mjEQ_WELD) {
-      if (mjcf_getAttr(ch, "site1") || mjcf_getAttr(ch, "site2"))
-        mjcf_fail(c, ch, "site-based equality constraints are not supported yet");
+    if ((type == mjEQ_CONNECT || type == mjEQ_WELD) &&
+        (mjcf_getAttr(ch, "site1") || mjcf_getAttr(ch, "site2"))) {
+      // site semantic: the sites' frames held together, eq_data unused but for a weld's
+      // torquescale (data[10]) and the 1 MuJoCo stores at data[1]
+      static const char* const bodyAttrs[] = {"body1", "body2", "anchor", "relpose"};
+      for (int k = 0; k < 4; k++) {
+        if (mjcf_getAttr(ch, bodyAttrs[k]))
+          mjcf_fail(c, ch, "site1 and site2 exclude attribute '%s'", bodyAttrs[k]);
+      }
+      o->objtype = mjOBJ_SITE;
+      o->id[0] = refId(c, ch, K_SITE, "site1", 1);
+      o->id[1] = refId(c, ch, K_SITE, "site2", 1);
+      d[10] = 0;
+      if (type == mjEQ_WELD) {
+        d[1] = d[10] = 1;
+        mjcf_readVec(c, ch, "torquescale", d + 10, 1);
+      }
+    } else if (type == mjEQ_CONNECT || type == mjEQ_WELD) {
       o->objtype = mjOBJ_BODY;
       int b1 = refId(c, ch, K_BODY, "body1", 1), b2 = refId(c, ch, K_BODY, "body2", 0);
       if (b2 < 0) b2 = 0;

@@ -938,14 +938,14 @@ static void contactColumn(const mjModel* m, const mjData* d, const Column* c, in
   for (int r = 0; r < nrow; r++) E[adr + r] += d->efc_KBIP[4 * (adr + r) + 1] * rows[r];
 }
 
-// the weld's rotational rows L w (w = w_1 - w_2) and their motion dL as dof k (c) moves:
-//   L w = 0.5 scl vec(q2^-1 [0, w] q1 qrel),  dL w = 0.5 scl vec(dq2^-1 [0, w] q1r + q2^-1
-//   [0, w] dq1r),  dq1r = 0.5 [0, w_S] q1r (body 1 moved),  dq2^-1 = -0.5 q2^-1 [0, w_S]
-static void weldFrame(const mjData* d, const Column* c, const mjtNum* data, int b1, int b2,
-                      mjtNum L[9], mjtNum dL[9]) {
-  mjtNum q1r[4], q2i[4], dq1r[4] = {0, 0, 0, 0}, dq2i[4] = {0, 0, 0, 0}, ws[4] = {0};
-  mju_mulQuat(q1r, d->xquat + 4 * b1, data + 6);
-  mju_negQuat(q2i, d->xquat + 4 * b2);
+// the weld's rotational rows L w (w = w_1 - w_2) and their motion dL as dof k (c) moves, q1,
+// q2 its frames (mj_eqFrames) on bodies b1, b2, scl its torquescale:
+//   L w = 0.5 scl vec(q2^-1 [0, w] q1),  dL w = 0.5 scl vec(dq2^-1 [0, w] q1 + q2^-1 [0, w]
+//   dq1),  dq1 = 0.5 [0, w_S] q1 (body 1 moved),  dq2^-1 = -0.5 q2^-1 [0, w_S]
+static void weldFrame(const Column* c, const mjtNum q1r[4], const mjtNum q2[4], mjtNum scl,
+                      int b1, int b2, mjtNum L[9], mjtNum dL[9]) {
+  mjtNum q2i[4], dq1r[4] = {0, 0, 0, 0}, dq2i[4] = {0, 0, 0, 0}, ws[4] = {0};
+  mju_negQuat(q2i, q2);
   mju_scl3(ws + 1, c->S, 0.5);
   if (bodyMoved(c, b1)) mju_mulQuat(dq1r, ws, q1r);
   if (bodyMoved(c, b2)) {
@@ -954,7 +954,7 @@ static void weldFrame(const mjData* d, const Column* c, const mjtNum* data, int 
   }
   for (int col = 0; col < 3; col++) {
     mjtNum w[4] = {0, 0, 0, 0}, t[4], a[4], b[4];
-    w[1 + col] = 0.5 * data[10];
+    w[1 + col] = 0.5 * scl;
     mju_mulQuat(t, w, q1r);
     mju_mulQuat(a, q2i, t);
     mju_mulQuat(b, dq2i, t);
@@ -997,22 +997,23 @@ static void biasAcc(const mjtNum T[6], const mjtNum Bt[6], const mjtNum p[3], co
 // rotation by mj_weldBiasRot) from the bodies' twists cvel and bias (6 nbody)
 static void eqBias(const mjModel* m, const mjData* d, int id, const mjtNum* cvel,
                    const mjtNum* bias, mjtNum res[6]) {
-  int b[2] = {m->eq_obj1id[id], m->eq_obj2id[id]};
-  mjtNum p[2][3], a[2][3];
-  mj_eqAnchors(m, d, id, p[0], p[1]);
+  int b[2];
+  mjtNum p[2][3], q[2][4], a[2][3];
+  mj_eqBodies(m, id, b);
+  mj_eqFrames(m, d, id, p[0], p[1], q[0], q[1]);
   for (int s = 0; s < 2; s++) {
     biasAcc(cvel + 6 * b[s], bias + 6 * b[s], p[s], d->subtree_com + 3 * m->body_rootid[b[s]],
             NULL, NULL, NULL, a[s]);
   }
   mju_sub3(res, a[0], a[1]);
   if (m->eq_type[id] != mjEQ_WELD) return;
-  const mjtNum* data = m->eq_data + 11 * id;
-  mj_weldBiasRot(d->xquat + 4 * b[0], d->xquat + 4 * b[1], data + 6, data[10], cvel + 6 * b[0],
-                 cvel + 6 * b[1], bias + 6 * b[0], bias + 6 * b[1], res + 3);
+  mj_weldBiasRot(q[0], q[1], m->eq_data[11 * id + 10], cvel + 6 * b[0], cvel + 6 * b[1],
+                 bias + 6 * b[0], bias + 6 * b[1], res + 3);
 }
 
 // the slope of connect or weld id's Jdot qvel (db, 3 or 6) as dof k (c) moves: body[s] (obj2,
-// obj1) at pt[s] moving by dp[s]; a moved body's twists turn with the dofs after k,
+// obj1) at pt[s] moving by dp[s], q the frames (mj_eqFrames: obj1's, obj2's); a moved body's
+// twists turn with the dofs after k,
 //   dT = S x (T - pre_v),  dBt = S x (Bt - pre_b) - (S x pre_v) x (T - pre_v)
 // (d cdof_dot_j = dV_j x cdof_j + V_j x (S x cdof_j) = S x cdof_dot_j - (S x pre_v) x cdof_j by
 // Jacobi's identity, V_j the velocity cdof_dot_j is taken at); the weld's rotation, linear in
@@ -1020,7 +1021,7 @@ static void eqBias(const mjModel* m, const mjData* d, int id, const mjtNum* cvel
 //   df = f(dq1, q2) + f(q1, dq2) + (f(w + dw, al + dal) - f(w - dw, al - dal)) / 2
 static void eqBiasSlope(const mjModel* m, const mjData* d, const Column* c, int id,
                         const int body[2], const mjtNum pt[2][3], const mjtNum dp[2][3],
-                        const mjtNum* tw[3], mjtNum db[6]) {
+                        const mjtNum q[2][4], const mjtNum* tw[3], mjtNum db[6]) {
   mjtNum dT[2][6] = {{0}}, dBt[2][6] = {{0}}, a[3], t[6], u[6], Sp[6];
   mju_zero(db, 6);
   for (int s = 0; s < 2; s++) {
@@ -1040,8 +1041,7 @@ static void eqBiasSlope(const mjModel* m, const mjData* d, const Column* c, int 
   if (m->eq_type[id] != mjEQ_WELD) return;
 
   // the rotation: obj1 = body[1], obj2 = body[0]
-  const mjtNum* data = m->eq_data + 11 * id;
-  const mjtNum *q[2] = {d->xquat + 4 * body[1], d->xquat + 4 * body[0]};
+  mjtNum scl = m->eq_data[11 * id + 10];
   const mjtNum *w[2] = {tw[0] + 6 * body[1], tw[0] + 6 * body[0]};
   const mjtNum *al[2] = {tw[2] + 6 * body[1], tw[2] + 6 * body[0]};
   mjtNum f[3], ws[4] = {0}, dq[4], wp[2][3], ap[2][3], wm[2][3], am[2][3];
@@ -1049,8 +1049,7 @@ static void eqBiasSlope(const mjModel* m, const mjData* d, const Column* c, int 
   for (int s = 0; s < 2; s++) {
     if (!bodyMoved(c, body[1 - s])) continue;
     mju_mulQuat(dq, ws, q[s]);
-    mj_weldBiasRot(s ? q[0] : dq, s ? dq : q[1], data + 6, data[10], w[0], w[1], al[0], al[1],
-                   f);
+    mj_weldBiasRot(s ? q[0] : dq, s ? dq : q[1], scl, w[0], w[1], al[0], al[1], f);
     mju_addTo3(db + 3, f);
   }
   for (int s = 0; s < 2; s++) {
@@ -1059,14 +1058,14 @@ static void eqBiasSlope(const mjModel* m, const mjData* d, const Column* c, int 
       ap[s][i] = al[s][i] + dBt[1 - s][i], am[s][i] = al[s][i] - dBt[1 - s][i];
     }
   }
-  mj_weldBiasRot(q[0], q[1], data + 6, data[10], wp[0], wp[1], ap[0], ap[1], f);
+  mj_weldBiasRot(q[0], q[1], scl, wp[0], wp[1], ap[0], ap[1], f);
   mju_addToScl3(db + 3, f, 0.5);
-  mj_weldBiasRot(q[0], q[1], data + 6, data[10], wm[0], wm[1], am[0], am[1], f);
+  mj_weldBiasRot(q[0], q[1], scl, wm[0], wm[1], am[0], am[1], f);
   mju_addToScl3(db + 3, f, -0.5);
 }
 
 // for the connect or weld equality at efc rows adr.. (pos = p1 - p2 of anchors fixed to
-// bodies 1 and 2 and for the weld scl vec(q2^-1 q1 qrel); rows Jp_1(p1) - Jp_2(p2) and L (w_1
+// bodies 1 and 2 and for the weld scl vec(q2^-1 q1), q1, q2 its frames (mj_eqFrames); rows Jp_1(p1) - Jp_2(p2) and L (w_1
 // - w_2) (weldFrame): pointColumn's with A = body 2, B = body 1 and the world frame): E (+=)
 // gains dJ/dq_k a + B dJ/dq_k v and the slope of aref's Jdot v (eqBiasSlope), P the rows' own
 // position slopes (Jk: J's column k; pos moves as J), V their common violation |pos|'s slope
@@ -1075,10 +1074,11 @@ static void bodyEqColumn(const mjModel* m, const mjData* d, const Column* c, int
                          const mjtNum* Jk, const mjtNum* tw[3], const mjtNum* force,
                          mjtNum* E, mjtNum* P, mjtNum* V, mjtNum* Gk) {
   static const mjtNum eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, zero[9] = {0};
-  int id = d->efc_id[adr], body[2] = {m->eq_obj2id[id], m->eq_obj1id[id]};
+  int id = d->efc_id[adr], b[2];
   int weld = m->eq_type[id] == mjEQ_WELD, n = weld ? 6 : 3;
-  const mjtNum* data = m->eq_data + 11 * id;
-  mjtNum pt[2][3], dp[2][3], db[2][6], bs[6], L[9], dL[9];
+  mj_eqBodies(m, id, b);
+  int body[2] = {b[1], b[0]};
+  mjtNum pt[2][3], q[2][4], dp[2][3], db[2][6], bs[6], L[9], dL[9];
   mjtNum norm = mju_norm(d->efc_pos + adr, n);
   mjtNum slope = 0;
   for (int r = 0; r < n; r++) {
@@ -1087,15 +1087,12 @@ static void bodyEqColumn(const mjModel* m, const mjData* d, const Column* c, int
   }
   for (int r = 0; r < n; r++) V[adr + r] = slope;
   if (!bodyMoved(c, body[0]) && !bodyMoved(c, body[1])) return;
-  for (int s = 0; s < 2; s++) {
-    mju_mulMatVec3(pt[s], d->xmat + 9 * body[s], data + (s == weld ? 3 : 0));
-    mju_addTo3(pt[s], d->xpos + 3 * body[s]);
-    fixedMotion(c->S, c->o, bodyMoved(c, body[s]), pt[s], dp[s]);
-  }
-  if (weld) weldFrame(d, c, data, body[1], body[0], L, dL);
+  mj_eqFrames(m, d, id, pt[1], pt[0], q[0], q[1]);
+  for (int s = 0; s < 2; s++) fixedMotion(c->S, c->o, bodyMoved(c, body[s]), pt[s], dp[s]);
+  if (weld) weldFrame(c, q[0], q[1], m->eq_data[11 * id + 10], body[1], body[0], L, dL);
   const mjtNum* p[2] = {pt[0], pt[1]};
   pointColumn(m, d, c, body, p, dp, eye, zero, L, dL, n, tw, force + adr, db, Gk);
-  eqBiasSlope(m, d, c, id, body, pt, dp, tw, bs);
+  eqBiasSlope(m, d, c, id, body, pt, dp, q, tw, bs);
   for (int r = 0; r < n; r++)
     E[adr + r] += db[1][r] + d->efc_KBIP[4 * (adr + r) + 1] * db[0][r] + bs[r];
 }

@@ -229,21 +229,20 @@ static void wrenchDeriv(const mjModel* m, const mjData* d, const Work* w, int b,
   mju_addToScl3(w->dfrc + 6 * b + 3, dF, -sgn);
 }
 
-// dT: the slope of the torque (mj_weldTorque, linear in each quaternion and in the force) of
-// the weld whose rows start at adr: from the forces' slope df and, in a position column, the
-// bodies' turning by the moving subtree's S, dq = [0, ang S] q / 2
+// dT: the slope of the torque (mj_weldTorque, linear in each frame and in the force) of the
+// weld whose rows start at adr, on bodies b with frames q (mj_eqFrames): from the forces'
+// slope df and, in a position column, the bodies' turning by the moving subtree's S,
+// dq = [0, ang S] q / 2
 static void weldTorqueDeriv(const mjModel* m, const mjData* d, const Work* w, int adr,
-                            mjtNum dT[3]) {
-  int id = d->efc_id[adr], b[2] = {m->eq_obj1id[id], m->eq_obj2id[id]};
-  const mjtNum *q[2] = {d->xquat + 4 * b[0], d->xquat + 4 * b[1]}, *f = d->efc_force;
-  const mjtNum* data = m->eq_data + 11 * id;
-  mj_weldTorque(q[0], q[1], data + 6, data[10], w->df + adr + 3, dT);
+                            const int b[2], const mjtNum q[2][4], mjtNum dT[3]) {
+  const mjtNum *f = d->efc_force, scl = m->eq_data[11 * d->efc_id[adr] + 10];
+  mj_weldTorque(q[0], q[1], scl, w->df + adr + 3, dT);
   for (int s = 0; s < 2; s++) {
     const mjtNum* S = bodyMotion(w, b[s]);
     if (!S) continue;
     mjtNum ws[4] = {0, 0.5 * S[0], 0.5 * S[1], 0.5 * S[2]}, dq[4], t[3];
     mju_mulQuat(dq, ws, q[s]);
-    mj_weldTorque(s ? q[0] : dq, s ? dq : q[1], data + 6, data[10], f + adr + 3, t);
+    mj_weldTorque(s ? q[0] : dq, s ? dq : q[1], scl, f + adr + 3, t);
     mju_addTo3(dT, t);
   }
 }
@@ -277,12 +276,13 @@ static void constraintWrenchDeriv(const mjModel* m, const mjData* d, const Work*
     wrenchDeriv(m, d, w, b1, F, dF, dT, con->pos, dp, -1);
   }
   for (int i = 0; i < d->nefc && d->efc_type[i] == mjCNSTR_EQUALITY; i++) {
-    int id = d->efc_id[i], type = m->eq_type[id], b[2] = {m->eq_obj1id[id], m->eq_obj2id[id]};
+    int id = d->efc_id[i], type = m->eq_type[id], b[2];
     if (type != mjEQ_CONNECT && type != mjEQ_WELD) continue;
-    mjtNum p[2][3], dp[3], dT[3] = {0, 0, 0};
+    mjtNum p[2][3], q[2][4], dp[3], dT[3] = {0, 0, 0};
     const mjtNum* df = w->df + i;
-    if (type == mjEQ_WELD) weldTorqueDeriv(m, d, w, i, dT);
-    mj_eqAnchors(m, d, id, p[0], p[1]);
+    mj_eqBodies(m, id, b);
+    mj_eqFrames(m, d, id, p[0], p[1], q[0], q[1]);
+    if (type == mjEQ_WELD) weldTorqueDeriv(m, d, w, i, b, q, dT);
     for (int s = 0; s < 2; s++) {
       const mjtNum* S = bodyMotion(w, b[s]);
       if (S) mjd_pointVel(dp, S, p[s], bodyOrigin(m, d, b[s]));

@@ -190,31 +190,44 @@ static mjtNum bodyWeight(const mjModel* m, int b, int rot) {
   return m->body_invweight0[2 * b + rot];
 }
 
-// the world anchors of connect or weld i (constraint.h)
-void mj_eqAnchors(const mjModel* m, const mjData* d, int i, mjtNum p1[3], mjtNum p2[3]) {
+// the bodies of connect or weld i (constraint.h)
+void mj_eqBodies(const mjModel* m, int i, int b[2]) {
+  int site = m->eq_objtype[i] == mjOBJ_SITE;
+  b[0] = site ? m->site_bodyid[m->eq_obj1id[i]] : m->eq_obj1id[i];
+  b[1] = site ? m->site_bodyid[m->eq_obj2id[i]] : m->eq_obj2id[i];
+}
+
+// the anchors and frames of connect or weld i (constraint.h)
+void mj_eqFrames(const mjModel* m, const mjData* d, int i, mjtNum p1[3], mjtNum p2[3],
+                 mjtNum* q1, mjtNum* q2) {
+  int s1 = m->eq_obj1id[i], s2 = m->eq_obj2id[i];
+  if (m->eq_objtype[i] == mjOBJ_SITE) {
+    mju_copy3(p1, d->site_xpos + 3 * s1);
+    mju_copy3(p2, d->site_xpos + 3 * s2);
+    if (q1) mju_mulQuat(q1, d->xquat + 4 * m->site_bodyid[s1], m->site_quat + 4 * s1);
+    if (q2) mju_mulQuat(q2, d->xquat + 4 * m->site_bodyid[s2], m->site_quat + 4 * s2);
+    return;
+  }
   const mjtNum* data = m->eq_data + 11 * i;
-  int weld = m->eq_type[i] == mjEQ_WELD, b1 = m->eq_obj1id[i], b2 = m->eq_obj2id[i];
-  mju_mulMatVec3(p1, d->xmat + 9 * b1, data + (weld ? 3 : 0));
-  mju_addTo3(p1, d->xpos + 3 * b1);
-  mju_mulMatVec3(p2, d->xmat + 9 * b2, data + (weld ? 0 : 3));
-  mju_addTo3(p2, d->xpos + 3 * b2);
+  int weld = m->eq_type[i] == mjEQ_WELD;
+  mju_mulMatVec3(p1, d->xmat + 9 * s1, data + (weld ? 3 : 0));
+  mju_addTo3(p1, d->xpos + 3 * s1);
+  mju_mulMatVec3(p2, d->xmat + 9 * s2, data + (weld ? 0 : 3));
+  mju_addTo3(p2, d->xpos + 3 * s2);
+  if (q1) mju_mulQuat(q1, d->xquat + 4 * s1, data + 6);
+  if (q2) mju_copy4(q2, d->xquat + 4 * s2);
 }
 
-// weld i's q1 qrel and q2^-1 (its orientation error is vec(q2^-1 q1 qrel))
-static void weldQuats(const mjModel* m, const mjData* d, int i, mjtNum q1r[4], mjtNum q2inv[4]) {
-  mju_mulQuat(q1r, d->xquat + 4 * m->eq_obj1id[i], m->eq_data + 11 * i + 6);
-  mju_negQuat(q2inv, d->xquat + 4 * m->eq_obj2id[i]);
-}
-
-// connect (3 rows) and weld (6 rows) of bodies b1, b2 at their anchors p1, p2 (mj_eqAnchors),
-// with q = q2^-1 q1 qrel (data[6:10]) for the weld:  pos = p1 - p2 (and torquescale vec(q)),
-// J = Jp1 - Jp2 (and torquescale times the rows of vec(0.5 q2^-1 [0, Jr1 - Jr2] q1 qrel),
-// the time derivative of vec(q))
+// connect (3 rows) and weld (6 rows) of bodies b1, b2 at their anchors p1, p2 with frames q1,
+// q2 (mj_eqFrames), q = q2^-1 q1 for the weld:  pos = p1 - p2 (and torquescale vec(q)),
+// J = Jp1 - Jp2 (and torquescale times the rows of vec(0.5 q2^-1 [0, Jr1 - Jr2] q1), the time
+// derivative of vec(q))
 static void bodyEquality(Rows* r, int i) {
   const mjModel* m = r->m;
   const mjData* d = r->d;
-  const mjtNum* data = m->eq_data + 11 * i;
-  int weld = m->eq_type[i] == mjEQ_WELD, b1 = m->eq_obj1id[i], b2 = m->eq_obj2id[i];
+  int weld = m->eq_type[i] == mjEQ_WELD, bb[2];
+  mj_eqBodies(m, i, bb);
+  int b1 = bb[0], b2 = bb[1];
   Block b = {.type = mjCNSTR_EQUALITY, .id = i, .nrow = weld ? 6 : 3};
   if (!r->fill) {
     countChainRows(r, &b, b1, b2);
@@ -223,8 +236,9 @@ static void bodyEquality(Rows* r, int i) {
   b.nnz = bodyChain(r, b1, b2);
 
   // anchors in the world, position error and translational rows
-  mjtNum p1[3], p2[3];
-  mj_eqAnchors(m, d, i, p1, p2);
+  mjtNum p1[3], p2[3], q1[4], q2inv[4];
+  mj_eqFrames(m, d, i, p1, p2, q1, q2inv);
+  mju_negQuat(q2inv, q2inv);
   jacDif(r, b.nnz, b1, p1, b2, p2);
   mju_copy(r->jac, r->jacp, 3 * b.nnz);
   for (int k = 0; k < 3; k++) {
@@ -232,14 +246,13 @@ static void bodyEquality(Rows* r, int i) {
     b.diag[k] = bodyWeight(m, b1, 0) + bodyWeight(m, b2, 0);
   }
 
-  // weld: orientation error vec(q2^-1 q1 qrel) and its Jacobian, both scaled by torquescale
+  // weld: orientation error vec(q2^-1 q1) and its Jacobian, both scaled by torquescale
   if (weld) {
-    mjtNum q1r[4], q2inv[4], err[4], scl = data[10];
-    weldQuats(m, d, i, q1r, q2inv);
-    mju_mulQuat(err, q2inv, q1r);
+    mjtNum err[4], scl = m->eq_data[11 * i + 10];
+    mju_mulQuat(err, q2inv, q1);
     for (int k = 0; k < b.nnz; k++) {
       mjtNum w[4] = {0, r->jacr[k], r->jacr[b.nnz + k], r->jacr[2 * b.nnz + k]}, t[4];
-      mju_mulQuat(t, w, q1r);
+      mju_mulQuat(t, w, q1);
       mju_mulQuat(w, q2inv, t);
       for (int a = 0; a < 3; a++) r->jac[(3 + a) * b.nnz + k] = 0.5 * scl * w[1 + a];
     }
@@ -742,27 +755,25 @@ void mj_makeImpedance(const mjModel* m, mjData* d) {
 }
 
 // the weld's rotational Jdot qvel (constraint.h): the derivative of its rows'
-// torquescale/2 vec(q2^-1 [0, Jr1 - Jr2] q1 qrel) qvel by the product rule, each quaternion
-// moving as dq/dt = [0, omega] q / 2 (omega in the world frame), dw = w1 - w2, dal = al1 - al2:
-//   scl/2 vec(dq2^-1 [0, dw] q1 qrel + q2^-1 [0, dal] q1 qrel + q2^-1 [0, dw] dq1 qrel)
-void mj_weldBiasRot(const mjtNum q1[4], const mjtNum q2[4], const mjtNum qrel[4], mjtNum scl,
-                    const mjtNum w1[3], const mjtNum w2[3], const mjtNum al1[3],
-                    const mjtNum al2[3], mjtNum res[3]) {
-  mjtNum q1r[4], q2inv[4], dq1[4], dq2[4], dq1r[4], dq2inv[4], sum[4] = {0, 0, 0, 0};
+// torquescale/2 vec(q2^-1 [0, Jr1 - Jr2] q1) qvel (q1, q2 its frames) by the product rule,
+// each frame moving as dq/dt = [0, omega] q / 2 (omega in the world frame), dw = w1 - w2,
+// dal = al1 - al2:  scl/2 vec(dq2^-1 [0, dw] q1 + q2^-1 [0, dal] q1 + q2^-1 [0, dw] dq1)
+void mj_weldBiasRot(const mjtNum q1[4], const mjtNum q2[4], mjtNum scl, const mjtNum w1[3],
+                    const mjtNum w2[3], const mjtNum al1[3], const mjtNum al2[3],
+                    mjtNum res[3]) {
+  mjtNum q2inv[4], dq1[4], dq2[4], dq2inv[4], sum[4] = {0, 0, 0, 0};
   mjtNum dw[4] = {0}, dal[4] = {0}, o1[4] = {0}, o2[4] = {0}, t[4], u[4];
-  mju_mulQuat(q1r, q1, qrel);
   mju_negQuat(q2inv, q2);
   for (int k = 0; k < 3; k++) {
     dw[1 + k] = w1[k] - w2[k], dal[1 + k] = al1[k] - al2[k];
     o1[1 + k] = 0.5 * w1[k], o2[1 + k] = 0.5 * w2[k];
   }
   mju_mulQuat(dq1, o1, q1);
-  mju_mulQuat(dq1r, dq1, qrel);
   mju_mulQuat(dq2, o2, q2);
   mju_negQuat(dq2inv, dq2);
   const mjtNum* left[3] = {dq2inv, q2inv, q2inv};
   const mjtNum* mid[3] = {dw, dal, dw};
-  const mjtNum* right[3] = {q1r, q1r, dq1r};
+  const mjtNum* right[3] = {q1, q1, dq1};
   for (int k = 0; k < 3; k++) {
     mju_mulQuat(t, mid[k], right[k]);
     mju_mulQuat(u, left[k], t);
@@ -775,16 +786,15 @@ void mj_weldBiasRot(const mjtNum q1[4], const mjtNum q2[4], const mjtNum qrel[4]
 // anchors' relative bias acceleration a1 - a2 on the translational rows, mj_weldBiasRot on a
 // weld's rotational rows
 static void equalityBias(const mjModel* m, const mjData* d, int i, mjtNum* aref) {
-  int id = d->efc_id[i], b1 = m->eq_obj1id[id], b2 = m->eq_obj2id[id];
-  mjtNum p1[3], p2[3], v[3], a1[3], a2[3], w1[3], w2[3], al1[3], al2[3], rot[3];
-  mj_eqAnchors(m, d, id, p1, p2);
-  mj_pointBiasAcc(m, d, p1, b1, v, a1, w1, al1);
-  mj_pointBiasAcc(m, d, p2, b2, v, a2, w2, al2);
+  int id = d->efc_id[i], b[2];
+  mjtNum p1[3], p2[3], q1[4], q2[4], v[3], a1[3], a2[3], w1[3], w2[3], al1[3], al2[3], rot[3];
+  mj_eqBodies(m, id, b);
+  mj_eqFrames(m, d, id, p1, p2, q1, q2);
+  mj_pointBiasAcc(m, d, p1, b[0], v, a1, w1, al1);
+  mj_pointBiasAcc(m, d, p2, b[1], v, a2, w2, al2);
   for (int k = 0; k < 3; k++) aref[i + k] -= a1[k] - a2[k];
   if (m->eq_type[id] != mjEQ_WELD) return;
-  const mjtNum* data = m->eq_data + 11 * id;
-  mj_weldBiasRot(d->xquat + 4 * b1, d->xquat + 4 * b2, data + 6, data[10], w1, w2, al1, al2,
-                 rot);
+  mj_weldBiasRot(q1, q2, m->eq_data[11 * id + 10], w1, w2, al1, al2, rot);
   for (int k = 0; k < 3; k++) aref[i + 3 + k] -= rot[k];
 }
 
@@ -945,17 +955,16 @@ static void addTendonWrench(const mjModel* m, const mjData* d, mjtNum* cfrc, int
 
 // the torque on body 1 of a weld (its opposite on body 2) from the forces f of its three
 // rotational rows (constraint.h): their Jacobian is scl/2 A (Jr1 - Jr2) with A w = vec(q2^-1
-// [0, w] q1 qrel), so the torque is scl/2 A' f (MuJoCo 3.13 on; before, f itself)
-void mj_weldTorque(const mjtNum q1[4], const mjtNum q2[4], const mjtNum qrel[4], mjtNum scl,
-                   const mjtNum f[3], mjtNum torque[3]) {
-  mjtNum q1r[4], q2inv[4];
-  mju_mulQuat(q1r, q1, qrel);
+// [0, w] q1), so the torque is scl/2 A' f (MuJoCo 3.13 on; before, f itself)
+void mj_weldTorque(const mjtNum q1[4], const mjtNum q2[4], mjtNum scl, const mjtNum f[3],
+                   mjtNum torque[3]) {
+  mjtNum q2inv[4];
   mju_negQuat(q2inv, q2);
   scl *= 0.5;
   for (int c = 0; c < 3; c++) {
     mjtNum w[4] = {0, 0, 0, 0}, t[4];
     w[1 + c] = 1;
-    mju_mulQuat(t, w, q1r);
+    mju_mulQuat(t, w, q1);
     mju_mulQuat(w, q2inv, t);
     torque[c] = scl * mju_dot3(w + 1, f);
   }
@@ -1008,16 +1017,14 @@ void mj_addConstraintWrench(const mjModel* m, const mjData* d, mjtNum* cfrc_ext)
   for (int i = 0; i < d->nefc && d->efc_type[i] == mjCNSTR_EQUALITY; i++) {
     int id = d->efc_id[i], type = m->eq_type[id];
     if (type != mjEQ_CONNECT && type != mjEQ_WELD) continue;
-    mjtNum p1[3], p2[3], torque[3] = {0, 0, 0};
+    mjtNum p1[3], p2[3], q1[4], q2[4], torque[3] = {0, 0, 0};
     const mjtNum* f = d->efc_force + i;
-    const mjtNum* data = m->eq_data + 11 * id;
-    if (type == mjEQ_WELD) {
-      mj_weldTorque(d->xquat + 4 * m->eq_obj1id[id], d->xquat + 4 * m->eq_obj2id[id],
-                    data + 6, data[10], f + 3, torque);
-    }
-    mj_eqAnchors(m, d, id, p1, p2);
-    addWrench(m, d, cfrc_ext, m->eq_obj1id[id], f, torque, p1, 1);
-    addWrench(m, d, cfrc_ext, m->eq_obj2id[id], f, torque, p2, -1);
+    int b[2];
+    mj_eqBodies(m, id, b);
+    mj_eqFrames(m, d, id, p1, p2, q1, q2);
+    if (type == mjEQ_WELD) mj_weldTorque(q1, q2, m->eq_data[11 * id + 10], f + 3, torque);
+    addWrench(m, d, cfrc_ext, b[0], f, torque, p1, 1);
+    addWrench(m, d, cfrc_ext, b[1], f, torque, p2, -1);
     i += type == mjEQ_WELD ? 5 : 2;
   }
   for (int i = 0; i < d->nefc; i++) tendonRowWrench(m, d, cfrc_ext, i);

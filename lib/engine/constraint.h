@@ -23,23 +23,30 @@ void mj_efcRow(const mjModel* m, const mjData* d, int r, mjtNum* row);
 //   d = d0 + y (dwidth - d0), saturating at d0 (x = 0) and dwidth (x >= 1)
 void mju_impedance(const mjtNum solimp[5], mjtNum r, mjtNum* imp, mjtNum* impP);
 
-// the world anchors of connect or weld i: p1 on body 1, p2 on body 2 (data = eq_data of i)
+// the bodies b[0], b[1] of connect or weld i: its objects (body semantic) or their bodies
+// (site semantic: eq_objtype mjOBJ_SITE)
+void mj_eqBodies(const mjModel* m, int i, int b[2]);
+
+// the world anchors p1 (on body 1), p2 (on body 2) and frames q1, q2 (NULL: not wanted) of
+// connect or weld i, which its rows hold together (pos = p1 - p2, a weld's rotation vec(q2^-1
+// q1)); body semantic (data = eq_data of i):
 //   connect  p1 = x1 + R1 data[0:3], p2 = x2 + R2 data[3:6]
-//   weld     p1 = x1 + R1 data[3:6], p2 = x2 + R2 data[0:3]
-void mj_eqAnchors(const mjModel* m, const mjData* d, int i, mjtNum p1[3], mjtNum p2[3]);
+//   weld     p1 = x1 + R1 data[3:6], p2 = x2 + R2 data[0:3], q1 = xquat1 data[6:10], q2 = xquat2
+// site semantic: the two sites' world positions and orientations
+void mj_eqFrames(const mjModel* m, const mjData* d, int i, mjtNum p1[3], mjtNum p2[3],
+                 mjtNum* q1, mjtNum* q2);
 
 // the torque on body 1 of a weld (its opposite on body 2) from the forces f of its rotational
-// rows: q1, q2 its bodies' orientations, qrel and scl its eq_data[6:10] and torquescale;
-// linear in q1, in q2 and in f
-void mj_weldTorque(const mjtNum q1[4], const mjtNum q2[4], const mjtNum qrel[4], mjtNum scl,
-                   const mjtNum f[3], mjtNum torque[3]);
+// rows: q1, q2 its frames (mj_eqFrames), scl its torquescale; linear in q1, in q2 and in f
+void mj_weldTorque(const mjtNum q1[4], const mjtNum q2[4], mjtNum scl, const mjtNum f[3],
+                   mjtNum torque[3]);
 
-// a weld's rotational Jdot qvel (res, 3), q1, q2, qrel and scl as for mj_weldTorque, w1, w2
-// the bodies' angular velocities and al1, al2 their bias angular accelerations (Jrdot qvel):
+// a weld's rotational Jdot qvel (res, 3), q1, q2 and scl as for mj_weldTorque, w1, w2 the
+// bodies' angular velocities and al1, al2 their bias angular accelerations (Jrdot qvel):
 // linear in q1 and in q2, a polynomial of degree 2 in (w, al)
-void mj_weldBiasRot(const mjtNum q1[4], const mjtNum q2[4], const mjtNum qrel[4], mjtNum scl,
-                    const mjtNum w1[3], const mjtNum w2[3], const mjtNum al1[3],
-                    const mjtNum al2[3], mjtNum res[3]);
+void mj_weldBiasRot(const mjtNum q1[4], const mjtNum q2[4], mjtNum scl, const mjtNum w1[3],
+                    const mjtNum w2[3], const mjtNum al1[3], const mjtNum al2[3],
+                    mjtNum res[3]);
 
 // cfrc_ext (nbody x 6) += the constraint forces efc_force as wrenches about each body's root
 // subtree com: contacts (on body 2, the opposite on body 1, at the contact point) and connect

@@ -312,6 +312,27 @@ malformed error_in_include 4 part.xml <<'EOF'
 </mujoco>
 EOF
 
+# site-based equalities take both sites and nothing of the body form (as MuJoCo's schema)
+malformed site_without_site2 4 <<'EOF'
+<mujoco>
+  <worldbody><site name="a"/><body><freejoint/><geom size="0.1"/><site name="b"/></body></worldbody>
+  <equality>
+    <connect site1="b"/>
+  </equality>
+</mujoco>
+EOF
+check site_without_site2-says has "$T/err" "attribute 'site2' is required"
+
+malformed site_with_body 4 <<'EOF'
+<mujoco>
+  <worldbody><site name="a"/><body name="c"><freejoint/><geom size="0.1"/><site name="b"/></body></worldbody>
+  <equality>
+    <weld site1="b" site2="a" body1="c"/>
+  </equality>
+</mujoco>
+EOF
+check site_with_body-says has "$T/err" "site1 and site2 exclude attribute 'body1'"
+
 malformed undefined_class 3 <<'EOF'
 <mujoco>
   <worldbody>

@@ -1185,24 +1185,38 @@ Test(derivative, corpus_trajectories) {
 
 // a closed loop: a double pendulum's tip connected to a second pendulum's (soft, so the
 // anchors drift apart), a free box hung from the world by a connect at its corner, and a
-// second free box welded to the first pendulum (torquescale 0.7, a relative pose)
-static const char* LOOP =
+// second free box welded to the first pendulum (torquescale 0.7, a relative pose); %s: the
+// equality block, LOOP_BODIES's or LOOP_SITES's (the same held by turned sites, apart at
+// qpos0: eq_objtype site)
+static const char* LOOP_FMT =
     "<mujoco><option timestep='0.002' tolerance='0' iterations='100'/>"
-    "<worldbody><body name='a' pos='0 0 1'><joint name='h' axis='0 1 0' damping='0.1'/>"
+    "<worldbody><site name='wo' pos='-0.85 0.1 1.05' euler='5 -10 20'/>"
+    "<body name='a' pos='0 0 1'><joint name='h' axis='0 1 0' damping='0.1'/>"
     "<geom type='capsule' fromto='0 0 0 0.3 0 -0.3' size='0.03' contype='0'/>"
+    "<site name='as' pos='0.1 0.2 -0.2' euler='30 -20 10'/>"
     "<body name='b' pos='0.3 0 -0.3'><joint axis='0 1 0.2'/>"
-    "<geom type='capsule' fromto='0 0 0 0.4 0 0' size='0.03' contype='0'/></body></body>"
+    "<geom type='capsule' fromto='0 0 0 0.4 0 0' size='0.03' contype='0'/>"
+    "<site name='bs' pos='0.4 0.02 0'/></body></body>"
     "<body name='c' pos='0.7 0 1'><joint axis='0 1 0'/>"
-    "<geom type='capsule' fromto='0 0 0 0 0 -0.3' size='0.03' contype='0'/></body>"
+    "<geom type='capsule' fromto='0 0 0 0 0 -0.3' size='0.03' contype='0'/>"
+    "<site name='cs' pos='0 0 -0.32'/></body>"
     "<body name='e' pos='-1 0 1'><freejoint/>"
-    "<geom type='box' size='0.1 0.05 0.08' contype='0'/></body>"
+    "<geom type='box' size='0.1 0.05 0.08' contype='0'/>"
+    "<site name='es' pos='0.1 0.05 0.08' euler='0 40 0'/></body>"
     "<body name='w' pos='0.2 0.3 0.8' euler='10 20 30'><freejoint/>"
-    "<geom type='box' size='0.05 0.1 0.07' contype='0'/></body></worldbody>"
-    "<equality><connect body1='b' body2='c' anchor='0.4 0 0' solimp='0.8 0.95 0.05'/>"
+    "<geom type='box' size='0.05 0.1 0.07' contype='0'/>"
+    "<site name='ws' pos='0.05 -0.1 0' euler='-25 15 40'/></body></worldbody>"
+    "<equality>%s</equality><actuator><motor joint='h'/></actuator></mujoco>";
+static const char* LOOP_BODIES =
+    "<connect body1='b' body2='c' anchor='0.4 0 0' solimp='0.8 0.95 0.05'/>"
     "<connect body1='e' body2='world' anchor='0.1 0.05 0.08' solimp='0.8 0.95 0.05'/>"
     "<weld body1='w' body2='a' relpose='0.1 0.2 -0.3 0.9 0.1 0.3 0.2' torquescale='0.7'"
-    " solimp='0.8 0.95 0.05'/>"
-    "</equality><actuator><motor joint='h'/></actuator></mujoco>";
+    " solimp='0.8 0.95 0.05'/>";
+static const char* LOOP_SITES =
+    "<connect site1='bs' site2='cs' solimp='0.8 0.95 0.05'/>"
+    "<connect site1='es' site2='wo' solimp='0.8 0.95 0.05'/>"
+    "<weld site1='ws' site2='as' torquescale='0.7' solimp='0.8 0.95 0.05'/>"
+    "<weld site1='es' site2='wo' torquescale='1.3' solimp='0.8 0.95 0.05'/>";
 
 // the loop's joints 0.03 sin(1.3 i + 0.2) off their reference (the anchors a few cm apart:
 // within solimp's width, where the impedance has a slope by |pos|), setState's velocities
@@ -1217,7 +1231,10 @@ static void nearLoop(const mjModel* m, mjData* d) {
 }
 
 Test(derivative, connect) {
-  checkAt("loop", LOOP, mjINT_EULER, nearLoop);
-  checkAt("loop", LOOP, mjINT_IMPLICITFAST, nearLoop);
-  checkAt("loop", LOOP, mjINT_RK4, nearLoop);
+  static const int integ[] = {mjINT_EULER, mjINT_IMPLICITFAST, mjINT_RK4};
+  char xml[4096];
+  for (int k = 0; k < 2; k++) {
+    snprintf(xml, sizeof(xml), LOOP_FMT, k ? LOOP_SITES : LOOP_BODIES);
+    for (int i = 0; i < 3; i++) checkAt(k ? "siteloop" : "loop", xml, integ[i], nearLoop);
+  }
 }

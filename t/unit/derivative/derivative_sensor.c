@@ -237,6 +237,9 @@ Test(derivative_sensor, dynamic) {
              "anchor='0 0 -0.1'/></equality>", DYNAMIC);
   checkChain("weld", "", "<body name='post' pos='0.5 0 1'/>", "<equality><weld body1='fore' "
              "body2='post' solref='0.05 1'/></equality>", DYNAMIC);
+  checkChain("site weld", "", "<site name='post' pos='0.5 0 1' euler='10 20 0'/>",
+             "<equality><weld site1='fs' site2='post' solref='0.05 1' torquescale='1.7'/>"
+             "<connect site1='hs' site2='ls' solref='0.05 1'/></equality>", DYNAMIC);
 }
 
 // geom distance sensors between moving geoms (no contacts: contype 0): a sphere and a box
