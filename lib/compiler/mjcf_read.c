@@ -1524,6 +1524,35 @@ static void contactSide(Ctx* c, const mjXNode* e, int n, const char* const* attr
   }
 }
 
+// a sensor's data fields (contact, rangefinder): the keywords of attribute 'data' in the order
+// of fields (NULL-ended), each at most once, as bits (0: none given); *size gets the sum of
+// their fieldSize
+static int dataFields(Ctx* c, const mjXNode* e, const char* const* fields,
+                      const int* fieldSize, int* size) {
+  static const char* const space = " \t\n\r";
+  const char* s = mjcf_getAttr(e, "data");
+  int bits = 0, last = -1;
+  *size = 0;
+  for (s = s ? s + strspn(s, space) : NULL; s && *s; s += strspn(s, space)) {
+    size_t n = strcspn(s, space);
+    char word[16] = "", order[128] = "";
+    if (n < sizeof(word)) memcpy(word, s, n);
+    int f = mjcf_wordIndex(fields, word);
+    if (f < 0) mjcf_fail(c, e, "attribute 'data': invalid keyword '%.*s'", (int)n, s);
+    if (f <= last) {
+      for (int k = 0; fields[k]; k++)
+        snprintf(order + strlen(order), sizeof(order) - strlen(order), "%s%s", k ? ", " : "",
+                 fields[k]);
+      mjcf_fail(c, e, "data fields must be in the order %s, each once", order);
+    }
+    bits |= 1 << f;
+    *size += fieldSize[f];
+    last = f;
+    s += n;
+  }
+  return bits;
+}
+
 // contact sensor: the matching criteria (side 1 geom1, body1, subtree1 or site; side 2 geom2,
 // body2 or subtree2; subtrees as mjOBJ_XBODY), intprm = {data fields as bits in their fixed
 // order (none: found), reduce, num} and dim = num x the size of the data fields
@@ -1539,24 +1568,8 @@ static void contactSensor(Ctx* c, const mjXNode* e, Obj* o) {
   contactSide(c, e, 4, attrs1, kinds, objs, &o->objtype, &o->id[0]);
   contactSide(c, e, 3, attrs2, kinds, objs, &o->reftype, &o->id[1]);
 
-  // data: keywords in the order of fields, each at most once
-  static const char* const space = " \t\n\r";
-  const char* s = mjcf_getAttr(e, "data");
-  int bits = 0, size = 0, last = -1;
-  for (s = s ? s + strspn(s, space) : NULL; s && *s; s += strspn(s, space)) {
-    size_t n = strcspn(s, space);
-    char word[16] = "";
-    if (n < sizeof(word)) memcpy(word, s, n);
-    int f = mjcf_wordIndex(fields, word);
-    if (f < 0) mjcf_fail(c, e, "attribute 'data': invalid keyword '%.*s'", (int)n, s);
-    if (f <= last)
-      mjcf_fail(c, e, "data fields must be in the order found, force, torque, dist, pos, "
-                      "normal, tangent, each once");
-    bits |= 1 << f;
-    size += fieldSize[f];
-    last = f;
-    s += n;
-  }
+  // data: keywords in the order of fields, each at most once (none: found)
+  int size, bits = dataFields(c, e, fields, fieldSize, &size);
   if (!bits) bits = 1, size = 1;
 
   // reduce and num
@@ -1591,14 +1604,16 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
     mjcf_readVec(c, ch, "noise", &o->noise, 1);
     mjcf_ignoreAttrs(ch, "user");
     if (o->cutoff < 0) mjcf_fail(c, ch, "cutoff cannot be negative");
-    // rangefinders on a site measuring distance only (data bit 1; MuJoCo's camera
-    // rangefinders and its other data fields are not supported)
+    // rangefinders on a site: intprm[0] the data fields as bits in their fixed order (none:
+    // dist), dim their size (MuJoCo's camera rangefinders are not supported)
     if (t == mjSENS_RANGEFINDER) {
-      static const char* const dataWords[] = {"dist", NULL};
-      int dw;
+      static const char* const fields[] = {"dist", "dir", "origin", "point", "normal", "depth",
+                                           NULL};
+      static const int fieldSize[] = {1, 3, 3, 3, 3, 1};
       if (mjcf_getAttr(ch, "camera")) mjcf_fail(c, ch, "camera rangefinders are not supported yet");
-      mjcf_readKey(c, ch, "data", dataWords, &dw);
-      o->intprm[0] = 1;
+      int size, bits = dataFields(c, ch, fields, fieldSize, &size);
+      o->intprm[0] = bits ? bits : 1;
+      o->dim = bits ? size : 1;
     }
     if (st->attr) {
       // a single object named by its attribute

@@ -105,8 +105,10 @@ static int sensorDifferentiated(const mjModel* m, int s) {
     case mjSENS_VELOCIMETER: case mjSENS_GYRO: case mjSENS_MAGNETOMETER:
     case mjSENS_ACCELEROMETER: case mjSENS_FORCE: case mjSENS_TORQUE: case mjSENS_TOUCH:
     case mjSENS_BALLQUAT: case mjSENS_BALLANGVEL: case mjSENS_CLOCK: case mjSENS_INSIDESITE:
-    case mjSENS_RANGEFINDER:
       return 1;
+    case mjSENS_RANGEFINDER:
+      // every data field but the surface normal (which turns with the surface's curvature)
+      return !(m->sensor_intprm[3 * s] & 1 << 4);
     default:
       return 0;
   }
@@ -156,7 +158,7 @@ typedef struct {
   mjtNum* dacc;             // per body: qacc's part of d cacc, J_b da (6)
   mjtNum* dfrc;             // per body: d cfrc_int (6)
   mjtNum* rows;             // per sensor: the constant Jacobian row of a linear sensor (nv)
-  mjtNum* ray;              // per sensor: a rangefinder's surface normal and geom hit (4)
+  mjtNum* ray;              // per sensor: a rangefinder's surface normal, geom hit, dist (5)
   mjtNum *amom, *aslope;    // per actuator: its moment (nv); force slopes (length, velocity,
                             //   activation, ctrl: 4) and 1 when it has them
   mjtNum* dfa;              // per actuator: the column's force slope
@@ -579,30 +581,51 @@ static void siteForceColumn(const mjModel* m, const mjData* d, const Work* w, in
   rotated(R, dw, X, Y, g);
 }
 
-// rangefinder at distance t (< 0: no hit, no slope): the hit h = p + t z stays on the surface
+// rangefinder s's data fields (sensor.c's order: dist, dir, origin, point, depth; the normal
+// is not differentiated) at distance t (< 0: no hit): the hit h = p + t z stays on the surface
 // of the geom hit (normal n), which moves with its body (u its motion at h):
-//   n'(dp + dt z + t dz - u) = 0,  dt = -n'(dp + t dz - u) / n'z
-static mjtNum rangeColumn(const mjModel* m, const mjData* d, const Work* w, int s, mjtNum t) {
-  const mjtNum* ray = w->ray + 4 * s;
-  int geom = (int)ray[3];
-  if (t < 0 || geom < 0) return 0;
+//   n'(dp + dt z + t dz - u) = 0,  dt = -n'(dp + t dz - u) / n'z,  dz = dw x z;
+// the origin moves by dp, the point by dp + dt z + t dz, the depth as dt; on a miss only the
+// origin moves
+static void rangeColumn(const mjModel* m, const mjData* d, const Work* w, int s, mjtNum* g) {
+  const mjtNum* ray = w->ray + 5 * s;
+  int geom = (int)ray[3], bits = m->sensor_intprm[3 * s], hit = ray[4] >= 0 && geom >= 0;
+  mjtNum t = ray[4], dt = 0, z[3], dz[3], x[3], h[3], u[3];
   Frame f;
-  mjtNum z[3], x[3], h[3], u[3];
   frameMotion(m, d, w, mjOBJ_SITE, m->sensor_objid[s], VEL_NONE, &f);
   z[0] = f.R[2], z[1] = f.R[5], z[2] = f.R[8];
-  mju_cross(x, f.dw, z);
-  mju_scl3(x, x, t);
-  mju_addTo3(x, f.dp);
-  int b = m->geom_bodyid[geom];
-  const mjtNum* S = bodyMotion(w, b);
-  if (S) {
-    mju_copy3(h, f.p);
-    mju_addToScl3(h, z, t);
-    mjd_pointVel(u, S, h, bodyOrigin(m, d, b));
-    mju_sub3(x, x, u);
+  mju_cross(dz, f.dw, z);
+  if (hit) {
+    mju_copy3(x, f.dp);
+    mju_addToScl3(x, dz, t);
+    int b = m->geom_bodyid[geom];
+    const mjtNum* S = bodyMotion(w, b);
+    if (S) {
+      mju_copy3(h, f.p);
+      mju_addToScl3(h, z, t);
+      mjd_pointVel(u, S, h, bodyOrigin(m, d, b));
+      mju_sub3(x, x, u);
+    }
+    mjtNum nz = mju_dot3(ray, z);
+    dt = fabs(nz) < mjMINVAL ? 0 : -mju_dot3(ray, x) / nz;
   }
-  mjtNum nz = mju_dot3(ray, z);
-  return fabs(nz) < mjMINVAL ? 0 : -mju_dot3(ray, x) / nz;
+  if (bits & 1) *g++ = dt;
+  if (bits & 2) {
+    mju_scl3(g, dz, hit);
+    g += 3;
+  }
+  if (bits & 4) {
+    mju_copy3(g, f.dp);
+    g += 3;
+  }
+  if (bits & 8) {
+    mju_copy3(g, f.dp);
+    mju_addToScl3(g, z, dt);
+    mju_addToScl3(g, dz, t);
+    mju_scl3(g, g, hit);
+    g += 3;
+  }
+  if (bits & 32) *g = dt;
 }
 
 // camprojection: the site in the camera frame p = R_c'(p_s - p_c) moves as a frame position
@@ -717,7 +740,7 @@ static void sensorColumn(const mjModel* m, const mjData* d, const Work* w, int s
       break;
     }
     case mjSENS_FORCE: case mjSENS_TORQUE: siteForceColumn(m, d, w, s, g); break;
-    case mjSENS_RANGEFINDER: g[0] = rangeColumn(m, d, w, s, out[0]); break;
+    case mjSENS_RANGEFINDER: rangeColumn(m, d, w, s, g); break;
     case mjSENS_CAMPROJECTION: camColumn(m, d, w, s, out, g); break;
     case mjSENS_GEOMDIST: g[0] = distColumn(m, d, w, s); break;
     case mjSENS_TOUCH:
@@ -767,8 +790,8 @@ static void setup(const mjModel* m, mjData* d, Work* w) {
       case mjSENS_FORCE: case mjSENS_TORQUE: w->frc = 1; break;
       case mjSENS_RANGEFINDER: {
         int g;
-        mj_rangefinder(m, d, id, &g, w->ray + 4 * s);
-        w->ray[4 * s + 3] = g;
+        w->ray[5 * s + 4] = mj_rangefinder(m, d, id, &g, w->ray + 5 * s);
+        w->ray[5 * s + 3] = g;
         break;
       }
       case mjSENS_GEOMDIST: {
@@ -860,7 +883,7 @@ void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjdComposite* c, const m
   w.need = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
   w.readacc = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
   w.rows = mj_stackAlloc(d, (size_t)m->nsensor * nv);
-  w.ray = mj_stackAlloc(d, 4 * (size_t)m->nsensor);
+  w.ray = mj_stackAlloc(d, 5 * (size_t)m->nsensor);
   w.gdist = mj_stackAlloc(d, 9 * (size_t)m->nsensor);
   w.gbody = (int*)mj_stackAlloc(d, (size_t)m->nsensor + 1);
   w.amom = mj_stackAlloc(d, (size_t)nu * nv);

@@ -174,6 +174,41 @@ mjtNum mj_rangefinder(const mjModel* m, const mjData* d, int site, int* geom, mj
   return mj_ray(m, d, d->site_xpos + 3 * site, z, NULL, 1, m->site_bodyid[site], geom, normal);
 }
 
+// the data fields of a rangefinder (sensor_intprm[0]'s bits), in their order
+enum { RAY_DIST, RAY_DIR, RAY_ORIGIN, RAY_POINT, RAY_NORMAL, RAY_DEPTH };
+
+// rangefinder sensor s on its site: its data fields in order (MuJoCo 3.10 on): dist (-1 on a
+// miss), the ray's direction (the site's z axis), its origin (the site), the point hit
+// (origin + dist dir), the surface normal there and the depth (a site's: dist); on a miss
+// direction, point and normal are 0 and depth -1
+static void rangefinder(const mjModel* m, const mjData* d, int s, mjtNum* out) {
+  int site = m->sensor_objid[s], bits = m->sensor_intprm[3 * s];
+  const mjtNum *mat = d->site_xmat + 9 * site, *origin = d->site_xpos + 3 * site;
+  mjtNum dir[3] = {mat[2], mat[5], mat[8]}, normal[3];
+  mjtNum dist = mj_rangefinder(m, d, site, NULL, bits & 1 << RAY_NORMAL ? normal : NULL);
+  int hit = dist >= 0;
+  if (bits & 1 << RAY_DIST) *out++ = dist;
+  if (bits & 1 << RAY_DIR) {
+    mju_scl3(out, dir, hit);
+    out += 3;
+  }
+  if (bits & 1 << RAY_ORIGIN) {
+    mju_copy3(out, origin);
+    out += 3;
+  }
+  if (bits & 1 << RAY_POINT) {
+    mju_copy3(out, origin);
+    mju_addToScl3(out, dir, dist);
+    mju_scl3(out, out, hit);
+    out += 3;
+  }
+  if (bits & 1 << RAY_NORMAL) {
+    mju_scl3(out, normal, hit);
+    out += 3;
+  }
+  if (bits & 1 << RAY_DEPTH) *out = dist;
+}
+
 // the focal lengths in pixels of camera cam (forward.h): fx = focal_x / sensor_x W,
 // fy = focal_y / sensor_y H when the camera has a sensor size, else fx = fy = H/2 / tan(fovy/2)
 void mj_camFocal(const mjModel* m, int cam, mjtNum* fx, mjtNum* fy) {
@@ -460,7 +495,7 @@ static void sensorPos(const mjModel* m, mjData* d, int s, mjtNum* out) {
     case mjSENS_MAGNETOMETER:
       mju_mulMatTVec3(out, d->site_xmat + 9 * id, m->opt.magnetic);
       break;
-    case mjSENS_RANGEFINDER: out[0] = mj_rangefinder(m, d, id, NULL, NULL); break;
+    case mjSENS_RANGEFINDER: rangefinder(m, d, s, out); break;
     case mjSENS_CAMPROJECTION: camProjection(m, d, id, m->sensor_refid[s], out); break;
     case mjSENS_INSIDESITE: out[0] = insideSite(m, d, s); break;
     case mjSENS_GEOMDIST: case mjSENS_GEOMNORMAL: case mjSENS_GEOMFROMTO:

@@ -76,6 +76,8 @@ static const char* KINEMATIC =
   "<jointlimitpos joint='hinge'/><jointlimitvel joint='hinge'/>"
   "<insidesite objtype='body' objname='hand' site='ts'/><clock/>"
   "<rangefinder site='hs'/><rangefinder site='ls'/><rangefinder site='fs'/>"
+  "<rangefinder site='hs' data='dist dir origin point depth'/>"
+  "<rangefinder site='fs' data='dir point'/>"
   "<camprojection site='hs' camera='tc'/><camprojection site='as' camera='wc'/>";
 
 // the chain's acceleration and force sensors
