@@ -356,8 +356,6 @@ static void fillItems(Ctx* c, mjModel* m) {
     m->cam_mode[i] = s->mode;
     m->cam_bodyid[i] = it->body;
     m->cam_targetbodyid[i] = bodyRef(c, it->h.e, s->target);
-    if (s->mode >= mjCAMLIGHT_TARGETBODY && !s->target)
-      mjcf_fail(c, it->h.e, "target body is required in mode %s", mjcf_camModes[s->mode]);
     mju_copy3(m->cam_pos + 3 * i, it->pos);
     mju_copy4(m->cam_quat + 4 * i, it->quat);
     m->cam_projection[i] = s->projection;
@@ -373,8 +371,6 @@ static void fillItems(Ctx* c, mjModel* m) {
     m->light_mode[i] = s->mode;
     m->light_bodyid[i] = it->body;
     m->light_targetbodyid[i] = bodyRef(c, it->h.e, s->target);
-    if (s->mode >= mjCAMLIGHT_TARGETBODY && !s->target)
-      mjcf_fail(c, it->h.e, "target body is required in mode %s", mjcf_camModes[s->mode]);
     m->light_type[i] = s->type;
     m->light_texid[i] = s->texture ? mjcf_findId(c, it->h.e, K_TEX, s->texture, "texture") : -1;
     m->light_castshadow[i] = (unsigned char)s->castshadow;

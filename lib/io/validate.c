@@ -308,13 +308,14 @@ static int checkGeoms(const mjModel* m, Msg* g) {
       return 1;
   for (int i = 0; i < m->nexclude; i++)
     if (badSignature(m, g, "exclude_signature", i, m->exclude_signature[i])) return 1;
+  // a targeting camera or light may lack its target (-1: it stays as placed, as in MuJoCo)
   for (int i = 0; i < m->ncam; i++)
     if (m->cam_mode[i] >= mjCAMLIGHT_TARGETBODY &&
-        outside(g, "cam_targetbodyid", i, m->cam_targetbodyid[i], 0, m->nbody))
+        outside(g, "cam_targetbodyid", i, m->cam_targetbodyid[i], -1, m->nbody))
       return 1;
   for (int i = 0; i < m->nlight; i++)
     if (m->light_mode[i] >= mjCAMLIGHT_TARGETBODY &&
-        outside(g, "light_targetbodyid", i, m->light_targetbodyid[i], 0, m->nbody))
+        outside(g, "light_targetbodyid", i, m->light_targetbodyid[i], -1, m->nbody))
       return 1;
   return 0;
 }

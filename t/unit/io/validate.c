@@ -265,7 +265,7 @@ Test(validate, refuses_bad_geoms_and_contacts) {
   expectInt(m, "geom_matid", 0, m->nmat, "geom_matid[0] = 1 out of range [-1, 1)");
   expectInt(m, "geom_condim", hand, 2, "geom_condim[4] = 2 is not 1, 3, 4 or 6");
   expectInt(m, "site_bodyid", 0, -5, "site_bodyid[0] = -5 out of range [0, 5)");
-  expectInt(m, "cam_targetbodyid", 0, -1, "cam_targetbodyid[0] = -1 out of range [0, 5)");
+  expectInt(m, "cam_targetbodyid", 0, -2, "cam_targetbodyid[0] = -2 out of range [-1, 5)");
   expectInt(m, "light_targetbodyid", 0, 99, "light_targetbodyid[0] = 99 out of range [-1, 5)");
   expectInt(m, "pair_geom1", 0, m->ngeom, "pair_geom1[0] = 6 out of range [0, 6)");
   expectInt(m, "pair_dim", 0, 5, "pair_dim[0] = 5 is not 1, 3, 4 or 6");
