@@ -4,6 +4,7 @@
 // replicate), and the sections outside it (contact, equality, tendon, actuator, sensor,
 // custom, keyframe).
 #include "compiler/mjcf.h"
+#include "engine/forward.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1525,14 +1526,14 @@ static void contactSide(Ctx* c, const mjXNode* e, int n, const char* const* attr
 }
 
 // a sensor's data fields (contact, rangefinder): the keywords of attribute 'data' in the order
-// of fields (NULL-ended), each at most once, as bits (0: none given); *size gets the sum of
-// their fieldSize
+// of fields (NULL-ended), each at most once, as bits (0: none given); *size (when not NULL)
+// gets the sum of their fieldSize
 static int dataFields(Ctx* c, const mjXNode* e, const char* const* fields,
                       const int* fieldSize, int* size) {
   static const char* const space = " \t\n\r";
   const char* s = mjcf_getAttr(e, "data");
   int bits = 0, last = -1;
-  *size = 0;
+  if (size) *size = 0;
   for (s = s ? s + strspn(s, space) : NULL; s && *s; s += strspn(s, space)) {
     size_t n = strcspn(s, space);
     char word[16] = "", order[128] = "";
@@ -1546,7 +1547,7 @@ static int dataFields(Ctx* c, const mjXNode* e, const char* const* fields,
       mjcf_fail(c, e, "data fields must be in the order %s, each once", order);
     }
     bits |= 1 << f;
-    *size += fieldSize[f];
+    if (size) *size += fieldSize[f];
     last = f;
     s += n;
   }
@@ -1607,13 +1608,12 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
     // rangefinders on a site: intprm[0] the data fields as bits in their fixed order (none:
     // dist), dim their size (MuJoCo's camera rangefinders are not supported)
     if (t == mjSENS_RANGEFINDER) {
-      static const char* const fields[] = {"dist", "dir", "origin", "point", "normal", "depth",
-                                           NULL};
-      static const int fieldSize[] = {1, 3, 3, 3, 3, 1};
+      static const char* const fields[mjNRAY + 1] = {"dist", "dir", "origin", "point",
+                                                     "normal", "depth", NULL};
       if (mjcf_getAttr(ch, "camera")) mjcf_fail(c, ch, "camera rangefinders are not supported yet");
-      int size, bits = dataFields(c, ch, fields, fieldSize, &size);
-      o->intprm[0] = bits ? bits : 1;
-      o->dim = bits ? size : 1;
+      int bits = dataFields(c, ch, fields, NULL, NULL);
+      o->intprm[0] = bits ? bits : 1 << mjRAY_DIST;
+      o->dim = mj_rangefinderDim(o->intprm[0]);
     }
     if (st->attr) {
       // a single object named by its attribute

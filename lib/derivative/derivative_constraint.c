@@ -942,12 +942,12 @@ static void contactColumn(const mjModel* m, const mjData* d, const Column* c, in
 // q2 its frames (mj_eqFrames) on bodies b1, b2, scl its torquescale:
 //   L w = 0.5 scl vec(q2^-1 [0, w] q1),  dL w = 0.5 scl vec(dq2^-1 [0, w] q1 + q2^-1 [0, w]
 //   dq1),  dq1 = 0.5 [0, w_S] q1 (body 1 moved),  dq2^-1 = -0.5 q2^-1 [0, w_S]
-static void weldFrame(const Column* c, const mjtNum q1r[4], const mjtNum q2[4], mjtNum scl,
+static void weldFrame(const Column* c, const mjtNum q1[4], const mjtNum q2[4], mjtNum scl,
                       int b1, int b2, mjtNum L[9], mjtNum dL[9]) {
-  mjtNum q2i[4], dq1r[4] = {0, 0, 0, 0}, dq2i[4] = {0, 0, 0, 0}, ws[4] = {0};
+  mjtNum q2i[4], dq1[4] = {0, 0, 0, 0}, dq2i[4] = {0, 0, 0, 0}, ws[4] = {0};
   mju_negQuat(q2i, q2);
   mju_scl3(ws + 1, c->S, 0.5);
-  if (bodyMoved(c, b1)) mju_mulQuat(dq1r, ws, q1r);
+  if (bodyMoved(c, b1)) mju_mulQuat(dq1, ws, q1);
   if (bodyMoved(c, b2)) {
     mju_mulQuat(dq2i, q2i, ws);
     mju_scl(dq2i, dq2i, -1, 4);
@@ -955,10 +955,10 @@ static void weldFrame(const Column* c, const mjtNum q1r[4], const mjtNum q2[4], 
   for (int col = 0; col < 3; col++) {
     mjtNum w[4] = {0, 0, 0, 0}, t[4], a[4], b[4];
     w[1 + col] = 0.5 * scl;
-    mju_mulQuat(t, w, q1r);
+    mju_mulQuat(t, w, q1);
     mju_mulQuat(a, q2i, t);
     mju_mulQuat(b, dq2i, t);
-    mju_mulQuat(t, w, dq1r);
+    mju_mulQuat(t, w, dq1);
     mju_mulQuat(w, q2i, t);
     for (int i = 0; i < 3; i++) {
       L[3 * i + col] = a[1 + i];
@@ -1065,8 +1065,9 @@ static void eqBiasSlope(const mjModel* m, const mjData* d, const Column* c, int 
 }
 
 // for the connect or weld equality at efc rows adr.. (pos = p1 - p2 of anchors fixed to
-// bodies 1 and 2 and for the weld scl vec(q2^-1 q1), q1, q2 its frames (mj_eqFrames); rows Jp_1(p1) - Jp_2(p2) and L (w_1
-// - w_2) (weldFrame): pointColumn's with A = body 2, B = body 1 and the world frame): E (+=)
+// bodies 1 and 2 and for the weld scl vec(q2^-1 q1), q1, q2 its frames (mj_eqFrames); rows
+// Jp_1(p1) - Jp_2(p2) and L (w_1 - w_2) (weldFrame): pointColumn's with A = body 2, B = body 1
+// and the world frame): E (+=)
 // gains dJ/dq_k a + B dJ/dq_k v and the slope of aref's Jdot v (eqBiasSlope), P the rows' own
 // position slopes (Jk: J's column k; pos moves as J), V their common violation |pos|'s slope
 // n'P, n = pos/|pos|; Gk as ever

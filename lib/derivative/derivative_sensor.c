@@ -108,7 +108,7 @@ static int sensorDifferentiated(const mjModel* m, int s) {
       return 1;
     case mjSENS_RANGEFINDER:
       // every data field but the surface normal (which turns with the surface's curvature)
-      return !(m->sensor_intprm[3 * s] & 1 << 4);
+      return !(m->sensor_intprm[3 * s] & 1 << mjRAY_NORMAL);
     default:
       return 0;
   }
@@ -609,23 +609,23 @@ static void rangeColumn(const mjModel* m, const mjData* d, const Work* w, int s,
     mjtNum nz = mju_dot3(ray, z);
     dt = fabs(nz) < mjMINVAL ? 0 : -mju_dot3(ray, x) / nz;
   }
-  if (bits & 1) *g++ = dt;
-  if (bits & 2) {
+  if (bits & 1 << mjRAY_DIST) *g++ = dt;
+  if (bits & 1 << mjRAY_DIR) {
     mju_scl3(g, dz, hit);
     g += 3;
   }
-  if (bits & 4) {
+  if (bits & 1 << mjRAY_ORIGIN) {
     mju_copy3(g, f.dp);
     g += 3;
   }
-  if (bits & 8) {
+  if (bits & 1 << mjRAY_POINT) {
     mju_copy3(g, f.dp);
     mju_addToScl3(g, z, dt);
     mju_addToScl3(g, dz, t);
     mju_scl3(g, g, hit);
     g += 3;
   }
-  if (bits & 32) *g = dt;
+  if (bits & 1 << mjRAY_DEPTH) *g = dt;
 }
 
 // camprojection: the site in the camera frame p = R_c'(p_s - p_c) moves as a frame position

@@ -88,6 +88,13 @@ int mj_touchContact(const mjModel* m, const mjData* d, int site, int i);
 // on its body, -1 for none; geom (may be NULL) the geom hit, normal (may be NULL) its normal
 mjtNum mj_rangefinder(const mjModel* m, const mjData* d, int site, int* geom, mjtNum normal[3]);
 
+// a rangefinder sensor's data fields, the bits of its sensor_intprm[0] in their output order
+// (MuJoCo 3.10 on): dist 1, dir 3, origin 3, point 3, normal 3, depth 1 numbers
+enum { mjRAY_DIST, mjRAY_DIR, mjRAY_ORIGIN, mjRAY_POINT, mjRAY_NORMAL, mjRAY_DEPTH, mjNRAY };
+
+// the number of outputs of a rangefinder with data fields `bits` (sensor.c)
+int mj_rangefinderDim(int bits);
+
 // the distance of geom distance sensor s (its geoms, or its bodies' geoms, against the
 // reference's), at most its cutoff: the nearest pair's geoms (-1, -1 when none is nearer
 // than the cutoff) and witness points fromto (zero when none)

@@ -174,8 +174,13 @@ mjtNum mj_rangefinder(const mjModel* m, const mjData* d, int site, int* geom, mj
   return mj_ray(m, d, d->site_xpos + 3 * site, z, NULL, 1, m->site_bodyid[site], geom, normal);
 }
 
-// the data fields of a rangefinder (sensor_intprm[0]'s bits), in their order
-enum { RAY_DIST, RAY_DIR, RAY_ORIGIN, RAY_POINT, RAY_NORMAL, RAY_DEPTH };
+// the number of outputs of a rangefinder with data fields bits (forward.h)
+int mj_rangefinderDim(int bits) {
+  static const int size[mjNRAY] = {1, 3, 3, 3, 3, 1};
+  int dim = 0;
+  for (int k = 0; k < mjNRAY; k++) dim += bits >> k & 1 ? size[k] : 0;
+  return dim;
+}
 
 // rangefinder sensor s on its site: its data fields in order (MuJoCo 3.10 on): dist (-1 on a
 // miss), the ray's direction (the site's z axis), its origin (the site), the point hit
@@ -185,28 +190,28 @@ static void rangefinder(const mjModel* m, const mjData* d, int s, mjtNum* out) {
   int site = m->sensor_objid[s], bits = m->sensor_intprm[3 * s];
   const mjtNum *mat = d->site_xmat + 9 * site, *origin = d->site_xpos + 3 * site;
   mjtNum dir[3] = {mat[2], mat[5], mat[8]}, normal[3];
-  mjtNum dist = mj_rangefinder(m, d, site, NULL, bits & 1 << RAY_NORMAL ? normal : NULL);
+  mjtNum dist = mj_rangefinder(m, d, site, NULL, bits & 1 << mjRAY_NORMAL ? normal : NULL);
   int hit = dist >= 0;
-  if (bits & 1 << RAY_DIST) *out++ = dist;
-  if (bits & 1 << RAY_DIR) {
+  if (bits & 1 << mjRAY_DIST) *out++ = dist;
+  if (bits & 1 << mjRAY_DIR) {
     mju_scl3(out, dir, hit);
     out += 3;
   }
-  if (bits & 1 << RAY_ORIGIN) {
+  if (bits & 1 << mjRAY_ORIGIN) {
     mju_copy3(out, origin);
     out += 3;
   }
-  if (bits & 1 << RAY_POINT) {
+  if (bits & 1 << mjRAY_POINT) {
     mju_copy3(out, origin);
     mju_addToScl3(out, dir, dist);
     mju_scl3(out, out, hit);
     out += 3;
   }
-  if (bits & 1 << RAY_NORMAL) {
+  if (bits & 1 << mjRAY_NORMAL) {
     mju_scl3(out, normal, hit);
     out += 3;
   }
-  if (bits & 1 << RAY_DEPTH) *out = dist;
+  if (bits & 1 << mjRAY_DEPTH) *out = dist;
 }
 
 // the focal lengths in pixels of camera cam (forward.h): fx = focal_x / sensor_x W,

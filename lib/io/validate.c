@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "mj.h"
+#include "engine/forward.h"
 #include "engine/model.h"
 #include "engine/smooth.h"
 
@@ -628,15 +629,12 @@ static int checkSensors(const mjModel* m, Msg* g) {
       return differs(g, "jnt_type", id, jt, mjJNT_HINGE, "a hinge or slide for this sensor");
     if (r->joint == 2 && differs(g, "jnt_type", id, jt, mjJNT_BALL, "a ball for this sensor"))
       return 1;
-    // a rangefinder's outputs are its data fields' (sensor_intprm[0]: bits of dist 1, dir 3,
-    // origin 3, point 3, normal 3, depth 1)
+    // a rangefinder's outputs are its data fields' (sensor_intprm[0]'s bits)
     int want = r->dim;
     if (m->sensor_type[s] == mjSENS_RANGEFINDER) {
-      static const int size[6] = {1, 3, 3, 3, 3, 1};
       int bits = m->sensor_intprm[3 * s];
-      if (outside(g, "sensor_intprm", s, bits, 1, 64)) return 1;
-      want = 0;
-      for (int k = 0; k < 6; k++) want += bits >> k & 1 ? size[k] : 0;
+      if (outside(g, "sensor_intprm", s, bits, 1, 1 << mjNRAY)) return 1;
+      want = mj_rangefinderDim(bits);
     }
     if (differs(g, "sensor_dim", s, dim, want, "outputs of this sensor type") ||
         outside(g, "sensor_adr", s, m->sensor_adr[s], 0, m->nsensordata - dim + 1L))
