@@ -45,8 +45,9 @@
 //         area / 3 (or area), the volume (area) = sum w, the products
 //         P_ab = sum w / 20 (2 (d0a d0b + d1a d1b + d2a d2b) + d0a d1b + d0b d1a + d0a d2b
 //         + d0b d2a + d1a d2b + d1b d2a) (w / 12 for shell), the inertia trace(P) E - P;
-//      d. the principal frame (pos = com, quat) from mju_eig3Coarse, whose sort leaves the quaternion
-//         unnormalized after its quarter turns, as MuJoCo's compiler does.
+//      d. the principal frame (pos = com, quat) from mju_eig3Coarse (Jacobi stopped at pivots
+//         below 1e-7 of the largest entry; its sort leaves the quaternion unnormalized after
+//         its quarter turns), as MuJoCo 3.14's compiler decides it.
 //      Exact inertia refuses faces with inconsistent orientation.
 //   6. frame change: vertices v' = rot(quat)' (v - pos), normals n' = rot(quat)' n in double,
 //      rounded to float.

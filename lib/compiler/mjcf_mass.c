@@ -7,6 +7,9 @@
 
 #include "util/util.h"
 
+// the smallest mass and principal moment MuJoCo's compiler takes from mass parts (its mjEPS)
+#define MASS_EPS 1e-14
+
 // ---- mass properties ---------------------------------------------------------------------------
 
 // the mass part of geom g (mass, pos, quat, principal inertia in its body's frame) when it has
@@ -19,7 +22,7 @@ static int geomMass(Ctx* c, const Item* g, double* mass, double pos[3], double q
   const mjMesh* me = s->type == mjGEOM_MESH ? &((Obj*)c->obj[K_MESH].p[s->dataid])->mesh : 0;
   double volume = me ? me->volume : mju_geomVolume(s->type, s->size);
   *mass = s->hasmass ? s->mass : s->density * volume;
-  if (*mass < mjMINVAL) return 0;  // massless geoms do not count
+  if (*mass <= MASS_EPS) return 0;  // massless geoms do not count
   // a mesh: the inertia of its equivalent box, in the mesh (= geom) frame, as MuJoCo computes
   // it: half sizes b_i = sqrt(6 (I_j + I_k - I_i) / V) / 2 from the principal inertia per unit
   // density, then I_i = mass (b_j^2 + b_k^2) / 3
@@ -92,9 +95,11 @@ static int bodyParts(Ctx* c, const Body* b, double** mass, double** pos, double*
   return n + b->nextra;
 }
 
-// the total mass properties of n parts into b (one part keeps its own frame, as in MuJoCo)
-static void combineParts(Body* b, int n, const double* mass, const double* pos,
-                         const double* quat, const double* inertia) {
+// the total mass properties of n parts into b (one part keeps its own frame, as in MuJoCo);
+// several parts are refused as MuJoCo refuses them: a total mass below 1e-14 (no center of
+// mass) or a principal moment below 1e-14 (`what` names the step in the message)
+static void combineParts(Ctx* c, Body* b, int n, const double* mass, const double* pos,
+                         const double* quat, const double* inertia, const char* what) {
   b->mass = 0;
   mju_zero3(b->ipos);
   mju_unit4(b->iquat);
@@ -106,6 +111,9 @@ static void combineParts(Body* b, int n, const double* mass, const double* pos,
     mju_copy3(b->inertia, inertia);
   } else if (n > 1) {
     mju_combineInertia(n, mass, pos, quat, inertia, &b->mass, b->ipos, b->iquat, b->inertia);
+    if (b->mass < MASS_EPS) mjcf_fail(c, b->h.e, "%s: body mass is too small", what);
+    if (b->inertia[2] < MASS_EPS)
+      mjcf_fail(c, b->h.e, "%s: inertia must have positive eigenvalues", what);
   }
 }
 
@@ -163,8 +171,8 @@ void mjcf_fuseStatic(Ctx* c, const mjXNode* root) {
     // its mass properties as one part of the parent
     double *mass, *pos, *quat, *inertia;
     int n = bodyParts(c, b, &mass, &pos, &quat, &inertia);
-    Body whole = {0};
-    combineParts(&whole, n, mass, pos, quat, inertia);
+    Body whole = {.h = b->h};
+    combineParts(c, &whole, n, mass, pos, quat, inertia, "fusing static body inertias");
     if (whole.mass > 0) {
       // the part at b's position plus its own inertial frame, not turned by b's orientation:
       // MuJoCo places it so (exact only for static bodies not rotated in their parent)
@@ -226,7 +234,7 @@ void mjcf_bodyInertia(Ctx* c) {
     Body* b = bodies->p[i];
     double *mass, *pos, *quat, *inertia;
     int n = bodyParts(c, b, &mass, &pos, &quat, &inertia);
-    combineParts(b, n, mass, pos, quat, inertia);
+    combineParts(c, b, n, mass, pos, quat, inertia, "principal axes of its parts");
     // a body without mass parts (a dummy holding sites or cameras) takes its own pose in the
     // parent as its inertial frame, as MuJoCo copies it (it moves the body's sameframe, com
     // and invweight0, not its dynamics: the mass is zero)

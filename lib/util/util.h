@@ -92,7 +92,7 @@ void mju_combineInertia(int n, const mjtNum* mass, const mjtNum* pos, const mjtN
                         const mjtNum* inertia, mjtNum* totmass, mjtNum pos_out[3],
                         mjtNum quat_out[4], mjtNum inertia_out[3]);
 // full inertia (Ixx Iyy Izz Ixy Ixz Iyz) to principal frame quat and moments diag;
-// returns nonzero when the matrix is not positive definite
+// returns nonzero when a moment is below 1e-14 (MuJoCo's compiler refuses it so)
 int mju_fullInertia(const mjtNum full[6], mjtNum quat[4], mjtNum diag[3]);
 // eigen-decomposition of a symmetric 3x3 mat: mat = R diag(eigval) R', R = quat2Mat(quat),
 // eigenvalues in decreasing order, R right-handed; returns the number of sweeps used

@@ -1,6 +1,6 @@
 // t/unit/util/inertia.c: primitive inertias, bounds and body principal frames (lib/util/inertia.c).
 // Oracle numbers come from MuJoCo 3.5.1 (npm `mujoco`) on the XML quoted next to them; the
-// combined boxes from MuJoCo 3.14.0 (npm `@mujoco/mujoco`), whose compiler turns to them exactly.
+// combined boxes, fullinertia and the coarse mesh frame from MuJoCo 3.14.0 (npm `@mujoco/mujoco`).
 #include <criterion/criterion.h>
 #include <math.h>
 
@@ -108,26 +108,27 @@ Test(inertia, combine) {
   near(I, in, 3, 0);
 }
 
-// oracle body_inertia and body_iquat of <inertial mass="1" fullinertia="..."/>:
-//   0.3 0.25 0.2 0.01 0.02 0.03:  .30849188965430457 .25727835028584656 .18422976005984815 |
-//     .96271412651238597 .18898324559290605 -.096763354446812513 .16764157221544146
-//   0.2 0.25 0.3 0.01 0.02 0.03:  .31827601656659149 .23595649771582947 .19576748571757890 |
-//     .17295088417164320 .75029575671476201 .13475502845376264 .62368690175960828
+// oracle (MuJoCo 3.14.0, whose compiler diagonalizes fullinertia to convergence) body_inertia
+// and body_iquat of <inertial mass="1" fullinertia="..."/>:
+//   0.3 0.25 0.2 0.01 0.02 0.03:  .30849188965430457 .25727835028584645 .18422976005984804 |
+//     .96271412630020003 .18898324547249418 -.096763354685317646 .16764157343203473
+//   0.2 0.25 0.3 0.01 0.02 0.03:  .31827601656659193 .23595649771582988 .19576748571757907 |
+//     .17295090213860120 .75029575257031045 .13475501351867397 .62368690498998147
 //   0.2 0.25 0.3 0 0 0:  .3 .25 .2 | 0 .70710678118654891 0 .70710678118654891
-//   0.2 0.25 0.3 -0.01 0 0:  .3 .25192582403567249 .19807417596432741 |
-//     -.067163258684674765 .70390986403292966 .067163258684674765 .70390986403292966
+//   0.2 0.25 0.3 -0.01 0 0:  .3 .25192582403567254 .19807417596432747 |
+//     -.067163258684674931 .70390986403292954 .067163258684674931 .70390986403292954
 Test(inertia, fullInertia) {
   struct { mjtNum full[6], diag[3], quat[4]; } c[] = {
     {{0.3, 0.25, 0.2, 0.01, 0.02, 0.03},
-     {0.30849188965430457, 0.25727835028584656, 0.18422976005984815},
-     {0.96271412651238597, 0.18898324559290605, -0.096763354446812513, 0.16764157221544146}},
+     {0.30849188965430457, 0.25727835028584645, 0.18422976005984804},
+     {0.96271412630020003, 0.18898324547249418, -0.096763354685317646, 0.16764157343203473}},
     {{0.2, 0.25, 0.3, 0.01, 0.02, 0.03},
-     {0.31827601656659149, 0.23595649771582947, 0.19576748571757890},
-     {0.17295088417164320, 0.75029575671476201, 0.13475502845376264, 0.62368690175960828}},
+     {0.31827601656659193, 0.23595649771582988, 0.19576748571757907},
+     {0.17295090213860120, 0.75029575257031045, 0.13475501351867397, 0.62368690498998147}},
     {{0.2, 0.25, 0.3, 0, 0, 0}, {0.3, 0.25, 0.2},
      {0, 0.70710678118654891, 0, 0.70710678118654891}},
-    {{0.2, 0.25, 0.3, -0.01, 0, 0}, {0.3, 0.25192582403567249, 0.19807417596432741},
-     {-0.067163258684674765, 0.70390986403292966, 0.067163258684674765, 0.70390986403292966}},
+    {{0.2, 0.25, 0.3, -0.01, 0, 0}, {0.3, 0.25192582403567254, 0.19807417596432747},
+     {-0.067163258684674931, 0.70390986403292954, 0.067163258684674931, 0.70390986403292954}},
   };
   for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
     mjtNum q[4], d[3];
@@ -140,12 +141,11 @@ Test(inertia, fullInertia) {
   cr_assert_neq(mju_fullInertia((mjtNum[]){1, 1, -1, 0, 0, 0}, q, d), 0);
 }
 
-// R diag(eig) R' reproduces a symmetric matrix, R a rotation; the iteration stops once the
-// Jacobi rotation is below ~1.4e-6 rad (cos > 1 - 1e-12), as MuJoCo's does, so the
-// reconstruction is good to ~1e-7 only (the oracle agrees to 1e-14 on fullinertia cases)
-Test(inertia, eig3) {
+// R diag(eig) R' reproduces a symmetric matrix, R a rotation: to round-off when converged
+// (mju_eig3), to ~1e-7 of the largest entry when coarse (mju_eig3Coarse, mesh frames)
+static void eigReconstruct(int coarse, mjtNum tol) {
   mjtNum mat[9] = {2, -0.3, 0.5, -0.3, 1, 0.7, 0.5, 0.7, -1}, val[3], vec[9], q[4], r[9];
-  mju_eig3(val, vec, q, mat);
+  (coarse ? mju_eig3Coarse : mju_eig3)(val, vec, q, mat);
   cr_assert(val[0] >= val[1] && val[1] >= val[2]);
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++) {
@@ -153,5 +153,21 @@ Test(inertia, eig3) {
       for (int k = 0; k < 3; k++) s += vec[3 * i + k] * val[k] * vec[3 * j + k];
       r[3 * i + j] = s;
     }
-  near(r, mat, 9, 1e-7);
+  near(r, mat, 9, tol);
+}
+
+Test(inertia, eig3) {
+  eigReconstruct(0, 1e-14);
+  eigReconstruct(1, 3e-7);
+}
+
+// the coarse stop is relative: the Menagerie's ANYmal C base_0.obj (inertia per unit density
+// 1.9e-11, off-diagonals 1e-9 of that) keeps its axes in MuJoCo 3.14.0 (mesh_quat .5 .5 -.5 .5,
+// the sort's turns only), where a pivot test at 1e-12 of the scale turned it by 0.027 rad
+Test(inertia, eig3Coarse) {
+  mjtNum f[6] = {1.8958405524684658e-11, 1.8958404456260917e-11, 3.7699331726227572e-11,
+                 2.8574156880041344e-20, -3.1554436208840472e-30, 1.7157724688557007e-29};
+  mjtNum mat[9] = {f[0], f[3], f[4], f[3], f[1], f[5], f[4], f[5], f[2]}, val[3], vec[9], q[4];
+  mju_eig3Coarse(val, vec, q, mat);
+  near(q, (mjtNum[]){0.5, 0.5, -0.5, 0.5}, 4, 1e-15);
 }
