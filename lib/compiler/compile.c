@@ -22,14 +22,20 @@
 
 // ---- frames and limits -------------------------------------------------------------------------
 
+// 1 when quaternions a and b are the same rotation: equal, or opposite (q and -q)
+static int sameRotation(const double a[4], const double b[4]) {
+  double nb[4] = {-b[0], -b[1], -b[2], -b[3]};
+  return mjcf_same(a, b, 4) || mjcf_same(a, nb, 4);
+}
+
 // MuJoCo's same-frame code of a pose against the body frame and the inertial frame, tested
 // in this order: 1 body frame, 3 body orientation, 2 inertial frame, 4 inertial orientation,
-// else 0
+// else 0 (orientations as rotations: a quaternion and its negative are the same)
 static int sameFrame(const double pos[3], const double quat[4], const double ipos[3],
                      const double iquat[4]) {
   static const double zero[3] = {0, 0, 0}, unit[4] = {1, 0, 0, 0};
-  if (mjcf_same(quat, unit, 4)) return mjcf_same(pos, zero, 3) ? 1 : 3;
-  if (ipos && mjcf_same(quat, iquat, 4)) return mjcf_same(pos, ipos, 3) ? 2 : 4;
+  if (sameRotation(quat, unit)) return mjcf_same(pos, zero, 3) ? 1 : 3;
+  if (ipos && sameRotation(quat, iquat)) return mjcf_same(pos, ipos, 3) ? 2 : 4;
   return 0;
 }
 
