@@ -176,8 +176,9 @@ static int makeNormals(const double* vert, int nvert, const int* face, int nface
 
 // ---- transform ---------------------------------------------------------------------------------
 
-// v = scale .* R' (v - refpos), R the matrix of refquat; normals: R' n in double, rounded to
-// float, multiplied by scale (MuJoCo's rule) and renormalized in float arithmetic
+// v = scale .* R' (v - refpos), R the matrix of refquat; normals (covectors): R' n in double,
+// rounded to float, divided by scale (MuJoCo 3.14; 3.5 multiplied) and renormalized in float
+// arithmetic
 static void transform(const mjMeshSpec* s, double* vert, int nvert, float* normal, int nnormal) {
   // refquat made unit as MuJoCo's compiler does it (divided by its norm unless that is within
   // mjMINVAL of 1), then its matrix R
@@ -197,7 +198,7 @@ static void transform(const mjMeshSpec* s, double* vert, int nvert, float* norma
     float* n = normal + 3 * i;
     double d[3] = {n[0], n[1], n[2]}, t[3];
     mju_mulMatTVec3(t, r, d);
-    for (int k = 0; k < 3; k++) n[k] = (float)((float)t[k] * s->scale[k]);
+    for (int k = 0; k < 3; k++) n[k] = (float)((float)t[k] / s->scale[k]);
     normalizeFloat(n, 1);
   }
 }
@@ -413,18 +414,6 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   for (int i = 0; i < 3 * nv; i++) vert[i] = d.vert[i];
   if (d.nnormal) memcpy(normal, d.normal, 3 * sizeof(float) * d.nnormal);
 
-  // a mirroring scale turns a file's faces around, (a, b, c) -> (a, c, b); inline faces stay
-  if (spec->file && spec->scale[0] * spec->scale[1] * spec->scale[2] < 0)
-    for (int f = 0; f < d.nface; f++) {
-      int* ids[3] = {d.face, d.facenormal, d.facetexcoord};
-      for (int k = 0; k < 3; k++)
-        if (ids[k]) {
-          int t = ids[k][3 * f + 1];
-          ids[k][3 * f + 1] = ids[k][3 * f + 2];
-          ids[k][3 * f + 2] = t;
-        }
-    }
-
   // convex hull graph; its faces when the mesh has none
   rc = makeGraph(name, vert, nv, spec->maxhullvert, &out->graph, &out->ngraph, err, errsz);
   if (rc) goto done;
@@ -442,6 +431,19 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
     }
     nn = nv;
   }
+  // a mirroring scale turns a file's faces around, (a, b, c) -> (a, c, b), after the normals
+  // were made from their own winding (MuJoCo's order); inline faces stay
+  if (spec->file && spec->scale[0] * spec->scale[1] * spec->scale[2] < 0)
+    for (int f = 0; f < d.nface; f++) {
+      int* ids[3] = {d.face, d.facenormal, d.facetexcoord};
+      for (int k = 0; k < 3; k++)
+        if (ids[k]) {
+          int t = ids[k][3 * f + 1];
+          ids[k][3 * f + 1] = ids[k][3 * f + 2];
+          ids[k][3 * f + 2] = t;
+        }
+    }
+
   transform(spec, vert, nv, normal, nn);
 
   // mass properties: convex inertia uses the hull's faces (but the mesh's own for the centroid)
