@@ -146,9 +146,25 @@ static int objIndex(long i, int count) {
   return -1;
 }
 
+// a quad's two triangles (0 1 2)(0 2 3) of its fan turned to (0 1 3)(1 2 3) unless the 0-2
+// diagonal is strictly the shorter: corners c[i] = (vertex, texcoord, normal), the triangles'
+// vertex, texcoord and normal ids written to fv, ft, fn (6 each)
+static void splitQuad(const float* vert, const int c[4][3], int* fv, int* ft, int* fn) {
+  double d02 = 0, d13 = 0;
+  for (int k = 0; k < 3; k++) {
+    double a = (double)vert[3 * c[0][0] + k] - vert[3 * c[2][0] + k];
+    double b = (double)vert[3 * c[1][0] + k] - vert[3 * c[3][0] + k];
+    d02 += a * a, d13 += b * b;
+  }
+  static const int fan[6] = {0, 1, 2, 0, 2, 3}, split[6] = {0, 1, 3, 1, 2, 3};
+  const int* t = d02 < d13 ? fan : split;
+  for (int i = 0; i < 6; i++) fv[i] = c[t[i]][0], ft[i] = c[t[i]][1], fn[i] = c[t[i]][2];
+}
+
 // Wavefront OBJ: v, vt, vn and f lines (other statements - objects, groups, materials,
-// smoothing - ignored); polygons triangulated as fans from their first corner; texture v
-// flipped (1 - v) to image rows
+// smoothing - ignored); quads split along their shorter diagonal (the 1-3 one on a tie), as
+// MuJoCo 3.14 splits them, larger polygons triangulated as fans from their first corner;
+// texture v flipped (1 - v) to image rows
 int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, char* err,
                    int errsz) {
   vec v = {0}, vn = {0}, vt = {0}, f = {0}, fn = {0}, ft = {0};
@@ -186,8 +202,9 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
         memcpy((float*)a->p + want * a->n++, x, want * sizeof(float));
       }
     } else if (!strncmp(p, "f ", 2)) {
-      // face: corners v, v/t, v//n or v/t/n; a fan of triangles (c0, c[i], c[i+1])
-      int cv[3], cn[3], ct[3], nc = 0;
+      // face: corners v, v/t, v//n or v/t/n; a fan of triangles (c0, c[i], c[i+1]), the
+      // first four corners kept for a quad's split
+      int cv[3], cn[3], ct[3], nc = 0, quad[4][3];
       char* q = p + 2;
       while (!rc) {
         while (isspace((unsigned char)*q)) q++;
@@ -214,6 +231,7 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
           break;
         }
         hast |= it != 0, hasn |= in != 0;
+        if (nc < 4) memcpy(quad[nc], c, sizeof c);
         // the first corner stays, the second slides
         int k = nc < 3 ? nc : 2;
         if (nc >= 3) cv[1] = cv[2], ct[1] = ct[2], cn[1] = cn[2];
@@ -229,6 +247,8 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
           memcpy((int*)ft.p + 3 * ft.n++, ct, sizeof ct);
         }
       }
+      if (!rc && nc == 4) splitQuad(v.p, quad, (int*)f.p + 3 * (f.n - 2),
+                                    (int*)ft.p + 3 * (ft.n - 2), (int*)fn.p + 3 * (fn.n - 2));
     }
   }
   d->nvert = v.n, d->vert = v.p;

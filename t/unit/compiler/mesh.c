@@ -160,7 +160,8 @@ Test(mesh, exact_frames) {
   }
 }
 
-// OBJ: a quad as a fan from its first corner, texture v flipped, normals from the file
+// OBJ: a quad split along its shorter diagonal (1-3 here: MuJoCo 3.14's faces 0 3 1, 3 2 1),
+// texture v flipped, normals from the file
 //   v 0 0 0 / 2 0 0 / 3 1 0 / 0 1 0 / 0 0 1; vt ...; vn 0 0 -1 / 0 0 1; f 1/1/1 4/4/1 3/3/1 2/2/1
 Test(mesh, obj_quads_texcoords_normals) {
   const char* text = "# quad\no pyramid\nv 0 0 0\nv 2 0 0\nv 3 1 0\nv 0 1 0\nv 0 0 1\n"
@@ -173,9 +174,9 @@ Test(mesh, obj_quads_texcoords_normals) {
   mjMesh m;
   char err[300];
   cr_assert_eq(mj_meshCompile(&s, &m, err, sizeof err), 0, "%s", err);
-  int face[18] = {0, 3, 2, 0, 2, 1, 0, 1, 4, 1, 2, 4, 2, 3, 4, 3, 0, 4};
+  int face[18] = {0, 3, 1, 3, 2, 1, 0, 1, 4, 1, 2, 4, 2, 3, 4, 3, 0, 4};
   int facenormal[18] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-  int facetexcoord[18] = {0, 3, 2, 0, 2, 1, 0, 1, 2, 1, 2, 2, 0, 1, 1, 3, 2, 0};
+  int facetexcoord[18] = {0, 3, 1, 3, 2, 1, 0, 1, 2, 1, 2, 2, 0, 1, 1, 3, 2, 0};
   float texcoord[8] = {0, 1, 1, 1, 1, 0, 0.25f, 0.25f};
   cr_assert_eq(m.nface, 6);
   cr_assert_arr_eq(m.face, face, sizeof face);
