@@ -161,14 +161,15 @@ static void splitQuad(const float* vert, const int c[4][3], int* fv, int* ft, in
   for (int i = 0; i < 6; i++) fv[i] = c[t[i]][0], ft[i] = c[t[i]][1], fn[i] = c[t[i]][2];
 }
 
-// Wavefront OBJ: v, vt, vn and f lines (other statements - objects, groups, materials,
-// smoothing - ignored); quads split along their shorter diagonal (the 1-3 one on a tie), as
+// Wavefront OBJ: v, vt, vn and f lines; the faces of the first shape only (as MuJoCo 3.14
+// reads them: an `o` or `g` statement after faces ends it; `o`/`g` without a following blank
+// are no statements), every vertex; materials and smoothing ignored; quads split along their shorter diagonal (the 1-3 one on a tie), as
 // MuJoCo 3.14 splits them, larger polygons triangulated as fans from their first corner;
 // texture v flipped (1 - v) to image rows
 int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, char* err,
                    int errsz) {
   vec v = {0}, vn = {0}, vt = {0}, f = {0}, fn = {0}, ft = {0};
-  int rc = 0, line = 0, hasn = 0, hast = 0;
+  int rc = 0, line = 0, hasn = 0, hast = 0, shapeDone = 0;
   memset(d, 0, sizeof *d);
   const char* end = text + len;
   for (const char* s = text; s < end && !rc; line++) {
@@ -201,7 +202,10 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
         if (kind == 2) x[1] = 1 - x[1];
         memcpy((float*)a->p + want * a->n++, x, want * sizeof(float));
       }
-    } else if (!strncmp(p, "f ", 2)) {
+    } else if ((*p == 'o' || *p == 'g') && (p[1] == ' ' || p[1] == '\t')) {
+      // a new object or group: the first shape ends once it has faces
+      shapeDone |= f.n > 0;
+    } else if (!strncmp(p, "f ", 2) && !shapeDone) {
       // face: corners v, v/t, v//n or v/t/n; a fan of triangles (c0, c[i], c[i+1]), the
       // first four corners kept for a quad's split
       int cv[3], cn[3], ct[3], nc = 0, quad[4][3];

@@ -166,7 +166,7 @@ Test(mesh, exact_frames) {
 Test(mesh, obj_quads_texcoords_normals) {
   const char* text = "# quad\no pyramid\nv 0 0 0\nv 2 0 0\nv 3 1 0\nv 0 1 0\nv 0 0 1\n"
                      "vt 0 0\nvt 1 0\nvt 1 1\nvt 0.25 0.75\nvn 0 0 -1\nvn 0 0 1\n"
-                     "usemtl steel\nf 1/1/1 4/4/1 3/3/1 2/2/1\ng side\nf 1/1/2 2/2/2 5/3/2\n"
+                     "usemtl steel\nf 1/1/1 4/4/1 3/3/1 2/2/1\ns 1\nf 1/1/2 2/2/2 5/3/2\n"
                      "f 2/2/2 3/3/2 5/3/2\nf 3/1/2 4/2/2 5/2/2\nf -2/4/2 -5/3/2 -1/1/2\n";
   const char* path = tmpfile_(".obj", text, strlen(text));
   mjMeshSpec s = defaults();
