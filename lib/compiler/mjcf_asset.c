@@ -300,12 +300,12 @@ void mjcf_readAssets(Ctx* c, const mjXNode* e) {
   }
 }
 
-// bytes of the mesh, height field and texture file paths, as MuJoCo from offset 0 (one empty
-// string when there are none); fills when m is given
+// bytes of the height field, mesh, skin and texture file paths, in MuJoCo 3.14's order from
+// offset 0 (one empty string when there are none); fills when m is given
 int mjcf_writePaths(Ctx* c, mjModel* m) {
-  static const int kinds[] = {K_MESH, K_SKIN, K_HFIELD, K_TEX};
-  int* adr[] = {m ? m->mesh_pathadr : NULL, m ? m->skin_pathadr : NULL,
-                m ? m->hfield_pathadr : NULL, m ? m->tex_pathadr : NULL};
+  static const int kinds[] = {K_HFIELD, K_MESH, K_SKIN, K_TEX};
+  int* adr[] = {m ? m->hfield_pathadr : NULL, m ? m->mesh_pathadr : NULL,
+                m ? m->skin_pathadr : NULL, m ? m->tex_pathadr : NULL};
   int pos = 0;
   if (m) m->paths[0] = 0;
   for (int k = 0; k < 4; k++) {
