@@ -1,6 +1,7 @@
 // mesh_file.c: mesh file decoders into raw mesh data (mesh.h): binary STL, Wavefront OBJ and
 // MuJoCo's legacy binary MSH.
 #include <ctype.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -146,26 +147,107 @@ static int objIndex(long i, int count) {
   return -1;
 }
 
-// a quad's two triangles (0 1 2)(0 2 3) of its fan turned to (0 1 3)(1 2 3) unless the 0-2
-// diagonal is strictly the shorter: corners c[i] = (vertex, texcoord, normal), the triangles'
-// vertex, texcoord and normal ids written to fv, ft, fn (6 each)
-static void splitQuad(const float* vert, const int c[4][3], int* fv, int* ft, int* fn) {
-  double d02 = 0, d13 = 0;
-  for (int k = 0; k < 3; k++) {
-    double a = (double)vert[3 * c[0][0] + k] - vert[3 * c[2][0] + k];
-    double b = (double)vert[3 * c[1][0] + k] - vert[3 * c[3][0] + k];
-    d02 += a * a, d13 += b * b;
+// 1 when point (tx, ty) is inside triangle (x, y) by the crossing rule (an edge crossed when
+// the point's horizontal ray passes it, in float as the reference loader)
+static int inTriangle(const float x[3], const float y[3], float tx, float ty) {
+  int in = 0;
+  for (int i = 0, j = 2; i < 3; j = i++)
+    if ((y[i] > ty) != (y[j] > ty) && tx < (x[j] - x[i]) * (ty - y[i]) / (y[j] - y[i]) + x[i])
+      in = !in;
+  return in;
+}
+
+// append triangle (a, b, c) of corners (vertex, texcoord, normal) to the face lists; 1 when
+// out of memory
+static int addTriangle(vec* f, vec* ft, vec* fn, const int* a, const int* b, const int* c) {
+  if (grow(f, 1, 3 * sizeof(int)) || grow(ft, 1, 3 * sizeof(int)) ||
+      grow(fn, 1, 3 * sizeof(int)))
+    return 1;
+  const int* k[3] = {a, b, c};
+  for (int i = 0; i < 3; i++) {
+    ((int*)f->p)[3 * f->n + i] = k[i][0];
+    ((int*)ft->p)[3 * ft->n + i] = k[i][1];
+    ((int*)fn->p)[3 * fn->n + i] = k[i][2];
   }
-  static const int fan[6] = {0, 1, 2, 0, 2, 3}, split[6] = {0, 1, 3, 1, 2, 3};
-  const int* t = d02 < d13 ? fan : split;
-  for (int i = 0; i < 6; i++) fv[i] = c[t[i]][0], ft[i] = c[t[i]][1], fn[i] = c[t[i]][2];
+  f->n++, ft->n++, fn->n++;
+  return 0;
+}
+
+// triangles of a polygon of n >= 3 corners c (vertex, texcoord, normal ids), as MuJoCo 3.14's
+// OBJ reader makes them, in float arithmetic: a quad split along its shorter diagonal (the
+// 1-3 one on a tie); a larger polygon by ear clipping in the coordinate plane picked by the
+// first corner whose edges' cross product exceeds FLT_EPSILON (y-z when its x component
+// leads strictly, x-y when z does, else x-z): from corner g = 0, triangle (g, g+1, g+2) is an
+// ear unless cross(e0, e1) * (x0 y1 - y0 x1) < 0 (that reference's per-triangle sign test) or
+// another remaining corner is inside it; an ear is emitted and g+1 removed, else g advances;
+// after as many misses in a row as corners remain the rest is dropped.  rem: n ints of room.
+// Returns 1 when out of memory.
+static int triangulate(const float* vert, const int (*c)[3], int n, int* rem, vec* f, vec* ft,
+                       vec* fn) {
+  if (n == 3) return addTriangle(f, ft, fn, c[0], c[1], c[2]);
+  const float* p[4];
+  for (int i = 0; i < n && i < 4; i++) p[i] = vert + 3 * c[i][0];
+  if (n == 4) {
+    float d02 = 0, d13 = 0;
+    for (int k = 0; k < 3; k++) {
+      float a = p[2][k] - p[0][k], b = p[3][k] - p[1][k];
+      d02 += a * a, d13 += b * b;
+    }
+    return d02 < d13 ? addTriangle(f, ft, fn, c[0], c[1], c[2]) ||
+                           addTriangle(f, ft, fn, c[0], c[2], c[3])
+                     : addTriangle(f, ft, fn, c[0], c[1], c[3]) ||
+                           addTriangle(f, ft, fn, c[1], c[2], c[3]);
+  }
+  // the plane of projection
+  int ax = 1, ay = 2;
+  for (int k = 0; k < n; k++) {
+    const float* a = vert + 3 * c[k][0];
+    const float* b = vert + 3 * c[(k + 1) % n][0];
+    const float* d = vert + 3 * c[(k + 2) % n][0];
+    float e0[3], e1[3];
+    for (int i = 0; i < 3; i++) e0[i] = b[i] - a[i], e1[i] = d[i] - b[i];
+    float cx = fabsf(e0[1] * e1[2] - e0[2] * e1[1]), cy = fabsf(e0[2] * e1[0] - e0[0] * e1[2]);
+    float cz = fabsf(e0[0] * e1[1] - e0[1] * e1[0]);
+    if (cx > FLT_EPSILON || cy > FLT_EPSILON || cz > FLT_EPSILON) {
+      if (!(cx > cy && cx > cz)) ax = 0, ay = cz > cx && cz > cy ? 1 : 2;
+      break;
+    }
+  }
+  // ear clipping
+  for (int i = 0; i < n; i++) rem[i] = i;
+  int m = n, g = 0, tries = n, prev = n;
+  while (m > 3 && tries > 0) {
+    if (g >= m) g -= m;
+    if (prev != m) prev = m, tries = m;
+    else tries--;
+    float x[3], y[3];
+    for (int k = 0; k < 3; k++) {
+      const float* v = vert + 3 * c[rem[(g + k) % m]][0];
+      x[k] = v[ax], y[k] = v[ay];
+    }
+    float cross = (x[1] - x[0]) * (y[2] - y[1]) - (y[1] - y[0]) * (x[2] - x[1]);
+    float sign = (x[0] * y[1] - y[0] * x[1]) * 0.5f;
+    int ear = !(cross * sign < 0);
+    for (int o = 3; o < m && ear; o++) {
+      const float* v = vert + 3 * c[rem[(g + o) % m]][0];
+      if (inTriangle(x, y, v[ax], v[ay])) ear = 0;
+    }
+    if (!ear) {
+      g++;
+      continue;
+    }
+    if (addTriangle(f, ft, fn, c[rem[g % m]], c[rem[(g + 1) % m]], c[rem[(g + 2) % m]]))
+      return 1;
+    for (int i = (g + 1) % m; i + 1 < m; i++) rem[i] = rem[i + 1];
+    m--;
+  }
+  return m == 3 ? addTriangle(f, ft, fn, c[rem[0]], c[rem[1]], c[rem[2]]) : 0;
 }
 
 // Wavefront OBJ: v, vt, vn and f lines; the faces of the first shape only (as MuJoCo 3.14
 // reads them: an `o` or `g` statement after faces ends it; `o`/`g` without a following blank
-// are no statements), every vertex; materials and smoothing ignored; quads split along their shorter diagonal (the 1-3 one on a tie), as
-// MuJoCo 3.14 splits them, larger polygons triangulated as fans from their first corner;
-// texture v flipped (1 - v) to image rows
+// are no statements), every vertex; materials and smoothing ignored; polygons triangulated
+// as MuJoCo 3.14 does (triangulate); texture v flipped (1 - v) to image rows
 int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, char* err,
                    int errsz) {
   vec v = {0}, vn = {0}, vt = {0}, f = {0}, fn = {0}, ft = {0};
@@ -206,9 +288,10 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
       // a new object or group: the first shape ends once it has faces
       shapeDone |= f.n > 0;
     } else if (!strncmp(p, "f ", 2) && !shapeDone) {
-      // face: corners v, v/t, v//n or v/t/n; a fan of triangles (c0, c[i], c[i+1]), the
-      // first four corners kept for a quad's split
-      int cv[3], cn[3], ct[3], nc = 0, quad[4][3];
+      // face: corners v, v/t, v//n or v/t/n (at most one per two bytes of the line), then
+      // its triangles
+      static const int maxc = sizeof buf / 2;
+      int corner[sizeof buf / 2][3], rem[sizeof buf / 2], nc = 0;
       char* q = p + 2;
       while (!rc) {
         while (isspace((unsigned char)*q)) q++;
@@ -235,24 +318,14 @@ int mj_meshReadOBJ(const char* name, const char* text, long len, mjMeshData* d, 
           break;
         }
         hast |= it != 0, hasn |= in != 0;
-        if (nc < 4) memcpy(quad[nc], c, sizeof c);
-        // the first corner stays, the second slides
-        int k = nc < 3 ? nc : 2;
-        if (nc >= 3) cv[1] = cv[2], ct[1] = ct[2], cn[1] = cn[2];
-        cv[k] = c[0], ct[k] = c[1], cn[k] = c[2];
-        if (++nc >= 3) {
-          if (grow(&f, 1, 3 * sizeof(int)) || grow(&fn, 1, 3 * sizeof(int)) ||
-              grow(&ft, 1, 3 * sizeof(int))) {
-            rc = mj_ioError(err, errsz, "OBJ file '%s': out of memory", name);
-            break;
-          }
-          memcpy((int*)f.p + 3 * f.n++, cv, sizeof cv);
-          memcpy((int*)fn.p + 3 * fn.n++, cn, sizeof cn);
-          memcpy((int*)ft.p + 3 * ft.n++, ct, sizeof ct);
+        if (nc == maxc) {
+          rc = mj_ioError(err, errsz, "OBJ file '%s': line %d: too many corners", name, line + 1);
+          break;
         }
+        memcpy(corner[nc++], c, sizeof c);
       }
-      if (!rc && nc == 4) splitQuad(v.p, quad, (int*)f.p + 3 * (f.n - 2),
-                                    (int*)ft.p + 3 * (ft.n - 2), (int*)fn.p + 3 * (fn.n - 2));
+      if (!rc && nc >= 3 && triangulate(v.p, corner, nc, rem, &f, &ft, &fn))
+        rc = mj_ioError(err, errsz, "OBJ file '%s': out of memory", name);
     }
   }
   d->nvert = v.n, d->vert = v.p;
