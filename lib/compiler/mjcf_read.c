@@ -938,7 +938,8 @@ static void readInertial(Ctx* c, const mjXNode* e, Body* b) {
   if (hasfull) {
     // principal axes of the full inertia, composed with the given orientation
     double q[4], t[4];
-    if (mju_fullInertia(full, q, diag)) mjcf_fail(c, e, "fullinertia: inertia must have positive eigenvalues");
+    if (mju_fullInertia(full, q, diag))
+      mjcf_fail(c, e, "fullinertia: inertia must have positive eigenvalues");
     mju_mulQuat(t, b->iquat, q);
     mju_normalize4(t);
     mju_copy4(b->iquat, t);

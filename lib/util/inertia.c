@@ -108,8 +108,8 @@ void mju_geomBound(int type, const mjtNum size[3], mjtNum* rbound, mjtNum aabb[6
 // ---- eigen-decomposition ---------------------------------------------------------------------
 
 // tolerances relative to the matrix's largest entry, on the Jacobi pivot and on the sort
-// (values this close keep their order): converged to round-off (MuJoCo 3.14's engine), or
-// coarse (its compiler, which decides principal frames of meshes and fullinertia so: fitted
+// (values this close keep their order): converged to round-off (MuJoCo 3.14's engine and its
+// compiler's fullinertia and combined inertias), or coarse (its compiler's mesh frames: fitted
 // on 1,253 Menagerie meshes, whose pivots where it went on are >= 1.002e-7 of the scale and
 // where it stopped <= 9.8e-8)
 #define EIG_TOL 1e-15
@@ -179,7 +179,7 @@ static int eigJacobi(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const m
   // bubble sort, decreasing: compare (0,1), (1,2), (0,1); values equal to within the tie
   // tolerance keep their order (as MuJoCo: it decides mesh frames of near-symmetric meshes);
   // the turns use MuJoCo's cos45 constant and, as its compiler's mass properties (mesh frames,
-  // fullinertia), leave the quaternion unnormalized (its engine's mju_eig3 renormalizes)
+  // fullinertia), leave the quaternion unnormalized
   const mjtNum cos45 = 0.707106781186548;
   mjtNum tie = (coarse ? EIG_COARSE : EIG_TIE) * scale;
   for (int pass = 0; pass < 3; pass++) {
