@@ -174,11 +174,10 @@ void mjcf_fuseStatic(Ctx* c, const mjXNode* root) {
     Body whole = {.h = b->h};
     combineParts(c, &whole, n, mass, pos, quat, inertia, "fusing static body inertias");
     if (whole.mass > 0) {
-      // the part at b's position plus its own inertial frame, not turned by b's orientation:
-      // MuJoCo places it so (exact only for static bodies not rotated in their parent)
-      double ppos[3];
-      mju_add3(ppos, b->pos, whole.ipos);
-      addPart(c, p, whole.mass, ppos, whole.iquat, whole.inertia);
+      // the part's inertial frame in the parent: b's pose times its own inertial frame
+      double ppos[3], pquat[4];
+      mju_mulPose(ppos, pquat, b->pos, b->quat, whole.ipos, whole.iquat);
+      addPart(c, p, whole.mass, ppos, pquat, whole.inertia);
     }
     // geoms and sites move with their poses composed
     for (int k = K_GEOM; k <= K_SITE; k++) {
