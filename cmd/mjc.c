@@ -1,7 +1,8 @@
-// mjc: compile MJCF models to binary model files and describe models.
+// mjc: compile MJCF models and URDF robots to binary model files and describe models.
 //
-//   mjc compile IN.xml [-o OUT.mjb]   compile IN.xml; OUT defaults to IN with .mjb ("-": stdout)
-//   mjc info MODEL [--json]           summary of MODEL (.xml or .mjb); --json: every field
+//   mjc compile IN.xml [-o OUT.mjb]   compile IN (.xml or .urdf); OUT defaults to IN with .mjb
+//                                     ("-": stdout)
+//   mjc info MODEL [--json]           summary of MODEL (.xml, .urdf or .mjb); --json: every field
 //   mjc --help | --version
 //
 // Exit status: 0 success, 2 usage or data error (message "mjc: file:line: ..." on stderr).
@@ -12,7 +13,7 @@
 #include <string.h>
 
 static const char usageLines[] =
-  "usage: mjc compile IN.xml [-o OUT.mjb]\n"
+  "usage: mjc compile IN.xml|IN.urdf [-o OUT.mjb]\n"
   "       mjc info MODEL [--json]\n"
   "       mjc --help | --version\n";
 
@@ -20,18 +21,18 @@ static const char usageLines[] =
 static const char helpText[] =
   "\n"
   "commands:\n"
-  "  compile   compile an MJCF file into a binary model file\n"
-  "  info      print a summary of a model (.xml compiles, anything else loads as\n"
+  "  compile   compile an MJCF file or a URDF robot into a binary model file\n"
+  "  info      print a summary of a model (.xml and .urdf compile, anything else loads as\n"
   "            binary); --json prints every field of the compiled model as JSON\n"
   "options:\n"
   "  -o OUT    output file of compile; - writes to standard output\n"
   "  --json    JSON listing instead of the summary\n"
   "  -h, --help, --version\n";
 
-// IN with its .xml extension replaced by .mjb (appended when IN has no .xml extension)
+// IN with its .xml or .urdf extension replaced by .mjb (appended when IN has neither)
 static char* defaultOutput(const char* in) {
   size_t n = strlen(in);
-  if (n > 4 && !strcmp(in + n - 4, ".xml")) n -= 4;
+  if (mj_isSource(in)) n = strrchr(in, '.') - in;
   char* out = emalloc(n + 5);
   memcpy(out, in, n);
   memcpy(out + n, ".mjb", 5);

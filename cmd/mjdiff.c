@@ -127,11 +127,11 @@ static double tolerance(const char* opt, const char* s) {
 
 enum { KIND_STREAM, KIND_MODEL };
 
-// the kind of file path: .xml is a model, else the magic decides; -1 for stdin
+// the kind of file path: a model source (.xml, .urdf) is a model, else the magic decides; -1
+// for stdin
 static int kindOf(const char* path) {
   if (!strcmp(path, "-")) return -1;
-  size_t n = strlen(path);
-  if (n >= 4 && !strcasecmp(path + n - 4, ".xml")) return KIND_MODEL;
+  if (mj_isSource(path)) return KIND_MODEL;
   FILE* f = fopen(path, "rb");
   if (!f) eprintf("%s:", path);
   char magic[8] = {0};

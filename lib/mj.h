@@ -292,17 +292,21 @@ void mj_defaultOption(mjOption* opt);
 void mj_defaultVisual(mjVisual* vis);
 void mj_defaultStatistic(mjStatistic* stat);
 
-// compile an MJCF file into a model; NULL and a message in err on failure
+// compile an MJCF file, or a URDF robot (root element <robot>, read as MuJoCo reads URDF), into
+// a model; NULL and a message in err on failure
 mjModel* mj_loadXML(const char* filename, char* err, int errsz);
 
-// compile MJCF text held in memory; dir resolves relative includes and assets ("" for cwd)
+// compile MJCF (or URDF) text held in memory; dir resolves relative includes and assets ("" for cwd)
 mjModel* mj_parseXMLString(const char* xml, const char* name, const char* dir,
                            char* err, int errsz);
 
 // read a binary model file ("-" for stdin); NULL and a message in err on failure
 mjModel* mj_loadModel(const char* filename, char* err, int errsz);
 
-// read a model of either kind: .xml compiles, anything else loads as binary
+// whether a file name is a model source: .xml or .urdf, in any case
+int mj_isSource(const char* filename);
+
+// read a model of either kind: a source (.xml, .urdf) compiles, anything else loads as binary
 mjModel* mj_loadAny(const char* filename, char* err, int errsz);
 
 // write a binary model atomically (temporary file + rename), or to stdout for "-";

@@ -16,6 +16,7 @@
 
 #include "engine/constraint.h"
 #include "compiler/mjcf.h"
+#include "compiler/urdf.h"
 #include "engine/model.h"
 #include "engine/smooth.h"
 #include "util/util.h"
@@ -1074,21 +1075,23 @@ mjModel* mj_compileTree(const mjXNode* root, const char* dir, char* err, int err
   return m;
 }
 
-// compile an MJCF file
-mjModel* mj_loadXML(const char* filename, char* err, int errsz) {
-  mjXDoc* doc = mjx_parseFile(filename, err, errsz);
+// compile a parsed document (URDF translated to MJCF first) and free it
+static mjModel* compileDoc(mjXDoc* doc, char* err, int errsz) {
   if (!doc) return NULL;
-  mjModel* m = mj_compileTree(doc->root, doc->dir, err, errsz);
+  mjModel* m = NULL;
+  if (!mjurdf_isRobot(doc->root) || mjurdf_toMjcf(doc, err, errsz))
+    m = mj_compileTree(doc->root, doc->dir, err, errsz);
   mjx_free(doc);
   return m;
 }
 
-// compile MJCF text held in memory
+// compile an MJCF or URDF file
+mjModel* mj_loadXML(const char* filename, char* err, int errsz) {
+  return compileDoc(mjx_parseFile(filename, err, errsz), err, errsz);
+}
+
+// compile MJCF or URDF text held in memory
 mjModel* mj_parseXMLString(const char* xml, const char* name, const char* dir,
                            char* err, int errsz) {
-  mjXDoc* doc = mjx_parseString(xml, name, dir, err, errsz);
-  if (!doc) return NULL;
-  mjModel* m = mj_compileTree(doc->root, doc->dir, err, errsz);
-  mjx_free(doc);
-  return m;
+  return compileDoc(mjx_parseString(xml, name, dir, err, errsz), err, errsz);
 }

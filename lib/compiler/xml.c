@@ -50,9 +50,9 @@ static char* dupString(const char* s) {
 }
 
 // free a node and its subtree
-static void freeNode(mjXNode* e) {
+void mjx_freeNode(mjXNode* e) {
   if (!e) return;
-  for (int i = 0; i < e->nchild; i++) freeNode(e->child[i]);
+  for (int i = 0; i < e->nchild; i++) mjx_freeNode(e->child[i]);
   for (int i = 0; i < 2 * e->nattr; i++) free(e->attr[i]);
   free(e->attr);
   free(e->child);
@@ -63,7 +63,7 @@ static void freeNode(mjXNode* e) {
 // free a document, its tree and its file names
 void mjx_free(mjXDoc* doc) {
   if (!doc) return;
-  freeNode(doc->root);
+  mjx_freeNode(doc->root);
   for (int i = 0; i < doc->nfile; i++) free(doc->files[i]);
   free(doc->files);
   free(doc);
@@ -80,7 +80,7 @@ static const char* addFile(mjXDoc* doc, const char* name) {
 }
 
 // append child c to e; 0 when out of memory
-static int addChild(mjXNode* e, mjXNode* c) {
+int mjx_addChild(mjXNode* e, mjXNode* c) {
   // grow the child array in powers of two
   if ((e->nchild & (e->nchild - 1)) == 0) {
     int cap = e->nchild ? 2 * e->nchild : 1;
@@ -99,6 +99,52 @@ const char* mjx_attr(const mjXNode* e, const char* name) {
   return NULL;
 }
 
+// a new element `name` with no attributes or children, said to come from file:line; NULL when
+// out of memory
+mjXNode* mjx_newNode(const char* name, const char* file, int line) {
+  mjXNode* e = calloc(1, sizeof(mjXNode));
+  if (!e) return NULL;
+  e->file = file;
+  e->line = line;
+  e->name = dupString(name);
+  e->attr = calloc(1, sizeof(char*));
+  if (!e->name || !e->attr) {
+    mjx_freeNode(e);
+    return NULL;
+  }
+  return e;
+}
+
+// append attribute name="value" to e; 0 when out of memory or e has MAXATTR already
+int mjx_addAttr(mjXNode* e, const char* name, const char* value) {
+  if (e->nattr >= MAXATTR) return 0;
+  char** a = realloc(e->attr, sizeof(char*) * (2 * e->nattr + 3));
+  if (!a) return 0;
+  e->attr = a;
+  a[2 * e->nattr] = dupString(name);
+  a[2 * e->nattr + 1] = dupString(value);
+  a[2 * e->nattr + 2] = NULL;
+  e->nattr++;
+  return a[2 * e->nattr - 2] && a[2 * e->nattr - 1];
+}
+
+// a deep copy of e and its subtree (usage marks cleared); NULL when out of memory
+mjXNode* mjx_copyNode(const mjXNode* e) {
+  mjXNode* c = mjx_newNode(e->name, e->file, e->line);
+  int ok = c != NULL;
+  for (int i = 0; ok && i < e->nattr; i++) ok = mjx_addAttr(c, e->attr[2 * i], e->attr[2 * i + 1]);
+  for (int i = 0; ok && i < e->nchild; i++) {
+    mjXNode* k = mjx_copyNode(e->child[i]);
+    ok = k && mjx_addChild(c, k);
+    if (!ok) mjx_freeNode(k);
+  }
+  if (!ok) {
+    mjx_freeNode(c);
+    return NULL;
+  }
+  return c;
+}
+
 // expat start tag: a new node, attached to the open element
 static void XMLCALL onStart(void* data, const XML_Char* name, const XML_Char** atts) {
   Builder* b = data;
@@ -115,26 +161,14 @@ static void XMLCALL onStart(void* data, const XML_Char* name, const XML_Char** a
     return;
   }
   // the node with copies of its name and attributes
-  mjXNode* e = calloc(1, sizeof(mjXNode));
-  if (!e) {
-    fail(b, line, "out of memory");
-    return;
-  }
-  e->file = b->file;
-  e->line = line;
-  e->name = dupString(name);
-  e->attr = calloc(2 * na + 1, sizeof(char*));
-  int ok = e->name && e->attr;
-  for (int i = 0; ok && i < 2 * na; i++) {
-    e->attr[i] = dupString(atts[i]);
-    ok = e->attr[i] != NULL;
-    e->nattr = (i + 1) / 2;
-  }
+  mjXNode* e = mjx_newNode(name, b->file, line);
+  int ok = e != NULL;
+  for (int i = 0; ok && i < na; i++) ok = mjx_addAttr(e, atts[2 * i], atts[2 * i + 1]);
   // attach it: the root, or the last child of the open element
   if (ok && b->depth == 0) b->root = e;
-  else if (ok) ok = addChild(b->stack[b->depth - 1], e);
+  else if (ok) ok = mjx_addChild(b->stack[b->depth - 1], e);
   if (!ok) {
-    freeNode(e);
+    mjx_freeNode(e);
     fail(b, line, "out of memory");
     return;
   }
@@ -188,18 +222,18 @@ static void expandInclude(Builder* b, mjXNode* e) {
   }
   // splice: drop the include node, append the included root's children
   parent->nchild--;
-  freeNode(e);
+  mjx_freeNode(e);
   for (int i = 0; i < root->nchild; i++) {
-    if (!addChild(parent, root->child[i])) {
-      for (int j = i; j < root->nchild; j++) freeNode(root->child[j]);
+    if (!mjx_addChild(parent, root->child[i])) {
+      for (int j = i; j < root->nchild; j++) mjx_freeNode(root->child[j]);
       root->nchild = 0;
-      freeNode(root);
+      mjx_freeNode(root);
       fail(b, parent->line, "out of memory");
       return;
     }
   }
   root->nchild = 0;
-  freeNode(root);
+  mjx_freeNode(root);
 }
 
 // expat end tag: close the element; an <include> is expanded in place
@@ -235,7 +269,7 @@ static mjXNode* parseText(Builder* b, const char* text, size_t len) {
     b->failed = 1;
   }
   if (b->failed) {
-    freeNode(b->root);
+    mjx_freeNode(b->root);
     return NULL;
   }
   return b->root;

@@ -41,6 +41,22 @@ mjXDoc* mjx_parseString(const char* xml, const char* name, const char* dir,
 // free a document (NULL is fine)
 void mjx_free(mjXDoc* doc);
 
+// a new element `name` said to come from file:line (file: a string that outlives the node);
+// NULL when out of memory
+mjXNode* mjx_newNode(const char* name, const char* file, int line);
+
+// append attribute name="value" (copied) to e; 0 when out of memory or e has 64 already
+int mjx_addAttr(mjXNode* e, const char* name, const char* value);
+
+// append child c to e (which then owns it); 0 when out of memory
+int mjx_addChild(mjXNode* e, mjXNode* c);
+
+// a deep copy of e and its subtree; NULL when out of memory
+mjXNode* mjx_copyNode(const mjXNode* e);
+
+// free e and its subtree (NULL is fine)
+void mjx_freeNode(mjXNode* e);
+
 // value of attribute `name` of e, or NULL; does not mark it used
 const char* mjx_attr(const mjXNode* e, const char* name);
 

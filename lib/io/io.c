@@ -385,10 +385,15 @@ mjModel* mj_loadModel(const char* filename, char* err, int errsz) {
   return m;
 }
 
-// .xml (any case) compiles, anything else is binary
+// whether a file name ends in .xml or .urdf, in any case
+int mj_isSource(const char* filename) {
+  const char* dot = filename ? strrchr(filename, '.') : NULL;
+  return dot && (!strcasecmp(dot, ".xml") || !strcasecmp(dot, ".urdf"));
+}
+
+// a source (.xml, .urdf) compiles, anything else is binary
 mjModel* mj_loadAny(const char* filename, char* err, int errsz) {
-  size_t n = filename ? strlen(filename) : 0;
-  if (n >= 4 && !strcasecmp(filename + n - 4, ".xml")) return mj_loadXML(filename, err, errsz);
+  if (mj_isSource(filename)) return mj_loadXML(filename, err, errsz);
   return mj_loadModel(filename, err, errsz);
 }
 

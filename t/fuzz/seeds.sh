@@ -1,6 +1,7 @@
 #!/bin/sh
 # seeds.sh: collect the seed inputs of the fuzz harnesses and the MJCF dictionary (make fuzz
-# runs it; nothing here is committed): models/ and ../shared/corpus files under a size limit,
+# runs it; nothing here is committed): models/ and ../shared/corpus files (MJCF and URDF: the
+# mjcf harness compiles both) under a size limit,
 # binary models and state streams made with the tools, and small MSH, SKN and height field
 # files written byte by byte.
 #
@@ -35,8 +36,9 @@ words() {
 }
 
 # text and image files of the repository and the corpus
-take mjcf 65536 models/*.xml t/fuzz/*.xml t/fuzz/assets/*.xml \
-  $(find "$corpus" -name '*.xml' ! -path '*/common/*' | sort)
+take mjcf 65536 models/*.xml t/fuzz/*.xml t/fuzz/assets/*.xml t/oracle/compile/*.urdf \
+  $(find "$corpus" -name '*.xml' ! -path '*/common/*' | sort) \
+  $(find "$corpus" -name '*.urdf' | sort)
 # builtin textures shrunk to 8 x 8: an 800 x 800 skybox takes a second under the sanitizers
 sed -i -e 's/\(<texture[^>]*\)width="[0-9]*"/\1width="8"/' \
   -e 's/\(<texture[^>]*\)height="[0-9]*"/\1height="8"/' "$out"/mjcf/*
@@ -73,7 +75,10 @@ words 2 2 f0 f1 f1 f0 >"$out/hfield/grid.bin"
 
 # the dictionary: element and attribute names of the corpus and the compiler's strings
 {
-  cat models/*.xml $(find "$corpus" -name '*.xml') | grep -o '<[a-z_]*' | tr -d '<'
-  cat models/*.xml $(find "$corpus" -name '*.xml') | grep -o ' [a-z_]*=' | tr -d ' ='
-  grep -oh '"[a-z_][a-z_0-9]*"' lib/compiler/mjcf_*.c lib/engine/options.c | tr -d '"'
+  cat models/*.xml $(find "$corpus" -name '*.xml' -o -name '*.urdf') | grep -o '<[a-z_]*' |
+    tr -d '<'
+  cat models/*.xml $(find "$corpus" -name '*.xml' -o -name '*.urdf') | grep -o ' [a-z_]*=' |
+    tr -d ' ='
+  grep -oh '"[a-z_][a-z_0-9]*"' lib/compiler/mjcf_*.c lib/compiler/urdf.c lib/engine/options.c |
+    tr -d '"'
 } | grep . | sort -u | sed 's/.*/"&"/' >"$out/mjcf.dict"

@@ -3,10 +3,11 @@
 #
 #   BIN=/path/to/bin sh t/oracle/run.sh [MODEL.xml...]
 #
-# Models: models/*.xml, the compiler cases t/oracle/compile/*.xml and the corpus
+# Models: models/*.xml, the compiler cases t/oracle/compile/*.xml and *.urdf, and the corpus
 # ../shared/corpus/*/*.xml with its menagerie robots' scenes ../shared/corpus/menagerie/*/scene*.xml
-# (beside the repository; the include fragments in common/ are skipped), the robots each in
-# its own node process.  Installs the oracle (npm package @mujoco/mujoco, MuJoCo 3.14.0) into
+# and its URDF robots ../shared/corpus/urdf/*/*.urdf and refused/*/*.urdf (beside the
+# repository; the include fragments in common/ are skipped), the robots each in its own node
+# process.  Installs the oracle (npm package @mujoco/mujoco, MuJoCo 3.14.0) into
 # scripts/node_modules when it is missing.  Models listed in t/oracle/known.txt (suite compile)
 # are judged against their entries.  Exit status: nonzero on any mismatch beyond them.
 set -eu
@@ -22,15 +23,15 @@ if [ $# -gt 0 ]; then
   exit $status
 fi
 set --
-for f in models/*.xml t/oracle/compile/*.xml; do
+for f in models/*.xml t/oracle/compile/*.xml t/oracle/compile/*.urdf; do
   [ -f "$f" ] && set -- "$@" "$f"
 done
 corpus=../shared/corpus
 robots=
 if [ -d "$corpus" ]; then
-  for f in "$corpus"/*/*.xml; do
+  for f in "$corpus"/*/*.xml "$corpus"/urdf/*/*.urdf "$corpus"/urdf/refused/*/*.urdf; do
     case $f in */common/*) continue ;; esac
-    set -- "$@" "$f"
+    [ -f "$f" ] && set -- "$@" "$f"
   done
   robots=$(echo "$corpus"/menagerie/*/scene*.xml)
 else

@@ -57,7 +57,7 @@ matches() { grep -qE -- "$2" "$1"; }
 
 run --help
 check help-status status_is 0
-check help-usage has "$T/out" "usage: mjc compile IN.xml [-o OUT.mjb]"
+check help-usage has "$T/out" "usage: mjc compile IN.xml|IN.urdf [-o OUT.mjb]"
 check help-quiet empty "$T/err"
 
 run -h
@@ -187,20 +187,21 @@ check closed-pipe-quiet empty "$T/err"
 
 # ---- malformed MJCF --------------------------------------------------------------------------
 
-# malformed NAME LINE [FILE]: compile the XML read from stdin, saved as NAME.xml in a fresh
-# directory; expect exit 2, one line "mjc: ...FILE:LINE: ..." (FILE defaults to NAME.xml),
-# an empty stdout, and no file added to the directory (no .mjb, no temporary)
+# malformed NAME LINE [FILE]: compile the XML read from stdin, saved as NAME.$ext (ext: xml
+# unless set) in a fresh directory; expect exit 2, one line "mjc: ...FILE:LINE: ..." (FILE
+# defaults to NAME.$ext), an empty stdout, and no file added to the directory (no .mjb, no
+# temporary)
 malformed() {
   d=$T/bad/$1
   mkdir -p "$d"
-  cat >"$d/$1.xml"
+  cat >"$d/$1.${ext:-xml}"
   ls -A "$d" >"$T/before"
-  run compile "$d/$1.xml"
+  run compile "$d/$1.${ext:-xml}"
   ls -A "$d" >"$T/after"
   check "$1-status" status_is 2
   check "$1-oneline" one_line "$T/err"
   check "$1-prefix" matches "$T/err" '^mjc: '
-  check "$1-location" has "$T/err" "${3:-$1.xml}:$2:"
+  check "$1-location" has "$T/err" "${3:-$1.${ext:-xml}}:$2:"
   check "$1-stdout" empty "$T/out"
   check "$1-nothing-left" cmp -s "$T/before" "$T/after"
 }
@@ -528,6 +529,152 @@ malformed rotation_after_ball 3 <<'EOF'
   </worldbody>
 </mujoco>
 EOF
+
+# ---- URDF ------------------------------------------------------------------------------------
+
+# a robot compiles to robot.mjb beside it, and the tools read the .urdf itself
+mkdir -p "$T/urdf"
+cat >"$T/urdf/arm.urdf" <<'EOF'
+<robot name="arm">
+  <link name="base"><collision><geometry><box size="0.2 0.2 0.1"/></geometry></collision></link>
+  <joint name="hinge" type="revolute">
+    <parent link="base"/><child link="link"/><origin xyz="0 0 0.1"/><axis xyz="0 1 0"/>
+    <limit lower="-1" upper="1" effort="5"/>
+  </joint>
+  <link name="link">
+    <inertial><mass value="1"/><inertia ixx="0.01" iyy="0.01" izz="0.01" ixy="0" ixz="0" iyz="0"/>
+    </inertial>
+    <collision><geometry><cylinder radius="0.02" length="0.3"/></geometry></collision>
+  </link>
+</robot>
+EOF
+run compile "$T/urdf/arm.urdf"
+check urdf-compile status_is 0
+check urdf-default-output test -s "$T/urdf/arm.mjb"
+run info "$T/urdf/arm.urdf"
+check urdf-info has "$T/out" "nq 1"
+"$BIN/mjstep" "$T/urdf/arm.urdf" -n 3 -o "$T/urdf/arm.mjt" 2>"$T/err"
+check urdf-mjstep test -s "$T/urdf/arm.mjt"
+
+ext=urdf
+malformed urdf_missing_link 3 <<'EOF'
+<robot name="r">
+  <link name="a"/>
+  <joint name="j" type="fixed"><parent link="a"/><child link="b"/></joint>
+</robot>
+EOF
+
+malformed urdf_two_parents 6 <<'EOF'
+<robot name="r">
+  <link name="a"/>
+  <link name="b"/>
+  <link name="c"/>
+  <joint name="j1" type="fixed"><parent link="a"/><child link="c"/></joint>
+  <joint name="j2" type="fixed"><parent link="b"/><child link="c"/></joint>
+</robot>
+EOF
+
+malformed urdf_cycle 3 <<'EOF'
+<robot name="r">
+  <link name="root"/>
+  <link name="a"/>
+  <link name="b"/>
+  <joint name="j1" type="fixed"><parent link="a"/><child link="b"/></joint>
+  <joint name="j2" type="fixed"><parent link="b"/><child link="a"/></joint>
+</robot>
+EOF
+
+malformed urdf_joint_type 4 <<'EOF'
+<robot name="r">
+  <link name="a"/>
+  <link name="b"/>
+  <joint name="j" type="hinge"><parent link="a"/><child link="b"/></joint>
+</robot>
+EOF
+
+malformed urdf_axis_without_xyz 6 <<'EOF'
+<robot name="r">
+  <link name="a"/>
+  <link name="b"/>
+  <joint name="j" type="revolute">
+    <parent link="a"/><child link="b"/>
+    <axis/>
+  </joint>
+</robot>
+EOF
+
+malformed urdf_bad_number 4 <<'EOF'
+<robot name="r">
+  <link name="a">
+    <collision>
+      <origin xyz="0 0 x"/>
+      <geometry><sphere radius="0.1"/></geometry>
+    </collision>
+  </link>
+</robot>
+EOF
+
+malformed urdf_no_shape 4 <<'EOF'
+<robot name="r">
+  <link name="a">
+    <collision>
+      <geometry><cone radius="0.1"/></geometry>
+    </collision>
+  </link>
+</robot>
+EOF
+
+malformed urdf_repeated_origin 5 <<'EOF'
+<robot name="r">
+  <link name="a">
+    <collision>
+      <origin xyz="0 0 1"/>
+      <origin xyz="0 0 2"/>
+      <geometry><sphere radius="0.1"/></geometry>
+    </collision>
+  </link>
+</robot>
+EOF
+
+malformed urdf_inertial_without_mass 3 <<'EOF'
+<robot name="r">
+  <link name="a">
+    <inertial><inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial>
+  </link>
+</robot>
+EOF
+
+malformed urdf_repeated_link 3 <<'EOF'
+<robot name="r">
+  <link name="a"/>
+  <link name="a"/>
+</robot>
+EOF
+
+malformed urdf_massless_moving 3 <<'EOF'
+<robot name="r">
+  <link name="a"/>
+  <link name="b"><visual><geometry><sphere radius="0.1"/></geometry></visual></link>
+  <joint name="j" type="continuous"><parent link="a"/><child link="b"/></joint>
+</robot>
+EOF
+ext=
+
+# the corpus's robots that MuJoCo refuses (ASCII STL, the inertia triangle, a moving link
+# without mass): one line naming the URDF line, as for MJCF
+refused=$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus/urdf/refused
+if [ -d "$refused" ]; then
+  for case in simple_humanoid_ascii_stl/simple_humanoid.urdf:24 \
+              robotiq_3f_inertia/robotiq-3f-gripper_articulated.urdf:11 \
+              puma560_massless/puma560_robot.urdf:26; do
+    file=${case%:*}
+    run compile "$refused/$file" -o "$T/refused.mjb"
+    check "refused-$file-status" status_is 2
+    check "refused-$file-oneline" one_line "$T/err"
+    check "refused-$file-location" has "$T/err" "${file#*/}:${case##*:}:"
+    check "refused-$file-nothing" test ! -e "$T/refused.mjb"
+  done
+fi
 
 # ---- verdict ---------------------------------------------------------------------------------
 
