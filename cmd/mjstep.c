@@ -381,10 +381,26 @@ static void initialState(mjData* d, long k, char* err, int errsz) {
   memset(d->warning, 0, sizeof(d->warning));
 }
 
+// where a trajectory's frames go: the stream, and the trajectory a failed write stops
+typedef struct {
+  FILE* out;
+  Item* item;
+} Sink;
+
+// write d's frame to the sink (also as the visit of mj_stepVisit)
+static void writeFrame(const mjModel* m, const mjData* d, void* arg) {
+  (void)m;
+  Sink* s = arg;
+  if (!s->item->err[0] && mj_streamWriteFrame(s->out, &run.out, d))
+    snprintf(s->item->err, sizeof(s->item->err), "%s: write error: %s", run.out.name,
+             strerror(errno));
+}
+
 // one trajectory from initial state k, its frames written to out (NULL: none); draw: this is
 // the main thread, which draws the progress bar
 static void simulate(mjData* d, long k, FILE* out, int draw, Item* item) {
   const mjModel* m = run.m;
+  Sink sink = {out, item};
   initialState(d, k, item->err, sizeof(item->err));
   int nu = m->nu;
   long tick = 0;
@@ -396,23 +412,23 @@ static void simulate(mjData* d, long k, FILE* out, int draw, Item* item) {
       memcpy(d->ctrl, run.ctrl + row * nu, sizeof(mjtNum) * nu);
     }
 
-    // a frame every `every` steps
-    if (out && step % run.every == 0) {
+    // a frame every `every` steps; derived fields come from the step's own forward pass (the
+    // last frame's, after the last step, from a forward pass of its own), state fields need none
+    int frame = out && step % run.every == 0;
+    if (frame && (!run.forward || step == run.nstep)) {
       if (run.forward) {
-        // the frame's forward dynamics is not part of the steps' profile
+        // that forward pass is not part of the steps' profile
         mjTimerStat keep[mjNTIMER];
         memcpy(keep, d->timer, sizeof(keep));
         mj_passGrow(m, d, mj_forward);
         memcpy(d->timer, keep, sizeof(keep));
       }
-      if (mj_streamWriteFrame(out, &run.out, d)) {
-        snprintf(item->err, sizeof(item->err), "%s: write error: %s", run.out.name,
-                 strerror(errno));
-        break;
-      }
+      writeFrame(m, d, &sink);
+      frame = 0;
     }
-    if (step == run.nstep) break;
-    mj_passGrow(m, d, mj_stepNoSensor);
+    if (step == run.nstep || item->err[0]) break;
+    if (frame) mj_stepVisit(m, d, writeFrame, &sink);
+    else mj_passGrow(m, d, mj_stepNoSensor);
     if (run.strict && warningCount(d)) warningError(d, step, item->err, sizeof(item->err));
 
     // progress, now and then

@@ -545,7 +545,11 @@ typedef struct mjOutFile_ {
   char tmp[4096];            // the temporary file ("" for stdout and special files)
   int direct;                // 1: the target is not a regular file (/dev/null, a FIFO), so it
                              // is written in place: a rename would replace the device
+  char* buf;                 // f's buffer (a file's: MJ_OUTBUF bytes; NULL: stdio's own)
 } mjOutFile;
+
+// the buffer of an output file: large writes cost the kernel less than stdio's 4 KB ones
+#define MJ_OUTBUF (1 << 20)
 
 // open an output; 0 on success, -1 and a message on failure
 int mj_outOpen(mjOutFile* o, const char* path, char* err, int errsz);
@@ -633,6 +637,15 @@ void mj_stepNoSensor(const mjModel* m, mjData* d);
 // tools and loops, not for code that must not allocate.  0, or -1 when d cannot grow (the
 // pass then stands, with its warning)
 int mj_passGrow(const mjModel* m, mjData* d, void (*pass)(const mjModel*, mjData*));
+
+// one step that shows d to visit(m, d, arg) between its forward pass (sensors and energy
+// included: all that mj_forward computes at the state the step starts from) and its
+// integration, growing d as mj_passGrow does (a pass that ran out of room runs again before
+// the visit).  A recorder writing frames there writes what mj_forward before mj_step would
+// show, without the second forward pass; the state that follows is mj_step's.  The visit is
+// not in the step's timer.  0, or -1 when d cannot grow (the step then stands)
+int mj_stepVisit(const mjModel* m, mjData* d,
+                 void (*visit)(const mjModel* m, const mjData* d, void* arg), void* arg);
 
 // after passes that raised mjWARN_CONTACTFULL or mjWARN_CNSTRFULL more often than the
 // counts `before` (mjNWARNING of them) say: d grown by mj_growData to twice the room that

@@ -545,15 +545,26 @@ static void integrate(const mjModel* m, mjData* d, int allow_rk4) {
   }
 }
 
-// checks, forward dynamics (the sensors unless skipped), integration
-static void step(const mjModel* m, mjData* d, int skipsensor) {
-  double t = tmStart();
+// the first part of a step: the checks and the forward pass (the sensors unless skipped)
+static void stepForward(const mjModel* m, mjData* d, int skipsensor) {
   mj_checkPos(m, d);
   mj_checkVel(m, d);
   mj_forwardSkip(m, d, skipsensor);
+}
+
+// the rest of a step after its forward pass: the acceleration check and the integrator (RK4
+// only when allowed)
+static void stepIntegrate(const mjModel* m, mjData* d, int allow_rk4) {
   mj_checkAcc(m, d);
   if (m->opt.enableflags & mjENBL_FWDINV) mj_compareFwdInv(m, d);
-  integrate(m, d, 1);
+  integrate(m, d, allow_rk4);
+}
+
+// checks, forward dynamics (the sensors unless skipped), integration
+static void step(const mjModel* m, mjData* d, int skipsensor) {
+  double t = tmStart();
+  stepForward(m, d, skipsensor);
+  stepIntegrate(m, d, 1);
   tmEnd(d, mjTIMER_STEP, t);
 }
 
@@ -576,9 +587,7 @@ void mj_step1(const mjModel* m, mjData* d) {
 void mj_step2(const mjModel* m, mjData* d) {
   double t = tmStart();
   fwdAcc(m, d, 0);
-  mj_checkAcc(m, d);
-  if (m->opt.enableflags & mjENBL_FWDINV) mj_compareFwdInv(m, d);
-  integrate(m, d, 0);
+  stepIntegrate(m, d, 0);
   tmEnd(d, mjTIMER_STEP, t);
 }
 
@@ -618,4 +627,34 @@ int mj_passGrow(const mjModel* m, mjData* d, void (*pass)(const mjModel*, mjData
     undoState(m, d, 1);
     memcpy(d->warning, warn, sizeof(warn));
   }
+}
+
+// a step with visit(m, d, arg) between its forward pass and its integration (see mj.h); the
+// forward pass grows d as mj_passGrow does, and so does the whole step when RK4's stages run
+// out of room after the visit
+int mj_stepVisit(const mjModel* m, mjData* d,
+                 void (*visit)(const mjModel* m, const mjData* d, void* arg), void* arg) {
+  mjWarningStat warn[mjNWARNING];
+  memcpy(warn, d->warning, sizeof(warn));
+  undoState(m, d, 0);
+  double t = tmStart();
+  int grown;
+  for (;;) {
+    stepForward(m, d, 0);
+    grown = mj_growFull(m, d, warn);
+    if (grown <= 0) break;
+    undoState(m, d, 1);
+    memcpy(d->warning, warn, sizeof(warn));
+  }
+  // the visit's time is not the step's
+  double v = tmStart();
+  visit(m, d, arg);
+  t += tmStart() - v;
+  stepIntegrate(m, d, 1);
+  tmEnd(d, mjTIMER_STEP, t);
+  if (grown < 0 || !mj_growFull(m, d, warn)) return grown;
+  // RK4 ran out of room: the step again from its start, on grown data
+  undoState(m, d, 1);
+  memcpy(d->warning, warn, sizeof(warn));
+  return mj_passGrow(m, d, mj_step);
 }
