@@ -87,6 +87,19 @@ static mjtNum fieldGet(const mjData* d, int f, int i) {
   }
 }
 
+// the storage of field f in d when its elements are numbers (mjtNum), else NULL
+static const mjtNum* fieldReals(const mjData* d, int f) {
+  switch (f) {
+#define X(name, count, src, kind)                                                                \
+    case mjSTREAM_##name:                                                                        \
+      return kind == mjSK_EQ || kind == mjSK_INT || kind == mjSK_WARNING ? NULL                   \
+                                                                          : (const mjtNum*)(src);
+    MJ_STREAM_FIELDS(X)
+#undef X
+    default: return NULL;
+  }
+}
+
 // element i of field f in d set from a number (ints and flags truncate toward zero)
 static void fieldSet(mjData* d, int f, int i, mjtNum v) {
   switch (f) {
@@ -464,6 +477,19 @@ static void emitNum(Emitter* e, mjtNum v) {
   emitBytes(e, b, 8);
 }
 
+// append n numbers as little-endian float64, a chunk at a time
+static void emitNums(Emitter* e, const mjtNum* v, int n) {
+  while (n > 0) {
+    if (e->n + 8 > sizeof(e->buf)) emitFlush(e);
+    int k = (int)((sizeof(e->buf) - e->n) / 8);
+    if (k > n) k = n;
+    mj_copyLE(e->buf + e->n, v, 8, (size_t)k);
+    e->n += 8 * (size_t)k;
+    v += k;
+    n -= k;
+  }
+}
+
 // the rest of the bytes, then their CRC
 static int emitEnd(Emitter* e) {
   emitFlush(e);
@@ -476,10 +502,14 @@ static int emitEnd(Emitter* e) {
 int mj_streamWriteFrame(FILE* f, const mjStreamHeader* h, const mjData* d) {
   Emitter e = {f, 0, 0, 0, {0}};
   emitBytes(&e, MJT_MARKER, 4);
+  // arrays of numbers whole, flags and counts one by one
   for (int g = 0; g < mjNSTREAMFIELD; g++) {
     if (!(h->mask >> g & 1)) continue;
     int n = mj_streamFieldSize(h, g);
-    for (int i = 0; i < n; i++) emitNum(&e, fieldGet(d, g, i));
+    const mjtNum* v = fieldReals(d, g);
+    if (v) emitNums(&e, v, n);
+    else
+      for (int i = 0; i < n; i++) emitNum(&e, fieldGet(d, g, i));
   }
   return emitEnd(&e);
 }
@@ -487,7 +517,7 @@ int mj_streamWriteFrame(FILE* f, const mjStreamHeader* h, const mjData* d) {
 int mj_streamWriteValues(FILE* f, const mjStreamHeader* h, const mjtNum* values) {
   Emitter e = {f, 0, 0, 0, {0}};
   emitBytes(&e, MJT_MARKER, 4);
-  for (int i = 0; i < h->nvalue; i++) emitNum(&e, values[i]);
+  emitNums(&e, values, h->nvalue);
   return emitEnd(&e);
 }
 
