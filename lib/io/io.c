@@ -439,7 +439,11 @@ int mj_outOpen(mjOutFile* o, const char* path, char* err, int errsz) {
     if (fd < 0 && errno == EEXIST) continue;
     if (fd < 0) break;
     o->f = fdopen(fd, "wb");
-    if (o->f) return 0;
+    if (o->f) {
+      o->buf = malloc(MJ_OUTBUF);
+      if (o->buf) setvbuf(o->f, o->buf, _IOFBF, MJ_OUTBUF);
+      return 0;
+    }
     close(fd);
     unlink(o->tmp);
     break;
@@ -476,6 +480,8 @@ int mj_outClose(mjOutFile* o, int commit, char* err, int errsz) {
   int saved = ferror(o->f) ? EIO : 0;
   if (fclose(o->f) && !saved) saved = errno;
   o->f = NULL;
+  free(o->buf);
+  o->buf = NULL;
   if (commit && !saved && rename(o->tmp, o->path)) saved = errno;
   if (!commit || saved) unlink(o->tmp);
   o->tmp[0] = 0;
