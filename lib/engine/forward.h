@@ -79,10 +79,10 @@ void mj_inertiaBoxForce(const mjModel* m, const mjtNum box[3], const mjtNum lvel
 // the constraint row a jointlimit* or tendonlimit* sensor s reads (sensor.c), or -1
 int mj_sensorLimitRow(const mjModel* m, const mjData* d, int s);
 
-// 1 when contact i counts for a touch sensor at the site (sensor.c): a contact of the site's
-// body with a positive normal force whose normal ray, pointing away from the body, meets the
-// site's volume
-int mj_touchContact(const mjModel* m, const mjData* d, int site, int i);
+// contact i's normal force when it counts for a touch sensor at the site, else 0 (sensor.c):
+// a contact of the site's body with a positive normal force whose normal ray, pointing away
+// from the body, meets the site's volume
+mjtNum mj_touchContact(const mjModel* m, const mjData* d, int site, int i);
 
 // a rangefinder at the site (sensor.c): the distance along its z axis to the nearest geom not
 // on its body, -1 for none; geom (may be NULL) the geom hit, normal (may be NULL) its normal

@@ -138,10 +138,11 @@ int mj_sensorLimitRow(const mjModel* m, const mjData* d, int s) {
   return limitRow(d, joint ? mjCNSTR_LIMIT_JOINT : mjCNSTR_LIMIT_TENDON, id);
 }
 
-// 1 when contact i counts for a touch sensor at the site: a contact of the site's body with
-// rows and a positive normal force whose normal ray (pointing away from the body) from the
-// contact point meets the site's volume (starting inside counts) (forward.h)
-int mj_touchContact(const mjModel* m, const mjData* d, int site, int i) {
+// contact i's normal force when it counts for a touch sensor at the site, else 0: a contact
+// of the site's body with rows and a positive normal force whose normal ray (pointing away
+// from the body) from the contact point meets the site's volume (starting inside counts)
+// (forward.h)
+mjtNum mj_touchContact(const mjModel* m, const mjData* d, int site, int i) {
   const mjContact* con = d->contact + i;
   int body = m->site_bodyid[site];
   int b1 = m->geom_bodyid[con->geom1], b2 = m->geom_bodyid[con->geom2];
@@ -150,18 +151,15 @@ int mj_touchContact(const mjModel* m, const mjData* d, int site, int i) {
   mj_contactForce(m, d, i, f);
   if (f[0] <= 0) return 0;
   mju_scl3(ray, con->frame, b2 == body ? -1 : 1);
-  return mju_rayGeom(d->site_xpos + 3 * site, d->site_xmat + 9 * site, m->site_size + 3 * site,
-                     con->pos, ray, m->site_type[site], NULL) >= 0;
+  int hit = mju_rayGeom(d->site_xpos + 3 * site, d->site_xmat + 9 * site,
+                        m->site_size + 3 * site, con->pos, ray, m->site_type[site], NULL) >= 0;
+  return hit ? f[0] : 0;
 }
 
-// touch: the normal forces of the contacts counting for the site (mj_touchContact)
+// touch: the normal forces of the contacts that count
 static mjtNum touchSensor(const mjModel* m, const mjData* d, int site) {
-  mjtNum sum = 0, f[6];
-  for (int i = 0; i < d->ncon; i++) {
-    if (!mj_touchContact(m, d, site, i)) continue;
-    mj_contactForce(m, d, i, f);
-    sum += f[0];
-  }
+  mjtNum sum = 0;
+  for (int i = 0; i < d->ncon; i++) sum += mj_touchContact(m, d, site, i);
   return sum;
 }
 
