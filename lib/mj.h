@@ -476,6 +476,7 @@ typedef struct mjStreamHeader_ {
 #define MJ_X_STREAMSIZE(name) int name;
   MJ_STREAM_SIZES(MJ_X_STREAMSIZE)
 #undef MJ_X_STREAMSIZE
+  int version;               // format version: of a stream read, 1 or 2; written: 2
   uint32_t mask;             // bit f set: frames carry field f (mjtStreamField)
   int nvalue;                // numbers per frame
   long frame;                // frames read so far: the index of the next frame

@@ -1,5 +1,6 @@
 // util_file.c: bytes and files, for every reader and writer of the library: little-endian
-// copies, the FNV-1a and CRC-32 hashes, one-line error messages, whole asset files in memory.
+// copies, the FNV-1a, CRC-32 and CRC-32C hashes, one-line error messages, whole asset files in
+// memory.
 #include "util/util_file.h"
 
 #include <errno.h>
@@ -52,6 +53,49 @@ uint32_t mj_crc32(uint32_t crc, const void* p, size_t n) {
     n -= k;
   }
   return crc;
+}
+
+// CRC-32C (Castagnoli: reflected polynomial 0x82f63b78, inverted before and after, as zlib's
+// CRC-32 is): SSE4.2's crc32 instruction 8 bytes at a time where the processor has it, else
+// half a byte at a time from a 16-entry table
+static const uint32_t crc32cNibble[16] = {
+  0x00000000, 0x105ec76f, 0x20bd8ede, 0x30e349b1, 0x417b1dbc, 0x5125dad3, 0x61c69362, 0x7198540d,
+  0x82f63b78, 0x92a8fc17, 0xa24bb5a6, 0xb21572c9, 0xc38d26c4, 0xd3d3e1ab, 0xe330a81a, 0xf36e6f75};
+
+// the register c (not inverted) after n more bytes, from the table
+static uint32_t crc32cTable(uint32_t c, const unsigned char* b, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    c ^= b[i];
+    c = (c >> 4) ^ crc32cNibble[c & 15];
+    c = (c >> 4) ^ crc32cNibble[c & 15];
+  }
+  return c;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <nmmintrin.h>
+
+// the register c after n more bytes, with the crc32 instruction
+__attribute__((target("sse4.2"))) static uint32_t crc32cHard(uint32_t c, const unsigned char* b,
+                                                             size_t n) {
+  uint64_t c64 = c;
+  for (; n >= 8; n -= 8, b += 8) {
+    uint64_t w;
+    memcpy(&w, b, 8);
+    c64 = _mm_crc32_u64(c64, w);
+  }
+  c = (uint32_t)c64;
+  for (; n; n--) c = _mm_crc32_u8(c, *b++);
+  return c;
+}
+#endif
+
+uint32_t mj_crc32c(uint32_t crc, const void* p, size_t n) {
+  uint32_t c = ~crc;
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("sse4.2")) return ~crc32cHard(c, p, n);
+#endif
+  return ~crc32cTable(c, p, n);
 }
 
 // vsnprintf into the caller's buffer; returns 1 (for `return mj_ioError(...)` in a check)

@@ -19,6 +19,10 @@ uint64_t mj_fnv1a(uint64_t h, const void* p, size_t n);
 // CRC-32 (zlib's) of n bytes continuing from crc (0 to start), for any n
 uint32_t mj_crc32(uint32_t crc, const void* p, size_t n);
 
+// CRC-32C (Castagnoli's polynomial, the one processors compute: SSE4.2 when present) of n
+// bytes continuing from crc (0 to start); crc32c("123456789") = 0xe3069283
+uint32_t mj_crc32c(uint32_t crc, const void* p, size_t n);
+
 // printf a one-line message into err (nothing when err is NULL or errsz < 1); returns 1
 int mj_ioError(char* err, int errsz, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -96,7 +96,7 @@ same out 1
 run 2 'head -c 150 s.mjt | "$BIN/mjdump"'
 same err 'mjdump: <stdin>: truncated frame 2 (6 of 40 bytes)'
 run 2 '{ head -c 100 s.mjt; printf X; tail -c +102 s.mjt; } | "$BIN/mjdump" -o bad.csv'
-same err 'mjdump: <stdin>: corrupt frame 0 (bad CRC-32)'
+same err 'mjdump: <stdin>: corrupt frame 0 (bad CRC-32C)'
 holds ! -e bad.csv
 run 2 'head -c 30 s.mjt | "$BIN/mjdump"'
 same err 'mjdump: <stdin>: truncated header (30 of 64 bytes)'

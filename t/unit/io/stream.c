@@ -135,8 +135,19 @@ static void put32(unsigned char* b, uint32_t v) {
   for (int i = 0; i < 4; i++) b[i] = (unsigned char)(v >> (8 * i));
 }
 
+// CRC-32C of n bytes, bit by bit from its definition (reflected polynomial 0x82f63b78, inverted
+// before and after): the checksum of version 2 streams, computed independently of the library
+static uint32_t crc32cRef(const unsigned char* b, size_t n) {
+  uint32_t c = 0xffffffffu;
+  for (size_t i = 0; i < n; i++) {
+    c ^= b[i];
+    for (int k = 0; k < 8; k++) c = c & 1 ? (c >> 1) ^ 0x82f63b78u : c >> 1;
+  }
+  return ~c;
+}
+
 // recompute the header CRC after a deliberate change
-static void fixHeaderCrc(unsigned char* b) { put32(b + 60, (uint32_t)crc32(0, b, 60)); }
+static void fixHeaderCrc(unsigned char* b) { put32(b + 60, crc32cRef(b, 60)); }
 
 // read the header of n bytes at b; -1 and the message in err on failure
 static int readHeader(const unsigned char* b, size_t n, mjStreamHeader* h, char* err) {
@@ -178,13 +189,14 @@ Test(stream, header_byte_layout) {
   unsigned char* b = writeStream(m, mjSTREAM_ALL, 0, &n);
   cr_assert_eq(n, 64);
   cr_assert(!memcmp(b, "MJSTREAM", 8));
-  cr_assert_eq(le32(b + 8), 1);
+  cr_assert_eq(le32(b + 8), 2);
   cr_assert(!memcmp(b + 12, "\x04\x03\x02\x01", 4));
   cr_assert_eq(le64(b + 16), mj_modelHash(m));
   const int sizes[8] = {9, 8, 1, 2, 5, 1, 2, 5};  // nq nv na nu nbody nmocap neq nsensordata
   for (int i = 0; i < 8; i++) cr_assert_eq((int)le32(b + 24 + 4 * i), sizes[i]);
   cr_assert_eq(le32(b + 56), (1u << 20) - 1);
-  cr_assert_eq(le32(b + 60), (uint32_t)crc32(0, b, 60));
+  cr_assert_eq(le32(b + 60), crc32cRef(b, 60));
+  cr_assert_eq(crc32cRef((const unsigned char*)"123456789", 9), 0xe3069283u);  // the check value
   free(b);
   mj_deleteModel(m);
 }
@@ -219,7 +231,7 @@ Test(stream, frame_byte_layout) {
   cr_assert_eq(t, 0.002 + 1e-17);
   cr_assert_eq(q0, sin(1) / 3);
   cr_assert_eq(ncon, 3);
-  cr_assert_eq(le32(f1 + fr - 4), (uint32_t)crc32(0, f1, (uInt)(fr - 4)));
+  cr_assert_eq(le32(f1 + fr - 4), crc32cRef(f1, (size_t)fr - 4));
   free(b);
   mj_deleteModel(m);
 }
@@ -443,7 +455,7 @@ Test(stream, rejects_other_version) {
   unsigned char* b = good(&n, &m);
   put32(b + 8, 7);
   fixHeaderCrc(b);
-  expectHeaderError(b, n, "stream format version 7; this build reads version 1");
+  expectHeaderError(b, n, "stream format version 7; this build reads versions 1 to 2");
   free(b);
   mj_deleteModel(m);
 }
@@ -463,7 +475,7 @@ Test(stream, rejects_corrupt_header) {
   mjModel* m;
   unsigned char* b = good(&n, &m);
   b[20] ^= 4;  // inside the model hash
-  expectHeaderError(b, n, "corrupt header (bad CRC-32)");
+  expectHeaderError(b, n, "corrupt header (bad CRC-32C)");
   free(b);
   mj_deleteModel(m);
 }
@@ -564,11 +576,55 @@ Test(stream, rejects_corrupt_frame) {
   b[64 + FRAME + 200] ^= 0x01;  // a value of frame 1
   cr_assert_eq(readAll(b, n, m, err, &ok), 1);
   cr_assert_not(ok);
-  cr_assert_str_eq(err, "s.mjt: corrupt frame 1 (bad CRC-32)");
+  cr_assert_str_eq(err, "s.mjt: corrupt frame 1 (bad CRC-32C)");
   b[64 + FRAME + 200] ^= 0x01;
   b[64 + 2 * FRAME + 1] = 'X';  // the marker of frame 2
   cr_assert_eq(readAll(b, n, m, err, &ok), 2);
   cr_assert_str_eq(err, "s.mjt: corrupt frame 2 (bad frame marker)");
+  free(b);
+  mj_deleteModel(m);
+}
+
+// a version 1 stream (zlib's CRC-32 in the header and the frames, as written until version 2)
+// reads as the same frames; its damage is named by its own checksum
+Test(stream, reads_version_1) {
+  size_t n;
+  mjModel* m;
+  unsigned char* b = good(&n, &m);
+  unsigned char* v1 = malloc(n);
+  memcpy(v1, b, n);
+  put32(v1 + 8, 1);
+  put32(v1 + 60, (uint32_t)crc32(0, v1, 60));
+  for (int k = 0; k < 3; k++) {
+    unsigned char* fr = v1 + 64 + (size_t)k * FRAME;
+    put32(fr + FRAME - 4, (uint32_t)crc32(0, fr, FRAME - 4));
+  }
+  char err[256];
+  int ok;
+  cr_assert_eq(readAll(v1, n, m, err, &ok), 3);
+  cr_assert(ok, "%s", err);
+  // the values read equal the version 2 stream's
+  FILE* f1 = fmemopen(v1, n, "rb");
+  FILE* f2 = fmemopen(b, n, "rb");
+  mjStreamHeader h1, h2;
+  cr_assert_eq(mj_streamReadHeader(f1, "s.mjt", &h1, err, 256), 0);
+  cr_assert_eq(mj_streamReadHeader(f2, "s.mjt", &h2, err, 256), 0);
+  cr_assert_eq(h1.version, 1);
+  cr_assert_eq(h2.version, 2);
+  mjtNum x1[NALL], x2[NALL];
+  for (int k = 0; k < 3; k++) {
+    cr_assert_eq(mj_streamReadValues(f1, &h1, x1, err, 256), 1);
+    cr_assert_eq(mj_streamReadValues(f2, &h2, x2, err, 256), 1);
+    cr_assert(!memcmp(x1, x2, sizeof(x1)));
+  }
+  fclose(f1);
+  fclose(f2);
+  v1[64 + FRAME + 200] ^= 0x01;
+  cr_assert_eq(readAll(v1, n, m, err, &ok), 1);
+  cr_assert_str_eq(err, "s.mjt: corrupt frame 1 (bad CRC-32)");
+  v1[20] ^= 4;
+  expectHeaderError(v1, n, "corrupt header (bad CRC-32)");
+  free(v1);
   free(b);
   mj_deleteModel(m);
 }
@@ -612,7 +668,7 @@ Test(stream, rejects_count_outside_int) {
   unsigned char* ncon = frame1 + 4 + 8 * mj_streamFieldOffset(&h, mjSTREAM_ncon);
   put32(ncon, (uint32_t)bits);
   put32(ncon + 4, (uint32_t)(bits >> 32));
-  put32(frame1 + FRAME - 4, (uint32_t)crc32(0, frame1, FRAME - 4));
+  put32(frame1 + FRAME - 4, crc32cRef(frame1, FRAME - 4));
   // frame 1 was read (the count of frames read is 2) and refused
   cr_assert_eq(readAll(b, n, m, err, &ok), 2);
   cr_assert_not(ok);
