@@ -591,7 +591,7 @@ static void profileSummary(const Item* items, long n) {
   static const struct { int timer; const char* name; } rows[] = {
     {mjTIMER_POSITION, "position"}, {mjTIMER_VELOCITY, "velocity"},
     {mjTIMER_ACTUATION, "actuation"}, {mjTIMER_ACCELERATION, "acceleration"},
-    {mjTIMER_CONSTRAINT, "constraint"}, {mjTIMER_SENSOR, "energy"}};
+    {mjTIMER_CONSTRAINT, "constraint"}, {mjTIMER_SENSOR, "sensors"}};
   mjTimerStat sum[mjNTIMER] = {{0, 0}};
   for (long k = 0; k < n; k++)
     for (int t = 0; t < mjNTIMER; t++) {
@@ -603,10 +603,9 @@ static void profileSummary(const Item* items, long n) {
   fprintf(stderr, "profile: %.0f steps, %.3f s in mj_step, %.3f us a step, forward passes a "
           "step: %.0f\n", steps, step, 1e6 * step / steps, sum[mjTIMER_FORWARD].number / steps);
   fprintf(stderr, "  %-14s %10s %8s\n", "stage", "us/step", "share");
-  int energy = run.m->opt.enableflags & mjENBL_ENERGY;
   for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-    // the energy row (the sensor timer, the steps computing no sensor) when it is computed
-    if (rows[i].timer == mjTIMER_SENSOR && !energy) continue;
+    // the sensors row (sensors of the frames' steps, energy when enabled) when computed
+    if (rows[i].timer == mjTIMER_SENSOR && !sum[mjTIMER_SENSOR].number) continue;
     double t = sum[rows[i].timer].duration;
     fprintf(stderr, "  %-14s %10.3f %7.1f%%\n", rows[i].name, 1e6 * t / steps, 100 * t / step);
   }
@@ -764,7 +763,7 @@ int main(int argc, char** argv) {
   long nwarn = warningSummary(items, ntraj);
   if (run.strict && nwarn) eprintf("--strict: %ld warnings", nwarn);
   if (run.profile) profileSummary(items, ntraj);
-  if (run.bench) {
+  if (run.bench || run.profile) {
     double steps = (double)run.nstep * ntraj;
     weprintf("%.0f steps in %.3f s: %.0f steps/s", steps, elapsed,
              elapsed > 0 ? steps / elapsed : 0);

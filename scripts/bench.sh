@@ -6,7 +6,7 @@
 #   ONLY="contact" MODELS="gym_humanoid cheetah" sh scripts/bench.sh   (a focused run)
 #
 # ONLY (environment) names the parts to run, of compile, nocontact, smooth, contact (the
-# three races below), batch, deriv and render (default: all); MODELS the races' models to run by
+# three races below), batch, record, deriv and render (default: all); MODELS the races' models to run by
 # their names in the tables (default: all).
 #
 # 1. Compile time: the median wall time of `mjc compile` per model over RUNS runs (default 11).
@@ -21,7 +21,11 @@
 #    no output reads them, where mj_step in mujoco-testspeed computes them), both timing the
 #    stepping loop only, STEPS steps each
 #    (default 50000), in the same run, alternating, ROUNDS times (environment, default 5): the
-#    best rate of each counts (the machine's other load only ever slows a run down).  Both
+#    best rate of each counts (the machine's other load only ever slows a run down).  A third
+#    rate, "frames", is mjstep as a user records a run: every step's frame written to a file
+#    with time,qpos,qvel,sensordata (the sensors computed in the steps, as testspeed computes
+#    them), the rate of its simulation loop with the writes (--profile's rate line, its clock
+#    readings around each stage included); its ratio to MuJoCo is the last column.  Both
 #    read the same copy of each model with <option><flag contact="disable"/></option> added;
 #    MuJoCo's count of constraint rows per step is shown (joint limits and equality
 #    constraints remain).  The ratio is mjstep / MuJoCo (> 1: mjstep faster).  A second table
@@ -37,13 +41,16 @@
 #    in process against MuJoCo 2.2.2's compiler (scripts/timing.c; ratio > 1: mjc faster).
 # 4. Batches on threads: `mjstep --batch` of 16 humanoid trajectories on one thread and on two
 #    (the ratio of their rates: 2 at best on two idle cores).
+# 5. The cost of recording: the frames rate above against `mjstep --bench` timed the same way
+#    (whole commands, nothing written), on the humanoids of dm_control and Gymnasium and the
+#    A1 (target: --bench / frames <= 1.15).
 set -eu
 
 BIN=${BIN:-build/bin}
 RUNS=${1:-11}
 STEPS=${2:-50000}
 ROUNDS=${ROUNDS:-5}
-ONLY=${ONLY:-compile deriv render nocontact smooth batch contact}
+ONLY=${ONLY:-compile deriv render nocontact smooth batch record contact}
 MODELS=${MODELS:-}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -255,10 +262,31 @@ withFlags() {
 
 # one table of the race: the <flag> attributes $1, then the models as NAME:XML[:DIVISOR] (a
 # model runs STEPS / DIVISOR steps); MuJoCo's contacts and constraint rows per step are shown
+# the steps per second of a whole command (start to exit): $1 steps, the command after it
+wholeRate() {
+  n=$1
+  shift
+  t0=$(now)
+  "$@" >/dev/null 2>&1 || { echo -; return; }
+  t1=$(now)
+  echo "$n $t0 $t1" | awk '{ printf "%.0f\n", $1 / (($3 - $2) / 1000) }'
+}
+
+# the output of a recording of model $1 for $2 steps as a user makes one: every frame with the
+# sensors, to a file; more arguments are mjstep's
+record() {
+  m=$1 n=$2
+  shift 2
+  "$BIN/mjstep" "$m" -n "$n" --fields time,qpos,qvel,sensordata -o "$T/rec.mjt" "$@"
+}
+
+# the rate of that recording's simulation loop, frames written (--profile's rate line)
+recordLoop() { record "$1" "$2" --profile 2>&1 | awk '/steps\/s$/ { print $(NF - 1) }'; }
+
 simTable() {
   flags=$1
   shift
-  printf '%-16s %12s %12s %8s  %s\n' model "MuJoCo 2.2.2" mjstep ratio \
+  printf '%-16s %12s %12s %8s %12s %8s  %s\n' model "MuJoCo 2.2.2" mjstep ratio frames ratio \
     "MuJoCo contacts, constraint rows/step"
   for spec in "$@"; do
     name=${spec%%:*} rest=${spec#*:}
@@ -271,7 +299,7 @@ simTable() {
     copy=$(withFlags "$xml" "$name" "$flags")
     n=$((STEPS / div))
 
-    ref=- cons=- ours=-
+    ref=- cons=- ours=- rec=-
     round=0
     while [ "$round" -lt "$ROUNDS" ]; do
       round=$((round + 1))
@@ -293,9 +321,13 @@ simTable() {
       # mjstep: "N steps in T s: R steps/s"
       r=$("$BIN/mjstep" "$copy" -n "$n" --bench 2>&1 | awk '/steps\/s$/ { print $(NF - 1) }')
       [ -n "$r" ] && ours=$(best "$ours" "$r")
+      r=$(recordLoop "$copy" "$n")
+      [ -n "$r" ] && rec=$(best "$rec" "$r")
     done
     rat=$(ratio "$ours" "$ref")
-    printf '%-16s %12s %12s %8s  %s\n' "$name" "$ref" "$ours" "${rat:--}" "$cons"
+    rrat=$(ratio "$rec" "$ref")
+    printf '%-16s %12s %12s %8s %12s %8s  %s\n' "$name" "$ref" "$ours" "${rat:--}" "$rec" \
+      "${rrat:--}" "$cons"
   done
 }
 
@@ -336,6 +368,27 @@ if want batch; then
   done
   printf '%-16s %12s %12s %8s\n' threads 1 2 "2 / 1"
   printf '%-16s %12s %12s %8s\n' humanoid "$one" "$two" "$(ratio "$two" "$one")"
+fi
+
+if want record; then
+  echo
+  echo "the cost of recording: mjstep writing every frame (time,qpos,qvel,sensordata) to a file"
+  echo "against --bench (nothing written), $STEPS steps, whole commands (steps per second):"
+  printf '%-16s %12s %12s %8s\n' model "--bench" frames "cost"
+  for spec in humanoid:$corpus/dm_control/humanoid.xml \
+              gym_humanoid:$corpus/gymnasium/humanoid.xml \
+              a1:$corpus/menagerie/unitree_a1/scene.xml; do
+    name=${spec%%:*} xml=${spec#*:}
+    [ -f "$xml" ] || { printf '%-16s (missing: %s)\n' "$name" "$xml"; continue; }
+    "$BIN/mjc" compile "$xml" -o "$T/rec.mjb"
+    bench=- rec=- round=0
+    while [ "$round" -lt "$ROUNDS" ]; do
+      round=$((round + 1))
+      bench=$(best "$bench" "$(wholeRate "$STEPS" "$BIN/mjstep" "$T/rec.mjb" -n "$STEPS" --bench)")
+      rec=$(best "$rec" "$(wholeRate "$STEPS" record "$T/rec.mjb" "$STEPS")")
+    done
+    printf '%-16s %12s %12s %8s\n' "$name" "$bench" "$rec" "$(ratio "$bench" "$rec")"
+  done
 fi
 
 # crowd100 with room for its contacts: MuJoCo 2.2.2 preallocates only <size>'s nconmax and

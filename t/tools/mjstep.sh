@@ -250,11 +250,18 @@ for stage in position velocity actuation acceleration constraint integration; do
 done
 awk '/%$/ { sub(/%/, "", $3); sum += $3 } END { exit !(sum > 80 && sum < 100.5) }' err ||
   { echo "FAIL: --profile shares do not add up: $(tr '\n' '|' <err)"; failures=$((failures + 1)); }
-# the steps compute no sensor (no output reads them): a sensor stage only with energy
-grep -q '^  energy ' err &&
-  { echo "FAIL: --profile: an energy row without energy"; failures=$((failures + 1)); }
+# the steps compute no sensor (no output reads them): a sensor stage only with energy, or
+# with frames of derived fields (their steps' sensors); the rate line as --bench prints it
+grep -q '^  sensors ' err &&
+  { echo "FAIL: --profile: a sensors row without sensors"; failures=$((failures + 1)); }
 run 0 '"$BIN/mjstep" fall.mjb -n 2000 --bench --profile --enable energy'
-has err "^  energy  *[0-9.]*  *[0-9.]*%$"
+has err "^  sensors  *[0-9.]*  *[0-9.]*%$"
+run 0 '"$BIN/mjstep" fall.mjb -n 2000 --profile --fields time,qacc -o prof.mjt'
+has err "^  sensors  *[0-9.]*  *[0-9.]*%$"
+has err '^mjstep: 2000 steps in [0-9.]* s: [0-9]* steps/s$'
+run 0 '"$BIN/mjstep" fall.mjb -n 2000 --profile --fields time,qpos -o prof.mjt'
+grep -q '^  sensors ' err &&
+  { echo "FAIL: --profile: a sensors row for state frames"; failures=$((failures + 1)); }
 run 0 '"$BIN/mjstep" fall.mjb -n 50 --set integrator=RK4 --profile --fields qacc'
 has err 'forward passes a step: 4$'
 run 2 '"$BIN/mjstep" fall.mjb -n 3 --set timestep=-1'
