@@ -296,7 +296,8 @@ void mj_defaultStatistic(mjStatistic* stat);
 // a model; NULL and a message in err on failure
 mjModel* mj_loadXML(const char* filename, char* err, int errsz);
 
-// compile MJCF (or URDF) text held in memory; dir resolves relative includes and assets ("" for cwd)
+// compile MJCF (or URDF) text held in memory; dir resolves relative includes and assets (""
+// for the current directory)
 mjModel* mj_parseXMLString(const char* xml, const char* name, const char* dir,
                            char* err, int errsz);
 
@@ -398,7 +399,7 @@ void mj_printModelJSON(const mjModel* m, FILE* f);
 //
 // A state stream (.mjt, man 5 mjt) is a 64-byte header binding it to one model (the model hash
 // and the sizes of MJ_STREAM_SIZES) and naming the fields its frames carry, then frames: a
-// marker, the present fields in table order as little-endian float64, a CRC-32.  It is written
+// marker, the present fields in table order as little-endian float64, a CRC-32C.  It is written
 // and read strictly in sequence, so it flows through pipes; a reader detects a truncated or a
 // corrupt frame and names it by index (frames count from 0).
 //
