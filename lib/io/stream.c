@@ -89,13 +89,14 @@ static mjtNum fieldGet(const mjData* d, int f, int i) {
   }
 }
 
-// the storage of field f in d when its elements are numbers (mjtNum), else NULL
-static const mjtNum* fieldReals(const mjData* d, int f) {
+// the storage of field f in d when its elements are numbers (mjtNum), else NULL (writable
+// when d is: the readers pass their own data)
+static mjtNum* fieldReals(const mjData* d, int f) {
   switch (f) {
 #define X(name, count, src, kind)                                                                \
     case mjSTREAM_##name:                                                                        \
       return kind == mjSK_EQ || kind == mjSK_INT || kind == mjSK_WARNING ? NULL                   \
-                                                                          : (const mjtNum*)(src);
+                                                                          : (mjtNum*)(src);
     MJ_STREAM_FIELDS(X)
 #undef X
     default: return NULL;
@@ -596,8 +597,9 @@ int mj_streamReadFrame(FILE* f, mjStreamHeader* h, const mjModel* m, mjData* d,
   // d's arrays have m's sizes: they must be the stream's
   if (checkSizes(h, m, err, errsz)) return -1;
 
-  // the whole frame first, so that d changes only when it is valid
-  mjtNum* v = malloc(sizeof(mjtNum) * (size_t)(h->nvalue ? h->nvalue : 1));
+  // the whole frame first (on the stack when small), so that d changes only when it is valid
+  mjtNum small[1024];
+  mjtNum* v = h->nvalue <= 1024 ? small : malloc(sizeof(mjtNum) * (size_t)h->nvalue);
   if (!v) {
     mj_ioError(err, errsz, "%s: out of memory", h->name);
     return -1;
@@ -605,13 +607,18 @@ int mj_streamReadFrame(FILE* f, mjStreamHeader* h, const mjModel* m, mjData* d,
   int r = mj_streamReadValues(f, h, v, err, errsz);
   if (r == 1 && checkInts(h, v, err, errsz)) r = -1;
   if (r == 1) {
+    // arrays of numbers whole, flags and counts one by one
     const mjtNum* p = v;
     for (int g = 0; g < mjNSTREAMFIELD; g++) {
       if (!(h->mask >> g & 1)) continue;
       int n = mj_streamFieldSize(h, g);
-      for (int i = 0; i < n; i++) fieldSet(d, g, i, *p++);
+      mjtNum* dst = fieldReals(d, g);
+      if (dst) memcpy(dst, p, sizeof(mjtNum) * (size_t)n);
+      else
+        for (int i = 0; i < n; i++) fieldSet(d, g, i, p[i]);
+      p += n;
     }
   }
-  free(v);
+  if (v != small) free(v);
   return r;
 }
