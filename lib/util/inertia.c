@@ -108,12 +108,14 @@ void mju_geomBound(int type, const mjtNum size[3], mjtNum* rbound, mjtNum aabb[6
 // ---- eigen-decomposition ---------------------------------------------------------------------
 
 // tolerances relative to the matrix's largest entry, on the Jacobi pivot and on the sort
-// (values this close keep their order): converged to round-off (MuJoCo 3.14's engine and its
-// compiler's fullinertia and combined inertias), or coarse (its compiler's mesh frames: fitted
-// on 1,253 Menagerie meshes, whose pivots where it went on are >= 1.002e-7 of the scale and
-// where it stopped <= 9.8e-8)
+// (values this close keep their order): converged to round-off (the engine), MuJoCo 3.14's
+// compiler's for inertia matrices (fullinertia, combined inertias: it stops at pivots of
+// 4.00e-15 of the largest entry and goes on at 4.01e-15, on matrices of scales 1e-8 to 1),
+// and coarse (its mesh frames: fitted on 1,253 Menagerie meshes, whose pivots where it went
+// on are >= 1.002e-7 of the scale and where it stopped <= 9.8e-8)
 #define EIG_TOL 1e-15
 #define EIG_TIE 1e-12
+#define EIG_INERTIA 4e-15
 #define EIG_COARSE 1e-7
 
 // largest off-diagonal |d_pq| of a symmetric 3x3 d: (p, q) and the remaining axis k
@@ -136,16 +138,17 @@ static void eigRotate(mjtNum quat[4], int k, mjtNum chalf, mjtNum shalf) {
 }
 
 // mat = R diag(eigval) R': classical Jacobi (largest pivot, smallest rotation zeroing it) with
-// the rotation accumulated in a quaternion, until the pivot is below the tolerance (exact or
-// coarse, above); then a bubble sort into decreasing order where swapping columns (i, i+1) is
-// a +90 degree turn about the third local axis (new col i = old col i+1, new col i+1 = -old
-// col i), so R stays a rotation
+// the rotation accumulated in a quaternion, until the pivot is at most reltol of the largest
+// entry (one of the tolerances above); then a bubble sort into decreasing order where values
+// within reltie of the largest entry keep their order, and swapping columns (i, i+1) is a +90
+// degree turn about the third local axis (new col i = old col i+1, new col i+1 = -old col i),
+// so R stays a rotation
 static int eigJacobi(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9],
-                     int coarse) {
+                     mjtNum reltol, mjtNum reltie) {
   mjtNum d[9], tmp[9], scale = 0;
   int iter;
   for (int i = 0; i < 9; i++) scale = fmax(scale, fabs(mat[i]));
-  mjtNum tol = (coarse ? EIG_COARSE : EIG_TOL) * scale;
+  mjtNum tol = reltol * scale;
   mju_unit4(quat);
   for (iter = 0; iter < 500; iter++) {
     // d = R' mat R for the current R
@@ -181,7 +184,7 @@ static int eigJacobi(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const m
   // the turns use MuJoCo's cos45 constant and, as its compiler's mass properties (mesh frames,
   // fullinertia), leave the quaternion unnormalized
   const mjtNum cos45 = 0.707106781186548;
-  mjtNum tie = (coarse ? EIG_COARSE : EIG_TIE) * scale;
+  mjtNum tie = reltie * scale;
   for (int pass = 0; pass < 3; pass++) {
     int i = pass % 2;
     if (eigval[i] + tie < eigval[i + 1]) {
@@ -196,22 +199,27 @@ static int eigJacobi(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const m
 }
 
 int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
-  return eigJacobi(eigval, eigvec, quat, mat, 0);
+  return eigJacobi(eigval, eigvec, quat, mat, EIG_TOL, EIG_TIE);
 }
 
 int mju_eig3Coarse(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
-  return eigJacobi(eigval, eigvec, quat, mat, 1);
+  return eigJacobi(eigval, eigvec, quat, mat, EIG_COARSE, EIG_COARSE);
+}
+
+// the principal frame of an inertia matrix as MuJoCo 3.14's compiler finds it
+static int eig3Inertia(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
+  return eigJacobi(eigval, eigvec, quat, mat, EIG_INERTIA, EIG_TIE);
 }
 
 // ---- combining inertias ----------------------------------------------------------------------
 
-// full inertia (Ixx Iyy Izz Ixy Ixz Iyz) to principal quat and moments, converged; 1 when the
-// smallest moment is below 1e-14
+// full inertia (Ixx Iyy Izz Ixy Ixz Iyz) to principal quat and moments, as MuJoCo's compiler;
+// 1 when the smallest moment is below 1e-14
 int mju_fullInertia(const mjtNum full[6], mjtNum quat[4], mjtNum diag[3]) {
   mjtNum mat[9] = {full[0], full[3], full[4], full[3], full[1], full[5],
                    full[4], full[5], full[2]};
   mjtNum eigvec[9];
-  mju_eig3(diag, eigvec, quat, mat);
+  eig3Inertia(diag, eigvec, quat, mat);
   return diag[2] < 1e-14;
 }
 
@@ -267,5 +275,5 @@ void mju_combineInertia(int n, const mjtNum* mass, const mjtNum* pos, const mjtN
 
   // principal frame
   mjtNum eigvec[9];
-  mju_eig3(inertia_out, eigvec, quat_out, full);
+  eig3Inertia(inertia_out, eigvec, quat_out, full);
 }
