@@ -763,14 +763,16 @@ static void fitGeom(Ctx* c, const mjXNode* e, const mjMesh* me, int t, double sc
 }
 
 // a geom naming a mesh: a mesh geom takes the mesh frame (pose = geom pose * mesh frame),
-// a primitive is fitted to the mesh in that frame
+// a primitive is fitted to the mesh in that frame; the mesh keeps its hull graph when a mesh
+// geom of it collides (a fitted primitive collides as itself)
 static void meshGeom(Ctx* c, const mjXNode* e, Item* it) {
   GeomSpec* s = &it->s.geom;
   int id = mjcf_mapFind(&c->names[K_MESH], s->mesh);
   if (id < 0) mjcf_fail(c, e, "unknown mesh '%s'", s->mesh);
   const mjMesh* me = &((Obj*)c->obj[K_MESH].p[id])->mesh;
   s->dataid = id;
-  if (s->contype || s->conaffinity) ((Obj*)c->obj[K_MESH].p[id])->keepgraph = 1;
+  if (s->type == mjGEOM_MESH && (s->contype || s->conaffinity))
+    ((Obj*)c->obj[K_MESH].p[id])->keepgraph = 1;
   double off[3];
   mju_rotVecQuat(off, me->pos, it->quat);
   mju_addTo3(it->pos, off);
