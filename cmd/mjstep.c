@@ -62,7 +62,8 @@ static const char helpText[] =
   "  --threads N         threads for --batch (default: the number of processors)\n"
   "  --strict            a simulation warning is an error\n"
   "  --bench             write nothing; print the simulation rate on stderr\n"
-  "  --profile           print the time of each pipeline stage on stderr (a summary)\n"
+  "  --profile           print the time of each pipeline stage on stderr (a summary),\n"
+  "                      then the steps/s rate line --bench prints\n"
   "  -o OUT              output file instead of standard output\n"
   "  -h, --help, --version\n";
 

@@ -7,9 +7,6 @@
 
 #include "util/util.h"
 
-// the smallest mass and principal moment MuJoCo's compiler takes from mass parts (its mjEPS)
-#define MASS_EPS 1e-14
-
 // ---- mass properties ---------------------------------------------------------------------------
 
 // the mass part of geom g (mass, pos, quat, principal inertia in its body's frame) when it has
@@ -22,7 +19,7 @@ static int geomMass(Ctx* c, const Item* g, double* mass, double pos[3], double q
   const mjMesh* me = s->type == mjGEOM_MESH ? &((Obj*)c->obj[K_MESH].p[s->dataid])->mesh : 0;
   double volume = me ? me->volume : mju_geomVolume(s->type, s->size);
   *mass = s->hasmass ? s->mass : s->density * volume;
-  if (*mass <= MASS_EPS) return 0;  // massless geoms do not count
+  if (*mass <= mjMINMASS) return 0;  // massless geoms do not count
   // a mesh: the inertia of its equivalent box, in the mesh (= geom) frame, as MuJoCo computes
   // it: half sizes b_i = sqrt(6 (I_j + I_k - I_i) / V) / 2 from the principal inertia per unit
   // density, then I_i = mass (b_j^2 + b_k^2) / 3
@@ -96,8 +93,8 @@ static int bodyParts(Ctx* c, const Body* b, double** mass, double** pos, double*
 }
 
 // the total mass properties of n parts into b (one part keeps its own frame, as in MuJoCo);
-// several parts are refused as MuJoCo refuses them: a total mass below 1e-14 (no center of
-// mass) or a principal moment below 1e-14 (`what` names the step in the message)
+// several parts are refused as MuJoCo refuses them: a total mass below mjMINMASS (no center of
+// mass) or a principal moment below mjMINMASS (`what` names the step in the message)
 static void combineParts(Ctx* c, Body* b, int n, const double* mass, const double* pos,
                          const double* quat, const double* inertia, const char* what) {
   b->mass = 0;
@@ -111,8 +108,8 @@ static void combineParts(Ctx* c, Body* b, int n, const double* mass, const doubl
     mju_copy3(b->inertia, inertia);
   } else if (n > 1) {
     mju_combineInertia(n, mass, pos, quat, inertia, &b->mass, b->ipos, b->iquat, b->inertia);
-    if (b->mass < MASS_EPS) mjcf_fail(c, b->h.e, "%s: body mass is too small", what);
-    if (b->inertia[2] < MASS_EPS)
+    if (b->mass < mjMINMASS) mjcf_fail(c, b->h.e, "%s: body mass is too small", what);
+    if (b->inertia[2] < mjMINMASS)
       mjcf_fail(c, b->h.e, "%s: inertia must have positive eigenvalues", what);
   }
 }

@@ -361,7 +361,6 @@ static void readJoint(Urdf* u, const mjXNode* e) {
   while (types[type] && strcmp(types[type], tname)) type++;
   if (!types[type]) fail(u, e, "unknown joint type '%s'", tname);
   text(u, e, "name", 1);
-  jointLink(u, e, "parent");
   mjXNode* b = u->body[jointLink(u, e, "child")];
   pose(u, b, e);
   double axis[3] = {1, 0, 0};

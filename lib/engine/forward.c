@@ -629,23 +629,18 @@ int mj_passGrow(const mjModel* m, mjData* d, void (*pass)(const mjModel*, mjData
   }
 }
 
+// the forward pass of a step with its sensors, as a pass for mj_passGrow
+static void stepForwardPass(const mjModel* m, mjData* d) { stepForward(m, d, 0); }
+
 // a step with visit(m, d, arg) between its forward pass and its integration (see mj.h); the
 // forward pass grows d as mj_passGrow does, and so does the whole step when RK4's stages run
-// out of room after the visit
+// out of room after the visit (d->undo still holds the step's start state then)
 int mj_stepVisit(const mjModel* m, mjData* d,
                  void (*visit)(const mjModel* m, const mjData* d, void* arg), void* arg) {
   mjWarningStat warn[mjNWARNING];
   memcpy(warn, d->warning, sizeof(warn));
-  undoState(m, d, 0);
   double t = tmStart();
-  int grown;
-  for (;;) {
-    stepForward(m, d, 0);
-    grown = mj_growFull(m, d, warn);
-    if (grown <= 0) break;
-    undoState(m, d, 1);
-    memcpy(d->warning, warn, sizeof(warn));
-  }
+  int grown = mj_passGrow(m, d, stepForwardPass);
   // the visit's time is not the step's
   double v = tmStart();
   visit(m, d, arg);

@@ -214,13 +214,13 @@ static int eig3Inertia(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const
 // ---- combining inertias ----------------------------------------------------------------------
 
 // full inertia (Ixx Iyy Izz Ixy Ixz Iyz) to principal quat and moments, as MuJoCo's compiler;
-// 1 when the smallest moment is below 1e-14
+// 1 when the smallest moment is below mjMINMASS
 int mju_fullInertia(const mjtNum full[6], mjtNum quat[4], mjtNum diag[3]) {
   mjtNum mat[9] = {full[0], full[3], full[4], full[3], full[1], full[5],
                    full[4], full[5], full[2]};
   mjtNum eigvec[9];
   eig3Inertia(diag, eigvec, quat, mat);
-  return diag[2] < 1e-14;
+  return diag[2] < mjMINMASS;
 }
 
 // total mass, com = sum m_i p_i / M, and about the com

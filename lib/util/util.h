@@ -82,6 +82,8 @@ void mju_transformSpatial(mjtNum res[6], const mjtNum vec[6], int flg_force,
                           const mjtNum rotnew2old[9]);
 
 // ---- inertia of shapes and bodies (inertia.c) --------------------------------------------------
+// the smallest mass and principal moment MuJoCo's compiler accepts (its mjEPS)
+#define mjMINMASS 1e-14
 // volume of a primitive geom (sphere, capsule, ellipsoid, cylinder, box); 0 for others
 mjtNum mju_geomVolume(int type, const mjtNum size[3]);
 // diagonal inertia of a solid primitive of mass `mass` about its center in its own frame
@@ -92,7 +94,7 @@ void mju_combineInertia(int n, const mjtNum* mass, const mjtNum* pos, const mjtN
                         const mjtNum* inertia, mjtNum* totmass, mjtNum pos_out[3],
                         mjtNum quat_out[4], mjtNum inertia_out[3]);
 // full inertia (Ixx Iyy Izz Ixy Ixz Iyz) to principal frame quat and moments diag;
-// returns nonzero when a moment is below 1e-14 (MuJoCo's compiler refuses it so)
+// returns nonzero when a moment is below mjMINMASS (MuJoCo's compiler refuses it so)
 int mju_fullInertia(const mjtNum full[6], mjtNum quat[4], mjtNum diag[3]);
 // eigen-decomposition of a symmetric 3x3 mat: mat = R diag(eigval) R', R = quat2Mat(quat),
 // eigenvalues in decreasing order, R right-handed, converged to round-off (pivots down to
