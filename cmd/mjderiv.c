@@ -19,8 +19,11 @@
 // max |analytic - fd| / max(1, max |fd|) over the frames and the frame where it is.
 // --threads N spreads the frames over N threads, with output identical to one thread's.
 //
+// The Jacobians are computed and written about 8 MB of frames at a time (memory bounded
+// whatever the stream's length).
+//
 // Exit status: 0 success, 1 a --check difference beyond --rtol, 2 usage or data error (no
-// partial output is left behind).
+// partial output file is left behind).
 #include "tool.h"
 
 #include <errno.h>
@@ -32,7 +35,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
 
 static const char usageLines[] =
   "usage: mjderiv MODEL [--key K] [--method analytic|fd] [--centered] [--eps E]\n"
@@ -76,7 +78,7 @@ static struct {
   int analytic;           // exact Jacobians (mjd_transitionSmooth) instead of differences
   int check;              // both methods, compared
   mjtNum rtol;            // the comparison's bound
-  mjtNum* fd;             // --check: the differences (nframe x per)
+  mjtNum* fd;             // --check: the differences of the chunk (chunk x per)
   atomic_long badframe;   // first frame the analytic method refused, + 1 (0: none)
   char why[256];          // its message
   mjtNum eps;             // perturbation
@@ -88,9 +90,15 @@ static struct {
   int nvalue;             // numbers of one input frame (0: no stream)
   long nframe;            // frames
   mjtNum* in;             // input frames (nframe x nvalue)
-  mjtNum* out;            // Jacobians (nframe x per)
+  long chunk;             // frames computed, then written, at a time
+  mjtNum* out;            // the chunk's Jacobians (chunk x per)
+  long from, to;          // the chunk's frames
   atomic_long next;       // next frame to compute
   atomic_long done;       // frames computed
+  double start;           // when the computing began (the progress bar)
+  int shown;              // the progress bar is drawn
+  mjtNum worst[NBLOCK];   // --check: the largest relative difference per block so far
+  long worstAt[NBLOCK];   // and its frame
   mjOutFile* file[NBLOCK];  // outputs still to commit (stream or CSV: file[0])
   const char* createdDir; // the --npy directory when this run made it
   atomic_int failed;      // a frame's derivatives failed (d's stack too small)
@@ -204,17 +212,19 @@ static int grew(mjData* d) {
   return mj_growFull(run.m, d, none) > 0;
 }
 
-// a worker: frames taken in turn from the shared counter, each into its own slot of run.out
+// a worker: the chunk's frames taken in turn from the shared counter, each into its own slot
+// of run.out
 static void* worker(void* arg) {
   mjData* d = mj_makeData(run.m);
   if (!d) {
     run.failed = 1;
     return arg;
   }
-  for (long k; (k = atomic_fetch_add(&run.next, 1)) < run.nframe;) {
+  for (long k; (k = atomic_fetch_add(&run.next, 1)) < run.to;) {
     mjtNum *blk[NBLOCK], *fblk[NBLOCK];
-    blocksAt(run.out + (size_t)k * run.per, blk);
-    blocksAt(run.fd ? run.fd + (size_t)k * run.per : NULL, fblk);
+    size_t slot = (size_t)(k - run.from) * run.per;
+    blocksAt(run.out + slot, blk);
+    blocksAt(run.fd ? run.fd + slot : NULL, fblk);
     do {
       // the initial state, then the frame's fields over it
       mj_resetData(run.m, d);
@@ -250,25 +260,24 @@ static double now(void) {
   return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-// all frames on n threads; the main thread draws the progress bar when stderr is a terminal
-// and the run lasts over half a second
+// the chunk's frames [run.from, run.to) on n threads; the main thread draws the progress bar
+// when stderr is a terminal and the run has lasted over half a second
 static void compute(int n) {
   pthread_t* th = emalloc(sizeof(pthread_t) * (size_t)n);
+  atomic_store(&run.next, run.from);
   for (int i = 0; i < n; i++)
     if (pthread_create(th + i, NULL, worker, NULL)) eprintf("cannot start thread %d", i);
-  int bar = isatty(STDERR_FILENO), shown = 0;
-  double start = now();
-  while (bar && atomic_load(&run.done) < run.nframe) {
+  int bar = isatty(STDERR_FILENO);
+  while (bar && atomic_load(&run.done) < run.to) {
     nanosleep(&(struct timespec){0, 100000000}, NULL);
-    if (now() - start < 0.5) continue;
+    if (now() - run.start < 0.5) continue;
     long done = atomic_load(&run.done);
     int width = 40, fill = (int)(width * done / (run.nframe ? run.nframe : 1));
     fprintf(stderr, "\r%s: [%.*s%*s] %ld/%ld frames", argv0, fill,
             "########################################", width - fill, "", done, run.nframe);
-    shown = 1;
+    run.shown = 1;
   }
   for (int i = 0; i < n; i++) pthread_join(th[i], NULL);
-  if (shown) fputs("\r\033[K", stderr);
   free(th);
   if (run.failed) eprintf("the derivatives need more stack than the data of the model has");
   if (run.badframe)
@@ -305,72 +314,50 @@ static void commitAll(void) {
   }
 }
 
-// n little-endian float64 values
-static void putF64(FILE* f, const mjtNum* v, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    uint64_t u;
-    memcpy(&u, v + i, 8);
-    unsigned char b[8];
-    for (int k = 0; k < 8; k++) b[k] = (unsigned char)(u >> (8 * k));
-    fwrite(b, 1, 8, f);
-  }
-}
-
-// a little-endian unsigned integer of n bytes into p
-static void putLE(unsigned char* p, uint64_t x, int n) {
-  for (int k = 0; k < n; k++) p[k] = (unsigned char)(x >> (8 * k));
-}
-
-// the Jacobian stream: a 64-byte header (FORMAT in man 1 mjderiv), then per frame the marker
-// MJFR, the requested blocks row-major as float64, and the CRC-32 of marker and values
-static void writeStream(void) {
-  FILE* f = run.file[0]->f;
+// the 64-byte header of the Jacobian stream (FORMAT in man 1 mjderiv)
+static void writeStreamHeader(void) {
   unsigned char h[64] = "MJDERIV1";
-  putLE(h + 8, 1, 4);
-  putLE(h + 12, 0x01020304, 4);
-  putLE(h + 16, mj_modelHash(run.m), 8);
+  uint32_t u32[8] = {2, 0x01020304};
+  uint64_t hash = mj_modelHash(run.m);
   int sizes[4] = {run.m->nv, run.m->na, run.m->nu, run.m->nsensordata};
-  for (int i = 0; i < 4; i++) putLE(h + 24 + 4 * i, (uint32_t)sizes[i], 4);
-  uint32_t blocks = 0;
-  for (int b = 0; b < NBLOCK; b++) blocks |= (uint32_t)run.want[b] << b;
-  putLE(h + 40, blocks, 4);
-  putLE(h + 44, run.analytic ? 2u : (uint32_t)run.centered, 4);
-  uint64_t e;
-  memcpy(&e, &run.eps, 8);
-  putLE(h + 48, e, 8);
-  putLE(h + 60, crc32(0, h, 60), 4);
-  fwrite(h, 1, 64, f);
-  unsigned char* buf = emalloc(4 + 8 * run.per);
-  for (long k = 0; k < run.nframe; k++) {
-    memcpy(buf, "MJFR", 4);
-    const mjtNum* v = run.out + (size_t)k * run.per;
-    for (size_t i = 0; i < run.per; i++) {
-      uint64_t u;
-      memcpy(&u, v + i, 8);
-      putLE(buf + 4 + 8 * i, u, 8);
-    }
-    unsigned char crc[4];
-    putLE(crc, crc32(0, buf, (uInt)(4 + 8 * run.per)), 4);
-    fwrite(buf, 1, 4 + 8 * run.per, f);
-    fwrite(crc, 1, 4, f);
-  }
-  free(buf);
-  commitAll();
+  for (int i = 0; i < 4; i++) u32[4 + i] = (uint32_t)sizes[i];
+  uint32_t tail[2] = {0, run.analytic ? 2u : (uint32_t)run.centered};
+  for (int b = 0; b < NBLOCK; b++) tail[0] |= (uint32_t)run.want[b] << b;
+  mj_copyLE(h + 8, u32, 4, 2);
+  mj_copyLE(h + 16, &hash, 8, 1);
+  mj_copyLE(h + 24, u32 + 4, 4, 4);
+  mj_copyLE(h + 40, tail, 4, 2);
+  mj_copyLE(h + 48, &run.eps, 8, 1);
+  uint32_t crc = mj_crc32c(0, h, 60);
+  mj_copyLE(h + 60, &crc, 4, 1);
+  fwrite(h, 1, 64, run.file[0]->f);
 }
 
-// frame,block,row,col,value lines
-static void writeCsv(void) {
+// the chunk's frames of the Jacobian stream: per frame the marker MJFR, the requested blocks
+// row-major as float64, and the CRC-32C of marker and values
+static void writeStreamChunk(unsigned char* buf) {
   FILE* f = run.file[0]->f;
-  fputs("frame,block,row,col,value\n", f);
-  for (long k = 0; k < run.nframe; k++) {
-    const mjtNum* v = run.out + (size_t)k * run.per;
+  size_t n = 4 + 8 * run.per;
+  for (long k = run.from; k < run.to; k++) {
+    memcpy(buf, "MJFR", 4);
+    mj_copyLE(buf + 4, run.out + (size_t)(k - run.from) * run.per, 8, run.per);
+    uint32_t crc = mj_crc32c(0, buf, n);
+    mj_copyLE(buf + n, &crc, 4, 1);
+    fwrite(buf, 1, n + 4, f);
+  }
+}
+
+// the chunk's frame,block,row,col,value lines
+static void writeCsvChunk(void) {
+  FILE* f = run.file[0]->f;
+  for (long k = run.from; k < run.to; k++) {
+    const mjtNum* v = run.out + (size_t)(k - run.from) * run.per;
     for (int b = 0; b < NBLOCK; b++) {
       for (int r = 0; run.want[b] && r < run.rows[b]; r++)
         for (int c = 0; c < run.cols[b]; c++)
           fprintf(f, "%ld,%c,%d,%d,%.17g\n", k, blockName[b], r, c, *v++);
     }
   }
-  commitAll();
 }
 
 // the outputs, opened before the work so that an unwritable one fails at once: DIR/X.npy
@@ -389,44 +376,44 @@ static void openOutputs(const char* dir, const char* path) {
   }
 }
 
-// DIR/X.npy per requested block: NumPy 1.0, '<f8', shape (frames, rows, cols)
-static void writeNpy(void) {
-  size_t off = 0;
+// the 128-byte header of DIR/X.npy per requested block: NumPy 1.0, '<f8', shape (frames,
+// rows, cols): magic, version, length, the dictionary padded with blanks
+static void writeNpyHeaders(void) {
   for (int b = 0; b < NBLOCK; b++) {
     if (!run.want[b]) continue;
-    FILE* f = run.file[b]->f;
-
-    // the 128-byte header: magic, version, length, the dictionary padded with blanks
     char dict[118];
     int n = snprintf(dict, sizeof(dict), "{'descr': '<f8', 'fortran_order': False, "
                      "'shape': (%ld, %d, %d), }", run.nframe, run.rows[b], run.cols[b]);
     memset(dict + n, ' ', sizeof(dict) - (size_t)n);
     dict[sizeof(dict) - 1] = '\n';
-    fwrite("\x93NUMPY\x01\x00\x76\x00", 1, 10, f);
-    fwrite(dict, 1, sizeof(dict), f);
-    size_t size = (size_t)run.rows[b] * run.cols[b];
-    for (long k = 0; k < run.nframe; k++) putF64(f, run.out + (size_t)k * run.per + off, size);
-    off += size;
+    fwrite("\x93NUMPY\x01\x00\x76\x00", 1, 10, run.file[b]->f);
+    fwrite(dict, 1, sizeof(dict), run.file[b]->f);
   }
-  commitAll();
-  run.createdDir = NULL;
 }
 
-// --check's report: per block the largest max|analytic - fd| / max(1, max|fd|) over the
-// frames and the frame of it; 1 when one is beyond --rtol or not finite
-static int report(void) {
-  int beyond = 0;
-  FILE* f = run.file[0]->f;
-  fprintf(f, "block  max_rel_diff  frame  (analytic vs %s differences, eps %g)\n",
-          run.centered ? "centered" : "forward", run.eps);
+// the chunk's matrices of each requested block into its DIR/X.npy, little-endian float64
+static void writeNpyChunk(unsigned char* buf) {
   size_t off = 0;
   for (int b = 0; b < NBLOCK; b++) {
     if (!run.want[b]) continue;
     size_t size = (size_t)run.rows[b] * run.cols[b];
-    mjtNum worst = 0;
-    long at = 0;
-    for (long k = 0; k < run.nframe; k++) {
-      size_t at0 = (size_t)k * run.per + off;
+    for (long k = run.from; k < run.to; k++) {
+      mj_copyLE(buf, run.out + (size_t)(k - run.from) * run.per + off, 8, size);
+      fwrite(buf, 8, size, run.file[b]->f);
+    }
+    off += size;
+  }
+}
+
+// --check over the chunk: per block the largest max|analytic - fd| / max(1, max|fd|) so far
+// and its frame
+static void checkChunk(void) {
+  size_t off = 0;
+  for (int b = 0; b < NBLOCK; b++) {
+    if (!run.want[b]) continue;
+    size_t size = (size_t)run.rows[b] * run.cols[b];
+    for (long k = run.from; k < run.to; k++) {
+      size_t at0 = (size_t)(k - run.from) * run.per + off;
       const mjtNum *a = run.out + at0, *e = run.fd + at0;
       mjtNum diff = 0, scale = 1;
       for (size_t i = 0; i < size; i++) {
@@ -434,14 +421,54 @@ static int report(void) {
         scale = fmax(scale, fabs(e[i]));
         if (!isfinite(a[i])) diff = INFINITY;
       }
-      if (!(diff / scale <= worst)) worst = diff / scale, at = k;
+      if (!(diff / scale <= run.worst[b])) run.worst[b] = diff / scale, run.worstAt[b] = k;
     }
-    fprintf(f, "%c      %-12.3g  %ld\n", blockName[b], size ? worst : 0, at);
-    beyond |= !(worst <= run.rtol);
     off += size;
+  }
+}
+
+// --check's report of the largest differences; 1 when one is beyond --rtol or not finite
+static int report(void) {
+  int beyond = 0;
+  FILE* f = run.file[0]->f;
+  fprintf(f, "block  max_rel_diff  frame  (analytic vs %s differences, eps %g)\n",
+          run.centered ? "centered" : "forward", run.eps);
+  for (int b = 0; b < NBLOCK; b++) {
+    if (!run.want[b]) continue;
+    int size = run.rows[b] * run.cols[b];
+    fprintf(f, "%c      %-12.3g  %ld\n", blockName[b], size ? run.worst[b] : 0, run.worstAt[b]);
+    beyond |= !(run.worst[b] <= run.rtol);
   }
   commitAll();
   return beyond;
+}
+
+// the frames a chunk at a time (about CHUNK_BYTES of Jacobians, at least 16 frames a thread):
+// computed on n threads, then written (or compared) in frame order, so that memory stays
+// bounded however long the stream; the outputs are committed whole at the end
+#define CHUNK_BYTES (8 << 20)
+static void runChunks(int n, int npy, int csv) {
+  size_t frame = sizeof(mjtNum) * run.per + 1;
+  run.chunk = (long)(CHUNK_BYTES / frame);
+  if (run.chunk < 16L * n) run.chunk = 16L * n;
+  if (run.chunk > run.nframe) run.chunk = run.nframe;
+  run.out = emalloc(sizeof(mjtNum) * (run.per * (size_t)run.chunk + 1));
+  if (run.check) run.fd = emalloc(sizeof(mjtNum) * (run.per * (size_t)run.chunk + 1));
+  unsigned char* buf = emalloc(8 * run.per + 8);
+  if (npy) writeNpyHeaders();
+  else if (csv) fputs("frame,block,row,col,value\n", run.file[0]->f);
+  else if (!run.check) writeStreamHeader();
+  run.start = now();
+  for (run.from = 0; run.from < run.nframe; run.from = run.to) {
+    run.to = run.from + run.chunk < run.nframe ? run.from + run.chunk : run.nframe;
+    compute(n);
+    if (run.check) checkChunk();
+    else if (npy) writeNpyChunk(buf);
+    else if (csv) writeCsvChunk();
+    else writeStreamChunk(buf);
+  }
+  free(buf);
+  if (run.shown) fputs("\r\033[K", stderr);
 }
 
 int main(int argc, char** argv) {
@@ -517,15 +544,10 @@ int main(int argc, char** argv) {
   // the frames: the stream's, or the initial state alone
   if (in) readStream(in);
   else run.nframe = 1;
-  run.out = emalloc(sizeof(mjtNum) * (run.per * (size_t)run.nframe + 1));
-  if (run.check) run.fd = emalloc(sizeof(mjtNum) * (run.per * (size_t)run.nframe + 1));
   openOutputs(npy, out);
-  compute(threads);
-
-  // the output
+  runChunks(threads, npy != NULL, csv);
   if (run.check) return report() ? EXIT_DIFF : EXIT_OK;
-  if (npy) writeNpy();
-  else if (csv) writeCsv();
-  else writeStream();
+  commitAll();
+  run.createdDir = NULL;
   return EXIT_OK;
 }

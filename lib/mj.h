@@ -561,6 +561,16 @@ int mj_outOpen(mjOutFile* o, const char* path, char* err, int errsz);
 // on any failure
 int mj_outClose(mjOutFile* o, int commit, char* err, int errsz);
 
+// ---- bytes of the binary formats (lib/util/util_file.c) ----------------------------------------
+
+// copy count elements of size bytes from host order to little-endian or back (the same
+// operation both ways); dst may equal src
+void mj_copyLE(void* dst, const void* src, size_t size, size_t count);
+
+// CRC-32C (Castagnoli's polynomial, the one processors compute: SSE4.2 when present) of n
+// bytes continuing from crc (0 to start); crc32c("123456789") = 0xe3069283
+uint32_t mj_crc32c(uint32_t crc, const void* p, size_t n);
+
 // ---- runtime options (lib/engine/options.c) -----------------------------------------------------
 // The options of a loaded model by name, as the MJCF compiler reads them and the tools'
 // --set, --disable and --enable override them:

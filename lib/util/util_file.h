@@ -6,22 +6,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mj.h"  // mj_copyLE, mj_crc32c
+
 // FNV-1a 64-bit offset basis: the hash of no bytes
 #define MJ_FNV_INIT 0xcbf29ce484222325ull
-
-// copy count elements of size bytes from host order to little-endian or back (the same
-// operation both ways); dst may equal src
-void mj_copyLE(void* dst, const void* src, size_t size, size_t count);
 
 // FNV-1a 64-bit hash of n bytes continuing from h
 uint64_t mj_fnv1a(uint64_t h, const void* p, size_t n);
 
 // CRC-32 (zlib's) of n bytes continuing from crc (0 to start), for any n
 uint32_t mj_crc32(uint32_t crc, const void* p, size_t n);
-
-// CRC-32C (Castagnoli's polynomial, the one processors compute: SSE4.2 when present) of n
-// bytes continuing from crc (0 to start); crc32c("123456789") = 0xe3069283
-uint32_t mj_crc32c(uint32_t crc, const void* p, size_t n);
 
 // printf a one-line message into err (nothing when err is NULL or errsz < 1); returns 1
 int mj_ioError(char* err, int errsz, const char* fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -102,6 +102,28 @@ run 0 'cmp one.jac stdin.jac'
 run 0 '"$BIN/mjderiv" pend.xml pend.mjt --threads 3 -o three.jac'
 run 0 'cmp one.jac three.jac'
 
+# frames go out a chunk of about 8 MB at a time: a chain of 40 hinges (A alone is 80 x 80
+# numbers, 51 KB a frame, 163 frames a chunk) over 400 frames crosses two chunk boundaries;
+# threads give the same bytes, the NumPy file the stream's values, and frame 399 computed
+# alone (a stream of steps 0 and 399) the same Jacobian as in the long run
+awk 'BEGIN { print "<mujoco><option timestep=\"0.002\"/><worldbody>"
+  for (i = 0; i < 40; i++) print "<body pos=\"0 0 -0.1\"><joint axis=\"0 1 0\" damping=\"0.1\"/>" \
+    "<geom type=\"capsule\" fromto=\"0 0 0 0 0 -0.1\" size=\"0.01\"/>"
+  for (i = 0; i < 40; i++) print "</body>"
+  print "</worldbody></mujoco>" }' >chain.xml
+run 0 '"$BIN/mjstep" chain.xml -n 399 -o chain.mjt'
+run 0 '"$BIN/mjderiv" chain.xml chain.mjt --blocks A -o chain1.jac'
+run 0 '"$BIN/mjderiv" chain.xml chain.mjt --blocks A --threads 3 -o chain3.jac'
+run 0 'cmp chain1.jac chain3.jac'
+holds "$(wc -c <chain1.jac)" -eq $((64 + 400 * (8 + 6400 * 8)))
+run 0 '"$BIN/mjderiv" chain.xml chain.mjt --blocks A --npy chainnpy'
+for k in 0 162 163 326 399; do
+  run 0 "cmp -n 51200 -i $((128 + k * 51200)):$((64 + k * 51208 + 4)) chainnpy/A.npy chain1.jac"
+done
+run 0 '"$BIN/mjstep" chain.xml -n 399 --every 399 -o last.mjt'
+run 0 '"$BIN/mjderiv" chain.xml last.mjt --blocks A -o last.jac'
+run 0 "cmp -n 51208 -i $((64 + 51208)):$((64 + 399 * 51208)) last.jac chain1.jac"
+
 # ---- the analytic method: the same A and B as centered differences, within their error ------
 cat >dpend.xml <<'XML'
 <mujoco>
