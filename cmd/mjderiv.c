@@ -334,16 +334,20 @@ static void writeStreamHeader(void) {
 }
 
 // the chunk's frames of the Jacobian stream: per frame the marker MJFR, the requested blocks
-// row-major as float64, and the CRC-32C of marker and values
-static void writeStreamChunk(unsigned char* buf) {
+// row-major as float64 (made little-endian in place: a no-op on most hosts), and the CRC-32C of
+// marker and values
+static void writeStreamChunk(void) {
   FILE* f = run.file[0]->f;
-  size_t n = 4 + 8 * run.per;
+  uint32_t marker = mj_crc32c(0, "MJFR", 4);
   for (long k = run.from; k < run.to; k++) {
-    memcpy(buf, "MJFR", 4);
-    mj_copyLE(buf + 4, run.out + (size_t)(k - run.from) * run.per, 8, run.per);
-    uint32_t crc = mj_crc32c(0, buf, n);
-    mj_copyLE(buf + n, &crc, 4, 1);
-    fwrite(buf, 1, n + 4, f);
+    mjtNum* v = run.out + (size_t)(k - run.from) * run.per;
+    mj_copyLE(v, v, 8, run.per);
+    uint32_t crc = mj_crc32c(marker, v, 8 * run.per);
+    unsigned char tail[4];
+    mj_copyLE(tail, &crc, 4, 1);
+    fwrite("MJFR", 1, 4, f);
+    fwrite(v, 8, run.per, f);
+    fwrite(tail, 1, 4, f);
   }
 }
 
@@ -465,7 +469,7 @@ static void runChunks(int n, int npy, int csv) {
     if (run.check) checkChunk();
     else if (npy) writeNpyChunk(buf);
     else if (csv) writeCsvChunk();
-    else writeStreamChunk(buf);
+    else writeStreamChunk();
   }
   free(buf);
   if (run.shown) fputs("\r\033[K", stderr);

@@ -326,7 +326,7 @@ mjModel* mj_modelFromBuffer(const void* buf, size_t size, const char* name, char
 // model read from a file, so no stage can index out of bounds on it
 int mj_validateModel(const mjModel* m, char* err, int errsz);
 
-// 64-bit FNV-1a hash of the model's binary form: binds state streams to one model
+// 64-bit hash of the model's binary form (man 5 mjb): binds state streams to one model
 uint64_t mj_modelHash(const mjModel* m);
 
 // ---- data -------------------------------------------------------------------------------------

@@ -5,7 +5,10 @@
 // mjxmacro.h, so a struct's padding never reaches the file):
 //   magic "MJBMODEL" | u32 version | u32 byte-order mark | u32 sizeof(mjtNum) | u32 number of
 //   sizes | u64 schema hash | i32 MJ_SIZES | MJ_OPTION_FIELDS | MJ_VISUAL_FIELDS |
-//   MJ_STAT_FIELDS | MJ_MODEL_ARRAYS in table order | u32 CRC-32 of every byte before it
+//   MJ_STAT_FIELDS | MJ_MODEL_ARRAYS in table order | u32 CRC-32C of every byte before it
+// (version 2; version 1, still read, has zlib's CRC-32 there).  The model hash that binds
+// streams to a model is mj_hash64 of the version 2 file's bytes before the CRC; streams of
+// versions before 3 hold the FNV-1a of the whole version 1 file instead (mj_modelHashFNV).
 #include "io/io.h"
 
 #include <errno.h>
@@ -24,7 +27,7 @@ _Static_assert(sizeof(int) == 4 && sizeof(float) == 4 && sizeof(double) == 8,
                "the file formats assume 32-bit int and float, 64-bit double");
 
 #define MJB_MAGIC "MJBMODEL"
-#define MJB_VERSION 1u
+#define MJB_VERSION 2u  // the version written; 1 is read too
 #define MJB_PREFIX 32  // magic, version, byte order, sizeof(mjtNum), number of sizes, schema
 
 // ---- the layout ------------------------------------------------------------------------------
@@ -115,13 +118,23 @@ static void walkBody(mjModel* m, FieldFn fn, void* ctx) {
 
 // ---- writing ---------------------------------------------------------------------------------
 
-// where written bytes go: a buffer (or none), with the running CRC and hash
+// where written bytes go: a buffer (or none), with the running CRC and hash of the format
+// version written
 typedef struct {
   unsigned char* buf;  // destination; NULL: only count, checksum and hash
   size_t pos;          // bytes so far
-  uint32_t crc;        // CRC-32 of the bytes so far
-  uint64_t fnv;        // FNV-1a of the bytes so far
+  uint32_t version;    // the file format version
+  uint32_t crc;        // its CRC of the bytes so far (version 1 CRC-32, 2 CRC-32C)
+  mjHash64 hash;       // version 2: mj_hash64 of the bytes so far
+  uint64_t fnv;        // version 1: FNV-1a of the bytes so far
 } Sink;
+
+// a sink of the given version into buf (NULL: none)
+static Sink newSink(unsigned char* buf, uint32_t version) {
+  Sink s = {.buf = buf, .version = version, .fnv = MJ_FNV_INIT};
+  mj_hash64Init(&s.hash);
+  return s;
+}
 
 // append count little-endian elements, converted in chunks when there is no buffer
 static void sinkPut(void* ctx, void* src, size_t size, size_t count) {
@@ -132,8 +145,13 @@ static void sinkPut(void* ctx, void* src, size_t size, size_t count) {
     size_t k = count < sizeof(tmp) / size ? count : sizeof(tmp) / size;
     unsigned char* dst = s->buf ? s->buf + s->pos : tmp;
     mj_copyLE(dst, p, size, k);
-    s->crc = mj_crc32(s->crc, dst, k * size);
-    s->fnv = mj_fnv1a(s->fnv, dst, k * size);
+    if (s->version == 1) {
+      s->crc = mj_crc32(s->crc, dst, k * size);
+      s->fnv = mj_fnv1a(s->fnv, dst, k * size);
+    } else {
+      s->crc = mj_crc32c(s->crc, dst, k * size);
+      mj_hash64Update(&s->hash, dst, k * size);
+    }
     s->pos += k * size;
     p += k * size;
     count -= k;
@@ -146,20 +164,21 @@ static void writeModel(const mjModel* m, Sink* s) {
   char magic[8];
   memcpy(magic, MJB_MAGIC, 8);
   sinkPut(s, magic, 1, 8);
-  uint32_t prefix[4] = {MJB_VERSION, MJ_BYTEORDER, sizeof(mjtNum), (uint32_t)numSizes()};
+  uint32_t prefix[4] = {s->version, MJ_BYTEORDER, sizeof(mjtNum), (uint32_t)numSizes()};
   sinkPut(s, prefix, 4, 4);
   uint64_t schema = schemaHash();
   sinkPut(s, &schema, 8, 1);
   walkSizes(mm, sinkPut, s);
   walkBody(mm, sinkPut, s);
   uint32_t crc = s->crc;
+  if (!s->buf && s->version != 1) return;  // hashing: the hash stops before the CRC
   sinkPut(s, &crc, 4, 1);
 }
 
 // the file's bytes in a new buffer; NULL when out of memory or the size check fails
 void* mj_modelToBuffer(const mjModel* m, size_t* size) {
   size_t total = fileBytes(m);
-  Sink s = {malloc(total), 0, 0, MJ_FNV_INIT};
+  Sink s = newSink(malloc(total), MJB_VERSION);
   if (!s.buf) return NULL;
   writeModel(m, &s);
   if (s.pos != total) {  // the layout functions disagree: a bug, never a partial file
@@ -170,9 +189,16 @@ void* mj_modelToBuffer(const mjModel* m, size_t* size) {
   return s.buf;
 }
 
-// FNV-1a over the file's bytes, computed without building them
+// mj_hash64 of the file's bytes before the CRC, computed without building them
 uint64_t mj_modelHash(const mjModel* m) {
-  Sink s = {NULL, 0, 0, MJ_FNV_INIT};
+  Sink s = newSink(NULL, MJB_VERSION);
+  writeModel(m, &s);
+  return mj_hash64Final(&s.hash);
+}
+
+// the model hash of streams before version 3: FNV-1a of the whole version 1 file
+uint64_t mj_modelHashFNV(const mjModel* m) {
+  Sink s = newSink(NULL, 1);
   writeModel(m, &s);
   return s.fnv;
 }
@@ -246,8 +272,8 @@ static int checkPrefix(const unsigned char* b, size_t size, const char* name,
     mj_ioError(err, errsz, "%s: bad byte-order mark 0x%08x", name, (unsigned)v[1]);
     return -1;
   }
-  if (v[0] != MJB_VERSION) {
-    mj_ioError(err, errsz, "%s: format version %u; this build reads version %u", name,
+  if (v[0] < 1 || v[0] > MJB_VERSION) {
+    mj_ioError(err, errsz, "%s: format version %u; this build reads versions 1 to %u", name,
                (unsigned)v[0], MJB_VERSION);
     return -1;
   }
@@ -314,12 +340,14 @@ mjModel* mj_modelFromBuffer(const void* buf, size_t size, const char* name, char
     return NULL;
   }
 
-  // checksum over everything before the stored CRC
-  uint32_t stored, computed = mj_crc32(0, b, total - 4);
+  // checksum over everything before the stored CRC: CRC-32C, or version 1's CRC-32
+  uint32_t version, stored;
+  mj_copyLE(&version, b + 8, 4, 1);
+  uint32_t computed = version == 1 ? mj_crc32(0, b, total - 4) : mj_crc32c(0, b, total - 4);
   mj_copyLE(&stored, b + total - 4, 4, 1);
   if (stored != computed) {
-    mj_ioError(err, errsz, "%s: bad CRC-32 (stored %08x, computed %08x): the file is corrupt",
-               name, (unsigned)stored, (unsigned)computed);
+    mj_ioError(err, errsz, "%s: bad %s (stored %08x, computed %08x): the file is corrupt", name,
+               version == 1 ? "CRC-32" : "CRC-32C", (unsigned)stored, (unsigned)computed);
     return NULL;
   }
 

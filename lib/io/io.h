@@ -10,4 +10,7 @@
 #define MJ_BYTEORDER 0x01020304u
 #define MJ_BYTEORDER_SWAPPED 0x04030201u
 
+// the model hash streams of versions 1 and 2 hold: FNV-1a of the whole version 1 .mjb file
+uint64_t mj_modelHashFNV(const mjModel* m);
+
 #endif

@@ -1,5 +1,5 @@
 // util_file.c: bytes and files, for every reader and writer of the library: little-endian
-// copies, the FNV-1a, CRC-32 and CRC-32C hashes, one-line error messages, whole asset files in
+// copies, the FNV-1a, CRC-32, CRC-32C and 64-bit content hashes, one-line error messages, whole asset files in
 // memory.
 #include "util/util_file.h"
 
@@ -41,6 +41,74 @@ uint64_t mj_fnv1a(uint64_t h, const void* p, size_t n) {
     h *= 0x100000001b3ull;
   }
   return h;
+}
+
+// ---- the 64-bit content hash -------------------------------------------------------------------
+// Four lanes take the 64-bit little-endian words of each 32-byte block in turn:
+//   v <- (v ^ w) K1,  v <- v ^ (v >> 32)
+// (a bijection of v for each w; the shift brings the product's high bits into the low ones
+// the next multiply spreads), so the lanes run in parallel at about a cycle a word.  A last
+// partial block is zero-padded; the result mixes the byte count and each lane's value through
+// a finalizer (x ^= x >> 33, x *= K2, x ^= x >> 29, x *= K1, x ^= x >> 32).
+#define HASH_K1 0x9e3779b97f4a7c15ull
+#define HASH_K2 0xd6e8feb86659fd93ull
+
+// the word at p, little-endian
+static uint64_t loadLE64(const unsigned char* p) {
+  uint64_t w;
+  mj_copyLE(&w, p, 8, 1);
+  return w;
+}
+
+// one 32-byte block into the lanes
+static void hashBlock(uint64_t v[4], const unsigned char* b) {
+  for (int i = 0; i < 4; i++) {
+    v[i] = (v[i] ^ loadLE64(b + 8 * i)) * HASH_K1;
+    v[i] ^= v[i] >> 32;
+  }
+}
+
+// the finalizer: every input bit reaches every output bit
+static uint64_t hashMix(uint64_t x) {
+  x ^= x >> 33;
+  x *= HASH_K2;
+  x ^= x >> 29;
+  x *= HASH_K1;
+  return x ^ (x >> 32);
+}
+
+void mj_hash64Init(mjHash64* h) {
+  memset(h, 0, sizeof(*h));
+  for (int i = 0; i < 4; i++) h->v[i] = HASH_K2 * (uint64_t)(i + 1);
+}
+
+void mj_hash64Update(mjHash64* h, const void* p, size_t n) {
+  const unsigned char* b = p;
+  h->len += n;
+  // fill a partial block first
+  if (h->ntail) {
+    size_t k = 32 - h->ntail < n ? 32 - h->ntail : n;
+    memcpy(h->tail + h->ntail, b, k);
+    h->ntail += k, b += k, n -= k;
+    if (h->ntail < 32) return;
+    hashBlock(h->v, h->tail);
+    h->ntail = 0;
+  }
+  for (; n >= 32; n -= 32, b += 32) hashBlock(h->v, b);
+  memcpy(h->tail, b, n);
+  h->ntail = n;
+}
+
+uint64_t mj_hash64Final(const mjHash64* h) {
+  uint64_t v[4] = {h->v[0], h->v[1], h->v[2], h->v[3]};
+  if (h->ntail) {
+    unsigned char last[32] = {0};
+    memcpy(last, h->tail, h->ntail);
+    hashBlock(v, last);
+  }
+  uint64_t x = hashMix(h->len);
+  for (int i = 0; i < 4; i++) x = hashMix(x ^ hashMix(v[i]));
+  return x;
 }
 
 // zlib's crc32 in chunks that fit its uInt length

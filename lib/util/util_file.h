@@ -14,6 +14,18 @@
 // FNV-1a 64-bit hash of n bytes continuing from h
 uint64_t mj_fnv1a(uint64_t h, const void* p, size_t n);
 
+// a 64-bit hash of a byte sequence given in pieces (the model hash, man 5 mjb): four lanes of
+// little-endian words, at memory speed; the same bytes in any pieces give the same hash
+typedef struct {
+  uint64_t v[4];             // the lanes
+  unsigned char tail[32];    // bytes of a partial block
+  size_t ntail;
+  uint64_t len;              // bytes so far
+} mjHash64;
+void mj_hash64Init(mjHash64* h);
+void mj_hash64Update(mjHash64* h, const void* p, size_t n);
+uint64_t mj_hash64Final(const mjHash64* h);
+
 // CRC-32 (zlib's) of n bytes continuing from crc (0 to start), for any n
 uint32_t mj_crc32(uint32_t crc, const void* p, size_t n);
 

@@ -8,6 +8,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "bytes.h"
+#include "io/io.h"
 #include "mj.h"
 
 // ---- fixtures --------------------------------------------------------------------------------
@@ -76,19 +78,10 @@ static unsigned char* bytesOf(const mjModel* m, size_t* n) {
   return b;
 }
 
-// little-endian u32 at b
-static uint32_t le32(const unsigned char* b) {
-  return b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
-
-// store v little-endian at b
-static void put32(unsigned char* b, uint32_t v) {
-  for (int i = 0; i < 4; i++) b[i] = (unsigned char)(v >> (8 * i));
-}
-
-// rewrite the trailing CRC so that only the change under test is wrong
+// rewrite the trailing CRC (CRC-32C; zlib's CRC-32 in a version 1 file) so that only the
+// change under test is wrong
 static void fixCrc(unsigned char* b, size_t n) {
-  put32(b + n - 4, (uint32_t)crc32(0, b, (uInt)(n - 4)));
+  put32(b + n - 4, le32(b + 8) == 1 ? (uint32_t)crc32(0, b, (uInt)(n - 4)) : crc32cRef(b, n - 4));
 }
 
 // parse b and expect failure with a message containing want
@@ -261,7 +254,7 @@ Test(io, byte_layout_of_the_header) {
   size_t n;
   unsigned char* b = bytesOf(m, &n);
   cr_assert(!memcmp(b, "MJBMODEL", 8));
-  cr_assert_eq(le32(b + 8), 1);           // version
+  cr_assert_eq(le32(b + 8), 2);           // version
   cr_assert(!memcmp(b + 12, "\x04\x03\x02\x01", 4));  // byte-order mark 0x01020304, LE
   cr_assert_eq(le32(b + 16), 8);          // sizeof(mjtNum)
   int nsizes = 0;
@@ -275,8 +268,8 @@ Test(io, byte_layout_of_the_header) {
   double ts;
   memcpy(&ts, b + SIZES_AT + 4 * nsizes, 8);
   cr_assert_eq(ts, m->opt.timestep);
-  // the CRC is zlib's crc32 of everything before it
-  cr_assert_eq(le32(b + n - 4), (uint32_t)crc32(0, b, (uInt)(n - 4)));
+  // the CRC is the CRC-32C of everything before it
+  cr_assert_eq(le32(b + n - 4), crc32cRef(b, n - 4));
   free(b);
   mj_deleteModel(m);
 }
@@ -328,18 +321,15 @@ Test(io, array_bytes_follow_the_table) {
   mj_deleteModel(m2);
 }
 
-// FNV-1a 64 of n bytes, written independently of the library
-static uint64_t fnv(const unsigned char* b, size_t n) {
-  uint64_t h = 14695981039346656037ull;
-  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
-  return h;
-}
-
-Test(io, hash_is_fnv1a_of_the_file) {
+Test(io, hash_is_hash64_of_the_file_before_its_crc) {
   mjModel* m = testModel(7);
   size_t n;
   unsigned char* b = bytesOf(m, &n);
-  cr_assert_eq(mj_modelHash(m), fnv(b, n));
+  cr_assert_eq(mj_modelHash(m), hash64Ref(b, n - 4));
+  // the hash of streams before version 3: FNV-1a of the version 1 file
+  put32(b + 8, 1);
+  fixCrc(b, n);
+  cr_assert_eq(mj_modelHashFNV(m), fnvRef(b, n));
   mjModel* c = mj_copyModel(m);
   cr_assert_eq(mj_modelHash(c), mj_modelHash(m));
   c->body_mass[1] = nextafter(c->body_mass[1], 1e300);
@@ -347,6 +337,34 @@ Test(io, hash_is_fnv1a_of_the_file) {
   free(b);
   mj_deleteModel(m);
   mj_deleteModel(c);
+}
+
+// the hash and CRC-32C of every length up to 200 bytes, given in random pieces, against their
+// definitions (bytes.h): the partial blocks and the tails of the 8-byte paths
+Test(io, hash64_and_crc32c_of_pieces) {
+  unsigned char b[200];
+  unsigned r = 12345;
+  for (int i = 0; i < 200; i++) b[i] = (unsigned char)((r = r * 1103515245u + 12345u) >> 16);
+  for (size_t n = 0; n <= 200; n++) {
+    mjHash64 h;
+    mj_hash64Init(&h);
+    uint32_t crc = 0;
+    for (size_t at = 0; at < n;) {
+      size_t k = 1 + ((r = r * 1103515245u + 12345u) >> 16) % 40;
+      if (k > n - at) k = n - at;
+      mj_hash64Update(&h, b + at, k);
+      crc = mj_crc32c(crc, b + at, k);
+      at += k;
+    }
+    cr_assert_eq(mj_hash64Final(&h), hash64Ref(b, n), "n = %zu", n);
+    cr_assert_eq(crc, crc32cRef(b, n), "n = %zu", n);
+  }
+  // one changed bit changes the hash, also in the zero padding's place
+  unsigned char c[40] = {0};
+  uint64_t h0 = hash64Ref(c, 40);
+  c[39] = 1;
+  cr_assert_neq(hash64Ref(c, 40), h0);
+  cr_assert_neq(hash64Ref(c, 39), hash64Ref(c, 40));
 }
 
 // ---- malformed files ---------------------------------------------------------------------------
@@ -424,9 +442,30 @@ Test(io, rejects_wrong_magic) {
 Test(io, rejects_other_version) {
   size_t n;
   unsigned char* b = good(&n);
-  put32(b + 8, 2);
+  put32(b + 8, 3);
   fixCrc(b, n);
-  expectError(b, n, "format version 2; this build reads version 1");
+  expectError(b, n, "format version 3; this build reads versions 1 to 2");
+  put32(b + 8, 0);
+  fixCrc(b, n);
+  expectError(b, n, "format version 0; this build reads versions 1 to 2");
+  free(b);
+}
+
+Test(io, reads_version_1) {
+  // version 1: the same bytes but for the version and zlib's CRC-32
+  size_t n;
+  mjModel* m = validModel(3);
+  unsigned char* b = bytesOf(m, &n);
+  put32(b + 8, 1);
+  fixCrc(b, n);
+  char err[256];
+  mjModel* r = mj_modelFromBuffer(b, n, "v1", err, sizeof(err));
+  cr_assert_not_null(r, "%s", err);
+  cr_assert_eq(mj_modelHash(r), mj_modelHash(m));
+  b[n - 100] ^= 0x10;
+  expectError(b, n, "bad CRC-32 (stored");
+  mj_deleteModel(r);
+  mj_deleteModel(m);
   free(b);
 }
 
@@ -469,8 +508,8 @@ Test(io, rejects_flipped_array_byte) {
   unsigned char* b = good(&n);
   b[n - 100] ^= 0x10;
   char want[64];
-  snprintf(want, sizeof(want), "bad CRC-32 (stored %08x, computed %08x)", le32(b + n - 4),
-           (unsigned)crc32(0, b, (uInt)(n - 4)));
+  snprintf(want, sizeof(want), "bad CRC-32C (stored %08x, computed %08x)", le32(b + n - 4),
+           crc32cRef(b, n - 4));
   expectError(b, n, want);
   free(b);
 }

@@ -8,6 +8,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "bytes.h"
+#include "io/io.h"
 #include "mj.h"
 
 // ---- fixtures --------------------------------------------------------------------------------
@@ -124,28 +126,6 @@ static unsigned char* writeStream(const mjModel* m, uint32_t mask, int nframe, s
   return (unsigned char*)buf;
 }
 
-// little-endian u32 and u64 at b
-static uint32_t le32(const unsigned char* b) {
-  return b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
-static uint64_t le64(const unsigned char* b) { return le32(b) | (uint64_t)le32(b + 4) << 32; }
-
-// store v little-endian at b
-static void put32(unsigned char* b, uint32_t v) {
-  for (int i = 0; i < 4; i++) b[i] = (unsigned char)(v >> (8 * i));
-}
-
-// CRC-32C of n bytes, bit by bit from its definition (reflected polynomial 0x82f63b78, inverted
-// before and after): the checksum of version 2 streams, computed independently of the library
-static uint32_t crc32cRef(const unsigned char* b, size_t n) {
-  uint32_t c = 0xffffffffu;
-  for (size_t i = 0; i < n; i++) {
-    c ^= b[i];
-    for (int k = 0; k < 8; k++) c = c & 1 ? (c >> 1) ^ 0x82f63b78u : c >> 1;
-  }
-  return ~c;
-}
-
 // recompute the header CRC after a deliberate change
 static void fixHeaderCrc(unsigned char* b) { put32(b + 60, crc32cRef(b, 60)); }
 
@@ -189,7 +169,7 @@ Test(stream, header_byte_layout) {
   unsigned char* b = writeStream(m, mjSTREAM_ALL, 0, &n);
   cr_assert_eq(n, 64);
   cr_assert(!memcmp(b, "MJSTREAM", 8));
-  cr_assert_eq(le32(b + 8), 2);
+  cr_assert_eq(le32(b + 8), 3);
   cr_assert(!memcmp(b + 12, "\x04\x03\x02\x01", 4));
   cr_assert_eq(le64(b + 16), mj_modelHash(m));
   const int sizes[8] = {9, 8, 1, 2, 5, 1, 2, 5};  // nq nv na nu nbody nmocap neq nsensordata
@@ -455,7 +435,7 @@ Test(stream, rejects_other_version) {
   unsigned char* b = good(&n, &m);
   put32(b + 8, 7);
   fixHeaderCrc(b);
-  expectHeaderError(b, n, "stream format version 7; this build reads versions 1 to 2");
+  expectHeaderError(b, n, "stream format version 7; this build reads versions 1 to 3");
   free(b);
   mj_deleteModel(m);
 }
@@ -594,6 +574,7 @@ Test(stream, reads_version_1) {
   unsigned char* v1 = malloc(n);
   memcpy(v1, b, n);
   put32(v1 + 8, 1);
+  put64(v1 + 16, mj_modelHashFNV(m));  // streams before version 3 hold the FNV-1a model hash
   put32(v1 + 60, (uint32_t)crc32(0, v1, 60));
   for (int k = 0; k < 3; k++) {
     unsigned char* fr = v1 + 64 + (size_t)k * FRAME;
@@ -610,7 +591,9 @@ Test(stream, reads_version_1) {
   cr_assert_eq(mj_streamReadHeader(f1, "s.mjt", &h1, err, 256), 0);
   cr_assert_eq(mj_streamReadHeader(f2, "s.mjt", &h2, err, 256), 0);
   cr_assert_eq(h1.version, 1);
-  cr_assert_eq(h2.version, 2);
+  cr_assert_eq(h2.version, 3);
+  cr_assert_eq(mj_streamCheckModel(&h1, m, err, 256), 0, "%s", err);
+  cr_assert_eq(mj_streamCheckModel(&h2, m, err, 256), 0, "%s", err);
   mjtNum x1[NALL], x2[NALL];
   for (int k = 0; k < 3; k++) {
     cr_assert_eq(mj_streamReadValues(f1, &h1, x1, err, 256), 1);
@@ -625,6 +608,32 @@ Test(stream, reads_version_1) {
   v1[20] ^= 4;
   expectHeaderError(v1, n, "corrupt header (bad CRC-32)");
   free(v1);
+  free(b);
+  mj_deleteModel(m);
+}
+
+// a version 2 stream (CRC-32C, the FNV-1a model hash, as written until version 3) binds to its
+// model and reads as the same frames; a version 3 stream with that hash is another model's
+Test(stream, reads_version_2) {
+  size_t n;
+  mjModel* m;
+  unsigned char* b = good(&n, &m);
+  put32(b + 8, 2);
+  put64(b + 16, mj_modelHashFNV(m));
+  fixHeaderCrc(b);
+  char err[256];
+  int ok;
+  cr_assert_eq(readAll(b, n, m, err, &ok), 3);
+  cr_assert(ok, "%s", err);
+  FILE* f = fmemopen(b, n, "rb");
+  mjStreamHeader h;
+  cr_assert_eq(mj_streamReadHeader(f, "s.mjt", &h, err, 256), 0);
+  cr_assert_eq(h.version, 2);
+  cr_assert_eq(mj_streamCheckModel(&h, m, err, 256), 0, "%s", err);
+  h.version = 3;
+  cr_assert_eq(mj_streamCheckModel(&h, m, err, 256), -1);
+  cr_assert(strstr(err, "written for another model"), "%s", err);
+  fclose(f);
   free(b);
   mj_deleteModel(m);
 }
