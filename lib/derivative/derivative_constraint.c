@@ -1405,15 +1405,14 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   mju_cholSolveRows(T, A, nv, ncol);
   mju_transpose(Y, T, nv, ncol);
 
-  // the forces' derivative: df -= H J da, jar's: djar += J da (E: J da over J's nonzeros by
-  // rows); both start at 0 in the columns after q and v
+  // the forces' derivative: df -= H J da, jar's: djar += J da (E = J da as a sum of J's
+  // columns, Jt's rows, scaled by da's nonzeros); both start at 0 in the columns after q and v
   for (int c = 0; (dforce || djar) && c < ncol; c++) {
     mjtNum *df = dforce ? dforce + (size_t)c * nefc : NULL;
     mjtNum *dj = djar ? djar + (size_t)c * nefc : NULL, *Yc = Y + (size_t)c * nv;
-    for (int r = 0; r < nefc; r++) {
-      E[r] = 0;
-      for (int p = J.adr[r]; p < J.adr[r + 1]; p++) E[r] += J.val[p] * Yc[J.ind[p]];
-    }
+    mju_zero(E, nefc);
+    for (int i = 0; i < nv; i++)
+      if (Yc[i]) mju_addToScl(E, Jt + (size_t)i * nefc, Yc[i], nefc);
     if (dj) {
       if (c >= 2 * nv) mju_zero(dj, nefc);
       mju_addTo(dj, E, nefc);
