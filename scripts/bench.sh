@@ -138,37 +138,58 @@ if want compile; then
   fi
 fi
 
-# ---- finite-difference derivatives against MuJoCo 2.2.2 --------------------------------------
+# ---- transition Jacobians along trajectories, end to end ------------------------------------
 
-# 4. (deriv) The transition Jacobians in process at the same state (the default, or the
-#    keyframe named), median of RUNS evaluations in microseconds (scripts/timing.c): MuJoCo
-#    2.2.2's centered mjd_transitionFD (eps 1e-6, A, B, C, D; a native copy of the model),
-#    ours, and our exact A, B, C, D (mjd_transitionSmooth, through the contact solve; A, B
-#    alone where a sensor is not differentiated yet; "-" where the state has something the
-#    analytic method does not differentiate yet).  Ratios: MuJoCo's time over ours (> 1:
-#    libmj faster).
+# 4. (deriv) mjderiv as a user runs it along a trajectory: DSTEPS + 1 states (environment,
+#    default 2000 steps) of `mjstep MODEL.mjb -n DSTEPS [--key K]` (zero controls): the dm_control
+#    humanoid falling from its default pose and lying on the floor, Menagerie's A1 standing on
+#    four feet (keyframe home) and TALOS (scene_motor, keyframe 0) collapsing.  Each row, in
+#    microseconds per state: `mjderiv MODEL.mjb STATES.mjt -o OUT` (the exact A, B, C, D, one
+#    thread, the whole command with the model's load and the Jacobian stream written to a
+#    file; best of ROUNDS), `mjderiv ... --method fd --centered -o OUT` (our centered
+#    differences, eps 1e-6, the same way; one run) and MuJoCo 2.2.2's centered
+#    mjd_transitionFD with C and D in process at the same states (scripts/timing.c fdstates, a
+#    native copy of the model; each state set over the default state and mj_forward; one
+#    pass).  Ratios: our FD over analytic and MuJoCo's FD over analytic (the issue's target:
+#    >= 30 each).
+DSTEPS=${DSTEPS:-2000}
 if want deriv; then
   echo
   if timers; then
-    echo "transition Jacobians A,B,C,D, median of $RUNS (microseconds): centered FD eps 1e-6;"
-    echo "analytic (-: something not differentiated yet); ratios: MuJoCo FD over libmj FD and"
-    echo "over analytic; vs ours: libmj FD over analytic"
-    printf '%-36s %10s %10s %7s %10s %8s %8s\n' model "MuJoCo FD" "libmj FD" ratio analytic \
-      ratio "vs ours"
+    echo "transition Jacobians A,B,C,D along $DSTEPS steps, end to end (us per state, one thread);"
+    echo "ratios: libmj FD over analytic, MuJoCo 2.2.2 FD over analytic"
+    printf '%-36s %6s %6s %9s %9s %10s %7s %7s\n' model states rows analytic "libmj FD" \
+      "MuJoCo FD" "vs ours" "vs MJ"
     for spec in dm_control/humanoid.xml menagerie/unitree_a1/scene.xml:home \
                 menagerie/pal_talos/scene_motor.xml:0; do
       xml=${spec%%:*} key=${spec#"$xml"}
       key=${key#:}
       [ -f "$corpus/$xml" ] || continue
-      # shellcheck disable=SC2086
-      theirs=$("$T/tm_native" fd "$RUNS" "$(nativeCopy "$corpus/$xml")" $key)
-      # shellcheck disable=SC2086
-      ours=$("$T/tm_ours" fd "$RUNS" "$corpus/$xml" $key)
-      # shellcheck disable=SC2086
-      exact=$("$T/tm_ours" analytic "$RUNS" "$corpus/$xml" $key)
-      printf '%-36s %10s %10s %7s %10s %8s %8s\n' "$spec" "$theirs" "$ours" \
-        "$(ratio "$theirs" "$ours")" "$exact" "$(ratio "$theirs" "$exact")" \
-        "$(ratio "$ours" "$exact")"
+      "$BIN/mjc" compile "$corpus/$xml" -o "$T/d.mjb"
+      "$BIN/mjstep" "$T/d.mjb" -n "$DSTEPS" ${key:+--key "$key"} -o "$T/d.mjt"
+      "$BIN/mjdump" "$T/d.mjt" >"$T/d.csv"
+      n=$((DSTEPS + 1))
+      # the mean constraint rows over the states
+      rows=$("$BIN/mjstep" "$T/d.mjb" -n "$DSTEPS" ${key:+--key "$key"} --fields nefc 2>/dev/null |
+        "$BIN/mjdump" | awk -F, 'NR > 1 { s += $NF; n++ } END { printf "%.0f", n ? s / n : 0 }')
+      # whole commands: the best of ROUNDS analytic runs, one run of differences (ms)
+      best=
+      r=0
+      while [ "$r" -lt "$ROUNDS" ]; do
+        t0=$(now)
+        "$BIN/mjderiv" "$T/d.mjb" "$T/d.mjt" -o "$T/d.jac"
+        t1=$(now)
+        best=$(echo "$t0 $t1 ${best:-1e99}" | awk '{ d = $2 - $1; print (d < $3) ? d : $3 }')
+        r=$((r + 1))
+      done
+      t0=$(now)
+      "$BIN/mjderiv" "$T/d.mjb" "$T/d.mjt" --method fd --centered -o "$T/d.jac"
+      t1=$(now)
+      exact=$(echo "$best $n" | awk '{ printf "%.1f", 1e3 * $1 / $2 }')
+      ours=$(echo "$t0 $t1 $n" | awk '{ printf "%.1f", 1e3 * ($2 - $1) / $3 }')
+      theirs=$("$T/tm_native" fdstates 1 "$(nativeCopy "$corpus/$xml")" "$T/d.csv")
+      printf '%-36s %6s %6s %9s %9s %10s %7s %7s\n' "$spec" "$n" "$rows" "$exact" "$ours" \
+        "$theirs" "$(ratio "$ours" "$exact")" "$(ratio "$theirs" "$exact")"
     done
   else
     echo "derivatives against MuJoCo 2.2.2: not measured (no libmujoco-dev: $(head -1 "$T/err"))"
