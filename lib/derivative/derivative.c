@@ -1231,7 +1231,7 @@ static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, mjtNum* C, mjtNum* D, 
       d->time = t0 + ah;
       identityPlus(T + nv, ndx, K + nv, ndx, ah, nv + na, ncol, nv);
       shiftRows(m, k, ah, K, ncol, ndx, T);
-      mj_forwardSkip(m, d, 1);
+      mj_forwardSkip(m, d, mjSTAGE_NONE, 1);
       rc = mjd_checkAnalytic(m, d, err, errsz) || checkStack(m, d, 0, err, errsz) ? -1 : 0;
       if (rc) break;
     }

@@ -12,6 +12,7 @@
 // perturbed step starts where the nominal one did.  A control with a limited range is moved
 // only inside its range: at a bound the difference is one-sided (backward at the upper bound,
 // forward at the lower), outside the range the column is zero (the clamp makes it constant).
+#include "engine/forward.h"
 #include "util/util.h"
 
 // ---- tangent-space differences ----------------------------------------------------------------
@@ -100,9 +101,12 @@ static int outcomeAlloc(const mjModel* m, mjData* d, Outcome* o) {
   return o->qpos && o->qvel && o->act && o->sensor ? 0 : -1;
 }
 
-// one step from d's current inputs into o, then the saved inputs back into d
-static void stepOutcome(const mjModel* m, mjData* d, const Saved* s, Outcome* o) {
-  mj_step(m, d);
+// one step from d's current inputs into o, then the saved inputs back into d; the stages
+// before skipstage reused from the nominal step (still in d: a step's integration changes the
+// state, not what the stages computed from it), the sensors skipped when not wanted
+static void stepOutcome(const mjModel* m, mjData* d, const Saved* s, int skipstage,
+                        int skipsensor, Outcome* o) {
+  mj_stepSkip(m, d, skipstage, skipsensor);
   mju_copy(o->qpos, d->qpos, m->nq);
   mju_copy(o->qvel, d->qvel, m->nv);
   mju_copy(o->act, d->act, m->na);
@@ -145,7 +149,8 @@ static int inRange(mjtNum x1, mjtNum x2, const mjtNum range[2]) {
 
 // A = dx'/dx (ndx x ndx), B = dx'/du (ndx x nu), C = ds/dx (ns x ndx), D = ds/du (ns x nu),
 // row-major, ndx = 2 nv + na; any may be NULL.  Columns in MuJoCo's order of evaluation:
-// controls, activations, velocities, positions
+// controls and activations (their steps reuse the nominal position and velocity stages),
+// velocities (the position stage), positions (every stage); the sensors only for C or D
 int mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, int flg_centered, mjtNum* A,
                      mjtNum* B, mjtNum* C, mjtNum* D) {
   int nv = m->nv, na = m->na, nu = m->nu, ns = m->nsensordata, ndx = 2 * nv + na;
@@ -163,7 +168,8 @@ int mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, int flg_centered, 
   }
 
   // the nominal step
-  stepOutcome(m, d, &s, &nominal);
+  int skipsensor = !C && !D;
+  stepOutcome(m, d, &s, mjSTAGE_NONE, skipsensor, &nominal);
 
   // controls: inside their ranges only
   for (int i = 0; (B || D) && i < nu; i++) {
@@ -174,11 +180,11 @@ int mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, int flg_centered, 
     int back = (flg_centered || !fwd) && (!limited || inRange(u - eps, u, range));
     if (fwd) {
       d->ctrl[i] = u + eps;
-      stepOutcome(m, d, &s, &plus);
+      stepOutcome(m, d, &s, mjSTAGE_VEL, skipsensor, &plus);
     }
     if (back) {
       d->ctrl[i] = u - eps;
-      stepOutcome(m, d, &s, &minus);
+      stepOutcome(m, d, &s, mjSTAGE_VEL, skipsensor, &minus);
     }
     column(m, &nominal, fwd ? &plus : NULL, back ? &minus : NULL, eps, dy, ds);
     putColumn(B, ndx, nu, i, dy);
@@ -198,7 +204,8 @@ int mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, int flg_centered, 
         dq[c] = h;
         mj_integratePos(m, d->qpos, dq, 1);
       }
-      stepOutcome(m, d, &s, side[k]);
+      int skip = c >= 2 * nv ? mjSTAGE_VEL : c >= nv ? mjSTAGE_POS : mjSTAGE_NONE;
+      stepOutcome(m, d, &s, skip, skipsensor, side[k]);
     }
     column(m, &nominal, &plus, flg_centered ? &minus : NULL, eps, dy, ds);
     putColumn(A, ndx, ndx, c, dy);

@@ -486,16 +486,20 @@ static inline double tmEnd(mjData* d, int t, double start) {
 
 // ---- passes -----------------------------------------------------------------------------------
 
-// position and velocity stages, with their sensors and energy unless skipped
-static void fwdPosVel(const mjModel* m, mjData* d, int skipsensor) {
+// position and velocity stages from skipstage on, with their sensors and energy unless
+// skipped
+static void fwdPosVel(const mjModel* m, mjData* d, int skipstage, int skipsensor) {
   int energy = m->opt.enableflags & mjENBL_ENERGY;
   double t = tmStart();
-  mj_fwdPosition(m, d);
-  t = tmEnd(d, mjTIMER_POSITION, t);
-  // (the sensor timer only around work: no clock readings for nothing)
-  if (!skipsensor) mj_sensorPos(m, d);
-  if (energy) mj_energyPos(m, d);
-  if (!skipsensor || energy) t = tmEnd(d, mjTIMER_SENSOR, t);
+  if (skipstage < mjSTAGE_POS) {
+    mj_fwdPosition(m, d);
+    t = tmEnd(d, mjTIMER_POSITION, t);
+    // (the sensor timer only around work: no clock readings for nothing)
+    if (!skipsensor) mj_sensorPos(m, d);
+    if (energy) mj_energyPos(m, d);
+    if (!skipsensor || energy) t = tmEnd(d, mjTIMER_SENSOR, t);
+  }
+  if (skipstage >= mjSTAGE_VEL) return;
   mj_fwdVelocity(m, d);
   t = tmEnd(d, mjTIMER_VELOCITY, t);
   if (!skipsensor) mj_sensorVel(m, d);
@@ -518,16 +522,16 @@ static void fwdAcc(const mjModel* m, mjData* d, int skipsensor) {
   }
 }
 
-// all stages in order
-void mj_forwardSkip(const mjModel* m, mjData* d, int skipsensor) {
+// the stages from skipstage on, in order
+void mj_forwardSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) {
   double t = tmStart();
-  fwdPosVel(m, d, skipsensor);
+  fwdPosVel(m, d, skipstage, skipsensor);
   fwdAcc(m, d, skipsensor);
   tmEnd(d, mjTIMER_FORWARD, t);
 }
 
 // forward dynamics of the current state
-void mj_forward(const mjModel* m, mjData* d) { mj_forwardSkip(m, d, 0); }
+void mj_forward(const mjModel* m, mjData* d) { mj_forwardSkip(m, d, mjSTAGE_NONE, 0); }
 
 // the integrator of m->opt.integrator after mj_forward
 static void integrate(const mjModel* m, mjData* d, int allow_rk4) {
@@ -545,11 +549,12 @@ static void integrate(const mjModel* m, mjData* d, int allow_rk4) {
   }
 }
 
-// the first part of a step: the checks and the forward pass (the sensors unless skipped)
-static void stepForward(const mjModel* m, mjData* d, int skipsensor) {
+// the first part of a step: the checks and the forward pass from skipstage on (the sensors
+// unless skipped)
+static void stepForward(const mjModel* m, mjData* d, int skipstage, int skipsensor) {
   mj_checkPos(m, d);
   mj_checkVel(m, d);
-  mj_forwardSkip(m, d, skipsensor);
+  mj_forwardSkip(m, d, skipstage, skipsensor);
 }
 
 // the rest of a step after its forward pass: the acceleration check and the integrator (RK4
@@ -560,26 +565,26 @@ static void stepIntegrate(const mjModel* m, mjData* d, int allow_rk4) {
   integrate(m, d, allow_rk4);
 }
 
-// checks, forward dynamics (the sensors unless skipped), integration
-static void step(const mjModel* m, mjData* d, int skipsensor) {
+// checks, forward dynamics from skipstage on (the sensors unless skipped), integration
+void mj_stepSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) {
   double t = tmStart();
-  stepForward(m, d, skipsensor);
+  stepForward(m, d, skipstage, skipsensor);
   stepIntegrate(m, d, 1);
   tmEnd(d, mjTIMER_STEP, t);
 }
 
 // one step
-void mj_step(const mjModel* m, mjData* d) { step(m, d, 0); }
+void mj_step(const mjModel* m, mjData* d) { mj_stepSkip(m, d, mjSTAGE_NONE, 0); }
 
 // one step without the sensors
-void mj_stepNoSensor(const mjModel* m, mjData* d) { step(m, d, 1); }
+void mj_stepNoSensor(const mjModel* m, mjData* d) { mj_stepSkip(m, d, mjSTAGE_NONE, 1); }
 
 // first half: checks, position and velocity stages with their sensors and energy
 void mj_step1(const mjModel* m, mjData* d) {
   double t = tmStart();
   mj_checkPos(m, d);
   mj_checkVel(m, d);
-  fwdPosVel(m, d, 0);
+  fwdPosVel(m, d, mjSTAGE_NONE, 0);
   tmEnd(d, mjTIMER_STEP, t);
 }
 
@@ -630,7 +635,7 @@ int mj_passGrow(const mjModel* m, mjData* d, void (*pass)(const mjModel*, mjData
 }
 
 // the forward pass of a step with its sensors, as a pass for mj_passGrow
-static void stepForwardPass(const mjModel* m, mjData* d) { stepForward(m, d, 0); }
+static void stepForwardPass(const mjModel* m, mjData* d) { stepForward(m, d, mjSTAGE_NONE, 0); }
 
 // a step with visit(m, d, arg) between its forward pass and its integration (see mj.h); the
 // forward pass grows d as mj_passGrow does, and so does the whole step when RK4's stages run

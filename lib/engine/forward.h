@@ -11,8 +11,14 @@ int mj_isBad(mjtNum x);
 // 1 when actuator i is disabled through its group (m->opt.disableactuator)
 int mj_actuatorDisabled(const mjModel* m, int i);
 
-// mj_forward with or without the sensors (and energy): RK4's inner stages skip them
-void mj_forwardSkip(const mjModel* m, mjData* d, int skipsensor);
+// mj_forward without the stages before skipstage (mjtStage: mjSTAGE_POS reuses the position
+// stage's results in d, mjSTAGE_VEL the velocity stage's too, as MuJoCo's mj_forwardSkip)
+// and with or without the sensors (and energy): RK4's inner stages skip them
+void mj_forwardSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor);
+
+// mj_step with mj_forwardSkip's skips: the finite differences reuse the stages a perturbation
+// of the velocities, activations or controls leaves as they are
+void mj_stepSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor);
 
 // warmstart and the main solver of m->opt.solver (mj_fwdConstraint without noslip; d has
 // constraint rows): the analytic derivative reruns it for the solution noslip starts from

@@ -463,7 +463,7 @@ void mj_RungeKutta(const mjModel* m, mjData* d, int n) {
     mju_addScl(d->qvel, qvel0, kacc + (size_t)(i - 1) * nv, a * h, nv);
     mju_addScl(d->act, act0, kact + (size_t)(i - 1) * na, a * h, na);
     d->time = t0 + a * h;
-    mj_forwardSkip(m, d, 1);
+    mj_forwardSkip(m, d, mjSTAGE_NONE, 1);
     mju_copy(kvel + (size_t)i * nv, d->qvel, nv);
     mju_copy(kacc + (size_t)i * nv, d->qacc, nv);
     mju_copy(kact + (size_t)i * na, d->act_dot, na);

@@ -159,3 +159,73 @@ Test(derivative_fd, rk4) {
   mj_deleteData(d);
   mj_deleteModel(m);
 }
+
+// a box resting on the floor (contacts), a hinge arm at its limit, a filter actuator (act) and
+// a motor, and sensors of every stage: every constraint kind a step's stages build
+static const char* STAGES =
+  "<mujoco><option timestep='0.005' integrator='implicitfast'/><worldbody>"
+  "<geom type='plane' size='2 2 0.1'/>"
+  "<body pos='0 0 0.099'><freejoint/><geom type='box' size='0.1 0.1 0.1'/></body>"
+  "<body pos='1 0 0.5'><joint name='h' axis='0 1 0' range='-0.1 0.1' damping='0.2'/>"
+  "<geom type='capsule' fromto='0 0 0 0.3 0 0' size='0.03'/></body></worldbody>"
+  "<actuator><general name='f' joint='h' dyntype='filter' dynprm='0.05' gainprm='3'/>"
+  "<motor joint='h' ctrlrange='-1 1'/></actuator>"
+  "<sensor><jointpos joint='h'/><jointvel joint='h'/><actuatorfrc actuator='f'/>"
+  "<framepos objtype='body' objname='world'/></sensor></mujoco>";
+
+// d set to the state of d0 (time, qpos, qvel, act, ctrl, warm start) over a reset
+static void setState(const mjModel* m, const mjData* d0, mjData* d) {
+  mj_resetData(m, d);
+  d->time = d0->time;
+  memcpy(d->qpos, d0->qpos, sizeof(mjtNum) * m->nq);
+  memcpy(d->qvel, d0->qvel, sizeof(mjtNum) * m->nv);
+  memcpy(d->act, d0->act, sizeof(mjtNum) * m->na);
+  memcpy(d->ctrl, d0->ctrl, sizeof(mjtNum) * m->nu);
+  memcpy(d->qacc_warmstart, d0->qacc_warmstart, sizeof(mjtNum) * m->nv);
+}
+
+// the steps of the velocity, activation and control columns reuse the stages the perturbation
+// leaves unchanged (as MuJoCo's mjd_transitionFD): the columns are bit for bit those of full
+// steps, centered differences of fresh mj_step calls computed here (positions excluded: they
+// run every stage anyway)
+Test(derivative_fd, skipped_stages_are_full_steps) {
+  mjModel* m = load(STAGES);
+  mjData *d0 = mj_makeData(m), *d = mj_makeData(m);
+  d0->qvel[3] = 0.3, d0->qvel[6] = 0.4, d0->act[0] = 0.2, d0->ctrl[0] = 0.5, d0->ctrl[1] = 0.1;
+  d0->qpos[7] = 0.1;  // the arm at its upper limit
+  mj_forward(m, d0);
+  cr_assert(d0->ncon > 0 && d0->nefc > 4, "ncon %d nefc %d", d0->ncon, d0->nefc);
+  int nq = m->nq, nv = m->nv, na = m->na, nu = m->nu, ns = m->nsensordata, ndx = 2 * nv + na;
+  cr_assert(nv == 7 && na == 1 && nu == 2 && ns == 6);
+  mjtNum A[15 * 15], B[15 * 2], C[6 * 15], D[6 * 2], eps = 1e-6;
+  cr_assert_eq(mjd_transitionFD(m, d0, eps, 1, A, B, C, D), 0);
+  // column k of the velocity, activation and control parts: (y(+eps) - y(-eps)) / (2 eps),
+  // y = (qpos, qvel, act, sensordata) after a full step
+  mjtNum y[2][8 + 7 + 1 + 6];
+  for (int k = nv; k < ndx + nu; k++) {
+    for (int side = 0; side < 2; side++) {
+      setState(m, d0, d);
+      mjtNum h = side ? -eps : eps;
+      if (k < 2 * nv) d->qvel[k - nv] += h;
+      else if (k < ndx) d->act[k - 2 * nv] += h;
+      else d->ctrl[k - ndx] += h;
+      mj_step(m, d);
+      memcpy(y[side], d->qpos, sizeof(mjtNum) * nq);
+      memcpy(y[side] + nq, d->qvel, sizeof(mjtNum) * nv);
+      memcpy(y[side] + nq + nv, d->act, sizeof(mjtNum) * na);
+      memcpy(y[side] + nq + nv + na, d->sensordata, sizeof(mjtNum) * ns);
+    }
+    mjtNum dq[7];
+    mj_differentiatePos(m, dq, 2 * eps, y[1], y[0]);
+    for (int r = 0; r < ndx + ns; r++) {
+      int at = nq + r - nv;  // qvel, act, sensordata in y
+      mjtNum want = r < nv ? dq[r] : (y[0][at] - y[1][at]) / (2 * eps);
+      mjtNum got = k < ndx ? (r < ndx ? A[r * ndx + k] : C[(r - ndx) * ndx + k])
+                           : (r < ndx ? B[r * nu + k - ndx] : D[(r - ndx) * nu + k - ndx]);
+      cr_expect(got == want, "column %d row %d: %.17g, full steps %.17g", k, r, got, want);
+    }
+  }
+  mj_deleteData(d);
+  mj_deleteData(d0);
+  mj_deleteModel(m);
+}
