@@ -200,15 +200,27 @@ static float boundRadius(int t, const float s[3]) {
   }
 }
 
-// the 2d texture mapping of an item: texrepeat per meter with texuniform (and on infinite
-// planes), else over the object's 2 size, centered; texels per meter for the mip level
+// the 2d texture mapping of an item, tex = texperm x + texoff along local x, y; texels per
+// meter for the mip level.  A plane as MuJoCo 2.2.2's renderer maps its texture (the render
+// oracle's reference; 3.x agrees on infinite planes): s = scl x / 2 - 1/2, t = -scl y / 2 - 1/2
+// in the plane's unit coordinates (x / size along a finite side, meters along an infinite
+// one), scl = texrepeat (times the size with texuniform, along a finite side): one repetition
+// every 2 / texrepeat meters on the Menagerie's floors.  Other items: texrepeat / 2 per meter
+// with texuniform, else across the object's 2 size, centered
 static void texMapping(const mjrTexture* t, mjrItem* it) {
   for (int k = 0; k < 2; k++) {
-    int uniform = it->texuniform || it->size[k] <= 0;
-    it->texperm[k] = uniform ? it->texrepeat[k] : it->texrepeat[k] / (2 * it->size[k]);
-    it->texoff[k] = uniform ? 0 : 0.5f * it->texrepeat[k];
+    float scl = it->texrepeat[k], sz = it->size[k], sign = k ? -1 : 1;
+    if (it->type == mjGEOM_PLANE) {
+      int finite = sz > 0;
+      it->texperm[k] = 0.5f * scl * sign * (finite && !it->texuniform ? 1 / sz : 1);
+      it->texoff[k] = -0.5f;
+    } else {
+      int uniform = it->texuniform || sz <= 0;
+      it->texperm[k] = uniform ? 0.5f * scl : scl / (2 * sz);
+      it->texoff[k] = uniform ? 0 : 0.5f * scl;
+    }
   }
-  float du = it->texperm[0] * t->lw[0], dv = it->texperm[1] * t->lh[0];
+  float du = fabsf(it->texperm[0]) * t->lw[0], dv = fabsf(it->texperm[1]) * t->lh[0];
   it->texdensity = du > dv ? du : dv;
 }
 
@@ -235,6 +247,7 @@ static void setItem(const mjrContext* c, mjrItem* it, const mjModel* m, int type
     it->texrepeat[0] = m->mat_texrepeat[2 * matid];
     it->texrepeat[1] = m->mat_texrepeat[2 * matid + 1];
     it->texuniform = m->mat_texuniform[matid];
+    it->infinite = type == mjGEOM_PLANE && (size[0] <= 0 || size[1] <= 0);
     if (it->texid >= 0) texMapping(c->tex + it->texid, it);
   } else {
     memcpy(it->rgba, rgba, 4 * sizeof(float));

@@ -31,8 +31,8 @@ typedef struct mjrItem_ {
   int texid;            // texture id; -1: none
   float texrepeat[2];   // 2d repetitions
   int texuniform;       // repetitions per meter instead of over the object
-  float texperm[2];     // 2d texture: repetitions per local meter (texrepeat with texuniform,
-  float texoff[2];      // else texrepeat / (2 size)) and their offset (centered: texrepeat / 2)
+  float texperm[2];     // 2d texture: repetitions per local meter along x, y (signed) and
+  float texoff[2];      // their offset: tex = texperm x + texoff (render.c texMapping)
   float texdensity;     // texels per local meter, the larger of the two directions
   int hasuv;            // its vertices carry mesh texture coordinates
   int infinite;         // an infinite plane (fades into the haze)

@@ -534,9 +534,10 @@ mjrVECTOR static void putSpan(mjrContext* c, const mjrSpan* s, float a) {
       for (int k = 0; k < 3; k++) dst[3 * i + k] = a * s->col[k][i] + (1 - a) * dst[3 * i + k];
 }
 
-// blend the mirrored view into a span of the reflective plane: (1 - reflectance) plane +
-// reflectance mirror, the mirror's surfaces shaded in spans of one item (ms), black where the
-// mirrored view sees nothing
+// add the mirrored view to a span of the reflective plane, as MuJoCo's renderer does (the
+// mirrored items drawn first with their colors times the reflectance, the plane added over
+// them at full color): plane + reflectance mirror, the mirror's surfaces shaded in spans of
+// one item (ms), nothing where the mirrored view sees nothing
 mjrVECTOR static void reflectSpan(const mjrContext* c, mjrSpan* s, mjrSpan* ms) {
   const mjrVisBuf* mv = &c->mvis;
   float(*mc)[mjrSPAN] = s->tmp;
@@ -564,7 +565,7 @@ mjrVECTOR static void reflectSpan(const mjrContext* c, mjrSpan* s, mjrSpan* ms) 
   }
   const float r = s->it->reflectance;
   for (int k = 0; k < 3; k++)
-    for (int i = 0; i < s->n; i++) s->col[k][i] = (1 - r) * s->col[k][i] + r * mc[k][i];
+    for (int i = 0; i < s->n; i++) s->col[k][i] += r * mc[k][i];
 }
 
 // shade the camera's visibility buffer into c->color, span by span of pixels of one item along

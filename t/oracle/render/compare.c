@@ -1,8 +1,9 @@
 // compare.c: one view of mjrender against MuJoCo's (scripts/render_ref.c): segmentation masks
-// per geom and depth where both see the same geom.
+// per geom and depth where both see the same geom; with --rgb, the colors per region.
 //
-//   compare [--shift DX,DY] [--depth-scale S] REF_SEGMENT.png REF_DEPTH.npy TEST_SEGMENT.png
-//           TEST_DEPTH.npy
+//   compare [--shift DX,DY] [--depth-scale S] [--rgb REF_RGB.png,TEST_RGB.png [--floor IDS]
+//           [--min-db DB] [--judge REGIONS] [--gain G]] REF_SEGMENT.png REF_DEPTH.npy
+//           TEST_SEGMENT.png TEST_DEPTH.npy
 //
 // Segmentation PNGs hold geom id + 1 per pixel as R + 256 G + 65536 B (0: background or not a
 // geom); depth .npy files are float32 (height, width), metres along the camera axis, +inf where
@@ -20,9 +21,20 @@
 // error |d_test - d_ref| / d_ref; its median and 99th percentile per geom and over all such
 // pixels together.  The pooled median and 99th percentile must be <= 1%.
 //
+// Colors (--rgb): the pictures as a user sees them, in three regions of the reference's
+// segmentation: the floor (the geoms listed by --floor, comma-separated ids: the planes), the
+// robot (every other geom) and the background (skybox, or the clear color).  Only pixels
+// interior to their region's geom in the reference count (the 8 neighbours show the same id):
+// the band along every silhouette, where antialiasing (MuJoCo multisamples, mjrender by
+// default not) mixes the two sides, is left out; shadows and reflections count, as they fall
+// inside the floor.  Per region: the pixels, the mean colors of both, and the PSNR
+// 10 log10(255^2 / MSE) over their RGB values; a region of >= 1000 such pixels needs
+// PSNR >= DB (--min-db; default 0: reported only) when --judge names it (a comma-separated
+// list of floor, robot, background; default all three).
+//
 // --shift DX,DY moves the test images by (DX, DY) pixels (right, down; what is uncovered is
-// background) and --depth-scale multiplies the test depth by S: deliberate errors that show
-// the comparison fails.
+// background), --depth-scale multiplies the test depth by S and --gain the test colors by G:
+// deliberate errors that show the comparison fails.
 //
 // Prints one line per geom and a summary line; exit status 0 within bounds, 1 not, 2 usage or
 // unreadable input.
@@ -45,6 +57,13 @@ typedef struct {
   long nz;               // interior pixels with depth errors
   float* err;            // their relative depth errors
 } Geom;
+
+// per-region color tallies: interior pixels, squared error over their RGB values, sums of the
+// colors of each image
+typedef struct {
+  long n;
+  double se, ref[3], test[3];
+} Region;
 
 // print the message and exit 2
 static void fail(const char* msg, const char* arg) {
@@ -142,18 +161,98 @@ static float quantile(float* v, long n, double q) {
   return v[k < 0 ? 0 : k];
 }
 
+// 1 when geom id g is in the comma-separated list
+static int listed(const char* list, int g) {
+  for (const char* p = list; p && *p; p++) {
+    char* end;
+    long v = strtol(p, &end, 10);
+    if (end == p) fail("bad --floor list: ", list);
+    if (v == g) return 1;
+    p = end;
+    if (!*p) break;
+  }
+  return 0;
+}
+
+// the colors of the test picture against the reference's per region (see the top); 1 when a
+// region is below minDb
+static int compareColors(const Image* seg, const char* files, const char* floor, double minDb,
+                         const char* judge, double gain, int dx, int dy) {
+  char refPath[4096], testPath[4096];
+  const char* comma = strchr(files, ',');
+  if (!comma || (size_t)(comma - files) >= sizeof(refPath)) fail("bad --rgb: ", files);
+  snprintf(refPath, sizeof(refPath), "%.*s", (int)(comma - files), files);
+  snprintf(testPath, sizeof(testPath), "%s", comma + 1);
+  Image rc = {0}, tc = {0};
+  readPng(refPath, &rc);
+  readPng(testPath, &tc);
+  if (rc.w != seg->w || rc.h != seg->h || tc.w != seg->w || tc.h != seg->h)
+    fail("the color pictures' sizes differ from the segmentation's: ", files);
+  tc.z = calloc((size_t)tc.w * tc.h, sizeof(float));
+  shift(&tc, dx, dy);
+  Region reg[3] = {{0}};
+  static const char* name[3] = {"floor", "robot", "background"};
+  for (int i = 0; i < seg->w * seg->h; i++) {
+    int g = seg->id[i];
+    if (!interior(seg, i % seg->w, i / seg->w, g)) continue;
+    Region* r = reg + (!g ? 2 : listed(floor, g - 1) ? 0 : 1);
+    r->n++;
+    for (int k = 0; k < 3; k++) {
+      double a = rc.id[i] >> (8 * k) & 255, b = gain * (tc.id[i] >> (8 * k) & 255);
+      b = b > 255 ? 255 : b;
+      r->se += (a - b) * (a - b);
+      r->ref[k] += a;
+      r->test[k] += b;
+    }
+  }
+  int bad = 0;
+  printf("%-10s %8s %8s  %-15s %-15s %s\n", "region", "px", "PSNR", "mean ref", "mean test",
+         "verdict");
+  for (int j = 0; j < 3; j++) {
+    const Region* r = reg + j;
+    if (!r->n) continue;
+    double mse = r->se / (3.0 * r->n), db = mse > 0 ? 10 * log10(255.0 * 255 / mse) : 99;
+    int judged = minDb > 0 && r->n >= 1000 && strstr(judge, name[j]), low = judged && db < minDb;
+    bad |= low;
+    printf("%-10s %8ld %7.1f   %3.0f %3.0f %3.0f     %3.0f %3.0f %3.0f     %s\n", name[j], r->n, db,
+           r->ref[0] / r->n, r->ref[1] / r->n, r->ref[2] / r->n, r->test[0] / r->n,
+           r->test[1] / r->n, r->test[2] / r->n, low ? "PSNR LOW" : judged ? "ok" : "reported");
+  }
+  free(rc.id);
+  free(tc.id);
+  free(tc.z);
+  return bad;
+}
+
 int main(int argc, char** argv) {
   int dx = 0, dy = 0, a = 1;
-  double scale = 1;
+  double scale = 1, minDb = 0, gain = 1;
+  const char *rgb = NULL, *floor = "", *judge = "floor,robot,background";
   // options
   for (; a + 1 < argc && argv[a][0] == '-' && argv[a][1] == '-'; a += 2) {
     if (!strcmp(argv[a], "--shift") && sscanf(argv[a + 1], "%d,%d", &dx, &dy) == 2) continue;
     if (!strcmp(argv[a], "--depth-scale") && sscanf(argv[a + 1], "%lf", &scale) == 1) continue;
+    if (!strcmp(argv[a], "--min-db") && sscanf(argv[a + 1], "%lf", &minDb) == 1) continue;
+    if (!strcmp(argv[a], "--gain") && sscanf(argv[a + 1], "%lf", &gain) == 1) continue;
+    if (!strcmp(argv[a], "--rgb")) {
+      rgb = argv[a + 1];
+      continue;
+    }
+    if (!strcmp(argv[a], "--floor")) {
+      floor = argv[a + 1];
+      continue;
+    }
+    if (!strcmp(argv[a], "--judge")) {
+      judge = argv[a + 1];
+      continue;
+    }
     fail("bad option ", argv[a]);
   }
   if (argc - a != 4)
-    fail("usage: compare [--shift DX,DY] [--depth-scale S] REF_SEGMENT.png REF_DEPTH.npy ",
-         "TEST_SEGMENT.png TEST_DEPTH.npy");
+    fail("usage: compare [--shift DX,DY] [--depth-scale S] [--rgb REF.png,TEST.png [--floor IDS] "
+         "[--min-db DB] [--judge REGIONS] [--gain G]] REF_SEGMENT.png REF_DEPTH.npy ",
+         "TEST_SEGMENT.png "
+         "TEST_DEPTH.npy");
   Image ref, test;
   readPng(argv[a], &ref);
   readNpy(argv[a + 1], &ref);
@@ -210,6 +309,7 @@ int main(int argc, char** argv) {
   printf("%s: %d of %d geoms below the IoU bound; depth over %ld px: median %.4f%%, "
          "p99 %.4f%%%s\n", (bad || deep) ? "FAIL" : "ok", bad, judged, nall, 100 * med,
          100 * p99, deep ? " (over 1%)" : "");
+  int pale = rgb && compareColors(&ref, rgb, floor, minDb, judge, gain, dx, dy);
   for (int k = 0; k < ng; k++) free(g[k].err);
   free(g);
   free(all);
@@ -217,5 +317,5 @@ int main(int argc, char** argv) {
   free(ref.z);
   free(test.id);
   free(test.z);
-  return bad || deep;
+  return bad || deep || pale;
 }
