@@ -294,19 +294,31 @@ static int buildScene(mjrContext* c, const mjModel* m, const mjData* d) {
   return 0;
 }
 
-// the camera's pass, and the mirrored pass of the first opaque reflective plane the eye is above:
-// the eye and axes reflected in the plane n.x = d: x' = x - 2 (n.x - d) n
+// the height of point x above item it's plane n.x = d0 (n its local z)
+static double planeHeight(const mjrItem* it, const double x[3]) {
+  double n[3] = {it->mat[2], it->mat[5], it->mat[8]};
+  return mju_dot3(n, x) - (n[0] * it->pos[0] + n[1] * it->pos[1] + n[2] * it->pos[2]);
+}
+
+// the camera's pass, the skybox's haze (as MuJoCo draws it: only with an infinite plane of
+// size 0 0, the eye above the first one), and the mirrored pass of the first opaque reflective
+// plane the eye is above: the eye and axes reflected in the plane n.x = d:
+// x' = x - 2 (n.x - d) n
 static void setPasses(mjrContext* c, const mjrView* v) {
   mjr_setPass(&c->cam, v->pos, v->mat, v->fovy, v->ortho, v->znear, v->zfar, c->W, c->H);
+  c->skyHaze = 0;
+  for (int i = 0; i < c->nitem; i++) {
+    const mjrItem* it = c->item + i;
+    if (it->type != mjGEOM_PLANE || it->size[0] != 0 || it->size[1] != 0) continue;
+    c->skyHaze = planeHeight(it, v->pos) >= 0;
+    break;
+  }
   c->mirrorItem = -1;
   if (c->opt.output != mjrOUT_COLOR || !c->opt.reflection) return;
   for (int i = 0; i < c->nitem; i++) {
     const mjrItem* it = c->item + i;
     if (it->type != mjGEOM_PLANE || it->reflectance <= 0 || it->rgba[3] < 1) continue;
-    double n[3] = {it->mat[2], it->mat[5], it->mat[8]};
-    // the eye's height above the plane n.x = d0
-    double d0 = n[0] * it->pos[0] + n[1] * it->pos[1] + n[2] * it->pos[2];
-    double dist = mju_dot3(n, v->pos) - d0;
+    double n[3] = {it->mat[2], it->mat[5], it->mat[8]}, dist = planeHeight(it, v->pos);
     if (dist <= 0) continue;
     double pos[3], mat[9];
     for (int k = 0; k < 3; k++) pos[k] = v->pos[k] - 2 * dist * n[k];

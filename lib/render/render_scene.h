@@ -165,6 +165,8 @@ struct mjrContext_ {
   mjrPass cam;          // the camera's view
   mjrPass mirrorPass;   // the view mirrored in the reflective plane
   int mirrorItem;       // the reflective plane's item; -1: none this frame
+  int skyHaze;          // the skybox fades into the haze at the horizon this frame: there is
+                        // an infinite plane (size 0 0) and the eye is above the first one
   float mirrorPlane[4]; // n . x = d of the mirror (world), n = [0..2], d = [3]
   mjrVisBuf vis;        // the camera's visibility
   mjrVisBuf mvis;       // the mirrored view's visibility

@@ -466,7 +466,7 @@ static void background(const mjrContext* c, const mjModel* m, const float d[3], 
     float td[3] = {d[0], d[2], -d[1]};
     sampleCube(c->tex + c->skybox, td, out);
     float haze = m->vis.map_haze, w = haze > 0 ? 1 - fabsf(d[2]) / haze : 0;
-    if (c->opt.haze && w > 0)
+    if (c->opt.haze && c->skyHaze && w > 0)
       for (int k = 0; k < 3; k++) out[k] += w * w * (m->vis.rgba_haze[k] - out[k]);
     return;
   }
