@@ -73,20 +73,22 @@ void mju_makeFrame(mjtNum frame[9]) {
 
 // ---- candidates -------------------------------------------------------------------------------
 
-// one candidate of the narrow phase, sorted by (sig, kind, a, b): an explicit pair (kind 0,
-// a = pair id) or a geom pair (kind 1, a < b the geoms)
+// one candidate of the narrow phase, sorted by (sig, kind, k1, k2): an explicit pair (kind 0,
+// a = pair id = k1) or a geom pair (kind 1, a < b the geoms; k1, k2 the same, but for a body
+// pair of the midphase, whose contacts MuJoCo sorts by their geoms in the narrow phase's order:
+// the lower geom type first, ties the lower id)
 typedef struct {
-  int sig, kind, a, b;
+  int sig, kind, a, b, k1, k2;
 } Candidate;
 
-// ascending (sig, kind, a, b)
+// ascending (sig, kind, k1, k2)
 static int compareCandidates(const void* x, const void* y) {
   const Candidate* p = x;
   const Candidate* q = y;
   if (p->sig != q->sig) return p->sig < q->sig ? -1 : 1;
   if (p->kind != q->kind) return p->kind < q->kind ? -1 : 1;
-  if (p->a != q->a) return p->a < q->a ? -1 : 1;
-  return p->b < q->b ? -1 : p->b > q->b;
+  if (p->k1 != q->k1) return p->k1 < q->k1 ? -1 : 1;
+  return p->k2 < q->k2 ? -1 : p->k2 > q->k2;
 }
 
 // body pair signature: min << 16 | max
@@ -293,10 +295,15 @@ static void addGeomPair(const mjModel* m, const mjData* d, NodeMemo* memo, Exact
   if (!keepPair(m, d, memo, ex, g1, g2)) return;
   if (*n < cap) {
     Candidate* c = out + *n;
-    c->sig = signature(m->geom_bodyid[g1], m->geom_bodyid[g2]);
+    int b1 = m->geom_bodyid[g1], b2 = m->geom_bodyid[g2];
+    c->sig = signature(b1, b2);
     c->kind = 1;
     c->a = g1 < g2 ? g1 : g2;
     c->b = g1 < g2 ? g2 : g1;
+    int mid = memo && (m->body_geomnum[b1] > 1 || m->body_geomnum[b2] > 1);
+    int swap = mid && m->geom_type[c->a] > m->geom_type[c->b];
+    c->k1 = swap ? c->b : c->a;
+    c->k2 = swap ? c->a : c->b;
   }
   (*n)++;
 }
@@ -724,8 +731,8 @@ void mj_collision(const mjModel* m, mjData* d) {
     Candidate* c = cand + ndyn + i;
     c->sig = m->pair_signature[i];
     c->kind = 0;
-    c->a = i;
-    c->b = 0;
+    c->a = c->k1 = i;
+    c->b = c->k2 = 0;
   }
   sortCandidates(cand, ncand);
 

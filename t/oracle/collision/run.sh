@@ -42,7 +42,7 @@ if [ $# -eq 0 ]; then
   corpus=../shared/corpus
   for f in dm_control/humanoid dm_control/humanoid_CMU dm_control/hopper dm_control/walker \
            dm_control/cheetah gymnasium/ant gymnasium/humanoid gymnasium/half_cheetah \
-           gymnasium/hopper gymnasium/walker2d; do
+           gymnasium/hopper gymnasium/walker2d menagerie/unitree_a1/scene; do
     [ -f "$corpus/$f.xml" ] && set -- "$@" "$corpus/$f.xml"
   done
 fi
