@@ -236,6 +236,7 @@ static void setItem(const mjrContext* c, mjrItem* it, const mjModel* m, int type
   it->texid = -1;
   for (int k = 0; k < 3; k++) it->pos[k] = (float)pos[k], it->size[k] = (float)size[k];
   for (int k = 0; k < 9; k++) it->mat[k] = (float)mat[k];
+  it->infinite = type == mjGEOM_PLANE && (size[0] <= 0 || size[1] <= 0);
   if (matid >= 0) {
     memcpy(it->rgba, m->mat_rgba + 4 * matid, 4 * sizeof(float));
     it->emission = m->mat_emission[matid];
@@ -247,7 +248,6 @@ static void setItem(const mjrContext* c, mjrItem* it, const mjModel* m, int type
     it->texrepeat[0] = m->mat_texrepeat[2 * matid];
     it->texrepeat[1] = m->mat_texrepeat[2 * matid + 1];
     it->texuniform = m->mat_texuniform[matid];
-    it->infinite = type == mjGEOM_PLANE && (size[0] <= 0 || size[1] <= 0);
     if (it->texid >= 0) texMapping(c->tex + it->texid, it);
   } else {
     memcpy(it->rgba, rgba, 4 * sizeof(float));
@@ -256,7 +256,6 @@ static void setItem(const mjrContext* c, mjrItem* it, const mjModel* m, int type
   }
   it->specmin = it->shininess > 0 ? (float)exp2(-10.0 / it->shininess) : 0;
   it->closed = type >= mjGEOM_SPHERE && type <= mjGEOM_BOX;
-  it->infinite = type == mjGEOM_PLANE && (size[0] <= 0 || size[1] <= 0);
   for (int k = 0; k < 3; k++) it->center[k] = it->pos[k];
   it->radius = it->infinite ? 1e6f : boundRadius(type, it->size);
 }
