@@ -8,7 +8,8 @@
 #
 # Models: the arguments (both runs), or t/oracle/models/*.xml (without contacts only),
 # models/*.xml but crowd100, and the corpus models named below (beside the repository; the
-# contact run adds the contact-rich ones of `extra` and a box stack).  Builds the helper t/oracle/fwd.c against
+# contact run adds the contact-rich ones of `extra` and a box stack; the A1 runs once more
+# under MuJoCo's default collision, nativeccd on).  Builds the helper t/oracle/fwd.c against
 # BIN/../libmj.a with CC, CFLAGS and LDLIBS (make check passes its own) into a temporary
 # directory.  Rows listed in t/oracle/known.txt (suite traj) are judged against their entries.
 # Exit status: nonzero when any row of either run is beyond its bound and its entry's.
@@ -68,5 +69,12 @@ node t/oracle/traj.mjs --bin "$tmp" --fwd "$tmp/fwd" $smooth "$@" || status=1
 # shellcheck disable=SC2086
 node t/oracle/traj.mjs --bin "$tmp" --contacts --seconds "${TRAJ_SECONDS:-10}" "$@" $extra ||
   status=1
+# the A1 under MuJoCo's default collision, nativeccd on (islands still off: libmj has none):
+# its legs touch each other, capsule and sphere contacts computed by their cores
+a1=../shared/corpus/menagerie/unitree_a1/scene.xml
+if [ -n "$smooth" ] && [ -f "$a1" ]; then
+  FLAGS=island node t/oracle/traj.mjs --bin "$tmp" --contacts --seconds "${TRAJ_SECONDS:-10}" \
+    "$a1" || status=1
+fi
 known_total traj
 exit $status
