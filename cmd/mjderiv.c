@@ -90,7 +90,6 @@ static struct {
   int nvalue;             // numbers of one input frame (0: no stream)
   long nframe;            // frames
   mjtNum* in;             // input frames (nframe x nvalue)
-  long chunk;             // frames computed, then written, at a time
   mjtNum* out;            // the chunk's Jacobians (chunk x per)
   long from, to;          // the chunk's frames
   atomic_long next;       // next frame to compute
@@ -333,15 +332,13 @@ static void writeStreamHeader(void) {
   fwrite(h, 1, 64, run.file[0]->f);
 }
 
-// the chunk's frames of the Jacobian stream: per frame the marker MJFR, the requested blocks
-// row-major as float64 (made little-endian in place: a no-op on most hosts), and the CRC-32C of
-// marker and values
+// the chunk's frames of the Jacobian stream (already little-endian): per frame the marker MJFR,
+// the requested blocks row-major as float64, and the CRC-32C of marker and values
 static void writeStreamChunk(void) {
   FILE* f = run.file[0]->f;
   uint32_t marker = mj_crc32c(0, "MJFR", 4);
   for (long k = run.from; k < run.to; k++) {
-    mjtNum* v = run.out + (size_t)(k - run.from) * run.per;
-    mj_copyLE(v, v, 8, run.per);
+    const mjtNum* v = run.out + (size_t)(k - run.from) * run.per;
     uint32_t crc = mj_crc32c(marker, v, 8 * run.per);
     unsigned char tail[4];
     mj_copyLE(tail, &crc, 4, 1);
@@ -395,16 +392,14 @@ static void writeNpyHeaders(void) {
   }
 }
 
-// the chunk's matrices of each requested block into its DIR/X.npy, little-endian float64
-static void writeNpyChunk(unsigned char* buf) {
+// the chunk's matrices of each requested block (already little-endian) into its DIR/X.npy
+static void writeNpyChunk(void) {
   size_t off = 0;
   for (int b = 0; b < NBLOCK; b++) {
     if (!run.want[b]) continue;
     size_t size = (size_t)run.rows[b] * run.cols[b];
-    for (long k = run.from; k < run.to; k++) {
-      mj_copyLE(buf, run.out + (size_t)(k - run.from) * run.per + off, 8, size);
-      fwrite(buf, 8, size, run.file[b]->f);
-    }
+    for (long k = run.from; k < run.to; k++)
+      fwrite(run.out + (size_t)(k - run.from) * run.per + off, 8, size, run.file[b]->f);
     off += size;
   }
 }
@@ -449,29 +444,29 @@ static int report(void) {
 
 // the frames a chunk at a time (about CHUNK_BYTES of Jacobians, at least 16 frames a thread):
 // computed on n threads, then written (or compared) in frame order, so that memory stays
-// bounded however long the stream; the outputs are committed whole at the end
+// bounded however long the stream; the binary outputs are made little-endian in place (a no-op
+// on most hosts); the outputs are committed whole at the end
 #define CHUNK_BYTES (8 << 20)
 static void runChunks(int n, int npy, int csv) {
   size_t frame = sizeof(mjtNum) * run.per + 1;
-  run.chunk = (long)(CHUNK_BYTES / frame);
-  if (run.chunk < 16L * n) run.chunk = 16L * n;
-  if (run.chunk > run.nframe) run.chunk = run.nframe;
-  run.out = emalloc(sizeof(mjtNum) * (run.per * (size_t)run.chunk + 1));
-  if (run.check) run.fd = emalloc(sizeof(mjtNum) * (run.per * (size_t)run.chunk + 1));
-  unsigned char* buf = emalloc(8 * run.per + 8);
+  long chunk = (long)(CHUNK_BYTES / frame);
+  if (chunk < 16L * n) chunk = 16L * n;
+  if (chunk > run.nframe) chunk = run.nframe;
+  run.out = emalloc(sizeof(mjtNum) * (run.per * (size_t)chunk + 1));
+  if (run.check) run.fd = emalloc(sizeof(mjtNum) * (run.per * (size_t)chunk + 1));
   if (npy) writeNpyHeaders();
   else if (csv) fputs("frame,block,row,col,value\n", run.file[0]->f);
   else if (!run.check) writeStreamHeader();
   run.start = now();
   for (run.from = 0; run.from < run.nframe; run.from = run.to) {
-    run.to = run.from + run.chunk < run.nframe ? run.from + run.chunk : run.nframe;
+    run.to = run.from + chunk < run.nframe ? run.from + chunk : run.nframe;
     compute(n);
+    if (!run.check && !csv) mj_copyLE(run.out, run.out, 8, run.per * (size_t)(run.to - run.from));
     if (run.check) checkChunk();
-    else if (npy) writeNpyChunk(buf);
+    else if (npy) writeNpyChunk();
     else if (csv) writeCsvChunk();
     else writeStreamChunk();
   }
-  free(buf);
   if (run.shown) fputs("\r\033[K", stderr);
 }
 

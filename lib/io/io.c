@@ -123,8 +123,8 @@ typedef struct {
   unsigned char* buf;  // destination; NULL: only count, checksum and hash
   size_t pos;          // bytes so far
   uint32_t version;    // the file format version
-  uint32_t crc;        // its CRC of the bytes so far (version 1 CRC-32, 2 CRC-32C)
-  mjHash64 hash;       // version 2: mj_hash64 of the bytes so far
+  uint32_t crc;        // its CRC of the bytes so far (version 1 CRC-32, 2 CRC-32C when saving)
+  mjHash64 hash;       // version 2 without a buffer: mj_hash64 of the bytes so far
   uint64_t fnv;        // version 1: FNV-1a of the bytes so far
 } Sink;
 
@@ -144,11 +144,12 @@ static void sinkPut(void* ctx, void* src, size_t size, size_t count) {
     size_t k = count < sizeof(tmp) / size ? count : sizeof(tmp) / size;
     unsigned char* dst = s->buf ? s->buf + s->pos : tmp;
     mj_copyLE(dst, p, size, k);
-    if (s->version == 1) {
+    if (s->version == 1) {  // the version 1 hash: FNV-1a of the bytes and their CRC-32
       s->crc = mj_crc32(s->crc, dst, k * size);
       s->fnv = mj_fnv1a(s->fnv, dst, k * size);
-    } else {
+    } else if (s->buf) {    // saving: the CRC-32C written last
       s->crc = mj_crc32c(s->crc, dst, k * size);
+    } else {                // hashing: mj_hash64 of the bytes before the CRC
       mj_hash64Update(&s->hash, dst, k * size);
     }
     s->pos += k * size;
