@@ -210,6 +210,7 @@ Test(mesh, msh) {
   cr_assert_arr_eq(m.facenormal, face, sizeof face);
   cr_assert_arr_eq(m.facetexcoord, face, sizeof face);
   mj_meshFree(&m);
+  unlink(path);
   // the same bytes less one are refused
   path = tmpfile_(".msh", buf, sizeof buf - 1);
   expectFileError(path, "unexpected file size in MSH file");
