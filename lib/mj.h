@@ -240,8 +240,11 @@ typedef struct mjData_ {
   size_t maxarena;           // most arena bytes ever used
   mjWarningStat warning[mjNWARNING];
   mjTimerStat timer[mjNTIMER];  // stage times while mjcb_time is set
-  int solver_niter;          // solver iterations of the last step
-  mjSolverStat solver[mjNSOLVER];  // per-iteration statistics of the last step
+  int nisland;               // constraint islands of the last step (0: its rows solved at once)
+  int* island_niter;         // each island's solver iterations, noslip's sweeps included (nisland,
+                             // in the arena with the step's constraint rows)
+  int solver_niter;          // solver iterations of the last step (of island 0 with islands)
+  mjSolverStat solver[mjNSOLVER];  // per-iteration statistics of the last step (island 0's)
   mjtNum solver_fwdinv[2];   // forward-inverse comparison: qfrc, efc (fwdinv flag)
 
   // constraint rows of the current step, in the arena: valid from mj_fwdPosition until the
@@ -771,6 +774,11 @@ void mj_solWarmstart(const mjModel* m, mjData* d);
 void mj_solPGS(const mjModel* m, mjData* d, int maxiter);
 void mj_solCG(const mjModel* m, mjData* d, int maxiter);
 void mj_solNewton(const mjModel* m, mjData* d, int maxiter);
+
+// warmstart, then the solver of m->opt.solver and, with noslip, noslip after it; with the
+// island flag on (MuJoCo's default) each constraint island alone (its trees joined by rows),
+// CG and Newton scaling improvement and gradient by 1 / (the trace of the island's M)
+void mj_solConstraint(const mjModel* m, mjData* d, int noslip);
 
 // noslip (run by mj_fwdConstraint after the solver when opt.noslip_iterations > 0): PGS
 // sweeps over the friction rows alone (friction loss, contact friction), unregularized, the

@@ -18,9 +18,12 @@
 // An elliptic contact's friction forces move to the exact minimizer over the cone's disk,
 // differentiated by its KKT conditions (ellipticUpdate), each friction row a direction.
 // At the end  da = da0 + inv(M) Q + P  and df is df0 updated.
+#include <string.h>
+
 #include "engine/constraint.h"
 #include "derivative/derivative.h"
 #include "engine/forward.h"
+#include "engine/island.h"
 #include "engine/smooth.h"
 #include "engine/solver.h"
 #include "util/util.h"
@@ -196,13 +199,17 @@ static void ellipticUpdate(const mjModel* m, mjData* d, Sweep* s, int i) {
   }
 }
 
-// one noslip sweep over the friction rows in the engine's order: friction-loss rows clamped
-// to +-frictionloss, each pyramid's opposite edges, elliptic contacts' friction forces
-static void sweep(const mjModel* m, mjData* d, Sweep* s) {
+// sweep t of noslip over the friction rows in the engine's order: friction-loss rows clamped
+// to +-frictionloss, each pyramid's opposite edges, elliptic contacts' friction forces; the rows
+// of an island whose noslip stopped after nsweep[row] <= t sweeps are left as they are
+static void sweep(const mjModel* m, mjData* d, Sweep* s, const int* nsweep, int t) {
   for (int i = 0; i < s->nefc; i++) {
     int type = d->efc_type[i], dim = type >= mjCNSTR_CONTACT_FRICTIONLESS
                                          ? d->contact[d->efc_id[i]].dim : 1;
-    if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
+    if (nsweep[i] <= t) {
+      i += type == mjCNSTR_CONTACT_PYRAMIDAL ? 2 * (dim - 1) - 1
+           : type == mjCNSTR_CONTACT_ELLIPTIC ? dim - 1 : 0;
+    } else if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
       mjtNum fl = d->efc_frictionloss[i];
       pairUpdate(m, d, s, i, 1, i, -1, -fl, i, -1, fl);
     } else if (type == mjCNSTR_CONTACT_PYRAMIDAL) {
@@ -227,14 +234,18 @@ static int slotCount(const mjData* d) {
 size_t mjd_noslipStack(const mjModel* m, const mjData* d) {
   size_t nv = m->nv, nefc = d->nefc, ncol = 2 * nv + m->na + m->nu;
   size_t nslot = slotCount(d);
+  // the main solve again, in its island's view (mj_islandFind, mj_islandView)
+  size_t island = 2 * (size_t)m->nM + 8 * nv + 10 * nefc + 2 * (size_t)d->nJ +
+                  4 * (size_t)m->nbody + 16;
   return 2 * nefc * ncol + nv * ncol + (2 * nslot + 1) * nv * nv + nefc * nv + 9 * nefc +
-         (2 * nslot + 7) * nv + 80 * (size_t)m->nbody + 64;
+         (2 * nslot + 7) * nv + 80 * (size_t)m->nbody + 64 + island;
 }
 
 // Y (G0 at d->qacc on entry: noslip's acceleration), dforce (NULL: not wanted): the main
 // solution is solved again from the same warmstart (qacc, forces, states and counts kept and
 // put back), G0 moved to it (G0 is affine in qacc: + dM (qacc - a0)), differentiated there
-// (mjd_constraintAcc), then carried through as many sweeps as noslip took (derivative.h)
+// (mjd_constraintAcc), then carried through as many sweeps as noslip took, island by island
+// (derivative.h)
 void mjd_noslipAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum* dforce) {
   int nv = m->nv, nefc = d->nefc, niter = d->solver_niter;
   size_t mark = mj_markStack(d);
@@ -246,8 +257,21 @@ void mjd_noslipAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum* dfo
   mju_copy(qfrc, d->qfrc_constraint, nv);
   mju_copy(force, d->efc_force, nefc);
   for (int i = 0; i < nefc; i++) state[i] = d->efc_state[i];
+
+  // the sweeps each row took: its island's total less the main solve's again, or noslip's
+  int* nsweep = (int*)mj_stackAlloc(d, (size_t)nefc / 2 + 1);
+  int nisland = d->nisland, *total = (int*)mj_stackAlloc(d, (size_t)nisland / 2 + 1), most = 0;
+  if (nisland) memcpy(total, d->island_niter, sizeof(int) * nisland);
   mj_solMain(m, d);
-  int nsweep = niter - d->solver_niter;
+  mjIslands isl;
+  if (nisland && d->nisland == nisland && mj_islandFind(m, d, &isl)) {
+    for (int k = 0; k < nisland; k++)
+      for (int e = isl.efcadr[k]; e < isl.efcadr[k + 1]; e++)
+        nsweep[isl.efc[e]] = total[k] - d->island_niter[k];
+  } else {
+    for (int i = 0; i < nefc; i++) nsweep[i] = niter - d->solver_niter;
+  }
+  for (int i = 0; i < nefc; i++) most = nsweep[i] > most ? nsweep[i] : most;
 
   // the sweeps' arrays
   Sweep s = {.nv = nv, .nefc = nefc, .ncol = ncol};
@@ -281,7 +305,7 @@ void mjd_noslipAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum* dfo
   mju_zero(s.da, nv);
   mju_zero(s.Q, nv * nv);
   mju_zero(s.P, nv * ncol);
-  for (int k = 0; k < nsweep; k++) sweep(m, d, &s);
+  for (int t = 0; t < most; t++) sweep(m, d, &s, nsweep, t);
 
   // da = da0 + inv(M) Q + P
   mj_solveM(m, d, s.Q, s.Q, nv);

@@ -443,28 +443,22 @@ void mj_fwdAcceleration(const mjModel* m, mjData* d) {
   mj_solveM(m, d, d->qacc_smooth, f, 1);
 }
 
-// warmstart and the main solver of m->opt.solver (lib/engine/solver.c), from solver_niter 0
-void mj_solMain(const mjModel* m, mjData* d) {
-  d->solver_niter = 0;
-  mj_solWarmstart(m, d);
-  switch (m->opt.solver) {
-    case mjSOL_PGS: mj_solPGS(m, d, m->opt.iterations); break;
-    case mjSOL_CG: mj_solCG(m, d, m->opt.iterations); break;
-    default: mj_solNewton(m, d, m->opt.iterations); break;
-  }
-}
+// warmstart and the main solver of m->opt.solver (lib/engine/solver.c), from solver_niter 0,
+// island by island unless the island flag is disabled
+void mj_solMain(const mjModel* m, mjData* d) { mj_solConstraint(m, d, 0); }
 
 // the constraint stage: without constraint rows qacc = qacc_smooth and no constraint force;
 // else the main solver, then noslip when opt.noslip_iterations > 0
 void mj_fwdConstraint(const mjModel* m, mjData* d) {
   d->solver_niter = 0;
+  d->nisland = 0;
+  d->island_niter = NULL;
   if (!d->nefc) {
     mju_copy(d->qacc, d->qacc_smooth, m->nv);
     mju_zero(d->qfrc_constraint, m->nv);
     return;
   }
-  mj_solMain(m, d);
-  if (m->opt.noslip_iterations > 0) mj_solNoSlip(m, d, m->opt.noslip_iterations);
+  mj_solConstraint(m, d, m->opt.noslip_iterations > 0);
 }
 
 // ---- timers -----------------------------------------------------------------------------------

@@ -421,6 +421,34 @@ void mj_factorM(const mjModel* m, mjData* d) {
   mj_factorI(m, d, d->qM, d->qLD, d->qLDiagInv, 1);
 }
 
+// the inertia of n dofs (ascending, each one's parent dof among them; local[j] the position of
+// dof j among them) as a model and data of their own: mi's nv, nM, dof_parentid, dof_Madr and
+// dof_simplenum, di's qM, qLD (its simple layout) and qLDiagInv, written into the arrays they
+// point to (room for n dofs and m->nM entries); each row keeps its entries, so products and
+// solves over them sum as over the whole
+void mj_inertiaView(const mjModel* m, const mjData* d, const int* dof, int n, const int* local,
+                    mjModel* mi, mjData* di) {
+  int nM = 0, nLD = 0, k = 0;
+  for (int j = 0, ld = 0; j < m->nv && k < n; j++) {
+    int len = rowLen(m, j), lenLD = ldLen(m, j, 1);
+    if (j == dof[k]) {
+      int parent = m->dof_parentid[j];
+      mi->dof_parentid[k] = parent < 0 ? -1 : local[parent];
+      mi->dof_Madr[k] = nM;
+      mi->dof_simplenum[k] = m->dof_simplenum[j];
+      mju_copy(di->qM + nM, d->qM + m->dof_Madr[j], len);
+      mju_copy(di->qLD + nLD, d->qLD + ld, lenLD);
+      di->qLDiagInv[k] = d->qLDiagInv[j];
+      nM += len;
+      nLD += lenLD;
+      k++;
+    }
+    ld += lenLD;
+  }
+  mi->nv = n;
+  mi->nM = nM;
+}
+
 // x = inv(L' D L) y: solve L' w = y from the leaves, scale by 1/D, solve L x = z from the root;
 // row starts are recovered from the row lengths while walking (end of rows for the backward
 // pass, running sum for the forward pass)

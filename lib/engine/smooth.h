@@ -72,6 +72,13 @@ void mj_solveM(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, int n);
 void mj_factorI(const mjModel* m, mjData* d, const mjtNum* mat, mjtNum* ld, mjtNum* diaginv,
                 int simple);
 
+// the inertia of n dofs (ascending, each one's parent dof among them; local[j] the position of
+// dof j among them) as a model and data of their own: mi's nv, nM, dof_parentid, dof_Madr and
+// dof_simplenum, di's qM, qLD and qLDiagInv, written into the arrays they point to (room for n
+// dofs and m->nM entries)
+void mj_inertiaView(const mjModel* m, const mjData* d, const int* dof, int n, const int* local,
+                    mjModel* mi, mjData* di);
+
 // x = inv(L' D L) y for n vectors with a factor from mj_factorI of the same `simple`
 void mj_solveLD(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNum* x,
                 const mjtNum* y, int n, int simple);

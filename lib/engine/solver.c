@@ -28,13 +28,16 @@
 // their regularizer and with the normal forces held, to remove the soft model's slip.
 //
 // Improvement and gradient are scaled by 1 / (meaninertia max(1, nv)), as in MuJoCo, so the
-// tolerance is independent of the model's mass scale.
+// tolerance is independent of the model's mass scale.  With the island flag on (MuJoCo's
+// default) each constraint island is solved alone (lib/engine/island.c), CG and Newton scaled
+// by 1 / (the trace of the island's M) instead.
 #include "engine/solver.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "engine/constraint.h"
+#include "engine/island.h"
 #include "engine/smooth.h"
 #include "util/util.h"
 
@@ -351,11 +354,14 @@ static int sameColumns(const JacRows* J, int i) {
 
 // ---- the primal cost -------------------------------------------------------------------------
 
-// the contact an elliptic row block starts, or NULL when row i does not start one
+// the contact an elliptic row block starts, or NULL when row i does not start one (the block's
+// rows are consecutive, of one contact: found from the rows, so that an island's rows, numbered
+// anew, find theirs)
 static const mjContact* ellipticStart(const mjData* d, int i) {
   if (d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC) return NULL;
-  const mjContact* con = d->contact + d->efc_id[i];
-  return con->efc_address == i ? con : NULL;
+  if (i && d->efc_type[i - 1] == mjCNSTR_CONTACT_ELLIPTIC && d->efc_id[i - 1] == d->efc_id[i])
+    return NULL;
+  return d->contact + d->efc_id[i];
 }
 
 // the scales taking jar of an elliptic block to the space where its cone is circular:
@@ -532,9 +538,8 @@ typedef struct {
 static int blockTop(const mjData* d, const JacRows* J, int r) {
   int first = r, last = r;
   if (d->efc_type[r] == mjCNSTR_CONTACT_ELLIPTIC) {
-    const mjContact* con = d->contact + d->efc_id[r];
-    first = con->efc_address;
-    last = first + con->dim - 1;
+    while (!ellipticStart(d, first)) first--;
+    last = first + d->contact[d->efc_id[r]].dim - 1;
   }
   int top = -1;
   for (int i = first; i <= last; i++) {
@@ -1142,10 +1147,10 @@ static mjtNum predicted(const Primal* p) {
 // factoring the Newton decrement with it); then iterate until the scaled improvement (when
 // positive), the gradient or Newton's decrement falls below tolerance, maxiter iterations,
 // or the line search finds no step
-static void solPrimal(const mjModel* m, mjData* d, int maxiter, int newton) {
+static void solPrimal(const mjModel* m, mjData* d, int maxiter, int newton, mjtNum scale) {
   int nv = m->nv, nefc = d->nefc;
   size_t mark = mj_markStack(d);
-  Primal p = {.m = m, .d = d, .nv = nv, .nefc = nefc, .newton = newton, .scale = costScale(m)};
+  Primal p = {.m = m, .d = d, .nv = nv, .nefc = nefc, .newton = newton, .scale = scale};
   mjtNum* buf = mj_stackAlloc(d, 8 * (size_t)nv + 2 * (size_t)nefc + (size_t)(nefc + 1) / 2);
   d->solver_niter = 0;
   if (!buf || !jacRows(m, d, &p.J) || (newton && !hessianInit(m, d, &p.J, nefc, &p.H))) {
@@ -1231,10 +1236,14 @@ static void solPrimal(const mjModel* m, mjData* d, int maxiter, int newton) {
 }
 
 // CG on the primal problem from qacc
-void mj_solCG(const mjModel* m, mjData* d, int maxiter) { solPrimal(m, d, maxiter, 0); }
+void mj_solCG(const mjModel* m, mjData* d, int maxiter) {
+  solPrimal(m, d, maxiter, 0, costScale(m));
+}
 
 // Newton on the primal problem from qacc
-void mj_solNewton(const mjModel* m, mjData* d, int maxiter) { solPrimal(m, d, maxiter, 1); }
+void mj_solNewton(const mjModel* m, mjData* d, int maxiter) {
+  solPrimal(m, d, maxiter, 1, costScale(m));
+}
 
 // ---- the dual problem (PGS, noslip) ------------------------------------------------------------
 
@@ -1789,9 +1798,9 @@ static inline mjtNum pgsSweep(Dual* q, mjData* d, int i, int nb, int cnt[2]) {
   return change;
 }
 
-// PGS on the dual problem from efc_force; then the primal quantities of the forces (the
-// states are those the last sweep set)
-void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
+// PGS on the dual problem from efc_force, improvement scaled by scale; then the primal
+// quantities of the forces (the states are those the last sweep set)
+static void solPGS(const mjModel* m, mjData* d, int maxiter, mjtNum scale) {
   int nefc = d->nefc;
   size_t mark = mj_markStack(d);
   Dual q;
@@ -1802,7 +1811,6 @@ void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
     mj_freeStack(d, mark);
     return;
   }
-  mjtNum scale = costScale(m);
   dualState(d);
 
   for (int iter = 0; iter < maxiter; iter++) {
@@ -1831,6 +1839,9 @@ void mj_solPGS(const mjModel* m, mjData* d, int maxiter) {
   dualFinish(m, d);
   mj_freeStack(d, mark);
 }
+
+// PGS on the dual problem from efc_force (solPGS)
+void mj_solPGS(const mjModel* m, mjData* d, int maxiter) { solPGS(m, d, maxiter, costScale(m)); }
 
 // ---- noslip: the friction rows without their regularizer -----------------------------------
 
@@ -1903,7 +1914,7 @@ static mjtNum noslipBlock(mjData* d, Dual* q, int i, int nb, const mjtNum* Ab) {
 // noslip_tolerance or maxiter sweeps; then qfrc_constraint, qacc and the states as PGS leaves
 // them.  As in MuJoCo, each sweep counts as a solver iteration, and the first one's
 // improvement includes dropping the regularizer, 0.5 sum R f^2 over every row.
-void mj_solNoSlip(const mjModel* m, mjData* d, int maxiter) {
+static void solNoSlip(const mjModel* m, mjData* d, int maxiter, mjtNum scale) {
   int nefc = d->nefc, iter0 = d->solver_niter;
   size_t mark = mj_markStack(d);
   Dual q;
@@ -1912,7 +1923,7 @@ void mj_solNoSlip(const mjModel* m, mjData* d, int maxiter) {
     mj_freeStack(d, mark);
     return;
   }
-  mjtNum scale = costScale(m), improvement = 0;
+  mjtNum improvement = 0;
   for (int i = 0; i < nefc; i++) {
     improvement += 0.5 * d->efc_R[i] * d->efc_force[i] * d->efc_force[i];
   }
@@ -1934,6 +1945,11 @@ void mj_solNoSlip(const mjModel* m, mjData* d, int maxiter) {
   int nactive = activeCount(d);
   for (int k = iter0; k < d->solver_niter && k < mjNSOLVER; k++) d->solver[k].nactive = nactive;
   mj_freeStack(d, mark);
+}
+
+// noslip after the main solver (solNoSlip)
+void mj_solNoSlip(const mjModel* m, mjData* d, int maxiter) {
+  solNoSlip(m, d, maxiter, costScale(m));
 }
 
 // ---- warmstart --------------------------------------------------------------------------------
@@ -1988,4 +2004,72 @@ void mj_solWarmstart(const mjModel* m, mjData* d) {
     if (cost_warm > cost_smooth) mju_copy(d->qacc, d->qacc_smooth, nv);
   }
   mj_freeStack(d, mark);
+}
+
+// ---- islands -----------------------------------------------------------------------------------
+
+// the solver of m->opt.solver from its start (and noslip after it when asked) island by island
+// (island.c), each island's view alone: CG and Newton scale improvement and gradient by
+// 1 / (the trace of the island's M), PGS and noslip by the model's costScale, as MuJoCo does;
+// the dofs of no island keep qacc_smooth and no constraint force; each island's iterations go
+// to island_niter, solver_niter and solver[] are island 0's.  0 when there is no island or too
+// little stack or arena (the caller then solves all rows at once)
+static int solveIslands(const mjModel* m, mjData* d, int noslip) {
+  size_t mark = mj_markStack(d);
+  mjIslands isl;
+  int* niter = NULL;
+  if (!mj_islandFind(m, d, &isl) || !isl.nisland ||
+      !(niter = mj_arenaAlloc(d, sizeof(int) * isl.nisland))) {
+    mj_freeStack(d, mark);
+    return 0;
+  }
+  for (int j = isl.nidof; j < m->nv; j++) {
+    d->qacc[isl.dof[j]] = d->qacc_smooth[isl.dof[j]];
+    d->qfrc_constraint[isl.dof[j]] = 0;
+  }
+  for (int k = 0; k < isl.nisland; k++) {
+    size_t markIsland = mj_markStack(d);
+    mjModel mi;
+    mjData di;
+    if (!mj_islandView(m, d, &isl, k, &mi, &di)) {
+      mj_freeStack(d, mark);
+      return 0;
+    }
+    di.solver_niter = 0;
+    if (m->opt.solver == mjSOL_PGS) {
+      solPGS(&mi, &di, m->opt.iterations, costScale(m));
+    } else {
+      mjtNum trace = 0;
+      for (int j = 0; j < mi.nv; j++) trace += di.qM[mi.dof_Madr[j]];
+      solPrimal(&mi, &di, m->opt.iterations, m->opt.solver != mjSOL_CG, 1 / trace);
+    }
+    if (noslip) solNoSlip(&mi, &di, m->opt.noslip_iterations, costScale(m));
+    mj_islandScatter(d, &di, &isl, k);
+    niter[k] = di.solver_niter;
+    if (k == 0) {
+      d->solver_niter = di.solver_niter;
+      memcpy(d->solver, di.solver, sizeof(d->solver));
+    }
+    mj_freeStack(d, markIsland);
+  }
+  d->nisland = isl.nisland;
+  d->island_niter = niter;
+  mj_freeStack(d, mark);
+  return 1;
+}
+
+// warmstart, then the solver of m->opt.solver and, with noslip, noslip after it: island by
+// island unless the island flag is disabled, else over all rows at once
+void mj_solConstraint(const mjModel* m, mjData* d, int noslip) {
+  d->solver_niter = 0;
+  d->nisland = 0;
+  d->island_niter = NULL;
+  mj_solWarmstart(m, d);
+  if (!(m->opt.disableflags & mjDSBL_ISLAND) && solveIslands(m, d, noslip)) return;
+  switch (m->opt.solver) {
+    case mjSOL_PGS: mj_solPGS(m, d, m->opt.iterations); break;
+    case mjSOL_CG: mj_solCG(m, d, m->opt.iterations); break;
+    default: mj_solNewton(m, d, m->opt.iterations); break;
+  }
+  if (noslip) mj_solNoSlip(m, d, m->opt.noslip_iterations);
 }

@@ -240,7 +240,7 @@ static int checkJoints(const mjModel* m, Msg* g) {
 // the last dof of the nearest body above with dofs (-1: none); row i of qM holds i and its
 // ancestors, so dof_Madr[i] = the sum of the earlier rows' lengths (1 + ancestors) and nM is
 // the sum over all rows; simple bodies hang from a static body, have no child bodies, and
-// dof_simplenum counts the run of simple dofs from each dof on
+// dof_simplenum counts the run of simple dofs from each dof on; the kinematic trees
 static int checkInertia(const mjModel* m, Msg* g) {
   long adr = 0;
   for (int i = 0; i < m->nv; i++) {
@@ -254,6 +254,24 @@ static int checkInertia(const mjModel* m, Msg* g) {
     adr += parent < 0 ? 1 : m->dof_Madr[parent + 1] - m->dof_Madr[parent] + 1;
   }
   if (differs(g, "nM", -1, m->nM, adr, "one row of 1 + ancestors per dof")) return 1;
+
+  // kinematic trees (the solver's islands join them): one starts at each body with dofs whose
+  // chain above has none, numbered in body order; static bodies have none (-1); a dof is in
+  // its body's tree
+  int ntree = 0;
+  for (int b = 0; b < m->nbody; b++) {
+    int p = m->body_parentid[b];
+    int tree = mj_bodyLastDof(m, b) < 0   ? -1
+               : mj_bodyLastDof(m, p) < 0 ? ntree++
+                                          : m->body_treeid[p];
+    if (differs(g, "body_treeid", b, m->body_treeid[b], tree,
+                "a new tree below a static body, else its parent's"))
+      return 1;
+  }
+  for (int i = 0; i < m->nv; i++)
+    if (differs(g, "dof_treeid", i, m->dof_treeid[i], m->body_treeid[m->dof_bodyid[i]],
+                "its body's tree"))
+      return 1;
 
   // simple bodies and the runs of simple dofs
   for (int b = 0; b < m->nbody; b++) {

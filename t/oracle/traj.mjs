@@ -27,10 +27,12 @@
 //   one-step quantities        1e-10
 //
 // --contacts: everything on, each model with its own integrator, solver, cone and iterations
-// (MuJoCo with `nativeccd` and `island` disabled, as libmj: libccd for the pairs without an
-// analytic function, one constraint problem for the whole model rather than one per island;
-// the environment variable FLAGS, a comma-separated list, replaces these two;
-// the same flags are passed to mjstep, which ignores them).  N steps (default 200) from the
+// (MuJoCo with `nativeccd` disabled: libccd for the pairs without an analytic function, as
+// libmj's contacts are checked most widely; constraint islands on, MuJoCo's default, each
+// island solved alone; the environment variable FLAGS, a comma-separated list of flags to
+// disable, replaces `nativeccd` (empty: MuJoCo's defaults); the same flags are passed to
+// mjstep).  With TRAJ_FIRST=E, the first frame of each run
+// beyond E is printed to stderr.  N steps (default 200) from the
 // default state and keyframe 0, the same controls, the same error measure; bound 1e-6 (the
 // issue's): both engines take the same solver iterations, so they differ by round-off (1e-12
 // here), but a solve that stops one iteration earlier in one of them, its improvement or
@@ -101,7 +103,7 @@ const AMPLIFY = 100;
 // --contacts: the bound of the first steps, the flags both engines run with, the long run's
 // tolerances and the perturbations explaining a statistic beyond them (header)
 const CONTACT_BOUND = 1e-6;
-const CONTACT_FLAGS = (process.env.FLAGS ?? 'nativeccd,island').split(',').filter(Boolean);
+const CONTACT_FLAGS = (process.env.FLAGS ?? 'nativeccd').split(',').filter(Boolean);
 const COM_REL = 1e-3, COM_ABS = 5e-4, CON_TOL = 0.1, CON_MIN = 0.5;
 const ENERGY_TOL = 1e-3, ENERGY_MIN = 1e-6;
 const LONG_PERTURB = [1e-15, -1e-15];
@@ -232,6 +234,19 @@ function trajErr(a, b, upto) {
   return e;
 }
 
+// with TRAJ_FIRST=E set: the first frame where the runs part by more than E (to stderr), to
+// find where a divergence starts
+function firstDeparture(name, a, b, upto) {
+  const bound = Number(process.env.TRAJ_FIRST);
+  for (let k = 0; k <= upto && k < a.time.length; k++) {
+    const e = trajErr(a, b, k);
+    if (e > bound) {
+      process.stderr.write(`${name}: first departure beyond ${bound} at frame ${k}: ${fmt(e)}\n`);
+      return;
+    }
+  }
+}
+
 // ---- inputs ------------------------------------------------------------------------------------
 
 // deterministic controls: actuator i follows mid + 0.8 half-range sin(2 pi f_i t + phase_i)
@@ -359,6 +374,7 @@ function trajectoryRow(oracle, file, info, key) {
       const upto = ref.warnStep >= 0 ? ref.warnStep - 1 : steps;
       if (ref.warnStep >= 0) row.blowup[i] = ref.warnStep;
       const e = row.err[i] = trajErr(ours, ref, upto);
+      if (process.env.TRAJ_FIRST) firstDeparture(info.name, ours, ref, upto);
       if (e > cell.bound && e !== Infinity) {
         const sens = PERTURB.map((p) => trajErr(oracle.trajectory(file, { ...opts, perturb: p }),
                                                 ref, upto) * PERTURB[0] / Math.abs(p));

@@ -69,11 +69,11 @@ node t/oracle/traj.mjs --bin "$tmp" --fwd "$tmp/fwd" $smooth "$@" || status=1
 # shellcheck disable=SC2086
 node t/oracle/traj.mjs --bin "$tmp" --contacts --seconds "${TRAJ_SECONDS:-10}" "$@" $extra ||
   status=1
-# the A1 under MuJoCo's default collision, nativeccd on (islands still off: libmj has none):
-# its legs touch each other, capsule and sphere contacts computed by their cores
+# the A1 under MuJoCo's defaults, nativeccd on: its legs touch each other, capsule and sphere
+# contacts computed by their cores
 a1=../shared/corpus/menagerie/unitree_a1/scene.xml
 if [ -n "$smooth" ] && [ -f "$a1" ]; then
-  FLAGS=island node t/oracle/traj.mjs --bin "$tmp" --contacts --seconds "${TRAJ_SECONDS:-10}" \
+  FLAGS= node t/oracle/traj.mjs --bin "$tmp" --contacts --seconds "${TRAJ_SECONDS:-10}" \
     "$a1" || status=1
 fi
 known_total traj

@@ -4,7 +4,7 @@
 //   node t/oracle/solver/cgrun.mjs --bin BIN MODEL.xml [START:STEPS]...
 //
 // For each START:STEPS (default 80:120 and 100:100): MuJoCo 3.14.0 runs MODEL from its default
-// state (nativeccd and island disabled, as libmj) and its whole state at step START, qpos, qvel
+// state (nativeccd and island disabled, in mjstep too) and its whole state at step START, qpos, qvel
 // and qacc_warmstart, starts mjstep (--init) for STEPS steps; every frame of mjstep's run is
 // within BOUND = 1e-9 of MuJoCo's (max |a-b| / max(1, |a|, |b|) over qpos and qvel).
 //
@@ -66,8 +66,8 @@ function mjstepRun(frame, n) {
                         [frame.time, ...frame.qpos, ...frame.qvel, ...frame.warm]
                           .map((x) => x.toPrecision(17)).join(',') + '\n');
   exec(path.join(bin, 'mjdump'), ['--from-csv', file, '-o', init, csv]);
-  exec(path.join(bin, 'mjstep'), [file, '-n', String(n), '--init', init,
-                                  '--fields', 'qpos,qvel', '-o', out]);
+  exec(path.join(bin, 'mjstep'), [file, '-n', String(n), '--init', init, '--disable', 'nativeccd',
+                                  '--disable', 'island', '--fields', 'qpos,qvel', '-o', out]);
   return exec(path.join(bin, 'mjdump'), ['--csv', out]).trim().split('\n').slice(1)
     .map((line) => line.split(',').map(Number));
 }
