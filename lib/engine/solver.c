@@ -34,6 +34,7 @@
 #include "engine/solver.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "engine/constraint.h"
@@ -1715,69 +1716,42 @@ static void dualState(mjData* d) {
   }
 }
 
-// the projected Gauss-Seidel updates of the dim rows from row i (of the given type) that
-// pgsBlock makes one by one (a pyramid's edges, or one row), each residual brought up to date
-// with the block's earlier changes: f_a -= (res_a + sum_{c<a} A(a,c) delta_c) / A(a,a), then
-// the row's bounds (friction loss box, non-negative but for equality rows) and its state,
-// counted in cnt (through a local count: cnt's int may alias efc_state); returns the dual cost
-// change.  With dim = 4 (a condim-3 pyramid, inlined) the sums are pushed instead, each
-// A(a,c) delta_c added to row a's sum as delta_c is found (in c's order from 0, as mju_dot adds
-// fewer than four terms): mju_dot's pair of deltas read back from memory, written one by one,
-// would wait for their stores to reach the cache
-static inline mjtNum pgsRows(mjData* d, int i, int dim, int type, const mjtNum* Ab,
-                             const mjtNum* ainv, const mjtNum* res, mjtNum* delta, int cnt[2]) {
-  mjtNum* f = d->efc_force + i;
-  mjtNum change = 0, sum[4] = {0, 0, 0, 0};
-  int c[2] = {0, 0};
-  for (int a = 0; a < dim; a++) {
-    mjtNum r = res[a] + (dim == 4 ? sum[a] : mju_dot(Ab + a * dim, delta, a)), old = f[a];
-    f[a] -= r * ainv[a];
-    if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
-      mjtNum fl = d->efc_frictionloss[i];
-      f[a] = f[a] < -fl ? -fl : (f[a] > fl ? fl : f[a]);
-    } else if (type != mjCNSTR_EQUALITY && f[a] < 0) {
-      f[a] = 0;
-    }
-    delta[a] = f[a] - old;
-    for (int b = a + 1; dim == 4 && b < 4; b++) sum[b] += Ab[b * 4 + a] * delta[a];
-    change += delta[a] * (r + 0.5 * Ab[a * dim + a] * delta[a]);
-    setState(d, i + a, rowState(d, i + a, type, f[a]), c);
-  }
-  cnt[0] += c[0];
-  cnt[1] += c[1];
-  return change;
-}
-
-// one projected Gauss-Seidel update of the block of `dim` rows at row i (a contact's rows, else
-// one row), its block of A in Ab (dim x dim), ainv = 1 / A's diagonal of its rows and
-// res = (A f + b) of its rows on entry; the forces' changes to delta, the new states counted
-// in cnt (blockState); returns the dual cost change
-static mjtNum pgsBlock(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum* ainv,
-                       const mjtNum* res, mjtNum* delta, int cnt[2]) {
+// the projected Gauss-Seidel update of row i alone (not an elliptic cone's), res = (A f + b)_i
+// on entry and aii = A(i, i): f_i -= res / A(i, i) (1 / A(i, i) in ainv), then the row's bounds
+// (friction loss box, non-negative but for equality rows) and its state, counted in cnt;
+// delta = the force's change; returns the dual cost change delta (res + aii delta / 2)
+static mjtNum pgsRow(mjData* d, int i, mjtNum aii, mjtNum ainv, mjtNum res, mjtNum* delta,
+                     int cnt[2]) {
   int type = d->efc_type[i];
   mjtNum* f = d->efc_force + i;
-  mjtNum change = 0;
-
-  // elliptic cone: MuJoCo's update of the block
-  if (type == mjCNSTR_CONTACT_ELLIPTIC) {
-    mjtNum old[6];
-    mju_copy(old, f, dim);
-    mju_ellipticPGS(f, Ab, res, d->contact[d->efc_id[i]].friction, dim);
-
-    // dual cost change: delta' res + 0.5 delta' Ab delta
-    for (int j = 0; j < dim; j++) delta[j] = f[j] - old[j];
-    for (int j = 0; j < dim; j++) {
-      change += delta[j] * (res[j] + 0.5 * mju_dot(Ab + j * dim, delta, dim));
-    }
-    blockState(d, i, dim, cnt);
-    return change;
+  mjtNum old = *f;
+  *f -= res * ainv;
+  if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
+    mjtNum fl = d->efc_frictionloss[i];
+    *f = *f < -fl ? -fl : (*f > fl ? fl : *f);
+  } else if (type != mjCNSTR_EQUALITY && *f < 0) {
+    *f = 0;
   }
+  *delta = *f - old;
+  setState(d, i, rowState(d, i, type, *f), cnt);
+  return *delta * (res + 0.5 * aii * *delta);
+}
 
-  // the rows in turn: a pyramid of condim 3 (the only other block of 4 rows) with its size and
-  // type constant (its short products unrolled, its bounds and states without type tests),
-  // other blocks as they come
-  if (dim == 4) return pgsRows(d, i, 4, mjCNSTR_CONTACT_PYRAMIDAL, Ab, ainv, res, delta, cnt);
-  return pgsRows(d, i, dim, type, Ab, ainv, res, delta, cnt);
+// MuJoCo's update of the elliptic contact's dim rows at row i, its block of A in Ab (dim x
+// dim) and res = (A f + b) of its rows on entry (mju_ellipticPGS); the forces' changes to
+// delta, the states counted in cnt (blockState); returns the dual cost change
+// delta' res + delta' Ab delta / 2
+static mjtNum pgsElliptic(mjData* d, int i, int dim, const mjtNum* Ab, const mjtNum* res,
+                          mjtNum* delta, int cnt[2]) {
+  mjtNum *f = d->efc_force + i, old[6], change = 0;
+  mju_copy(old, f, dim);
+  mju_ellipticPGS(f, Ab, res, d->contact[d->efc_id[i]].friction, dim);
+  for (int j = 0; j < dim; j++) delta[j] = f[j] - old[j];
+  for (int j = 0; j < dim; j++) {
+    change += delta[j] * (res[j] + 0.5 * mju_dot(Ab + j * dim, delta, dim));
+  }
+  blockState(d, i, dim, cnt);
+  return change;
 }
 
 // qfrc_constraint = J' f and qacc = qacc_smooth + inv(M) qfrc_constraint
@@ -1787,53 +1761,124 @@ static void dualFinish(const mjModel* m, mjData* d) {
   mju_addTo(d->qacc, d->qacc_smooth, m->nv);
 }
 
-// the sweep's update of the block of nb rows at row i: its residual, pgsBlock, then z brought
-// up to date; returns the dual cost change, the states counted in cnt; inlined with nb
-// constant for a pyramid of condim 3 and for a row alone (the block's tests fold)
-static inline mjtNum pgsSweep(Dual* q, mjData* d, int i, int nb, int cnt[2]) {
-  mjtNum res[10], delta[10];
-  blockResidual(q, d, i, nb, res);
-  mjtNum change = pgsBlock(d, i, nb, q->blk + q->bofs[i], q->Ainv + i, res, delta, cnt);
-  blockMove(q, i, nb, delta);
-  return change;
+// PCG32 (O'Neill), the generator of MuJoCo's PGS order: state' = state a + (inc | 1), the
+// output the xorshifted high bits rotated by the top five
+typedef struct {
+  uint64_t state, inc;
+} Pcg32;
+
+// the next 32 bits of rng
+static uint32_t pcgNext(Pcg32* rng) {
+  uint64_t old = rng->state;
+  rng->state = old * 6364136223846793005ULL + (rng->inc | 1);
+  uint32_t x = (uint32_t)(((old >> 18) ^ old) >> 27), rot = (uint32_t)(old >> 59);
+  return (x >> rot) | (x << ((-rot) & 31));
 }
 
-// PGS on the dual problem from efc_force, improvement scaled by scale; then the primal
+// a[0..n) permuted in place by Fisher-Yates from the last element down: a[i] swaps with
+// a[next % (i + 1)]
+static void shuffle(int* a, int n, Pcg32* rng) {
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int)(pcgNext(rng) % (uint32_t)(i + 1)), t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+  }
+}
+
+// Nesterov's extrapolation of the forces, f += beta (f - prev) (prev = f before it), projected
+// back: friction loss into its box, limits and contacts non-negative, an elliptic contact's
+// friction scaled into its cone (all zero with a negative normal force); z moves with f
+static void pgsMomentum(Dual* q, mjData* d, mjtNum* prev, mjtNum beta) {
+  mjtNum* f = d->efc_force;
+  for (int i = 0; i < d->nefc; i++) {
+    mjtNum fi = f[i];
+    f[i] += beta * (fi - prev[i]);
+    prev[i] = fi;
+  }
+  for (int i = 0; i < d->nefc; i++) {
+    int type = d->efc_type[i];
+    if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
+      mjtNum fl = d->efc_frictionloss[i];
+      f[i] = f[i] < -fl ? -fl : (f[i] > fl ? fl : f[i]);
+    } else if (type == mjCNSTR_CONTACT_ELLIPTIC) {
+      const mjContact* con = d->contact + d->efc_id[i];
+      mjtNum t = 0;
+      for (int j = 1; j < con->dim; j++) {
+        t += f[i + j] * f[i + j] / (con->friction[j - 1] * con->friction[j - 1]);
+      }
+      if (f[i] < 0) {
+        mju_zero(f + i, con->dim);
+      } else if (t > f[i] * f[i]) {
+        mjtNum scl = sqrt(f[i] * f[i] / fmax(mjMINVAL, t));
+        for (int j = 1; j < con->dim; j++) f[i + j] *= scl;
+      }
+      i += con->dim - 1;
+    } else if (type != mjCNSTR_EQUALITY && f[i] < 0) {
+      f[i] = 0;
+    }
+  }
+  for (int i = 0; i < d->nefc; i++) dualMove(q, i, f[i] - prev[i]);
+}
+
+// PGS on the dual problem from efc_force, improvement scaled by scale, as MuJoCo 3.14 iterates:
+// each sweep visits the rows (an elliptic contact's rows as one) in an order shuffled anew
+// (PCG32 seeded 0, 1 afresh each solve), each update with its current residual A f + b; before
+// a sweep, Nesterov's momentum f += beta (f - f_prev), beta = (k - 1) / (k + 2), projected
+// back (pgsMomentum), k counting the sweeps since it last restarted: it restarts when a sweep's
+// correction opposes the extrapolation, (f - f_mom)'(f_mom - f_prev) < 0.  Then the primal
 // quantities of the forces (the states are those the last sweep set)
 static void solPGS(const mjModel* m, mjData* d, int maxiter, mjtNum scale) {
-  int nefc = d->nefc;
+  int nefc = d->nefc, nunit = 0, k = 0;
   size_t mark = mj_markStack(d);
   Dual q;
   d->solver_niter = 0;
-  if (!dualInit(m, d, &q, 1)) {
+  int* unit = stackInt(d, nefc);
+  mjtNum *prev = mj_stackAlloc(d, nefc), *mom = mj_stackAlloc(d, nefc);
+  if (!unit || !prev || !mom || !dualInit(m, d, &q, 1)) {
     mj_warning(d, mjWARN_CNSTRFULL, nefc);
     mju_copy(d->qacc, d->qacc_smooth, m->nv);
     mj_freeStack(d, mark);
     return;
   }
   dualState(d);
+  for (int i = 0; i < nefc; i++) {
+    unit[nunit++] = i;
+    if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) i += d->contact[d->efc_id[i]].dim - 1;
+  }
+  Pcg32 rng = {0, 1};
+  pcgNext(&rng);
+  mju_copy(prev, d->efc_force, nefc);
 
   for (int iter = 0; iter < maxiter; iter++) {
-    // sweep the rows and blocks in order, each with its current residual A f + b; a block's
-    // forces are final for the sweep once updated, so its states are set and counted there
-    // (cnt: how many changed, how many are active)
-    mjtNum improvement = 0;
+    // momentum, then the sweep in a new order; a unit's forces are final for the sweep once
+    // updated, so its states are set and counted there (cnt: changed, active)
+    mjtNum beta = iter ? (mjtNum)(k - 1) / (mjtNum)(k + 2) : 0;
+    if (beta > 0) pgsMomentum(&q, d, prev, beta);
+    else mju_copy(prev, d->efc_force, nefc);
+    mju_copy(mom, d->efc_force, nefc);
+    shuffle(unit, nunit, &rng);
+    mjtNum improvement = 0, res[6], delta[6];
     int cnt[2] = {0, 0};
-    for (int i = 0, nb; i < nefc; i += nb) {
-      nb = q.bsize[i];
-      if (nb == 4) {
-        improvement -= pgsSweep(&q, d, i, 4, cnt);
-      } else if (nb == 1) {
-        improvement -= pgsSweep(&q, d, i, 1, cnt);
+    for (int u = 0; u < nunit; u++) {
+      int i = unit[u];
+      if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
+        int nb = q.bsize[i];
+        blockResidual(&q, d, i, nb, res);
+        improvement -= pgsElliptic(d, i, nb, q.blk + q.bofs[i], res, delta, cnt);
+        blockMove(&q, i, nb, delta);
       } else {
-        improvement -= pgsSweep(&q, d, i, nb, cnt);
+        improvement -= pgsRow(d, i, 1 / q.Ainv[i], q.Ainv[i], dualResidual(&q, d, i), delta, cnt);
+        dualMove(&q, i, delta[0]);
       }
     }
 
-    // statistics and the stopping test
+    // statistics, the restart test, the stopping test
     improvement *= scale;
     saveStats(d, iter, improvement, 0, 0, cnt[1], cnt[0], 0, 0);
     d->solver_niter = iter + 1;
+    mjtNum turn = 0;
+    for (int i = 0; iter && i < nefc; i++) turn += (d->efc_force[i] - mom[i]) * (mom[i] - prev[i]);
+    k = turn < 0 ? 0 : k + 1;
     if (improvement < m->opt.tolerance) break;
   }
   dualFinish(m, d);
