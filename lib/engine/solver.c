@@ -2053,12 +2053,25 @@ void mj_solWarmstart(const mjModel* m, mjData* d) {
 
 // ---- islands -----------------------------------------------------------------------------------
 
+// the solver of m->opt.solver and, with noslip, noslip on island mi, di (a view of m's, or m
+// itself): CG and Newton scaled by 1 / (the trace of the island's M), PGS and noslip by m's
+// costScale
+static void solveIsland(const mjModel* m, const mjModel* mi, mjData* di, int noslip) {
+  if (m->opt.solver == mjSOL_PGS) {
+    solPGS(mi, di, m->opt.iterations, costScale(m));
+  } else {
+    mjtNum trace = 0;
+    for (int j = 0; j < mi->nv; j++) trace += di->qM[mi->dof_Madr[j]];
+    solPrimal(mi, di, m->opt.iterations, m->opt.solver != mjSOL_CG, 1 / trace);
+  }
+  if (noslip) solNoSlip(mi, di, m->opt.noslip_iterations, costScale(m));
+}
+
 // the solver of m->opt.solver from its start (and noslip after it when asked) island by island
-// (island.c), each island's view alone: CG and Newton scale improvement and gradient by
-// 1 / (the trace of the island's M), PGS and noslip by the model's costScale, as MuJoCo does;
-// the dofs of no island keep qacc_smooth and no constraint force; each island's iterations go
-// to island_niter, solver_niter and solver[] are island 0's.  0 when there is no island or too
-// little stack or arena (the caller then solves all rows at once)
+// (island.c), each island's view alone (solveIsland), as MuJoCo does; the dofs of no island
+// keep qacc_smooth and no constraint force; each island's iterations go to island_niter,
+// solver_niter and solver[] are island 0's.  0 when there is no island or too little stack or
+// arena (the caller then solves all rows at once)
 static int solveIslands(const mjModel* m, mjData* d, int noslip) {
   size_t mark = mj_markStack(d);
   mjIslands isl;
@@ -2073,6 +2086,12 @@ static int solveIslands(const mjModel* m, mjData* d, int noslip) {
     d->qfrc_constraint[isl.dof[j]] = 0;
   }
   for (int k = 0; k < isl.nisland; k++) {
+    // one island of every dof (a robot's usual case) is the whole problem: solved in place
+    if (isl.nisland == 1 && isl.nidof == m->nv) {
+      solveIsland(m, m, d, noslip);
+      niter[0] = d->solver_niter;
+      break;
+    }
     size_t markIsland = mj_markStack(d);
     mjModel mi;
     mjData di;
@@ -2081,19 +2100,13 @@ static int solveIslands(const mjModel* m, mjData* d, int noslip) {
       return 0;
     }
     di.solver_niter = 0;
-    if (m->opt.solver == mjSOL_PGS) {
-      solPGS(&mi, &di, m->opt.iterations, costScale(m));
-    } else {
-      mjtNum trace = 0;
-      for (int j = 0; j < mi.nv; j++) trace += di.qM[mi.dof_Madr[j]];
-      solPrimal(&mi, &di, m->opt.iterations, m->opt.solver != mjSOL_CG, 1 / trace);
-    }
-    if (noslip) solNoSlip(&mi, &di, m->opt.noslip_iterations, costScale(m));
+    solveIsland(m, &mi, &di, noslip);
     mj_islandScatter(d, &di, &isl, k);
     niter[k] = di.solver_niter;
     if (k == 0) {
       d->solver_niter = di.solver_niter;
-      memcpy(d->solver, di.solver, sizeof(d->solver));
+      int n = di.solver_niter < mjNSOLVER ? di.solver_niter : mjNSOLVER;
+      memcpy(d->solver, di.solver, sizeof(mjSolverStat) * n);
     }
     mj_freeStack(d, markIsland);
   }
