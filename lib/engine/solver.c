@@ -1046,12 +1046,26 @@ static LinePoint lineNewton(Primal* p, const LinePoint* pt) {
   return q;
 }
 
+// end e of a bracket moved to each candidate in turn whose slope has e's sign and is nearer
+// zero (inside the bracket, the cost being convex); 1 when it moved
+static int lineMove(LinePoint* e, const LinePoint c[3]) {
+  int moved = 0;
+  for (int k = 0; k < 3; k++) {
+    if ((e->d1 < 0 && c[k].d1 < 0 && e->d1 < c[k].d1) ||
+        (e->d1 > 0 && c[k].d1 > 0 && e->d1 > c[k].d1)) {
+      *e = c[k];
+      moved = 1;
+    }
+  }
+  return moved;
+}
+
 // exact line search along p->search: the step minimizing the cost, found by 1-D Newton steps
 // until |d cost / d alpha| < gtol = tolerance ls_tolerance |search| / scale at a point that
 // improves on alpha = 0 (MuJoCo 3.11 on); first one-sided from 0 while the derivative stays
-// below -gtol (in the search's sense), then inside the bracket [lo, hi] from the Newton steps
-// of both ends and the midpoint (the midpoint itself when the bracket no longer shrinks, the
-// better end when the evaluations run out); returns the step, with *improve = cost(0) - cost
+// below -gtol (in the search's sense), then inside the bracket from the Newton steps of both
+// ends and the midpoint (the midpoint itself when the bracket no longer shrinks, the better
+// end when the evaluations run out); returns the step, with *improve = cost(0) - cost
 static mjtNum lineSearch(Primal* p, mjtNum* slope, mjtNum* improve) {
   const mjModel* m = p->m;
   mjData* d = p->d;
@@ -1100,36 +1114,37 @@ static mjtNum lineSearch(Primal* p, mjtNum* slope, mjtNum* improve) {
     goto done;
   }
 
-  // bracketed: lo has d1 < 0, hi has d1 > 0; candidates inside move the ends inward; the
-  // best converged candidate ends the search, and the midpoint when no end moves
-  LinePoint lo = dir > 0 ? prev : p1, hi = dir > 0 ? p1 : prev;
+  // bracketed between the last point (far) and the one before it (near), evaluations counted
+  // as MuJoCo counts them: each end carries its Newton point, the near end's being the far end
+  // itself (its Newton step) and the far end's evaluated once here; a round evaluates the
+  // midpoint and ends at the best converged of {far's Newton point, near's, the midpoint}, else
+  // moves each end to the candidates of its sign whose slope is nearer zero (lineMove) and
+  // evaluates the Newton point of an end that moved; when neither moves, the midpoint
+  LinePoint far = p1, near = prev, farNext = lineNewton(p, &p1), nearNext = p1;
   while (p->neval < maxeval) {
-    LinePoint c[3] = {lineNewton(p, &lo), lineNewton(p, &hi),
-                      {0.5 * (lo.alpha + hi.alpha), 0, 0, 0}};
-    lineEval(p, &c[2]);
-    LinePoint nlo = lo, nhi = hi;
+    LinePoint mid = {0.5 * (far.alpha + near.alpha), 0, 0, 0};
+    lineEval(p, &mid);
+    LinePoint c[3] = {farNext, nearNext, mid};
     int conv = -1;
     for (int k = 0; k < 3; k++) {
-      if (c[k].alpha <= lo.alpha || c[k].alpha >= hi.alpha) continue;
       if (fabs(c[k].d1) < gtol && (conv < 0 || c[k].cost < c[conv].cost)) conv = k;
-      if (c[k].d1 < 0 && c[k].alpha > nlo.alpha) nlo = c[k];
-      if (c[k].d1 > 0 && c[k].alpha < nhi.alpha) nhi = c[k];
     }
     if (conv >= 0) {
       best = c[conv];
       goto done;
     }
-    if (nlo.alpha == lo.alpha && nhi.alpha == hi.alpha) {
-      best = c[2];
+    int movedFar = lineMove(&far, c), movedNear = lineMove(&near, c);
+    if (movedFar) farNext = lineNewton(p, &far);
+    if (movedNear) nearNext = lineNewton(p, &near);
+    if (!movedFar && !movedNear) {
+      best = mid;
       goto done;
     }
-    lo = nlo;
-    hi = nhi;
   }
 
   // out of evaluations: the better end (at tolerance 0, MuJoCo's request for an exact solve,
   // every search ends here; refusing a step that does not improve would stop the solve short)
-  best = lo.cost <= hi.cost ? lo : hi;
+  best = far.cost <= near.cost ? far : near;
 
 done:
   *slope = p->scale * fabs(best.d1) / snorm;
