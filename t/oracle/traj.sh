@@ -52,11 +52,13 @@ if [ $# -eq 0 ]; then
   # the robots: meshes (plane-mesh, mesh-primitive, mesh-mesh), equality loops (cassie),
   # elliptic cones (a1, shadow hand, anymal), and the dog's many capsule contacts; the CG
   # scene of bodies dropped on elliptic cones, up to five islands (3.7e-7 from MuJoCo with
-  # islands off in both, 4.8e-9 with them, where its own spread is 2.6e-9)
+  # islands off in both, 4.8e-9 with them, where its own spread is 2.6e-9); ANYmal C's MJX
+  # scene, one Newton iteration of at most four line-search evaluations a step
   for f in menagerie/unitree_a1/scene menagerie/franka_emika_panda/scene \
            menagerie/pal_talos/scene_motor menagerie/shadow_hand/scene_right \
            menagerie/skydio_x2/scene menagerie/agility_cassie/scene \
-           menagerie/anybotics_anymal_c/scene dm_control/dog solver/cg_elliptic_drops; do
+           menagerie/anybotics_anymal_c/scene menagerie/anybotics_anymal_c/scene_mjx \
+           dm_control/dog solver/cg_elliptic_drops; do
     [ -f "$corpus/$f.xml" ] && extra="$extra $corpus/$f.xml"
   done
   # a falling, settling stack of four boxes (box-box face and edge contacts)
