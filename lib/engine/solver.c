@@ -19,8 +19,9 @@
 // Dual problem (PGS): minimize over the forces f
 //   0.5 f' A f + f' b,  A = J inv(M) J' + diag(R),  b = J qacc_smooth - aref
 // subject to the bounds of each row (friction loss box, non-negative limit and contact normal
-// forces, elliptic cones), by projected Gauss-Seidel over rows and contact blocks, along
-// MuJoCo's iterates (its elliptic update included).  A is never formed: with A = W'W + diag(R),
+// forces, elliptic cones), by projected Gauss-Seidel over rows and elliptic contacts, along
+// MuJoCo 3.14's iterates: a shuffled order each sweep, Nesterov's momentum between sweeps, its
+// elliptic update.  A is never formed: with A = W'W + diag(R),
 // W = D^-1/2 inv(L') J' sparse over each row's kinematic chains (half a solve with qLD), a
 // row's residual is its column of W against z = W f, kept up to date as the forces move.
 //
