@@ -11,11 +11,9 @@
 #include <string.h>
 
 #include "engine/constraint.h"
+#include "engine/model.h"
 #include "engine/smooth.h"
 #include "util/util.h"
-
-// n ints from d's stack (NULL when it is exhausted)
-static int* stackInt(mjData* d, size_t n) { return (int*)mj_stackAlloc(d, (n + 1) / 2); }
 
 // the root of tree t's set, halving the path on the way
 static int treeRoot(int* parent, int t) {
@@ -85,12 +83,13 @@ int mj_islandFind(const mjModel* m, mjData* d, mjIslands* isl) {
   int nv = m->nv, nefc = d->nefc, ntree = 0;
   for (int b = 0; b < m->nbody; b++)
     if (m->body_treeid[b] >= ntree) ntree = m->body_treeid[b] + 1;
-  int *parent = stackInt(d, ntree), *island = stackInt(d, ntree), *efctree = stackInt(d, nefc);
-  isl->dofadr = stackInt(d, ntree + 1);
-  isl->efcadr = stackInt(d, ntree + 1);
-  isl->dof = stackInt(d, nv);
-  isl->local = stackInt(d, nv);
-  isl->efc = stackInt(d, nefc);
+  int *parent = mj_stackInt(d, ntree), *island = mj_stackInt(d, ntree);
+  int* efctree = mj_stackInt(d, nefc);
+  isl->dofadr = mj_stackInt(d, ntree + 1);
+  isl->efcadr = mj_stackInt(d, ntree + 1);
+  isl->dof = mj_stackInt(d, nv);
+  isl->local = mj_stackInt(d, nv);
+  isl->efc = mj_stackInt(d, nefc);
   if (!parent || !island || !efctree || !isl->dofadr || !isl->efcadr || !isl->dof ||
       !isl->local || !isl->efc)
     return 0;
@@ -125,7 +124,7 @@ int mj_islandFind(const mjModel* m, mjData* d, mjIslands* isl) {
     isl->efcadr[k + 1] += isl->efcadr[k];
   }
   isl->nidof = isl->dofadr[n];
-  int *next = stackInt(d, n), rest = isl->nidof;
+  int *next = mj_stackInt(d, n), rest = isl->nidof;
   if (!next) return 0;
   memcpy(next, isl->dofadr, sizeof(int) * n);
   for (int j = 0; j < nv; j++) {
@@ -149,9 +148,9 @@ int mj_islandView(const mjModel* m, mjData* d, const mjIslands* isl, int k, mjMo
   mi->opt.jacobian = sparse ? mjJAC_SPARSE : mjJAC_DENSE;
 
   // the inertia and the dof vectors
-  mi->dof_parentid = stackInt(d, nv);
-  mi->dof_Madr = stackInt(d, nv);
-  mi->dof_simplenum = stackInt(d, nv);
+  mi->dof_parentid = mj_stackInt(d, nv);
+  mi->dof_Madr = mj_stackInt(d, nv);
+  mi->dof_simplenum = mj_stackInt(d, nv);
   di->qM = mj_stackAlloc(d, m->nM);
   di->qLD = mj_stackAlloc(d, m->nM);
   di->qLDiagInv = mj_stackAlloc(d, nv);
@@ -177,9 +176,9 @@ int mj_islandView(const mjModel* m, mjData* d, const mjIslands* isl, int k, mjMo
   for (int i = 0; i < nefc; i++) nJ += sparse ? d->efc_J_rownnz[efc[i]] : nv;
   di->nefc = nefc;
   di->nJ = nJ;
-  di->efc_type = stackInt(d, nefc);
-  di->efc_id = stackInt(d, nefc);
-  di->efc_state = stackInt(d, nefc);
+  di->efc_type = mj_stackInt(d, nefc);
+  di->efc_id = mj_stackInt(d, nefc);
+  di->efc_state = mj_stackInt(d, nefc);
   di->efc_D = mj_stackAlloc(d, nefc);
   di->efc_R = mj_stackAlloc(d, nefc);
   di->efc_frictionloss = mj_stackAlloc(d, nefc);
@@ -189,11 +188,11 @@ int mj_islandView(const mjModel* m, mjData* d, const mjIslands* isl, int k, mjMo
   di->efc_J = mj_stackAlloc(d, nJ);
   di->efc_J_rownnz = di->efc_J_rowadr = di->efc_J_colind = di->efc_J_rowlen = NULL;
   if (sparse) {
-    di->efc_J_rownnz = stackInt(d, nefc);
-    di->efc_J_rowadr = stackInt(d, nefc);
-    di->efc_J_colind = stackInt(d, nJ);
+    di->efc_J_rownnz = mj_stackInt(d, nefc);
+    di->efc_J_rowadr = mj_stackInt(d, nefc);
+    di->efc_J_colind = mj_stackInt(d, nJ);
   } else if (mj_denseRowLengths(mi)) {
-    di->efc_J_rowlen = stackInt(d, nefc);
+    di->efc_J_rowlen = mj_stackInt(d, nefc);
   }
   if (!di->efc_type || !di->efc_id || !di->efc_state || !di->efc_D || !di->efc_R ||
       !di->efc_frictionloss || !di->efc_aref || !di->efc_b || !di->efc_force || !di->efc_J ||
@@ -219,7 +218,9 @@ int mj_islandView(const mjModel* m, mjData* d, const mjIslands* isl, int k, mjMo
       mju_copy(di->efc_J + adr, d->efc_J + from, n);
       adr += n;
     } else {
-      for (int j = 0; j < nv; j++) di->efc_J[(size_t)i * nv + j] = d->efc_J[(size_t)r * m->nv + dof[j]];
+      mjtNum* to = di->efc_J + (size_t)i * nv;
+      const mjtNum* from = d->efc_J + (size_t)r * m->nv;
+      for (int j = 0; j < nv; j++) to[j] = from[dof[j]];
       if (di->efc_J_rowlen) di->efc_J_rowlen[i] = nv;
     }
   }

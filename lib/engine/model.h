@@ -4,6 +4,11 @@
 
 #include "mj.h"
 
+// n ints from d's stack (NULL when it is exhausted)
+static inline int* mj_stackInt(mjData* d, size_t n) {
+  return (int*)mj_stackAlloc(d, (n + 1) / 2);
+}
+
 // n rounded up to a multiple of 8, so every array of a buffer is 8-byte aligned
 static inline size_t mj_align8(size_t n) { return (n + 7) & ~(size_t)7; }
 

@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "engine/constraint.h"
+#include "engine/model.h"
 #include "engine/island.h"
 #include "engine/smooth.h"
 #include "util/util.h"
@@ -288,9 +289,6 @@ typedef struct {
   const mjtNum* val;  // values                    (nnz)
 } JacRows;
 
-// n ints from d's stack (NULL when it is exhausted)
-static int* stackInt(mjData* d, size_t n) { return (int*)mj_stackAlloc(d, (n + 1) / 2); }
-
 // the compressed rows of efc_J; a dense J's non-zeros (within each row's efc_J_rowlen when
 // kept) go to d's stack; 0 when it is too small
 static int jacRows(const mjModel* m, mjData* d, JacRows* J) {
@@ -304,7 +302,7 @@ static int jacRows(const mjModel* m, mjData* d, JacRows* J) {
   }
   size_t nJ = (size_t)nefc * nv;
   int rowlen = mj_denseRowLengths(m);
-  int *rownnz = stackInt(d, nefc), *rowadr = stackInt(d, nefc), *colind = stackInt(d, nJ);
+  int *rownnz = mj_stackInt(d, nefc), *rowadr = mj_stackInt(d, nefc), *colind = mj_stackInt(d, nJ);
   mjtNum* val = mj_stackAlloc(d, nJ);
   if (!rownnz || !rowadr || !colind || !val) return 0;
   for (int i = 0, adr = 0; i < nefc; i++) {
@@ -560,8 +558,8 @@ static int blockTop(const mjData* d, const JacRows* J, int r) {
 static int hessianStructure(const mjModel* m, mjData* d, const JacRows* J, int nefc,
                             Hessian* h) {
   int nv = m->nv;
-  int *colptr = stackInt(d, nv + 1), *next = stackInt(d, nv), *parent = stackInt(d, nv);
-  int *mark = stackInt(d, nv), *rownnz = stackInt(d, nv), *rowadr = stackInt(d, nv);
+  int *colptr = mj_stackInt(d, nv + 1), *next = mj_stackInt(d, nv), *parent = mj_stackInt(d, nv);
+  int *mark = mj_stackInt(d, nv), *rownnz = mj_stackInt(d, nv), *rowadr = mj_stackInt(d, nv);
   if (!colptr || !next || !parent || !mark || !rownnz || !rowadr) return 0;
 
   // explicit entries per column, then grouped by column (ent[colptr[i] ..])
@@ -575,7 +573,7 @@ static int hessianStructure(const mjModel* m, mjData* d, const JacRows* J, int n
     for (int q = 0; q < J->rownnz[r]; q++) colptr[c[q] + 1] += c[q] != top;
   }
   for (int i = 0; i < nv; i++) colptr[i + 1] += colptr[i];
-  int* ent = stackInt(d, colptr[nv]);
+  int* ent = mj_stackInt(d, colptr[nv]);
   if (!ent) return 0;
   memcpy(next, colptr, sizeof(int) * nv);
   for (int k = 0; k < nv; k++) {
@@ -623,7 +621,7 @@ static int hessianStructure(const mjModel* m, mjData* d, const JacRows* J, int n
       nL += rownnz[k];
       next[k] = nL;
     }
-    colind = stackInt(d, nL);
+    colind = mj_stackInt(d, nL);
     h->L = mj_stackAlloc(d, nL ? nL : 1);
     if (!colind || !h->L) return 0;
   }
@@ -639,7 +637,7 @@ static int hessianInit(const mjModel* m, mjData* d, const JacRows* J, int nefc, 
   h->nv = nv;
   h->sparse = mj_isSparse(m);
   h->x = mj_stackAlloc(d, nv);
-  h->U = stackInt(d, nv);
+  h->U = mj_stackInt(d, nv);
   h->JU = mj_stackAlloc(d, 12 * (size_t)nv);
   if (!h->x || !h->U || !h->JU) return 0;
   h->KU = h->JU + 6 * nv;
@@ -649,7 +647,7 @@ static int hessianInit(const mjModel* m, mjData* d, const JacRows* J, int nefc, 
     return h->L != NULL;
   }
   h->D = mj_stackAlloc(d, nv);
-  h->work = stackInt(d, 2 * (size_t)nv);
+  h->work = mj_stackInt(d, 2 * (size_t)nv);
   if (!h->D || !h->work) return 0;
   memset(h->work, 0, sizeof(int) * 2 * nv);
   return hessianStructure(m, d, J, nefc, h);
@@ -1386,18 +1384,18 @@ static void chainSolve(const mjtNum* qLD, const int* start, const int* ind, int 
 static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
   int nv = m->nv, nefc = d->nefc;
   JacRows J;
-  int *start = stackInt(d, nv + 1), *mark = stackInt(d, nv), *list = stackInt(d, nv);
+  int *start = mj_stackInt(d, nv + 1), *mark = mj_stackInt(d, nv), *list = mj_stackInt(d, nv);
   mjtNum *x = mj_stackAlloc(d, (size_t)GROUP * nv), *sd = mj_stackAlloc(d, nv);
   mjtNum** xr = (mjtNum**)mj_stackAlloc(d, nv);
   const mjtNum** lr = (const mjtNum**)mj_stackAlloc(d, nv);
-  q->wnnz = stackInt(d, nefc);
+  q->wnnz = mj_stackInt(d, nefc);
   q->wind = (int**)mj_stackAlloc(d, nefc);
-  q->wadr = stackInt(d, nefc);
-  q->wsame = stackInt(d, nefc);
-  q->bofs = stackInt(d, nefc);
-  q->bsize = stackInt(d, nefc);
-  q->bshared = stackInt(d, nefc);
-  q->qadr = stackInt(d, nefc);
+  q->wadr = mj_stackInt(d, nefc);
+  q->wsame = mj_stackInt(d, nefc);
+  q->bofs = mj_stackInt(d, nefc);
+  q->bsize = mj_stackInt(d, nefc);
+  q->bshared = mj_stackInt(d, nefc);
+  q->qadr = mj_stackInt(d, nefc);
   q->z = mj_stackAlloc(d, nv);
   q->zmove = mj_stackAlloc(d, nv);
   q->Ainv = mj_stackAlloc(d, nefc);
@@ -1432,7 +1430,7 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
     }
     if (q->wsame[i]) {
       q->wind[i] = q->wind[i - 1];
-    } else if ((q->wind[i] = stackInt(d, n))) {
+    } else if ((q->wind[i] = mj_stackInt(d, n))) {
       memcpy(q->wind[i], list, sizeof(int) * n);
     } else {
       return 0;
@@ -1848,7 +1846,7 @@ static void solPGS(const mjModel* m, mjData* d, int maxiter, mjtNum scale) {
   size_t mark = mj_markStack(d);
   Dual q;
   d->solver_niter = 0;
-  int* unit = stackInt(d, nefc);
+  int* unit = mj_stackInt(d, nefc);
   mjtNum *prev = mj_stackAlloc(d, nefc), *mom = mj_stackAlloc(d, nefc);
   if (!unit || !prev || !mom || !dualInit(m, d, &q, 1)) {
     mj_warning(d, mjWARN_CNSTRFULL, nefc);
