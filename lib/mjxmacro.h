@@ -43,6 +43,9 @@
   X(nmeshtexcoord) /* number of texture coordinates in all meshes */                            \
   X(nmeshface)   /* number of triangular faces in all meshes */                                 \
   X(nmeshgraph)  /* number of ints in all convex-hull graphs */                                 \
+  X(nmeshpoly)   /* number of polygons (flat hull faces) in all meshes */                        \
+  X(nmeshpolyvert) /* number of vertices in all polygons */                                     \
+  X(nmeshpolymap) /* number of polygons in all vertex-to-polygon maps */                        \
   X(nhfielddata) /* number of elevation points in all height fields */                          \
   X(ntexdata)    /* number of bytes in all texture images */                                    \
   X(nskin)       /* number of skins */                                                          \
@@ -228,6 +231,15 @@
   X(int,   mesh_facenormal,    nmeshface, 3) /* normal ids of each face */                       \
   X(int,   mesh_facetexcoord,  nmeshface, 3) /* texcoord ids of each face */                     \
   X(int,   mesh_graph,         nmeshgraph, 1) /* convex hull graph (see mesh.h) */               \
+  X(int,   mesh_polynum,       nmesh,    1) /* number of hull polygons */                        \
+  X(int,   mesh_polyadr,       nmesh,    1) /* first polygon address */                          \
+  X(mjtNum, mesh_polynormal,    nmeshpoly, 3) /* outward unit normal of each polygon */          \
+  X(int,   mesh_polyvertadr,   nmeshpoly, 1) /* first vertex address in mesh_polyvert */         \
+  X(int,   mesh_polyvertnum,   nmeshpoly, 1) /* number of vertices of each polygon */            \
+  X(int,   mesh_polyvert,      nmeshpolyvert, 1) /* polygon vertices (mesh vertex ids) */        \
+  X(int,   mesh_polymapadr,    nmeshvert, 1) /* first address in mesh_polymap per vertex */      \
+  X(int,   mesh_polymapnum,    nmeshvert, 1) /* number of polygons through each vertex */        \
+  X(int,   mesh_polymap,       nmeshpolymap, 1) /* polygon ids (within the mesh) by vertex */    \
   X(mjtNum, mesh_scale,         nmesh,    3) /* scaling applied to asset vertices */              \
   X(mjtNum, mesh_pos,           nmesh,    3) /* translation applied to asset vertices */          \
   X(mjtNum, mesh_quat,          nmesh,    4) /* rotation applied to asset vertices */             \

@@ -815,6 +815,11 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
     sz->nmeshtexcoord += me->ntexcoord;
     sz->nmeshface += me->nface;
     sz->nmeshgraph += mjcf_meshGraphSize(c->obj[K_MESH].p[i]);
+    if (mjcf_meshGraphSize(c->obj[K_MESH].p[i])) {
+      sz->nmeshpoly += me->npoly;
+      sz->nmeshpolyvert += me->npolyvert;
+      sz->nmeshpolymap += me->npolyvert;
+    }
   }
   sz->nmat = c->obj[K_MAT].n;
   sz->npair = c->obj[K_PAIR].n;

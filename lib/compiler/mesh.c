@@ -417,6 +417,10 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   // convex hull graph; its faces when the mesh has none
   rc = makeGraph(name, vert, nv, spec->maxhullvert, &out->graph, &out->ngraph, err, errsz);
   if (rc) goto done;
+  if (mj_meshPolygons(vert, nv, out->graph, out)) {
+    rc = mj_ioError(err, errsz, "%s: out of memory for the hull polygons", name);
+    goto done;
+  }
   int ngv = out->graph[0], ngf = out->graph[1];
   hullface = out->graph + 2 + 3 * ngv + 3 * ngf;
   int nf = d.nface ? d.nface : ngf;
@@ -468,18 +472,23 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
   mju_eig3Coarse(out->inertia, eigvec, out->quat, mat);
   mju_copy3(out->pos, com);
 
-  // frame change: v' = R' (v - pos), n' = R' n (in double, rounded to float)
+  // frame change: v' = R' (v - pos), n' = R' n (in double, rounded to float), R' formed as
+  // MuJoCo's compiler does, from the conjugate quaternion (the polygon normals below see its
+  // last bits)
+  double conj[4] = {out->quat[0], -out->quat[1], -out->quat[2], -out->quat[3]}, rt[9];
+  mju_quat2Mat(rt, conj);
   for (int i = 0; i < nv; i++) {
     double t[3];
     mju_sub3(t, vert + 3 * i, com);
-    mju_mulMatTVec3(vert + 3 * i, eigvec, t);
+    mju_mulMatVec3(vert + 3 * i, rt, t);
   }
   for (int i = 0; i < nn; i++) {
     float* n = normal + 3 * i;
     double t[3] = {n[0], n[1], n[2]}, r[3];
-    mju_mulMatTVec3(r, eigvec, t);
+    mju_mulMatVec3(r, rt, t);
     for (int k = 0; k < 3; k++) n[k] = (float)r[k];
   }
+  mj_meshPolygonNormals(vert, out);
 
   // outputs
   out->nvert = nv, out->nnormal = nn, out->nface = nf, out->ntexcoord = d.ntexcoord;
@@ -525,5 +534,7 @@ done:
 void mj_meshFree(mjMesh* mesh) {
   free(mesh->vert), free(mesh->normal), free(mesh->texcoord), free(mesh->face);
   free(mesh->facenormal), free(mesh->facetexcoord), free(mesh->graph);
+  free(mesh->polyvertnum), free(mesh->polyvert), free(mesh->polynormal);
+  free(mesh->polymapnum), free(mesh->polymap);
   memset(mesh, 0, sizeof *mesh);
 }

@@ -100,6 +100,12 @@ typedef struct {
   double volume;                   // volume, or surface area for shell inertia
   double inertia[3];               // principal inertia per unit density (decreasing)
   double aabb[6];                  // center and half sizes of the vertices in the mesh frame
+  int npoly;     int npolyvert;    // the hull's flat faces (mesh_polygon.c); their vertex count
+  int* polyvertnum;                // (npoly) vertices of each polygon
+  int* polyvert;                   // (npolyvert) their vertex ids, counterclockwise from outside
+  double* polynormal;              // (npoly x 3) outward unit normals in the mesh frame
+  int* polymapnum;                 // (nvert) polygons through each vertex
+  int* polymap;                    // (npolyvert) their ids, vertex by vertex
 } mjMesh;
 
 // compile one mesh; 0 on success, else nonzero and a message in err (nothing to free)
@@ -107,6 +113,16 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz);
 
 // free the arrays of a compiled mesh and zero it
 void mj_meshFree(mjMesh* mesh);
+
+// ---- hull polygons (mesh_polygon.c) -----------------------------------------------------------
+
+// the polygons of the hull graph (layout above) of vert (nvert x 3, as read) into out: npoly,
+// npolyvert, polyvertnum, polyvert, polymapnum, polymap (polynormal allocated, not filled);
+// 0 ok, 1 out of memory
+int mj_meshPolygons(const double* vert, int nvert, const int* graph, mjMesh* out);
+
+// the polygons' normals from vert (the mesh's final vertices, in double)
+void mj_meshPolygonNormals(const double* vert, mjMesh* out);
 
 // ---- file decoders (mesh_file.c) ---------------------------------------------------------------
 

@@ -388,14 +388,38 @@ void mjcf_meshBound(const mjMesh* me, double size[3], double* rbound, double aab
 // collide or whose faces are their hull's
 int mjcf_meshGraphSize(const Obj* o) { return o->keepgraph ? o->mesh.ngraph : 0; }
 
-// the mesh arrays: each compiled mesh appended to the flat vertex, normal, texcoord, face and
-// graph arrays
+// the hull polygons of mesh i (vertices from vert, polygons from *poly, polygon vertices and
+// map entries from *pvert): none unless its graph is kept
+static void fillPolygons(mjModel* m, int i, const mjMesh* me, int keep, int vert, int* poly,
+                         int* pvert) {
+  int npoly = keep ? me->npoly : 0;
+  m->mesh_polyadr[i] = *poly;
+  m->mesh_polynum[i] = npoly;
+  for (int p = 0, adr = *pvert; p < npoly; adr += me->polyvertnum[p++]) {
+    m->mesh_polyvertadr[*poly + p] = adr;
+    m->mesh_polyvertnum[*poly + p] = me->polyvertnum[p];
+    mju_copy3(m->mesh_polynormal + 3 * (*poly + p), me->polynormal + 3 * p);
+  }
+  for (int v = 0, adr = *pvert; v < me->nvert; adr += m->mesh_polymapnum[vert + v++]) {
+    m->mesh_polymapadr[vert + v] = adr;
+    m->mesh_polymapnum[vert + v] = keep ? me->polymapnum[v] : 0;
+  }
+  if (!keep) return;
+  memcpy(m->mesh_polyvert + *pvert, me->polyvert, sizeof(int) * me->npolyvert);
+  memcpy(m->mesh_polymap + *pvert, me->polymap, sizeof(int) * me->npolyvert);
+  *poly += me->npoly;
+  *pvert += me->npolyvert;
+}
+
+// the mesh arrays: each compiled mesh appended to the flat vertex, normal, texcoord, face,
+// graph and polygon arrays
 void mjcf_fillMeshes(Ctx* c, mjModel* m) {
-  int vert = 0, normal = 0, texcoord = 0, face = 0, graph = 0;
+  int vert = 0, normal = 0, texcoord = 0, face = 0, graph = 0, poly = 0, pvert = 0;
   for (int i = 0; i < m->nmesh; i++) {
     const Obj* o = c->obj[K_MESH].p[i];
     const mjMesh* me = &o->mesh;
     int ngraph = mjcf_meshGraphSize(o);
+    fillPolygons(m, i, me, ngraph > 0, vert, &poly, &pvert);
     m->mesh_vertadr[i] = vert;
     m->mesh_vertnum[i] = me->nvert;
     m->mesh_normaladr[i] = normal;

@@ -75,6 +75,14 @@ static int mayHaveMargin(const mjModel* m, int g1, int g2) {
 
 static int featureDetermined(const mjModel* m, const mjData* d, const mjContact* con);
 
+// the number of contacts of d between the geoms of contact con
+static int pairCount(const mjData* d, const mjContact* con) {
+  int n = 0;
+  for (int i = 0; i < d->ncon; i++)
+    n += d->contact[i].geom1 == con->geom1 && d->contact[i].geom2 == con->geom2;
+  return n;
+}
+
 // why contact con is not differentiated, NULL when it is: a pair of no kind (SDFs), a convex
 // solver's contact from libccd's MPR (nativeccd off: its point is no witness) or from
 // multiccd's turned copies (pairs with no sphere or ellipsoid), a height field's contact
@@ -86,8 +94,9 @@ static const char* contactRefusal(const mjModel* m, const mjData* d, const mjCon
   if (!kind) return "";
   if (convex && (m->opt.disableflags & mjDSBL_NATIVECCD))
     return " (libccd's MPR contact: nativeccd disabled)";
-  if (convex && !hfield && mjc_multiCCD(m, con->geom1, con->geom2))
+  if (convex && !hfield && mjc_multiCCD(m, con->geom1, con->geom2, mayHaveMargin(m, con->geom1, con->geom2)))
     return " (multiccd's contacts)";
+  if (convex && !hfield && pairCount(d, con) > 1) return " (multiccd's clipped faces)";
   if (hfield && mayHaveMargin(m, con->geom1, con->geom2)) return " with a margin";
   return kind == PAIR_FEATURE && !featureDetermined(m, d, con) ? ", face or edge on face" : NULL;
 }

@@ -70,12 +70,14 @@ typedef struct {
   const mjtNum (*prism[2])[3];
 } mjGeomPair;
 
-// whether multiccd's turned tries look for more contacts of geoms g1 and g2 (mjc_Convex):
-// multiccd not disabled, no sphere or ellipsoid, not two boxes or meshes under nativeccd
-int mjc_multiCCD(const mjModel* m, int g1, int g2);
+// whether multiccd's turned tries look for more contacts of geoms g1 and g2 with the margin
+// (mjc_Convex): multiccd not disabled, no sphere or ellipsoid, and nativeccd disabled or a
+// query giving one contact (mjc_queryContacts)
+int mjc_multiCCD(const mjModel* m, int g1, int g2, mjtNum margin);
 
-// one contact of the pair (MPR or, nativeccd on, GJK/EPA) and, with multiccd enabled, up to
-// four more found by turning the geoms slightly about the first contact
+// the pair's contacts: under nativeccd, GJK/EPA's (several for boxes and meshes touching face
+// on face, mjc_clipContacts); else, or when the query gives one, one contact (MPR or GJK/EPA)
+// and, with mjc_multiCCD, up to four more found by turning the geoms slightly about it
 int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                mjtNum margin);
 
@@ -101,6 +103,21 @@ mjtNum mjc_ConvexDistance(const mjModel* m, const mjGeomPair* gp, mjtNum distmax
 void mjc_geomSupport(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
                      const mjtNum dir[3], mjtNum res[3]);
 
+// ---- several contacts of boxes and meshes from one query (collision_clip.c) -------------------
+
+// the contacts of geoms gp (boxes or meshes) touching face on face or edge on face, from the
+// support ids (id) and points (pts, 3 x 3 per geom) of EPA's final face and its witness points
+// x1, x2: witness pairs w1 (on g1), w2 (on g2) and depths (<= 0) of up to mjMAXCONPAIR
+// points, at most four unless maxcon > 4; their count, 0 when the touch is no such pair of
+// features (EPA's one contact stands)
+int mjc_clipContacts(const mjModel* m, const mjGeomPair* gp, const int id[2][3],
+                     const mjtNum pts[2][9], const mjtNum x1[3], const mjtNum x2[3], int maxcon,
+                     mjtNum* w1, mjtNum* w2, mjtNum* depth);
+
+// the contacts one GJK/EPA query of geoms g1, g2 may give, as MuJoCo decides it: 1 with a
+// margin; 8 for two boxes; 4 for boxes and meshes (1 with multiccd disabled); else 1
+int mjc_queryContacts(const mjModel* m, int g1, int g2, mjtNum margin);
+
 // ---- height fields against convex geoms (collision_hfield.c) -------------------------------
 
 // the geom against the triangular prisms of the height field cells under its bounding box
@@ -120,8 +137,9 @@ void mjc_prismSupport(const mjtNum p[6][3], const mjtNum dir[3], mjtNum res[3]);
 
 // the support point of mesh geom g in its own frame in the direction dir (any length): the
 // hull vertex farthest along dir (hill climbing on the hull graph from hull vertex *warm, which
-// is updated to where it ends, NULL: from vertex 0; else a scan of all vertices)
-void mjc_meshSupport(const mjModel* m, int g, const mjtNum dir[3], int* warm, mjtNum res[3]);
+// is updated to where it ends, NULL: from vertex 0; else a scan of all vertices); returns the
+// vertex's id
+int mjc_meshSupport(const mjModel* m, int g, const mjtNum dir[3], int* warm, mjtNum res[3]);
 
 // the hull vertices of mesh geom g whose support v'l (l a unit direction in its frame) is
 // within tol of the largest: their count (1 a vertex, 2 an edge, more a face), the first two

@@ -255,31 +255,38 @@ static void turnAbout(const mjtNum o[3], const mjtNum rot[9], mjtNum pos[3], mjt
   mju_sub3(pos, pos, move);
 }
 
+int mjc_queryContacts(const mjModel* m, int g1, int g2, mjtNum margin) {
+  int t1 = m->geom_type[g1], t2 = m->geom_type[g2];
+  if (margin > 0) return 1;
+  if (t1 == mjGEOM_BOX && t2 == mjGEOM_BOX) return 8;
+  int faces1 = t1 == mjGEOM_BOX || t1 == mjGEOM_MESH;
+  int faces2 = t2 == mjGEOM_BOX || t2 == mjGEOM_MESH;
+  return faces1 && faces2 && !(m->opt.disableflags & mjDSBL_MULTICCD) ? 4 : 1;
+}
+
 // whether multiccd's turned tries look for more contacts of the pair (mjc_Convex): multiccd
 // not disabled (on by default since MuJoCo 3.8), neither geom a sphere or an ellipsoid, and
-// not a pair of boxes and meshes under nativeccd (MuJoCo clips their faces instead, which
-// this simulator does not do yet: they keep one contact)
-int mjc_multiCCD(const mjModel* m, int g1, int g2) {
+// nativeccd off or a query that gives one contact (boxes and meshes without a margin get theirs
+// from clipping instead)
+int mjc_multiCCD(const mjModel* m, int g1, int g2, mjtNum margin) {
   int t1 = m->geom_type[g1], t2 = m->geom_type[g2];
   if (m->opt.disableflags & mjDSBL_MULTICCD) return 0;
   if (t1 == mjGEOM_SPHERE || t1 == mjGEOM_ELLIPSOID || t2 == mjGEOM_SPHERE ||
       t2 == mjGEOM_ELLIPSOID)
     return 0;
-  int faces1 = t1 == mjGEOM_BOX || t1 == mjGEOM_MESH;
-  int faces2 = t2 == mjGEOM_BOX || t2 == mjGEOM_MESH;
-  return (m->opt.disableflags & mjDSBL_NATIVECCD) || !faces1 || !faces2;
+  return (m->opt.disableflags & mjDSBL_NATIVECCD) || mjc_queryContacts(m, g1, g2, margin) == 1;
 }
 
-// the pair's contacts: the first from mjc_ConvexPair; with mjc_multiCCD, four more tries with
-// g1 turned by +-1e-3 rad about each tangent axis of the first contact's frame through its
-// point, and g2 turned back, each new contact kept (with the first one's dist) when farther
-// than 1e-3 min(rbound) from all before
+// the pair's contacts: those of mjc_ConvexPair; when it gives one and mjc_multiCCD holds, four
+// more tries with g1 turned by +-1e-3 rad about each tangent axis of the first contact's frame
+// through its point, and g2 turned back, each new contact kept (with the first one's dist)
+// when farther than 1e-3 min(rbound) from all before
 int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                mjtNum margin) {
   mjGeomPair gp = {{g1, g2}, {d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2},
                    {d->geom_xmat + 9 * g1, d->geom_xmat + 9 * g2}, {NULL, NULL}};
   int ncon = mjc_ConvexPair(m, &gp, con, margin);
-  if (ncon != 1 || !mjc_multiCCD(m, g1, g2)) return ncon;
+  if (ncon != 1 || !mjc_multiCCD(m, g1, g2, margin)) return ncon;
 
   mjtNum frame[9], tol = 1e-3 * fmin(m->geom_rbound[g1], m->geom_rbound[g2]);
   mju_copy9(frame, con[0].frame);

@@ -25,9 +25,11 @@
 #define gjkMAXF (2 * gjkMAXV)       // polytope faces (a closed triangulation: 2 V - 4)
 #define gjkMAXE (3 * gjkMAXF)       // horizon edges of one expansion
 
-// a point of the Minkowski difference with its support points on A and B: w = a - b
+// a point of the Minkowski difference with its support points on A and B: w = a - b; id: the
+// support points' ids (a mesh's vertex, a box's corner bits, -1 for other shapes)
 typedef struct {
   mjtNum w[3], a[3], b[3];
+  int id[2];
 } Vertex;
 
 // a face of the polytope: vertices (counterclockwise seen from outside), outward unit normal,
@@ -92,20 +94,24 @@ typedef struct {
 } Pair;
 
 // world support point of geom g at (pos, mat) in the unit direction dir: pos + R s(R'dir); a
-// mesh climbs its hull from *warm (NULL: from its first vertex)
-static void supportAt(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
-                      const mjtNum dir[3], int* warm, mjtNum res[3]) {
+// mesh climbs its hull from *warm (NULL: from its first vertex).  Returns the point's id: a
+// mesh's vertex, a box's corner (bit k set: +size along axis k), else -1
+static int supportAt(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
+                     const mjtNum dir[3], int* warm, mjtNum res[3]) {
   // a sphere in the world frame: pos + r dir
   if (m->geom_type[g] == mjGEOM_SPHERE) {
     for (int k = 0; k < 3; k++) res[k] = m->geom_size[3 * g] * dir[k] + pos[k];
-    return;
+    return -1;
   }
   mjtNum local[3], sl[3];
+  int id = -1;
   mju_mulMatTVec3(local, mat, dir);
-  if (m->geom_type[g] == mjGEOM_MESH) mjc_meshSupport(m, g, local, warm, sl);
+  if (m->geom_type[g] == mjGEOM_MESH) id = mjc_meshSupport(m, g, local, warm, sl);
   else supportLocal(m->geom_type[g], m->geom_size + 3 * g, local, sl);
+  if (m->geom_type[g] == mjGEOM_BOX) id = (sl[0] > 0) | (sl[1] > 0) << 1 | (sl[2] > 0) << 2;
   mju_mulMatVec3(res, mat, sl);
   mju_addTo3(res, pos);
+  return id;
 }
 
 // world support point of geom g at (pos, mat) in the unit direction dir
@@ -116,12 +122,12 @@ void mjc_geomSupport(const mjModel* m, int g, const mjtNum pos[3], const mjtNum 
 
 // world support point of side i of the pair in the unit direction u: a geom inflated by
 // margin, its core (a sphere's center, the end of a capsule's segment pos +- h z nearer u; the
-// margin joins the radius), or a height field prism as it is
-static void geomSupport(const Pair* p, int i, const mjtNum u[3], mjtNum res[3]) {
+// margin joins the radius), or a height field prism as it is; returns its id (supportAt)
+static int geomSupport(const Pair* p, int i, const mjtNum u[3], mjtNum res[3]) {
   const mjGeomPair* gp = p->gp;
   if (gp->prism[i]) {
     mjc_prismSupport(gp->prism[i], u, res);
-    return;
+    return -1;
   }
   int g = gp->g[i];
   if (p->core[i]) {
@@ -130,10 +136,11 @@ static void geomSupport(const Pair* p, int i, const mjtNum u[3], mjtNum res[3]) 
     mjtNum h = p->m->geom_type[g] == mjGEOM_CAPSULE ? p->m->geom_size[3 * g + 1] : 0;
     if (mat[2] * u[0] + mat[5] * u[1] + mat[8] * u[2] < 0) h = -h;
     for (int k = 0; k < 3; k++) res[k] = mat[3 * k + 2] * h + gp->pos[i][k];
-    return;
+    return -1;
   }
-  supportAt(p->m, g, gp->pos[i], gp->mat[i], u, p->warm + i, res);
+  int id = supportAt(p->m, g, gp->pos[i], gp->mat[i], u, p->warm + i, res);
   for (int k = 0; k < 3; k++) res[k] += u[k] * p->margin;
+  return id;
 }
 
 // the center of side i of the pair: the geom's position, a prism's mean corner
@@ -148,8 +155,8 @@ static void sideCenter(const Pair* p, int i, mjtNum c[3]) {
 // support of A - B in the unit direction u: a = sA(u), b = sB(-u), w = a - b
 static void support(const Pair* p, const mjtNum u[3], Vertex* v) {
   mjtNum neg[3] = {-u[0], -u[1], -u[2]};
-  geomSupport(p, 0, u, v->a);
-  geomSupport(p, 1, neg, v->b);
+  v->id[0] = geomSupport(p, 0, u, v->a);
+  v->id[1] = geomSupport(p, 1, neg, v->b);
   mju_sub3(v->w, v->a, v->b);
 }
 
@@ -626,8 +633,11 @@ static void epaWitness(const Polytope* P, const Face* f, mjtNum a[3], mjtNum b[3
 // MuJoCo's mjc_ccd: the distance when separated by less than cutoff (cutoff 0: none sought),
 // -depth when they overlap, INFINITY when separated beyond cutoff.  Spheres and capsules go
 // first by their cores (r_i their radii plus margin): cores apart by d > tol give d - r1 - r2
-// with a and b moved by r1 and r2 along n = (b - a) / |b - a|
-static mjtNum query(Pair* p, mjtNum cutoff, int maxiter, mjtNum tol, mjtNum a[3], mjtNum b[3]) {
+// with a and b moved by r1 and r2 along n = (b - a) / |b - a|.  When EPA ran, *face is its final
+// face in P, else face->v[0] is -1
+static mjtNum query(Pair* p, mjtNum cutoff, int maxiter, mjtNum tol, mjtNum a[3], mjtNum b[3],
+                    Polytope* P, Face* face) {
+  face->v[0] = -1;
   Simplex S;
   mjtNum r[2] = {0, 0};
   for (int i = 0; i < 2; i++) {
@@ -656,28 +666,57 @@ static mjtNum query(Pair* p, mjtNum cutoff, int maxiter, mjtNum tol, mjtNum a[3]
   if (dist == INFINITY) return INFINITY;
   gjkWitness(&S, a, b);
   if (dist > tol || S.n < 2) return dist;
-  Polytope P;
   if (!fillSimplex(p, S.s, S.n)) return 0;
-  Face f = epa(p, S.s, &P, maxiter, tol);
-  epaWitness(&P, &f, a, b);
-  return -f.dist;
+  *face = epa(p, S.s, P, maxiter, tol);
+  epaWitness(P, face, a, b);
+  return -face->dist;
 }
 
 // ---- the contact -------------------------------------------------------------------------------
 
-// one contact of the geoms inflated by half the margin when they overlap (see the top): pos the
-// witness points' midpoint, the normal (a - b) / |a - b|
-int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin) {
-  int warm[2] = {0, 0};
-  Pair p = {m, gp, 0.5 * margin, warm, {0, 0}};
-  int maxiter = m->opt.ccd_iterations < gjkMAXITER ? m->opt.ccd_iterations : gjkMAXITER;
-  mjtNum a[3], b[3], dist = query(&p, 0, maxiter, m->opt.ccd_tolerance, a, b);
-  if (!(dist < 0)) return 0;
+// contact i of the pair from witness points a (on g1), b (on g2) and signed distance dist: pos
+// their midpoint, the normal (a - b) / |a - b|
+static void witnessContact(mjContact* con, mjtNum margin, mjtNum dist, const mjtNum a[3],
+                           const mjtNum b[3]) {
   con->dist = margin + dist;
   for (int k = 0; k < 3; k++) con->pos[k] = 0.5 * (a[k] + b[k]);
   mju_sub3(con->frame, a, b);
   mju_normalize3(con->frame);
   mju_zero3(con->frame + 3);
+}
+
+// the contacts of the geoms inflated by half the margin when they overlap (see the top): one
+// from EPA's witness points, or, for boxes and meshes touching face on face or edge on face
+// (mjc_queryContacts > 1), those of the clipped faces (collision_clip.c) when the deepest of
+// them penetrates
+int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin) {
+  int warm[2] = {0, 0};
+  Pair p = {m, gp, 0.5 * margin, warm, {0, 0}};
+  int maxiter = m->opt.ccd_iterations < gjkMAXITER ? m->opt.ccd_iterations : gjkMAXITER;
+  Polytope P;
+  Face f;
+  mjtNum a[3], b[3], dist = query(&p, 0, maxiter, m->opt.ccd_tolerance, a, b, &P, &f);
+  if (!(dist < 0)) return 0;
+  int maxcon = gp->prism[0] || gp->prism[1] ? 1 : mjc_queryContacts(m, gp->g[0], gp->g[1], margin);
+  if (maxcon > 1 && f.v[0] >= 0) {
+    int id[2][3];
+    mjtNum pts[2][9], w1[3 * mjMAXCONPAIR], w2[3 * mjMAXCONPAIR], depth[mjMAXCONPAIR];
+    for (int k = 0; k < 3; k++) {
+      const Vertex* v = P.v + f.v[k];
+      id[0][k] = v->id[0], id[1][k] = v->id[1];
+      mju_copy3(pts[0] + 3 * k, v->a);
+      mju_copy3(pts[1] + 3 * k, v->b);
+    }
+    int n = mjc_clipContacts(m, gp, id, pts, a, b, maxcon, w1, w2, depth);
+    if (n) {
+      mjtNum deepest = depth[0];
+      for (int i = 1; i < n; i++) deepest = fmin(deepest, depth[i]);
+      if (!(deepest < 0)) return 0;
+      for (int i = 0; i < n; i++) witnessContact(con + i, margin, depth[i], w1 + 3 * i, w2 + 3 * i);
+      return n;
+    }
+  }
+  witnessContact(con, margin, dist, a, b);
   return 1;
 }
 
@@ -691,7 +730,9 @@ mjtNum mjc_ConvexDistance(const mjModel* m, const mjGeomPair* gp, mjtNum distmax
   int warm[2] = {0, 0};
   Pair p = {m, gp, 0, warm, {0, 0}};
   int maxiter = m->opt.ccd_iterations < gjkMAXITER ? m->opt.ccd_iterations : gjkMAXITER;
-  mjtNum a[3], b[3], dist = query(&p, distmax, maxiter, m->opt.ccd_tolerance, a, b);
+  Polytope P;
+  Face f;
+  mjtNum a[3], b[3], dist = query(&p, distmax, maxiter, m->opt.ccd_tolerance, a, b, &P, &f);
   if (dist >= distmax) return distmax;
   if (fromto) {
     mju_copy3(fromto, a);

@@ -81,10 +81,13 @@ static void vertex(const Hull* h, int v, mjtNum res[3]) {
   for (int k = 0; k < 3; k++) res[k] = h->vert[3 * v + k];
 }
 
-// the support point of mesh geom g in its own frame in the direction dir (any length)
-void mjc_meshSupport(const mjModel* m, int g, const mjtNum dir[3], int* warm, mjtNum res[3]) {
+// the support point of mesh geom g in its own frame in the direction dir (any length); returns
+// its vertex id
+int mjc_meshSupport(const mjModel* m, int g, const mjtNum dir[3], int* warm, mjtNum res[3]) {
   Hull h = geomHull(m, g);
-  vertex(&h, farthest(&h, dir, warm), res);
+  int v = farthest(&h, dir, warm);
+  vertex(&h, v, res);
+  return v;
 }
 
 // the hull vertices of mesh geom g (all its vertices without a graph) whose support v'l (l a

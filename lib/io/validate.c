@@ -408,6 +408,28 @@ static int badGraph(const mjModel* m, Msg* g, int i) {
   return 0;
 }
 
+// the hull polygons of mesh i: its polygons inside the polygon arrays, each of at least three
+// vertices of the mesh, and each vertex's map block inside the map, naming polygons of the mesh
+static int badPolygons(const mjModel* m, Msg* g, int i) {
+  int npoly = m->mesh_polynum[i], adr = m->mesh_polyadr[i];
+  if (badBlock(g, "mesh_polyadr", i, adr, npoly, m->nmeshpoly, 0)) return 1;
+  for (int p = adr; p < adr + npoly; p++) {
+    int num = m->mesh_polyvertnum[p];
+    if (num < 3) return say(g, "mesh_polyvertnum[%d] = %d: a polygon needs 3 vertices", p, num);
+    if (badBlock(g, "mesh_polyvertadr", p, m->mesh_polyvertadr[p], num, m->nmeshpolyvert, 0) ||
+        badIds(g, "mesh_polyvert", m->mesh_polyvert + m->mesh_polyvertadr[p], num,
+               m->mesh_vertnum[i]))
+      return 1;
+  }
+  for (int v = m->mesh_vertadr[i]; v < m->mesh_vertadr[i] + m->mesh_vertnum[i]; v++) {
+    int num = m->mesh_polymapnum[v];
+    if (badBlock(g, "mesh_polymapadr", v, m->mesh_polymapadr[v], num, m->nmeshpolymap, 0) ||
+        badIds(g, "mesh_polymap", m->mesh_polymap + m->mesh_polymapadr[v], num, npoly))
+      return 1;
+  }
+  return 0;
+}
+
 // meshes, skins, height fields and textures: every block inside its array, every id inside
 // its block, so that collision, rays and rendering index only what exists
 static int checkAssets(const mjModel* m, Msg* g) {
@@ -428,6 +450,7 @@ static int checkAssets(const mjModel* m, Msg* g) {
         (outside(g, "mesh_graphadr", i, m->mesh_graphadr[i], 0, m->nmeshgraph) ||
          badGraph(m, g, i)))
       return 1;
+    if (badPolygons(m, g, i)) return 1;
   }
   for (int i = 0; i < m->nskin; i++) {
     int nvert = m->skin_vertnum[i], nbone = m->skin_bonenum[i];

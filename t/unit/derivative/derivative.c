@@ -397,13 +397,14 @@ Test(derivative, refusals) {
   cr_expect(A[0] == 7 && A[3] == 7);
   mj_deleteData(d);
   mj_deleteModel(m);
-  // a mesh cube on a box (face on face; with nativeccd disabled, MPR's contact) or on a
-  // capsule (multiccd's turned tries, on by default since MuJoCo 3.8, skip box and mesh pairs)
+  // a mesh cube on a box (face on face: the clipped faces' four contacts; with nativeccd
+  // disabled, MPR's contact) or on a capsule (multiccd's turned tries, on by default since
+  // MuJoCo 3.8, skip box and mesh pairs)
   for (int i = 0; i < 3; i++) {
     static const char* const flag[] = {"", "<flag nativeccd='disable'/>", ""};
     static const char* const base[] = {"box", "box", "capsule"};
     static const char* const size[] = {"1 1 0.1", "1 1 0.1", "0.1 1"};
-    static const char* const why[] = {", face or edge on face", " (libccd's MPR contact",
+    static const char* const why[] = {" (multiccd's clipped faces)", " (libccd's MPR contact",
                                       " (multiccd's contacts)"};
     char xml[512], want[100];
     snprintf(xml, sizeof(xml), "<mujoco><option>%s</option><asset><mesh name='c'"
