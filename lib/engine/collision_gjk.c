@@ -459,19 +459,22 @@ static mjtNum nearestTriangle(const mjtNum* p[3], mjtNum lam[3]) {
 }
 
 
-// the polytope
+// the polytope; c: its initial tetrahedron's centroid, inside it as it grows
 typedef struct {
   Vertex v[gjkMAXV];
   Face f[gjkMAXF];
+  mjtNum c[3];
   int nv, nf;
   int edge[gjkMAXE][2];
   int ne;
 } Polytope;
 
-// add face (i, j, k) with its normal; orient it away from the interior point c
+// add face (i, j, k) with its normal (j - i) x (k - i), turned away from the polytope's interior
+// point c; the face keeps the vertex order given (MuJoCo's: its winding follows GJK's simplex,
+// and multiccd reads features in that order)
 static void addFace(Polytope* P, int i, int j, int k, const mjtNum* c) {
   Face* f = P->f + P->nf++;
-  mjtNum e1[3], e2[3];
+  mjtNum e1[3], e2[3], r[3];
   mju_sub3(e1, P->v[j].w, P->v[i].w);
   mju_sub3(e2, P->v[k].w, P->v[i].w);
   mju_cross(f->n, e1, e2);
@@ -479,15 +482,8 @@ static void addFace(Polytope* P, int i, int j, int k, const mjtNum* c) {
   f->v[0] = i;
   f->v[1] = j;
   f->v[2] = k;
-  if (c) {
-    mjtNum r[3];
-    mju_sub3(r, P->v[i].w, c);
-    if (mju_dot3(r, f->n) < 0) {
-      f->v[1] = k;
-      f->v[2] = j;
-      mju_scl3(f->n, f->n, -1);
-    }
-  }
+  mju_sub3(r, P->v[i].w, c);
+  if (mju_dot3(r, f->n) < 0) mju_scl3(f->n, f->n, -1);
   f->dist = mju_dot3(f->n, P->v[i].w);
 }
 
@@ -567,7 +563,8 @@ static int nearestFace(const Polytope* P) {
 // polytope (a support point within ~1e-11 of nearly coplanar faces) and it does decrease,
 // the expansion stops and returns the face before it
 static Face epa(const Pair* p, const Vertex s[4], Polytope* P, int maxiter, mjtNum tol) {
-  mjtNum c[3] = {0, 0, 0};
+  mjtNum* c = P->c;
+  mju_zero3(c);
   P->nv = 4;
   P->nf = 0;
   for (int i = 0; i < 4; i++) {
@@ -601,7 +598,11 @@ static Face epa(const Pair* p, const Vertex s[4], Polytope* P, int maxiter, mjtN
 
     // cone from w to the horizon, keeping the removed faces' winding
     int iw = P->nv++;
-    for (int e = 0; e < P->ne; e++) addFace(P, P->edge[e][0], P->edge[e][1], iw, NULL);
+    for (int e = 0; e < P->ne; e++) {
+      addFace(P, P->edge[e][0], P->edge[e][1], iw, P->c);
+      Face* f = P->f + P->nf - 1;  // listed from w, as MuJoCo lists it
+      f->v[2] = f->v[1], f->v[1] = f->v[0], f->v[0] = iw;
+    }
   }
   return keep;
 }
