@@ -406,3 +406,43 @@ Test(collision, meshBoxFlatOnPlane) {
   mj_deleteData(d);
   mj_deleteModel(m);
 }
+
+Test(collision, meshOnBoxClippedFaces) {
+  // the box-shaped mesh (half-size 0.1) turned 30 degrees about z, resting 0.001 deep on a wide
+  // box (top at z = 0.1): face on face, so multiccd clips the mesh's bottom face by the box's
+  // top and returns its four bottom corners (all inside the top), each 0.001 deep, the normal
+  // +z, pos halfway between the faces; nativeccd off gives one contact
+  const char* xml =
+      "<mujoco><option>%s</option><asset><mesh name='m' vertex='-.1 -.1 -.1  .1 -.1 -.1  "
+      "-.1 .1 -.1  .1 .1 -.1 -.1 -.1 .1  .1 -.1 .1  -.1 .1 .1  .1 .1 .1'/></asset><worldbody>"
+      "<geom type='box' size='1 1 0.1'/><body><freejoint/><geom type='mesh' mesh='m'/></body>"
+      "</worldbody></mujoco>";
+  const mjtNum pi = acos(-1.0);
+  mjtNum q[7] = {0.02, -0.03, 0.199, cos(pi / 12), 0, 0, sin(pi / 12)};
+  char text[600];
+  snprintf(text, sizeof(text), xml, "");
+  mjData* d;
+  mjModel* m = load(text, q, &d);
+  cr_assert_eq(d->ncon, 4);
+  int seen[4] = {0, 0, 0, 0};
+  for (int i = 0; i < 4; i++) {
+    const mjContact* c = d->contact + i;
+    cr_assert(fabs(c->dist + 0.001) < 1e-8, "dist %.17g", c->dist);  // (float vertices)
+    mjtNum up[3] = {0, 0, 1};
+    near(c->frame, up, 3, 1e-12, "normal");
+    cr_assert(fabs(c->pos[2] - 0.0995) < 1e-8, "height %.17g", c->pos[2]);
+    // which corner: (+-0.1, +-0.1) turned by 30 degrees about the body's center
+    mjtNum x = c->pos[0] - 0.02, y = c->pos[1] + 0.03, ca = cos(pi / 6), sa = sin(pi / 6);
+    mjtNum lx = ca * x + sa * y, ly = -sa * x + ca * y;
+    cr_assert(fabs(fabs(lx) - 0.1) < 1e-7 && fabs(fabs(ly) - 0.1) < 1e-7, "%g %g", lx, ly);
+    seen[(lx > 0) + 2 * (ly > 0)] = 1;
+  }
+  cr_assert(seen[0] && seen[1] && seen[2] && seen[3]);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  snprintf(text, sizeof(text), xml, "<flag multiccd='disable'/>");
+  m = load(text, q, &d);
+  cr_assert_eq(d->ncon, 1);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
