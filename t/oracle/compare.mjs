@@ -30,10 +30,6 @@ const RTOL = 1e-10;
 const INVM_RTOL = 1e-9;
 const INVM_FIELDS = new Set(['dof_invweight0', 'body_invweight0', 'tendon_invweight0',
                              'actuator_acc0']);
-// hull polygon normals from the mesh's final double vertices: on TALOS 3 of 18865 polygons (2
-// of mesh 8, 1 of mesh 57) differ by up to 2.8e-9 although their vertex ids, vertices (as float)
-// and every other normal agree to round-off; cause not found.  These get 1e-8.
-const POLY_RTOL = 1e-8;
 let tol = RTOL;  // the tolerance of the field being compared
 const SHOWN = 4;  // mismatching fields printed per model
 
@@ -79,6 +75,32 @@ function diffLists(ours, theirs, exact, group = 1, gerr = null) {
 }
 
 // error of two quaternions up to sign
+// a hull polygon's normal is the unit (v1 - v0) x (v2 - v0) of its first three vertices, in
+// the double vertices before they are stored as float: a sliver (two of them 1e-8 apart on
+// TALOS) turns their last-bit differences into visible ones.  Each normal's error over its
+// own bound 1e-10 + 1e-14 k, k = |v|max |e|max / |(v1 - v0) x (v2 - v0)| (from our float
+// vertices): 2.8e-9 on TALOS where k = 2e7, twice 1e-15 k on one of Aloha's
+function polyNormalErrors(A, B) {
+  const out = [];
+  for (let mesh = 0; mesh < A.mesh_polyadr.length; mesh++) {
+    const va = A.mesh_vertadr[mesh];
+    for (let p = A.mesh_polyadr[mesh]; p < A.mesh_polyadr[mesh] + A.mesh_polynum[mesh]; p++) {
+      const ids = [0, 1, 2].map((k) => A.mesh_polyvert[A.mesh_polyvertadr[p] + k]);
+      const v = ids.map((i) => A.mesh_vert.slice(3 * (va + i), 3 * (va + i) + 3));
+      const e1 = v[1].map((x, k) => x - v[0][k]), e2 = v[2].map((x, k) => x - v[0][k]);
+      const c = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
+                 e1[0] * e2[1] - e1[1] * e2[0]];
+      const big = Math.max(...v.map((w) => Math.hypot(...w)));
+      const k = big * Math.max(Math.hypot(...e1), Math.hypot(...e2)) / Math.hypot(...c);
+      const bound = 1e-10 + 1e-14 * k;
+      for (let j = 3 * p; j < 3 * p + 3; j++) {
+        out.push(err(A.mesh_polynormal[j], B.mesh_polynormal[j]) / bound * RTOL);
+      }
+    }
+  }
+  return out;
+}
+
 function quatErr(p, q) {
   let plus = 0;
   let minus = 0;
@@ -188,10 +210,14 @@ function compareModel(ours, theirs, tables) {
       push(name, diffLists(addressed(A[name], A.names), addressed(B[name], B.names), true));
     } else if (/_pathadr$/.test(name)) {
       push(name, diffLists(addressed(A[name], A.paths), addressed(B[name], B.paths), true));
+    } else if (name === 'mesh_polynormal' &&
+               A.mesh_polynormal.length === B.mesh_polynormal.length) {
+      // scaled errors against RTOL (polyNormalErrors)
+      push(name, diffLists(polyNormalErrors(A, B), A.mesh_polynormal.map(() => 0), false));
     } else if (/quat$/.test(name)) {
       push(name, diffLists(A[name], B[name], false, 4, quatErr));
     } else {
-      tol = INVM_FIELDS.has(name) ? INVM_RTOL : name === 'mesh_polynormal' ? POLY_RTOL : RTOL;
+      tol = INVM_FIELDS.has(name) ? INVM_RTOL : RTOL;
       push(name, diffLists(A[name], B[name], type !== 'mjtNum' && type !== 'float'));
       tol = RTOL;
     }
