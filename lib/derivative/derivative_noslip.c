@@ -264,7 +264,7 @@ void mjd_noslipAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum* dfo
   if (nisland) memcpy(total, d->island_niter, sizeof(int) * nisland);
   mj_solMain(m, d);
   mjIslands isl;
-  if (nisland && d->nisland == nisland && mj_islandFind(m, d, &isl)) {
+  if (nisland && d->nisland == nisland && mj_islandFind(m, d, &isl) > 0) {
     for (int k = 0; k < nisland; k++)
       for (int e = isl.efcadr[k]; e < isl.efcadr[k + 1]; e++)
         nsweep[isl.efc[e]] = total[k] - d->island_niter[k];

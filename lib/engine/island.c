@@ -92,7 +92,7 @@ int mj_islandFind(const mjModel* m, mjData* d, mjIslands* isl) {
   isl->efc = mj_stackInt(d, nefc);
   if (!parent || !island || !efctree || !isl->dofadr || !isl->efcadr || !isl->dof ||
       !isl->local || !isl->efc)
-    return 0;
+    return -1;
 
   // join the trees of each constraint (its rows touch the same ones)
   for (int t = 0; t < ntree; t++) parent[t] = -1;
@@ -125,7 +125,7 @@ int mj_islandFind(const mjModel* m, mjData* d, mjIslands* isl) {
   }
   isl->nidof = isl->dofadr[n];
   int *next = mj_stackInt(d, n), rest = isl->nidof;
-  if (!next) return 0;
+  if (!next) return -1;
   memcpy(next, isl->dofadr, sizeof(int) * n);
   for (int j = 0; j < nv; j++) {
     int k = island[m->dof_treeid[j]];

@@ -17,8 +17,9 @@ typedef struct {
   int* local;    // each dof's position within its island, -1 if none       (nv)
 } mjIslands;
 
-// the islands of d's constraint rows, in arrays on d's stack (freed with it); 0 when the stack
-// is too small or a row touches no tree that moves (the solvers then solve all rows at once)
+// the islands of d's constraint rows, in arrays on d's stack (freed with it); 1, or 0 when a row
+// touches no tree that moves, -1 when the stack is too small (the solvers then solve all rows
+// at once)
 int mj_islandFind(const mjModel* m, mjData* d, mjIslands* isl);
 
 // island k as a model and data of their own, for the solvers: shallow copies of m and d whose

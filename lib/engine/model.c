@@ -252,7 +252,12 @@ double mj_constraintStackNeed(const mjModel* m, double rownnz, double nwide, int
   // (each within its row's chains: at most nJs values and nJs / 2 + R / 2 ints) and the
   // diagonal blocks (10 R: a block has at most 10 rows, a pyramidal condim-6 contact)
   double pgs = 13.5 * nv + nM / 2 + 15 * R + 1.5 * nJs + gather + 16;
-  return arena + (newton > pgs ? newton : pgs);
+
+  // the islands (island.c) below the solver: their index arrays (2 nbody + 2 nv + 2 R ints,
+  // within nbody + nv + R + 8) and an island's view (2 nM of inertia, 8.5 nv of dof vectors
+  // and ints, 9 R of row arrays, J's values and compressed columns: within 1.5 nJ + 8)
+  double islands = m->nbody + 9.5 * nv + 2 * nM + 10 * R + 1.5 * nJ + 16;
+  return arena + islands + (newton > pgs ? newton : pgs);
 }
 
 // the stack for the sizes of m (see model.h): a row touches the dofs of at most two chains;

@@ -33,8 +33,9 @@ double mj_stackNeed(const mjModel* m);
 
 // what the constraint stage needs above mj_stackNeed for m's njmax rows, of which at most
 // nwide (a tendon's) may touch every dof and the others at most rownnz dofs (two kinematic
-// chains): the efc arrays in the arena and the largest solver's stack (Newton's factor of
-// M + J'DJ, dense or over at most a full lower triangle; PGS's sparse columns of W); with
+// chains): the efc arrays in the arena, the islands with one island's view, and the largest
+// solver's stack (Newton's factor of M + J'DJ, dense or over at most a full lower triangle;
+// PGS's sparse columns of W); with
 // `dense` for a dense Jacobian (njmax x nv, gathered into compressed rows by the solvers)
 double mj_constraintStackNeed(const mjModel* m, double rownnz, double nwide, int dense);
 

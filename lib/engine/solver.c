@@ -1730,22 +1730,27 @@ static void dualState(mjData* d) {
   }
 }
 
+// force f of scalar row i (not an elliptic cone's) within its bounds: a friction loss row's
+// box [-frictionloss, frictionloss], non-negative but for equality rows
+static mjtNum rowBound(const mjData* d, int i, mjtNum f) {
+  int type = d->efc_type[i];
+  if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
+    mjtNum fl = d->efc_frictionloss[i];
+    return f < -fl ? -fl : (f > fl ? fl : f);
+  }
+  return type != mjCNSTR_EQUALITY && f < 0 ? 0 : f;
+}
+
 // the projected Gauss-Seidel update of row i alone (not an elliptic cone's), res = (A f + b)_i
 // on entry and aii = A(i, i): f_i -= res / A(i, i) (1 / A(i, i) in ainv), then the row's bounds
-// (friction loss box, non-negative but for equality rows) and its state, counted in cnt;
-// delta = the force's change; returns the dual cost change delta (res + aii delta / 2)
+// (rowBound) and its state, counted in cnt; delta = the force's change; returns the dual cost
+// change delta (res + aii delta / 2)
 static mjtNum pgsRow(mjData* d, int i, mjtNum aii, mjtNum ainv, mjtNum res, mjtNum* delta,
                      int cnt[2]) {
   int type = d->efc_type[i];
   mjtNum* f = d->efc_force + i;
   mjtNum old = *f;
-  *f -= res * ainv;
-  if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
-    mjtNum fl = d->efc_frictionloss[i];
-    *f = *f < -fl ? -fl : (*f > fl ? fl : *f);
-  } else if (type != mjCNSTR_EQUALITY && *f < 0) {
-    *f = 0;
-  }
+  *f = rowBound(d, i, *f - res * ainv);
   *delta = *f - old;
   setState(d, i, rowState(d, i, type, *f), cnt);
   return *delta * (res + 0.5 * aii * *delta);
@@ -1810,11 +1815,7 @@ static void pgsMomentum(Dual* q, mjData* d, mjtNum* prev, mjtNum beta) {
     prev[i] = fi;
   }
   for (int i = 0; i < d->nefc; i++) {
-    int type = d->efc_type[i];
-    if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
-      mjtNum fl = d->efc_frictionloss[i];
-      f[i] = f[i] < -fl ? -fl : (f[i] > fl ? fl : f[i]);
-    } else if (type == mjCNSTR_CONTACT_ELLIPTIC) {
+    if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
       const mjContact* con = d->contact + d->efc_id[i];
       mjtNum t = 0;
       for (int j = 1; j < con->dim; j++) {
@@ -1827,8 +1828,8 @@ static void pgsMomentum(Dual* q, mjData* d, mjtNum* prev, mjtNum beta) {
         for (int j = 1; j < con->dim; j++) f[i + j] *= scl;
       }
       i += con->dim - 1;
-    } else if (type != mjCNSTR_EQUALITY && f[i] < 0) {
-      f[i] = 0;
+    } else {
+      f[i] = rowBound(d, i, f[i]);
     }
   }
   for (int i = 0; i < d->nefc; i++) dualMove(q, i, f[i] - prev[i]);
@@ -2084,14 +2085,16 @@ static void solveIsland(const mjModel* m, const mjModel* mi, mjData* di, int nos
 // the solver of m->opt.solver from its start (and noslip after it when asked) island by island
 // (island.c), each island's view alone (solveIsland), as MuJoCo does; the dofs of no island
 // keep qacc_smooth and no constraint force; each island's iterations go to island_niter,
-// solver_niter and solver[] are island 0's.  0 when there is no island or too little stack or
-// arena (the caller then solves all rows at once)
+// solver_niter and solver[] are island 0's.  0 when there is no island, or too little stack or
+// arena, counted as mjWARN_CNSTRFULL (the caller then solves all rows at once)
 static int solveIslands(const mjModel* m, mjData* d, int noslip) {
   size_t mark = mj_markStack(d);
   mjIslands isl;
-  int* niter = NULL;
-  if (!mj_islandFind(m, d, &isl) || !isl.nisland ||
-      !(niter = mj_arenaAlloc(d, sizeof(int) * isl.nisland))) {
+  int* niter = NULL, found = mj_islandFind(m, d, &isl);
+  if (found > 0 && isl.nisland && !(niter = mj_arenaAlloc(d, sizeof(int) * isl.nisland)))
+    found = -1;
+  if (found <= 0 || !isl.nisland) {
+    if (found < 0) mj_warning(d, mjWARN_CNSTRFULL, d->nefc);
     mj_freeStack(d, mark);
     return 0;
   }
@@ -2110,6 +2113,7 @@ static int solveIslands(const mjModel* m, mjData* d, int noslip) {
     mjModel mi;
     mjData di;
     if (!mj_islandView(m, d, &isl, k, &mi, &di)) {
+      mj_warning(d, mjWARN_CNSTRFULL, d->nefc);
       mj_freeStack(d, mark);
       return 0;
     }

@@ -538,7 +538,7 @@ Test(solver, islands_are_trees_joined_by_rows) {
   cr_assert_eq(d->nisland, 2);
   size_t mark = mj_markStack(d);
   mjIslands isl;
-  cr_assert(mj_islandFind(m, d, &isl));
+  cr_assert_eq(mj_islandFind(m, d, &isl), 1);
   cr_assert_eq(isl.nisland, 2);
   cr_assert_eq(isl.nidof, 18);
   int dof[24], local[24];
