@@ -310,7 +310,7 @@ int mj_meshPolygons(const double* vert, int nvert, const int* graph, mjMesh* out
   out->polymap = malloc(sizeof(int) * (total + 1));
   if (!loop || !out->polyvertnum || !out->polyvert || !out->polymapnum || !out->polymap)
     goto done;
-  for (int k = pm.next[0]; pm.npoly && k >= 0; k = pm.next[k]) {
+  for (int k = pm.npoly ? pm.next[0] : -1; k >= 0; k = pm.next[k]) {
     const Poly* p = pm.poly + k - 1;
     for (int s = 0; s < p->nisland; s++) {
       int n = traceIsland(p, s, loop);
