@@ -75,9 +75,10 @@ typedef struct {
 // query giving one contact (mjc_queryContacts)
 int mjc_multiCCD(const mjModel* m, int g1, int g2, mjtNum margin);
 
-// the pair's contacts: under nativeccd, GJK/EPA's (several for boxes and meshes touching face
-// on face, mjc_clipContacts); else, or when the query gives one, one contact (MPR or GJK/EPA)
-// and, with mjc_multiCCD, up to four more found by turning the geoms slightly about it
+// the pair's contacts: under nativeccd, GJK/EPA's (several for boxes, meshes and cylinders
+// touching face or edge on face, mjc_clipContacts); else, or when the query gives one, one
+// contact (MPR or GJK/EPA) and, with mjc_multiCCD, up to four more found by turning the geoms
+// slightly about it
 int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                mjtNum margin);
 
@@ -103,7 +104,7 @@ mjtNum mjc_ConvexDistance(const mjModel* m, const mjGeomPair* gp, mjtNum distmax
 void mjc_geomSupport(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
                      const mjtNum dir[3], mjtNum res[3]);
 
-// ---- several contacts of boxes and meshes from one query (collision_clip.c) -------------------
+// ---- several contacts of boxes, meshes and cylinders from one query (collision_clip.c) ---------
 
 // the contacts of geoms gp (boxes or meshes) touching face on face or edge on face, from the
 // support ids (id) and points (pts, 3 x 3 per geom) of EPA's final face and its witness points
@@ -114,8 +115,9 @@ int mjc_clipContacts(const mjModel* m, const mjGeomPair* gp, const int id[2][3],
                      const mjtNum pts[2][9], const mjtNum x1[3], const mjtNum x2[3], int maxcon,
                      mjtNum* w1, mjtNum* w2, mjtNum* depth);
 
-// the contacts one GJK/EPA query of geoms g1, g2 may give, as MuJoCo decides it: 1 with a
-// margin; 8 for two boxes; 4 for boxes and meshes (1 with multiccd disabled); else 1
+// the contacts one GJK/EPA query of geoms g1, g2 may give, as MuJoCo 3.14 decides it: 1 with
+// a margin; 8 for two boxes; 4 for boxes, meshes and cylinders (1 with multiccd disabled);
+// else 1
 int mjc_queryContacts(const mjModel* m, int g1, int g2, mjtNum margin);
 
 // ---- height fields against convex geoms (collision_hfield.c) -------------------------------

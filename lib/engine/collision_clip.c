@@ -1,14 +1,16 @@
-// collision_clip.c: several contacts of a box or mesh pair from one GJK/EPA query, as MuJoCo
-// 3.14's multiccd finds them under nativeccd (its default).  EPA ends on a triangle of the
+// collision_clip.c: several contacts of a box, mesh or cylinder pair from one GJK/EPA query, as
+// MuJoCo 3.14's multiccd finds them under nativeccd (its default).  EPA ends on a triangle of the
 // Minkowski difference whose three vertices are pairs of support points; the distinct support
-// points of each geom there are its feature (one: a vertex, two: an edge, three: a face).  The
-// candidate faces of each feature (a box's by its corner bits, a mesh's by its hull polygons,
-// mesh_polymap) are compared:
+// points of each geom there are its feature (one: a vertex, two: an edge, three: a face; a
+// cylinder's support points are told apart by their cap only, and its feature is always its
+// side line through the first one, measured on the oracle).  The candidate faces of each
+// feature (a box's by its corner bits, a mesh's by its hull polygons, mesh_polymap; a cylinder
+// has none here: MuJoCo's clipping against its caps is not known) are compared:
 //   - a face of g1 and a face of g2 facing each other (normals' dot < -0.996): face on face;
 //   - else, when one feature is an edge or a vertex (g1's when its dimension is below 3 and
 //     not above g2's, else g2's when below 3), an edge of it (a vertex's edges: to the previous
-//     vertex of each polygon through it, or a box corner's three) nearly parallel to a face of
-//     the other (|dot| < 0.0888): edge on face;
+//     vertex of each polygon through it, or a box corner's three; a cylinder's side line) nearly
+//     parallel to a face of the other (|dot| < 0.0888): edge on face;
 //   - else the single EPA contact stands.
 // The edge or face of one geom is then clipped by the face of the other (Sutherland-Hodgman
 // against the planes through its edges along its normal n, a point inside when its offset is
@@ -27,7 +29,8 @@
 #define EDGE_TOL 0.0888  // an edge along a face: |dot| of its direction and the normal below
 #define CLIPMAX 256      // most vertices of a face or faces at a vertex handled (else one contact)
 
-// one geom of the pair: a box (size) or a mesh (vertices and hull polygons), at (pos, mat)
+// one geom of the pair: a box or a cylinder (size) or a mesh (vertices and hull polygons), at
+// (pos, mat)
 typedef struct {
   int type;
   const mjtNum *size, *pos, *mat;
@@ -76,6 +79,16 @@ static int featureDim(int id[3], mjtNum v[9]) {
     return 2;
   }
   return id[2] == id[0] || id[2] == id[1] ? 2 : 3;
+}
+
+// a cylinder's feature below a face (support points on one cap: a rim point; on both: an edge) as
+// its side line from the first point v to the other cap: v + 3 = v -+ 2 h z (z its axis)
+static void cylinderSide(const Shape* s, mjtNum v[9]) {
+  mjtNum r[3], l[3], z[3];
+  mju_sub3(r, v, s->pos);
+  mju_mulMatTVec3(l, s->mat, r);
+  worldDir(s, 0, 0, l[2] > 0 ? -2 * s->size[1] : 2 * s->size[1], z);
+  mju_add3(v + 3, v, z);
 }
 
 // the box face whose normal is within FACE_TOL of the unit-scaled direction dir: its world
@@ -176,12 +189,13 @@ static int meshFaces(const Shape* s, int dim, const int id[3], mjtNum* n, int* f
 }
 
 // the edges of a feature of dimension dim < 3 (points v, first support id id0): an edge's own
-// direction, or each edge leaving a vertex (a box corner's three, a mesh vertex's edge to the
-// previous vertex of each polygon through it): unit directions e and far ends; their count
+// direction (a cylinder's side line), or each edge leaving a vertex (a box corner's three, a
+// mesh vertex's edge to the previous vertex of each polygon through it): unit directions e and
+// far ends; their count
 static int featureEdges(const Shape* s, int dim, const mjtNum v[9], int id0, mjtNum* e,
                         mjtNum* end) {
   int count = 0;
-  if (dim == 2) {
+  if (dim == 2 || s->type == mjGEOM_CYLINDER) {
     mju_copy3(end, v + 3);
     count = 1;
   } else if (s->type == mjGEOM_BOX) {
@@ -412,10 +426,12 @@ static int edgeAlongFace(const mjtNum* e, int ke, const mjtNum* n, int kn, int r
   return 0;
 }
 
-// the faces of a feature: a box's or a mesh's
+// the faces of a feature: a box's or a mesh's (a cylinder's: none)
 static int featureFaces(const Shape* s, int dim, const int id[3], const mjtNum dir[3],
                         mjtNum* n, int* face) {
-  return s->type == mjGEOM_BOX ? boxFaces(s, dim, id, dir, n, face) : meshFaces(s, dim, id, n, face);
+  if (s->type == mjGEOM_CYLINDER) return 0;
+  if (s->type == mjGEOM_BOX) return boxFaces(s, dim, id, dir, n, face);
+  return meshFaces(s, dim, id, n, face);
 }
 
 int mjc_clipContacts(const mjModel* m, const mjGeomPair* gp, const int id[2][3],
@@ -431,6 +447,7 @@ int mjc_clipContacts(const mjModel* m, const mjGeomPair* gp, const int id[2][3],
     for (int k = 0; k < 3; k++) ids[i][k] = id[i][k];
     mju_copy(v[i], pts[i], 9);
     dim[i] = featureDim(ids[i], v[i]);
+    if (s[i].type == mjGEOM_CYLINDER) cylinderSide(s + i, v[i]);
   }
   // each geom's outward direction at the touch: g1's toward g2, g2's back
   mju_sub3(dir[0], x1, x2);

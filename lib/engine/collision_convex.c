@@ -259,15 +259,15 @@ int mjc_queryContacts(const mjModel* m, int g1, int g2, mjtNum margin) {
   int t1 = m->geom_type[g1], t2 = m->geom_type[g2];
   if (margin > 0) return 1;
   if (t1 == mjGEOM_BOX && t2 == mjGEOM_BOX) return 8;
-  int faces1 = t1 == mjGEOM_BOX || t1 == mjGEOM_MESH;
-  int faces2 = t2 == mjGEOM_BOX || t2 == mjGEOM_MESH;
+  int faces1 = t1 == mjGEOM_BOX || t1 == mjGEOM_MESH || t1 == mjGEOM_CYLINDER;
+  int faces2 = t2 == mjGEOM_BOX || t2 == mjGEOM_MESH || t2 == mjGEOM_CYLINDER;
   return faces1 && faces2 && !(m->opt.disableflags & mjDSBL_MULTICCD) ? 4 : 1;
 }
 
 // whether multiccd's turned tries look for more contacts of the pair (mjc_Convex): multiccd
 // not disabled (on by default since MuJoCo 3.8), neither geom a sphere or an ellipsoid, and
-// nativeccd off or a query that gives one contact (boxes and meshes without a margin get theirs
-// from clipping instead)
+// nativeccd off or a query that gives one contact (boxes, meshes and cylinders without a
+// margin get theirs from clipping instead)
 int mjc_multiCCD(const mjModel* m, int g1, int g2, mjtNum margin) {
   int t1 = m->geom_type[g1], t2 = m->geom_type[g2];
   if (m->opt.disableflags & mjDSBL_MULTICCD) return 0;

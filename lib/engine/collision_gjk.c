@@ -1,29 +1,33 @@
-// collision_gjk.c: the convex pairs without an analytic function when nativeccd is on (MuJoCo
-// 3.5.1's default), the same query as MuJoCo's mjc_ccd (measured on the oracle): GJK with the
-// signed-volume sub-distance algorithm finds the distance of the geoms, each inflated by half the
-// pair's margin, or that they intersect, and EPA expands GJK's final simplex into the polytope
-// face of the Minkowski difference A - B nearest the origin: the penetration depth and its
-// direction.  A sphere or a capsule enters GJK first as its center or segment (its core), its
-// radius (plus half the margin) subtracted from the distance found; only when the cores overlap
-// do GJK and EPA run on the whole geoms: so MuJoCo 3.14 computes distances (mj_geomDistance) and
-// contacts (at its default ccd_tolerance, against its own contacts at random poses: capsule-
-// cylinder 0.84 within 1e-9, capsule-ellipsoid 0.87, sphere-ellipsoid 1.00, where the whole
-// geoms gave 0.22, 0.15 and 0.03; the A1's legs touching each other, 200 steps with controls,
-// 2.4e-3 -> 1.6e-12).  A contact has dist = margin - depth (separated geoms within the margin
-// are penetrating inflated ones), the normal from g1 to g2 along the witness points'
-// difference and pos their midpoint.  GJK stops on the
-// Frank-Wolfe duality gap (below ccd_tolerance^2), EPA when a support point improves by less than
-// ccd_tolerance, both at opt.ccd_iterations.  Everything is on the C stack: the polytope has at
-// most 4 + gjkMAXITER vertices.
+// collision_gjk.c: the convex pairs without an analytic function when nativeccd is on (MuJoCo's
+// default), the same query as MuJoCo 3.14's mjc_ccd step for step (read from its source and
+// measured on the oracle): GJK with the signed-volume sub-distance algorithm finds the distance
+// of the geoms, each inflated by half the pair's margin, or that they intersect (when only
+// contacts are sought, MuJoCo's intersection test takes over once GJK holds four points), and
+// EPA grows a polytope around the origin from GJK's final simplex (a segment, triangle or
+// tetrahedron completed as MuJoCo completes it) until its face nearest the origin is within
+// ccd_tolerance of the Minkowski difference A - B: the penetration depth and its direction.
+// Short of convergence (35 iterations by default) on curved geoms, and on flat facets split
+// into triangles, the answer depends on the exact expansion: the candidate faces, their order,
+// the horizon walk and the arithmetic are MuJoCo's, so the contacts agree bit for bit at random
+// poses (t/oracle/collision/convex_native.mjs, defaults: every curved pair type 0.99-1.00 of its
+// contacts within 1e-9, where the earlier EPA of our own design gave 0.24-0.87).  A sphere or a
+// capsule enters GJK first as its center or segment (its core), its radius (plus half the
+// margin) subtracted from the distance found; only when the cores overlap do GJK and EPA run on
+// the whole geoms.  A contact has dist = margin - depth (separated geoms within the margin are
+// penetrating inflated ones), the normal from g1 to g2 along the witness points' difference
+// and pos their midpoint.  GJK stops on the Frank-Wolfe duality gap (below ccd_tolerance^2),
+// EPA when the depth's bounds close within ccd_tolerance, both at opt.ccd_iterations (at most
+// gjkMAXITER here).  Everything is on the C stack: the polytope holds 5 + gjkMAXITER vertices
+// and 6 gjkMAXITER faces.
+#include <float.h>
 #include <math.h>
 
 #include "engine/collision.h"
 #include "util/util.h"
 
 #define gjkMAXITER 500              // most EPA expansions, whatever ccd_iterations says
-#define gjkMAXV (4 + gjkMAXITER)    // polytope vertices
-#define gjkMAXF (2 * gjkMAXV)       // polytope faces (a closed triangulation: 2 V - 4)
-#define gjkMAXE (3 * gjkMAXF)       // horizon edges of one expansion
+#define gjkMAXV (5 + gjkMAXITER)    // polytope vertices: five to start, one per expansion
+#define gjkMAXF (6 * gjkMAXITER)    // polytope faces ever attached (MuJoCo's bound)
 
 // a point of the Minkowski difference with its support points on A and B: w = a - b; id: the
 // support points' ids (a mesh's vertex, a box's corner bits, -1 for other shapes)
@@ -32,12 +36,6 @@ typedef struct {
   int id[2];
 } Vertex;
 
-// a face of the polytope: vertices (counterclockwise seen from outside), outward unit normal,
-// signed distance of its plane from the origin
-typedef struct {
-  int v[3];
-  mjtNum n[3], dist;
-} Face;
 
 // the support point of a primitive of type `type` and size s in its own frame in the unit
 // direction dir: the farthest point along dir, in MuJoCo's arithmetic (its native support
@@ -109,6 +107,7 @@ static int supportAt(const mjModel* m, int g, const mjtNum pos[3], const mjtNum 
   if (m->geom_type[g] == mjGEOM_MESH) id = mjc_meshSupport(m, g, local, warm, sl);
   else supportLocal(m->geom_type[g], m->geom_size + 3 * g, local, sl);
   if (m->geom_type[g] == mjGEOM_BOX) id = (sl[0] > 0) | (sl[1] > 0) << 1 | (sl[2] > 0) << 2;
+  if (m->geom_type[g] == mjGEOM_CYLINDER) id = sl[2] > 0;
   mju_mulMatVec3(res, mat, sl);
   mju_addTo3(res, pos);
   return id;
@@ -158,13 +157,6 @@ static void support(const Pair* p, const mjtNum u[3], Vertex* v) {
   v->id[0] = geomSupport(p, 0, u, v->a);
   v->id[1] = geomSupport(p, 1, neg, v->b);
   mju_sub3(v->w, v->a, v->b);
-}
-
-// support of A - B in the direction dir (any length, (1, 0, 0) when it vanishes)
-static void supportDir(const Pair* p, const mjtNum dir[3], Vertex* v) {
-  mjtNum u[3] = {dir[0], dir[1], dir[2]};
-  mju_normalize3(u);
-  support(p, u, v);
 }
 
 // ---- GJK --------------------------------------------------------------------------------------
@@ -248,6 +240,27 @@ static mjtNum det3(const mjtNum a[3], const mjtNum b[3], const mjtNum c[3]) {
   return mju_dot3(a, bc);
 }
 
+// the numerators C (3) of point q's affine weights on triangle s, on the axis pair where the
+// triangle's shadow is largest (the last of ties in the order yz, xz, xy), and their
+// denominator: twice that shadow's signed area
+static mjtNum triCofactors(const mjtNum* const s[3], const mjtNum q[3], mjtNum C[3]) {
+  mjtNum mu[3] = {minor2(s[0], s[1], s[2], 1, 2), minor2(s[0], s[1], s[2], 0, 2),
+                  minor2(s[0], s[1], s[2], 0, 1)};
+  int c = fabs(mu[0]) >= fabs(mu[1]) && fabs(mu[0]) >= fabs(mu[2]) ? 0
+          : (fabs(mu[1]) >= fabs(mu[2]) ? 1 : 2);
+  int x = c == 0 ? 1 : 0, y = c == 2 ? 1 : 2;
+  C[0] = area2(q, s[1], s[2], x, y);
+  C[1] = area2(q, s[2], s[0], x, y);
+  C[2] = area2(q, s[0], s[1], x, y);
+  return mu[c];
+}
+
+// the affine weights lam (3) of point q (in the triangle's plane) on triangle s
+static void triAffine(mjtNum lam[3], const mjtNum* const s[3], const mjtNum q[3]) {
+  mjtNum C[3], M = triCofactors(s, q, C);
+  for (int i = 0; i < 3; i++) lam[i] = C[i] / M;
+}
+
 static void nearestIn(mjtNum* lam, const mjtNum* const s[], int n);
 
 // the simplex s (n points) without its points j whose cofactor disagrees (ok[j] = 0): the
@@ -287,17 +300,11 @@ static void nearestIn(mjtNum* lam, const mjtNum* const s[], int n) {
       return;
     }
 
-    // the foot's areas on the axis pair where the triangle's shadow is largest (M its area)
-    mjtNum mu[3] = {minor2(s[0], s[1], s[2], 1, 2), minor2(s[0], s[1], s[2], 0, 2),
-                    minor2(s[0], s[1], s[2], 0, 1)};
-    int c = fabs(mu[0]) >= fabs(mu[1]) && fabs(mu[0]) >= fabs(mu[2]) ? 0
-            : (fabs(mu[1]) >= fabs(mu[2]) ? 1 : 2);
-    int x = c == 0 ? 1 : 0, y = c == 2 ? 1 : 2;
-    mjtNum C[3] = {area2(p, s[1], s[2], x, y), area2(p, s[2], s[0], x, y),
-                   area2(p, s[0], s[1], x, y)};
-    for (int i = 0; i < 3; i++) ok[i] = sameSign(mu[c], C[i]);
+    // the foot's affine weights, inside when all share the sign of their denominator
+    mjtNum C[3], M = triCofactors(s, p, C);
+    for (int i = 0; i < 3; i++) ok[i] = sameSign(M, C[i]);
     if (ok[0] && ok[1] && ok[2]) {
-      for (int i = 0; i < 3; i++) lam[i] = C[i] / mu[c];
+      for (int i = 0; i < 3; i++) lam[i] = C[i] / M;
       return;
     }
     nearestFacet(lam, s, 3, ok);
@@ -318,7 +325,7 @@ static void nearestIn(mjtNum* lam, const mjtNum* const s[], int n) {
 // GJK's simplex: points of A - B, their weights and the nearest point x = sum lam_i w_i
 typedef struct {
   Vertex s[4];
-  int n;
+  int n, sep;  // sep: a last support point along -x showed the geoms apart
   mjtNum lam[4], x[3];
 } Simplex;
 
@@ -333,38 +340,94 @@ static int discrete(const Pair* p) {
   return 1;
 }
 
-// GJK from x = c1 - c2 (the sides' centers): each iteration takes the support point w in the
-// direction -x / |x| ((-1, 0, 0) when x vanishes), stops when the Frank-Wolfe duality gap 2 x'(x -
-// w) falls below tol^2 (0 when discrete), replaces the simplex by its sub-simplex nearest the
-// origin and x by that point, and stops when x no longer moves (by mjMINVAL per coordinate) or the
-// simplex is a tetrahedron holding the origin, or after maxiter.  Returns |x| as the last
-// iteration began (the distance when separated; 0 in a tetrahedron), or INFINITY as soon as w's
-// plane puts the origin farther than cutoff (x'w > 0 and (x'w)^2 / |x|^2 >= cutoff^2; cutoff 0:
-// any separation)
+// the unit normal n of triangle (a, b, c) along (c - a) x (b - a) and its plane's signed
+// distance n'a from the origin; DBL_MAX when the triangle is degenerate (|n|^2 outside
+// [mjMINVAL^2, 1e20])
+static mjtNum planeDist(mjtNum n[3], const mjtNum a[3], const mjtNum b[3], const mjtNum c[3]) {
+  mjtNum e1[3], e2[3];
+  mju_sub3(e1, c, a);
+  mju_sub3(e2, b, a);
+  mju_cross(n, e1, e2);
+  mjtNum n2 = mju_dot3(n, n);
+  if (!(n2 > mjMINVAL * mjMINVAL && n2 < 1e20)) return DBL_MAX;
+  mju_scl3(n, n, 1 / sqrt(n2));
+  return mju_dot3(n, a);
+}
+
+// MuJoCo's intersection test, run when only contacts are sought and GJK holds four points: the
+// face of the tetrahedron S->s with the least signed distance (face i opposite vertex i, its
+// normal from the winding), while not positive, has its opposite vertex replaced by the
+// support point along its normal, and two vertices swap to keep the winding.  Returns 1 when the
+// origin is inside (S->s the tetrahedron), 0 when a support point shows the origin outside the
+// difference, -1 when undecided (the origin on a face's plane, or *k reaching kmax)
+static int gjkIntersect(const Pair* p, Simplex* S, int* k, int kmax) {
+  Vertex v[4] = {S->s[0], S->s[1], S->s[2], S->s[3]};
+  int s[4] = {0, 1, 2, 3};
+  for (; *k < kmax; (*k)++) {
+    mjtNum d[4], n[4][3];
+    d[0] = planeDist(n[0], v[s[2]].w, v[s[1]].w, v[s[3]].w);
+    d[1] = planeDist(n[1], v[s[0]].w, v[s[2]].w, v[s[3]].w);
+    d[2] = planeDist(n[2], v[s[1]].w, v[s[0]].w, v[s[3]].w);
+    d[3] = planeDist(n[3], v[s[0]].w, v[s[1]].w, v[s[2]].w);
+    if (!d[0] || !d[1] || !d[2] || !d[3]) return -1;
+    int i = d[0] < d[1] ? 0 : 1, j = d[2] < d[3] ? 2 : 3, f = d[i] < d[j] ? i : j;
+    if (d[f] > 0) {
+      for (int q = 0; q < 4; q++) S->s[q] = v[s[q]];
+      return 1;
+    }
+    support(p, n[f], v + s[f]);
+    if (mju_dot3(n[f], v[s[f]].w) < 0) return 0;
+    i = (f + 1) & 3, j = (f + 2) & 3;
+    int t = s[i];
+    s[i] = s[j], s[j] = t;
+  }
+  return -1;
+}
+
+// GJK from x = c1 - c2 (the sides' centers), as MuJoCo 3.14's: each iteration stops when |x|
+// is below tol (mjMINVAL when discrete) or no longer changes (by mjMINVAL), else takes the
+// support point w in the direction -x / |x|, stops when the Frank-Wolfe duality gap x'(x - w)
+// falls below tol^2 / 2 (0 when discrete), replaces the simplex by its sub-simplex nearest the
+// origin and x by that point, and stops when the simplex is a tetrahedron holding the origin,
+// or after maxiter.  When only contacts are sought (cutoff 0), the first four points go to
+// gjkIntersect instead, and GJK goes on only when it is undecided.  Returns |x| (the distance
+// when separated; 0 in a tetrahedron), or INFINITY as soon as w's plane puts the origin farther
+// than cutoff (x'w > 0 and x'w >= cutoff |x|; cutoff 0: any separation).  S->sep: a last
+// support point along -x has x'w > 0 (MuJoCo's final check; it also moves a mesh's climb start
+// as MuJoCo's does).  A gap closed at once leaves the centers as the witness points
 static mjtNum gjk(const Pair* p, Simplex* S, mjtNum cutoff, int maxiter, mjtNum tol) {
-  mjtNum c2[3], eps = discrete(p) ? 0 : tol * tol;
+  int disc = discrete(p);
+  mjtNum c2[3], eps = disc ? 0 : 0.5 * tol * tol, least = disc ? mjMINVAL : tol;
   sideCenter(p, 0, S->x);
   sideCenter(p, 1, c2);
   mju_sub3(S->x, S->x, c2);
-  mjtNum lam[4] = {1, 0, 0, 0}, dist = mju_norm3(S->x);
-  int n = 0;
+  mjtNum lam[4] = {1, 0, 0, 0}, xn = mju_norm3(S->x), prev = 0;
+  int n = 0, intersect = cutoff == 0;
+  S->sep = 0;
   for (int k = 0; k < maxiter; k++) {
+    if (xn < least || fabs(prev - xn) < mjMINVAL) break;
+
     // the support point toward the origin
-    mjtNum u[3] = {-1, 0, 0}, xx = mju_dot3(S->x, S->x), gap[3];
-    dist = sqrt(xx);
-    if (xx > mjMINVAL * mjMINVAL) {
-      mju_scl3(u, S->x, 1 / dist);
-      mju_scl3(u, u, -1);
-    }
+    mjtNum u[3], gap[3];
+    mju_scl3(u, S->x, 1 / xn);
+    mju_scl3(u, u, -1);
     support(p, u, S->s + n);
     const mjtNum* w = S->s[n].w;
     mju_sub3(gap, S->x, w);
-    if (2 * mju_dot3(S->x, gap) < eps) {
-      if (!k) n = 1;
-      break;
-    }
+    if (mju_dot3(S->x, gap) < eps) break;
     mjtNum xw = mju_dot3(S->x, w);
-    if (xw > 0 && (cutoff == 0 || xw * xw / xx >= cutoff * cutoff)) return INFINITY;
+    if (xw > 0 && (cutoff == 0 || xw >= cutoff * xn)) return INFINITY;
+
+    // four points and only contacts sought: the intersection test decides if it can
+    if (n == 3 && intersect) {
+      int in = gjkIntersect(p, S, &k, maxiter);
+      if (in >= 0) {
+        S->n = in ? 4 : 0;
+        mju_copy4(S->lam, lam);  // no witness: EPA finds the contact
+        return in ? 0 : INFINITY;
+      }
+      intersect = 0;
+    }
 
     // the sub-simplex nearest the origin: the points of nonzero weight
     const mjtNum* pts[4] = {S->s[0].w, S->s[1].w, S->s[2].w, S->s[3].w};
@@ -376,19 +439,30 @@ static mjtNum gjk(const Pair* p, Simplex* S, mjtNum cutoff, int maxiter, mjtNum 
       S->s[n] = S->s[i];
       lam[n++] = lam[i];
     }
-
-    // the next x, unless it stays
-    mjtNum next[3];
     for (int i = 0; i < n; i++) pts[i] = S->s[i].w;
-    combine(next, lam, pts, n);
-    if (fabs(next[0] - S->x[0]) < mjMINVAL && fabs(next[1] - S->x[1]) < mjMINVAL &&
-        fabs(next[2] - S->x[2]) < mjMINVAL) break;
-    mju_copy3(S->x, next);
+    combine(S->x, lam, pts, n);
+    prev = xn;
+    xn = mju_norm3(S->x);
     if (n == 4) break;
+  }
+  if (!n) {
+    n = 1;
+    sideCenter(p, 0, S->s[0].a);
+    sideCenter(p, 1, S->s[0].b);
   }
   S->n = n;
   mju_copy4(S->lam, lam);
-  return n == 4 ? 0 : dist;
+
+  // the last support point along -x
+  if (xn > 0) {
+    Vertex last;
+    mjtNum u[3];
+    mju_scl3(u, S->x, 1 / xn);
+    mju_scl3(u, u, -1);
+    support(p, u, &last);
+    S->sep = mju_dot3(S->x, last.w) > 0;
+  }
+  return n == 4 && !S->sep ? 0 : xn;
 }
 
 // GJK's witness points a = sum lam_i a_i on A, b = sum lam_i b_i on B
@@ -400,245 +474,341 @@ static void gjkWitness(const Simplex* S, mjtNum a[3], mjtNum b[3]) {
 }
 
 // ---- EPA --------------------------------------------------------------------------------------
+// MuJoCo's EPA, step for step (its answer on a flat facet of the Minkowski difference, and
+// short of convergence on curved geoms, depends on the triangle it ends on): an initial
+// polytope around the origin from GJK's simplex (polytope2/3/4 below), faces with their
+// neighbours, a list of candidate faces whose distance lies within [lower, upper] bounds of
+// the depth, the horizon found by a recursive walk over the faces that see the new point
 
-// the point of segment [a, b] nearest the origin as barycentric weights lam (2); returns |x|^2
-static mjtNum nearestSegment(const mjtNum a[3], const mjtNum b[3], mjtNum lam[2]) {
-  mjtNum ab[3];
-  mju_sub3(ab, b, a);
-  mjtNum len2 = mju_dot3(ab, ab), t = len2 > 0 ? -mju_dot3(a, ab) / len2 : 0;
-  t = t < 0 ? 0 : (t > 1 ? 1 : t);
-  lam[0] = 1 - t;
-  lam[1] = t;
-  mjtNum x[3];
-  for (int k = 0; k < 3; k++) x[k] = a[k] + t * ab[k];
-  return mju_dot3(x, x);
-}
+// a face of the polytope: vertices (wound as attached), the faces across its edges (v0 v1),
+// (v1 v2), (v2 v0), the origin's foot x on its plane turned away from the polytope's center
+// (its normal times its distance), dist2 = |x|^2, and its slot in the candidate list (-1 none,
+// -2 removed from the polytope)
+typedef struct {
+  int v[3], adj[3];
+  mjtNum x[3], dist2;
+  int slot;
+} Face;
 
-// the foot x of the origin on the plane of triangle p (a, b, c) as its affine weights w (3,
-// from the signed sub-triangle areas: x = sum w_i p_i, sum w_i = 1, negative outside);
-// returns |x|^2, or -1 when the triangle is degenerate
-static mjtNum planeFoot(const mjtNum* p[3], mjtNum w[3]) {
-  mjtNum ab[3], ac[3], n[3], x[3], c[3];
-  mju_sub3(ab, p[1], p[0]);
-  mju_sub3(ac, p[2], p[0]);
-  mju_cross(n, ab, ac);
-  mjtNum n2 = mju_dot3(n, n);
-  if (!(n2 > 0)) return -1;
-  mju_scl3(x, n, mju_dot3(p[0], n) / n2);
-  for (int i = 0; i < 3; i++) {
-    mjtNum e1[3], e2[3];
-    mju_sub3(e1, p[(i + 1) % 3], x);
-    mju_sub3(e2, p[(i + 2) % 3], x);
-    mju_cross(c, e1, e2);
-    w[i] = mju_dot3(c, n) / n2;
-  }
-  return mju_dot3(x, x);
-}
-
-// the point of triangle (a, b, c) nearest the origin as weights lam (3); returns |x|^2: the
-// plane's foot when inside (all its weights nonnegative), else the best edge
-static mjtNum nearestTriangle(const mjtNum* p[3], mjtNum lam[3]) {
-  mjtNum w[3], x2 = planeFoot(p, w);
-  if (x2 >= 0 && w[0] >= 0 && w[1] >= 0 && w[2] >= 0) {
-    mju_copy3(lam, w);
-    return x2;
-  }
-
-  // the nearest of the three edges
-  mjtNum best = INFINITY;
-  for (int i = 0; i < 3; i++) {
-    mjtNum l2[2], d2 = nearestSegment(p[i], p[(i + 1) % 3], l2);
-    if (d2 < best) {
-      best = d2;
-      lam[i] = l2[0];
-      lam[(i + 1) % 3] = l2[1];
-      lam[(i + 2) % 3] = 0;
-    }
-  }
-  return best;
-}
-
-
-// the polytope; c: its initial tetrahedron's centroid, inside it as it grows
+// the polytope: vertices, faces (at most maxf), the candidate list, the center c, and the
+// horizon of one expansion (face and edge of each boundary edge) seen from w
 typedef struct {
   Vertex v[gjkMAXV];
   Face f[gjkMAXF];
+  int list[gjkMAXF], hface[gjkMAXF], hedge[gjkMAXF];
   mjtNum c[3];
-  int nv, nf;
-  int edge[gjkMAXE][2];
-  int ne;
+  const mjtNum* w;
+  int nv, nf, maxf, nlist, nh;
 } Polytope;
 
-// add face (i, j, k) with its normal (j - i) x (k - i), turned away from the polytope's interior
-// point c; the face keeps the vertex order given (MuJoCo's: its winding follows GJK's simplex,
-// and multiccd reads features in that order)
-static void addFace(Polytope* P, int i, int j, int k, const mjtNum* c) {
+// add vertex v; returns its index
+static int addVertex(Polytope* P, const Vertex* v) {
+  P->v[P->nv] = *v;
+  return P->nv++;
+}
+
+// add the support point in direction d of length dn (d / dn, or (1, 0, 0) when dn <= mjMINVAL);
+// returns its index
+static int addSupport(const Pair* p, Polytope* P, const mjtNum d[3], mjtNum dn) {
+  mjtNum u[3] = {1, 0, 0};
+  if (dn > mjMINVAL) for (int k = 0; k < 3; k++) u[k] = d[k] / dn;
+  support(p, u, P->v + P->nv);
+  return P->nv++;
+}
+
+// attach face (i, j, k) with neighbours (a0, a1, a2); returns its dist2, 0 when degenerate
+static mjtNum attachFace(Polytope* P, int i, int j, int k, int a0, int a1, int a2) {
   Face* f = P->f + P->nf++;
-  mjtNum e1[3], e2[3], r[3];
-  mju_sub3(e1, P->v[j].w, P->v[i].w);
-  mju_sub3(e2, P->v[k].w, P->v[i].w);
-  mju_cross(f->n, e1, e2);
-  mju_normalize3(f->n);
-  f->v[0] = i;
-  f->v[1] = j;
-  f->v[2] = k;
-  mju_sub3(r, P->v[i].w, c);
-  if (mju_dot3(r, f->n) < 0) mju_scl3(f->n, f->n, -1);
-  f->dist = mju_dot3(f->n, P->v[i].w);
+  const mjtNum* t[3] = {P->v[k].w, P->v[j].w, P->v[i].w};
+  f->v[0] = i, f->v[1] = j, f->v[2] = k;
+  f->adj[0] = a0, f->adj[1] = a1, f->adj[2] = a2;
+  f->slot = -1;
+  f->dist2 = 0;
+  if (planeProjection(f->x, t)) return 0;
+  mjtNum out[3];
+  mju_sub3(out, P->v[i].w, P->c);
+  if (mju_dot3(f->x, out) < 0) mju_scl3(f->x, f->x, -1);
+  f->dist2 = mju_dot3(f->x, f->x);
+  return f->dist2;
 }
 
-// record edge (i, j) of a removed face: its reverse, from a removed neighbour, cancels it
-static void addEdge(Polytope* P, int i, int j) {
-  for (int e = 0; e < P->ne; e++) {
-    if (P->edge[e][0] == j && P->edge[e][1] == i) {
-      P->edge[e][0] = P->edge[P->ne - 1][0];
-      P->edge[e][1] = P->edge[P->ne - 1][1];
-      P->ne--;
-      return;
-    }
+// list face f among the candidates
+static void listFace(Polytope* P, int f) {
+  P->f[f].slot = P->nlist;
+  P->list[P->nlist++] = f;
+}
+
+// remove face f from the polytope and the candidates (the last candidate takes its slot)
+static void removeFace(Polytope* P, int f) {
+  int s = P->f[f].slot;
+  if (s >= 0) {
+    P->list[s] = P->list[--P->nlist];
+    P->f[P->list[s]].slot = s;
   }
-  P->edge[P->ne][0] = i;
-  P->edge[P->ne][1] = j;
-  P->ne++;
+  P->f[f].slot = -2;
 }
 
-// complete GJK's simplex (n < 4 points when the origin lies on its boundary) to a
-// tetrahedron of nonzero volume with support points in directions off its span; 0 when the
-// difference is flat
-static int fillSimplex(const Pair* p, Vertex s[4], int n) {
-  static const mjtNum axes[6][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1},
-                                    {-1, 0, 0}, {0, -1, 0}, {0, 0, -1}};
-  if (n == 0) supportDir(p, axes[0], s + n++);
-  while (n < 4) {
-    // candidate directions: the axes, or the normal of the triangle and its opposite
-    int found = 0;
-    for (int c = 0; c < 6 && !found; c++) {
-      mjtNum dir[3];
-      if (n == 3) {
-        mjtNum e1[3], e2[3];
-        mju_sub3(e1, s[1].w, s[0].w);
-        mju_sub3(e2, s[2].w, s[0].w);
-        mju_cross(dir, e1, e2);
-        if (c) mju_scl3(dir, dir, -1);
-        if (c > 1) return 0;
-      } else {
-        mju_copy3(dir, axes[c]);
-      }
-      supportDir(p, dir, s + n);
+// the edge of face f that starts at vertex v (2 when none does)
+static int edgeFrom(const Polytope* P, int f, int v) {
+  return P->f[f].v[0] == v ? 0 : (P->f[f].v[1] == v ? 1 : 2);
+}
 
-      // accept the point when it leaves the span: distance off the point, line or plane
-      mjtNum e1[3], e2[3], x[3], off;
-      mju_sub3(e1, s[n].w, s[0].w);
-      if (n == 1) off = mju_norm3(e1);
-      else {
-        mju_sub3(e2, s[1].w, s[0].w);
-        if (n == 2) {
-          mju_cross(x, e1, e2);
-          off = mju_norm3(x) / mju_norm3(e2);
-        } else {
-          mjtNum e3[3];
-          mju_sub3(e3, s[2].w, s[0].w);
-          mju_cross(x, e2, e3);
-          off = fabs(mju_dot3(x, e1)) / mju_norm3(x);
-        }
-      }
-      found = off > 1e-10;
-    }
-    if (!found) return 0;
-    n++;
+// the horizon beyond face f, entered across its edge e: when w sees f (x'w - |x|^2 > mjMINVAL),
+// f is removed and the walk goes on across its two other edges, a neighbour that w does not see
+// giving a horizon edge; returns 1 when w sees f
+static int horizonFrom(Polytope* P, int f, int e) {
+  const Face* F = P->f + f;
+  if (!(mju_dot3(F->x, P->w) - F->dist2 > mjMINVAL)) return 0;
+  removeFace(P, f);
+  for (int k = 1; k < 3; k++) {
+    int i = (e + k) % 3, g = F->adj[i];
+    if (P->f[g].slot == -2) continue;
+    int ge = edgeFrom(P, g, F->v[(i + 1) % 3]);
+    if (!horizonFrom(P, g, ge)) P->hface[P->nh] = g, P->hedge[P->nh++] = ge;
   }
   return 1;
 }
 
-// the polytope's face nearest the origin
-static int nearestFace(const Polytope* P) {
-  int best = 0;
-  for (int f = 1; f < P->nf; f++) if (P->f[f].dist < P->f[best].dist) best = f;
-  return best;
+// the horizon of w around face f (which w sees): f removed, the walk across its three edges
+static void horizon(Polytope* P, int f) {
+  removeFace(P, f);
+  const Face* F = P->f + f;
+  for (int i = 0; i < 3; i++) {
+    int g = F->adj[i];
+    if (P->f[g].slot == -2) continue;
+    int ge = edgeFrom(P, g, F->v[(i + 1) % 3]);
+    if (!horizonFrom(P, g, ge)) P->hface[P->nh] = g, P->hedge[P->nh++] = ge;
+  }
 }
 
-// EPA from the tetrahedron s: expand the face nearest the origin by the support point along
-// its normal until that point is within tol of the face's plane; returns that face.  The
-// nearest face's distance never decreases in exact arithmetic; when rounding breaks the
-// polytope (a support point within ~1e-11 of nearly coplanar faces) and it does decrease,
-// the expansion stops and returns the face before it
-static Face epa(const Pair* p, const Vertex s[4], Polytope* P, int maxiter, mjtNum tol) {
-  mjtNum* c = P->c;
-  mju_zero3(c);
-  P->nv = 4;
-  P->nf = 0;
+// 1 when the origin and p3 lie strictly on the same side of the plane of (p0, p1, p2)
+static int sameSide(const mjtNum p0[3], const mjtNum p1[3], const mjtNum p2[3],
+                    const mjtNum p3[3]) {
+  mjtNum e1[3], e2[3], e3[3], o[3], n[3];
+  mju_sub3(e1, p1, p0);
+  mju_sub3(e2, p2, p0);
+  mju_cross(n, e1, e2);
+  mju_sub3(e3, p3, p0);
+  mju_scl3(o, p0, -1);
+  return sameSign(mju_dot3(n, e3), mju_dot3(n, o));
+}
+
+// 1 when the origin lies strictly inside tetrahedron (p0, p1, p2, p3)
+static int inTetra(const mjtNum p0[3], const mjtNum p1[3], const mjtNum p2[3],
+                   const mjtNum p3[3]) {
+  return sameSide(p0, p1, p2, p3) && sameSide(p1, p2, p3, p0) && sameSide(p2, p3, p0, p1) &&
+         sameSide(p3, p0, p1, p2);
+}
+
+// 1 when point q lies on triangle s (its affine weights nonnegative and the point they give
+// within mjMINVAL of q)
+static int onTriangle(const mjtNum* const s[3], const mjtNum q[3]) {
+  mjtNum lam[3], r[3];
+  triAffine(lam, s, q);
+  if (lam[0] < 0 || lam[1] < 0 || lam[2] < 0) return 0;
+  combine(r, lam, s, 3);
+  mju_sub3(r, r, q);
+  return mju_norm3(r) < mjMINVAL;
+}
+
+// the polytope from a triangle of GJK (t: its three points): the hexahedron of the triangle and
+// the support points along its two normals; 0 when the triangle or the hexahedron is degenerate
+// (the origin on a face: no depth to find)
+static int polytope3(const Pair* p, Polytope* P, const Vertex t[3]) {
+  const mjtNum* s[3] = {t[0].w, t[1].w, t[2].w};
+  P->nv = P->nf = P->nlist = 0;
+  for (int k = 0; k < 3; k++) P->c[k] = s[0][k] + s[1][k];
+  mju_addTo3(P->c, s[2]);
+  mju_scl3(P->c, P->c, 1.0 / 3.0);
+  mjtNum e1[3], e2[3], n[3], neg[3];
+  mju_sub3(e1, s[1], s[0]);
+  mju_sub3(e2, s[2], s[0]);
+  mju_cross(n, e1, e2);
+  mjtNum nn = mju_norm3(n);
+  if (nn < mjMINVAL) return 0;
+  mju_scl3(neg, n, -1);
+  for (int k = 0; k < 3; k++) addVertex(P, t + k);
+  int v5 = addSupport(p, P, neg, nn), v4 = addSupport(p, P, n, nn);
+  if (onTriangle(s, P->v[v4].w) || onTriangle(s, P->v[v5].w)) return 0;
+  static const int face[6][6] = {{4, 0, 1, 1, 3, 2}, {4, 2, 0, 2, 4, 0}, {4, 1, 2, 0, 5, 1},
+                                 {3, 1, 0, 5, 0, 4}, {3, 0, 2, 3, 1, 5}, {3, 2, 1, 4, 2, 3}};
+  for (int i = 0; i < 6; i++) {
+    const int* f = face[i];
+    if (attachFace(P, f[0], f[1], f[2], f[3], f[4], f[5]) < mjMINVAL * mjMINVAL) return 0;
+  }
+  for (int i = 0; i < 6; i++) listFace(P, i);
+  return 1;
+}
+
+// the 120 degree rotation R about axis a
+static void turn120(mjtNum R[9], const mjtNum a[3]) {
+  mjtNum n = mju_norm3(a), u[3] = {a[0] / n, a[1] / n, a[2] / n};
+  const mjtNum s = 0.86602540378, c = -0.5;
+  R[0] = c + u[0] * u[0] * (1 - c);
+  R[1] = u[0] * u[1] * (1 - c) - u[2] * s;
+  R[2] = u[0] * u[2] * (1 - c) + u[1] * s;
+  R[3] = u[1] * u[0] * (1 - c) + u[2] * s;
+  R[4] = c + u[1] * u[1] * (1 - c);
+  R[5] = u[1] * u[2] * (1 - c) - u[0] * s;
+  R[6] = u[0] * u[2] * (1 - c) - u[1] * s;
+  R[7] = u[1] * u[2] * (1 - c) + u[0] * s;
+  R[8] = c + u[2] * u[2] * (1 - c);
+}
+
+// a triangle's face i (its three polytope vertices) as GJK's simplex for polytope3
+static int fromFace(const Pair* p, Polytope* P, int i) {
+  Vertex t[3] = {P->v[P->f[i].v[0]], P->v[P->f[i].v[1]], P->v[P->f[i].v[2]]};
+  return polytope3(p, P, t);
+}
+
+// the polytope from a segment of GJK (s: its two points): the hexahedron of the segment and
+// three support points in directions 120 degrees apart about it (the first the cross product
+// with the axis where the segment is shortest); a face through the origin hands its triangle
+// to polytope3; 0 when the hexahedron is not convex
+static int polytope2(const Pair* p, Polytope* P, const Vertex s[2]) {
+  mjtNum d[3], e[3] = {0, 0, 0}, d1[3], d2[3], d3[3], R[9], least = DBL_MAX;
+  P->nv = P->nf = P->nlist = 0;
+  for (int k = 0; k < 3; k++) P->c[k] = s[0].w[k] + s[1].w[k];
+  mju_scl3(P->c, P->c, 0.5);
+  mju_sub3(d, s[1].w, s[0].w);
+  int axis = 0;
+  for (int k = 0; k < 3; k++) {
+    if (fabs(d[k]) < least) least = fabs(d[k]), axis = k;
+  }
+  e[axis] = 1;
+  mju_cross(d1, e, d);
+  turn120(R, d);
+  mju_mulMatVec3(d2, R, d1);
+  mju_mulMatVec3(d3, R, d2);
+  addVertex(P, s);
+  addVertex(P, s + 1);
+  addSupport(p, P, d1, mju_norm3(d1));
+  addSupport(p, P, d2, mju_norm3(d2));
+  addSupport(p, P, d3, mju_norm3(d3));
+  static const int face[6][6] = {{0, 2, 3, 1, 3, 2}, {0, 4, 2, 2, 4, 0}, {0, 3, 4, 0, 5, 1},
+                                 {1, 3, 2, 5, 0, 4}, {1, 2, 4, 3, 1, 5}, {1, 4, 3, 4, 2, 3}};
+  for (int i = 0; i < 6; i++) {
+    const int* f = face[i];
+    if (attachFace(P, f[0], f[1], f[2], f[3], f[4], f[5]) < mjMINVAL * mjMINVAL)
+      return fromFace(p, P, i);
+  }
+
+  // convex: the segment's line crosses the triangle of the three support points
+  mjtNum a[3], b[3], c[3], u[3];
+  mju_sub3(u, P->v[1].w, P->v[0].w);
+  mju_sub3(a, P->v[2].w, P->v[0].w);
+  mju_sub3(b, P->v[3].w, P->v[0].w);
+  mju_sub3(c, P->v[4].w, P->v[0].w);
+  mjtNum v1 = det3(a, b, u), v2 = det3(b, c, u), v3 = det3(c, a, u);
+  if (!(v1 >= 0 && v2 >= 0 && v3 >= 0) && !(v1 <= 0 && v2 <= 0 && v3 <= 0)) return 0;
+  for (int i = 0; i < 6; i++) listFace(P, i);
+  return 1;
+}
+
+// the polytope from GJK's tetrahedron s: a face through the origin hands its triangle to
+// polytope3; 0 when the origin is not strictly inside
+static int polytope4(const Pair* p, Polytope* P, const Vertex s[4]) {
+  P->nv = P->nf = P->nlist = 0;
+  for (int k = 0; k < 4; k++) addVertex(P, s + k);
+  for (int k = 0; k < 3; k++) P->c[k] = s[0].w[k] + s[1].w[k];
+  mju_addTo3(P->c, s[2].w);
+  mju_addTo3(P->c, s[3].w);
+  mju_scl3(P->c, P->c, 0.25);
+  static const int face[4][6] = {{0, 1, 2, 1, 3, 2}, {0, 3, 1, 2, 3, 0}, {0, 2, 3, 0, 3, 1},
+                                 {3, 2, 1, 2, 0, 1}};
   for (int i = 0; i < 4; i++) {
-    P->v[i] = s[i];
-    for (int k = 0; k < 3; k++) c[k] += 0.25 * s[i].w[k];
+    const int* f = face[i];
+    if (attachFace(P, f[0], f[1], f[2], f[3], f[4], f[5]) < mjMINVAL * mjMINVAL)
+      return fromFace(p, P, i);
   }
-  addFace(P, 0, 1, 2, c);
-  addFace(P, 0, 3, 1, c);
-  addFace(P, 0, 2, 3, c);
-  addFace(P, 1, 3, 2, c);
-
-  Face keep = P->f[nearestFace(P)];
-  for (int iter = 0; iter < maxiter && P->nv < gjkMAXV; iter++) {
-    // the face nearest the origin (stop if it went back) and the support point along its normal
-    const Face* best = P->f + nearestFace(P);
-    if (iter && best->dist < keep.dist) break;
-    keep = *best;
-    Vertex* w = P->v + P->nv;
-    supportDir(p, keep.n, w);
-    if (mju_dot3(w->w, keep.n) - keep.dist < tol) break;
-
-    // remove the faces that see w, keeping their boundary (the horizon)
-    P->ne = 0;
-    for (int f = 0; f < P->nf; f++) {
-      mjtNum r[3];
-      mju_sub3(r, w->w, P->v[P->f[f].v[0]].w);
-      if (mju_dot3(r, P->f[f].n) <= 0) continue;
-      for (int e = 0; e < 3; e++) addEdge(P, P->f[f].v[e], P->f[f].v[(e + 1) % 3]);
-      P->f[f--] = P->f[--P->nf];
-    }
-
-    // cone from w to the horizon, keeping the removed faces' winding
-    int iw = P->nv++;
-    for (int e = 0; e < P->ne; e++) {
-      addFace(P, P->edge[e][0], P->edge[e][1], iw, P->c);
-      Face* f = P->f + P->nf - 1;  // listed from w, as MuJoCo lists it
-      f->v[2] = f->v[1], f->v[1] = f->v[0], f->v[0] = iw;
-    }
-  }
-  return keep;
+  if (!inTetra(s[0].w, s[1].w, s[2].w, s[3].w)) return 0;
+  for (int i = 0; i < 4; i++) listFace(P, i);
+  return 1;
 }
 
-// the origin's foot on EPA's face f as the affine weights lam (3) of its vertices, as MuJoCo's
-// epaWitness (triAffineCoord): on a facet of polytopes split into triangles, the same witness
-// points whichever triangle EPA ends on (clamping to the triangle moved them by millimetres
-// when the foot fell just outside it); the nearest point of the face when it is degenerate
-static void epaFoot(const Polytope* P, const Face* f, mjtNum lam[3]) {
-  const mjtNum* p[3] = {P->v[f->v[0]].w, P->v[f->v[1]].w, P->v[f->v[2]].w};
-  if (planeFoot(p, lam) < 0) nearestTriangle(p, lam);
+// 1 when vertex w repeats an earlier vertex of the polytope (the same support ids on both sides)
+static int repeated(const Polytope* P, const Vertex* w) {
+  for (int i = 0; i < P->nv - 1; i++) {
+    if (P->v[i].id[0] == w->id[0] && P->v[i].id[1] == w->id[1]) return 1;
+  }
+  return 0;
+}
+
+// EPA over polytope P: the candidate nearest the origin (lower bound |x| of the depth; the first
+// in list order among ties) is expanded by the support point w along x, which bounds the depth
+// from above by x'w / |x|; the faces w sees are replaced by a cone from w to their horizon (each
+// new face listed from w, listed as a candidate when its dist2 lies within [lower^2, upper^2]),
+// until upper - lower < tol (mjMINVAL when discrete), a support point repeats (discrete), no
+// candidate is left or maxiter (at most 1000); returns the face, -1 when there is none (a
+// numerical failure, or a first bound showing no overlap)
+static int epa(const Pair* p, Polytope* P, int maxiter, mjtNum tol, int discrete) {
+  mjtNum upper = DBL_MAX, upper2 = DBL_MAX, eps = discrete ? mjMINVAL : tol;
+  int face = -1, kmax = maxiter < 1000 ? maxiter : 1000;
+  for (int k = 0; k < kmax; k++) {
+    // the nearest candidate; the previous face when it lies beyond the upper bound
+    int prev = face;
+    mjtNum lower2 = DBL_MAX;
+    for (int i = 0; i < P->nlist; i++) {
+      if (P->f[P->list[i]].dist2 < lower2) face = P->list[i], lower2 = P->f[face].dist2;
+    }
+    if (lower2 > upper2 || face < 0) return prev;
+    if (lower2 <= 0) return face;  // the origin on its plane
+
+    // the support point along x and the bounds
+    mjtNum lower = sqrt(lower2);
+    int iw = addSupport(p, P, P->f[face].x, lower);
+    const Vertex* w = P->v + iw;
+    mjtNum up = mju_dot3(P->f[face].x, w->w) / lower;
+    if (up < upper) upper = up, upper2 = upper * upper;
+    if (upper - lower < eps) return k == 0 && upper < lower - 1e-10 ? -1 : face;
+    if (discrete && repeated(P, w)) return face;
+
+    // the horizon, then the cone from w
+    P->w = w->w;
+    P->nh = 0;
+    horizon(P, face);
+    if (P->nh < 3) return -1;
+    int nf = P->nf, ne = P->nh;
+    if (ne > P->maxf - P->nf) return face;  // out of faces
+    for (int i = 0; i < ne; i++) {
+      Face* h = P->f + P->hface[i];
+      int e = P->hedge[i];
+      h->adj[e] = nf + i;
+      mjtNum d2 = attachFace(P, iw, h->v[(e + 1) % 3], h->v[e], nf + (i + ne - 1) % ne,
+                             P->hface[i], nf + (i + 1) % ne);
+      if (d2 == 0) return -1;
+      if (d2 >= lower2 && d2 <= upper2) listFace(P, P->nf - 1);
+    }
+    if (!P->nlist) return face;
+  }
+  return face;
 }
 
 // ---- the query ---------------------------------------------------------------------------------
 
-// the witness points a (on g1) and b (on g2) of EPA's face f: its foot's weights on its vertices
+// the witness points a (on g1) and b (on g2) of EPA's face f: the affine weights of its foot x
+// on its vertices (MuJoCo's epaWitness: on a facet split into triangles, the same points
+// whichever triangle EPA ends on)
 static void epaWitness(const Polytope* P, const Face* f, mjtNum a[3], mjtNum b[3]) {
+  const Vertex* v[3] = {P->v + f->v[0], P->v + f->v[1], P->v + f->v[2]};
+  const mjtNum* w[3] = {v[0]->w, v[1]->w, v[2]->w};
+  const mjtNum* pa[3] = {v[0]->a, v[1]->a, v[2]->a};
+  const mjtNum* pb[3] = {v[0]->b, v[1]->b, v[2]->b};
   mjtNum lam[3];
-  epaFoot(P, f, lam);
-  mju_zero3(a);
-  mju_zero3(b);
-  for (int i = 0; i < 3; i++) {
-    mju_addToScl3(a, P->v[f->v[i]].a, lam[i]);
-    mju_addToScl3(b, P->v[f->v[i]].b, lam[i]);
-  }
+  triAffine(lam, w, f->x);
+  combine(a, lam, pa, 3);
+  combine(b, lam, pb, 3);
 }
 
-// the signed distance of the pair's (inflated) geoms with witness points a on g1 and b on g2, as
-// MuJoCo's mjc_ccd: the distance when separated by less than cutoff (cutoff 0: none sought),
-// -depth when they overlap, INFINITY when separated beyond cutoff.  Spheres and capsules go
-// first by their cores (r_i their radii plus margin): cores apart by d > tol give d - r1 - r2
-// with a and b moved by r1 and r2 along n = (b - a) / |b - a|.  When EPA ran, *face is its final
-// face in P, else face->v[0] is -1
+// the signed distance of the pair's (inflated) geoms with witness points a (on g1) and b (on
+// g2), as MuJoCo's mjc_ccd: the distance when separated by less than cutoff (cutoff 0: none
+// sought, only contacts), -depth when they overlap, INFINITY when separated beyond cutoff.
+// Spheres and capsules go first by their cores (r_i their radii plus margin): cores apart by
+// d > tol give d - r1 - r2 with a and b moved by r1 and r2 along n = (b - a) / |b - a|.  When
+// EPA found the depth, *face is its face in P, else -1
 static mjtNum query(Pair* p, mjtNum cutoff, int maxiter, mjtNum tol, mjtNum a[3], mjtNum b[3],
-                    Polytope* P, Face* face) {
-  face->v[0] = -1;
+                    Polytope* P, int* face) {
+  *face = -1;
   Simplex S;
   mjtNum r[2] = {0, 0};
   for (int i = 0; i < 2; i++) {
@@ -662,15 +832,19 @@ static mjtNum query(Pair* p, mjtNum cutoff, int maxiter, mjtNum tol, mjtNum a[3]
     }
   }
 
-  // the whole geoms: GJK's distance, or EPA's depth when it ends at the origin
+  // the whole geoms: GJK's distance, or EPA's depth when they touch within tol
   mjtNum dist = gjk(p, &S, cutoff, maxiter, tol);
   if (dist == INFINITY) return INFINITY;
   gjkWitness(&S, a, b);
-  if (dist > tol || S.n < 2) return dist;
-  if (!fillSimplex(p, S.s, S.n)) return 0;
-  *face = epa(p, S.s, P, maxiter, tol);
-  epaWitness(P, face, a, b);
-  return -face->dist;
+  if (dist > tol || S.n < 2 || S.sep) return dist;
+  int ok = S.n == 2 ? polytope2(p, P, S.s) : (S.n == 3 ? polytope3(p, P, S.s)
+                                                        : polytope4(p, P, S.s));
+  if (!ok) return 0;
+  P->maxf = 6 * maxiter;
+  *face = epa(p, P, maxiter, tol, discrete(p));
+  if (*face < 0) return 0;
+  epaWitness(P, P->f + *face, a, b);
+  return -sqrt(P->f[*face].dist2);
 }
 
 // ---- the contact -------------------------------------------------------------------------------
@@ -687,23 +861,23 @@ static void witnessContact(mjContact* con, mjtNum margin, mjtNum dist, const mjt
 }
 
 // the contacts of the geoms inflated by half the margin when they overlap (see the top): one
-// from EPA's witness points, or, for boxes and meshes touching face on face or edge on face
-// (mjc_queryContacts > 1), those of the clipped faces (collision_clip.c) when the deepest of
-// them penetrates
+// from EPA's witness points, or, for boxes, meshes and cylinders touching face on face or edge
+// on face (mjc_queryContacts > 1), those of the clipped faces (collision_clip.c) when the
+// deepest of them penetrates
 int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin) {
   int warm[2] = {0, 0};
   Pair p = {m, gp, 0.5 * margin, warm, {0, 0}};
   int maxiter = m->opt.ccd_iterations < gjkMAXITER ? m->opt.ccd_iterations : gjkMAXITER;
   Polytope P;
-  Face f;
+  int f;
   mjtNum a[3], b[3], dist = query(&p, 0, maxiter, m->opt.ccd_tolerance, a, b, &P, &f);
   if (!(dist < 0)) return 0;
   int maxcon = gp->prism[0] || gp->prism[1] ? 1 : mjc_queryContacts(m, gp->g[0], gp->g[1], margin);
-  if (maxcon > 1 && f.v[0] >= 0) {
+  if (maxcon > 1 && f >= 0) {
     int id[2][3];
     mjtNum pts[2][9], w1[3 * mjMAXCONPAIR], w2[3 * mjMAXCONPAIR], depth[mjMAXCONPAIR];
     for (int k = 0; k < 3; k++) {
-      const Vertex* v = P.v + f.v[k];
+      const Vertex* v = P.v + P.f[f].v[k];
       id[0][k] = v->id[0], id[1][k] = v->id[1];
       mju_copy3(pts[0] + 3 * k, v->a);
       mju_copy3(pts[1] + 3 * k, v->b);
@@ -732,7 +906,7 @@ mjtNum mjc_ConvexDistance(const mjModel* m, const mjGeomPair* gp, mjtNum distmax
   Pair p = {m, gp, 0, warm, {0, 0}};
   int maxiter = m->opt.ccd_iterations < gjkMAXITER ? m->opt.ccd_iterations : gjkMAXITER;
   Polytope P;
-  Face f;
+  int f;
   mjtNum a[3], b[3], dist = query(&p, distmax, maxiter, m->opt.ccd_tolerance, a, b, &P, &f);
   if (dist >= distmax) return distmax;
   if (fromto) {
