@@ -224,6 +224,7 @@
   X(int,   mesh_texcoordadr,   nmesh,    1) /* texcoord address; -1: no texcoords */             \
   X(int,   mesh_texcoordnum,   nmesh,    1) /* number of texcoords */                            \
   X(int,   mesh_graphadr,      nmesh,    1) /* graph address; -1: no graph */                    \
+  X(int,   mesh_extrema,       nmesh,   27) /* climb seeds: hull vertex farthest per cell */       \
   X(float, mesh_vert,          nmeshvert, 3) /* vertex positions */                              \
   X(float, mesh_normal,        nmeshnormal, 3) /* normals */                                     \
   X(float, mesh_texcoord,      nmeshtexcoord, 2) /* texture coordinates */                       \

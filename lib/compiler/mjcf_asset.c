@@ -3,6 +3,7 @@
 // paths under meshdir/texturedir/assetdir, and their arrays of the model.
 #include "compiler/mjcf.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -412,6 +413,25 @@ static void fillPolygons(mjModel* m, int i, const mjMesh* me, int keep, int vert
 }
 
 // the mesh arrays: each compiled mesh appended to the flat vertex, normal, texcoord, face,
+// the 27 seeds of a mesh's support climb (MuJoCo's mesh_extrema): for each direction c in
+// {-1, 0, 1}^3 (x slowest), the first hull vertex (graph-local id) whose v'c, in float, is the
+// largest; zeros without a hull graph
+static void meshExtrema(int* out, const int* graph, const float* vert) {
+  memset(out, 0, 27 * sizeof(int));
+  if (!graph) return;
+  float top[27];
+  for (int k = 0; k < 27; k++) top[k] = -FLT_MAX;
+  int n = graph[0];
+  for (int local = 0; local < n; local++) {
+    const float* v = vert + 3 * graph[2 + n + local];
+    for (int k = 0; k < 27; k++) {
+      int cx = k / 9 - 1, cy = k / 3 % 3 - 1, cz = k % 3 - 1;
+      float dot = v[0] * cx + v[1] * cy + v[2] * cz;
+      if (dot > top[k]) top[k] = dot, out[k] = local;
+    }
+  }
+}
+
 // graph and polygon arrays
 void mjcf_fillMeshes(Ctx* c, mjModel* m) {
   int vert = 0, normal = 0, texcoord = 0, face = 0, graph = 0, poly = 0, pvert = 0;
@@ -437,6 +457,7 @@ void mjcf_fillMeshes(Ctx* c, mjModel* m) {
     if (me->facetexcoord)
       memcpy(m->mesh_facetexcoord + 3 * face, me->facetexcoord, sizeof(int) * 3 * me->nface);
     memcpy(m->mesh_graph + graph, me->graph, sizeof(int) * ngraph);
+    meshExtrema(m->mesh_extrema + 27 * i, ngraph ? me->graph : NULL, me->vert);
     mju_copy3(m->mesh_scale + 3 * i, o->meshscale);
     mju_copy3(m->mesh_pos + 3 * i, me->pos);
     mju_copy4(m->mesh_quat + 4 * i, me->quat);

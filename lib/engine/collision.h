@@ -83,8 +83,11 @@ int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2
                mjtNum margin);
 
 // one contact of the pair at its poses: MPR with normal refinement (nativeccd off), else
-// GJK/EPA; dist = margin - depth of the geoms inflated by half the margin
-int mjc_ConvexPair(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin);
+// GJK/EPA; dist = margin - depth of the geoms inflated by half the margin.  warm (2): each
+// side's previous mesh support answer (mjc_meshSupport; -1 none), kept across the queries of
+// one pair as MuJoCo keeps its support objects
+int mjc_ConvexPair(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin,
+                   int warm[2]);
 
 // replace a contact's normal (from g1 to g2) by the geoms' surface normals at its point where
 // the geoms are smooth (sphere, capsule, ellipsoid, cylinder wall), as MuJoCo's mjc_fixNormal
@@ -92,7 +95,8 @@ void mjc_refineNormal(const mjModel* m, const mjGeomPair* gp, const mjtNum pos[3
                       mjtNum normal[3]);
 
 // ---- the same pairs through GJK and EPA, nativeccd on (collision_gjk.c) -----------------------
-int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin);
+int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin,
+                     int warm[2]);
 
 // the signed distance of the pair's geoms (not inflated) when below distmax, else distmax;
 // fromto (may be NULL) gets the segment from g1's surface to g2's (mj_geomDistance's convex
@@ -100,9 +104,10 @@ int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjt
 mjtNum mjc_ConvexDistance(const mjModel* m, const mjGeomPair* gp, mjtNum distmax,
                           mjtNum fromto[6]);
 
-// the world support point of geom g at (pos, mat) in the unit direction dir (no margin)
+// the world support point of geom g at (pos, mat) in the unit direction dir (no margin); warm
+// as mjc_meshSupport's
 void mjc_geomSupport(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
-                     const mjtNum dir[3], mjtNum res[3]);
+                     const mjtNum dir[3], int* warm, mjtNum res[3]);
 
 // ---- several contacts of boxes, meshes and cylinders from one query (collision_clip.c) ---------
 
@@ -114,6 +119,12 @@ void mjc_geomSupport(const mjModel* m, int g, const mjtNum pos[3], const mjtNum 
 int mjc_clipContacts(const mjModel* m, const mjGeomPair* gp, const int id[2][3],
                      const mjtNum pts[2][9], const mjtNum x1[3], const mjtNum x2[3], int maxcon,
                      mjtNum* w1, mjtNum* w2, mjtNum* depth);
+
+// four vertices of polygon p (n > 4 points) spanning a large quadrilateral, by MuJoCo's
+// rotating search: for each first corner a in turn, advance the last corner d while that grows
+// the area, after each advance advancing c and then b while they grow it; the best is kept (q:
+// their indices, in polygon order)
+void mjc_largeQuad(const mjtNum* p, int n, int q[4]);
 
 // the contacts one GJK/EPA query of geoms g1, g2 may give, as MuJoCo 3.14 decides it: 1 with
 // a margin; 8 for two boxes; 4 for boxes, meshes and cylinders (1 with multiccd disabled);
@@ -138,9 +149,10 @@ void mjc_prismSupport(const mjtNum p[6][3], const mjtNum dir[3], mjtNum res[3]);
 // ---- meshes (collision_mesh.c) ----------------------------------------------------------------
 
 // the support point of mesh geom g in its own frame in the direction dir (any length): the
-// hull vertex farthest along dir (hill climbing on the hull graph from hull vertex *warm, which
-// is updated to where it ends, NULL: from vertex 0; else a scan of all vertices); returns the
-// vertex's id
+// vertex farthest along dir, as MuJoCo finds it (hill climbing on the hull graph of a mesh of
+// 10 vertices or more, from the better of the previous answer *warm and a seed by direction;
+// else a scan of all vertices from the previous answer); *warm (-1: none; NULL: no memory) is
+// updated to this answer; returns the vertex's id
 int mjc_meshSupport(const mjModel* m, int g, const mjtNum dir[3], int* warm, mjtNum res[3]);
 
 // the hull vertices of mesh geom g whose support v'l (l a unit direction in its frame) is

@@ -216,9 +216,9 @@ void mjc_refineNormal(const mjModel* m, const mjGeomPair* gp, const mjtNum pos[3
 // point, the normal from g1 to g2 refined from the geoms' surfaces (mjc_refineNormal), none when
 // MPR gives no direction; with nativeccd on (the default), GJK and EPA instead
 // (collision_gjk.c)
-int mjc_ConvexPair(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin) {
-  if (!(m->opt.disableflags & mjDSBL_NATIVECCD)) return mjc_ConvexNative(m, gp, con, margin);
-  int warm[2] = {0, 0};
+int mjc_ConvexPair(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin,
+                   int warm[2]) {
+  if (!(m->opt.disableflags & mjDSBL_NATIVECCD)) return mjc_ConvexNative(m, gp, con, margin, warm);
   ConvexObj o1 = {m, gp->g[0], gp->pos[0], gp->mat[0], margin, gp->prism[0], warm};
   ConvexObj o2 = {m, gp->g[1], gp->pos[1], gp->mat[1], margin, gp->prism[1], warm + 1};
   ccd_t ccd;
@@ -285,7 +285,8 @@ int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2
                mjtNum margin) {
   mjGeomPair gp = {{g1, g2}, {d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2},
                    {d->geom_xmat + 9 * g1, d->geom_xmat + 9 * g2}, {NULL, NULL}};
-  int ncon = mjc_ConvexPair(m, &gp, con, margin);
+  int warm[2] = {-1, -1};
+  int ncon = mjc_ConvexPair(m, &gp, con, margin, warm);
   if (ncon != 1 || !mjc_multiCCD(m, g1, g2, margin)) return ncon;
 
   mjtNum frame[9], tol = 1e-3 * fmin(m->geom_rbound[g1], m->geom_rbound[g2]);
@@ -308,7 +309,7 @@ int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2
       turnAbout(con[0].pos, rot, pos1, mat1);
       turnAbout(con[0].pos, rott, pos2, mat2);
       mjGeomPair turned = {{g1, g2}, {pos1, pos2}, {mat1, mat2}, {NULL, NULL}};
-      if (!mjc_ConvexPair(m, &turned, con + ncon, margin)) continue;
+      if (!mjc_ConvexPair(m, &turned, con + ncon, margin, warm)) continue;
       int distinct = 1;
       for (int i = 0; i < ncon; i++)
         if (mju_dist3(con[i].pos, con[ncon].pos) <= tol) distinct = 0;

@@ -92,7 +92,7 @@ typedef struct {
 } Pair;
 
 // world support point of geom g at (pos, mat) in the unit direction dir: pos + R s(R'dir); a
-// mesh climbs its hull from *warm (NULL: from its first vertex).  Returns the point's id: a
+// mesh's from its previous answer *warm (mjc_meshSupport).  Returns the point's id: a
 // mesh's vertex, a box's corner (bit k set: +size along axis k), else -1
 static int supportAt(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
                      const mjtNum dir[3], int* warm, mjtNum res[3]) {
@@ -115,8 +115,8 @@ static int supportAt(const mjModel* m, int g, const mjtNum pos[3], const mjtNum 
 
 // world support point of geom g at (pos, mat) in the unit direction dir
 void mjc_geomSupport(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
-                     const mjtNum dir[3], mjtNum res[3]) {
-  supportAt(m, g, pos, mat, dir, NULL, res);
+                     const mjtNum dir[3], int* warm, mjtNum res[3]) {
+  supportAt(m, g, pos, mat, dir, warm, res);
 }
 
 // world support point of side i of the pair in the unit direction u: a geom inflated by
@@ -864,8 +864,8 @@ static void witnessContact(mjContact* con, mjtNum margin, mjtNum dist, const mjt
 // from EPA's witness points, or, for boxes, meshes and cylinders touching face on face or edge
 // on face (mjc_queryContacts > 1), those of the clipped faces (collision_clip.c) when the
 // deepest of them penetrates
-int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin) {
-  int warm[2] = {0, 0};
+int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin,
+                     int warm[2]) {
   Pair p = {m, gp, 0.5 * margin, warm, {0, 0}};
   int maxiter = m->opt.ccd_iterations < gjkMAXITER ? m->opt.ccd_iterations : gjkMAXITER;
   Polytope P;
@@ -902,7 +902,7 @@ int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjt
 // depth (EPA) of overlapping ones; distmax and fromto untouched when farther
 mjtNum mjc_ConvexDistance(const mjModel* m, const mjGeomPair* gp, mjtNum distmax,
                           mjtNum fromto[6]) {
-  int warm[2] = {0, 0};
+  int warm[2] = {-1, -1};
   Pair p = {m, gp, 0, warm, {0, 0}};
   int maxiter = m->opt.ccd_iterations < gjkMAXITER ? m->opt.ccd_iterations : gjkMAXITER;
   Polytope P;

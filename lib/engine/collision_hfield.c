@@ -61,14 +61,14 @@ void mjc_hfieldPrism(const mjModel* m, int hid, int row, int col, int t, mjtNum 
 // the geom's box in the field frame from its support points along +-x, +-y, +-z:
 // lo[k] = s(-e_k)_k, hi[k] = s(e_k)_k
 static void geomBox(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
-                    mjtNum lo[3], mjtNum hi[3]) {
+                    int* warm, mjtNum lo[3], mjtNum hi[3]) {
   for (int k = 0; k < 3; k++) {
     mjtNum dir[3] = {0, 0, 0}, s[3];
     dir[k] = 1;
-    mjc_geomSupport(m, g, pos, mat, dir, s);
+    mjc_geomSupport(m, g, pos, mat, dir, warm, s);
     hi[k] = s[k];
     dir[k] = -1;
-    mjc_geomSupport(m, g, pos, mat, dir, s);
+    mjc_geomSupport(m, g, pos, mat, dir, warm, s);
     lo[k] = s[k];
   }
 }
@@ -101,7 +101,8 @@ int mjc_ConvexHField(const mjModel* m, const mjData* d, mjContact* con, int g1, 
 
   // the geom's box against the field's box
   mjtNum lo[3], hi[3];
-  geomBox(m, g2, pos, mat, lo, hi);
+  int warm[2] = {-1, -1};
+  geomBox(m, g2, pos, mat, warm + 1, lo, hi);
   if (lo[0] - margin > size[0] || hi[0] + margin < -size[0] || lo[1] - margin > size[1] ||
       hi[1] + margin < -size[1] || lo[2] - margin > size[2] || hi[2] + margin < -size[3])
     return 0;
@@ -128,7 +129,7 @@ int mjc_ConvexHField(const mjModel* m, const mjData* d, mjContact* con, int g1, 
         // a contact, back to the world frame: dist = -depth, normal refined (MPR refines its
         // own, in the field frame)
         mjContact* c = con + n;
-        if (!mjc_ConvexPair(m, &local, c, margin)) continue;
+        if (!mjc_ConvexPair(m, &local, c, margin, warm)) continue;
         mjtNum p[3], nrm[3];
         c->dist -= margin;
         mju_mulMatVec3(p, mat1, c->pos);

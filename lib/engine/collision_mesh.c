@@ -1,29 +1,38 @@
 // collision_mesh.c: mesh geoms in collision.  A mesh collides as its convex hull, known through
-// its support function: hill climbing on the hull graph (mesh_graph, see mesh.h) from where
-// the pair's previous climb ended (the hull's first vertex at first), or a scan of every vertex
-// when the mesh has no graph; ties keep the first vertex met, as MuJoCo 3.5.1's do.
+// its support function, as MuJoCo 3.14's: hill climbing on the hull graph (mesh_graph, see
+// mesh.h) for a hull of at least 10 vertices, from the better of where the pair's previous climb
+// ended and a seed by the direction's cell (mesh_extrema), else a scan of every vertex from the
+// previous answer; ties keep the vertex met first.
 // collision_convex.c (libccd) and collision_gjk.c (GJK/EPA) call it for every convex pair with
 // a mesh; the plane-mesh pair is here.
 #include "engine/collision.h"
 
+#include <float.h>
 #include <math.h>
 
 #include "util/util.h"
 
-// the vertices of a mesh and its hull graph (NULL: none)
+#define mjMESHCLIMBMIN 10  // fewest mesh vertices for hill climbing (MuJoCo's rule)
+#define CLIPMAXPOLY 256    // most vertices of a hull polygon under a plane (else one contact)
+
+// the vertices of a mesh, its hull graph (NULL: none) and its climb seeds
 typedef struct {
   const float* vert;  // (nvert x 3) in the geom frame
   int nvert;
   const int* graph;   // numvert, numface, vert_edgeadr, vert_globalid, edge_localid, ...
+  const int* seed;    // (27) mesh_extrema: the hull vertex farthest along each cell's direction
 } Hull;
 
 // the hull of mesh geom g
 static Hull geomHull(const mjModel* m, int g) {
   int mesh = m->geom_dataid[g], adr = m->mesh_graphadr[mesh];
   Hull h = {m->mesh_vert + 3 * m->mesh_vertadr[mesh], m->mesh_vertnum[mesh],
-            adr < 0 ? NULL : m->mesh_graph + adr};
+            adr < 0 ? NULL : m->mesh_graph + adr, m->mesh_extrema + 27 * mesh};
   return h;
 }
+
+// 1 when the mesh is climbed (a graph and at least mjMESHCLIMBMIN vertices), else scanned
+static int climbs(const Hull* h) { return h->graph && h->nvert >= mjMESHCLIMBMIN; }
 
 // v'dir for mesh vertex v
 static mjtNum vertDot(const Hull* h, int v, const mjtNum dir[3]) {
@@ -56,16 +65,25 @@ static int climb(const Hull* h, const mjtNum dir[3], int start) {
   return cur;
 }
 
-// the mesh vertex farthest along dir: the hull climb from hull vertex *warm (updated to where
-// it ends; NULL: from vertex 0), else the first best of all vertices
+// the mesh vertex farthest along dir (the geom frame), as MuJoCo's support: a climbed hull
+// starts from the seed of dir's cell in the 3x3x3 grid of directions (a component beyond
+// +-0.4 counts as +-1) or, unless the seed is strictly better, from the previous answer *warm
+// (a hull vertex); a scanned mesh goes through every vertex, the previous answer *warm (a mesh
+// vertex) first, a later one replacing the best only when strictly better.  *warm (-1: none;
+// NULL: no memory) takes the answer
 static int farthest(const Hull* h, const mjtNum dir[3], int* warm) {
-  if (h->graph) {
-    int top = climb(h, dir, warm ? *warm : 0);
+  int last = warm ? *warm : -1;
+  if (climbs(h)) {
+    const int* global = h->graph + 2 + h->graph[0];
+    int cx = (dir[0] > 0.4) - (dir[0] < -0.4) + 1, cy = (dir[1] > 0.4) - (dir[1] < -0.4) + 1;
+    int cz = (dir[2] > 0.4) - (dir[2] < -0.4) + 1, seed = h->seed[9 * cx + 3 * cy + cz];
+    if (last < 0 || vertDot(h, global[seed], dir) > vertDot(h, global[last], dir)) last = seed;
+    int top = climb(h, dir, last);
     if (warm) *warm = top;
-    return h->graph[2 + h->graph[0] + top];
+    return global[top];
   }
-  int ibest = 0;
-  mjtNum best = -INFINITY;
+  int ibest = last < 0 ? 0 : last;
+  mjtNum best = last < 0 ? -FLT_MAX : vertDot(h, last, dir);
   for (int v = 0; v < h->nvert; v++) {
     mjtNum x = vertDot(h, v, dir);
     if (x > best) {
@@ -73,6 +91,7 @@ static int farthest(const Hull* h, const mjtNum dir[3], int* warm) {
       ibest = v;
     }
   }
+  if (warm) *warm = ibest;
   return ibest;
 }
 
@@ -124,11 +143,52 @@ static int vertexPlane(mjContact* con, mjtNum margin, const mjtNum o[3], const m
   return 1;
 }
 
-// the plane against the mesh's hull, as MuJoCo 3.5.1 does (measured on the oracle): the hull
-// vertex deepest below the plane (the support point along -n, n the plane's z axis) when within
-// the margin, then, for a mesh with a hull graph, that vertex's neighbours in graph order that
-// are within the margin and at least 0.3 rbound from the first contact's point, until there
-// are 3 contacts
+// the contacts of the hull polygon of mesh geom g through its vertex top (the deepest) whose
+// outward normal is nearest the direction dir into the plane (its frame; the first of ties):
+// its vertices from top on in polygon order that are within the margin (vertexPlane), cut to
+// MuJoCo's large quadrilateral (mjc_largeQuad) when more than four; 0 when top is on no polygon
+static int planePolygon(const mjModel* m, const mjData* d, mjContact* con, int g, int top,
+                        const mjtNum dir[3], const mjtNum o[3], const mjtNum n[3],
+                        mjtNum margin) {
+  int mesh = m->geom_dataid[g], va = m->mesh_vertadr[mesh], pa = m->mesh_polyadr[mesh];
+  const int* through = m->mesh_polymap + m->mesh_polymapadr[va + top];
+  int poly = -1;
+  mjtNum best = -INFINITY;
+  for (int i = 0; i < m->mesh_polymapnum[va + top]; i++) {
+    mjtNum a = mju_dot3(m->mesh_polynormal + 3 * (pa + through[i]), dir);
+    if (a > best) best = a, poly = pa + through[i];
+  }
+  if (poly < 0) return 0;
+
+  // its vertices within the margin, from top on
+  const int* pv = m->mesh_polyvert + m->mesh_polyvertadr[poly];
+  int nv = m->mesh_polyvertnum[poly], first = 0, nin = 0;
+  if (nv > CLIPMAXPOLY) return 0;
+  while (first < nv - 1 && pv[first] != top) first++;
+  mjtNum pts[3 * CLIPMAXPOLY];
+  for (int k = 0; k < nv; k++) {
+    const float* v = m->mesh_vert + 3 * (va + pv[(first + k) % nv]);
+    mjtNum l[3] = {v[0], v[1], v[2]}, dif[3];
+    mju_mulMatVec3(pts + 3 * nin, d->geom_xmat + 9 * g, l);
+    mju_addTo3(pts + 3 * nin, d->geom_xpos + 3 * g);
+    mju_sub3(dif, pts + 3 * nin, o);
+    if (mju_dot3(dif, n) <= margin && mju_dot3(l, dir) > 0) nin++;
+  }
+
+  // all, or a large quadrilateral of them
+  int q[4] = {0, 1, 2, 3}, ncon = nin > 4 ? 4 : nin;
+  if (nin > 4) mjc_largeQuad(pts, nin, q);
+  for (int i = 0; i < ncon; i++) vertexPlane(con + i, margin, o, n, pts + 3 * q[i]);
+  return ncon;
+}
+
+// the plane against the mesh's hull, as MuJoCo 3.14 does (measured on the oracle): the vertex
+// deepest below the plane (the support point along -n, n the plane's z axis, from no previous
+// answer) when within the margin, then the vertices of its hull polygon facing the plane
+// (planePolygon); a mesh without polygons adds, until there are 3 contacts, the vertices v with
+// v'R'(-n) > n'(pos - o) - margin at least 0.3 rbound from the first contact's point: every
+// vertex in order without a hull graph, the first's hull neighbours in graph order for a
+// climbed one, none for a scanned mesh with a graph (fewer than mjMESHCLIMBMIN vertices)
 int mjc_PlaneMesh(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                   mjtNum margin) {
   const mjtNum* o = d->geom_xpos + 3 * g1;
@@ -140,23 +200,32 @@ int mjc_PlaneMesh(const mjModel* m, const mjData* d, mjContact* con, int g1, int
   mju_mulMatTVec3(dir, mat, neg);
 
   // p = pos + R v for mesh vertex v: the deepest first
-  mjtNum local[3], p[3];
-  int top = 0;
-  vertex(&h, farthest(&h, dir, &top), local);
+  mjtNum local[3], p[3], dif[3];
+  int last = -1, top = farthest(&h, dir, &last);
+  vertex(&h, top, local);
   mju_mulMatVec3(p, mat, local);
   mju_addTo3(p, pos);
   if (!vertexPlane(con, margin, o, n, p)) return 0;
-  if (!h.graph) return 1;
+  if (m->mesh_polynum[m->geom_dataid[g2]] > 0) {
+    int ncon = planePolygon(m, d, con, g2, top, dir, o, n, margin);
+    return ncon ? ncon : 1;
+  }
+  if (h.graph && !climbs(&h)) return 1;
 
-  // its neighbours on the hull
+  // the others within the margin, by MuJoCo's test, and apart from the first
+  mju_sub3(dif, pos, o);
+  mjtNum threshold = mju_dot3(n, dif) - margin;
+  const int* global = h.graph ? h.graph + 2 + h.graph[0] : NULL;
+  const int* next = h.graph ? neighbours(&h, last) : NULL;
   int ncon = 1;
-  const int* global = h.graph + 2 + h.graph[0];
-  for (const int* e = neighbours(&h, top); *e >= 0 && ncon < 3; e++) {
-    vertex(&h, global[*e], local);
+  for (int i = 0; ncon < 3 && (h.graph ? next[i] >= 0 : i < h.nvert); i++) {
+    int v = h.graph ? global[next[i]] : i;
+    if (!(vertDot(&h, v, dir) > threshold)) continue;
+    vertex(&h, v, local);
     mju_mulMatVec3(p, mat, local);
     mju_addTo3(p, pos);
     if (mju_dist3(p, con[0].pos) < 0.3 * m->geom_rbound[g2]) continue;
-    ncon += vertexPlane(con + ncon, margin, o, n, p);
+    ncon += vertexPlane(con + ncon, INFINITY, o, n, p);
   }
   return ncon;
 }

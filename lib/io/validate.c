@@ -448,7 +448,9 @@ static int checkAssets(const mjModel* m, Msg* g) {
       return 1;
     if (m->mesh_graphadr[i] != -1 &&
         (outside(g, "mesh_graphadr", i, m->mesh_graphadr[i], 0, m->nmeshgraph) ||
-         badGraph(m, g, i)))
+         badGraph(m, g, i) ||
+         badIds(g, "mesh_extrema", m->mesh_extrema + 27 * i, 27,
+                m->mesh_graph[m->mesh_graphadr[i]])))
       return 1;
     if (badPolygons(m, g, i)) return 1;
   }

@@ -372,31 +372,35 @@ static const char* meshBox =
     "</worldbody></mujoco>";
 
 Test(collision, meshSupportTies) {
-  // the hull climb starts at hull vertex 0 (mesh vertex 3, (.1, .1, -.1)) and moves only to
-  // strictly better vertices: straight down it stays there, as MuJoCo's does
+  // a mesh of 8 vertices is scanned (MuJoCo climbs hulls of 10 or more): straight down, the
+  // first of the four lowest in mesh order (vertex 0) when nothing is remembered, the previous
+  // answer when it ties (vertex 3); a strict best (vertex 5) replaces it, and is remembered
   mjData* d;
   mjModel* m = load(meshBox, NULL, &d);
   mjtNum down[3] = {0, 0, -1}, diag[3] = {1, -1, 1}, res[3];
-  mjtNum v3[3] = {0.1f, 0.1f, -0.1f}, v5[3] = {0.1f, -0.1f, 0.1f};
-  mjc_meshSupport(m, 1, down, NULL, res);
-  near(res, v3, 3, 0, "down");
-  int warm = 0;
-  mjc_meshSupport(m, 1, diag, &warm, res);
+  mjtNum v0[3] = {-0.1f, -0.1f, -0.1f}, v3[3] = {0.1f, 0.1f, -0.1f}, v5[3] = {0.1f, -0.1f, 0.1f};
+  cr_assert_eq(mjc_meshSupport(m, 1, down, NULL, res), 0);
+  near(res, v0, 3, 0, "down");
+  int warm = 3;
+  cr_assert_eq(mjc_meshSupport(m, 1, down, &warm, res), 3);
+  near(res, v3, 3, 0, "down, remembering vertex 3");
+  cr_assert_eq(mjc_meshSupport(m, 1, diag, &warm, res), 5);
   near(res, v5, 3, 0, "diagonal");
-  cr_assert_eq(m->mesh_graph[2 + 8 + warm], 5);
+  cr_assert_eq(warm, 5);
   mj_deleteData(d);
   mj_deleteModel(m);
 }
 
 Test(collision, meshBoxFlatOnPlane) {
-  // resting flat 0.01 deep: MuJoCo 3.5.1 gives 3 contacts, mesh vertices 3, 2 and 0 (the
-  // climb's vertex, then its hull neighbours in graph order), each dist -0.01
+  // resting flat 0.01 deep: MuJoCo 3.14 gives 4 contacts, mesh vertices 0, 2, 3 and 1 (the
+  // first of the lowest, then the rest of its hull polygon facing the plane, in polygon
+  // order), each dist -0.01
   mjtNum q[7] = {0, 0, 0.09, 1, 0, 0, 0};
   mjData* d;
   mjModel* m = load(meshBox, q, &d);
-  cr_assert_eq(d->ncon, 3);
-  const int ids[3] = {3, 2, 0};
-  for (int i = 0; i < 3; i++) {
+  cr_assert_eq(d->ncon, 4);
+  const int ids[4] = {0, 2, 3, 1};
+  for (int i = 0; i < 4; i++) {
     const float* v = m->mesh_vert + 3 * ids[i];
     mjtNum dist = 0.09 + v[2], pos[3] = {v[0], v[1], 0.5 * dist};
     near(d->contact[i].pos, pos, 3, 1e-16, "vertex");
