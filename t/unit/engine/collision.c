@@ -411,6 +411,34 @@ Test(collision, meshBoxFlatOnPlane) {
   mj_deleteModel(m);
 }
 
+Test(collision, meshPrismOnTiltedPlane) {
+  // an octagonal prism (margin 0.01) over a plane tilted by euler 3 -2 0, its bottom octagon
+  // all within the margin: MuJoCo 3.14.0 gives four contacts, the deepest vertex first in
+  // place of the nearest corner of the octagon's largest quadrilateral (its values, printed to
+  // 9 digits by the oracle)
+  const char* xml =
+      "<mujoco><option gravity='0 0 0'/><asset><mesh name='prism' vertex='0.1 0 -0.06  "
+      "0.0707 0.0707 -0.06  0 0.1 -0.06  -0.0707 0.0707 -0.06  -0.1 0 -0.06  -0.0707 -0.0707 "
+      "-0.06  0 -0.1 -0.06  0.0707 -0.0707 -0.06  0.1 0 0.06  0.0707 0.0707 0.06  0 0.1 0.06  "
+      "-0.0707 0.0707 0.06  -0.1 0 0.06  -0.0707 -0.0707 0.06  0 -0.1 0.06  0.0707 -0.0707 "
+      "0.06'/></asset><worldbody><geom type='plane' size='2 2 .1' euler='3 -2 0'/>"
+      "<body pos='0.6 0 0.05'><freejoint/><geom type='mesh' mesh='prism' margin='0.01'/>"
+      "</body></worldbody></mujoco>";
+  const mjtNum want[4][4] = {{-0.037085201, 0.670052870, 0.069730144, 0.008505910},
+                             {-0.034409858, 0.699399558, -0.000899888, 0.007170885},
+                             {-0.025689501, 0.599551725, -0.100671834, 0.002819335},
+                             {-0.027429959, 0.499521353, -0.000717349, 0.003687842}};
+  mjData* d;
+  mjModel* m = load(xml, NULL, &d);
+  cr_assert_eq(d->ncon, 4);
+  for (int i = 0; i < 4; i++) {
+    near(&d->contact[i].dist, want[i], 1, 1e-9, "dist");
+    near(d->contact[i].pos, want[i] + 1, 3, 1e-9, "pos");
+  }
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
 Test(collision, meshOnBoxClippedFaces) {
   // the box-shaped mesh (half-size 0.1) turned 30 degrees about z, resting 0.001 deep on a wide
   // box (top at z = 0.1): face on face, so multiccd clips the mesh's bottom face by the box's
