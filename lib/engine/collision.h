@@ -120,12 +120,6 @@ int mjc_clipContacts(const mjModel* m, const mjGeomPair* gp, const int id[2][3],
                      const mjtNum pts[2][9], const mjtNum x1[3], const mjtNum x2[3], int maxcon,
                      mjtNum* w1, mjtNum* w2, mjtNum* depth);
 
-// four vertices of polygon p (n > 4 points) spanning a large quadrilateral, by MuJoCo's
-// rotating search: for each first corner a in turn, advance the last corner d while that grows
-// the area, after each advance advancing c and then b while they grow it; the best is kept (q:
-// their indices, in polygon order)
-void mjc_largeQuad(const mjtNum* p, int n, int q[4]);
-
 // the contacts one GJK/EPA query of geoms g1, g2 may give, as MuJoCo 3.14 decides it: 1 with
 // a margin; 8 for two boxes; 4 for boxes, meshes and cylinders (1 with multiccd disabled);
 // else 1

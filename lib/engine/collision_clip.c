@@ -269,7 +269,10 @@ static mjtNum quadArea(const mjtNum* a, const mjtNum* b, const mjtNum* c, const 
   return 0.5 * mju_norm3(e);
 }
 
-void mjc_largeQuad(const mjtNum* p, int n, int q[4]) {
+// four vertices of polygon p (n > 4) spanning a large quadrilateral, by MuJoCo's rotating
+// search: for each first corner a in turn, advance the last corner d while that grows the
+// area, after each advance advancing c and then b while they grow it; the best is kept
+static void largeQuad(const mjtNum* p, int n, int q[4]) {
   int b = 1, c = 2, d = 3;
   q[0] = 0, q[1] = 1, q[2] = 2, q[3] = 3;
 #define P(i) (p + 3 * (i))
@@ -379,7 +382,7 @@ static int clipFace(const mjtNum* f, int nf, const mjtNum* g, int ng, const mjtN
   // which of them: a quadrilateral, an edge's two ends, or all (at most mjMAXCONPAIR)
   int pick[mjMAXCONPAIR], npick = 0;
   if (maxcon < 5 && nin > 4) {
-    mjc_largeQuad(poly, nin, pick);
+    largeQuad(poly, nin, pick);
     npick = 4;
   } else if (ng == 2 && nin > 2) {
     mjtNum far = 0;
