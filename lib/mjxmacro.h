@@ -62,6 +62,12 @@
   X(nwrap)       /* number of wrap objects in all tendon paths */                               \
   X(nsensor)     /* number of sensors */                                                        \
   X(nsensordata) /* number of numbers in sensor data */                                         \
+  X(nnumeric)    /* number of numeric custom fields */                                          \
+  X(nnumericdata) /* number of mjtNums in all numeric fields */                                 \
+  X(ntext)       /* number of text custom fields */                                             \
+  X(ntextdata)   /* number of chars in all text fields, terminators included */                 \
+  X(ntuple)      /* number of tuple custom fields */                                            \
+  X(ntupledata)  /* number of objects in all tuple fields */                                    \
   X(nkey)        /* number of keyframes */                                                      \
   X(nmocap)      /* number of mocap bodies */                                                   \
   X(nM)          /* number of non-zeros in the sparse inertia matrix */                         \
@@ -395,6 +401,22 @@
   X(mjtNum, key_mpos,           nkey, nmocap*3) /* key mocap position */                         \
   X(mjtNum, key_mquat,          nkey, nmocap*4) /* key mocap quaternion */                       \
   X(mjtNum, key_ctrl,           nkey,    nu) /* key control */                                  \
+  /* custom fields (<custom>): numbers, texts and tuples of objects, each field a block of   \
+     its data array, in document order per kind; their names' offsets into names[] */         \
+  X(int,    numeric_adr,        nnumeric, 1) /* address of field in numeric_data */             \
+  X(int,    numeric_size,       nnumeric, 1) /* size of numeric field */                        \
+  X(mjtNum, numeric_data,       nnumericdata, 1) /* array of all numeric fields */              \
+  X(int,    text_adr,           ntext,    1) /* address of text in text_data */                 \
+  X(int,    text_size,          ntext,    1) /* size of text field (strlen + 1) */              \
+  X(char,   text_data,          ntextdata, 1) /* array of all text fields (0-terminated) */     \
+  X(int,    tuple_adr,          ntuple,   1) /* address of tuple in tuple_objtype, ... */     \
+  X(int,    tuple_size,         ntuple,   1) /* number of objects in tuple */                   \
+  X(int,    tuple_objtype,      ntupledata, 1) /* array of object types in all tuples */        \
+  X(int,    tuple_objid,        ntupledata, 1) /* array of object ids in all tuples */          \
+  X(mjtNum, tuple_objprm,       ntupledata, 1) /* array of object params in all tuples */       \
+  X(int,    name_numericadr,    nnumeric, 1) /* name offsets of the custom fields */            \
+  X(int,    name_textadr,       ntext,    1)                                                    \
+  X(int,    name_tupleadr,      ntuple,   1)                                                    \
   /* names: offsets into names[], one per object, and the name buffer */                        \
   X(int,    name_bodyadr,       nbody,    1)                                                    \
   X(int,    name_jntadr,        njnt,     1)                                                    \

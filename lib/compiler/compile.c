@@ -108,12 +108,12 @@ void mjcf_putName(char* buf, int* pos, int* adr, const char* s) {
 }
 
 // every name in MuJoCo's order: model, bodies, joints, geoms, sites, cameras, lights,
-// textures, materials, pairs, excludes, equalities, tendons, actuators, sensors, custom
-// (numeric, text, tuple), keys; returns the length (buf NULL: just measure)
+// textures, materials, pairs, excludes, equalities, tendons, actuators, sensors, numeric,
+// text and tuple fields, keys; returns the length (buf NULL: just measure)
 static int writeNames(Ctx* c, mjModel* m) {
   static const int order[] = {K_BODY, K_JOINT, K_GEOM, K_SITE, K_CAM, K_LIGHT, K_MESH, K_SKIN,
                               K_HFIELD, K_TEX, K_MAT, K_PAIR, K_EXCLUDE, K_EQ, K_TENDON, K_ACT,
-                              K_SENSOR, K_CUSTOM, K_KEY};
+                              K_SENSOR, K_NUMERIC, K_TEXT, K_TUPLE, K_KEY};
   int* adr[NKIND] = {NULL};
   if (m) {
     adr[K_BODY] = m->name_bodyadr, adr[K_JOINT] = m->name_jntadr;
@@ -125,22 +125,17 @@ static int writeNames(Ctx* c, mjModel* m) {
     adr[K_PAIR] = m->name_pairadr, adr[K_EXCLUDE] = m->name_excludeadr;
     adr[K_EQ] = m->name_eqadr, adr[K_TENDON] = m->name_tendonadr;
     adr[K_ACT] = m->name_actuatoradr, adr[K_SENSOR] = m->name_sensoradr;
-    adr[K_KEY] = m->name_keyadr;
+    adr[K_NUMERIC] = m->name_numericadr, adr[K_TEXT] = m->name_textadr;
+    adr[K_TUPLE] = m->name_tupleadr, adr[K_KEY] = m->name_keyadr;
   }
   char* buf = m ? m->names : NULL;
   int pos = 0;
   mjcf_putName(buf, &pos, NULL, c->modelname);
   for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
     const Vec* v = &c->obj[order[k]];
-    // custom entries by kind: numeric, text, tuple
-    for (int pass = 0; pass < (order[k] == K_CUSTOM ? 3 : 1); pass++) {
-      static const char* const custom[] = {"numeric", "text", "tuple"};
-      for (int i = 0; i < v->n; i++) {
-        const Head* h = v->p[i];
-        if (order[k] == K_CUSTOM && strcmp(h->e->name, custom[pass])) continue;
-        mjcf_putName(buf, &pos, adr[order[k]] ? adr[order[k]] + i : NULL, h->name);
-      }
-    }
+    for (int i = 0; i < v->n; i++)
+      mjcf_putName(buf, &pos, adr[order[k]] ? adr[order[k]] + i : NULL,
+                   ((const Head*)v->p[i])->name);
   }
   return pos;
 }
@@ -719,6 +714,36 @@ static void fillBvh(Ctx* c, mjModel* m) {
   }
 }
 
+// ---- custom fields -----------------------------------------------------------------------------
+
+// the numeric, text and tuple fields, each appended to its kind's data array
+static void fillCustom(Ctx* c, mjModel* m) {
+  for (int i = 0, adr = 0; i < m->nnumeric; i++) {
+    const Obj* o = c->obj[K_NUMERIC].p[i];
+    m->numeric_adr[i] = adr;
+    m->numeric_size[i] = o->size;
+    mju_copy(m->numeric_data + adr, o->values, o->size);
+    adr += o->size;
+  }
+  for (int i = 0, adr = 0; i < m->ntext; i++) {
+    const Obj* o = c->obj[K_TEXT].p[i];
+    m->text_adr[i] = adr;
+    m->text_size[i] = o->size;
+    memcpy(m->text_data + adr, o->text, o->size);
+    adr += o->size;
+  }
+  for (int i = 0, adr = 0; i < m->ntuple; i++) {
+    const Obj* o = c->obj[K_TUPLE].p[i];
+    m->tuple_adr[i] = adr;
+    m->tuple_size[i] = o->size;
+    for (int j = 0; j < o->size; j++, adr++) {
+      m->tuple_objtype[adr] = o->elem[j].objtype;
+      m->tuple_objid[adr] = o->elem[j].objid;
+      m->tuple_objprm[adr] = o->elem[j].prm;
+    }
+  }
+}
+
 // ---- sizes and the whole compilation -----------------------------------------------------------
 
 // the body ranges of joints, dofs and geoms (-1 addresses when empty)
@@ -834,6 +859,13 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
   }
   sz->nsensor = c->obj[K_SENSOR].n;
   for (int i = 0; i < sz->nsensor; i++) sz->nsensordata += ((Obj*)c->obj[K_SENSOR].p[i])->dim;
+  // custom fields: each kind's data, one block per field
+  sz->nnumeric = c->obj[K_NUMERIC].n;
+  sz->ntext = c->obj[K_TEXT].n;
+  sz->ntuple = c->obj[K_TUPLE].n;
+  for (int i = 0; i < sz->nnumeric; i++) sz->nnumericdata += ((Obj*)c->obj[K_NUMERIC].p[i])->size;
+  for (int i = 0; i < sz->ntext; i++) sz->ntextdata += ((Obj*)c->obj[K_TEXT].p[i])->size;
+  for (int i = 0; i < sz->ntuple; i++) sz->ntupledata += ((Obj*)c->obj[K_TUPLE].p[i])->size;
   sz->nkey = c->obj[K_KEY].n;
   sz->nnames = writeNames(c, NULL);
   sz->npaths = mjcf_writePaths(c, NULL);
@@ -1006,8 +1038,10 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   eachModelSection(c, root, "keyframe", readKeySection);
   // <size nkey> adds unnamed keys at the defaults
   while (c->obj[K_KEY].n < c->nkey) mjcf_push(c, &c->obj[K_KEY], mjcf_alloc(c, sizeof(Obj)));
-  static const int rest[] = {K_PAIR, K_EXCLUDE, K_EQ, K_SENSOR, K_CUSTOM, K_KEY};
-  for (int k = 0; k < 6; k++) mjcf_buildNames(c, rest[k]);
+  static const int rest[] = {K_SKIN, K_PAIR, K_EXCLUDE, K_EQ, K_SENSOR, K_NUMERIC, K_TEXT,
+                             K_TUPLE, K_KEY};
+  for (int k = 0; k < 9; k++) mjcf_buildNames(c, rest[k]);
+  mjcf_findTupleObjects(c);
   // the model: sizes, allocation, arrays
   mjModel sz;
   modelSizes(c, root, &sz);
@@ -1033,6 +1067,7 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   fillActuators(c, m);
   fillSensors(c, m);
   fillKeys(c, m);
+  fillCustom(c, m);
   writeNames(c, m);
   mjcf_writePaths(c, m);
   // constants that need the model in qpos0, then the statistics given in the file

@@ -184,8 +184,17 @@ typedef struct {
   double pos[3], quat[4];  // compiled local pose in the body frame
 } Item;
 
-// a top-level object (asset, pair, exclude, equality, tendon, actuator, sensor, key) and the
-// element it came from; the spec lives in the matching field
+// one element of a tuple: the object objtype/objname names (its id found once every name is
+// known) and its parameter
+typedef struct {
+  const mjXNode* e;
+  const char* name;
+  int objtype, objid;  // mjtObj, id
+  double prm;
+} TupleElem;
+
+// a top-level object (asset, pair, exclude, equality, tendon, actuator, sensor, custom field,
+// key) and the element it came from; the spec lives in the matching field
 typedef struct Attach_ Attach;
 
 typedef struct {
@@ -212,6 +221,10 @@ typedef struct {
   int objtype, reftype, dim, datatype, stage, wrapadr, nwrap;
   int intprm[3];             // a sensor's integer parameters
   double data[11], cutoff, noise;
+  int size;                  // a custom field's size: numbers, chars and terminator, elements
+  double* values;            // a numeric's numbers, zero-padded to size
+  const char* text;          // a text's string
+  TupleElem* elem;           // a tuple's elements
 } Obj;
 
 // one element of a tendon path
@@ -221,7 +234,8 @@ typedef struct {
 } Wrap;
 
 enum { K_BODY, K_JOINT, K_GEOM, K_SITE, K_CAM, K_LIGHT, K_MESH, K_SKIN, K_HFIELD, K_TEX, K_MAT,
-       K_PAIR, K_EXCLUDE, K_EQ, K_TENDON, K_ACT, K_SENSOR, K_CUSTOM, K_KEY, K_WRAP, NKIND };
+       K_PAIR, K_EXCLUDE, K_EQ, K_TENDON, K_ACT, K_SENSOR, K_NUMERIC, K_TEXT, K_TUPLE, K_KEY,
+       K_WRAP, NKIND };
 
 // object kind: the element word for messages
 extern const char* const mjcf_kindWord[NKIND];
@@ -456,8 +470,12 @@ void mjcf_readActuators(Ctx* c, const mjXNode* e);
 // <sensor>: type, object, reference, dim, datatype, stage, cutoff, noise
 void mjcf_readSensors(Ctx* c, const mjXNode* e);
 
-// <custom>: numeric, text and tuple entries are accepted; only their names are kept
+// <custom>: numeric fields (data zero-padded to size), texts and tuples (their objects named,
+// found by mjcf_findTupleObjects)
 void mjcf_readCustom(Ctx* c, const mjXNode* e);
+
+// the ids of the tuples' objects, once every kind of object has its name table
+void mjcf_findTupleObjects(Ctx* c);
 
 // ---- assets (mjcf_asset.c) ---------------------------------------------------------------------
 

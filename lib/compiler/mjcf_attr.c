@@ -15,8 +15,8 @@
 // object kind: the element word for messages
 const char* const mjcf_kindWord[NKIND] = {
   "body", "joint", "geom", "site", "camera", "light", "mesh", "skin", "hfield", "texture",
-  "material", "pair", "exclude", "equality", "tendon", "actuator", "sensor", "custom", "key",
-  "wrap"};
+  "material", "pair", "exclude", "equality", "tendon", "actuator", "sensor", "numeric", "text",
+  "tuple", "key", "wrap"};
 
 // a new zeroed block of n bytes from the arena
 void* mjcf_alloc(Ctx* c, size_t n) {

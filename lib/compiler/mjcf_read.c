@@ -1665,17 +1665,104 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
   }
 }
 
-// <custom>: numeric, text and tuple entries are accepted; only their names are kept
+// ---- custom fields -----------------------------------------------------------------------------
+
+// the object type keywords of tuple elements, in mjtObj order ("unknown" is refused)
+static const char* const objTypeWords[] = {
+  "unknown", "body", "xbody", "joint", "dof", "geom", "site", "camera", "light", "flex", "mesh",
+  "skin", "hfield", "texture", "material", "pair", "exclude", "equality", "tendon", "actuator",
+  "sensor", "numeric", "text", "tuple", "key", "plugin", NULL};
+
+// the object kind holding the names of mjtObj type t; -1 for types without named objects here
+// (dofs, and flexes and plugins, which this compiler refuses)
+static int objKind(int t) {
+  static const int kinds[mjNOBJECT] = {
+    [mjOBJ_UNKNOWN] = -1, [mjOBJ_BODY] = K_BODY, [mjOBJ_XBODY] = K_BODY,
+    [mjOBJ_JOINT] = K_JOINT, [mjOBJ_DOF] = -1, [mjOBJ_GEOM] = K_GEOM, [mjOBJ_SITE] = K_SITE,
+    [mjOBJ_CAMERA] = K_CAM, [mjOBJ_LIGHT] = K_LIGHT, [mjOBJ_FLEX] = -1, [mjOBJ_MESH] = K_MESH,
+    [mjOBJ_SKIN] = K_SKIN, [mjOBJ_HFIELD] = K_HFIELD, [mjOBJ_TEXTURE] = K_TEX,
+    [mjOBJ_MATERIAL] = K_MAT, [mjOBJ_PAIR] = K_PAIR, [mjOBJ_EXCLUDE] = K_EXCLUDE,
+    [mjOBJ_EQUALITY] = K_EQ, [mjOBJ_TENDON] = K_TENDON, [mjOBJ_ACTUATOR] = K_ACT,
+    [mjOBJ_SENSOR] = K_SENSOR, [mjOBJ_NUMERIC] = K_NUMERIC, [mjOBJ_TEXT] = K_TEXT,
+    [mjOBJ_TUPLE] = K_TUPLE, [mjOBJ_KEY] = K_KEY, [mjOBJ_PLUGIN] = -1};
+  return kinds[t];
+}
+
+// MuJoCo's bound on the size of a numeric field
+#define MJCF_MAXNUMERIC 500
+
+// <numeric name data size>: size defaults to the count of data, which must not exceed it;
+// the numbers are padded with zeros to size
+static void readNumeric(Ctx* c, const mjXNode* e, Obj* o) {
+  double* data = NULL;
+  int n = mjcf_readList(c, e, "data", &data);
+  o->size = n;
+  if (mjcf_readInt(c, e, "size", &o->size) && n > o->size)
+    mjcf_fail(c, e, "attribute 'data' has %d numbers, more than size %d", n, o->size);
+  if (o->size < 1 || o->size > MJCF_MAXNUMERIC)
+    mjcf_fail(c, e, "size must be between 1 and %d (the count of data when not given)",
+              MJCF_MAXNUMERIC);
+  o->values = mjcf_alloc(c, sizeof(double) * o->size);
+  if (n) memcpy(o->values, data, sizeof(double) * n);
+}
+
+// <text name data>: the string as written, not empty
+static void readText(Ctx* c, const mjXNode* e, Obj* o) {
+  if (!mjcf_readStr(e, "data", &o->text) || !o->text[0])
+    mjcf_fail(c, e, "attribute 'data' is required and cannot be empty");
+  o->size = (int)strlen(o->text) + 1;
+}
+
+// <tuple name>: one or more <element objtype objname prm>
+static void readTuple(Ctx* c, const mjXNode* e, Obj* o) {
+  if (!e->nchild) mjcf_fail(c, e, "a tuple needs at least one element");
+  o->size = e->nchild;
+  o->elem = mjcf_alloc(c, sizeof(TupleElem) * e->nchild);
+  for (int j = 0; j < e->nchild; j++) {
+    const mjXNode* el = e->child[j];
+    TupleElem* t = o->elem + j;
+    if (strcmp(el->name, "element")) mjcf_fail(c, el, "unknown element in tuple");
+    t->e = el;
+    if (!mjcf_readKey(c, el, "objtype", objTypeWords, &t->objtype))
+      mjcf_fail(c, el, "attribute 'objtype' is required");
+    if (t->objtype == mjOBJ_UNKNOWN)
+      mjcf_fail(c, el, "attribute 'objtype': invalid keyword 'unknown'");
+    if (!mjcf_readStr(el, "objname", &t->name))
+      mjcf_fail(c, el, "attribute 'objname' is required");
+    mjcf_readVec(c, el, "prm", &t->prm, 1);
+    mjcf_checkAttrs(c, el);
+  }
+}
+
+// <custom>: numeric fields, texts and tuples, each kind named apart
 void mjcf_readCustom(Ctx* c, const mjXNode* e) {
   mjcf_checkAttrs(c, e);
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* ch = e->child[i];
-    if (strcmp(ch->name, "numeric") && strcmp(ch->name, "text") && strcmp(ch->name, "tuple"))
+    int numeric = !strcmp(ch->name, "numeric"), text = !strcmp(ch->name, "text");
+    if (!numeric && !text && strcmp(ch->name, "tuple"))
       mjcf_fail(c, ch, "unknown element in custom");
-    mjcf_newObj(c, K_CUSTOM, ch);
-    mjcf_ignoreAttrs(ch, "data size");
+    Obj* o = mjcf_newObj(c, numeric ? K_NUMERIC : text ? K_TEXT : K_TUPLE, ch);
+    if (!o->h.name || !o->h.name[0]) mjcf_fail(c, ch, "attribute 'name' is required");
+    if (numeric) readNumeric(c, ch, o);
+    else if (text) readText(c, ch, o);
+    else readTuple(c, ch, o);
     mjcf_checkAttrs(c, ch);
-    for (int j = 0; j < ch->nchild; j++) mjcf_ignoreAttrs(ch->child[j], "objtype objname prm");
+  }
+}
+
+// the ids of the tuples' objects, once every kind of object has its name table
+void mjcf_findTupleObjects(Ctx* c) {
+  for (int i = 0; i < c->obj[K_TUPLE].n; i++) {
+    const Obj* o = c->obj[K_TUPLE].p[i];
+    for (int j = 0; j < o->size; j++) {
+      TupleElem* t = o->elem + j;
+      int k = objKind(t->objtype);
+      t->objid = k < 0 ? -1 : mjcf_mapFind(&c->names[k], t->name);
+      if (t->objid < 0)
+        mjcf_fail(c, t->e, "%s '%s' in attribute 'objname' not found", objTypeWords[t->objtype],
+                  t->name);
+    }
   }
 }
 

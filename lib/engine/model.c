@@ -456,6 +456,9 @@ static const int* nameAdr(const mjModel* m, int type, int* n) {
     case mjOBJ_TENDON: *n = m->ntendon; return m->name_tendonadr;
     case mjOBJ_ACTUATOR: *n = m->nu; return m->name_actuatoradr;
     case mjOBJ_SENSOR: *n = m->nsensor; return m->name_sensoradr;
+    case mjOBJ_NUMERIC: *n = m->nnumeric; return m->name_numericadr;
+    case mjOBJ_TEXT: *n = m->ntext; return m->name_textadr;
+    case mjOBJ_TUPLE: *n = m->ntuple; return m->name_tupleadr;
     case mjOBJ_KEY: *n = m->nkey; return m->name_keyadr;
     default: *n = 0; return NULL;
   }

@@ -530,6 +530,88 @@ malformed rotation_after_ball 3 <<'EOF'
 </mujoco>
 EOF
 
+# custom fields: a numeric's data within its size, a named, non-empty text, tuple elements
+# naming objects that exist, field names unique within a kind
+malformed numeric_over_size 3 <<'EOF'
+<mujoco>
+  <custom>
+    <numeric name="gains" size="2" data="1 2 3"/>
+  </custom>
+</mujoco>
+EOF
+check numeric_over_size-says has "$T/err" \
+  "numeric 'gains': attribute 'data' has 3 numbers, more than size 2"
+
+malformed numeric_no_size 3 <<'EOF'
+<mujoco>
+  <custom>
+    <numeric name="none"/>
+  </custom>
+</mujoco>
+EOF
+check numeric_no_size-says has "$T/err" "size must be between 1 and 500"
+
+malformed text_empty 3 <<'EOF'
+<mujoco>
+  <custom>
+    <text name="label" data=""/>
+  </custom>
+</mujoco>
+EOF
+
+malformed custom_unnamed 3 <<'EOF'
+<mujoco>
+  <custom>
+    <text data="x"/>
+  </custom>
+</mujoco>
+EOF
+check custom_unnamed-says has "$T/err" "attribute 'name' is required"
+
+malformed tuple_unknown_object 5 <<'EOF'
+<mujoco>
+  <custom>
+    <tuple name="parts">
+      <element objtype="body" objname="torso"/>
+      <element objtype="geom" objname="nope" prm="1"/>
+    </tuple>
+  </custom>
+  <worldbody>
+    <body name="torso"><geom size="0.1"/></body>
+  </worldbody>
+</mujoco>
+EOF
+check tuple_unknown_object-says has "$T/err" \
+  "element: geom 'nope' in attribute 'objname' not found"
+
+malformed tuple_bad_objtype 4 <<'EOF'
+<mujoco>
+  <custom>
+    <tuple name="parts">
+      <element objtype="thing" objname="world"/>
+    </tuple>
+  </custom>
+</mujoco>
+EOF
+
+malformed tuple_empty 3 <<'EOF'
+<mujoco>
+  <custom>
+    <tuple name="parts"/>
+  </custom>
+</mujoco>
+EOF
+
+malformed custom_repeated_name 4 <<'EOF'
+<mujoco>
+  <custom>
+    <numeric name="a" data="1"/>
+    <numeric name="a" data="2"/>
+  </custom>
+</mujoco>
+EOF
+check custom_repeated_name-says has "$T/err" "repeated numeric name 'a'"
+
 # ---- URDF ------------------------------------------------------------------------------------
 
 # a robot compiles to robot.mjb beside it, and the tools read the .urdf itself

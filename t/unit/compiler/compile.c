@@ -166,6 +166,48 @@ Test(compile, names_sensors_keys) {
   mj_deleteModel(m);
 }
 
+// custom fields: numbers padded to size, texts with their terminators, tuples' objects by
+// type and id; each kind named apart, found by mj_name2id (values as MuJoCo 3.14 compiles them)
+Test(compile, custom_fields) {
+  mjModel* m = load("<mujoco><custom><numeric name='a' data='1 2' size='4'/>"
+                    "<text name='a' data='hi'/><numeric name='b' size='1'/>"
+                    "<tuple name='a'><element objtype='joint' objname='j' prm='0.5'/>"
+                    "<element objtype='numeric' objname='b'/>"
+                    "<element objtype='xbody' objname='c'/></tuple></custom>"
+                    "<worldbody><body name='c'><joint name='j'/><geom size='.1'/></body>"
+                    "</worldbody></mujoco>");
+  cr_assert_eq(m->nnumeric, 2);
+  cr_assert_eq(m->nnumericdata, 5);
+  cr_assert_eq(m->numeric_adr[1], 4);
+  cr_assert_eq(m->numeric_size[0], 4);
+  const double numbers[5] = {1, 2, 0, 0, 0};
+  cr_assert_arr_eq(m->numeric_data, numbers, sizeof(numbers));
+  cr_assert_eq(m->ntextdata, 3);
+  cr_assert_eq(m->text_size[0], 3);
+  cr_assert_str_eq(m->text_data + m->text_adr[0], "hi");
+  cr_assert_eq(m->ntupledata, 3);
+  cr_assert_eq(m->tuple_size[0], 3);
+  const int types[3] = {mjOBJ_JOINT, mjOBJ_NUMERIC, mjOBJ_XBODY}, ids[3] = {0, 1, 1};
+  cr_assert_arr_eq(m->tuple_objtype, types, sizeof(types));
+  cr_assert_arr_eq(m->tuple_objid, ids, sizeof(ids));
+  cr_assert_float_eq(m->tuple_objprm[0], 0.5, 0);
+  // one name in three kinds
+  cr_assert_eq(mj_name2id(m, mjOBJ_NUMERIC, "a"), 0);
+  cr_assert_eq(mj_name2id(m, mjOBJ_NUMERIC, "b"), 1);
+  cr_assert_eq(mj_name2id(m, mjOBJ_TEXT, "a"), 0);
+  cr_assert_eq(mj_name2id(m, mjOBJ_TUPLE, "a"), 0);
+  cr_assert_eq(mj_name2id(m, mjOBJ_TEXT, "b"), -1);
+  cr_assert_str_eq(mj_id2name(m, mjOBJ_NUMERIC, 1), "b");
+  mj_deleteModel(m);
+  loadFails("<mujoco><custom>\n<numeric name='x' size='1' data='1 2'/></custom></mujoco>",
+            "t.xml:2: numeric 'x': attribute 'data' has 2 numbers, more than size 1");
+  loadFails("<mujoco><custom><tuple name='t'>\n<element objtype='site' objname='s'/>"
+            "</tuple></custom></mujoco>",
+            "t.xml:2: element: site 's' in attribute 'objname' not found");
+  loadFails("<mujoco><custom><text name='t' data='1'/><text name='t' data='2'/></custom>"
+            "</mujoco>", "repeated text name 't'");
+}
+
 Test(compile, contact_sensor) {
   // MuJoCo 3.5.1 (oracle): intprm = {data bits in the order found, force, torque, dist, pos,
   // normal, tangent; reduce; num}, dim = num x the fields' size, subtrees as mjOBJ_XBODY
