@@ -1,8 +1,9 @@
 // validate.c: the semantic check of a model read from a file.  The binary reader proves the
 // bytes are intact; this proves they make sense: every id, address and count points in range
 // and agrees with the body tree, the joint and dof layouts and the sparse inertia rows the
-// stages walk, every enum value is known, the name and path buffers end in a terminator, and
-// every real number is finite.  A model that passes cannot make a stage index out of bounds.
+// stages walk, every enum value is known, the name and path buffers and each custom text end in
+// a terminator, and every real number is finite.  A model that passes cannot make a stage index
+// out of bounds.
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -62,8 +63,21 @@ static int objCount(const mjModel* m, int type) {
     case mjOBJ_SITE: return m->nsite;
     case mjOBJ_CAMERA: return m->ncam;
     case mjOBJ_LIGHT: return m->nlight;
+    case mjOBJ_MESH: return m->nmesh;
+    case mjOBJ_SKIN: return m->nskin;
+    case mjOBJ_HFIELD: return m->nhfield;
+    case mjOBJ_TEXTURE: return m->ntex;
+    case mjOBJ_MATERIAL: return m->nmat;
+    case mjOBJ_PAIR: return m->npair;
+    case mjOBJ_EXCLUDE: return m->nexclude;
+    case mjOBJ_EQUALITY: return m->neq;
     case mjOBJ_TENDON: return m->ntendon;
     case mjOBJ_ACTUATOR: return m->nu;
+    case mjOBJ_SENSOR: return m->nsensor;
+    case mjOBJ_NUMERIC: return m->nnumeric;
+    case mjOBJ_TEXT: return m->ntext;
+    case mjOBJ_TUPLE: return m->ntuple;
+    case mjOBJ_KEY: return m->nkey;
     default: return 0;
   }
 }
@@ -139,6 +153,10 @@ static int checkRanges(const mjModel* m, Msg* g) {
     ROW(name_tendonadr, m->ntendon, -1, m->nnames),
     ROW(name_actuatoradr, m->nu, -1, m->nnames),
     ROW(name_sensoradr, m->nsensor, -1, m->nnames), ROW(name_keyadr, m->nkey, -1, m->nnames),
+    ROW(name_numericadr, m->nnumeric, -1, m->nnames),
+    ROW(name_textadr, m->ntext, -1, m->nnames), ROW(name_tupleadr, m->ntuple, -1, m->nnames),
+    // custom tuples: objects of a type the model holds (their ids in checkCustom)
+    ROW(tuple_objtype, m->ntupledata, mjOBJ_BODY, mjNOBJECT),
   };
   for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++)
     for (long i = 0; i < rows[r].n; i++)
@@ -686,6 +704,31 @@ static int checkSensors(const mjModel* m, Msg* g) {
   return 0;
 }
 
+// ---- custom fields ------------------------------------------------------------------------------
+
+// each custom field a block inside its data array, each text ending in its terminator (so it
+// reads as a string), each tuple object one that exists
+static int checkCustom(const mjModel* m, Msg* g) {
+  for (int i = 0; i < m->nnumeric; i++)
+    if (badBlock(g, "numeric_adr", i, m->numeric_adr[i], m->numeric_size[i], m->nnumericdata, 0))
+      return 1;
+  for (int i = 0; i < m->ntext; i++) {
+    int adr = m->text_adr[i], size = m->text_size[i];
+    if (outside(g, "text_size", i, size, 1, m->ntextdata + 1L) ||
+        badBlock(g, "text_adr", i, adr, size, m->ntextdata, 0) ||
+        differs(g, "text_data", adr + size - 1, m->text_data[adr + size - 1], 0,
+                "a text ends in its terminator"))
+      return 1;
+  }
+  for (int i = 0; i < m->ntuple; i++)
+    if (badBlock(g, "tuple_adr", i, m->tuple_adr[i], m->tuple_size[i], m->ntupledata, 0))
+      return 1;
+  for (int k = 0; k < m->ntupledata; k++)
+    if (outside(g, "tuple_objid", k, m->tuple_objid[k], 0, objCount(m, m->tuple_objtype[k])))
+      return 1;
+  return 0;
+}
+
 // ---- text, numbers, memory ---------------------------------------------------------------------
 
 // the name and path buffers end in a terminator, so every address in range reads a string
@@ -780,7 +823,7 @@ int mj_validateModel(const mjModel* m, char* err, int errsz) {
             checkInertia(m, &g) || checkGeoms(m, &g) || checkBvh(m, &g) ||
             checkAssets(m, &g) || checkEqualities(m, &g) ||
             checkTendons(m, &g) || checkActuators(m, &g) || checkSensors(m, &g) ||
-            checkText(m, &g) || checkNumbers(m, &g) || checkStack(m, &g) ||
+            checkCustom(m, &g) || checkText(m, &g) || checkNumbers(m, &g) || checkStack(m, &g) ||
             mj_checkOption(&m->opt, err, errsz);
   return bad ? -1 : 0;
 }

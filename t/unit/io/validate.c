@@ -17,7 +17,8 @@
 // a model with every kind of object the checks know: free, ball, hinge and slide joints, a
 // mocap body, a targeting camera and light, pairs and excludes, each equality type, a fixed
 // and a spatial tendon (sites, a wrapping sphere with a side site, a pulley), each
-// transmission type, a filter actuator, sensors with objects, references and joints, a key
+// transmission type, a filter actuator, sensors with objects, references and joints, custom
+// fields (a padded numeric, a text, a tuple), a key
 static const char sinkXML[] =
   "<mujoco model='sink'>"
   "<asset><texture name='grid' type='2d' builtin='checker' width='8' height='8'/>"
@@ -65,6 +66,9 @@ static const char sinkXML[] =
   "  <tendonpos name='rope_len' tendon='rope'/><actuatorfrc name='af' actuator='m_elbow'/>"
   "  <accelerometer name='acc' site='s1'/><camprojection name='proj' site='s2' camera='eye'/>"
   "  <distance name='dist' geom1='hand' body2='torso'/><clock name='clock'/></sensor>"
+  "<custom><numeric name='gains' data='1 2' size='3'/><text name='label' data='sink'/>"
+  "  <tuple name='parts'><element objtype='body' objname='arm' prm='1'/>"
+  "    <element objtype='sensor' objname='fp'/></tuple></custom>"
   "<keyframe><key name='home' qpos='0 0 1 1 0 0 0 1 0 0 0 0.3 0'/></keyframe>"
   "</mujoco>";
 
@@ -181,6 +185,9 @@ Test(validate, sink_passes_and_has_every_kind) {
   cr_assert_eq(m->na, 1);
   cr_assert_eq(m->nsensor, 11);
   cr_assert_eq(m->nmocap, 1);
+  cr_assert_eq(m->nnumericdata, 3);
+  cr_assert_eq(m->ntextdata, 5);
+  cr_assert_eq(m->ntupledata, 2);
   mj_deleteModel(m);
 }
 
@@ -335,6 +342,27 @@ Test(validate, refuses_bad_actuators_and_sensors) {
   expectInt(m, "sensor_objid", 1, id(m, mjOBJ_JOINT, "elbow"), "jnt_type[2] = 3, expected 1");
   expectInt(m, "sensor_dim", 2, 4, "sensor_dim[2] = 4, expected 3");
   expectInt(m, "sensor_adr", 10, m->nsensordata, "sensor_adr[10] = 24 out of range [0, 24)");
+  mj_deleteModel(m);
+}
+
+Test(validate, refuses_bad_custom_fields) {
+  mjModel* m = sink();
+  expectInt(m, "numeric_adr", 0, 1, "numeric_adr[0] = 1: a block of 3 out of range [0, 3)");
+  expectInt(m, "numeric_size", 0, -1, "numeric_adr[0]: negative count -1");
+  expectInt(m, "text_size", 0, 0, "text_size[0] = 0 out of range [1, 6)");
+  expectInt(m, "text_adr", 0, 1, "text_adr[0] = 1: a block of 5 out of range [0, 5)");
+  // "sink" without its terminator
+  expectInt(m, "text_size", 0, 4, "text_data[3] = 107, expected 0 (a text ends in its");
+  expectInt(m, "tuple_size", 0, 3, "tuple_adr[0] = 0: a block of 3 out of range [0, 2)");
+  expectInt(m, "tuple_objtype", 1, mjNOBJECT, "tuple_objtype[1] = 26 out of range [1, 26)");
+  expectInt(m, "tuple_objtype", 1, mjOBJ_UNKNOWN, "tuple_objtype[1] = 0 out of range [1, 26)");
+  expectInt(m, "tuple_objid", 1, m->nsensor, "tuple_objid[1] = 11 out of range [0, 11)");
+  // flexes are not held: no id is in range (the element's id is sensor fp's)
+  char want[96];
+  snprintf(want, sizeof(want), "tuple_objid[1] = %d out of range [0, 0)",
+           id(m, mjOBJ_SENSOR, "fp"));
+  expectInt(m, "tuple_objtype", 1, mjOBJ_FLEX, want);
+  expectInt(m, "name_tupleadr", 0, -2, "name_tupleadr[0] = -2 out of range [-1, ");
   mj_deleteModel(m);
 }
 
