@@ -277,7 +277,8 @@ static int rowObject(const char* rows) {
              {"nmesh", mjOBJ_MESH}, {"nhfield", mjOBJ_HFIELD}, {"ntex", mjOBJ_TEXTURE},
              {"nmat", mjOBJ_MATERIAL}, {"npair", mjOBJ_PAIR}, {"nexclude", mjOBJ_EXCLUDE},
              {"neq", mjOBJ_EQUALITY}, {"ntendon", mjOBJ_TENDON}, {"nu", mjOBJ_ACTUATOR},
-             {"nsensor", mjOBJ_SENSOR}, {"nkey", mjOBJ_KEY}};
+             {"nsensor", mjOBJ_SENSOR}, {"nnumeric", mjOBJ_NUMERIC}, {"ntext", mjOBJ_TEXT},
+             {"ntuple", mjOBJ_TUPLE}, {"nkey", mjOBJ_KEY}};
   for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
     if (!strcmp(rows, map[i].size)) return map[i].type;
   return 0;

@@ -202,10 +202,13 @@ static int trnObject(int trn) {
 
 // counts: every non-zero size as "name value", five to a line, padded to columns
 static void summarySizes(const mjModel* m, FILE* f) {
-  const char* name[64];
-  int value[64], n = 0;
+#define X(size) +1
+  enum { NSIZES = 0 MJ_SIZES(X) };
+#undef X
+  const char* name[NSIZES];
+  int value[NSIZES], n = 0;
 #define X(size)                                                                                  \
-  if (m->size && n < 64) {                                                                       \
+  if (m->size) {                                                                                 \
     name[n] = #size;                                                                             \
     value[n++] = m->size;                                                                        \
   }
@@ -321,6 +324,43 @@ static void summarySensors(const mjModel* m, FILE* f) {
   }
 }
 
+// a text's n chars, control characters as '?' so that each text stays on its line
+static void printText(FILE* f, const char* s, int n) {
+  for (int i = 0; i < n; i++) fputc((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i], f);
+}
+
+// custom fields: each numeric with its numbers, each text, each tuple's objects (type, name,
+// parameter)
+static void summaryCustom(const mjModel* m, FILE* f) {
+  char a[32], b[32];
+  if (m->nnumeric) fprintf(f, "numeric (%d)\n  %4s %-20s %4s %s\n", m->nnumeric, "id", "name",
+                           "size", "data");
+  for (int i = 0; i < m->nnumeric; i++) {
+    fprintf(f, "  %4d %-20s %4d ", i, label(m, mjOBJ_NUMERIC, i, a, sizeof(a)),
+            m->numeric_size[i]);
+    printReals(f, m->numeric_data + m->numeric_adr[i], m->numeric_size[i]);
+    fputc('\n', f);
+  }
+  if (m->ntext) fprintf(f, "text (%d)\n  %4s %-20s %s\n", m->ntext, "id", "name", "data");
+  for (int i = 0; i < m->ntext; i++) {
+    fprintf(f, "  %4d %-20s ", i, label(m, mjOBJ_TEXT, i, a, sizeof(a)));
+    printText(f, m->text_data + m->text_adr[i], m->text_size[i] - 1);
+    fputc('\n', f);
+  }
+  if (m->ntuple) fprintf(f, "tuple (%d)\n  %4s %-20s %s\n", m->ntuple, "id", "name",
+                         "objects (type name prm)");
+  for (int i = 0; i < m->ntuple; i++) {
+    fprintf(f, "  %4d %-20s", i, label(m, mjOBJ_TUPLE, i, a, sizeof(a)));
+    for (int k = m->tuple_adr[i]; k < m->tuple_adr[i] + m->tuple_size[i]; k++) {
+      int t = m->tuple_objtype[k];
+      fprintf(f, "%s%s %s %g", k > m->tuple_adr[i] ? ", " : " ",
+              enumName(objNames, NELEM(objNames), t), label(m, t, m->tuple_objid[k], b, sizeof(b)),
+              m->tuple_objprm[k]);
+    }
+    fputc('\n', f);
+  }
+}
+
 // the readable listing: counts, options, then each kind of object
 void mj_printModelSummary(const mjModel* m, FILE* f) {
   // the model name, when stored ahead of the world body's name as MuJoCo does
@@ -333,4 +373,5 @@ void mj_printModelSummary(const mjModel* m, FILE* f) {
   summaryGeoms(m, f);
   summaryActuators(m, f);
   summarySensors(m, f);
+  summaryCustom(m, f);
 }

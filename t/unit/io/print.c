@@ -138,3 +138,29 @@ Test(print, summary) {
   free(s);
   mj_deleteModel(m);
 }
+
+// custom fields: each numeric with its numbers, each text on its line, each tuple's objects by
+// type and name; in the JSON the texts are one string with their terminators escaped
+Test(print, custom_fields) {
+  char err[512] = "";
+  mjModel* m = mj_parseXMLString(
+    "<mujoco><custom><numeric name='gains' data='1 2.5' size='3'/>"
+    "<text name='modes' data='Stand|Walk'/><text name='two' data='a&#10;b'/>"
+    "<tuple name='parts'><element objtype='body' objname='arm' prm='0.5'/>"
+    "<element objtype='numeric' objname='gains'/></tuple></custom>"
+    "<worldbody><body name='arm'><geom size='.1'/></body></worldbody></mujoco>",
+    "t.xml", "", err, sizeof(err));
+  cr_assert_not_null(m, "%s", err);
+  char* s = printed(mj_printModelSummary, m);
+  cr_expect_not_null(strstr(s, "numeric (1)\n"));
+  cr_expect_not_null(strstr(s, " gains                   3 1 2.5 0\n"));
+  cr_expect_not_null(strstr(s, " modes                Stand|Walk\n"));
+  cr_expect_not_null(strstr(s, " two                  a?b\n"));
+  cr_expect_not_null(strstr(s, " parts                body arm 0.5, numeric gains 0\n"));
+  free(s);
+  s = printed(mj_printModelJSON, m);
+  cr_expect_not_null(strstr(s, "\"text_data\": \"Stand|Walk\\u0000a\\u000ab\\u0000\""));
+  cr_expect_not_null(strstr(s, "\"numeric_data\": [1, 2.5, 0]"));
+  free(s);
+  mj_deleteModel(m);
+}
