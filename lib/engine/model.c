@@ -447,6 +447,7 @@ static const int* nameAdr(const mjModel* m, int type, int* n) {
     case mjOBJ_CAMERA: *n = m->ncam; return m->name_camadr;
     case mjOBJ_LIGHT: *n = m->nlight; return m->name_lightadr;
     case mjOBJ_MESH: *n = m->nmesh; return m->name_meshadr;
+    case mjOBJ_SKIN: *n = m->nskin; return m->name_skinadr;
     case mjOBJ_HFIELD: *n = m->nhfield; return m->name_hfieldadr;
     case mjOBJ_TEXTURE: *n = m->ntex; return m->name_texadr;
     case mjOBJ_MATERIAL: *n = m->nmat; return m->name_matadr;

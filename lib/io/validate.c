@@ -147,6 +147,7 @@ static int checkRanges(const mjModel* m, Msg* g) {
     ROW(name_geomadr, m->ngeom, -1, m->nnames), ROW(name_siteadr, m->nsite, -1, m->nnames),
     ROW(name_camadr, m->ncam, -1, m->nnames), ROW(name_lightadr, m->nlight, -1, m->nnames),
     ROW(name_meshadr, m->nmesh, -1, m->nnames), ROW(name_hfieldadr, m->nhfield, -1, m->nnames),
+    ROW(name_skinadr, m->nskin, -1, m->nnames),
     ROW(name_texadr, m->ntex, -1, m->nnames), ROW(name_matadr, m->nmat, -1, m->nnames),
     ROW(name_pairadr, m->npair, -1, m->nnames),
     ROW(name_excludeadr, m->nexclude, -1, m->nnames), ROW(name_eqadr, m->neq, -1, m->nnames),

@@ -208,6 +208,21 @@ Test(compile, custom_fields) {
             "</mujoco>", "repeated text name 't'");
 }
 
+// skins are named too: a tuple may name one, and mj_name2id finds it
+Test(compile, skin_names) {
+  mjModel* m = load("<mujoco><deformable><skin name='sk' vertex='0 0 0 1 0 0 0 1 0' face='0 1 2'>"
+                    "<bone body='c' bindpos='0 0 0' bindquat='1 0 0 0' vertid='0 1 2'"
+                    " vertweight='1 1 1'/></skin></deformable>"
+                    "<custom><tuple name='t'><element objtype='skin' objname='sk'/></tuple>"
+                    "</custom><worldbody><body name='c'><joint/><geom size='.1'/></body>"
+                    "</worldbody></mujoco>");
+  cr_assert_eq(mj_name2id(m, mjOBJ_SKIN, "sk"), 0);
+  cr_assert_str_eq(mj_id2name(m, mjOBJ_SKIN, 0), "sk");
+  cr_assert_eq(m->tuple_objtype[0], mjOBJ_SKIN);
+  cr_assert_eq(m->tuple_objid[0], 0);
+  mj_deleteModel(m);
+}
+
 Test(compile, contact_sensor) {
   // MuJoCo 3.5.1 (oracle): intprm = {data bits in the order found, force, torque, dist, pos,
   // normal, tangent; reduce; num}, dim = num x the fields' size, subtrees as mjOBJ_XBODY
