@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// mjb_relayout.mjs: carry binary model files (.mjb) over to a new layout of lib/mjxmacro.h
+// when the new tables only add sizes and arrays counted by those new sizes (every one of them
+// 0 in the old files, so the new arrays take no bytes): the file's sizes get the new ones as
+// 0 in table order, the size count and schema hash are replaced, the CRC of the file's
+// version recomputed (1: zlib's CRC-32, 2: CRC-32C).  It refuses anything else (a size gone,
+// another sizeof(mjtNum)).  For inputs that cannot be recompiled from MJCF, such as the fuzz
+// regressions t/fuzz/regress/mjb/, which must keep reaching the code they once broke.
+//
+//   node scripts/mjb_relayout.mjs OLD_MJXMACRO_H SCHEMA_HASH FILE.mjb...
+//
+// OLD_MJXMACRO_H: the header the files were written with (git show REV:lib/mjxmacro.h > f);
+// the new one is this repository's.  SCHEMA_HASH: the new schema hash in hex, bytes 24-31 of
+// any file written by the new build (mjc compile models/pendulum.xml -o x.mjb; od -A d -t x8
+// -j 24 -N 8 x.mjb).  Rewrites the files in place.
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+// the names of MJ_SIZES in a header's text
+function sizeNames(text) {
+  const start = text.indexOf('#define MJ_SIZES(X)');
+  const lines = [];
+  for (const line of text.slice(start).split('\n')) {
+    lines.push(line.replace(/\\\s*$/, ''));
+    if (!/\\\s*$/.test(line)) break;
+  }
+  const body = lines.join(' ').replace(/\/\*.*?\*\//g, ' ').replace('#define MJ_SIZES(X)', '');
+  return [...body.matchAll(/X\((\w+)\)/g)].map((m) => m[1]);
+}
+
+// a reflected CRC-32 with polynomial poly (initial value and final XOR 0xffffffff)
+function crc32(bytes, poly) {
+  let c = 0xffffffff;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ poly : c >>> 1;
+  }
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+const [oldHeader, hash, ...files] = process.argv.slice(2);
+if (!oldHeader || !/^[0-9a-f]{16}$/i.test(hash || '') || !files.length) {
+  console.error('usage: node scripts/mjb_relayout.mjs OLD_MJXMACRO_H SCHEMA_HASH FILE.mjb...');
+  process.exit(2);
+}
+const HEADER = fileURLToPath(new URL('../lib/mjxmacro.h', import.meta.url));
+const before = sizeNames(fs.readFileSync(oldHeader, 'utf8'));
+const after = sizeNames(fs.readFileSync(HEADER, 'utf8'));
+const gone = before.filter((n) => !after.includes(n));
+if (gone.length) throw new Error(`sizes removed (${gone.join(', ')}): recompile instead`);
+
+for (const file of files) {
+  const b = fs.readFileSync(file);
+  const version = b.readUInt32LE(8);
+  if (b.toString('latin1', 0, 8) !== 'MJBMODEL' || (version !== 1 && version !== 2) ||
+      b.readUInt32LE(16) !== 8 || b.readUInt32LE(20) !== before.length) {
+    throw new Error(`${file}: not a version 1 or 2 file of the old layout`);
+  }
+  const value = new Map(before.map((n, i) => [n, b.readInt32LE(32 + 4 * i)]));
+  const head = Buffer.alloc(32 + 4 * after.length);
+  b.copy(head, 0, 0, 20);
+  head.writeUInt32LE(after.length, 20);
+  head.writeBigUInt64LE(BigInt(`0x${hash}`), 24);
+  after.forEach((n, i) => head.writeInt32LE(value.get(n) ?? 0, 32 + 4 * i));
+  const body = Buffer.concat([head, b.subarray(32 + 4 * before.length, b.length - 4)]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32LE(crc32(body, version === 1 ? 0xedb88320 : 0x82f63b78));
+  fs.writeFileSync(file, Buffer.concat([body, crc]));
+  console.log(`${file}: ${b.length} -> ${body.length + 4} bytes`);
+}
