@@ -1033,6 +1033,7 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   while (c->obj[K_KEY].n < c->nkey) mjcf_push(c, &c->obj[K_KEY], mjcf_alloc(c, sizeof(Obj)));
   static const int rest[] = {K_PAIR, K_EXCLUDE, K_EQ, K_SENSOR, K_CUSTOM, K_KEY};
   for (int k = 0; k < 6; k++) mjcf_buildNames(c, rest[k]);
+  mjcf_resolveUserSensors(c);
   // the model: sizes, allocation, arrays
   mjModel sz;
   modelSizes(c, root, &sz);

@@ -229,6 +229,7 @@ typedef struct {
   int intprm[3];             // a sensor's integer parameters
   double data[11], cutoff, noise;
   User user;                 // a sensor's user numbers
+  const char* objname;       // a user sensor's object, found once every kind is named
 } Obj;
 
 // one element of a tendon path
@@ -475,6 +476,9 @@ void mjcf_readActuators(Ctx* c, const mjXNode* e);
 
 // <sensor>: type, object, reference, dim, datatype, stage, cutoff, noise
 void mjcf_readSensors(Ctx* c, const mjXNode* e);
+
+// the objects of the user sensors, by name once every kind is named
+void mjcf_resolveUserSensors(Ctx* c);
 
 // <custom>: numeric, text and tuple entries are accepted; only their names are kept
 void mjcf_readCustom(Ctx* c, const mjXNode* e);

@@ -1623,8 +1623,35 @@ static void contactSensor(Ctx* c, const mjXNode* e, Obj* o) {
   o->dim = num * size;
 }
 
+// the object type keywords of MuJoCo (mjtObj from mjOBJ_BODY on)
+static const char* const objTypes[] = {
+  "body", "xbody", "joint", "dof", "geom", "site", "camera", "light", "flex", "mesh", "skin",
+  "hfield", "texture", "material", "pair", "exclude", "equality", "tendon", "actuator", "sensor",
+  "numeric", "text", "tuple", "key", "plugin", NULL};
+
+// user sensor: dim (required), datatype and needstage, and optionally the object it belongs
+// to (objtype and objname together; a type keyword MuJoCo does not know attaches it to none,
+// as MuJoCo); its values are its callback's, zeros here
+static void userSensor(Ctx* c, const mjXNode* e, Obj* o) {
+  static const char* const datatypes[] = {"real", "positive", "axis", "quaternion", NULL};
+  static const char* const stages[] = {"none", "pos", "vel", "acc", NULL};  // mjtStage
+  if (!mjcf_readInt(c, e, "dim", &o->dim)) mjcf_fail(c, e, "attribute 'dim' is required");
+  if (o->dim < 0) mjcf_fail(c, e, "dim cannot be negative");
+  mjcf_readKey(c, e, "datatype", datatypes, &o->datatype);
+  mjcf_readKey(c, e, "needstage", stages, &o->stage);
+  if (o->datatype == mjDATATYPE_AXIS && o->dim != 3)
+    mjcf_fail(c, e, "datatype axis requires dim 3");
+  if (o->datatype == mjDATATYPE_QUATERNION && o->dim != 4)
+    mjcf_fail(c, e, "datatype quaternion requires dim 4");
+  const char *type = mjcf_getAttr(e, "objtype"), *name = mjcf_getAttr(e, "objname");
+  if (!type != !name) mjcf_fail(c, e, "objtype and objname go together");
+  o->objtype = type ? mjcf_wordIndex(objTypes, type) + 1 : mjOBJ_UNKNOWN;
+  if (o->objtype != mjOBJ_UNKNOWN) o->objname = mjcf_prefixed(c, name);
+}
+
 // <sensor>: type, object, reference, dim, datatype, stage, cutoff, noise
 void mjcf_readSensors(Ctx* c, const mjXNode* e) {
+  static const SensorType user = {"user", NULL, 0, 0, mjDATATYPE_REAL, mjSTAGE_ACC};
   mjcf_checkAttrs(c, e);
   int nt = (int)(sizeof(sensorTypes) / sizeof(sensorTypes[0]));
   for (int i = 0; i < e->nchild; i++) {
@@ -1632,8 +1659,9 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
     if (!mjcf_keepAttached(c, ch)) continue;
     int t = 0;
     while (t < nt && strcmp(sensorTypes[t].name, ch->name)) t++;
-    if (t == nt) mjcf_fail(c, ch, "unknown or unsupported sensor");
-    const SensorType* st = &sensorTypes[t];
+    if (t == nt && !strcmp(ch->name, "user")) t = mjSENS_USER;
+    else if (t == nt) mjcf_fail(c, ch, "unknown or unsupported sensor");
+    const SensorType* st = t == mjSENS_USER ? &user : &sensorTypes[t];
     Obj* o = mjcf_newObj(c, K_SENSOR, ch);
     o->type = t;
     o->dim = st->dim;
@@ -1683,6 +1711,8 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
       geomOrBody(c, ch, 2, &o->reftype, &o->id[1]);
     } else if (t == mjSENS_CONTACT) {
       contactSensor(c, ch, o);
+    } else if (t == mjSENS_USER) {
+      userSensor(c, ch, o);
     }
     // the camera of a projection sensor is its reference
     if (t == mjSENS_CAMPROJECTION) {
@@ -1699,6 +1729,47 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
         mjcf_fail(c, ch, "joint must be a slide or hinge joint");
     }
     mjcf_checkAttrs(c, ch);
+  }
+}
+
+// the id of the custom entry (numeric, text or tuple: element name) called `name` among its
+// kind; -1 when there is none
+static int customId(Ctx* c, const char* element, const char* name) {
+  for (int i = 0, id = 0; i < c->obj[K_CUSTOM].n; i++) {
+    const Head* h = c->obj[K_CUSTOM].p[i];
+    if (strcmp(h->e->name, element)) continue;
+    if (h->name && !strcmp(h->name, name)) return id;
+    id++;
+  }
+  return -1;
+}
+
+// the objects of the user sensors, by name once every kind is named: any kind MuJoCo names
+// (dofs, flexes and plugins have no names here, so naming one is an error)
+void mjcf_resolveUserSensors(Ctx* c) {
+  static const int kindOf[mjNOBJECT] = {
+    [mjOBJ_BODY] = K_BODY, [mjOBJ_XBODY] = K_BODY, [mjOBJ_JOINT] = K_JOINT,
+    [mjOBJ_DOF] = -1, [mjOBJ_GEOM] = K_GEOM, [mjOBJ_SITE] = K_SITE, [mjOBJ_CAMERA] = K_CAM,
+    [mjOBJ_LIGHT] = K_LIGHT, [mjOBJ_FLEX] = -1, [mjOBJ_MESH] = K_MESH, [mjOBJ_SKIN] = K_SKIN,
+    [mjOBJ_HFIELD] = K_HFIELD, [mjOBJ_TEXTURE] = K_TEX, [mjOBJ_MATERIAL] = K_MAT,
+    [mjOBJ_PAIR] = K_PAIR, [mjOBJ_EXCLUDE] = K_EXCLUDE, [mjOBJ_EQUALITY] = K_EQ,
+    [mjOBJ_TENDON] = K_TENDON, [mjOBJ_ACTUATOR] = K_ACT, [mjOBJ_SENSOR] = K_SENSOR,
+    [mjOBJ_NUMERIC] = K_CUSTOM, [mjOBJ_TEXT] = K_CUSTOM, [mjOBJ_TUPLE] = K_CUSTOM,
+    [mjOBJ_KEY] = K_KEY, [mjOBJ_PLUGIN] = -1};
+  for (int i = 0; i < c->obj[K_SENSOR].n; i++) {
+    Obj* o = c->obj[K_SENSOR].p[i];
+    if (o->type != mjSENS_USER || o->objtype == mjOBJ_UNKNOWN) continue;
+    int k = kindOf[o->objtype], id = -1;
+    if (k == K_CUSTOM) {
+      id = customId(c, objTypes[o->objtype - 1], o->objname);
+    } else if (k >= 0) {
+      if (!c->names[k].cap) mjcf_buildNames(c, k);  // skins are named only here
+      id = mjcf_mapFind(&c->names[k], o->objname);
+    }
+    if (id < 0)
+      mjcf_fail(c, o->h.e, "%s '%s' in attribute 'objname' not found", objTypes[o->objtype - 1],
+                o->objname);
+    o->id[0] = id;
   }
 }
 
