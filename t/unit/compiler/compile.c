@@ -429,12 +429,13 @@ Test(compile, user_numbers) {
 // the user sensor: dim required, real data needed at acc unless given, an optional object of
 // any named kind (custom entries counted per kind; unknown type words attach it to none)
 Test(compile, user_sensor) {
-  mjModel* m = load("<mujoco><custom><numeric name='n0' data='1'/><tuple name='t'/>"
+  mjModel* m = load("<mujoco><custom><numeric name='n0' data='1'/><tuple name='t'>"
+                    "<element objtype='body' objname='world' prm='1'/></tuple>"
                     "<numeric name='n1' data='2'/></custom><worldbody><body name='b'>"
                     "<geom size='1'/></body></worldbody><sensor>"
-                    "<user name='u' dim='2' user='1 2 3'/>"
+                    "<user name='u' dim='2' user='1 2 3' cutoff='1'/>"
                     "<user dim='4' needstage='vel' datatype='quaternion' objtype='body' "
-                    "objname='b' cutoff='1' noise='0.5'/>"
+                    "objname='b' noise='0.5'/>"
                     "<user dim='1' objtype='numeric' objname='n1'/>"
                     "<user dim='1' objtype='sensor' objname='u'/>"
                     "<user dim='0' objtype='frame' objname='b'/></sensor></mujoco>");
@@ -449,7 +450,8 @@ Test(compile, user_sensor) {
   cr_assert_eq(m->sensor_datatype[1], mjDATATYPE_QUATERNION);
   cr_assert_eq(m->sensor_objtype[1], mjOBJ_BODY);
   cr_assert_eq(m->sensor_objid[1], 1);
-  cr_assert_eq(m->sensor_cutoff[1], 1);
+  cr_assert_eq(m->sensor_cutoff[0], 1);
+  cr_assert_eq(m->sensor_noise[1], 0.5);
   cr_assert_eq(m->sensor_objtype[2], mjOBJ_NUMERIC);
   cr_assert_eq(m->sensor_objid[2], 1);
   cr_assert_eq(m->sensor_objtype[3], mjOBJ_SENSOR);
@@ -466,6 +468,9 @@ Test(compile, user_sensor) {
     {"<user dim='1' objtype='body'/>", "objtype and objname go together"},
     {"<user dim='1' objtype='body' objname='nobody'/>", "body 'nobody' in attribute 'objname'"},
     {"<user dim='1' needstage='later'/>", "invalid keyword 'later'"},
+    // any sensor (MuJoCo 3.14): a cutoff clamps real and positive data only
+    {"<user dim='4' datatype='quaternion' cutoff='1'/>", "cutoff applied to axis or quat"},
+    {"<framequat objtype='body' objname='world' cutoff='2'/>", "cutoff applied to axis or quat"},
   };
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
     char xml[300];
