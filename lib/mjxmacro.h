@@ -70,6 +70,14 @@
   X(ntupledata)  /* number of objects in all tuple fields */                                    \
   X(nkey)        /* number of keyframes */                                                      \
   X(nmocap)      /* number of mocap bodies */                                                   \
+  X(nuser_body)    /* user numbers of each body (the user attribute) */                         \
+  X(nuser_jnt)     /* user numbers of each joint (the user attribute) */                        \
+  X(nuser_geom)    /* user numbers of each geom (the user attribute) */                         \
+  X(nuser_site)    /* user numbers of each site (the user attribute) */                         \
+  X(nuser_cam)     /* user numbers of each camera (the user attribute) */                       \
+  X(nuser_tendon)  /* user numbers of each tendon (the user attribute) */                       \
+  X(nuser_actuator)/* user numbers of each actuator (the user attribute) */                     \
+  X(nuser_sensor)  /* user numbers of each sensor (the user attribute) */                       \
   X(nM)          /* number of non-zeros in the sparse inertia matrix */                         \
   X(nJmom)       /* most non-zeros of all actuator moment rows together */                      \
   X(nnames)      /* number of chars in all names */                                             \
@@ -111,6 +119,7 @@
   X(mjtNum, body_margin,        nbody,    1) /* MAX over the body's geom margins */             \
   X(int,    body_bvhadr,        nbody,    1) /* first bounding volume address; -1: none */      \
   X(int,    body_bvhnum,        nbody,    1) /* number of bounding volumes */                   \
+  X(mjtNum, body_user,          nbody,    nuser_body) /* user numbers, zero-padded */           \
   /* bounding volume hierarchies: per body, boxes of its collidable geoms in its inertial    \
      frame, depth first; children relative to the body's first volume */                      \
   X(int,    bvh_depth,          nbvh,     1) /* depth in the hierarchy */                       \
@@ -134,6 +143,7 @@
   X(mjtNum, jnt_range,          njnt,     2) /* joint limits */                                 \
   X(mjtNum, jnt_actfrcrange,    njnt,     2) /* range of total actuator force */                \
   X(mjtNum, jnt_margin,         njnt,     1) /* min distance for limit detection */             \
+  X(mjtNum, jnt_user,           njnt,     nuser_jnt) /* user numbers, zero-padded */            \
   /* degrees of freedom */                                                                      \
   X(int,    dof_bodyid,         nv,       1) /* id of dof's body */                             \
   X(int,    dof_jntid,          nv,       1) /* id of dof's joint */                            \
@@ -172,6 +182,7 @@
   X(mjtNum, geom_gap,           ngeom,    1) /* include in solver if dist<margin-gap */         \
   X(mjtNum, geom_fluid,         ngeom,   12) /* fluid interaction parameters */                 \
   X(float,  geom_rgba,          ngeom,    4) /* rgba when material is omitted */                \
+  X(mjtNum, geom_user,          ngeom,    nuser_geom) /* user numbers, zero-padded */           \
   /* sites */                                                                                   \
   X(int,    site_type,          nsite,    1) /* geom type for rendering (mjtGeom) */            \
   X(int,    site_bodyid,        nsite,    1) /* id of site's body */                            \
@@ -182,6 +193,7 @@
   X(mjtNum, site_pos,           nsite,    3) /* local position offset rel. to body */           \
   X(mjtNum, site_quat,          nsite,    4) /* local orientation offset rel. to body */        \
   X(float,  site_rgba,          nsite,    4) /* rgba when material is omitted */                \
+  X(mjtNum, site_user,          nsite,    nuser_site) /* user numbers, zero-padded */           \
   /* cameras */                                                                                 \
   X(int,    cam_mode,           ncam,     1) /* camera tracking mode (mjtCamLight) */           \
   X(int,    cam_bodyid,         ncam,     1) /* id of camera's body */                          \
@@ -197,6 +209,7 @@
   X(int,    cam_resolution,     ncam,     2) /* resolution: pixels [width, height] */           \
   X(float,  cam_sensorsize,     ncam,     2) /* sensor size: length [width, height] */          \
   X(float,  cam_intrinsic,      ncam,     4) /* [focal length; principal point] */              \
+  X(mjtNum, cam_user,           ncam,     nuser_cam) /* user numbers, zero-padded */            \
   /* lights */                                                                                  \
   X(int,    light_mode,         nlight,   1) /* light tracking mode (mjtCamLight) */            \
   X(int,    light_bodyid,       nlight,   1) /* id of light's body */                           \
@@ -352,6 +365,7 @@
   X(mjtNum, tendon_length0,     ntendon,  1) /* tendon length in qpos0 */                       \
   X(mjtNum, tendon_invweight0,  ntendon,  1) /* inv. weight in qpos0 */                         \
   X(float,  tendon_rgba,        ntendon,  4) /* rgba when material is omitted */                \
+  X(mjtNum, tendon_user,        ntendon,  nuser_tendon) /* user numbers, zero-padded */         \
   /* tendon path elements */                                                                    \
   X(int,    wrap_type,          nwrap,    1) /* wrap object type (mjtWrap) */                   \
   X(int,    wrap_objid,         nwrap,    1) /* object id: geom, site, joint */                 \
@@ -380,6 +394,7 @@
   X(mjtNum, actuator_acc0,      nu,       1) /* acceleration from unit force in qpos0 */        \
   X(mjtNum, actuator_length0,   nu,       1) /* actuator length in qpos0 */                     \
   X(mjtNum, actuator_lengthrange, nu,     2) /* feasible actuator length range */               \
+  X(mjtNum, actuator_user,      nu,       nuser_actuator) /* user numbers, zero-padded */       \
   /* sensors */                                                                                 \
   X(int,    sensor_type,        nsensor,  1) /* sensor type (mjtSensor) */                      \
   X(int,    sensor_datatype,    nsensor,  1) /* numeric data type (mjtDataType) */              \
@@ -393,6 +408,7 @@
   X(mjtNum, sensor_cutoff,      nsensor,  1) /* cutoff for real and positive; 0: ignore */      \
   X(mjtNum, sensor_noise,       nsensor,  1) /* noise standard deviation */                     \
   X(int,    sensor_intprm,      nsensor,  3) /* parameters (contact: data, reduce, num) */       \
+  X(mjtNum, sensor_user,        nsensor,  nuser_sensor) /* user numbers, zero-padded */         \
   /* keyframes */                                                                               \
   X(mjtNum, key_time,           nkey,     1) /* key time */                                     \
   X(mjtNum, key_qpos,           nkey,    nq) /* key position */                                 \

@@ -140,6 +140,11 @@ static int writeNames(Ctx* c, mjModel* m) {
   return pos;
 }
 
+// element i's user numbers u into row i of an array of n columns (the rest stay zero)
+static void putUser(mjtNum* a, int i, int n, const User* u) {
+  for (int k = 0; k < u->n; k++) a[(size_t)i * n + k] = u->v[k];
+}
+
 // the body arrays except inertia: tree ids, joint/dof/geom ranges, poses, mocap, simple flags
 static void fillBodies(Ctx* c, mjModel* m) {
   int nmocap = 0, ntree = 0;
@@ -167,6 +172,7 @@ static void fillBodies(Ctx* c, mjModel* m) {
       mju_copy3(m->body_inertia + 3 * b, bd->inertia);
     }
     m->body_gravcomp[b] = bd->gravcomp;
+    putUser(m->body_user, b, m->nuser_body, &bd->user);
     int sf = sameFrame(m->body_ipos + 3 * b, m->body_iquat + 4 * b, NULL, NULL);
     m->body_sameframe[b] = (unsigned char)(sf == 1 || sf == 3 ? sf : 0);
   }
@@ -261,6 +267,7 @@ static void fillJoints(Ctx* c, mjModel* m) {
     memcpy(m->jnt_range + 2 * j, range, sizeof(range));
     memcpy(m->jnt_actfrcrange + 2 * j, s->actfrcrange, sizeof(s->actfrcrange));
     m->jnt_margin[j] = s->margin;
+    putUser(m->jnt_user, j, m->nuser_jnt, &s->user);
     // qpos0 and the spring reference
     mjtNum* q0 = m->qpos0 + qadr;
     mjtNum* qs = m->qpos_spring + qadr;
@@ -332,6 +339,7 @@ static void fillItems(Ctx* c, mjModel* m) {
     m->geom_margin[i] = s->margin;
     m->geom_gap[i] = s->gap;
     memcpy(m->geom_rgba + 4 * i, s->rgba, sizeof(s->rgba));
+    putUser(m->geom_user, i, m->nuser_geom, &s->user);
     // the body's collision summary
     m->body_contype[b] |= s->contype;
     m->body_conaffinity[b] |= s->conaffinity;
@@ -351,6 +359,7 @@ static void fillItems(Ctx* c, mjModel* m) {
     mju_copy3(m->site_pos + 3 * i, it->pos);
     mju_copy4(m->site_quat + 4 * i, it->quat);
     memcpy(m->site_rgba + 4 * i, s->rgba, sizeof(s->rgba));
+    putUser(m->site_user, i, m->nuser_site, &s->user);
   }
   for (int i = 0; i < m->ncam; i++) {
     const Item* it = c->obj[K_CAM].p[i];
@@ -366,6 +375,7 @@ static void fillItems(Ctx* c, mjModel* m) {
     memcpy(m->cam_resolution + 2 * i, s->resolution, sizeof(s->resolution));
     memcpy(m->cam_sensorsize + 2 * i, s->sensorsize, sizeof(s->sensorsize));
     cameraIntrinsics(c, it->h.e, s, m->cam_intrinsic + 4 * i, m->cam_fovy + i);
+    putUser(m->cam_user, i, m->nuser_cam, &s->user);
   }
   for (int i = 0; i < m->nlight; i++) {
     const Item* it = c->obj[K_LIGHT].p[i];
@@ -465,6 +475,7 @@ static void fillTendons(Ctx* c, mjModel* m) {
     m->tendon_armature[i] = s->armature;
     m->tendon_frictionloss[i] = s->frictionloss;
     memcpy(m->tendon_rgba + 4 * i, s->rgba, sizeof(s->rgba));
+    putUser(m->tendon_user, i, m->nuser_tendon, &s->user);
     // spring length: given, else the length in the spring reference configuration
     memcpy(m->tendon_lengthspring + 2 * i, s->springlength, sizeof(s->springlength));
     if (s->springlength[0] == -1 && s->springlength[1] == -1) {
@@ -520,6 +531,7 @@ static void fillActuators(Ctx* c, mjModel* m) {
     memcpy(m->actuator_gear + 6 * i, s.gear, sizeof(s.gear));
     m->actuator_cranklength[i] = s.cranklength;
     memcpy(m->actuator_lengthrange + 2 * i, s.lengthrange, sizeof(s.lengthrange));
+    putUser(m->actuator_user, i, m->nuser_actuator, &s.user);
     if (s.dyntype == mjDYN_MUSCLE && s.lengthrange[0] >= s.lengthrange[1])
       mjcf_fail(c, e, "muscle lengthrange must be given (its computation is not supported yet)");
     // the room of its moment row in mjData (the transmission's possible non-zeros)
@@ -550,6 +562,7 @@ static void fillSensors(Ctx* c, mjModel* m) {
     m->sensor_cutoff[i] = o->cutoff;
     m->sensor_noise[i] = o->noise;
     memcpy(m->sensor_intprm + 3 * i, o->intprm, sizeof(o->intprm));
+    putUser(m->sensor_user, i, m->nuser_sensor, &o->user);
     adr += o->dim;
   }
 }
@@ -867,6 +880,17 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
   for (int i = 0; i < sz->ntext; i++) sz->ntextdata += ((Obj*)c->obj[K_TEXT].p[i])->size;
   for (int i = 0; i < sz->ntuple; i++) sz->ntupledata += ((Obj*)c->obj[K_TUPLE].p[i])->size;
   sz->nkey = c->obj[K_KEY].n;
+  // user numbers: <size nuser_*>, else the longest of each kind
+  int nuser[NUSER];
+  for (int k = 0; k < NUSER; k++) nuser[k] = c->nuser[k] >= 0 ? c->nuser[k] : c->usermax[k];
+  sz->nuser_body = nuser[U_BODY];
+  sz->nuser_jnt = nuser[U_JNT];
+  sz->nuser_geom = nuser[U_GEOM];
+  sz->nuser_site = nuser[U_SITE];
+  sz->nuser_cam = nuser[U_CAM];
+  sz->nuser_tendon = nuser[U_TENDON];
+  sz->nuser_actuator = nuser[U_ACT];
+  sz->nuser_sensor = nuser[U_SENSOR];
   sz->nnames = writeNames(c, NULL);
   sz->npaths = mjcf_writePaths(c, NULL);
   // preallocation for simulation (<size> values are lower bounds): contacts, constraint rows
@@ -985,6 +1009,7 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   c->inertiafromgeom = 2;
   c->igroup[1] = 5;
   memcpy(c->eulerseq, "xyz", 4);
+  for (int k = 0; k < NUSER; k++) c->nuser[k] = -1;
   mj_defaultOption(&c->opt);
   mj_defaultVisual(&c->vis);
   mj_defaultStatistic(&c->stat);
@@ -1042,6 +1067,7 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
                              K_TUPLE, K_KEY};
   for (int k = 0; k < 9; k++) mjcf_buildNames(c, rest[k]);
   mjcf_findTupleObjects(c);
+  mjcf_resolveUserSensors(c);
   // the model: sizes, allocation, arrays
   mjModel sz;
   modelSizes(c, root, &sz);

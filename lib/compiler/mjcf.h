@@ -48,6 +48,15 @@ void mjcf_fail(Ctx* c, const mjXNode* e, const char* fmt, ...)
 
 // ---- the spec records: one per defaultable element kind ----------------------------------------
 
+// an element's user numbers (the user attribute; in the arena), as written or inherited
+typedef struct {
+  const double* v;
+  int n;
+} User;
+
+// the element kinds with user numbers, in the order of the nuser_* sizes
+enum { U_BODY, U_JNT, U_GEOM, U_SITE, U_CAM, U_TENDON, U_ACT, U_SENSOR, NUSER };
+
 // an orientation as written: 0 none, 1 quat, 2 axisangle, 3 euler, 4 xyaxes, 5 zaxis
 typedef struct {
   int type;
@@ -60,6 +69,7 @@ typedef struct {
   double pos[3], axis[3], range[2], ref, springref, stiffness, damping, armature, frictionloss;
   double margin, solref_lim[2], solimp_lim[5], solref_fri[2], solimp_fri[5], actfrcrange[2];
   double springdamper[2];  // (time constant, damping ratio); both positive: set the spring
+  User user;
 } JointSpec;
 
 typedef struct {
@@ -70,6 +80,7 @@ typedef struct {
   Orient orient;
   float rgba[4];
   const char *material, *mesh, *hfield;
+  User user;
 } GeomSpec;
 
 typedef struct {
@@ -78,6 +89,7 @@ typedef struct {
   Orient orient;
   float rgba[4];
   const char* material;
+  User user;
 } SiteSpec;
 
 typedef struct {
@@ -87,6 +99,7 @@ typedef struct {
   float focal[2], focalpixel[2], principal[2], principalpixel[2];  // as given (0: not)
   Orient orient;
   const char* target;
+  User user;
 } CamSpec;
 
 typedef struct {
@@ -114,6 +127,7 @@ typedef struct {
   double margin, stiffness, damping, armature, frictionloss, springlength[2], width;
   float rgba[4];
   const char* material;
+  User user;
 } TendonSpec;
 
 typedef struct {
@@ -131,6 +145,7 @@ typedef struct {
   int group;
   double ctrlrange[2], forcerange[2], actrange[2], lengthrange[2], gear[6], cranklength;
   double dynprm[10], gainprm[10], biasprm[10], inheritrange;
+  User user;
 } ActSpec;
 
 // a default class: one spec of each kind
@@ -166,6 +181,7 @@ typedef struct {
   int fused;     // fusestatic merged this body into its parent
   int nextra;    // mass parts of fused children, in this body's frame
   double *xmass, *xpos, *xquat, *xinertia;
+  User user;
 } Body;
 
 // an object attached to a body: joint, geom, site, camera or light
@@ -225,6 +241,8 @@ typedef struct {
   double* values;            // a numeric's numbers, zero-padded to size
   const char* text;          // a text's string
   TupleElem* elem;           // a tuple's elements
+  User user;                 // a sensor's user numbers
+  const char* objname;       // a user sensor's object, found once every kind is named
 } Obj;
 
 // one element of a tendon path
@@ -285,6 +303,8 @@ struct Ctx_ {
   mjStatistic stat;
   int statset[5];
   int nconmax, njmax, nstack, nkey;
+  // user numbers per element kind (U_*): <size nuser_*> (-1: the longest), the longest seen
+  int nuser[NUSER], usermax[NUSER];
   // default classes; [0] is "main"
   Vec classes;
   // objects of each kind, in model order once sorted
@@ -402,7 +422,8 @@ void mjcf_readCompiler(Ctx* c, const mjXNode* e);
 // flag names are lib/engine/options.c's
 void mjcf_readOption(Ctx* c, const mjXNode* e);
 
-// <size>: memory and the preallocation counts; user-data sizes are accepted and ignored
+// <size>: memory, the preallocation counts and the user numbers' sizes (nuserdata, the size of
+// mjData.userdata, is accepted and ignored)
 void mjcf_readSize(Ctx* c, const mjXNode* e);
 
 // <visual>: sections named as in mjVisual, attributes as its fields
@@ -469,6 +490,9 @@ void mjcf_readActuators(Ctx* c, const mjXNode* e);
 
 // <sensor>: type, object, reference, dim, datatype, stage, cutoff, noise
 void mjcf_readSensors(Ctx* c, const mjXNode* e);
+
+// the objects of the user sensors, by name once every kind is named
+void mjcf_resolveUserSensors(Ctx* c);
 
 // <custom>: numeric fields (data zero-padded to size), texts and tuples (their objects named,
 // found by mjcf_findTupleObjects)

@@ -117,6 +117,29 @@ static void readSolref(Ctx* c, const mjXNode* e, const char* name, double* v) {
   mjcf_readNums(c, e, name, v, 1, 2);
 }
 
+// the user attribute over u: a list of any length replaces the class's (absent or empty: u
+// keeps it, as MuJoCo takes user="" as absent)
+static void readUser(Ctx* c, const mjXNode* e, User* u) {
+  double* v;
+  int n = mjcf_readList(c, e, "user", &v);
+  if (n) {
+    u->v = v;
+    u->n = n;
+  }
+}
+
+// an element's final user numbers u, of kind k (U_*): more than an explicit <size nuser_*>
+// is an error; the longest sets the size otherwise.  Counted as the elements are read, so
+// that bodies fusestatic merges and geoms discardvisual drops count, as in MuJoCo
+static void countUser(Ctx* c, const mjXNode* e, int k, const User* u) {
+  static const char* const sizes[NUSER] = {"body", "jnt", "geom", "site", "cam", "tendon",
+                                           "actuator", "sensor"};
+  if (c->nuser[k] >= 0 && u->n > c->nuser[k])
+    mjcf_fail(c, e, "user has %d numbers, more than nuser_%s (%d)", u->n, sizes[k],
+              c->nuser[k]);
+  if (u->n > c->usermax[k]) c->usermax[k] = u->n;
+}
+
 static const char* const jointTypes[] = {"free", "ball", "slide", "hinge", NULL};
 
 // joint attributes over s
@@ -144,7 +167,7 @@ static void readJoint(Ctx* c, const mjXNode* e, JointSpec* s) {
   if (mjcf_readVec(c, e, "springdamper", s->springdamper, 2) &&
       (s->springdamper[0] < 0 || s->springdamper[1] < 0))
     mjcf_fail(c, e, "springdamper values cannot be negative");
-  mjcf_ignoreAttrs(e, "user");
+  readUser(c, e, &s->user);
 }
 
 // geom attributes over s
@@ -180,7 +203,7 @@ static void readGeom(Ctx* c, const mjXNode* e, GeomSpec* s) {
   mjcf_readKey(c, e, "fluidshape", shapes, &s->fluidshape);
   mjcf_readVec(c, e, "fluidcoef", s->fluidcoef, 5);
   mjcf_readVec(c, e, "fitscale", &s->fitscale, 1);
-  mjcf_ignoreAttrs(e, "user");
+  readUser(c, e, &s->user);
 }
 
 // site attributes over s
@@ -193,7 +216,7 @@ static void readSite(Ctx* c, const mjXNode* e, SiteSpec* s) {
   mjcf_readVec(c, e, "pos", s->pos, 3);
   mjcf_readOrient(c, e, &s->orient);
   mjcf_readFloats(c, e, "rgba", s->rgba, 4);
-  mjcf_ignoreAttrs(e, "user");
+  readUser(c, e, &s->user);
 }
 
 // camera attributes over s
@@ -217,7 +240,7 @@ static void readCamera(Ctx* c, const mjXNode* e, CamSpec* s) {
   mjcf_readFloats(c, e, "principalpixel", s->principalpixel, 2);
   static const char* const projections[] = {"perspective", "orthographic", NULL};
   mjcf_readKey(c, e, "projection", projections, &s->projection);
-  mjcf_ignoreAttrs(e, "user");
+  readUser(c, e, &s->user);
 }
 
 // light attributes over s
@@ -293,7 +316,7 @@ static void readTendon(Ctx* c, const mjXNode* e, TendonSpec* s) {
   mjcf_readVec(c, e, "damping", &s->damping, 1);
   mjcf_readVec(c, e, "armature", &s->armature, 1);
   mjcf_readFloats(c, e, "rgba", s->rgba, 4);
-  mjcf_ignoreAttrs(e, "user");
+  readUser(c, e, &s->user);
 }
 
 // equality attributes common to every type over s
@@ -366,7 +389,7 @@ static void readActuator(Ctx* c, const mjXNode* e, ActSpec* s, int kind) {
   mjcf_readVec(c, e, "cranklength", &s->cranklength, 1);
   mjcf_readInt(c, e, "actdim", &s->actdim);
   mjcf_readBool(c, e, "actearly", &s->actearly);
-  mjcf_ignoreAttrs(e, "user");
+  readUser(c, e, &s->user);
   double x, v[2];
   switch (kind) {
     case A_GENERAL:
@@ -547,7 +570,8 @@ void mjcf_readOption(Ctx* c, const mjXNode* e) {
   }
 }
 
-// <size>: memory and the preallocation counts; user-data sizes are accepted and ignored
+// <size>: memory, the preallocation counts and the user numbers' sizes (nuserdata, the size of
+// mjData.userdata, is accepted and ignored)
 void mjcf_readSize(Ctx* c, const mjXNode* e) {
   mjcf_readInt(c, e, "njmax", &c->njmax);
   mjcf_readInt(c, e, "nconmax", &c->nconmax);
@@ -567,8 +591,13 @@ void mjcf_readSize(Ctx* c, const mjXNode* e) {
     if (n >= 1 << 28) mjcf_fail(c, e, "attribute 'memory': %s is too large", mem);
     if (n > c->nstack) c->nstack = (int)n;
   }
-  mjcf_ignoreAttrs(e, "nuserdata nuser_body nuser_jnt nuser_geom nuser_site nuser_cam "
-                 "nuser_tendon nuser_actuator nuser_sensor");
+  static const char* const nuser[NUSER] = {"nuser_body", "nuser_jnt", "nuser_geom",
+                                           "nuser_site", "nuser_cam", "nuser_tendon",
+                                           "nuser_actuator", "nuser_sensor"};
+  for (int k = 0; k < NUSER; k++)
+    if (mjcf_readInt(c, e, nuser[k], &c->nuser[k]) && c->nuser[k] < -1)
+      mjcf_fail(c, e, "%s must be >= -1", nuser[k]);
+  mjcf_ignoreAttrs(e, "nuserdata");
   mjcf_checkAttrs(c, e);
 }
 
@@ -833,6 +862,7 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
         *s = cls->joint;
         readJoint(c, e, s);
       }
+      countUser(c, e, U_JNT, &s->user);
       if (body == 0) mjcf_fail(c, e, "joints cannot be attached to the world body");
       // anchor and axis in the body frame
       mju_copy3(it->pos, s->pos);
@@ -848,6 +878,7 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       GeomSpec* s = &it->s.geom;
       *s = cls->geom;
       readGeom(c, e, s);
+      countUser(c, e, U_GEOM, &s->user);
       s->material = mjcf_prefixed(c, s->material);
       s->mesh = mjcf_prefixed(c, s->mesh);
       s->hfield = mjcf_prefixed(c, s->hfield);
@@ -875,6 +906,7 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       SiteSpec* s = &it->s.site;
       *s = cls->site;
       readSite(c, e, s);
+      countUser(c, e, U_SITE, &s->user);
       s->material = mjcf_prefixed(c, s->material);
       int k = fromtoIndex(s->type);
       if (s->hasfromto && k < 0)
@@ -887,6 +919,7 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       CamSpec* s = &it->s.cam;
       *s = cls->cam;
       readCamera(c, e, s);
+      countUser(c, e, U_CAM, &s->user);
       s->target = mjcf_prefixed(c, s->target);
       mju_copy3(it->pos, s->pos);
       mjcf_orientQuat(c, e, &s->orient, it->quat);
@@ -974,7 +1007,8 @@ static void addBody(Ctx* c, const mjXNode* e, int parent, const Frame* f) {
   applyFrame(f, b->pos, b->quat);
   mjcf_readBool(c, e, "mocap", &b->mocap);
   mjcf_readVec(c, e, "gravcomp", &b->gravcomp, 1);
-  mjcf_ignoreAttrs(e, "user");
+  readUser(c, e, &b->user);
+  countUser(c, e, U_BODY, &b->user);
   mjcf_checkAttrs(c, e);
   if (b->mocap && parent != 0) mjcf_fail(c, e, "mocap bodies must be children of the world body");
   mju_unit4(b->iquat);
@@ -1349,6 +1383,7 @@ void mjcf_readTendons(Ctx* c, const mjXNode* e) {
     o->type = spatial;
     o->tendon = mjcf_elemClass(c, ch, c->classes.p[0])->tendon;
     readTendon(c, ch, &o->tendon);
+    countUser(c, ch, U_TENDON, &o->tendon.user);
     mjcf_checkAttrs(c, ch);
     o->wrapadr = c->obj[K_WRAP].n;
     for (int j = 0; j < ch->nchild; j++) {
@@ -1406,6 +1441,7 @@ void mjcf_readActuators(Ctx* c, const mjXNode* e) {
     Obj* o = mjcf_newObj(c, K_ACT, ch);
     o->act = mjcf_elemClass(c, ch, c->classes.p[0])->act;
     readActuator(c, ch, &o->act, kind);
+    countUser(c, ch, U_ACT, &o->act.user);
     // the transmission: exactly one target kind
     static const char* const targets[] = {"joint", "jointinparent", "tendon", "site", "body",
                                           "cranksite"};
@@ -1587,8 +1623,35 @@ static void contactSensor(Ctx* c, const mjXNode* e, Obj* o) {
   o->dim = num * size;
 }
 
+// the object type keywords of MuJoCo (mjtObj from mjOBJ_BODY on)
+static const char* const objTypes[] = {
+  "body", "xbody", "joint", "dof", "geom", "site", "camera", "light", "flex", "mesh", "skin",
+  "hfield", "texture", "material", "pair", "exclude", "equality", "tendon", "actuator", "sensor",
+  "numeric", "text", "tuple", "key", "plugin", NULL};
+
+// user sensor: dim (required), datatype and needstage, and optionally the object it belongs
+// to (objtype and objname together; a type keyword MuJoCo does not know attaches it to none,
+// as MuJoCo); its values are its callback's, zeros here
+static void userSensor(Ctx* c, const mjXNode* e, Obj* o) {
+  static const char* const datatypes[] = {"real", "positive", "axis", "quaternion", NULL};
+  static const char* const stages[] = {"none", "pos", "vel", "acc", NULL};  // mjtStage
+  if (!mjcf_readInt(c, e, "dim", &o->dim)) mjcf_fail(c, e, "attribute 'dim' is required");
+  if (o->dim < 0) mjcf_fail(c, e, "dim cannot be negative");
+  mjcf_readKey(c, e, "datatype", datatypes, &o->datatype);
+  mjcf_readKey(c, e, "needstage", stages, &o->stage);
+  if (o->datatype == mjDATATYPE_AXIS && o->dim != 3)
+    mjcf_fail(c, e, "datatype axis requires dim 3");
+  if (o->datatype == mjDATATYPE_QUATERNION && o->dim != 4)
+    mjcf_fail(c, e, "datatype quaternion requires dim 4");
+  const char *type = mjcf_getAttr(e, "objtype"), *name = mjcf_getAttr(e, "objname");
+  if (!type != !name) mjcf_fail(c, e, "objtype and objname go together");
+  o->objtype = type ? mjcf_wordIndex(objTypes, type) + 1 : mjOBJ_UNKNOWN;
+  if (o->objtype != mjOBJ_UNKNOWN) o->objname = mjcf_prefixed(c, name);
+}
+
 // <sensor>: type, object, reference, dim, datatype, stage, cutoff, noise
 void mjcf_readSensors(Ctx* c, const mjXNode* e) {
+  static const SensorType user = {"user", NULL, 0, 0, mjDATATYPE_REAL, mjSTAGE_ACC};
   mjcf_checkAttrs(c, e);
   int nt = (int)(sizeof(sensorTypes) / sizeof(sensorTypes[0]));
   for (int i = 0; i < e->nchild; i++) {
@@ -1596,8 +1659,9 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
     if (!mjcf_keepAttached(c, ch)) continue;
     int t = 0;
     while (t < nt && strcmp(sensorTypes[t].name, ch->name)) t++;
-    if (t == nt) mjcf_fail(c, ch, "unknown or unsupported sensor");
-    const SensorType* st = &sensorTypes[t];
+    if (t == nt && !strcmp(ch->name, "user")) t = mjSENS_USER;
+    else if (t == nt) mjcf_fail(c, ch, "unknown or unsupported sensor");
+    const SensorType* st = t == mjSENS_USER ? &user : &sensorTypes[t];
     Obj* o = mjcf_newObj(c, K_SENSOR, ch);
     o->type = t;
     o->dim = st->dim;
@@ -1606,7 +1670,8 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
     o->id[0] = o->id[1] = -1;
     mjcf_readVec(c, ch, "cutoff", &o->cutoff, 1);
     mjcf_readVec(c, ch, "noise", &o->noise, 1);
-    mjcf_ignoreAttrs(ch, "user");
+    readUser(c, ch, &o->user);
+    countUser(c, ch, U_SENSOR, &o->user);
     if (o->cutoff < 0) mjcf_fail(c, ch, "cutoff cannot be negative");
     // rangefinders on a site: intprm[0] the data fields as bits in their fixed order (none:
     // dist), dim their size (MuJoCo's camera rangefinders are not supported)
@@ -1646,12 +1711,17 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
       geomOrBody(c, ch, 2, &o->reftype, &o->id[1]);
     } else if (t == mjSENS_CONTACT) {
       contactSensor(c, ch, o);
+    } else if (t == mjSENS_USER) {
+      userSensor(c, ch, o);
     }
     // the camera of a projection sensor is its reference
     if (t == mjSENS_CAMPROJECTION) {
       o->reftype = mjOBJ_CAMERA;
       o->id[1] = refId(c, ch, K_CAM, "camera", 1);
     }
+    // a cutoff clamps real and positive data only (MuJoCo refuses it on the others)
+    if (o->cutoff > 0 && (o->datatype == mjDATATYPE_AXIS || o->datatype == mjDATATYPE_QUATERNION))
+      mjcf_fail(c, ch, "cutoff applied to axis or quaternion datatype");
     // joint and tendon sensors that need a particular joint type or limits
     if (st->kind == K_JOINT) {
       const Item* j = c->obj[K_JOINT].p[o->id[0]];
@@ -1731,6 +1801,24 @@ static void readTuple(Ctx* c, const mjXNode* e, Obj* o) {
       mjcf_fail(c, el, "attribute 'objname' is required");
     mjcf_readVec(c, el, "prm", &t->prm, 1);
     mjcf_checkAttrs(c, el);
+  }
+}
+
+// the objects of the user sensors, by name once every kind is named: any kind MuJoCo names
+// (dofs, flexes and plugins have no names here, so naming one is an error)
+void mjcf_resolveUserSensors(Ctx* c) {
+  for (int i = 0; i < c->obj[K_SENSOR].n; i++) {
+    Obj* o = c->obj[K_SENSOR].p[i];
+    if (o->type != mjSENS_USER || o->objtype == mjOBJ_UNKNOWN) continue;
+    int k = objKind(o->objtype), id = -1;
+    if (k >= 0) {
+      if (!c->names[k].cap) mjcf_buildNames(c, k);
+      id = mjcf_mapFind(&c->names[k], o->objname);
+    }
+    if (id < 0)
+      mjcf_fail(c, o->h.e, "%s '%s' in attribute 'objname' not found", objTypes[o->objtype - 1],
+                o->objname);
+    o->id[0] = id;
   }
 }
 

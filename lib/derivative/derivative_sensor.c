@@ -29,10 +29,10 @@
 //     through the transmission's moments for joint and tendon actuator forces
 //   rangefinder: the hit point held on the surface hit, moving with its geom (rangeColumn);
 //     camprojection: the pinhole projection of the site's position in the camera frame
-//   clock and insidesite: no slope.
+//   clock, insidesite and user sensors (zeros without MuJoCo's callback): no slope.
 // Position sensors depend on q only, velocity sensors on q and v, acceleration sensors on
 // everything.  A sensor clamped at its cutoff has a zero row.  Refused: the geom distance and
-// contact sensors, energies, tactile, plugin and user sensors, camera frames that track,
+// contact sensors, energies, tactile and plugin sensors, camera frames that track,
 // joint sensors of ball joints (but ballquat and ballangvel), spatial tendons, actuators on
 // other transmissions.
 #include "derivative/derivative.h"
@@ -105,6 +105,7 @@ static int sensorDifferentiated(const mjModel* m, int s) {
     case mjSENS_VELOCIMETER: case mjSENS_GYRO: case mjSENS_MAGNETOMETER:
     case mjSENS_ACCELEROMETER: case mjSENS_FORCE: case mjSENS_TORQUE: case mjSENS_TOUCH:
     case mjSENS_BALLQUAT: case mjSENS_BALLANGVEL: case mjSENS_CLOCK: case mjSENS_INSIDESITE:
+    case mjSENS_USER:
       return 1;
     case mjSENS_RANGEFINDER:
       // every data field but the surface normal (which turns with the surface's curvature)

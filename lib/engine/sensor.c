@@ -3,7 +3,9 @@
 // cutoff (real data clamped to [-cutoff, cutoff], positive data to [0, cutoff]).  Noise is
 // not added (MuJoCo does not add it at step time either).  Touch, contact and the joint and
 // tendon limit sensors read the contacts, constraint rows and forces, the rangefinder casts a
-// ray (ray.c); tactile, plugin and user sensors output zeros.
+// ray (ray.c); tactile, plugin and user sensors output zeros (a user sensor is MuJoCo's
+// mjcb_sensor's to fill, which leaves it at zero without a callback; its stage still triggers
+// the subtree velocities or mj_rnePostConstraint, as MuJoCo's does).
 #include <math.h>
 
 #include "engine/constraint.h"
@@ -618,20 +620,22 @@ static void sensorStage(const mjModel* m, mjData* d, int stage,
 // position-stage sensors
 void mj_sensorPos(const mjModel* m, mjData* d) { sensorStage(m, d, mjSTAGE_POS, sensorPos); }
 
-// velocity-stage sensors (subtree velocities first when a sensor reads them)
+// velocity-stage sensors (subtree velocities first when a sensor reads them, or may: a user
+// sensor)
 void mj_sensorVel(const mjModel* m, mjData* d) {
-  static const int sub[2] = {mjSENS_SUBTREELINVEL, mjSENS_SUBTREEANGMOM};
+  static const int sub[3] = {mjSENS_SUBTREELINVEL, mjSENS_SUBTREEANGMOM, mjSENS_USER};
   if (m->opt.disableflags & mjDSBL_SENSOR) return;
-  if (anySensor(m, mjSTAGE_VEL, sub, 2)) mj_subtreeVel(m, d);
+  if (anySensor(m, mjSTAGE_VEL, sub, 3)) mj_subtreeVel(m, d);
   sensorStage(m, d, mjSTAGE_VEL, sensorVel);
 }
 
-// acceleration-stage sensors (cacc, cfrc_int, cfrc_ext first when a sensor reads them)
+// acceleration-stage sensors (cacc, cfrc_int, cfrc_ext first when a sensor reads them, or
+// may: a user sensor)
 void mj_sensorAcc(const mjModel* m, mjData* d) {
-  static const int post[5] = {mjSENS_ACCELEROMETER, mjSENS_FORCE, mjSENS_TORQUE,
-                              mjSENS_FRAMELINACC, mjSENS_FRAMEANGACC};
+  static const int post[6] = {mjSENS_ACCELEROMETER, mjSENS_FORCE, mjSENS_TORQUE,
+                              mjSENS_FRAMELINACC, mjSENS_FRAMEANGACC, mjSENS_USER};
   if (m->opt.disableflags & mjDSBL_SENSOR) return;
-  if (anySensor(m, mjSTAGE_ACC, post, 5)) mj_rnePostConstraint(m, d);
+  if (anySensor(m, mjSTAGE_ACC, post, 6)) mj_rnePostConstraint(m, d);
   sensorStage(m, d, mjSTAGE_ACC, sensorAcc);
 }
 

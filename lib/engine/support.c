@@ -17,10 +17,11 @@ static int unsupported(const mjModel* m, char* err, int errsz, int type, int id,
   return 1;
 }
 
-// 1 for sensor types sensor.c leaves at zero
+// 1 for sensor types sensor.c leaves at zero where MuJoCo computes them (user sensors are
+// zeros in MuJoCo too, which fills them only through a callback)
 static int sensorMissing(int type) {
   switch (type) {
-    case mjSENS_TACTILE: case mjSENS_PLUGIN: case mjSENS_USER: return 1;
+    case mjSENS_TACTILE: case mjSENS_PLUGIN: return 1;
     default: return 0;
   }
 }
@@ -29,7 +30,7 @@ static int sensorMissing(int type) {
 // actuators, sensors
 int mj_checkSupported(const mjModel* m, char* err, int errsz) {
   static const char* const sensorNames[] = {
-    [mjSENS_TACTILE] = "tactile", [mjSENS_PLUGIN] = "plugin", [mjSENS_USER] = "user"};
+    [mjSENS_TACTILE] = "tactile", [mjSENS_PLUGIN] = "plugin"};
   char what[128];
 
   // sleeping islands, the exact constraint diagonal and IPC contacts: simulating without

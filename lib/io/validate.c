@@ -4,6 +4,7 @@
 // stages walk, every enum value is known, the name and path buffers and each custom text end in
 // a terminator, and every real number is finite.  A model that passes cannot make a stage index
 // out of bounds.
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -139,7 +140,7 @@ static int checkRanges(const mjModel* m, Msg* g) {
     ROW(actuator_gaintype, m->nu, mjGAIN_FIXED, mjGAIN_USER + 1),
     ROW(actuator_biastype, m->nu, mjBIAS_NONE, mjBIAS_USER + 1),
     ROW(actuator_actnum, m->nu, 0, m->na + 1),
-    ROW(sensor_type, m->nsensor, mjSENS_TOUCH, mjSENS_CLOCK + 1),
+    ROW(sensor_type, m->nsensor, mjSENS_TOUCH, mjSENS_USER + 1),
     ROW(sensor_datatype, m->nsensor, mjDATATYPE_REAL, mjDATATYPE_QUATERNION + 1),
     ROW(sensor_needstage, m->nsensor, mjSTAGE_NONE, mjSTAGE_ACC + 1),
     // names: an address in names[] or -1
@@ -624,7 +625,7 @@ typedef struct {
 
 #define O(t) (1u << mjOBJ_##t)
 #define FRAME (O(BODY) | O(XBODY) | O(GEOM) | O(SITE) | O(CAMERA))
-static const SensorRule sensorRules[mjSENS_CLOCK + 1] = {
+static const SensorRule sensorRules[mjSENS_USER + 1] = {
   [mjSENS_TOUCH] = {1, O(SITE), 0, 0, 0},          [mjSENS_ACCELEROMETER] = {3, O(SITE), 0, 0, 0},
   [mjSENS_VELOCIMETER] = {3, O(SITE), 0, 0, 0},    [mjSENS_GYRO] = {3, O(SITE), 0, 0, 0},
   [mjSENS_FORCE] = {3, O(SITE), 0, 0, 0},          [mjSENS_TORQUE] = {3, O(SITE), 0, 0, 0},
@@ -669,6 +670,25 @@ static int badObject(const mjModel* m, Msg* g, const char* ft, const char* fid, 
   return outside(g, fid, s, id, 0, objCount(m, type));
 }
 
+// a user sensor (its values zeros, its object never read): none (mjOBJ_UNKNOWN, -1) or an
+// object of any type MuJoCo names (custom entries, which the model does not hold, by any id),
+// no reference, the size its datatype needs
+static int badUserSensor(const mjModel* m, Msg* g, int s) {
+  int ot = m->sensor_objtype[s], id = m->sensor_objid[s], dim = m->sensor_dim[s];
+  int dt = m->sensor_datatype[s];
+  int custom = ot == mjOBJ_NUMERIC || ot == mjOBJ_TEXT || ot == mjOBJ_TUPLE;
+  return outside(g, "sensor_objtype", s, ot, mjOBJ_UNKNOWN, mjNOBJECT) ||
+         (ot == mjOBJ_UNKNOWN ? differs(g, "sensor_objid", s, id, -1, "no object")
+                              : outside(g, "sensor_objid", s, id, 0,
+                                        custom ? INT_MAX : objCount(m, ot))) ||
+         differs(g, "sensor_refid", s, m->sensor_refid[s], -1, "no reference") ||
+         outside(g, "sensor_dim", s, dim, 0, m->nsensordata + 1L) ||
+         (dt == mjDATATYPE_AXIS && differs(g, "sensor_dim", s, dim, 3, "datatype axis")) ||
+         (dt == mjDATATYPE_QUATERNION &&
+          differs(g, "sensor_dim", s, dim, 4, "datatype quaternion")) ||
+         outside(g, "sensor_adr", s, m->sensor_adr[s], 0, m->nsensordata - dim + 1L);
+}
+
 // sensors: a supported type, its object and reference, the joint type it needs, and its
 // outputs inside sensordata
 static int checkSensors(const mjModel* m, Msg* g) {
@@ -676,6 +696,10 @@ static int checkSensors(const mjModel* m, Msg* g) {
     const SensorRule* r = &sensorRules[m->sensor_type[s]];
     int dim = m->sensor_dim[s], ot = m->sensor_objtype[s], id = m->sensor_objid[s];
     int rid = m->sensor_refid[s];
+    if (m->sensor_type[s] == mjSENS_USER) {
+      if (badUserSensor(m, g, s)) return 1;
+      continue;
+    }
     if (!r->dim) return say(g, "sensor_type[%d] = %d is not supported", s, m->sensor_type[s]);
     if (r->obj && badObject(m, g, "sensor_objtype", "sensor_objid", s, r->obj, ot, id))
       return 1;

@@ -1,6 +1,7 @@
 // mjt.c: fuzz harness of the state stream reader: the input is an .mjt stream of the fixed
-// model t/fuzz/stream.xml with its CRCs recomputed (the header's, then each frame's once the
-// header gives the frame length); the header is read and checked against the model, the frames
+// model t/fuzz/stream.xml with its model hash set to the model's (so the inputs outlive changes
+// of the model table, which change every model's hash) and its CRCs recomputed (the header's,
+// then each frame's once the header gives the frame length); the header is read and checked against the model, the frames
 // read until the end or an error, and the last state read takes one step.
 #include <stdio.h>
 
@@ -30,13 +31,16 @@ static int readHeader(uint8_t* buf, size_t size, mjStreamHeader* h) {
   return res;
 }
 
-// recompute the header's and the frames' CRCs, then read header, frames, and step
+// set the model hash, recompute the header's and the frames' CRCs, then read header, frames,
+// and step
 int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const mjModel* m = model();
   if (size < HEADER) return 0;
   uint8_t* buf = malloc(size);
   if (!buf) return 0;
   memcpy(buf, data, size);
+  uint64_t hash = mj_modelHash(m);
+  mj_copyLE(buf + 16, &hash, 8, 1);
   uint32_t crc = mj_crc32(0, buf, HEADER - 4);
   mj_copyLE(buf + HEADER - 4, &crc, 4, 1);
   mjStreamHeader h;

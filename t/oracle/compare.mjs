@@ -3,7 +3,8 @@
 //   node t/oracle/compare.mjs --mjc BIN/mjc [--suite NAME] [-v] MODEL.xml...
 //
 // For each model it runs `mjc info --json MODEL` and the oracle (scripts/oracle.mjs), and
-// compares every field present in both: integers exactly, reals to 1e-10 relative,
+// compares every field of lib/mjxmacro.h (a field missing from either dump is a mismatch, but
+// for those MuJoCo lacks by design, OURS_ONLY): integers exactly, reals to 1e-10 relative,
 //   |a - b| <= 1e-10 * max(1, |a|, |b|).
 // Quantities that are legitimately ambiguous are compared in a canonical form:
 //   - quaternions (fields ending in "quat") up to sign, per quaternion;
@@ -35,6 +36,12 @@ const SHOWN = 4;  // mismatching fields printed per model
 
 // sizes whose meaning differs by design: MuJoCo's -1 "grow as needed" versus our preallocation
 const SKIP = new Set(['nconmax', 'njmax', 'nstack']);
+
+// the fields of lib/mjxmacro.h that MuJoCo's model lacks: the stack we preallocate and the
+// builtin texture parameters we keep (MuJoCo keeps only the pixels).  Any other field missing
+// from either dump is a mismatch, so that a field misnamed in the table is never skipped
+const OURS_ONLY = new Set(['nstack', 'tex_builtin', 'tex_mark', 'tex_rgb1', 'tex_rgb2',
+                           'tex_markrgb', 'tex_random']);
 
 // ---- elementwise comparison -------------------------------------------------------------------
 
@@ -177,9 +184,16 @@ function compareModel(ours, theirs, tables) {
   const push = (field, d) => { if (d) out.push([field, d]); };
   bodyVolumes(theirs);
 
+  // a table field missing from a dump (but those MuJoCo lacks by design)
+  const absent = (name, a, b) => {
+    if (!(name in a)) push(name, { absent: 'ours' });
+    else if (!(name in b) && !OURS_ONLY.has(name)) push(name, { absent: 'MuJoCo\'s' });
+    return !(name in a) || !(name in b);
+  };
+
   // sizes exactly; options, statistics, visual by their declared type
   for (const name of tables.sizes) {
-    if (SKIP.has(name) || !(name in ours.sizes) || !(name in theirs.sizes)) continue;
+    if (absent(name, ours.sizes, theirs.sizes) || SKIP.has(name)) continue;
     push(name, diffLists(ours.sizes[name], theirs.sizes[name], true));
   }
   const typed = (sec, list, key) => {
@@ -197,7 +211,7 @@ function compareModel(ours, theirs, tables) {
   const A = ours.arrays;
   const B = theirs.arrays;
   for (const { type, name } of tables.arrays) {
-    if (!(name in A) || !(name in B)) continue;
+    if (absent(name, A, B)) continue;
     if (name === 'body_iquat') continue;
     if (name === 'body_inertia' && 'body_iquat' in A && 'body_iquat' in B) {
       push('body_inertia (tensor)',
@@ -227,6 +241,7 @@ function compareModel(ours, theirs, tables) {
 
 // one line describing a mismatch record
 function describe(field, d) {
+  if (d.absent) return `${field}: not in ${d.absent} model`;
   if (d.length) return `${field}: length ${d.length[0]} vs MuJoCo ${d.length[1]}`;
   const max = Number.isFinite(d.max) ? `max err ${d.max.toExponential(2)}` : 'not equal';
   const show = (v) => JSON.stringify(v).slice(0, 80);
@@ -305,7 +320,7 @@ async function main(argv) {
       continue;
     }
     // the error: the largest field's (a length mismatch is infinite)
-    const err = Math.max(...diffs.map(([, d]) => (d.length ? Infinity : d.max)));
+    const err = Math.max(...diffs.map(([, d]) => (d.length || d.absent ? Infinity : d.max)));
     judge(label, err, false, `MISMATCH ${label}: ${diffs.length} field` +
                              `${diffs.length > 1 ? 's' : ''}, max err ${err.toExponential(1)}`);
     const shown = verbose ? diffs : diffs.slice(0, SHOWN);

@@ -612,6 +612,18 @@ malformed custom_repeated_name 4 <<'EOF'
 EOF
 check custom_repeated_name-says has "$T/err" "repeated numeric name 'a'"
 
+# a user list longer than the explicit <size nuser_*> (MuJoCo: "user has more values than
+# nuser_geom"); without nuser_geom the longest list sets the size
+malformed user_too_long 4 <<'EOF'
+<mujoco>
+  <size nuser_geom="2"/>
+  <worldbody>
+    <geom size="0.1" user="1 2 3"/>
+  </worldbody>
+</mujoco>
+EOF
+check user_too_long-message has "$T/err" "geom: user has 3 numbers, more than nuser_geom (2)"
+
 # ---- URDF ------------------------------------------------------------------------------------
 
 # a robot compiles to robot.mjb beside it, and the tools read the .urdf itself

@@ -454,3 +454,84 @@ Test(compile, absurd_sizes_refused) {
   cr_assert_null(mj_makeData(m));
   mj_deleteModel(m);
 }
+
+// user numbers (MuJoCo 3.14, oracle): each kind's size is its longest list, an element's list
+// replaces its class's, shorter ones are zero-padded; an explicit nuser_* refuses longer lists
+Test(compile, user_numbers) {
+  mjModel* m = load("<mujoco><default><joint user='1 2 3'/><default class='c'>"
+                    "<joint user='7'/><motor user='4 5'/></default></default><worldbody>"
+                    "<body name='b' user='1 2'><joint name='j'/><joint class='c'/><geom size='1'/>"
+                    "</body></worldbody><actuator><position joint='j' class='c'/>"
+                    "<motor joint='j'/></actuator></mujoco>");
+  cr_assert_eq(m->nuser_body, 2);
+  cr_assert_eq(m->nuser_jnt, 3);
+  cr_assert_eq(m->nuser_geom, 0);
+  cr_assert_eq(m->nuser_actuator, 2);
+  static const double body[4] = {0, 0, 1, 2}, jnt[6] = {1, 2, 3, 7, 0, 0}, act[4] = {4, 5, 0, 0};
+  for (int k = 0; k < 4; k++) cr_assert_eq(m->body_user[k], body[k], "body_user[%d]", k);
+  for (int k = 0; k < 6; k++) cr_assert_eq(m->jnt_user[k], jnt[k], "jnt_user[%d]", k);
+  for (int k = 0; k < 4; k++) cr_assert_eq(m->actuator_user[k], act[k], "actuator_user[%d]", k);
+  mj_deleteModel(m);
+  m = load("<mujoco><size nuser_geom='3'/><worldbody><geom size='1' user='1 2'/></worldbody>"
+           "</mujoco>");
+  cr_assert_eq(m->nuser_geom, 3);
+  cr_assert_eq(m->geom_user[1], 2);
+  cr_assert_eq(m->geom_user[2], 0);
+  mj_deleteModel(m);
+  loadFails("<mujoco><size nuser_geom='1'/><worldbody>\n<geom size='1' user='1 2'/>"
+            "</worldbody></mujoco>", "t.xml:2: geom: user has 2 numbers, more than nuser_geom (1)");
+  loadFails("<mujoco><size nuser_site='-2'/></mujoco>", "nuser_site must be >= -1");
+}
+
+// the user sensor: dim required, real data needed at acc unless given, an optional object of
+// any named kind (custom entries counted per kind; unknown type words attach it to none)
+Test(compile, user_sensor) {
+  mjModel* m = load("<mujoco><custom><numeric name='n0' data='1'/><tuple name='t'>"
+                    "<element objtype='body' objname='world' prm='1'/></tuple>"
+                    "<numeric name='n1' data='2'/></custom><worldbody><body name='b'>"
+                    "<geom size='1'/></body></worldbody><sensor>"
+                    "<user name='u' dim='2' user='1 2 3' cutoff='1'/>"
+                    "<user dim='4' needstage='vel' datatype='quaternion' objtype='body' "
+                    "objname='b' noise='0.5'/>"
+                    "<user dim='1' objtype='numeric' objname='n1'/>"
+                    "<user dim='1' objtype='sensor' objname='u'/>"
+                    "<user dim='0' objtype='frame' objname='b'/></sensor></mujoco>");
+  cr_assert_eq(m->nsensordata, 8);
+  cr_assert_eq(m->nuser_sensor, 3);
+  for (int s = 0; s < 5; s++) cr_assert_eq(m->sensor_type[s], mjSENS_USER);
+  cr_assert_eq(m->sensor_needstage[0], mjSTAGE_ACC);
+  cr_assert_eq(m->sensor_datatype[0], mjDATATYPE_REAL);
+  cr_assert_eq(m->sensor_objtype[0], mjOBJ_UNKNOWN);
+  cr_assert_eq(m->sensor_objid[0], -1);
+  cr_assert_eq(m->sensor_needstage[1], mjSTAGE_VEL);
+  cr_assert_eq(m->sensor_datatype[1], mjDATATYPE_QUATERNION);
+  cr_assert_eq(m->sensor_objtype[1], mjOBJ_BODY);
+  cr_assert_eq(m->sensor_objid[1], 1);
+  cr_assert_eq(m->sensor_cutoff[0], 1);
+  cr_assert_eq(m->sensor_noise[1], 0.5);
+  cr_assert_eq(m->sensor_objtype[2], mjOBJ_NUMERIC);
+  cr_assert_eq(m->sensor_objid[2], 1);
+  cr_assert_eq(m->sensor_objtype[3], mjOBJ_SENSOR);
+  cr_assert_eq(m->sensor_objid[3], 0);
+  cr_assert_eq(m->sensor_objtype[4], mjOBJ_UNKNOWN);
+  cr_assert_eq(m->sensor_objid[4], -1);
+  cr_assert_eq(m->sensor_user[2], 3);
+  cr_assert_eq(m->sensor_user[3], 0);
+  mj_deleteModel(m);
+  static const char* const bad[][2] = {
+    {"<user/>", "attribute 'dim' is required"},
+    {"<user dim='-1'/>", "dim cannot be negative"},
+    {"<user dim='2' datatype='axis'/>", "datatype axis requires dim 3"},
+    {"<user dim='1' objtype='body'/>", "objtype and objname go together"},
+    {"<user dim='1' objtype='body' objname='nobody'/>", "body 'nobody' in attribute 'objname'"},
+    {"<user dim='1' needstage='later'/>", "invalid keyword 'later'"},
+    // any sensor (MuJoCo 3.14): a cutoff clamps real and positive data only
+    {"<user dim='4' datatype='quaternion' cutoff='1'/>", "cutoff applied to axis or quat"},
+    {"<framequat objtype='body' objname='world' cutoff='2'/>", "cutoff applied to axis or quat"},
+  };
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    char xml[300];
+    snprintf(xml, sizeof(xml), "<mujoco><sensor>%s</sensor></mujoco>", bad[i][0]);
+    loadFails(xml, bad[i][1]);
+  }
+}

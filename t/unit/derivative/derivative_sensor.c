@@ -5,7 +5,7 @@
 // sites and cameras, with and without reference frames), acceleration, force, torque and actuator
 // sensors with contacts disabled and on a plane (touch, pyramidal and elliptic cones), joint and
 // tendon limit sensors, the dm_control humanoid along a trajectory with contacts; rangefinders and
-// camera projections; the cutoff; refusals.
+// camera projections; user sensors (zeros, zero rows); the cutoff; refusals.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -75,6 +75,7 @@ static const char* KINEMATIC =
   "<tendonpos tendon='ten'/><tendonvel tendon='ten'/>"
   "<jointlimitpos joint='hinge'/><jointlimitvel joint='hinge'/>"
   "<insidesite objtype='body' objname='hand' site='ts'/><clock/>"
+  "<user dim='2' needstage='pos'/><user dim='1' needstage='vel' objtype='body' objname='arm'/>"
   "<rangefinder site='hs'/><rangefinder site='ls'/><rangefinder site='fs'/>"
   "<rangefinder site='hs' data='dist dir origin point depth'/>"
   "<rangefinder site='fs' data='dir point'/>"
@@ -89,7 +90,7 @@ static const char* DYNAMIC =
   "<actuatorfrc actuator='m2'/><actuatorfrc actuator='m3'/><jointactuatorfrc joint='slide'/>"
   "<jointactuatorfrc joint='hinge'/><tendonactuatorfrc tendon='ten'/>"
   "<jointlimitfrc joint='hinge'/>"
-  "<touch site='ts'/><touch site='ls'/>";
+  "<touch site='ts'/><touch site='ls'/><user dim='3'/>";
 
 // a model from MJCF text, the Newton solver to tolerance 1e-15 (the derivative is that of the
 // exact solution)

@@ -219,6 +219,28 @@ Test(forward, step_without_sensors) {
   mj_deleteModel(m);
 }
 
+// user sensors are zeros (MuJoCo fills them only through mjcb_sensor) and are simulated; one
+// at the vel stage has the subtree velocities computed, one at acc mj_rnePostConstraint, as in
+// MuJoCo 3.14 (oracle: cacc of the body and its subtree linear velocity after mj_forward)
+Test(forward, user_sensors) {
+  mjModel* m = load("<mujoco><worldbody><body pos='0 0 1'><joint axis='1 0 0'/>"
+                    "<geom size='0.1' pos='0 0.2 0'/></body></worldbody><sensor>"
+                    "<user dim='2' cutoff='1'/><user dim='1' needstage='vel'/></sensor>"
+                    "</mujoco>");
+  cr_assert_eq(mj_checkSupported(m, err, sizeof(err)), 0, "%s", err);
+  mjData* d = mj_makeData(m);
+  for (int i = 0; i < m->nsensordata; i++) d->sensordata[i] = 7;
+  d->qvel[0] = 1;
+  mj_forward(m, d);
+  for (int i = 0; i < m->nsensordata; i++) cr_assert_eq(d->sensordata[i], 0, "sensordata[%d]", i);
+  static const mjtNum cacc[6] = {-44.59090909090909, 0, 0, 0, 0, 0.8918181818181807};
+  static const mjtNum linvel[3] = {0, 0, 0.2};
+  near("cacc", d->cacc + 6, cacc, 6, 1e-12);
+  near("subtree_linvel", d->subtree_linvel + 3, linvel, 3, 1e-12);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
 static const char* CHAIN =
   "<mujoco><option><flag contact='disable'/></option><worldbody>"
   "<body pos='0 0 1'><joint type='ball'/><geom type='capsule' fromto='0 0 0 0.3 0.1 -0.5' "

@@ -17,8 +17,8 @@
 // a model with every kind of object the checks know: free, ball, hinge and slide joints, a
 // mocap body, a targeting camera and light, pairs and excludes, each equality type, a fixed
 // and a spatial tendon (sites, a wrapping sphere with a side site, a pulley), each
-// transmission type, a filter actuator, sensors with objects, references and joints, custom
-// fields (a padded numeric, a text, a tuple), a key
+// transmission type, a filter actuator, sensors with objects, references and joints (a user
+// sensor among them), user numbers, custom fields (a padded numeric, a text, a tuple), a key
 static const char sinkXML[] =
   "<mujoco model='sink'>"
   "<asset><texture name='grid' type='2d' builtin='checker' width='8' height='8'/>"
@@ -28,7 +28,7 @@ static const char sinkXML[] =
   "  <camera name='eye' pos='2 0 1' mode='targetbody' target='torso'/>"
   "  <geom name='floor' type='plane' size='2 2 0.1' material='grid'/>"
   "  <site name='anchor' pos='0 0 2'/>"
-  "  <body name='torso' pos='0 0 1'><freejoint name='root'/>"
+  "  <body name='torso' pos='0 0 1' user='1 2'><freejoint name='root'/>"
   "    <geom name='torso' type='box' size='0.1 0.1 0.1' condim='4'/>"
   "    <site name='s1' pos='0.1 0 0'/>"
   "    <body name='arm' pos='0.2 0 0'><joint name='shoulder' type='ball'/>"
@@ -65,7 +65,8 @@ static const char sinkXML[] =
   "  <framequat name='fq' objtype='geom' objname='hand'/><subtreecom name='com' body='torso'/>"
   "  <tendonpos name='rope_len' tendon='rope'/><actuatorfrc name='af' actuator='m_elbow'/>"
   "  <accelerometer name='acc' site='s1'/><camprojection name='proj' site='s2' camera='eye'/>"
-  "  <distance name='dist' geom1='hand' body2='torso'/><clock name='clock'/></sensor>"
+  "  <distance name='dist' geom1='hand' body2='torso'/><clock name='clock'/>"
+  "  <user name='user' dim='2' objtype='body' objname='hand' user='0.5'/></sensor>"
   "<custom><numeric name='gains' data='1 2' size='3'/><text name='label' data='sink'/>"
   "  <tuple name='parts'><element objtype='body' objname='arm' prm='1'/>"
   "    <element objtype='sensor' objname='fp'/></tuple></custom>"
@@ -183,7 +184,8 @@ Test(validate, sink_passes_and_has_every_kind) {
   cr_assert_eq(m->neq, 4);
   cr_assert_eq(m->nu, 7);
   cr_assert_eq(m->na, 1);
-  cr_assert_eq(m->nsensor, 11);
+  cr_assert_eq(m->nsensor, 12);
+  cr_assert_eq(m->nuser_body, 2);
   cr_assert_eq(m->nmocap, 1);
   cr_assert_eq(m->nnumericdata, 3);
   cr_assert_eq(m->ntextdata, 5);
@@ -341,7 +343,21 @@ Test(validate, refuses_bad_actuators_and_sensors) {
             "jnt_type[1] = 1, expected 3 (a hinge or slide");
   expectInt(m, "sensor_objid", 1, id(m, mjOBJ_JOINT, "elbow"), "jnt_type[2] = 3, expected 1");
   expectInt(m, "sensor_dim", 2, 4, "sensor_dim[2] = 4, expected 3");
-  expectInt(m, "sensor_adr", 10, m->nsensordata, "sensor_adr[10] = 24 out of range [0, 24)");
+  expectInt(m, "sensor_adr", 10, m->nsensordata, "sensor_adr[10] = 26 out of range [0, 26)");
+  // the user sensor: an object of any named kind or none, no reference, its datatype's size
+  expectInt(m, "sensor_objid", 11, m->nbody, "sensor_objid[11] = 5 out of range [0, 5)");
+  expectInt(m, "sensor_objid", 11, -1, "sensor_objid[11] = -1 out of range [0, 5)");
+  expectInt(m, "sensor_objtype", 11, mjNOBJECT, "sensor_objtype[11] = 26 out of range [0, 26)");
+  expectInt(m, "sensor_objtype", 11, mjOBJ_UNKNOWN, "sensor_objid[11] = 3, expected -1");
+  expectInt(m, "sensor_refid", 11, 0, "sensor_refid[11] = 0, expected -1 (no reference)");
+  expectInt(m, "sensor_datatype", 11, mjDATATYPE_AXIS,
+            "sensor_dim[11] = 2, expected 3 (datatype axis)");
+  mjModel* u = mj_copyModel(m);
+  u->sensor_objtype[11] = mjOBJ_TUPLE;  // custom entries are not in the model: any id
+  u->sensor_objid[11] = 9;
+  char err[512] = "";
+  cr_assert_eq(mj_validateModel(u, err, sizeof(err)), 0, "%s", err);
+  mj_deleteModel(u);
   mj_deleteModel(m);
 }
 
@@ -356,7 +372,7 @@ Test(validate, refuses_bad_custom_fields) {
   expectInt(m, "tuple_size", 0, 3, "tuple_adr[0] = 0: a block of 3 out of range [0, 2)");
   expectInt(m, "tuple_objtype", 1, mjNOBJECT, "tuple_objtype[1] = 26 out of range [1, 26)");
   expectInt(m, "tuple_objtype", 1, mjOBJ_UNKNOWN, "tuple_objtype[1] = 0 out of range [1, 26)");
-  expectInt(m, "tuple_objid", 1, m->nsensor, "tuple_objid[1] = 11 out of range [0, 11)");
+  expectInt(m, "tuple_objid", 1, m->nsensor, "tuple_objid[1] = 12 out of range [0, 12)");
   // flexes are not held: no id is in range (the element's id is sensor fp's)
   char want[96];
   snprintf(want, sizeof(want), "tuple_objid[1] = %d out of range [0, 0)",
