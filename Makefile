@@ -2,7 +2,7 @@
 #   make                 library and tools
 #   make check           unit, tool and oracle tests (and make layers)
 #   make layers          lib/'s folders call one way: util < engine < compiler, derivative,
-#                        render < io (scripts/layers.sh)
+#                        render < plan, io (scripts/layers.sh)
 #   make check SAN=1     the same under AddressSanitizer and UndefinedBehaviorSanitizer
 #   make bench           compile-time benchmark
 #   make soak            10^6 humanoid and 10^4 crowd100 steps: clean and reproducible
@@ -37,8 +37,8 @@ endif
 TLDFLAGS = $(LDFLAGS) $(NOLTO)
 
 # lib/ by subsystem (lib/*/README: what each folder owns and may call; scripts/layers.sh
-# checks it): util, engine, compiler, derivative, render, io
-LIBDIRS = util engine compiler derivative render io
+# checks it): util, engine, compiler, derivative, render, plan, io
+LIBDIRS = util engine compiler derivative render plan io
 LIBSRC  = $(wildcard $(LIBDIRS:%=lib/%/*.c))
 LIBHDR  = lib/mj.h lib/mjxmacro.h $(wildcard $(LIBDIRS:%=lib/%/*.h))
 LIBOBJ  = $(LIBSRC:lib/%.c=$(BUILD)/lib/%.o)

@@ -252,13 +252,6 @@ static void* worker(void* arg) {
   return arg;
 }
 
-// seconds on a monotonic clock
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
 // the chunk's frames [run.from, run.to) on n threads; the main thread draws the progress bar
 // when stderr is a terminal and the run has lasted over half a second
 static void compute(int n) {
@@ -269,7 +262,7 @@ static void compute(int n) {
   int bar = isatty(STDERR_FILENO);
   while (bar && atomic_load(&run.done) < run.to) {
     nanosleep(&(struct timespec){0, 100000000}, NULL);
-    if (now() - run.start < 0.5) continue;
+    if (tool_seconds() - run.start < 0.5) continue;
     long done = atomic_load(&run.done);
     int width = 40, fill = (int)(width * done / (run.nframe ? run.nframe : 1));
     fprintf(stderr, "\r%s: [%.*s%*s] %ld/%ld frames", argv0, fill,
@@ -457,7 +450,7 @@ static void runChunks(int n, int npy, int csv) {
   if (npy) writeNpyHeaders();
   else if (csv) fputs("frame,block,row,col,value\n", run.file[0]->f);
   else if (!run.check) writeStreamHeader();
-  run.start = now();
+  run.start = tool_seconds();
   for (run.from = 0; run.from < run.nframe; run.from = run.to) {
     run.to = run.from + chunk < run.nframe ? run.from + chunk : run.nframe;
     compute(n);

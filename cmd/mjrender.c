@@ -231,11 +231,6 @@ static double seconds(clockid_t id) {
   return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
-// wall seconds
-static double now(void) {
-  return seconds(CLOCK_MONOTONIC);
-}
-
 // copy the state parts that place bodies: time, qpos, mocap poses (into or out of a slot)
 static void packState(const mjModel* m, mjtNum* s, mjData* d, int toData) {
   size_t nq = m->nq, nm = (size_t)m->nmocap;
@@ -258,7 +253,7 @@ static void* work(void* arg) {
     packState(run.m, s->state, w->d, 1);
     mjr_kinematics(run.m, w->d);
     if (mjr_render(w->ctx, run.m, w->d, &run.cam, s->err, sizeof(s->err))) continue;
-    double t0 = now();
+    double t0 = tool_seconds();
     unsigned char* out = run.pattern ? bytes : s->payload;
     if (!out) {
       snprintf(s->err, sizeof(s->err), "out of memory");
@@ -270,7 +265,7 @@ static void* work(void* arg) {
       snprintf(path, sizeof(path), run.pattern, (int)s->index);
       writeImage(path, out, s->err, sizeof(s->err));
     }
-    w->encode += now() - t0;
+    w->encode += tool_seconds() - t0;
   }
   free(bytes);
   return NULL;
@@ -411,7 +406,7 @@ int main(int argc, char** argv) {
     slots[i].payload = run.pattern ? NULL : emalloc(run.nbytes);
   }
   long frame = 0, image = 0;
-  double t0 = now(), cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
+  double t0 = tool_seconds(), cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
   for (int done = 0; !done;) {
     int n = 0;
     while (n < nbatch) {
@@ -434,7 +429,7 @@ int main(int argc, char** argv) {
     if (single && image > 1) eprintf("several frames, but the output pattern has no %%d");
     if (n) renderBatch(w, threads, slots, n);
   }
-  double total = now() - t0, cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+  double total = tool_seconds() - t0, cpu = seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
 
   // where the time went: the workers' stage times summed (threads overlap)
   if (profile) {

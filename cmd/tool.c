@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 const char* argv0 = "mj";
@@ -100,6 +101,13 @@ void version(void) {
   printf("%s %s (libmj %s)\n", argv0, MJ_VERSION_STRING, MJ_VERSION_STRING);
   efflush();
   exit(EXIT_OK);
+}
+
+// seconds on a monotonic clock
+double tool_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
 }
 
 // malloc or exit

@@ -46,6 +46,9 @@ void help(const char* details) __attribute__((noreturn));
 // print "tool VERSION (libmj VERSION)" on stdout and exit 0
 void version(void) __attribute__((noreturn));
 
+// seconds on a monotonic clock
+double tool_seconds(void);
+
 // malloc that exits with a message on failure
 void* emalloc(size_t n);
 

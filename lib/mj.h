@@ -1014,4 +1014,119 @@ int mjd_smoothAcc(const mjModel* m, mjData* d, mjtNum* DaDq, mjtNum* DaDv, mjtNu
 int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, mjtNum* C,
                          mjtNum* D, char* err, int errsz);
 
+// ---- planning (lib/plan) -----------------------------------------------------------------------
+// (section owned by the planning work)
+// A cost (man 5 mjcost) is a list of terms, each a weight times a norm (MuJoCo MPC's) of a
+// vector of residual rows; a row is an affine combination of engine quantities (sensors by
+// name and component, qpos, qvel, act, ctrl, actuator forces) and of values of time
+// (constants, keyframe entries, mocap positions, tables, gaits), zero where its mask is.  The
+// stage cost is sum_k w_k norm_k(r_k), with MuJoCo MPC's risk transform.  A task's leading
+// user sensors name its terms and give their norms, weights and parameters (user="norm
+// weight lo hi params...").  The planner is iLQG on the exact Jacobians of the step (or
+// MuJoCo's finite differences), as MuJoCo MPC's: see lib/plan/ilqg.c.
+typedef struct mjCost_ mjCost;
+typedef struct mjPlanner_ mjPlanner;
+
+// where a residual is evaluated: a state, its controls and time, the sensors of the forward
+// pass at them, and the mocap positions
+typedef struct mjpPoint_ {
+  mjtNum time;
+  const mjtNum* qpos, *qvel, *act, *ctrl, *sensordata, *mocap_pos;
+} mjpPoint;
+
+// one planning iteration: timings (seconds) and results
+typedef struct mjpStats_ {
+  double t_nominal;          // the nominal rollouts
+  double t_deriv;            // A, B, C, D at every knot
+  double t_costderiv;        // the cost's derivatives
+  double t_backward;         // the backward pass
+  double t_line;             // the line search's rollouts
+  double t_total;            // the whole iteration
+  mjtNum cost_nominal;       // the nominal trajectory's return
+  mjtNum cost;               // the new policy's return
+  mjtNum improvement;        // nominal less new return
+  mjtNum expected;           // the improvement the backward pass predicted
+  mjtNum mu;                 // the regularization after the iteration
+  mjtNum alpha;              // the step size taken (0: none)
+  int failed;                // derivatives refused
+} mjpStats;
+
+// parse the cost file path; NULL and a one-line message ("file:line: ...") on failure
+mjCost* mjp_parseCost(const char* path, char* err, int errsz);
+void mjp_deleteCost(mjCost* c);
+
+// the MJCF sensor elements the cost adds to the planning model (its `sensor` lines and an
+// actuatorfrc sensor per actuator whose force it reads), one a line, malloc'd ("" when none);
+// NULL and a message when an actuator is unknown or unnamed
+char* mjp_costSensors(const mjCost* c, const mjModel* m, char* err, int errsz);
+
+// bind the cost to m (with the added sensors compiled in); 0 or -1 and a message
+int mjp_bindCost(mjCost* c, const mjModel* m, char* err, int errsz);
+
+// sizes and names of a bound cost: residual rows, terms, a term's name, the risk
+int mjp_costResiduals(const mjCost* c);
+int mjp_costTerms(const mjCost* c);
+const char* mjp_costTermName(const mjCost* c, int t);
+mjtNum mjp_costRisk(const mjCost* c);
+
+// the point of d (its time, state, controls, sensors and mocap)
+void mjp_pointData(mjpPoint* pt, const mjData* d);
+
+// the residual r (mjp_costResiduals) at pt
+void mjp_residual(const mjCost* c, const mjModel* m, const mjpPoint* pt, mjtNum* r);
+
+// dr/dx (nr x (2nv+na)) and dr/du (nr x nu) from the sensors' C and D at pt
+void mjp_residualJacobian(const mjCost* c, const mjModel* m, const mjpPoint* pt,
+                          const mjtNum* C, const mjtNum* D, mjtNum* Rx, mjtNum* Ru);
+
+// the stage cost of r (risk included), and each term's w_k norm_k(r_k) (nterm) before it
+mjtNum mjp_costValue(const mjCost* c, const mjtNum* r);
+void mjp_costTermValues(const mjCost* c, const mjtNum* r, mjtNum* values);
+
+// doubles of scratch for mjp_costDerivatives
+int mjp_costScratch(const mjCost* c);
+
+// scale times the stage cost's Gauss-Newton derivatives at r: cx, cu, cxx (nx x nx),
+// cxu (nx x nu), cuu (nu x nu), overwritten
+void mjp_costDerivatives(const mjCost* c, const mjtNum* r, const mjtNum* Rx, const mjtNum* Ru,
+                         mjtNum scale, mjtNum* cx, mjtNum* cu, mjtNum* cxx, mjtNum* cxu,
+                         mjtNum* cuu, mjtNum* scratch);
+
+// a planner of T knots (the planning model m's timestep apart) for cost c bound to m:
+// nrollout rollouts (MuJoCo MPC: 10) on nthread threads; fd: MuJoCo's finite differences
+// (centered, eps) instead of the exact Jacobians.  It starts from m's default state with zero
+// actions.  NULL and a message on failure
+mjPlanner* mjp_makePlanner(const mjModel* m, const mjCost* c, int T, int nrollout, int nthread,
+                           int fd, int centered, mjtNum eps, char* err, int errsz);
+void mjp_deletePlanner(mjPlanner* p);
+
+// the start of the next iterations: d's time, qpos, qvel, act, warm start and mocap
+void mjp_setState(mjPlanner* p, const mjData* d);
+
+// the policy's actions (T x nu) at the knots from the start time, without feedback
+void mjp_setActions(mjPlanner* p, const mjtNum* u);
+
+// one iLQG iteration from the start state (the policy shifted in time to it); 0, or -1 and a
+// message when the derivatives are refused
+int mjp_optimize(mjPlanner* p, char* err, int errsz);
+
+// the last iteration's statistics
+const mjpStats* mjp_stats(const mjPlanner* p);
+
+// the plan: its knots' times (T), states (T x (nq+nv+na)) and actions (T x nu); its return
+mjtNum mjp_plan(const mjPlanner* p, const mjtNum** times, const mjtNum** x, const mjtNum** u);
+
+// the number of knots T, and the plan's residual at knot t (mjp_costResiduals values)
+int mjp_planKnots(const mjPlanner* p);
+void mjp_planResidual(const mjPlanner* p, int t, mjtNum* r);
+
+// the return J of the open-loop actions u (T-1 x nu) from the start state and, when grad is
+// not NULL, its exact gradient dJ/du (T-1 x nu) through the step's Jacobians (a risk-neutral
+// cost); 0, or -1 and a message when the derivatives are refused
+int mjp_evaluate(mjPlanner* p, const mjtNum* u, mjtNum* J, mjtNum* grad, char* err, int errsz);
+
+// the policy's action at d's state and time: actions, reference states and feedback gains
+// linear in time between the knots, clamped to ctrlrange
+void mjp_action(const mjPlanner* p, const mjData* d, mjtNum* u);
+
 #endif

@@ -12,6 +12,7 @@
 #   compiler    MJCF to a model                                   uses engine, util
 #   derivative  the Jacobians of a step                           uses engine, util
 #   render      the CPU renderer                                  uses engine, util
+#   plan        iLQG and costs on the Jacobians                   uses derivative, engine, util
 #   io          the file formats, loading either kind of model    uses compiler, engine, util
 # lib/mj.h and lib/mjxmacro.h, the public interface, may be included anywhere.
 set -eu
@@ -25,6 +26,7 @@ uses() {
     util) echo "" ;;
     engine) echo "util" ;;
     compiler | derivative | render) echo "engine util" ;;
+    plan) echo "derivative engine util" ;;
     io) echo "compiler engine util" ;;
     *) echo "?" ;;
   esac
@@ -82,4 +84,4 @@ if [ "$bad" -ne 0 ]; then
   echo "layers: a file of lib/ reaches a folder above it (scripts/layers.sh)"
   exit 1
 fi
-echo "layers: lib/ calls one way (util < engine < compiler, derivative, render < io)"
+echo "layers: lib/ calls one way (util < engine < compiler, derivative, render < plan, io)"
