@@ -1,0 +1,108 @@
+#!/bin/sh
+# mjplan.sh: tests of mjplan on MuJoCo MPC's tasks (../shared/corpus/mpc) and the cost files of
+# models/mpc: MuJoCo MPC's iLQG test on the particle (final position within 1e-2 of the goal,
+# velocity within 0.1, controls within limits); the plan's cost recomputed from a replay of its
+# controls by mjstep (an independent evaluation); the exact and the finite-difference
+# Jacobians converging to the same cost; threads giving the same bytes; the cartpole brought
+# to its goal and held under MPC, whose output mjstep replays byte for byte; usage and errors.
+#   BIN=/path/to/bin sh t/tools/mjplan.sh
+root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
+mpc=$root/../shared/corpus/mpc
+costs=$root/models/mpc
+[ -d "$mpc" ] || { echo "mjplan.sh: $mpc missing"; exit 1; }
+
+# ---- usage --------------------------------------------------------------------------------------
+run 0 '"$BIN/mjplan" --help'
+has out '^usage: mjplan MODEL COST'
+run 0 '"$BIN/mjplan" --version'
+has out '^mjplan '
+run 2 '"$BIN/mjplan"'
+has err 'expected MODEL and COST'
+run 2 '"$BIN/mjplan" "$mpc/particle/task.xml" "$costs/particle.cost" --mpc'
+has err 'mpc needs -n STEPS'
+run 2 '"$BIN/mjplan" "$mpc/particle/task.xml" "$costs/particle.cost" --deriv exact'
+has err "analytic or fd, not 'exact'"
+run 2 '"$BIN/mjplan" "$mpc/particle/task.xml" "$costs/particle.cost" --centered'
+has err 'are for --deriv fd'
+run 2 '"$BIN/mjplan" "$mpc/particle/task.xml" "$costs/particle.cost" --threads 0'
+run 2 '"$BIN/mjplan" "$mpc/particle/task.xml" "$costs/particle.cost" --bogus'
+
+# ---- MuJoCo MPC's iLQG test: the particle to the goal (horizon 2.5 s at 0.1 s, 25 iterations) --
+cat >ilqg.cost <<'EOF'
+# MuJoCo MPC's test residual: qpos - goal, qvel (the task's norms and weights)
+term Position
+  r qpos[0] - mocap(goal)[0]
+  r qpos[1] - mocap(goal)[1]
+term Velocity
+  r qvel[0]
+  r qvel[1]
+EOF
+run 0 '"$BIN/mjplan" "$mpc/particle/ilqg_test/particle_task.xml" ilqg.cost --horizon 2.5 --timestep 0.1 --iterations 25 --tol 0 --quiet -o ilqg.mjt'
+run 0 '"$BIN/mjdump" ilqg.mjt'
+cp out ilqg.csv
+holds "$(wc -l <ilqg.csv)" -eq 27
+# the last knot within 1e-2 of the goal (0.25, 0), its velocity within 0.1; every control in [-1, 1]
+holds "$(awk -F, 'END { print ($2 - 0.25)^2 < 1e-4 && $3^2 < 1e-4 && $4^2 < 0.01 && $5^2 < 0.01 }' ilqg.csv)" = 1
+holds "$(awk -F, 'NR > 1 && ($6 < -1 || $6 > 1 || $7 < -1 || $7 > 1) { bad++ } END { print bad + 0 }' ilqg.csv)" = 0
+
+# ---- the plan's cost recomputed from mjstep's replay of its controls ---------------------------
+# particle.cost: 5 * 0.5 |tip - goal|^2 + 0.1 * 0.5 |tip velocity|^2 + 0.1 * 0.5 |ctrl|^2 with
+# task_risk 1: exp(c) - 1, the mean over the 51 knots (sensors: 9-11 position, 12-14 velocity,
+# 15-17 the goal body)
+run 0 '"$BIN/mjplan" "$mpc/particle/task.xml" "$costs/particle.cost" --quiet --log plan.csv -o plan.mjt'
+planned=$(tail -n 1 plan.csv | cut -d, -f13)
+run 0 '"$BIN/mjstep" "$mpc/particle/task.xml" --ctrl plan.mjt -n 50 --fields sensordata,ctrl | "$BIN/mjdump" -'
+recomputed=$(awk -F, 'NR > 1 { c = 2.5 * (($12 - $18)^2 + ($13 - $19)^2) + 0.05 * ($15^2 + $16^2) + 0.05 * ($1^2 + $2^2); J += exp(c) - 1; n++ } END { printf "%.17g", J / n }' out)
+holds "$(awk -v a="$planned" -v b="$recomputed" 'BEGIN { d = a - b; print (d < 0 ? -d : d) <= 1e-12 * b }')" = 1
+
+# ---- exact and finite-difference Jacobians reach the same cost (contact-free tasks) ------------
+for task in particle cartpole; do
+  key=$([ "$task" = cartpole ] && echo "--key home" || echo "")
+  for m in analytic fd; do
+    run 0 '"$BIN/mjplan" "$mpc/$task/task.xml" "$costs/$task.cost" $key --horizon 1 --timestep 0.01 --deriv $m --log $task-$m.csv -o /dev/null --quiet'
+  done
+  a=$(tail -n 1 "$task-analytic.csv" | cut -d, -f13)
+  f=$(tail -n 1 "$task-fd.csv" | cut -d, -f13)
+  holds "$(awk -v a="$a" -v b="$f" 'BEGIN { d = a - b; print (d < 0 ? -d : d) <= 1e-6 * b }')" = 1
+done
+
+# ---- threads: the same bytes -------------------------------------------------------------------
+run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 200 --threads 1 --quiet -o mpc1.mjt'
+run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 200 --threads 2 --quiet -o mpc2.mjt'
+run 0 'cmp mpc1.mjt mpc2.mjt'
+
+# ---- MPC: the cartpole from x = 1 to the center, the pole held up; mjstep replays it -------------
+run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 3000 --costs steps.csv -o cart.mjt'
+has err 'mjplan: 3000 steps, 750 plans, average cost per step'
+run 0 '"$BIN/mjdump" cart.mjt'
+holds "$(wc -l <out)" -eq 3002
+# the last second: the cart within 1 cm of 0, the pole within 0.01 rad of upright
+holds "$(awk -F, 'NR > 2002 && ($2^2 > 1e-4 || $3^2 > 1e-4) { bad++ } END { print bad + 0 }' out)" = 0
+holds "$(wc -l <steps.csv)" -eq 3001
+has steps.csv '^step,time,cost,Vertical,Centered,Velocity,Control$'
+run 0 '"$BIN/mjstep" "$mpc/cartpole/task.xml" --key home --ctrl cart.mjt -n 3000 --fields time,qpos,qvel,act,ctrl -o replay.mjt'
+run 0 'cmp cart.mjt replay.mjt'
+
+# ---- errors: one line naming the file and line, exit 2, no output -------------------------------
+printf 'term Vertical\n  r pole_zaxis[2] * qpos[0]\n' >bad.cost
+run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" bad.cost -o none.mjt'
+has err '^mjplan: bad.cost:2: a product of two quantities is not affine$'
+holds ! -e none.mjt
+printf 'term Vertical\n  r qpos[0]\n' >missing.cost
+run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" missing.cost -o none.mjt'
+has err "the task's term 'Centered' (user sensor 1) has no rows here"
+holds ! -e none.mjt
+printf 'sensor <framepos name="p" objtype="site" objname="nosuch"/>\nterm A norm quadratic weight 1\n  r p[0]\n' >site.cost
+run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" site.cost -o none.mjt'
+has err "with the cost file's sensors"
+holds ! -e none.mjt
+run 0 '"$BIN/mjc" compile "$mpc/cartpole/task.xml" -o cart.mjb'
+run 2 '"$BIN/mjplan" cart.mjb "$costs/cartpole.cost" -o none.mjt'
+has err 'the cost file adds sensors: MODEL must be an MJCF file'
+holds ! -e none.mjt
+run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" nosuch.cost -o none.mjt'
+has err "could not open cost file 'nosuch.cost'"
+holds "$(wc -l <err)" -eq 1
+
+finish mjplan.sh
