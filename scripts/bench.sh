@@ -6,7 +6,7 @@
 #   ONLY="contact" MODELS="gym_humanoid cheetah" sh scripts/bench.sh   (a focused run)
 #
 # ONLY (environment) names the parts to run, of compile, nocontact, smooth, contact (the
-# three races below), batch, record, deriv and render (default: all); MODELS the races' models to run by
+# three races below), batch, record, plan, deriv and render (default: all); MODELS the races' models to run by
 # their names in the tables (default: all).
 #
 # 1. Compile time: the median wall time of `mjc compile` per model over RUNS runs (default 11).
@@ -44,13 +44,24 @@
 # 5. The cost of recording: the frames rate above against `mjstep --bench` timed the same way
 #    (whole commands, nothing written), on the humanoids of dm_control and Gymnasium and the
 #    A1 (target: --bench / frames <= 1.15).
+# 6. Planning (the report's Table 3): mjplan --mpc on MuJoCo MPC's A1 task
+#    (../shared/corpus/mpc/quadruped_flat), with the trot gait (models/mpc/quadruped_flat.cost)
+#    and with MuJoCo MPC's default schedule's hop (quadruped_flat_hop.cost), PLANSTEPS physics
+#    steps (environment, default "250"; "250 5000" for the report's two lengths) from PLANSEEDS
+#    starts (default 10: the home keyframe, its 12 joint angles plus Gaussian noise of 0.01
+#    rad seeded by the start's number, made by mjstep, mjdump and awk), both Jacobian methods
+#    (analytic, fd: MuJoCo MPC's forward differences), on one planning thread and two.  Per
+#    row: the derivative phase's time per knot and in total (the medians over the starts), its
+#    ratio fd / analytic (target >= 10, goal 30), the average cost per step (median, min, max
+#    over the starts), the falls (a start whose trunk ends below 0.15 m) and the real-time
+#    factor (simulated / wall time, median).
 set -eu
 
 BIN=${BIN:-build/bin}
 RUNS=${1:-11}
 STEPS=${2:-50000}
 ROUNDS=${ROUNDS:-5}
-ONLY=${ONLY:-compile deriv render nocontact smooth batch record contact}
+ONLY=${ONLY:-compile deriv render nocontact smooth batch record plan contact}
 MODELS=${MODELS:-}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -409,6 +420,54 @@ if want record; then
       rec=$(best "$rec" "$(wholeRate "$STEPS" record "$T/rec.mjb" "$STEPS")")
     done
     printf '%-16s %12s %12s %8s\n' "$name" "$bench" "$rec" "$(ratio "$bench" "$rec")"
+  done
+fi
+
+if want plan; then
+  echo
+  mpc=$corpus/mpc/quadruped_flat
+  seeds=${PLANSEEDS:-10}
+  echo "planning: mjplan --mpc on MuJoCo MPC's A1 task, $seeds starts (home + 0.01 rad joint noise):"
+  printf '%-6s %6s %-9s %3s %11s %9s %6s %28s %6s %6s\n' gait steps method thr "deriv/knot" \
+    "deriv" "fd/an" "cost per step: median [range]" falls rtf
+  "$BIN/mjstep" "$mpc/task.xml" --key home -n 0 --fields state | "$BIN/mjdump" - >"$T/home.csv"
+  for seed in $(seq 1 "$seeds"); do
+    awk -F, -v OFS=, -v seed="$seed" 'BEGIN { srand(seed) }
+      NR == 2 { for (i = 9; i <= 20; i++)
+                  $i += 0.01 * sqrt(-2 * log(1 - rand())) * cos(6.283185307179586 * rand()) }
+      { print }' "$T/home.csv" | "$BIN/mjdump" --from-csv "$mpc/task.xml" -o "$T/init$seed.mjt"
+  done
+  for gait in trot hop; do
+    cost=models/mpc/quadruped_flat.cost
+    [ $gait = hop ] && cost=models/mpc/quadruped_flat_hop.cost
+    for steps in ${PLANSTEPS:-250}; do
+      for th in 1 2; do
+        an=-
+        for method in analytic fd; do
+          : >"$T/rows"
+          for seed in $(seq 1 "$seeds"); do
+            "$BIN/mjplan" "$mpc/task.xml" "$cost" --mpc -n "$steps" --init "$T/init$seed.mjt" \
+              --deriv $method --threads $th --log "$T/log.csv" -o "$T/run.mjt" 2>"$T/err"
+            # knots, derivative seconds; the summary line's cost and real-time factor; the end height
+            awk -F, 'NR > 1 { d += $5; n++ } END { printf "%.9g %.9g ", d / (36 * n), d }' "$T/log.csv" >>"$T/rows"
+            sed -n 's/.*average cost per step \([^,]*\),.*real-time factor \([^)]*\)).*/\1 \2/p' "$T/err" | tr '\n' ' ' >>"$T/rows"
+            "$BIN/mjdump" "$T/run.mjt" | awk -F, 'END { print ($4 < 0.15) }' >>"$T/rows"
+          done
+          knot=$(awk '{ print $1 * 1000 }' "$T/rows" | median)
+          total=$(awk '{ print $2 }' "$T/rows" | median)
+          [ $method = analytic ] && an=$knot
+          cst=$(awk '{ print $3 }' "$T/rows" | median)
+          lo=$(awk '{ print $3 }' "$T/rows" | sort -g | head -n 1)
+          hi=$(awk '{ print $3 }' "$T/rows" | sort -g | tail -n 1)
+          falls=$(awk '{ f += $5 } END { print f + 0 }' "$T/rows")
+          rtf=$(awk '{ print $4 }' "$T/rows" | median)
+          r=-
+          [ $method = fd ] && r=$(ratio "$knot" "$an")
+          printf '%-6s %6s %-9s %3s %8.3f ms %7.2f s %6s %10.5f [%.5f, %.5f] %6s %6.3f\n' $gait \
+            "$steps" $method $th "$knot" "$total" "$r" "$cst" "$lo" "$hi" "$falls" "$rtf"
+        done
+      done
+    done
   done
 fi
 

@@ -177,6 +177,26 @@ Test(planner, convergesAndThreadsAgree, .init = setup, .fini = teardown) {
   mjp_deletePlanner(p[1]);
 }
 
+// the cost file `text` at path fails with a one-line message starting with msg: when parsed,
+// or with m when bound to m
+static void expectError(const char* path, const char* text, const char* msg, const mjModel* m) {
+  FILE* f = fopen(path, "w");
+  fputs(text, f);
+  fclose(f);
+  char err[512] = "";
+  mjCost* c = mjp_parseCost(path, err, sizeof(err));
+  if (m) {
+    cr_assert(c, "%s: %s", text, err);
+    cr_assert(mjp_bindCost(c, m, err, sizeof(err)), "%s: bound", text);
+  } else {
+    cr_assert_null(c, "%s: parsed", text);
+  }
+  cr_assert(!strncmp(err, msg, strlen(msg)), "%s: '%s'", text, err);
+  cr_assert(!strchr(err, '\n'));
+  mjp_deleteCost(c);
+  remove(path);
+}
+
 // malformed cost files: a one-line message naming the line
 Test(cost, errors) {
   static const struct { const char* text; const char* msg; } cases[] = {
@@ -191,17 +211,8 @@ Test(cost, errors) {
     {"term A norm quadratic weight 1\n  r key(home)[0]\n", "bad.cost:2: key(home): expected key(home).qpos[k]"},
     {"term A norm quadratic weight 1\n  r qpos[0] if qvel[0]\n", "bad.cost:2: if: a mask is a value of time"},
   };
-  for (int i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++) {
-    FILE* f = fopen("bad.cost", "w");
-    fputs(cases[i].text, f);
-    fclose(f);
-    char err[512] = "";
-    mjCost* c = mjp_parseCost("bad.cost", err, sizeof(err));
-    cr_assert_null(c, "case %d parsed", i);
-    cr_assert(!strncmp(err, cases[i].msg, strlen(cases[i].msg)), "case %d: '%s'", i, err);
-    cr_assert(!strchr(err, '\n'));
-  }
-  remove("bad.cost");
+  for (int i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++)
+    expectError("bad.cost", cases[i].text, cases[i].msg, NULL);
 }
 
 // binding errors against the cart: unknown names and components
@@ -216,16 +227,6 @@ Test(cost, bindErrors, .init = setup, .fini = teardown) {
     {"term A norm quadratic\n  r qpos[0]\n", "bind.cost:1: term 'A': not a term of the task"},
     {"term A norm l2 weight 1\n  r qpos[0]\n", "bind.cost:1: term 'A': norm l2 needs 1 positive parameters"},
   };
-  for (int i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++) {
-    FILE* f = fopen("bind.cost", "w");
-    fputs(cases[i].text, f);
-    fclose(f);
-    char err[512] = "";
-    mjCost* c = mjp_parseCost("bind.cost", err, sizeof(err));
-    cr_assert(c, "case %d: %s", i, err);
-    cr_assert(mjp_bindCost(c, model, err, sizeof(err)), "case %d bound", i);
-    cr_assert(!strncmp(err, cases[i].msg, strlen(cases[i].msg)), "case %d: '%s'", i, err);
-    mjp_deleteCost(c);
-  }
-  remove("bind.cost");
+  for (int i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++)
+    expectError("bind.cost", cases[i].text, cases[i].msg, model);
 }
