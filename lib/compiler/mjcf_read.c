@@ -1719,8 +1719,11 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
       o->reftype = mjOBJ_CAMERA;
       o->id[1] = refId(c, ch, K_CAM, "camera", 1);
     }
-    // a cutoff clamps real and positive data only (MuJoCo refuses it on the others)
-    if (o->cutoff > 0 && (o->datatype == mjDATATYPE_AXIS || o->datatype == mjDATATYPE_QUATERNION))
+    // a cutoff clamps real and positive data only (MuJoCo refuses it on the others, but for
+    // the collision sensors, whose cutoff bounds the distance searched: the normal's axis)
+    int collision = t >= mjSENS_GEOMDIST && t <= mjSENS_GEOMFROMTO;
+    if (o->cutoff > 0 && !collision &&
+        (o->datatype == mjDATATYPE_AXIS || o->datatype == mjDATATYPE_QUATERNION))
       mjcf_fail(c, ch, "cutoff applied to axis or quaternion datatype");
     // joint and tendon sensors that need a particular joint type or limits
     if (st->kind == K_JOINT) {

@@ -529,6 +529,12 @@ Test(compile, user_sensor) {
     {"<user dim='4' datatype='quaternion' cutoff='1'/>", "cutoff applied to axis or quat"},
     {"<framequat objtype='body' objname='world' cutoff='2'/>", "cutoff applied to axis or quat"},
   };
+  // but on the collision sensors, where it bounds the distance searched
+  mjModel* n = load("<mujoco><worldbody><geom name='a' size='1'/><geom name='b' size='1'/>"
+                    "</worldbody><sensor><normal geom1='a' geom2='b' cutoff='2'/></sensor>"
+                    "</mujoco>");
+  cr_assert_eq(n->sensor_datatype[0], mjDATATYPE_AXIS);
+  mj_deleteModel(n);
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
     char xml[300];
     snprintf(xml, sizeof(xml), "<mujoco><sensor>%s</sensor></mujoco>", bad[i][0]);
