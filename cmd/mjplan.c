@@ -17,7 +17,8 @@
 // a planning copy (timestep --timestep, by default the task's agent_timestep; contacts made
 // differentiable as MuJoCo MPC does: solimp dmin 0), warm-started by the previous policy
 // shifted in time; the action of each step is the policy's at the step's state (feedback
-// included).  The output is the executed trajectory: STEPS + 1 frames.
+// included).  The output is the executed trajectory: STEPS + 1 frames; simulation warnings of
+// the physics are counted and reported at the end, as mjstep reports them.
 // The task's custom numerics give the defaults: agent_horizon (0.5 s), agent_timestep,
 // ilqg_num_rollouts (10).  Sensors the cost file adds are compiled into the planning model
 // (and the physics model used for the cost of each step); the output stays bound to MODEL.
@@ -298,8 +299,6 @@ static void mpc(long n, int P, int quiet, FILE* out, FILE* log, FILE* costs) {
     mjp_residual(run.cost, m, &pt, r);
     total += mjp_costValue(run.cost, r);
     if (costs) costsRow(costs, i, tm, r, r + nr);
-    for (int w = 0; w < mjNWARNING; w++)
-      if (d->warning[w].number > 0) eprintf("step %ld: simulation warning %d (unstable)", i, w);
 
     // one planning iteration
     if (i % P == 0) {
@@ -313,6 +312,10 @@ static void mpc(long n, int P, int quiet, FILE* out, FILE* log, FILE* costs) {
     }
   }
   double wall = tool_seconds() - start;
+  for (int w = 0; w < mjNWARNING; w++)
+    if (d->warning[w].number)
+      weprintf("warning: %s: %d times (last index %d)", tool_warningText[w], d->warning[w].number,
+               d->warning[w].lastinfo);
   if (!quiet)
     fprintf(stderr, "%smjplan: %ld steps, %d plans, average cost per step %.10g, %.3f s "
             "(real-time factor %.3g)\n", isatty(2) ? "\n" : "", n, it, n ? total / n : 0, wall,

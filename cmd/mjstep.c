@@ -67,15 +67,6 @@ static const char helpText[] =
   "  -o OUT              output file instead of standard output\n"
   "  -h, --help, --version\n";
 
-// the names of the mjtWarning values, for the summary
-static const char* const warningText[mjNWARNING] = {
-  [mjWARN_INERTIA] = "(near) singular inertia matrix",
-  [mjWARN_CONTACTFULL] = "too many contacts, some dropped (raise <size nconmax>)",
-  [mjWARN_CNSTRFULL] = "too many constraint rows, some dropped (raise <size njmax>)",
-  [mjWARN_VGEOMFULL] = "too many visual geoms",
-  [mjWARN_BADQPOS] = "bad number in qpos", [mjWARN_BADQVEL] = "bad number in qvel",
-  [mjWARN_BADQACC] = "bad number in qacc", [mjWARN_BADCTRL] = "bad number in ctrl"};
-
 // the result of one trajectory
 typedef struct Item_ {
   char* buf;                    // its frames (threaded batch)
@@ -359,7 +350,7 @@ static void warningError(const mjData* d, long step, char* err, int errsz) {
   for (int w = 0; w < mjNWARNING; w++) {
     if (!d->warning[w].number) continue;
     snprintf(err, errsz, "step %ld (time %.17g): warning: %s (index %d)", step, d->time,
-             warningText[w], d->warning[w].lastinfo);
+             tool_warningText[w], d->warning[w].lastinfo);
     return;
   }
 }
@@ -624,7 +615,7 @@ static long warningSummary(const Item* items, long n) {
       count += items[k].warning[w].number;
       if (items[k].warning[w].number) info = items[k].warning[w].lastinfo;
     }
-    if (count) weprintf("warning: %s: %ld times (last index %d)", warningText[w], count, info);
+    if (count) weprintf("warning: %s: %ld times (last index %d)", tool_warningText[w], count, info);
     total += count;
   }
   return total;

@@ -103,6 +103,15 @@ void version(void) {
   exit(EXIT_OK);
 }
 
+// the names of the mjtWarning values, for the summary
+const char* const tool_warningText[mjNWARNING] = {
+  [mjWARN_INERTIA] = "(near) singular inertia matrix",
+  [mjWARN_CONTACTFULL] = "too many contacts, some dropped (raise <size nconmax>)",
+  [mjWARN_CNSTRFULL] = "too many constraint rows, some dropped (raise <size njmax>)",
+  [mjWARN_VGEOMFULL] = "too many visual geoms",
+  [mjWARN_BADQPOS] = "bad number in qpos", [mjWARN_BADQVEL] = "bad number in qvel",
+  [mjWARN_BADQACC] = "bad number in qacc", [mjWARN_BADCTRL] = "bad number in ctrl"};
+
 // seconds on a monotonic clock
 double tool_seconds(void) {
   struct timespec t;

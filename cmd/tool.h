@@ -46,6 +46,9 @@ void help(const char* details) __attribute__((noreturn));
 // print "tool VERSION (libmj VERSION)" on stdout and exit 0
 void version(void) __attribute__((noreturn));
 
+// the names of the mjtWarning values, for messages
+extern const char* const tool_warningText[mjNWARNING];
+
 // seconds on a monotonic clock
 double tool_seconds(void);
 

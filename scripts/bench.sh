@@ -447,7 +447,8 @@ if want plan; then
           : >"$T/rows"
           for seed in $(seq 1 "$seeds"); do
             "$BIN/mjplan" "$mpc/task.xml" "$cost" --mpc -n "$steps" --init "$T/init$seed.mjt" \
-              --deriv $method --threads $th --log "$T/log.csv" -o "$T/run.mjt" 2>"$T/err"
+              --deriv $method --threads $th --log "$T/log.csv" -o "$T/run.mjt" 2>"$T/err" ||
+              { sed "s/^/  seed $seed: /" "$T/err"; continue; }
             # knots, derivative seconds; the summary line's cost and real-time factor; the end height
             awk -F, 'NR > 1 { d += $5; n++ } END { printf "%.9g %.9g ", d / (36 * n), d }' "$T/log.csv" >>"$T/rows"
             sed -n 's/.*average cost per step \([^,]*\),.*real-time factor \([^)]*\)).*/\1 \2/p' "$T/err" | tr '\n' ' ' >>"$T/rows"
