@@ -4,7 +4,7 @@
 //   mjplan MODEL COST [--key K | --init STREAM] [--horizon SECONDS] [--timestep DT]
 //          [--iterations N] [--tol TOL] [--mpc -n STEPS [--replan P]] [--deriv analytic|fd]
 //          [--centered] [--eps E] [--rollouts N] [--threads N] [--log CSV] [--costs CSV]
-//          [--quiet] [-o OUT]
+//          [--attribution CSV] [--quiet] [-o OUT]
 //   mjplan --help | --version
 //
 // Offline (the default): iLQG from the initial state (the model's default, keyframe K, or the
@@ -38,7 +38,7 @@ static const char usageLines[] =
   "usage: mjplan MODEL COST [--key K | --init STREAM] [--horizon SECONDS] [--timestep DT]\n"
   "              [--iterations N] [--tol TOL] [--mpc -n STEPS [--replan P]]\n"
   "              [--deriv analytic|fd] [--centered] [--eps E] [--rollouts N] [--threads N]\n"
-  "              [--log CSV] [--costs CSV] [--quiet] [-o OUT]\n"
+  "              [--log CSV] [--costs CSV] [--attribution CSV] [--quiet] [-o OUT]\n"
   "       mjplan --help | --version\n";
 
 // what --help prints after the usage text
@@ -65,6 +65,8 @@ static const char helpText[] =
   "  --threads N       planning threads (the results do not depend on N; default 1)\n"
   "  --log CSV         one row per planning iteration: timings, regularization, step, cost\n"
   "  --costs CSV       the stage cost and its terms at every knot (offline) or step (--mpc)\n"
+  "  --attribution CSV per iteration, at every 5th knot, per term: the largest difference of\n"
+  "                    the residual's Jacobians by forward differences from the exact ones\n"
   "  --quiet           no progress on standard error\n"
   "  -o OUT            output file instead of standard output\n"
   "  -h, --help, --version\n";
@@ -77,14 +79,14 @@ static struct {
   mjCost* cost;
   mjPlanner* p;
   mjData* d;
-  mjOutFile out, log, costs;
-  int open[3];
+  mjOutFile out, log, costs, attr;
+  int open[4];
 } run;
 
 // release everything; the outputs not committed are removed
 static void cleanup(void) {
-  mjOutFile* o[3] = {&run.out, &run.log, &run.costs};
-  for (int i = 0; i < 3; i++)
+  mjOutFile* o[4] = {&run.out, &run.log, &run.costs, &run.attr};
+  for (int i = 0; i < 4; i++)
     if (run.open[i]) mj_outClose(o[i], 0, NULL, 0);
   mjp_deletePlanner(run.p);
   mjp_deleteCost(run.cost);
@@ -149,9 +151,9 @@ static void initialState(const char* key, const char* init) {
 
 // ---- output ------------------------------------------------------------------------------------
 
-// open output i (0 the stream, 1 the log, 2 the costs) at path
+// open output i (0 the stream, 1 the log, 2 the costs, 3 the attribution) at path
 static FILE* openOut(int i, const char* path) {
-  mjOutFile* o[3] = {&run.out, &run.log, &run.costs};
+  mjOutFile* o[4] = {&run.out, &run.log, &run.costs, &run.attr};
   char err[512];
   if (mj_outOpen(o[i], path, err, sizeof(err))) eprintf("%s", err);
   run.open[i] = 1;
@@ -160,7 +162,7 @@ static FILE* openOut(int i, const char* path) {
 
 // commit output i
 static void closeOut(int i) {
-  mjOutFile* o[3] = {&run.out, &run.log, &run.costs};
+  mjOutFile* o[4] = {&run.out, &run.log, &run.costs, &run.attr};
   char err[512];
   run.open[i] = 0;
   if (mj_outClose(o[i], 1, err, sizeof(err))) eprintf("%s", err);
@@ -204,6 +206,22 @@ static void logRow(FILE* f, int it, long step, mjtNum tm, const mjpStats* s) {
           s->mu, s->alpha, s->cost_nominal, s->cost, s->improvement, s->expected);
 }
 
+// the attribution rows of planning iteration it: at every ATTRSTRIDE-th knot of its nominal
+// trajectory, per term, the largest difference of the residual's Jacobians by forward
+// differences from the exact ones
+#define ATTRSTRIDE 5
+static void attribution(FILE* f, int it, long step) {
+  char err[1024];
+  int nterm = mjp_costTerms(run.cost);
+  mjtNum* dx = emalloc(sizeof(mjtNum) * (size_t)(2 * nterm)), *du = dx + nterm;
+  for (int t = 0; t < mjp_planKnots(run.p) - 1; t += ATTRSTRIDE) {
+    if (mjp_compareDerivatives(run.p, t, dx, du, err, sizeof(err))) eprintf("knot %d: %s", t, err);
+    for (int k = 0; k < nterm; k++)
+      fprintf(f, "%d,%ld,%d,%s,%.6g,%.6g\n", it, step, t, mjp_costTermName(run.cost, k), dx[k], du[k]);
+  }
+  free(dx);
+}
+
 // ---- the runs ----------------------------------------------------------------------------------
 
 // the planning copy: MODEL with the cost's sensors at timestep dt; with differentiable, every
@@ -221,7 +239,8 @@ static mjModel* planningModel(mjtNum dt, int differentiable) {
 }
 
 // offline: iterate to convergence from the initial state, write the plan
-static void offline(int iterations, double tol, int quiet, FILE* out, FILE* log, FILE* costs) {
+static void offline(int iterations, double tol, int quiet, FILE* out, FILE* log, FILE* costs,
+                    FILE* attr) {
   char err[1024];
   mjStreamHeader h;
   mj_streamInit(&h, run.m, (1u << mjSTREAM_time) | (1u << mjSTREAM_qpos) | (1u << mjSTREAM_qvel) |
@@ -233,6 +252,7 @@ static void offline(int iterations, double tol, int quiet, FILE* out, FILE* log,
     if (mjp_optimize(run.p, err, sizeof(err))) eprintf("iteration %d: %s", it, err);
     const mjpStats* s = mjp_stats(run.p);
     if (log) logRow(log, it, 0, run.d->time, s);
+    if (attr) attribution(attr, it, 0);
     flat = s->improvement < tol * fabs(s->cost) ? flat + 1 : 0;
     if (!quiet && isatty(2))
       fprintf(stderr, "\rmjplan: iteration %d  cost %.10g  regularization %.3g  step %.3g   ", it,
@@ -265,7 +285,7 @@ static void offline(int iterations, double tol, int quiet, FILE* out, FILE* log,
 }
 
 // --mpc: n physics steps, re-planning every P steps from the state at that step
-static void mpc(long n, int P, int quiet, FILE* out, FILE* log, FILE* costs) {
+static void mpc(long n, int P, int quiet, FILE* out, FILE* log, FILE* costs, FILE* attr) {
   char err[1024];
   const mjModel* m = run.mp;
   mjData* d = run.d;
@@ -305,6 +325,7 @@ static void mpc(long n, int P, int quiet, FILE* out, FILE* log, FILE* costs) {
       if (mjp_optimize(run.p, err, sizeof(err))) eprintf("step %ld: %s", i, err);
       const mjpStats* s = mjp_stats(run.p);
       if (log) logRow(log, it, i, tm, s);
+      if (attr) attribution(attr, it, i);
       it++;
       if (!quiet && isatty(2))
         fprintf(stderr, "\rmjplan: step %ld/%ld  plan cost %.6g  average cost %.6g   ", i + 1, n,
@@ -327,7 +348,7 @@ int main(int argc, char** argv) {
   tool_init("mjplan", usageLines);
   atexit(cleanup);
   const char* model = NULL, *costfile = NULL, *key = NULL, *init = NULL, *out = "-";
-  const char* logfile = NULL, *costsfile = NULL;
+  const char* logfile = NULL, *costsfile = NULL, *attrfile = NULL;
   double horizon = -1, dt = -1, tol = 1e-8, eps = 1e-6;
   int iterations = 100, ismpc = 0, P = 4, fd = 0, centered = 0, rollouts = -1, threads = 1;
   int quiet = 0;
@@ -356,6 +377,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(s, "--threads") && more) threads = (int)number(s, argv[++i], 1, 64);
     else if (!strcmp(s, "--log") && more) logfile = argv[++i];
     else if (!strcmp(s, "--costs") && more) costsfile = argv[++i];
+    else if (!strcmp(s, "--attribution") && more) attrfile = argv[++i];
     else if (!strcmp(s, "--quiet")) quiet = 1;
     else if (!strcmp(s, "-o") && more) out = argv[++i];
     else if (s[0] == '-' && s[1]) usageError("unknown option or missing argument: %s", s);
@@ -401,9 +423,12 @@ int main(int argc, char** argv) {
   FILE* fo = openOut(0, out);
   FILE* fl = logfile ? openOut(1, logfile) : NULL;
   FILE* fc = costsfile ? openOut(2, costsfile) : NULL;
+  FILE* fa = attrfile ? openOut(3, attrfile) : NULL;
   if (fl) logHeader(fl);
-  if (ismpc) mpc(n, P, quiet, fo, fl, fc);
-  else offline(iterations, tol, quiet, fo, fl, fc);
+  if (fa) fputs("iteration,step,knot,term,max_dx,max_du\n", fa);
+  if (ismpc) mpc(n, P, quiet, fo, fl, fc, fa);
+  else offline(iterations, tol, quiet, fo, fl, fc, fa);
+  if (fa) closeOut(3);
   if (fc) closeOut(2);
   if (fl) closeOut(1);
   closeOut(0);

@@ -1063,10 +1063,12 @@ char* mjp_costSensors(const mjCost* c, const mjModel* m, char* err, int errsz);
 // bind the cost to m (with the added sensors compiled in); 0 or -1 and a message
 int mjp_bindCost(mjCost* c, const mjModel* m, char* err, int errsz);
 
-// sizes and names of a bound cost: residual rows, terms, a term's name, the risk
+// sizes and names of a bound cost: residual rows, terms, a term's name and its rows (the
+// count; the first in *row0), the risk
 int mjp_costResiduals(const mjCost* c);
 int mjp_costTerms(const mjCost* c);
 const char* mjp_costTermName(const mjCost* c, int t);
+int mjp_costTermRows(const mjCost* c, int t, int* row0);
 mjtNum mjp_costRisk(const mjCost* c);
 
 // the point of d (its time, state, controls, sensors and mocap)
@@ -1124,6 +1126,11 @@ void mjp_planResidual(const mjPlanner* p, int t, mjtNum* r);
 // not NULL, its exact gradient dJ/du (T-1 x nu) through the step's Jacobians (a risk-neutral
 // cost); 0, or -1 and a message when the derivatives are refused
 int mjp_evaluate(mjPlanner* p, const mjtNum* u, mjtNum* J, mjtNum* grad, char* err, int errsz);
+
+// at knot t of the last iteration's nominal trajectory, per cost term k: the largest
+// |dr/dx| and |dr/du| difference between the residual's Jacobians from MuJoCo's forward
+// differences and from the exact ones, in dx[k] and du[k]; 0, or -1 and a message
+int mjp_compareDerivatives(mjPlanner* p, int t, mjtNum* dx, mjtNum* du, char* err, int errsz);
 
 // the policy's action at d's state and time: actions, reference states and feedback gains
 // linear in time between the knots, clamped to ctrlrange

@@ -640,6 +640,12 @@ int mjp_bindCost(mjCost* c, const mjModel* m, char* err, int errsz) {
 int mjp_costResiduals(const mjCost* c) { return c->nrow; }
 int mjp_costTerms(const mjCost* c) { return c->nterm; }
 const char* mjp_costTermName(const mjCost* c, int t) { return c->term[t].name; }
+
+// the residual rows of term t: their count, the first in *row0
+int mjp_costTermRows(const mjCost* c, int t, int* row0) {
+  *row0 = c->term[t].row0;
+  return c->term[t].nrow;
+}
 mjtNum mjp_costRisk(const mjCost* c) { return c->risk; }
 
 // the step height of foot f of gait g at time t (MuJoCo MPC's schedule): phase 2 pi cadence t,

@@ -632,6 +632,48 @@ int mjp_evaluate(mjPlanner* p, const mjtNum* u, mjtNum* J, mjtNum* grad, char* e
   return 0;
 }
 
+// at knot t of the last nominal trajectory, per cost term k: the largest |Rx_fd - Rx_an| in
+// dx[k] and |Ru_fd - Ru_an| in du[k], the residual's Jacobians from the exact sensor
+// Jacobians and from MuJoCo's forward differences (eps as the planner's, 1e-6 by default) at
+// the same state; 0, or -1 and a message when the exact ones are refused
+int mjp_compareDerivatives(mjPlanner* p, int t, mjtNum* dx, mjtNum* du, char* err, int errsz) {
+  const mjModel* m = p->m;
+  mjData* d = p->d[0];
+  int nx = p->nx, nu = p->nu, nr = p->nr, nq = p->nq, nv = p->nv;
+  mjtNum* R = malloc(sizeof(mjtNum) * (size_t)(2 * nr * (nx + nu) + 1));
+  if (!R) {
+    mj_ioError(err, errsz, "out of memory");
+    return -1;
+  }
+  for (int fd = 0; fd < 2; fd++) {
+    const mjtNum* x = p->nom.x + t * p->ns;
+    d->time = p->nom.times[t];
+    mju_copy(d->qpos, x, nq), mju_copy(d->qvel, x + nq, nv), mju_copy(d->act, x + nq + nv, p->na);
+    mju_copy(d->qacc_warmstart, p->nom.warm + t * nv, nv);
+    mju_copy(d->ctrl, p->nom.u + t * nu, nu);
+    int rc = fd ? mjd_transitionFD(m, d, p->fd ? p->eps : 1e-6, 0, NULL, NULL, p->C[0], p->D[0])
+                : mjd_transitionSmooth(m, d, NULL, NULL, p->C[0], p->D[0], err, errsz);
+    if (rc) {
+      if (fd) mj_ioError(err, errsz, "finite differences failed (stack too small)");
+      free(R);
+      return -1;
+    }
+    mjpPoint pt;
+    mjp_pointData(&pt, d);
+    mjtNum* Rx = R + fd * nr * (nx + nu);
+    mjp_residualJacobian(p->c, m, &pt, p->C[0], p->D[0], Rx, Rx + nr * nx);
+  }
+  const mjtNum* Rx = R, *Ru = R + nr * nx, *Fx = R + nr * (nx + nu), *Fu = Fx + nr * nx;
+  for (int k = 0; k < mjp_costTerms(p->c); k++) {
+    int r0, n = mjp_costTermRows(p->c, k, &r0);
+    dx[k] = du[k] = 0;
+    for (int i = r0 * nx; i < (r0 + n) * nx; i++) dx[k] = mju_maxc(dx[k], fabs(Fx[i] - Rx[i]));
+    for (int i = r0 * nu; i < (r0 + n) * nu; i++) du[k] = mju_maxc(du[k], fabs(Fu[i] - Ru[i]));
+  }
+  free(R);
+  return 0;
+}
+
 // the policy's action at d's state and time (feedback at full scale), clamped to ctrlrange
 void mjp_action(const mjPlanner* p, const mjData* d, mjtNum* u) {
   mjtNum* x = p->scratch[0] + POLICYSCRATCH(p);

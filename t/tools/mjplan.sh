@@ -67,6 +67,13 @@ for task in particle cartpole; do
   holds "$(awk -v a="$a" -v b="$f" 'BEGIN { d = a - b; print (d < 0 ? -d : d) <= 1e-6 * b }')" = 1
 done
 
+# ---- attribution: forward differences of the residual's Jacobians within 1e-4 of the exact ones
+run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --horizon 1 --timestep 0.01 --iterations 2 --attribution attr.csv -o /dev/null --quiet'
+has attr.csv '^iteration,step,knot,term,max_dx,max_du$'
+# 2 iterations x knots 0, 5, ..., 95 x 4 terms
+holds "$(wc -l <attr.csv)" -eq 161
+holds "$(awk -F, 'NR > 1 && ($5 > 1e-4 || $6 > 1e-4) { bad++ } END { print bad + 0 }' attr.csv)" = 0
+
 # ---- threads: the same bytes -------------------------------------------------------------------
 run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 200 --threads 1 --quiet -o mpc1.mjt'
 run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 200 --threads 2 --quiet -o mpc2.mjt'
