@@ -168,6 +168,14 @@ static void closeOut(int i) {
   if (mj_outClose(o[i], 1, err, sizeof(err))) eprintf("%s", err);
 }
 
+// the output stream's header: frames of time, qpos, qvel, act and ctrl, bound to MODEL
+static void startStream(FILE* f, mjStreamHeader* h) {
+  char err[512];
+  mj_streamInit(h, run.m, (1u << mjSTREAM_time) | (1u << mjSTREAM_qpos) | (1u << mjSTREAM_qvel) |
+                (1u << mjSTREAM_act) | (1u << mjSTREAM_ctrl), run.out.path);
+  if (mj_streamWriteHeader(f, h, err, sizeof(err))) eprintf("%s", err);
+}
+
 // one frame: time, qpos, qvel, act of x (nq + nv + na) and the control u
 static void writeFrame(FILE* f, const mjStreamHeader* h, mjtNum tm, const mjtNum* x,
                        const mjtNum* u, mjtNum* values) {
@@ -243,8 +251,6 @@ static void offline(int iterations, double tol, int quiet, FILE* out, FILE* log,
                     FILE* attr) {
   char err[1024];
   mjStreamHeader h;
-  mj_streamInit(&h, run.m, (1u << mjSTREAM_time) | (1u << mjSTREAM_qpos) | (1u << mjSTREAM_qvel) |
-                (1u << mjSTREAM_act) | (1u << mjSTREAM_ctrl), run.out.path);
   mjp_setState(run.p, run.d);
   int flat = 0, it = 0;
   double start = tool_seconds();
@@ -267,8 +273,8 @@ static void offline(int iterations, double tol, int quiet, FILE* out, FILE* log,
   // the plan's frames, and the costs at its knots
   const mjModel* m = run.m;
   int ns = m->nq + m->nv + m->na, T = 0;
+  startStream(out, &h);
   mjtNum* values = emalloc(sizeof(mjtNum) * (size_t)(h.nvalue + 1));
-  mj_streamWriteHeader(out, &h, err, sizeof(err));
   for (T = 0; T < mjp_planKnots(run.p); T++)
     writeFrame(out, &h, times[T], x + T * ns, u + T * m->nu, values);
   free(values);
@@ -290,9 +296,7 @@ static void mpc(long n, int P, int quiet, FILE* out, FILE* log, FILE* costs, FIL
   const mjModel* m = run.mp;
   mjData* d = run.d;
   mjStreamHeader h;
-  mj_streamInit(&h, run.m, (1u << mjSTREAM_time) | (1u << mjSTREAM_qpos) | (1u << mjSTREAM_qvel) |
-                (1u << mjSTREAM_act) | (1u << mjSTREAM_ctrl), run.out.path);
-  if (mj_streamWriteHeader(out, &h, err, sizeof(err))) eprintf("%s", err);
+  startStream(out, &h);
   if (costs) costsHeader(costs, "step");
   int ns = m->nq + m->nv + m->na, nr = mjp_costResiduals(run.cost), it = 0;
   mjtNum* values = emalloc(sizeof(mjtNum) * (size_t)(h.nvalue + 1));

@@ -316,6 +316,23 @@ static void residualAt(const mjPlanner* p, const mjData* d, mjtNum* r, const mjt
   mjp_residual(p->c, p->m, &pt, r);
 }
 
+// d at time tm, state x (ns), warm start warm (nv) and the start state's mocap poses
+static void setState(const mjPlanner* p, mjData* d, mjtNum tm, const mjtNum* x, const mjtNum* warm) {
+  const mjModel* m = p->m;
+  d->time = tm;
+  mju_copy(d->qpos, x, p->nq), mju_copy(d->qvel, x + p->nq, p->nv);
+  mju_copy(d->act, x + p->nq + p->nv, p->na);
+  mju_copy(d->qacc_warmstart, warm, p->nv);
+  mju_copy(d->mocap_pos, p->mocap, 3 * m->nmocap);
+  mju_copy(d->mocap_quat, p->mocap + 3 * m->nmocap, 4 * m->nmocap);
+}
+
+// d at knot t of the nominal trajectory, with its control
+static void setKnot(const mjPlanner* p, mjData* d, int t) {
+  setState(p, d, p->nom.times[t], p->nom.x + t * p->ns, p->nom.warm + t * p->nv);
+  mju_copy(d->ctrl, p->nom.u + t * p->nu, p->nu);
+}
+
 // how a rollout chooses its actions
 enum { ROLL_POLICY, ROLL_LINE, ROLL_OPEN };
 
@@ -330,11 +347,7 @@ static void rollout(mjPlanner* p, int th, int i, int mode) {
   mjtNum* scratch = p->scratch[th], *dx = scratch + POLICYSCRATCH(p);
 
   // the start state on a clean data
-  d->time = p->time0;
-  mju_copy(d->qpos, p->x0, nq), mju_copy(d->qvel, p->x0 + nq, nv), mju_copy(d->act, p->x0 + nq + nv, na);
-  mju_copy(d->qacc_warmstart, p->warm0, nv);
-  mju_copy(d->mocap_pos, p->mocap, 3 * m->nmocap);
-  mju_copy(d->mocap_quat, p->mocap + 3 * m->nmocap, 4 * m->nmocap);
+  setState(p, d, p->time0, p->x0, p->warm0);
   mju_zero(d->qfrc_applied, nv), mju_zero(d->xfrc_applied, 6 * m->nbody);
   for (int w = 0; w < mjNWARNING; w++) d->warning[w].number = 0;
   int fail = 0;
@@ -393,14 +406,8 @@ static int bestRollout(const mjPlanner* p) {
 static void knotDerivatives(mjPlanner* p, int th, int t) {
   const mjModel* m = p->m;
   mjData* d = p->d[th];
-  int T = p->T, nx = p->nx, nu = p->nu, nr = p->nr, ns = p->ns, nq = p->nq, nv = p->nv;
-  const mjtNum* x = p->nom.x + t * ns;
-  d->time = p->nom.times[t];
-  mju_copy(d->qpos, x, nq), mju_copy(d->qvel, x + nq, nv), mju_copy(d->act, x + nq + nv, p->na);
-  mju_copy(d->qacc_warmstart, p->nom.warm + t * nv, nv);
-  mju_copy(d->ctrl, p->nom.u + t * nu, nu);
-  mju_copy(d->mocap_pos, p->mocap, 3 * m->nmocap);
-  mju_copy(d->mocap_quat, p->mocap + 3 * m->nmocap, 4 * m->nmocap);
+  int T = p->T, nx = p->nx, nu = p->nu, nr = p->nr;
+  setKnot(p, d, t);
   mjtNum* A = t < T - 1 ? p->A + t * nx * nx : NULL, *B = t < T - 1 ? p->B + t * nx * nu : NULL;
   int rc;
   if (p->fd) rc = mjd_transitionFD(m, d, p->eps, p->centered, A, B, p->C[th], p->D[th]);
@@ -421,6 +428,17 @@ static void knotCost(mjPlanner* p, int th, int t) {
   mjp_costDerivatives(p->c, p->nom.r + t * nr, p->Rx + t * nr * nx, p->Ru + t * nr * nu, 1.0 / T,
                       p->cx + t * nx, p->cu + t * nu, p->cxx + t * nx * nx, p->cxu + t * nx * nu,
                       p->cuu + t * nu * nu, p->scratch[th]);
+}
+
+// the derivatives at every knot of the nominal trajectory; 0, or -1 and the first thread's
+// message when they were refused
+static int allKnotDerivatives(mjPlanner* p, char* err, int errsz) {
+  p->stats.failed = 0;
+  parallel(p, p->T, knotDerivatives);
+  if (!p->stats.failed) return 0;
+  for (int i = 0; i < p->nthread; i++)
+    if (p->err[i][0]) { mj_ioError(err, errsz, "%s", p->err[i]); break; }
+  return -1;
 }
 
 // ---- backward pass ---------------------------------------------------------------------------------
@@ -532,12 +550,7 @@ int mjp_optimize(mjPlanner* p, char* err, int errsz) {
   st->t_nominal = t1 - t0;
 
   // 2. derivatives at every knot
-  parallel(p, T, knotDerivatives);
-  if (st->failed) {
-    for (int i = 0; i < p->nthread; i++)
-      if (p->err[i][0]) { mj_ioError(err, errsz, "%s", p->err[i]); break; }
-    return -1;
-  }
+  if (allKnotDerivatives(p, err, errsz)) return -1;
   double t12 = now();
   st->t_deriv = t12 - t1;
 
@@ -612,13 +625,7 @@ int mjp_evaluate(mjPlanner* p, const mjtNum* u, mjtNum* J, mjtNum* grad, char* e
   *J = p->cand[0].J;
   if (!grad) return 0;
   trajCopy(&p->nom, p->cand, p);
-  p->stats.failed = 0;
-  parallel(p, T, knotDerivatives);
-  if (p->stats.failed) {
-    for (int i = 0; i < p->nthread; i++)
-      if (p->err[i][0]) { mj_ioError(err, errsz, "%s", p->err[i]); break; }
-    return -1;
-  }
+  if (allKnotDerivatives(p, err, errsz)) return -1;
   parallel(p, T, knotCost);
   mjtNum* lam = p->scratch[0], *tmp = lam + nx;
   mju_copy(lam, p->cx + (T - 1) * nx, nx);
@@ -639,18 +646,14 @@ int mjp_evaluate(mjPlanner* p, const mjtNum* u, mjtNum* J, mjtNum* grad, char* e
 int mjp_compareDerivatives(mjPlanner* p, int t, mjtNum* dx, mjtNum* du, char* err, int errsz) {
   const mjModel* m = p->m;
   mjData* d = p->d[0];
-  int nx = p->nx, nu = p->nu, nr = p->nr, nq = p->nq, nv = p->nv;
+  int nx = p->nx, nu = p->nu, nr = p->nr;
   mjtNum* R = malloc(sizeof(mjtNum) * (size_t)(2 * nr * (nx + nu) + 1));
   if (!R) {
     mj_ioError(err, errsz, "out of memory");
     return -1;
   }
   for (int fd = 0; fd < 2; fd++) {
-    const mjtNum* x = p->nom.x + t * p->ns;
-    d->time = p->nom.times[t];
-    mju_copy(d->qpos, x, nq), mju_copy(d->qvel, x + nq, nv), mju_copy(d->act, x + nq + nv, p->na);
-    mju_copy(d->qacc_warmstart, p->nom.warm + t * nv, nv);
-    mju_copy(d->ctrl, p->nom.u + t * nu, nu);
+    setKnot(p, d, t);
     int rc = fd ? mjd_transitionFD(m, d, p->fd ? p->eps : 1e-6, 0, NULL, NULL, p->C[0], p->D[0])
                 : mjd_transitionSmooth(m, d, NULL, NULL, p->C[0], p->D[0], err, errsz);
     if (rc) {
