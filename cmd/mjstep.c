@@ -206,8 +206,9 @@ static void checkFinite(const mjStreamHeader* h, const mjtNum* v, uint32_t field
   }
 }
 
-// the initial-state stream: read whole, every frame checked, the frames' offsets kept
-static void readInit(const char* path) {
+// the initial-state stream: read whole, every frame checked, the frames' offsets kept; a
+// batch may have none (an empty run), a single initial state needs one
+static void readInit(const char* path, int batch) {
   char err[512];
   run.init = (unsigned char*)slurp(path, &run.ninit);
   FILE* f = openStream(run.init, run.ninit, path, &run.inith);
@@ -228,7 +229,8 @@ static void readInit(const char* path) {
     run.frameAt[run.nframe++] = at;
   }
   fclose(f);
-  if (!run.nframe) eprintf("%s: no frames: an initial state needs one", run.inith.name);
+  if (!run.nframe && !batch)
+    eprintf("%s: no frames: an initial state needs one", run.inith.name);
 }
 
 // control rows from a state stream carrying ctrl
@@ -808,7 +810,7 @@ int main(int argc, char** argv) {
   mj_streamInit(&run.out, run.m, mask, out);
   run.forward = (run.out.mask & mjSTREAM_OUTPUT) != 0;
   if (key) run.key = efindkey(run.m, key);
-  if (init) readInit(init);
+  if (init) readInit(init, batch);
   if (ctrl) readCtrl(ctrl);
 
   // the option overrides, in order
