@@ -569,7 +569,7 @@ int main(int argc, char** argv) {
   tool_shardRange(&shard, run.nframe, &first, &end);
   run.first = (long)first, run.end = (long)end;
   run.range = tool_range(first, end, run.nframe, 1, fingerprint());
-  run.ranged = !(first == 0 && end == run.nframe);
+  run.ranged = shard.kind != 0;
   openOutputs(npy, out);
   runChunks(threads, npy != NULL, csv);
   if (run.check) return report() ? EXIT_DIFF : EXIT_OK;

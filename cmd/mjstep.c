@@ -861,7 +861,7 @@ int main(int argc, char** argv) {
     f = run.pending->f;
     mjStreamRange range = tool_range(first, end, total, run.nstep / run.every + 1,
                                      fingerprint(argv, overrides, noverride, nrandom, batch));
-    mj_streamSetRange(&run.out, &range);
+    if (shard.kind) mj_streamSetRange(&run.out, &range);
     if (mj_streamWriteHeader(f, &run.out, err, sizeof(err))) eprintf("%s", err);
   }
   free(overrides);
