@@ -301,29 +301,14 @@ static void compute(int n) {
 
 // open an output, kept in slot b until committed
 static FILE* openOut(int b, const char* path) {
-  char err[512];
-  run.file[b] = emalloc(sizeof(mjOutFile));
-  if (mj_outOpen(run.file[b], path, err, sizeof(err))) {
-    free(run.file[b]);
-    run.file[b] = NULL;
-    eprintf("%s", err);
-  }
+  run.file[b] = tool_outOpen(path);
   return run.file[b]->f;
 }
 
 // commit every output; a closed pipe on standard output ends the tool quietly
 static void commitAll(void) {
-  for (int b = 0; b < NBLOCK; b++) {
-    mjOutFile* o = run.file[b];
-    if (!o) continue;
-    char err[512];
-    run.file[b] = NULL;
-    int bad = mj_outClose(o, 1, err, sizeof(err));
-    int pipe = bad && !strcmp(o->path, "-") && errno == EPIPE;
-    free(o);
-    if (pipe) exit(EXIT_OK);
-    if (bad) eprintf("%s", err);
-  }
+  for (int b = 0; b < NBLOCK; b++)
+    if (run.file[b]) tool_outCommit(&run.file[b]);
 }
 
 // the 64-byte header of the Jacobian stream (FORMAT in man 1 mjderiv), then a part's range

@@ -852,12 +852,7 @@ int main(int argc, char** argv) {
   // the output: header, then the frames
   FILE* f = NULL;
   if (!run.bench) {
-    run.pending = emalloc(sizeof(mjOutFile));
-    if (mj_outOpen(run.pending, out, err, sizeof(err))) {
-      free(run.pending);
-      run.pending = NULL;
-      eprintf("%s", err);
-    }
+    run.pending = tool_outOpen(out);
     f = run.pending->f;
     mjStreamRange range = tool_range(first, end, total, run.nstep / run.every + 1,
                                      fingerprint(argv, overrides, noverride, nrandom, batch));
@@ -885,14 +880,6 @@ int main(int argc, char** argv) {
     weprintf("%.0f steps in %.3f s: %.0f steps/s", steps, elapsed,
              elapsed > 0 ? steps / elapsed : 0);
   }
-  if (run.pending) {
-    mjOutFile* o = run.pending;
-    run.pending = NULL;
-    int bad = mj_outClose(o, 1, err, sizeof(err));
-    int pipe = bad && !strcmp(o->path, "-") && errno == EPIPE;
-    free(o);
-    if (pipe) exit(EXIT_OK);
-    if (bad) eprintf("%s", err);
-  }
+  if (run.pending) tool_outCommit(&run.pending);
   return EXIT_OK;
 }

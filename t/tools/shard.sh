@@ -44,11 +44,18 @@ counts() {
   for n in 1 2 3 "$1" $(($1 + 1)); do [ "$n" -ge 1 ] && echo "$n"; done | sort -nu
 }
 
-# merge NAME N: the files NAME.0 .. NAME.(N-1) in order, by mjcat into NAME.merged
-merge() {
-  files= i=0 base=$1
-  while [ "$i" -lt "$2" ]; do files="$files $1.$i" i=$((i + 1)); done
-  run 0 '"$BIN/mjcat" $files -o $base.merged'
+# parts N WHOLE CMD: shards 0..N-1 of the tool command line CMD (its -o part.i added; the
+# odd ones on 2 threads when CMD ends in --threads), merged by mjcat: fail unless the merge is
+# the file WHOLE
+parts() {
+  nparts=$1 whole=$2 tool=$3 files= i=0
+  while [ "$i" -lt "$nparts" ]; do
+    run 0 "$tool$((i % 2 + 1)) --shard $i/$nparts -o part.$i"
+    files="$files part.$i" i=$((i + 1))
+  done
+  run 0 '"$BIN/mjcat" $files -o part.merged'
+  cmp -s part.merged "$whole" || { echo "FAIL: $tool: $nparts parts merged differ from one run"; failures=$((failures + 1)); }
+  rm -f part.*
 }
 
 # ---- mjstep --batch: merged shards are the single run, whatever n and the threads -------------
@@ -61,17 +68,7 @@ for N in 0 1 7 100; do
   holds -s whole$N.mjt -a -s whole$N.t2
   cmp -s whole$N.mjt whole$N.t2 || { echo "FAIL: $cmd: the outputs differ"; failures=$((failures + 1)); }
   for n in $(counts $N); do
-    i=0
-    while [ "$i" -lt "$n" ]; do
-      t=$((i % 2 + 1))
-      run 0 '"$BIN/mjstep" drop.mjb --batch starts$N.mjt $opts --threads $t --shard $i/$n \
-        -o part.$i'
-      i=$((i + 1))
-    done
-    merge part "$n"
-    cmd="mjstep --batch, N=$N, n=$n"
-    cmp -s part.merged whole$N.mjt || { echo "FAIL: $cmd: merged shards differ from one run"; failures=$((failures + 1)); }
-    rm -f part.*
+    parts "$n" whole$N.mjt "\"\$BIN/mjstep\" drop.mjb --batch starts$N.mjt $opts --threads "
   done
 done
 # the frames: N trajectories of 20/5 + 1 = 5 frames
@@ -99,15 +96,7 @@ ropts="-n 20 --every 4 --qpos-noise 0.05 --qvel-noise 0.2 --act-noise 0.1 --ctrl
 run 0 '"$BIN/mjstep" drop.mjb --random 7 $ropts --seed 11 -o rand7.mjt'
 run 0 '"$BIN/mjstep" drop.mjb --random 9 $ropts --seed 11 --threads 2 -o rand9.mjt'
 for n in 2 3 8; do
-  i=0
-  while [ "$i" -lt "$n" ]; do
-    run 0 '"$BIN/mjstep" drop.mjb --random 7 $ropts --seed 11 --shard $i/$n -o part.$i'
-    i=$((i + 1))
-  done
-  merge part "$n"
-  cmd="mjstep --random 7, n=$n"
-  cmp -s part.merged rand7.mjt || { echo "FAIL: $cmd: merged shards differ from one run"; failures=$((failures + 1)); }
-  rm -f part.*
+  parts "$n" rand7.mjt "\"\$BIN/mjstep\" drop.mjb --random 7 $ropts --seed 11 --threads "
 done
 # the 7 trajectories of a run of 9 are those of the run of 7: the same frames after the header
 # (a state frame: 4 + 8 (1 + 8 + 7) + 4 bytes, 6 frames a trajectory)
@@ -125,15 +114,7 @@ holds "$(cmp seed12.mjt rand7.mjt | wc -l)" -eq 1
 run 0 '"$BIN/mjstep" drop.mjb -n 6 --fields state,ctrl -o traj.mjt'
 run 0 '"$BIN/mjderiv" drop.mjb traj.mjt --threads 2 -o whole.jac'
 for n in 1 2 3 7 8; do
-  i=0
-  while [ "$i" -lt "$n" ]; do
-    run 0 '"$BIN/mjderiv" drop.mjb traj.mjt --shard $i/$n -o part.$i'
-    i=$((i + 1))
-  done
-  merge part "$n"
-  cmd="mjderiv, n=$n"
-  cmp -s part.merged whole.jac || { echo "FAIL: $cmd: merged shards differ from one run"; failures=$((failures + 1)); }
-  rm -f part.*
+  parts "$n" whole.jac "\"\$BIN/mjderiv\" drop.mjb traj.mjt --threads "
 done
 run 0 '"$BIN/mjderiv" drop.mjb traj.mjt --method fd --range 0:3 -o fd.0'
 run 0 '"$BIN/mjderiv" drop.mjb traj.mjt --method fd --range 3:7 -o fd.1'
