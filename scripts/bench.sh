@@ -6,8 +6,8 @@
 #   ONLY="contact" MODELS="gym_humanoid cheetah" sh scripts/bench.sh   (a focused run)
 #
 # ONLY (environment) names the parts to run, of compile, nocontact, smooth, contact (the
-# three races below), batch, record, plan, deriv and render (default: all); MODELS the races' models to run by
-# their names in the tables (default: all).
+# three races below), batch, shard, record, plan, deriv and render (default: all); MODELS the
+# races' models to run by their names in the tables (default: all).
 #
 # 1. Compile time: the median wall time of `mjc compile` per model over RUNS runs (default 11).
 #    Models: models/chain100.xml (the 100-body chain, target under 50 ms), models/biped.xml and
@@ -40,7 +40,9 @@
 #    times the menagerie's Talos (scene_motor) and Shadow hand (scene_right), and races them
 #    in process against MuJoCo 2.2.2's compiler (scripts/timing.c; ratio > 1: mjc faster).
 # 4. Batches on threads: `mjstep --batch` of 16 humanoid trajectories on one thread and on two
-#    (the ratio of their rates: 2 at best on two idle cores).
+#    (the ratio of their rates: 2 at best on two idle cores).  Sharded (shard): 32 humanoid
+#    trajectories as one process on two threads against two shards run by GNU parallel
+#    (scripts/mjparallel.sh) and merged by mjcat, whole commands (target: <= 1.10 times).
 # 5. The cost of recording: the frames rate above against `mjstep --bench` timed the same way
 #    (whole commands, nothing written), on the humanoids of dm_control and Gymnasium and the
 #    A1 (target: --bench / frames <= 1.15).
@@ -61,7 +63,7 @@ BIN=${BIN:-build/bin}
 RUNS=${1:-11}
 STEPS=${2:-50000}
 ROUNDS=${ROUNDS:-5}
-ONLY=${ONLY:-compile deriv render nocontact smooth batch record plan contact}
+ONLY=${ONLY:-compile deriv render nocontact smooth batch shard record plan contact}
 MODELS=${MODELS:-}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -400,6 +402,77 @@ if want batch; then
   done
   printf '%-16s %12s %12s %8s\n' threads 1 2 "2 / 1"
   printf '%-16s %12s %12s %8s\n' humanoid "$one" "$two" "$(ratio "$two" "$one")"
+fi
+
+# sharded batches (issue 23): the humanoid's batch of SHARDSTATES initial states (environment,
+# default 32: the first states of one run), SHARDSTEPS steps each (default 10000), every frame
+# written to a file, as one process on two threads against two shards of it on one thread each
+# run by GNU parallel on this machine (scripts/mjparallel.sh -S : -j 2) and merged by mjcat,
+# by the stdout route and the file route, and as two shards over two hosts that are
+# directories here (t/cluster/ssh.sh, the model and states shipped by rsync, the shard files
+# returned); whole commands, best of ROUNDS each, every merge checked against the one process's
+# output (cmp).  The ratio is the sharded time over the one process's (target <= 1.10).
+SHARDSTATES=${SHARDSTATES:-32}
+SHARDSTEPS=${SHARDSTEPS:-10000}
+if want shard; then
+  echo
+  echo "sharded batches: $SHARDSTATES humanoid trajectories of $SHARDSTEPS steps, every frame" \
+    "written, best of $ROUNDS (s):"
+  if ! command -v parallel >/dev/null 2>&1 || [ ! -x "$BIN/mjcat" ]; then
+    echo "  not measured: needs GNU parallel (sh scripts/deps.sh) and mjcat"
+  else
+    mjp=$(pwd)/scripts/mjparallel.sh
+    ssh=$(pwd)/t/cluster/ssh.sh
+    S=$T/shard
+    mkdir -p "$S"
+    "$BIN/mjc" compile "$corpus/dm_control/humanoid.xml" -o "$S/h.mjb"
+    "$BIN/mjstep" "$S/h.mjb" -n $((SHARDSTATES - 1)) -o "$S/init.mjt"
+    printf '%s\n' alpha beta >"$S/hosts"
+    job="mjstep h.mjb --batch init.mjt -n $SHARDSTEPS"
+    # the run named $1 (one process, or two shards by one of three ways), in $S with the tools on
+    # the PATH, its output in $S/$1.mjt
+    # shellcheck disable=SC2086  # $job is a command line
+    shardRun() {
+      case $1 in
+        one) $job --threads 2 -o one.mjt ;;
+        stdout) sh "$mjp" -n 2 -S : -j 2 -o stdout.mjt -- $job --threads 1 ;;
+        files) sh "$mjp" -n 2 -S : -j 2 --files -o files.mjt -- $job --threads 1 ;;
+        hosts) HOSTS=$S/h sh "$mjp" -n 2 --sshloginfile hosts --ssh "$ssh" --basefile h.mjb \
+                 --basefile init.mjt --files -o hosts.mjt -- $job --threads 1 ;;
+      esac
+    }
+    # ROUNDS rounds of the four, alternating; each time (s) a line "WAY SECONDS" in $S/times
+    : >"$S/times"
+    round=0
+    while [ "$round" -lt "$ROUNDS" ]; do
+      round=$((round + 1))
+      for way in one stdout files hosts; do
+        t0=$(now)
+        if (cd "$S" && PATH=$BIN:$PATH shardRun $way) >/dev/null 2>"$S/err"; then
+          t1=$(now)
+          echo "$way $t0 $t1" | awk '{ printf "%s %.2f\n", $1, ($3 - $2) / 1000 }' >>"$S/times"
+        else
+          echo "  $way failed: $(tail -n 1 "$S/err")"
+        fi
+      done
+    done
+    # per way: the best time, its ratio to the one process's, whether its output is the same
+    one=$(awk '$1 == "one" { print $2 }' "$S/times" | sort -g | head -n 1)
+    printf '%-44s %8s %7s %5s\n' run "time" ratio same
+    for way in one stdout files hosts; do
+      t=$(awk -v w=$way '$1 == w { print $2 }' "$S/times" | sort -g | head -n 1)
+      same=-
+      [ $way = one ] || { cmp -s "$S/one.mjt" "$S/$way.mjt" && same=yes || same=NO; }
+      case $way in
+        one) name="mjstep --batch --threads 2 (one process)" ;;
+        stdout) name="2 shards, -S : -j 2, stdout route" ;;
+        files) name="2 shards, -S : -j 2, file route" ;;
+        hosts) name="2 shards, 2 ssh.sh hosts, file route" ;;
+      esac
+      printf '%-44s %8s %7s %5s\n' "$name" "${t:--}" "$(ratio "${t:--}" "${one:--}")" "$same"
+    done
+    rm -rf "$S"
+  fi
 fi
 
 if want record; then
