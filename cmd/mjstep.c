@@ -2,8 +2,9 @@
 //
 //   mjstep MODEL (-n STEPS | --duration SECONDS) [--key NAME|INDEX] [--ctrl FILE]
 //          [--set NAME=VALUE]... [--disable FLAG]... [--enable FLAG]... [--fields LIST]
-//          [--every K] [--batch [--threads N]] [--strict] [--bench] [--profile] [-o OUT]
-//          [STREAM | -]
+//          [--every K] [--batch | --random N] [--seed S] [--qpos-noise S] [--qvel-noise S]
+//          [--act-noise S] [--ctrl-noise S] [--shard i/n | --range a:b] [--threads N]
+//          [--strict] [--bench] [--profile] [-o OUT] [STREAM | -]
 //   mjstep --help | --version
 //
 // MODEL is a binary model or an MJCF file (compiled on the fly).  The initial state is the
@@ -11,6 +12,13 @@
 // carries (--init STREAM is the same).  With --batch every frame of STREAM is one initial state
 // and one trajectory; the trajectories follow each other in the output in input order,
 // computed by --threads N threads, byte for byte what running them one at a time gives.
+// --random N runs N trajectories from the initial state; with --batch or --random, the noise
+// options add normal noise of the given standard deviation to trajectory k's initial qpos (in
+// the tangent space: mj_integratePos), qvel, act, and to every step's controls, drawn from
+// counter-based streams keyed by (--seed, k): trajectory k is the same bytes whatever else runs.
+// --shard i/n runs the i-th of n contiguous blocks of the trajectories, --range a:b the
+// trajectories a..b-1: the stream of a part carries a range record (man 5 mjt) and mjcat(1)
+// merges the parts into the bytes of the whole run.
 //
 // Frames are written at step 0 (the initial state) and every K-th step after it: n/K + 1 frames
 // per trajectory.  Derived fields (qacc, sensordata, ...) of a frame belong to its state: they
@@ -37,7 +45,9 @@
 static const char usageLines[] =
   "usage: mjstep MODEL (-n STEPS | --duration SECONDS) [--key NAME|INDEX] [--ctrl FILE]\n"
   "              [--set NAME=VALUE]... [--disable FLAG]... [--enable FLAG]...\n"
-  "              [--fields LIST] [--every K] [--batch [--threads N]] [--strict] [--bench]\n"
+  "              [--fields LIST] [--every K] [--batch | --random N] [--seed S]\n"
+  "              [--qpos-noise S] [--qvel-noise S] [--act-noise S] [--ctrl-noise S]\n"
+  "              [--shard i/n | --range a:b] [--threads N] [--strict] [--bench]\n"
   "              [--profile] [-o OUT] [--init STREAM | STREAM | -]\n"
   "       mjstep --help | --version\n";
 
@@ -59,7 +69,14 @@ static const char helpText[] =
   "  --fields LIST       fields of the frames (default time,qpos,qvel,act; see mjt(5))\n"
   "  --every K           write every K-th step (default 1)\n"
   "  --batch             one trajectory per frame of STREAM, in input order\n"
-  "  --threads N         threads for --batch (default: the number of processors)\n"
+  "  --random N          N trajectories from the initial state, with the noise below\n"
+  "  --seed S            the noise's seed (default 0): trajectory k draws from (S, k)\n"
+  "  --qpos-noise S      normal noise of standard deviation S on the initial qpos (per\n"
+  "                      dof), --qvel-noise on qvel, --act-noise on act, --ctrl-noise on\n"
+  "                      every step's controls (--batch and --random)\n"
+  "  --shard i/n         only the i-th of n contiguous blocks of the trajectories (0-based)\n"
+  "  --range a:b         only the trajectories a..b-1\n"
+  "  --threads N         threads for --batch and --random (default: the processors)\n"
   "  --strict            a simulation warning is an error\n"
   "  --bench             write nothing; print the simulation rate on stderr\n"
   "  --profile           print the time of each pipeline stage on stderr (a summary),\n"
@@ -76,6 +93,11 @@ typedef struct Item_ {
   mjTimerStat timer[mjNTIMER];  // its stage times (--profile)
   char err[512];                // an error stopped it
 } Item;
+
+// the noise channels: the standard deviations' indices and the random streams' channels
+enum { NOISE_QPOS, NOISE_QVEL, NOISE_ACT, NOISE_CTRL, NNOISE };
+static const char* const noiseOption[NNOISE] = {"--qpos-noise", "--qvel-noise", "--act-noise",
+                                                "--ctrl-noise"};
 
 // ---- the run: settings and inputs, shared read-only by the threads ----------------------------
 
@@ -96,8 +118,12 @@ static struct {
   mjStreamHeader inith;    // its header
   long* frameAt;           // byte offset of each frame (nframe)
   long nframe;
-  long ntraj;              // trajectories: the frames with --batch, else one
+  long ntraj;              // trajectories of this run (its shard)
+  long first;              // the index of the first in the whole run
+  uint64_t seed;           // the noise's seed
+  double noise[4];         // standard deviations: qpos, qvel, act, ctrl (NOISE_*)
   char* ctrlBytes;         // the control file's bytes
+  size_t nctrlBytes;
   mjtNum* values;          // one frame of values (reading)
   mjOutFile* pending;      // the output, discarded when the tool exits early
   Item* items;             // the trajectories' results (ntraj)
@@ -302,6 +328,7 @@ static void readCtrlText(const char* path, char* text) {
 static void readCtrl(const char* path) {
   size_t size;
   run.ctrlBytes = slurp(path, &size);
+  run.nctrlBytes = size;
   if (isStream(run.ctrlBytes, size)) readCtrlStream(path, run.ctrlBytes, size);
   else readCtrlText(path, run.ctrlBytes);
 }
@@ -355,13 +382,16 @@ static void warningError(const mjData* d, long step, char* err, int errsz) {
   }
 }
 
-// the initial state of trajectory k in d: model default or keyframe, then frame k of the
-// initial-state stream; warnings start at zero
+// the initial state of trajectory k of this run in d: model default or keyframe, then its
+// frame of the initial-state stream, then the noise of its index in the whole run; warnings
+// start at zero
 static void initialState(mjData* d, long k, char* err, int errsz) {
-  if (run.key >= 0) mj_resetDataKeyframe(run.m, d, run.key);
-  else mj_resetData(run.m, d);
+  const mjModel* m = run.m;
+  long global = run.first + k;
+  if (run.key >= 0) mj_resetDataKeyframe(m, d, run.key);
+  else mj_resetData(m, d);
   if (run.init) {
-    long at = run.frameAt[k];
+    long at = run.frameAt[run.nframe > 1 ? global : 0];
     FILE* f = fmemopen(run.init + at, run.ninit - at, "rb");
     mjStreamHeader h = run.inith;
     h.frame = k;
@@ -369,6 +399,22 @@ static void initialState(mjData* d, long k, char* err, int errsz) {
     else if (mj_streamReadFrame(f, &h, run.m, d, err, errsz) != 1 && !err[0])
       snprintf(err, errsz, "%s: frame %ld vanished", h.name, k);
     if (f) fclose(f);
+  }
+  // qpos moves along dq ~ N(0, s^2) per dof; qvel and act get their noise added
+  if (run.noise[NOISE_QPOS] > 0) {
+    uint64_t key = mj_randomKey(run.seed, global, NOISE_QPOS);
+    size_t mark = mj_markStack(d);
+    mjtNum* dq = mj_stackAlloc(d, m->nv);
+    for (int i = 0; i < m->nv; i++) dq[i] = run.noise[NOISE_QPOS] * mj_randomNormal(key, i);
+    mj_integratePos(m, d->qpos, dq, 1);
+    mj_freeStack(d, mark);
+  }
+  for (int c = NOISE_QVEL; c <= NOISE_ACT; c++) {
+    if (run.noise[c] <= 0) continue;
+    uint64_t key = mj_randomKey(run.seed, global, c);
+    mjtNum* x = c == NOISE_QVEL ? d->qvel : d->act;
+    for (int i = 0, n = c == NOISE_QVEL ? m->nv : m->na; i < n; i++)
+      x[i] += run.noise[c] * mj_randomNormal(key, i);
   }
   memset(d->warning, 0, sizeof(d->warning));
 }
@@ -396,12 +442,23 @@ static void simulate(mjData* d, long k, FILE* out, int draw, Item* item) {
   initialState(d, k, item->err, sizeof(item->err));
   int nu = m->nu;
   long tick = 0;
+  // the controls that --ctrl-noise perturbs: --ctrl's rows, else the initial state's
+  uint64_t ctrlKey = mj_randomKey(run.seed, run.first + k, NOISE_CTRL);
+  mjtNum sigma = run.noise[NOISE_CTRL];
+  mjtNum* base = sigma > 0 ? malloc(sizeof(mjtNum) * (size_t)(nu + 1)) : NULL;
+  if (sigma > 0 && !base) snprintf(item->err, sizeof(item->err), "out of memory");
+  if (base) memcpy(base, d->ctrl, sizeof(mjtNum) * nu);
   // an interrupt stops before a step: what was written ends on a frame boundary
   for (long step = 0; !item->err[0] && !tool_interrupted; step++) {
     // this step's controls: row `step`, the last row after the end
     if (run.ctrl) {
       long row = step < run.nctrl ? step : run.nctrl - 1;
       memcpy(d->ctrl, run.ctrl + row * nu, sizeof(mjtNum) * nu);
+    }
+    if (base) {
+      const mjtNum* c = run.ctrl ? d->ctrl : base;
+      for (int i = 0; i < nu; i++)
+        d->ctrl[i] = c[i] + sigma * mj_randomNormal(ctrlKey, (uint64_t)step * nu + i);
     }
 
     // a frame every `every` steps; derived fields come from the step's own forward pass (the
@@ -430,6 +487,7 @@ static void simulate(mjData* d, long k, FILE* out, int draw, Item* item) {
       if (draw) progressDraw();
     }
   }
+  free(base);
   atomic_fetch_add(&progress.done, tick);
   memcpy(item->warning, d->warning, sizeof(item->warning));
   memcpy(item->timer, d->timer, sizeof(item->timer));
@@ -530,7 +588,7 @@ static void runThreaded(FILE* out, int nthread, Item* items) {
       joinWorkers(tid, started, 1);
       progressEnd();
       free(tid);
-      eprintf("initial state %ld: %s", k, items[k].err);
+      eprintf("initial state %ld: %s", run.first + k, items[k].err);
     }
     if (out && items[k].size && fwrite(items[k].buf, 1, items[k].size, out) != items[k].size) {
       joinWorkers(tid, started, 1);
@@ -558,7 +616,7 @@ static void runSequential(FILE* out, Item* items, int batch) {
     if (!items[k].err[0]) continue;
     mj_deleteData(d);
     progressEnd();
-    if (batch) eprintf("initial state %ld: %s", k, items[k].err);
+    if (batch) eprintf("initial state %ld: %s", run.first + k, items[k].err);
     eprintf("%s", items[k].err);
   }
   mj_deleteData(d);
@@ -623,6 +681,50 @@ static long warningSummary(const Item* items, long n) {
 
 // ---- main --------------------------------------------------------------------------------------
 
+// the index of a noise option, -1 for another
+static int noiseIndex(const char* opt) {
+  for (int c = 0; c < NNOISE; c++)
+    if (!strcmp(opt, noiseOption[c])) return c;
+  return -1;
+}
+
+// a standard deviation: a finite number >= 0
+static double parseSigma(const char* opt, const char* s) {
+  char* end;
+  double v = strtod(s, &end);
+  if (end == s || *end || !(v >= 0) || isinf(v))
+    usageError("%s: expected a standard deviation >= 0, got '%s'", opt, s);
+  return v;
+}
+
+// a seed: an unsigned 64-bit number
+static uint64_t parseSeed(const char* s) {
+  char* end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 0);
+  if (end == s || *end || errno || s[0] == '-')
+    usageError("--seed: expected an unsigned 64-bit integer, got '%s'", s);
+  return v;
+}
+
+// the fingerprint of what the frames depend on besides the model: the steps, the frames'
+// spacing, the keyframe, the overrides in order, the seed and noise, the kind of batch, the
+// bytes of the initial states and controls (a part's range record carries it, so that mjcat
+// refuses to merge parts of different runs)
+static uint64_t fingerprint(char** argv, const int* overrides, int n, long nrandom, int batch) {
+  char buf[256];
+  snprintf(buf, sizeof(buf), "mjstep n=%ld every=%ld key=%d strict=%d random=%ld batch=%d "
+           "seed=%llu noise=%.17g,%.17g,%.17g,%.17g", run.nstep, run.every, run.key,
+           run.strict, nrandom, batch, (unsigned long long)run.seed, run.noise[0], run.noise[1],
+           run.noise[2], run.noise[3]);
+  uint64_t h = tool_hashString(0, buf);
+  for (int j = 0; j < n; j++)
+    h = tool_hashString(tool_hashString(h, argv[overrides[j]]), argv[overrides[j] + 1]);
+  if (run.init) h = mj_hashBytes(h, run.init, run.ninit);
+  if (run.ctrlBytes) h = mj_hashBytes(h, run.ctrlBytes, run.nctrlBytes);
+  return h;
+}
+
 // a whole number >= lo from an option's value
 static long parseCount(const char* opt, const char* s, long lo) {
   char* end;
@@ -641,6 +743,8 @@ int main(int argc, char** argv) {
   const char* fields = "time,qpos,qvel,act";
   double duration = -1;
   int batch = 0, nthread = 0;
+  long nrandom = -1;
+  ToolShard shard = {0, 0, 0, NULL};
   // --set, --disable and --enable in command-line order: their argv indices
   int* overrides = emalloc(sizeof(int) * (size_t)argc);
   int noverride = 0;
@@ -664,7 +768,14 @@ int main(int argc, char** argv) {
     else if (!strcmp(s, "--every") && more) run.every = parseCount(s, argv[++i], 1);
     else if (!strcmp(s, "--threads") && more) nthread = (int)parseCount(s, argv[++i], 1);
     else if (!strcmp(s, "--batch")) batch = 1;
-    else if (!strcmp(s, "--strict")) run.strict = 1;
+    else if (!strcmp(s, "--random") && more) nrandom = parseCount(s, argv[++i], 0);
+    else if (!strcmp(s, "--seed") && more) run.seed = parseSeed(argv[++i]);
+    else if ((!strcmp(s, "--shard") || !strcmp(s, "--range")) && more)
+      tool_parseShard(&shard, s, argv[++i]);
+    else if (noiseIndex(s) >= 0 && more) {
+      int c = noiseIndex(s);
+      run.noise[c] = parseSigma(s, argv[++i]);
+    }    else if (!strcmp(s, "--strict")) run.strict = 1;
     else if (!strcmp(s, "--bench")) run.bench = 1;
     else if (!strcmp(s, "--profile")) run.profile = 1;
     else if (!strcmp(s, "-o") && more) out = argv[++i];
@@ -678,7 +789,13 @@ int main(int argc, char** argv) {
   if (!model) usageError("no model");
   if ((run.nstep >= 0) == (duration >= 0)) usageError("give one of -n STEPS and --duration");
   if (batch && !init) usageError("--batch needs initial states: --init STREAM or STREAM");
-  if (nthread && !batch) usageError("--threads applies to --batch only");
+  if (batch && nrandom >= 0) usageError("give one of --batch and --random");
+  int many = batch || nrandom >= 0;
+  if (nthread && !many) usageError("--threads applies to --batch and --random only");
+  if (shard.kind && !many) usageError("%s applies to --batch and --random only", shard.opt);
+  for (int c = 0; c < NNOISE; c++)
+    if (run.noise[c] > 0 && !many) usageError("%s applies to --batch and --random only",
+                                              noiseOption[c]);
   if (run.bench && strcmp(out, "-")) usageError("--bench writes nothing: -o does not apply");
   if (init && ctrl && !strcmp(init, "-") && !strcmp(ctrl, "-"))
     usageError("the initial state and the controls cannot both be standard input");
@@ -702,7 +819,6 @@ int main(int argc, char** argv) {
                                                sizeof(err));
     if (r) eprintf("%s %s: %s", opt, val, err);
   }
-  free(overrides);
   // refuse what the simulation does not implement (with the options in effect)
   if (mj_checkSupported(run.m, err, sizeof(err))) eprintf("%s: %s", model, err);
 
@@ -713,18 +829,21 @@ int main(int argc, char** argv) {
     run.nstep = n > 0 ? (long)n : 0;
   }
 
-  // the trajectories: every frame of the initial-state stream with --batch, else one from
-  // its last frame
+  // the trajectories: every frame of the initial-state stream with --batch, else --random's
+  // or one, from its last frame; of those, the shard's
   if (!batch && run.init) {
     run.frameAt[0] = run.frameAt[run.nframe - 1];
     run.nframe = 1;
   }
-  long ntraj = run.ntraj = batch ? run.nframe : 1;
+  long long total = batch ? run.nframe : nrandom >= 0 ? nrandom : 1, first, end;
+  tool_shardRange(&shard, total, &first, &end);
+  run.first = (long)first;
+  long ntraj = run.ntraj = (long)(end - first);
   if (!nthread) {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     nthread = cpus > 0 ? (int)cpus : 1;
   }
-  if (nthread > ntraj) nthread = (int)ntraj;
+  if (nthread > ntraj) nthread = ntraj > 0 ? (int)ntraj : 1;
   Item* items = run.items = emalloc(sizeof(Item) * (size_t)ntraj);
   memset(items, 0, sizeof(Item) * (size_t)ntraj);
 
@@ -738,15 +857,19 @@ int main(int argc, char** argv) {
       eprintf("%s", err);
     }
     f = run.pending->f;
+    mjStreamRange range = tool_range(first, end, total, run.nstep / run.every + 1,
+                                     fingerprint(argv, overrides, noverride, nrandom, batch));
+    mj_streamSetRange(&run.out, &range);
     if (mj_streamWriteHeader(f, &run.out, err, sizeof(err))) eprintf("%s", err);
   }
+  free(overrides);
   progress.on = isatty(STDERR_FILENO);
   progress.total = run.nstep * ntraj;
   progress.start = progress.last = now();
   if (run.profile) mjcb_time = now;
   double t0 = now();
   if (nthread > 1) runThreaded(f, nthread, items);
-  else runSequential(f, items, batch);
+  else runSequential(f, items, many);
   double elapsed = now() - t0;
   if (tool_interrupted) stopInterrupted();
   progressEnd();

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,3 +153,52 @@ int efindkey(const mjModel* m, const char* s) {
     eprintf("keyframe index %ld out of range (the model has %d keyframes)", i, m->nkey);
   return (int)i;
 }
+
+// ---- sharded runs ------------------------------------------------------------------------------
+
+// a whole number >= 0 at *p, advancing p; -1 when there is none or it overflows
+static long long parseIndex(const char** p) {
+  char* end;
+  if (**p < '0' || **p > '9') return -1;
+  errno = 0;
+  long long v = strtoll(*p, &end, 10);
+  if (errno) return -1;
+  *p = end;
+  return v;
+}
+
+// --shard i/n: 0 <= i < n; --range a:b: 0 <= a <= b
+void tool_parseShard(ToolShard* s, const char* opt, const char* value) {
+  if (s->kind) usageError("%s: give one of --shard and --range, once", opt);
+  int shard = !strcmp(opt, "--shard");
+  const char* p = value;
+  long long a = parseIndex(&p), b = -1;
+  if (a >= 0 && *p == (shard ? '/' : ':')) p++, b = parseIndex(&p);
+  if (a < 0 || b < 0 || *p)
+    usageError("%s: expected %s, got '%s'", opt, shard ? "i/n (0 <= i < n)" : "a:b (a <= b)",
+               value);
+  if (shard && (b < 1 || a >= b || b > INT32_MAX))
+    usageError("%s %s: shard %lld of %lld does not exist (shards count from 0 to n-1)", opt,
+               value, a, b);
+  if (!shard && a > b) usageError("%s %s: the range ends before it starts", opt, value);
+  static char given[128];
+  snprintf(given, sizeof(given), "%s %s", opt, value);
+  *s = (ToolShard){shard ? 1 : 2, a, b, given};
+}
+
+void tool_shardRange(const ToolShard* s, long long total, long long* first, long long* end) {
+  int64_t f = 0, e = total;
+  if (s->kind == 1) mj_rangeShard(total, s->a, s->b, &f, &e);
+  if (s->kind == 2) {
+    if (s->b > total) eprintf("%s: the run has %lld items (0..%lld)", s->opt, total, total - 1);
+    f = s->a, e = s->b;
+  }
+  *first = f, *end = e;
+}
+
+mjStreamRange tool_range(long long first, long long end, long long total, long long frames,
+                         uint64_t run) {
+  return (mjStreamRange){first, end, total, frames, run, mj_buildFingerprint()};
+}
+
+uint64_t tool_hashString(uint64_t h, const char* s) { return mj_hashBytes(h, s, strlen(s) + 1); }

@@ -64,4 +64,29 @@ mjModel* eloadmodel(const char* path);
 // keyframe s of m, by name or else by index; exits with a one-line message when there is none
 int efindkey(const mjModel* m, const char* s);
 
+// ---- sharded runs (tool.c): --shard i/n and --range a:b --------------------------------------
+
+// which items of a run over independent items a tool computes: all, the i-th of n blocks
+// (--shard i/n), or the items a..b-1 (--range a:b)
+typedef struct {
+  int kind;           // 0: all, 1: --shard, 2: --range
+  long long a, b;     // i and n, or a and b
+  const char* opt;    // the option and value as given, for messages
+} ToolShard;
+
+// parse --shard's or --range's value into s (a usage error when malformed, or given twice)
+void tool_parseShard(ToolShard* s, const char* opt, const char* value);
+
+// the items first..end-1 of a run of total items that s selects; exits 2 with a one-line
+// message when a --range exceeds the run
+void tool_shardRange(const ToolShard* s, long long total, long long* first, long long* end);
+
+// the range record of those items, frames per item, for the run of fingerprint run
+mjStreamRange tool_range(long long first, long long end, long long total, long long frames,
+                         uint64_t run);
+
+// a fingerprint continued by a string (with its terminating NUL, so that "a","bc" differs from
+// "ab","c")
+uint64_t tool_hashString(uint64_t h, const char* s);
+
 #endif

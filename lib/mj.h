@@ -474,6 +474,43 @@ typedef enum mjtStreamField_ {
 #define mjSTREAM_OUTPUT ((1u << mjNSTREAMFIELD) - (1u << mjSTREAM_qacc))
 #define mjSTREAM_ALL    ((1u << mjNSTREAMFIELD) - 1)
 
+// A run over independent items (mjstep --batch: trajectories, mjderiv: input frames) may be
+// split in shards, each writing the items first..end-1 of total, `frames` frames per item.
+// A shard's stream says so by bit 31 of the u32 at header offset 56 (a state stream's field
+// mask, a Jacobian stream's flags), and a 64-byte range record follows the header:
+//   0 magic "MJRANGE1" | 8 i64 first | 16 i64 end | 24 i64 total | 32 i64 frames per item |
+//   40 u64 run fingerprint | 48 u64 build fingerprint | 56 u32 zero | 60 u32 CRC-32C of 0..59
+// A stream of a whole run (first 0, end total) has no record: the shards' streams merged
+// (mjcat) are byte for byte the stream of one run.
+#define mjSTREAM_RANGED (1u << 31)
+#define mjRANGE_BYTES 64
+
+typedef struct mjStreamRange_ {
+  int64_t first, end;        // the items written: first..end-1
+  int64_t total;             // the items of the whole run
+  int64_t frames;            // frames per item
+  uint64_t run;              // fingerprint of what the output depends on: tool, options, inputs
+  uint64_t build;            // mj_buildFingerprint() of the writer
+} mjStreamRange;
+
+// the record's bytes
+void mj_rangeEncode(const mjStreamRange* r, unsigned char b[mjRANGE_BYTES]);
+
+// a record from its bytes (name for messages); 0, or -1 and a message (bad magic or CRC,
+// first > end, end > total, negative counts)
+int mj_rangeDecode(const unsigned char b[mjRANGE_BYTES], const char* name, mjStreamRange* r,
+                   char* err, int errsz);
+
+// items first..end-1 of total for shard i of n (0 <= i < n): the i-th of n contiguous blocks,
+// floor(i total / n) .. floor((i+1) total / n) - 1, so that the blocks of 0..n-1 in order are
+// 0..total-1 for any n (empty blocks when n > total)
+void mj_rangeShard(int64_t total, int64_t i, int64_t n, int64_t* first, int64_t* end);
+
+// a fingerprint of what makes this build's numbers: the library version, the compiler, the
+// arithmetic options it was given (-ffast-math, FMA, vector extensions) and the C library it
+// runs on; the same binary on the same C library gives the same bytes
+uint64_t mj_buildFingerprint(void);
+
 // a stream's header as read or about to be written, and the reading position
 typedef struct mjStreamHeader_ {
   uint64_t hash;             // mj_modelHash of the model the stream belongs to
@@ -485,13 +522,20 @@ typedef struct mjStreamHeader_ {
   int nvalue;                // numbers per frame
   long frame;                // frames read so far: the index of the next frame
   char name[256];            // file name used in messages
+  int ranged;                // a shard's stream: the range record follows the header
+  mjStreamRange range;       // its items (ranged only)
 } mjStreamHeader;
 
 // a header for frames of model m carrying the fields of mask, less those without elements in
 // m (act when na = 0); name is for messages ("-" shows as <stdout>)
 void mj_streamInit(mjStreamHeader* h, const mjModel* m, uint32_t mask, const char* name);
 
-// write the 64-byte header; 0 on success, -1 and a message on failure
+// make h the stream of items r->first..r->end-1 of a run of r->total: ranged unless that is
+// the whole run
+void mj_streamSetRange(mjStreamHeader* h, const mjStreamRange* r);
+
+// write the 64-byte header (and the range record when ranged); 0 on success, -1 and a
+// message on failure
 int mj_streamWriteHeader(FILE* f, const mjStreamHeader* h, char* err, int errsz);
 
 // write one frame from d (data of the model h was made for); 0 on success, -1 (errno) on failure
@@ -500,7 +544,7 @@ int mj_streamWriteFrame(FILE* f, const mjStreamHeader* h, const mjData* d);
 // write one frame of h->nvalue numbers (the present fields, concatenated in table order)
 int mj_streamWriteValues(FILE* f, const mjStreamHeader* h, const mjtNum* values);
 
-// read and check a header; name is for messages ("-" shows as <stdin>); 0 or -1 and a message
+// read and check a header (and a range record); name is for messages ("-" shows as <stdin>); 0 or -1 and a message
 int mj_streamReadHeader(FILE* f, const char* name, mjStreamHeader* h, char* err, int errsz);
 
 // 0 when the stream belongs to model m; else -1 and a message naming the differing size or hash
@@ -573,6 +617,25 @@ void mj_copyLE(void* dst, const void* src, size_t size, size_t count);
 // CRC-32C (Castagnoli's polynomial, the one processors compute: SSE4.2 when present) of n
 // bytes continuing from crc (0 to start); crc32c("123456789") = 0xe3069283
 uint32_t mj_crc32c(uint32_t crc, const void* p, size_t n);
+
+// a 64-bit hash of n bytes continuing from h (0 to start): fingerprints of inputs
+uint64_t mj_hashBytes(uint64_t h, const void* p, size_t n);
+
+// ---- counter-based random numbers (lib/util/random.c) -------------------------------------------
+// Number j of stream `key` depends on (key, j) only, never on what was drawn before: batch
+// item k draws from key mj_randomKey(seed, k, channel) wherever and in whatever order it runs.
+
+// the key of item k's channel c under seed
+uint64_t mj_randomKey(uint64_t seed, uint64_t k, uint64_t c);
+
+// 64 random bits: number j of stream key (splitmix64's mixing of key + golden ratio (j+1))
+uint64_t mj_randomBits(uint64_t key, uint64_t j);
+
+// a uniform number in (0, 1): 53 random bits, never 0 or 1
+double mj_randomUniform(uint64_t key, uint64_t j);
+
+// a standard normal number: Box-Muller from numbers 2j and 2j+1 of the stream
+double mj_randomNormal(uint64_t key, uint64_t j);
 
 // ---- runtime options (lib/engine/options.c) -----------------------------------------------------
 // The options of a loaded model by name, as the MJCF compiler reads them and the tools'

@@ -10,6 +10,7 @@
 // model hash of version 3 is mj_modelHash; versions 1 and 2 hold mj_modelHashFNV (a byte at a
 // time: 20 ms on the 12 MB of the humanoid's textures).  Versions 1 and 2 are read, 3 written.
 #include <errno.h>
+#include <gnu/libc-version.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ _Static_assert(sizeof(mjtNum) == 8, "frames are read in place as float64");
 #define MJT_HEADER 64
 #define MJT_MARKER "MJFR"
 #define MJT_MAXSIZE (1 << 28)  // largest size a header may give
+#define MJT_RANGEMAGIC "MJRANGE1"
 
 // field names, in table order
 static const char* const fieldNames[mjNSTREAMFIELD] = {
@@ -294,6 +296,81 @@ int mj_streamParseElement(const char* s, int* f, int* i) {
   return 0;
 }
 
+// ---- ranges of a sharded run ------------------------------------------------------------------
+
+void mj_rangeEncode(const mjStreamRange* r, unsigned char b[mjRANGE_BYTES]) {
+  memset(b, 0, mjRANGE_BYTES);
+  memcpy(b, MJT_RANGEMAGIC, 8);
+  int64_t n[4] = {r->first, r->end, r->total, r->frames};
+  uint64_t fp[2] = {r->run, r->build};
+  mj_copyLE(b + 8, n, 8, 4);
+  mj_copyLE(b + 40, fp, 8, 2);
+  uint32_t crc = mj_crc32c(0, b, 60);
+  mj_copyLE(b + 60, &crc, 4, 1);
+}
+
+int mj_rangeDecode(const unsigned char b[mjRANGE_BYTES], const char* name, mjStreamRange* r,
+                   char* err, int errsz) {
+  uint32_t crc;
+  int64_t n[4];
+  mj_copyLE(&crc, b + 60, 4, 1);
+  if (memcmp(b, MJT_RANGEMAGIC, 8)) return mj_ioError(err, errsz, "%s: bad range record "
+                                                      "magic", name), -1;
+  if (crc != mj_crc32c(0, b, 60))
+    return mj_ioError(err, errsz, "%s: corrupt range record (bad CRC-32C)", name), -1;
+  mj_copyLE(n, b + 8, 8, 4);
+  mj_copyLE(&r->run, b + 40, 8, 1);
+  mj_copyLE(&r->build, b + 48, 8, 1);
+  r->first = n[0], r->end = n[1], r->total = n[2], r->frames = n[3];
+  if (r->first < 0 || r->first > r->end || r->end > r->total || r->frames < 0)
+    return mj_ioError(err, errsz, "%s: range record: items %lld..%lld of %lld, %lld frames "
+                      "each, is not a range", name, (long long)r->first, (long long)r->end - 1,
+                      (long long)r->total, (long long)r->frames), -1;
+  return 0;
+}
+
+// floor(i total / n) as i q + floor(i r / n) with total = q n + r: no overflow for n < 2^31
+static int64_t blockStart(int64_t total, int64_t i, int64_t n) {
+  return i * (total / n) + i * (total % n) / n;
+}
+
+void mj_rangeShard(int64_t total, int64_t i, int64_t n, int64_t* first, int64_t* end) {
+  *first = blockStart(total, i, n);
+  *end = blockStart(total, i + 1, n);
+}
+
+// a hash of the library version, the compiler's version and the predefined macros of the
+// arithmetic options that change results, and the C library's version (read when running)
+uint64_t mj_buildFingerprint(void) {
+  static const char build[] = "libmj " MJ_VERSION_STRING "; " __VERSION__
+#ifdef __FAST_MATH__
+    "; fast-math"
+#endif
+#ifdef __FMA__
+    "; fma"
+#endif
+#ifdef __AVX__
+    "; avx"
+#endif
+#ifdef __AVX2__
+    "; avx2"
+#endif
+#ifdef __AVX512F__
+    "; avx512f"
+#endif
+#ifdef __aarch64__
+    "; aarch64"
+#endif
+    ;
+  const char* libc = gnu_get_libc_version();
+  return mj_hashBytes(mj_hashBytes(0, build, sizeof(build) - 1), libc, strlen(libc));
+}
+
+void mj_streamSetRange(mjStreamHeader* h, const mjStreamRange* r) {
+  h->range = *r;
+  h->ranged = !(r->first == 0 && r->end == r->total);
+}
+
 // ---- header ------------------------------------------------------------------------------------
 
 // the sizes of m, the fields that have elements, and the total numbers per frame
@@ -326,7 +403,8 @@ static void encodeHeader(const mjStreamHeader* h, unsigned char* b) {
   MJ_STREAM_SIZES(X)
 #undef X
   mj_copyLE(b + 24, sizes, 4, 8);
-  mj_copyLE(b + 56, &h->mask, 4, 1);
+  uint32_t mask = h->mask | (h->ranged ? mjSTREAM_RANGED : 0);
+  mj_copyLE(b + 56, &mask, 4, 1);
   uint32_t crc = mj_crc32c(0, b, 60);
   mj_copyLE(b + 60, &crc, 4, 1);
 }
@@ -340,9 +418,11 @@ static uint32_t checksum(int version, uint32_t crc, const void* p, size_t n) {
 static const char* checksumName(int version) { return version == 1 ? "CRC-32" : "CRC-32C"; }
 
 int mj_streamWriteHeader(FILE* f, const mjStreamHeader* h, char* err, int errsz) {
-  unsigned char b[MJT_HEADER];
+  unsigned char b[MJT_HEADER + mjRANGE_BYTES];
   encodeHeader(h, b);
-  if (fwrite(b, 1, MJT_HEADER, f) != MJT_HEADER) {
+  if (h->ranged) mj_rangeEncode(&h->range, b + MJT_HEADER);
+  size_t n = MJT_HEADER + (h->ranged ? mjRANGE_BYTES : 0);
+  if (fwrite(b, 1, n, f) != n) {
     mj_ioError(err, errsz, "%s: write error: %s", h->name, strerror(errno));
     return -1;
   }
@@ -417,6 +497,19 @@ int mj_streamReadHeader(FILE* f, const char* name, mjStreamHeader* h, char* err,
   }
   MJ_STREAM_SIZES(X)
 #undef X
+  // a shard's range record
+  if (mask & mjSTREAM_RANGED) {
+    unsigned char r[mjRANGE_BYTES];
+    size_t gotr = readBytes(f, r, mjRANGE_BYTES);
+    if (gotr < mjRANGE_BYTES) {
+      mj_ioError(err, errsz, "%s: truncated range record (%zu of %d bytes)", nm, gotr,
+                 mjRANGE_BYTES);
+      return -1;
+    }
+    if (mj_rangeDecode(r, nm, &h->range, err, errsz)) return -1;
+    h->ranged = 1;
+    mask &= ~mjSTREAM_RANGED;
+  }
   if (mask & ~mjSTREAM_ALL) {
     mj_ioError(err, errsz, "%s: field mask 0x%08x names unknown fields", nm, (unsigned)mask);
     return -1;

@@ -111,6 +111,17 @@ uint64_t mj_hash64Final(const mjHash64* h) {
   return x;
 }
 
+// the hash of h's eight little-endian bytes, then of the n bytes
+uint64_t mj_hashBytes(uint64_t h, const void* p, size_t n) {
+  mjHash64 s;
+  unsigned char b[8];
+  mj_copyLE(b, &h, 8, 1);
+  mj_hash64Init(&s);
+  mj_hash64Update(&s, b, 8);
+  mj_hash64Update(&s, p, n);
+  return mj_hash64Final(&s);
+}
+
 // zlib's crc32 in chunks that fit its uInt length
 uint32_t mj_crc32(uint32_t crc, const void* p, size_t n) {
   const unsigned char* b = p;
