@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
 PATH=$PATH:/usr/sbin:/sbin
 
 # ---- the cluster: munged, slurmctld and slurmd under $T --------------------------------------
-for c in munged slurmctld slurmd sbatch sinfo squeue scancel scontrol; do
+for c in setsid munged slurmctld slurmd sbatch sinfo squeue scancel scontrol; do
   if ! command -v "$c" >/dev/null 2>&1; then
     echo "FAIL: t/cluster/slurm.sh: $c not found: install slurm-wlm and munge (scripts/deps.sh)"
     exit 1
@@ -30,23 +30,48 @@ export SLURM_CONF="$T/slurm.conf"
 # shellcheck disable=SC2046  # the variables' names, one a word
 unset MJSHARD_COUNT $(env | awk -F= '/^(SLURM|SBATCH)_/ && $1 != "SLURM_CONF" { print $1 }')
 
-# stop the jobs (once slurmctld runs), then the daemons (this shell's children), remove $T
+# whether a job step runs: its slurmstepd holds a socket in slurmd's spool until it ends
+steps() {
+  for f in "$T"/spool/*; do
+    [ ! -S "$f" ] || return 0
+  done
+  return 1
+}
+
+# kill what is left of this cluster when a daemon died before its jobs (a slurmstepd that
+# cannot report, ignoring SIGTERM, and its tool): the processes but this shell whose
+# environment names this run's slurm.conf, which every daemon and job inherits
+sweep() {
+  for e in /proc/[0-9]*/environ; do
+    p=${e#/proc/} && p=${p%/environ}
+    [ "$p" != $$ ] || continue
+    if tr '\0' '\n' 2>/dev/null <"$e" | grep -Fqx "SLURM_CONF=$SLURM_CONF"; then
+      kill -KILL "$p" 2>/dev/null
+    fi
+  done
+}
+
+# stop the jobs while slurmctld runs and wait for their steps (10 s at most), then the
+# daemons (this shell's children), then any straggler; remove $T
 pids='' ctld=''
 stop() {
-  if [ -n "$ctld" ]; then
+  if [ -n "$ctld" ] && kill -0 "$ctld" 2>/dev/null; then
     scancel --user="$(id -un)" 2>/dev/null
     i=0
-    while [ -n "$(squeue -h -o %A 2>/dev/null)" ] && [ $i -lt 50 ]; do
+    while { [ -n "$(squeue -h -o %A 2>/dev/null)" ] || steps; } && [ $i -lt 50 ]; do
       sleep 0.2
       i=$((i + 1))
     done
   fi
   # shellcheck disable=SC2086  # $pids is a list of process ids
   [ -z "$pids" ] || { kill $pids; wait $pids; } 2>/dev/null
+  sweep
   cd / && rm -rf "$T"
 }
+# on a signal, say so on the test's standard output (fd 3: run's commands redirect 1 and 2)
+exec 3>&1
 trap stop EXIT
-trap 'echo "t/cluster/slurm.sh: interrupted"; exit 1' INT TERM
+trap 'echo "t/cluster/slurm.sh: interrupted" >&3; exit 1' INT TERM
 
 # print the daemons' logs and fail: the cluster did not come up
 broken() {
@@ -65,12 +90,14 @@ freePorts() {
   echo "$p"
 }
 
-# munged on its own key and socket: the socket's directories must be searchable by all
+# munged on its own key and socket: the socket's directories must be searchable by all.  The
+# daemons run in sessions of their own, so that a ^C of the test reaches the jobs (stopped
+# first, through slurmctld) and not the daemons
 chmod 755 "$T"
 mkdir -m 755 munge log ctld spool
 dd if=/dev/urandom of=munge/key bs=1024 count=1 2>/dev/null
 chmod 400 munge/key
-munged -F --socket="$T/munge/socket" --key-file="$T/munge/key" --pid-file="$T/munge/pid" \
+setsid munged -F --socket="$T/munge/socket" --key-file="$T/munge/key" --pid-file="$T/munge/pid" \
   --seed-file="$T/munge/seed" --log-file="$T/log/munged" >log/munged.out 2>&1 &
 pids=$!
 
@@ -117,9 +144,9 @@ until munge -S "$T/munge/socket" -n </dev/null >/dev/null 2>&1; do
   sleep 0.1
   i=$((i + 1))
 done
-slurmctld -D -f "$SLURM_CONF" >log/slurmctld.out 2>&1 &
-pids="$pids $!" ctld=1
-slurmd -D -f "$SLURM_CONF" -N "$name" >log/slurmd.out 2>&1 &
+setsid slurmctld -D -f "$SLURM_CONF" >log/slurmctld.out 2>&1 &
+pids="$pids $!" ctld=$!
+setsid slurmd -D -f "$SLURM_CONF" -N "$name" >log/slurmd.out 2>&1 &
 pids="$pids $!"
 
 # wait (at most 30 s) until the node is idle
