@@ -19,7 +19,6 @@
 // report it truncated).
 #include "tool.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -299,26 +298,13 @@ int main(int argc, char** argv) {
     if (!strcmp(in[i], "-") && stdinSeen++) usageError("standard input given twice");
 
   // the output, then every input's parts in order, then the coverage of the run
-  char err[512];
-  run.out = emalloc(sizeof(mjOutFile));
-  if (mj_outOpen(run.out, out, err, sizeof(err))) {
-    free(run.out);
-    run.out = NULL;
-    eprintf("%s", err);
-  }
+  run.out = tool_outOpen(out);
   for (int i = 0; i < nin; i++) mergeInput(in[i]);
   free(in);
   if (run.first.ranged && run.next < run.first.range.total)
     eprintf("%s missing after the last part (%s), of a run of %lld",
             items(run.next, run.first.range.total), run.last, (long long)run.first.range.total);
 
-  // commit
-  mjOutFile* o = run.out;
-  run.out = NULL;
-  int bad = mj_outClose(o, 1, err, sizeof(err));
-  int pipe = bad && !strcmp(o->path, "-") && errno == EPIPE;
-  free(o);
-  if (pipe) exit(EXIT_OK);
-  if (bad) eprintf("%s", err);
+  tool_outCommit(&run.out);
   return EXIT_OK;
 }

@@ -2,7 +2,8 @@
 // B = dx'/du, C = ds/dx, D = ds/du (x the tangent state, u the controls, s the sensors).
 //
 //   mjderiv MODEL [--key K] [--method analytic|fd] [--centered] [--eps E] [--blocks LIST]
-//           [--threads N] [--npy DIR | --csv | --check [--rtol R]] [-o OUT] [STREAM | -]
+//           [--threads N] [--shard i/n | --range a:b] [--npy DIR | --csv | --check [--rtol R]]
+//           [-o OUT] [STREAM | -]
 //   mjderiv --help | --version
 //
 // MODEL is a binary model or an MJCF file.  STREAM is a state stream bound to MODEL (mjstep's
@@ -18,6 +19,9 @@
 // --check computes both and prints per block the largest relative difference
 // max |analytic - fd| / max(1, max |fd|) over the frames and the frame where it is.
 // --threads N spreads the frames over N threads, with output identical to one thread's.
+// --shard i/n computes the i-th of n contiguous blocks of the frames, --range a:b the frames
+// a..b-1: the Jacobian stream of such a part carries a range record (man 5 mjt) and mjcat(1)
+// merges the parts into the stream of the whole run.
 //
 // The Jacobians are computed and written about 8 MB of frames at a time (memory bounded
 // whatever the stream's length).
@@ -38,8 +42,8 @@
 
 static const char usageLines[] =
   "usage: mjderiv MODEL [--key K] [--method analytic|fd] [--centered] [--eps E]\n"
-  "               [--blocks LIST] [--threads N] [--npy DIR | --csv | --check [--rtol R]]\n"
-  "               [-o OUT] [STREAM | -]\n"
+  "               [--blocks LIST] [--threads N] [--shard i/n | --range a:b]\n"
+  "               [--npy DIR | --csv | --check [--rtol R]] [-o OUT] [STREAM | -]\n"
   "       mjderiv --help | --version\n";
 
 // what --help prints after the usage text
@@ -56,6 +60,9 @@ static const char helpText[] =
   "  --eps E         fd: the perturbation (default 1e-6)\n"
   "  --blocks LIST   the blocks to compute, of A,B,C,D (default all)\n"
   "  --threads N     frames on N threads (same output as one)\n"
+  "  --shard i/n     only the i-th of n contiguous blocks of the frames (0-based), as a\n"
+  "                  part for mjcat (Jacobian stream or --check only)\n"
+  "  --range a:b     only the frames a..b-1\n"
   "  --npy DIR       DIR/A.npy, B.npy, C.npy, D.npy: float64 (frames, rows, cols)\n"
   "  --csv           text lines frame,block,row,col,value\n"
   "  --check         both methods: per block the largest relative difference\n"
@@ -89,6 +96,9 @@ static struct {
   mjStreamHeader ih;      // the input stream's header
   int nvalue;             // numbers of one input frame (0: no stream)
   long nframe;            // frames
+  long first, end;        // the frames of this run (its shard)
+  int ranged;             // a part of the whole run: the stream carries a range record
+  mjStreamRange range;    // its record
   mjtNum* in;             // input frames (nframe x nvalue)
   mjtNum* out;            // the chunk's Jacobians (chunk x per)
   long from, to;          // the chunk's frames
@@ -194,6 +204,16 @@ static void readStream(const char* path) {
   if (f != stdin) fclose(f);
 }
 
+// the fingerprint of what the Jacobians depend on besides the model and the header's method,
+// eps and blocks: the keyframe and the input frames (a part's range record carries it, so that
+// mjcat refuses to merge parts of different runs)
+static uint64_t fingerprint(void) {
+  char buf[64];
+  snprintf(buf, sizeof(buf), "mjderiv key=%d mask=%u", run.key, (unsigned)run.mask);
+  uint64_t h = tool_hashString(0, buf);
+  return run.in ? mj_hashBytes(h, run.in, sizeof(mjtNum) * (size_t)run.nframe * run.nvalue) : h;
+}
+
 // ---- computing ------------------------------------------------------------------------------
 
 // the requested blocks' places in one frame's slot at (all NULL without a slot)
@@ -260,13 +280,13 @@ static void compute(int n) {
   for (int i = 0; i < n; i++)
     if (pthread_create(th + i, NULL, worker, NULL)) eprintf("cannot start thread %d", i);
   int bar = isatty(STDERR_FILENO);
-  while (bar && atomic_load(&run.done) < run.to) {
+  while (bar && atomic_load(&run.done) < run.to - run.first) {
     nanosleep(&(struct timespec){0, 100000000}, NULL);
     if (tool_seconds() - run.start < 0.5) continue;
-    long done = atomic_load(&run.done);
-    int width = 40, fill = (int)(width * done / (run.nframe ? run.nframe : 1));
+    long done = atomic_load(&run.done), total = run.end - run.first;
+    int width = 40, fill = (int)(width * done / (total ? total : 1));
     fprintf(stderr, "\r%s: [%.*s%*s] %ld/%ld frames", argv0, fill,
-            "########################################", width - fill, "", done, run.nframe);
+            "########################################", width - fill, "", done, total);
     run.shown = 1;
   }
   for (int i = 0; i < n; i++) pthread_join(th[i], NULL);
@@ -281,48 +301,37 @@ static void compute(int n) {
 
 // open an output, kept in slot b until committed
 static FILE* openOut(int b, const char* path) {
-  char err[512];
-  run.file[b] = emalloc(sizeof(mjOutFile));
-  if (mj_outOpen(run.file[b], path, err, sizeof(err))) {
-    free(run.file[b]);
-    run.file[b] = NULL;
-    eprintf("%s", err);
-  }
+  run.file[b] = tool_outOpen(path);
   return run.file[b]->f;
 }
 
 // commit every output; a closed pipe on standard output ends the tool quietly
 static void commitAll(void) {
-  for (int b = 0; b < NBLOCK; b++) {
-    mjOutFile* o = run.file[b];
-    if (!o) continue;
-    char err[512];
-    run.file[b] = NULL;
-    int bad = mj_outClose(o, 1, err, sizeof(err));
-    int pipe = bad && !strcmp(o->path, "-") && errno == EPIPE;
-    free(o);
-    if (pipe) exit(EXIT_OK);
-    if (bad) eprintf("%s", err);
-  }
+  for (int b = 0; b < NBLOCK; b++)
+    if (run.file[b]) tool_outCommit(&run.file[b]);
 }
 
-// the 64-byte header of the Jacobian stream (FORMAT in man 1 mjderiv)
+// the 64-byte header of the Jacobian stream (FORMAT in man 1 mjderiv), then a part's range
+// record
 static void writeStreamHeader(void) {
-  unsigned char h[64] = "MJDERIV1";
+  unsigned char h[64 + mjRANGE_BYTES] = "MJDERIV1";
   uint32_t u32[8] = {2, 0x01020304};
   uint64_t hash = mj_modelHash(run.m);
   int sizes[4] = {run.m->nv, run.m->na, run.m->nu, run.m->nsensordata};
   for (int i = 0; i < 4; i++) u32[4 + i] = (uint32_t)sizes[i];
   uint32_t tail[2] = {0, run.analytic ? 2u : (uint32_t)run.centered};
+  uint32_t flags = run.ranged ? mjSTREAM_RANGED : 0;
   for (int b = 0; b < NBLOCK; b++) tail[0] |= (uint32_t)run.want[b] << b;
   mj_copyLE(h + 8, u32, 4, 2);
   mj_copyLE(h + 16, &hash, 8, 1);
   mj_copyLE(h + 24, u32 + 4, 4, 4);
   mj_copyLE(h + 40, tail, 4, 2);
   mj_copyLE(h + 48, &run.eps, 8, 1);
+  mj_copyLE(h + 56, &flags, 4, 1);
   uint32_t crc = mj_crc32c(0, h, 60);
   mj_copyLE(h + 60, &crc, 4, 1);
-  fwrite(h, 1, 64, run.file[0]->f);
+  if (run.ranged) mj_rangeEncode(&run.range, h + 64);
+  fwrite(h, 1, run.ranged ? 64 + mjRANGE_BYTES : 64, run.file[0]->f);
 }
 
 // the chunk's frames of the Jacobian stream (already little-endian): per frame the marker MJFR,
@@ -444,15 +453,15 @@ static void runChunks(int n, int npy, int csv) {
   size_t frame = sizeof(mjtNum) * run.per + 1;
   long chunk = (long)(CHUNK_BYTES / frame);
   if (chunk < 16L * n) chunk = 16L * n;
-  if (chunk > run.nframe) chunk = run.nframe;
+  if (chunk > run.end - run.first) chunk = run.end - run.first;
   run.out = emalloc(sizeof(mjtNum) * (run.per * (size_t)chunk + 1));
   if (run.check) run.fd = emalloc(sizeof(mjtNum) * (run.per * (size_t)chunk + 1));
   if (npy) writeNpyHeaders();
   else if (csv) fputs("frame,block,row,col,value\n", run.file[0]->f);
   else if (!run.check) writeStreamHeader();
   run.start = tool_seconds();
-  for (run.from = 0; run.from < run.nframe; run.from = run.to) {
-    run.to = run.from + chunk < run.nframe ? run.from + chunk : run.nframe;
+  for (run.from = run.first; run.from < run.end; run.from = run.to) {
+    run.to = run.from + chunk < run.end ? run.from + chunk : run.end;
     compute(n);
     if (!run.check && !csv) mj_copyLE(run.out, run.out, 8, run.per * (size_t)(run.to - run.from));
     if (run.check) checkChunk();
@@ -468,6 +477,7 @@ int main(int argc, char** argv) {
   atexit(cleanup);
   const char *model = NULL, *in = NULL, *out = "-", *npy = NULL, *key = NULL;
   int csv = 0, threads = 1;
+  ToolShard shard = {0, 0, 0, NULL};
   run.eps = 1e-6;
   run.rtol = 1e-4;
   run.analytic = 1;
@@ -486,6 +496,8 @@ int main(int argc, char** argv) {
     else if (!strcmp(s, "--npy") && more) npy = argv[++i];
     else if (!strcmp(s, "-o") && more) out = argv[++i];
     else if (!strcmp(s, "--blocks") && more) parseBlocks(argv[++i]);
+    else if ((!strcmp(s, "--shard") || !strcmp(s, "--range")) && more)
+      tool_parseShard(&shard, s, argv[++i]);
     else if (!strcmp(s, "--method") && more) {
       run.analytic = !strcmp(argv[++i], "analytic");
       if (!run.analytic && strcmp(argv[i], "fd"))
@@ -514,6 +526,8 @@ int main(int argc, char** argv) {
   if (npy && strcmp(out, "-")) usageError("-o does not apply to --npy (the files go into DIR)");
   if (run.check && (npy || csv)) usageError("--check prints a report: no --npy or --csv");
   if (run.check && !run.analytic) usageError("--check compares the methods: no --method fd");
+  if (shard.kind && (npy || csv))
+    usageError("%s: parts are Jacobian streams for mjcat: no --npy or --csv", shard.opt);
   if (fdOption && run.analytic && !run.check)
     usageError("--centered and --eps apply to --method fd and --check");
 
@@ -536,6 +550,11 @@ int main(int argc, char** argv) {
   // the frames: the stream's, or the initial state alone
   if (in) readStream(in);
   else run.nframe = 1;
+  long long first, end;
+  tool_shardRange(&shard, run.nframe, &first, &end);
+  run.first = (long)first, run.end = (long)end;
+  run.range = tool_range(first, end, run.nframe, 1, fingerprint());
+  run.ranged = shard.kind != 0;
   openOutputs(npy, out);
   runChunks(threads, npy != NULL, csv);
   if (run.check) return report() ? EXIT_DIFF : EXIT_OK;

@@ -57,25 +57,14 @@ static void discardPending(void) {
 
 // open an output and register it for discarding
 static mjOutFile* openOut(const char* path) {
-  mjOutFile* o = emalloc(sizeof(mjOutFile));
-  char err[512];
-  if (mj_outOpen(o, path, err, sizeof(err))) eprintf("%s", err);
+  mjOutFile* o = tool_outOpen(path);
   pending[npending++] = o;
   return o;
 }
 
 // commit every pending output, in order
 static void commitAll(void) {
-  for (int i = 0; i < npending; i++) {
-    char err[512];
-    mjOutFile* o = pending[i];
-    pending[i] = NULL;
-    if (mj_outClose(o, 1, err, sizeof(err))) {
-      if (!strcmp(o->path, "-") && errno == EPIPE) exit(EXIT_OK);
-      eprintf("%s", err);
-    }
-    free(o);
-  }
+  for (int i = 0; i < npending; i++) tool_outCommit(&pending[i]);
   npending = 0;
 }
 

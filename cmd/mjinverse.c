@@ -21,7 +21,6 @@
 // Exit status: 0 success, 2 usage or data error (no partial output file is left behind).
 #include "tool.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,29 +74,6 @@ static void cleanup(void) {
   if (run.in && run.in != stdin) fclose(run.in);
   mj_deleteData(run.d[0]), mj_deleteData(run.d[1]);
   mj_deleteModel(run.m);
-}
-
-// open an atomic output, exiting with its message on failure
-static mjOutFile* openOut(const char* path) {
-  char err[512];
-  mjOutFile* o = emalloc(sizeof(mjOutFile));
-  if (mj_outOpen(o, path, err, sizeof(err))) {
-    free(o);
-    eprintf("%s", err);
-  }
-  return o;
-}
-
-// commit an output; a closed pipe on standard output ends the tool quietly
-static void commitOut(mjOutFile** slot) {
-  char err[512];
-  mjOutFile* o = *slot;
-  *slot = NULL;
-  int bad = mj_outClose(o, 1, err, sizeof(err));
-  int pipe = bad && !strcmp(o->path, "-") && errno == EPIPE;
-  free(o);
-  if (pipe) exit(EXIT_OK);
-  if (bad) eprintf("%s", err);
 }
 
 // 1 for the stream kinds stored as mjtNum
@@ -227,10 +203,10 @@ int main(int argc, char** argv) {
   run.d[0] = mj_makeData(m);
   run.d[1] = mj_makeData(m);
   if (!run.d[0] || !run.d[1]) eprintf("out of memory for the data of the model");
-  run.out = openOut(out);
+  run.out = tool_outOpen(out);
   if (mj_streamWriteHeader(run.out->f, &oh, err, sizeof(err))) eprintf("%s", err);
   if (efc) {
-    run.efc = openOut(efc);
+    run.efc = tool_outOpen(efc);
     fputs("frame,time,row,type,id,force,state\n", run.efc->f);
   }
 
@@ -255,7 +231,7 @@ int main(int argc, char** argv) {
       have = readFrame(&ih, d);
     }
   }
-  if (run.efc) commitOut(&run.efc);
-  commitOut(&run.out);
+  if (run.efc) tool_outCommit(&run.efc);
+  tool_outCommit(&run.out);
   return EXIT_OK;
 }

@@ -3,7 +3,8 @@
 //   mjrender MODEL [STREAM | -] (-o PATTERN | --raw) [--width W] [--height H] [--every K]
 //            [--threads N] [--camera NAME|INDEX | --lookat X,Y,Z --distance D --azimuth A
 //            --elevation E] [--segment | --depth | --depth-png] [--group LIST]
-//            [--flag NAME=on|off,...] [--samples N] [--key K] [--profile]
+//            [--flag NAME=on|off,...] [--samples N] [--key K] [--shard i/n | --range a:b]
+//            [--profile]
 //   mjrender --help | --version
 //
 // One image per frame of the stream (every K-th with --every), the kinematics recomputed from
@@ -11,11 +12,14 @@
 // (or keyframe K).  -o PATTERN names the files with the printf conversion %d (e.g.
 // frames/f%05d.png) counting the written images from 0; each file is written atomically.
 // --raw writes the images back to back on standard output instead.  Frames are rendered by N
-// threads in parallel; the output is the same for every N.  Exit status: 0 success, 2 usage or
+// threads in parallel; the output is the same for every N.  --shard i/n renders the i-th of n
+// contiguous blocks of the images, --range a:b the images a..b-1, numbered as in the whole
+// run: the shards' files together are the whole run's (the stream is read twice: a file).  Exit status: 0 success, 2 usage or
 // data error (no partial file is left behind).
 #include "tool.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -30,7 +34,8 @@ static const char usageLines[] =
   "                [--every K] [--threads N] [--camera NAME|INDEX]\n"
   "                [--lookat X,Y,Z] [--distance D] [--azimuth A] [--elevation E]\n"
   "                [--segment | --depth | --depth-png] [--group LIST]\n"
-  "                [--flag NAME=on|off,...] [--samples N] [--key K] [--profile]\n"
+  "                [--flag NAME=on|off,...] [--samples N] [--key K]\n"
+  "                [--shard i/n | --range a:b] [--profile]\n"
   "       mjrender --help | --version\n";
 
 // what --help prints after the usage text
@@ -56,6 +61,9 @@ static const char helpText[] =
   "  --flag LIST      shadow, reflection, skybox, fog, haze, wireframe, cull, site =on|off\n"
   "  --samples N      N x N supersamples per pixel (default 1)\n"
   "  --key K          without a stream: keyframe K (name or index)\n"
+  "  --shard i/n      only the i-th of n contiguous blocks of the images (0-based), numbered\n"
+  "                   as in the whole run\n"
+  "  --range a:b      only the images a..b-1\n"
   "  --profile        time per stage on standard error\n"
   "  -h, --help, --version\n";
 
@@ -293,12 +301,31 @@ static void renderBatch(Worker* w, int n, Slot* slots, int nslot) {
 
 // ---- main -----------------------------------------------------------------------------------
 
+// the images of the whole stream (every `every`-th frame from 0) for the shard option opt: the
+// frames are read, then the stream is rewound to its first frame
+static long long countImages(FILE* f, mjStreamHeader* h, int every, const char* opt) {
+  char err[1024];
+  long at = ftell(f);
+  if (at < 0 || fseek(f, at, SEEK_SET))
+    eprintf("%s: %s counts the stream's frames first: give a file, not a pipe", h->name, opt);
+  mjtNum* v = emalloc(sizeof(mjtNum) * ((size_t)h->nvalue + 1));
+  long long nframe = 0;
+  int r;
+  while ((r = mj_streamReadValues(f, h, v, err, sizeof(err))) == 1) nframe++;
+  free(v);
+  if (r < 0) eprintf("%s", err);
+  if (fseek(f, at, SEEK_SET)) eprintf("%s: cannot rewind:", h->name);
+  h->frame = 0;
+  return (nframe + every - 1) / every;
+}
+
 int main(int argc, char** argv) {
   tool_init("mjrender", usageLines);
   const char *model = NULL, *in = NULL, *camera = NULL, *key = NULL;
   int raw = 0, every = 1, threads = 1, profile = 0, sites = 1, nfree = 0;
   double lookat[3], dist = NAN, az = NAN, el = NAN;
   int haveLookat = 0;
+  ToolShard shard = {0, 0, 0, NULL};
   mjr_defaultOption(&run.opt);
   unsigned groups = 0x7;
   for (int i = 1; i < argc; i++) {
@@ -328,6 +355,8 @@ int main(int argc, char** argv) {
     else if (!strcmp(s, "--samples") && more) run.opt.samples = (int)intArg(s, argv[++i], 1, 8);
     else if (!strcmp(s, "--key") && more) key = argv[++i];
     else if (!strcmp(s, "--profile")) profile = 1;
+    else if ((!strcmp(s, "--shard") || !strcmp(s, "--range")) && more)
+      tool_parseShard(&shard, s, argv[++i]);
     else if (s[0] == '-' && s[1]) usageError("unknown option '%s'", s);
     else if (!model) model = s;
     else if (!in) in = s;
@@ -380,6 +409,11 @@ int main(int argc, char** argv) {
     mj_resetDataKeyframe(m, rd, efindkey(m, key));
   }
 
+  // a shard's images: of all the run's, counted by reading the stream once
+  long long first = 0, end = LLONG_MAX;
+  if (shard.kind) tool_shardRange(&shard, in ? countImages(f, &h, every, shard.opt) : 1, &first,
+                                  &end);
+
   // workers: data and a context each
   Worker w[64];
   for (int i = 0; i < threads; i++) {
@@ -422,6 +456,15 @@ int main(int argc, char** argv) {
         break;
       }
       if (frame++ % every) continue;
+      // a shard: the images before its block are skipped, the first after it ends the run
+      if (image >= end) {
+        done = 1;
+        break;
+      }
+      if (image < first) {
+        image++;
+        continue;
+      }
       packState(m, slots[n].state, rd, 0);
       slots[n].err[0] = 0;
       slots[n++].index = image++;

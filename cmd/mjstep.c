@@ -206,8 +206,9 @@ static void checkFinite(const mjStreamHeader* h, const mjtNum* v, uint32_t field
   }
 }
 
-// the initial-state stream: read whole, every frame checked, the frames' offsets kept
-static void readInit(const char* path) {
+// the initial-state stream: read whole, every frame checked, the frames' offsets kept; a
+// batch may have none (an empty run), a single initial state needs one
+static void readInit(const char* path, int batch) {
   char err[512];
   run.init = (unsigned char*)slurp(path, &run.ninit);
   FILE* f = openStream(run.init, run.ninit, path, &run.inith);
@@ -228,7 +229,8 @@ static void readInit(const char* path) {
     run.frameAt[run.nframe++] = at;
   }
   fclose(f);
-  if (!run.nframe) eprintf("%s: no frames: an initial state needs one", run.inith.name);
+  if (!run.nframe && !batch)
+    eprintf("%s: no frames: an initial state needs one", run.inith.name);
 }
 
 // control rows from a state stream carrying ctrl
@@ -808,7 +810,7 @@ int main(int argc, char** argv) {
   mj_streamInit(&run.out, run.m, mask, out);
   run.forward = (run.out.mask & mjSTREAM_OUTPUT) != 0;
   if (key) run.key = efindkey(run.m, key);
-  if (init) readInit(init);
+  if (init) readInit(init, batch);
   if (ctrl) readCtrl(ctrl);
 
   // the option overrides, in order
@@ -850,16 +852,11 @@ int main(int argc, char** argv) {
   // the output: header, then the frames
   FILE* f = NULL;
   if (!run.bench) {
-    run.pending = emalloc(sizeof(mjOutFile));
-    if (mj_outOpen(run.pending, out, err, sizeof(err))) {
-      free(run.pending);
-      run.pending = NULL;
-      eprintf("%s", err);
-    }
+    run.pending = tool_outOpen(out);
     f = run.pending->f;
     mjStreamRange range = tool_range(first, end, total, run.nstep / run.every + 1,
                                      fingerprint(argv, overrides, noverride, nrandom, batch));
-    mj_streamSetRange(&run.out, &range);
+    if (shard.kind) mj_streamSetRange(&run.out, &range);
     if (mj_streamWriteHeader(f, &run.out, err, sizeof(err))) eprintf("%s", err);
   }
   free(overrides);
@@ -883,14 +880,6 @@ int main(int argc, char** argv) {
     weprintf("%.0f steps in %.3f s: %.0f steps/s", steps, elapsed,
              elapsed > 0 ? steps / elapsed : 0);
   }
-  if (run.pending) {
-    mjOutFile* o = run.pending;
-    run.pending = NULL;
-    int bad = mj_outClose(o, 1, err, sizeof(err));
-    int pipe = bad && !strcmp(o->path, "-") && errno == EPIPE;
-    free(o);
-    if (pipe) exit(EXIT_OK);
-    if (bad) eprintf("%s", err);
-  }
+  if (run.pending) tool_outCommit(&run.pending);
   return EXIT_OK;
 }

@@ -154,6 +154,27 @@ int efindkey(const mjModel* m, const char* s) {
   return (int)i;
 }
 
+mjOutFile* tool_outOpen(const char* path) {
+  char err[512];
+  mjOutFile* o = emalloc(sizeof(mjOutFile));
+  if (mj_outOpen(o, path, err, sizeof(err))) {
+    free(o);
+    eprintf("%s", err);
+  }
+  return o;
+}
+
+void tool_outCommit(mjOutFile** slot) {
+  char err[512];
+  mjOutFile* o = *slot;
+  *slot = NULL;
+  int bad = mj_outClose(o, 1, err, sizeof(err));
+  int pipe = bad && !strcmp(o->path, "-") && errno == EPIPE;
+  free(o);
+  if (pipe) exit(EXIT_OK);
+  if (bad) eprintf("%s", err);
+}
+
 // ---- sharded runs ------------------------------------------------------------------------------
 
 // a whole number >= 0 at *p, advancing p; -1 when there is none or it overflows

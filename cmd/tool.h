@@ -64,6 +64,15 @@ mjModel* eloadmodel(const char* path);
 // keyframe s of m, by name or else by index; exits with a one-line message when there is none
 int efindkey(const mjModel* m, const char* s);
 
+// open an atomic output (mj_outOpen: "-" is standard output) in a new mjOutFile; exits with
+// the message on failure
+mjOutFile* tool_outOpen(const char* path);
+
+// commit *slot and free it (*slot is set to NULL first, so that a cleanup at exit does not
+// discard it again); a closed pipe on standard output ends the tool quietly, another failure
+// with its message
+void tool_outCommit(mjOutFile** slot);
+
 // ---- sharded runs (tool.c): --shard i/n and --range a:b --------------------------------------
 
 // which items of a run over independent items a tool computes: all, the i-th of n blocks

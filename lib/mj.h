@@ -480,8 +480,8 @@ typedef enum mjtStreamField_ {
 // mask, a Jacobian stream's flags), and a 64-byte range record follows the header:
 //   0 magic "MJRANGE1" | 8 i64 first | 16 i64 end | 24 i64 total | 32 i64 frames per item |
 //   40 u64 run fingerprint | 48 u64 build fingerprint | 56 u32 zero | 60 u32 CRC-32C of 0..59
-// A stream of a whole run (first 0, end total) has no record: the shards' streams merged
-// (mjcat) are byte for byte the stream of one run.
+// A stream written whole (not as a part) has no record: the parts' streams merged (mjcat)
+// are byte for byte the stream of one run.
 #define mjSTREAM_RANGED (1u << 31)
 #define mjRANGE_BYTES 64
 
@@ -530,8 +530,8 @@ typedef struct mjStreamHeader_ {
 // m (act when na = 0); name is for messages ("-" shows as <stdout>)
 void mj_streamInit(mjStreamHeader* h, const mjModel* m, uint32_t mask, const char* name);
 
-// make h the stream of items r->first..r->end-1 of a run of r->total: ranged unless that is
-// the whole run
+// make h the stream of a part: items r->first..r->end-1 of a run of r->total (ranged, even
+// when that is the whole run)
 void mj_streamSetRange(mjStreamHeader* h, const mjStreamRange* r);
 
 // write the 64-byte header (and the range record when ranged); 0 on success, -1 and a

@@ -368,7 +368,7 @@ uint64_t mj_buildFingerprint(void) {
 
 void mj_streamSetRange(mjStreamHeader* h, const mjStreamRange* r) {
   h->range = *r;
-  h->ranged = !(r->first == 0 && r->end == r->total);
+  h->ranged = 1;
 }
 
 // ---- header ------------------------------------------------------------------------------------

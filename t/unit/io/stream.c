@@ -685,3 +685,92 @@ Test(stream, rejects_count_outside_int) {
   free(b);
   mj_deleteModel(m);
 }
+
+// ---- ranges of a sharded run -------------------------------------------------------------------
+
+Test(stream, shard_blocks_partition_the_run) {
+  // for any total and n the blocks of shards 0..n-1 follow one another from 0 to total, sizes
+  // differing by at most one
+  for (int64_t total = 0; total <= 40; total++)
+    for (int64_t n = 1; n <= 45; n++) {
+      int64_t next = 0, lo = total, hi = 0;
+      for (int64_t i = 0; i < n; i++) {
+        int64_t first, end;
+        mj_rangeShard(total, i, n, &first, &end);
+        cr_assert_eq(first, next, "total %ld n %ld i %ld", (long)total, (long)n, (long)i);
+        cr_assert_geq(end, first);
+        lo = end - first < lo ? end - first : lo;
+        hi = end - first > hi ? end - first : hi;
+        next = end;
+      }
+      cr_assert_eq(next, total);
+      cr_assert_leq(hi - lo, 1);
+    }
+  // large counts do not overflow: the last block of 2^31 - 1 shards of 2^62 items
+  int64_t first, end, total = (int64_t)1 << 62, n = INT32_MAX;
+  mj_rangeShard(total, n - 1, n, &first, &end);
+  cr_assert_eq(end, total);
+  cr_assert_eq(first, (n - 1) * (total / n) + (n - 1) * (total % n) / n);
+}
+
+Test(stream, range_record_layout_and_checks) {
+  mjStreamRange r = {3, 5, 7, 11, 0x0123456789abcdefull, 0xfedcba9876543210ull}, back;
+  unsigned char b[mjRANGE_BYTES];
+  char err[256] = "";
+  mj_rangeEncode(&r, b);
+  cr_assert(!memcmp(b, "MJRANGE1", 8));
+  cr_assert_eq(le64(b + 8), 3);
+  cr_assert_eq(le64(b + 16), 5);
+  cr_assert_eq(le64(b + 24), 7);
+  cr_assert_eq(le64(b + 32), 11);
+  cr_assert_eq(le64(b + 40), r.run);
+  cr_assert_eq(le64(b + 48), r.build);
+  cr_assert_eq(le32(b + 56), 0);
+  cr_assert_eq(le32(b + 60), crc32cRef(b, 60));
+  cr_assert_eq(mj_rangeDecode(b, "p", &back, err, sizeof(err)), 0, "%s", err);
+  cr_assert(!memcmp(&back, &r, sizeof(r)));
+  // a changed byte, and ranges that are not ranges (with a valid CRC)
+  b[20] ^= 1;
+  cr_assert_eq(mj_rangeDecode(b, "p", &back, err, sizeof(err)), -1);
+  cr_assert_str_eq(err, "p: corrupt range record (bad CRC-32C)");
+  mjStreamRange bad[3] = {{5, 3, 7, 1, 0, 0}, {3, 8, 7, 1, 0, 0}, {-1, 3, 7, 1, 0, 0}};
+  for (int i = 0; i < 3; i++) {
+    mj_rangeEncode(&bad[i], b);
+    cr_assert_eq(mj_rangeDecode(b, "p", &back, err, sizeof(err)), -1);
+    cr_assert(strstr(err, "is not a range"), "%s", err);
+  }
+}
+
+Test(stream, ranged_header_round_trips) {
+  // a part's header: bit 31 of the mask, then the record; the reader gives both back and
+  // the frames follow as usual
+  mjModel* m = testModel();
+  char* buf = NULL;
+  size_t n;
+  FILE* f = open_memstream(&buf, &n);
+  mjStreamHeader h, back;
+  mj_streamInit(&h, m, mjSTREAM_STATE, "mem");
+  mjStreamRange r = {0, 2, 2, 1, 42, mj_buildFingerprint()};
+  mj_streamSetRange(&h, &r);
+  char err[256] = "";
+  cr_assert_eq(mj_streamWriteHeader(f, &h, err, sizeof(err)), 0, "%s", err);
+  mjData* d = mj_makeData(m);
+  fillData(m, d, 1);
+  cr_assert_eq(mj_streamWriteFrame(f, &h, d), 0);
+  fclose(f);
+  cr_assert_eq(n, 64 + 64 + 8 + 8 * (size_t)h.nvalue);
+  cr_assert_eq(le32((unsigned char*)buf + 56), mjSTREAM_STATE | mjSTREAM_RANGED);
+  cr_assert_eq(readHeader((unsigned char*)buf, n, &back, err), 0, "%s", err);
+  cr_assert(back.ranged);
+  cr_assert(!memcmp(&back.range, &r, sizeof(r)));
+  cr_assert_eq(back.mask, mjSTREAM_STATE);
+  int ok;
+  cr_assert_eq(readAll((unsigned char*)buf, n, m, err, &ok), 1, "%s", err);
+  cr_assert(ok);
+  // the record cut short
+  cr_assert_eq(readHeader((unsigned char*)buf, 100, &back, err), -1);
+  cr_assert_str_eq(err, "s.mjt: truncated range record (36 of 64 bytes)");
+  mj_deleteData(d);
+  free(buf);
+  mj_deleteModel(m);
+}
