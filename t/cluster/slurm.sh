@@ -14,7 +14,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
 PATH=$PATH:/usr/sbin:/sbin
 
 # ---- the cluster: munged, slurmctld and slurmd under $T --------------------------------------
-for c in setsid munged slurmctld slurmd sbatch sinfo squeue scancel scontrol; do
+for c in setsid munge munged slurmctld slurmd sbatch sinfo squeue scancel scontrol; do
   if ! command -v "$c" >/dev/null 2>&1; then
     echo "FAIL: t/cluster/slurm.sh: $c not found: install slurm-wlm and munge (scripts/deps.sh)"
     exit 1
