@@ -1,10 +1,10 @@
 // mjplan: trajectory optimization and model-predictive control by iLQG (MuJoCo MPC's planner)
-// on the exact Jacobians of the step, for a cost file (man 5 mjcost).
+// on the exact Jacobians of the step, or by predictive sampling, for a cost file (man 5 mjcost).
 //
 //   mjplan MODEL COST [--key K | --init STREAM] [--horizon SECONDS] [--timestep DT]
 //          [--iterations N] [--tol TOL] [--mpc -n STEPS [--replan P]] [--deriv analytic|fd]
-//          [--centered] [--eps E] [--rollouts N] [--threads N] [--log CSV] [--costs CSV]
-//          [--attribution CSV] [--quiet] [-o OUT]
+//          [--centered] [--eps E] [--planner ilqg|sampling [--seed S]] [--rollouts N]
+//          [--threads N] [--log CSV] [--costs CSV] [--attribution CSV] [--quiet] [-o OUT]
 //   mjplan --help | --version
 //
 // Offline (the default): iLQG from the initial state (the model's default, keyframe K, or the
@@ -13,14 +13,17 @@
 // as a state stream bound to MODEL: T frames, each a knot's time, qpos, qvel, act and the
 // control applied from it.  The planning timestep is the model's unless --timestep.
 // With --mpc: receding-horizon control.  The physics runs MODEL at its own timestep for STEPS
-// steps; every P steps (default 4) one iLQG iteration re-plans from the state at that step on
-// a planning copy (timestep --timestep, by default the task's agent_timestep; contacts made
-// differentiable as MuJoCo MPC does: solimp dmin 0), warm-started by the previous policy
-// shifted in time; the action of each step is the policy's at the step's state (feedback
+// steps; every P steps (default 4) one planning iteration (N with --iterations N) re-plans
+// from the state at that step on a planning copy (timestep --timestep, by default the task's
+// agent_timestep; for iLQG contacts made differentiable as MuJoCo MPC does: solimp dmin 0),
+// warm-started by the previous policy shifted in time; the action of each step is the policy's at the step's state (feedback
 // included).  The output is the executed trajectory: STEPS + 1 frames; simulation warnings of
 // the physics are counted and reported at the end, as mjstep reports them.
+// --planner sampling plans by predictive sampling (MuJoCo MPC's sampling planner, mj.h) instead
+// of iLQG: no derivatives; its noise is seeded by --seed.
 // The task's custom numerics give the defaults: agent_horizon (0.5 s), agent_timestep,
-// ilqg_num_rollouts (10).  Sensors the cost file adds are compiled into the planning model
+// ilqg_num_rollouts (10); for sampling sampling_trajectories (10), sampling_spline_points (10),
+// sampling_representation (2: cubic) and sampling_exploration (0.1).  Sensors the cost file adds are compiled into the planning model
 // (and the physics model used for the cost of each step); the output stays bound to MODEL.
 //
 // Exit status: 0 success, 2 usage or data error (no partial output file is left behind).
@@ -37,7 +40,8 @@
 static const char usageLines[] =
   "usage: mjplan MODEL COST [--key K | --init STREAM] [--horizon SECONDS] [--timestep DT]\n"
   "              [--iterations N] [--tol TOL] [--mpc -n STEPS [--replan P]]\n"
-  "              [--deriv analytic|fd] [--centered] [--eps E] [--rollouts N] [--threads N]\n"
+  "              [--deriv analytic|fd] [--centered] [--eps E]\n"
+  "              [--planner ilqg|sampling [--seed S]] [--rollouts N] [--threads N]\n"
   "              [--log CSV] [--costs CSV] [--attribution CSV] [--quiet] [-o OUT]\n"
   "       mjplan --help | --version\n";
 
@@ -53,7 +57,8 @@ static const char helpText[] =
   "  --horizon S       planning horizon in seconds (default: agent_horizon, else 0.5)\n"
   "  --timestep DT     planning timestep (default: offline the model's; --mpc the task's\n"
   "                    agent_timestep, else the model's)\n"
-  "  --iterations N    offline: at most N iterations (default 100)\n"
+  "  --iterations N    offline: at most N iterations (default 100); --mpc: N iterations\n"
+  "                    at every re-plan (default 1)\n"
   "  --tol TOL         offline: stop when 5 iterations in a row improve the return by less\n"
   "                    than TOL relative (default 1e-8)\n"
   "  --mpc             receding-horizon control for -n STEPS physics steps\n"
@@ -61,7 +66,12 @@ static const char helpText[] =
   "  --deriv M         analytic: the exact Jacobians (default); fd: MuJoCo's differences\n"
   "  --centered        fd: centered differences (default: forward, as MuJoCo MPC)\n"
   "  --eps E           fd: the perturbation (default 1e-6)\n"
-  "  --rollouts N      rollouts per iteration (default: ilqg_num_rollouts, else 10)\n"
+  "  --planner P       ilqg (the default) or sampling: predictive sampling, MuJoCo MPC's\n"
+  "                    sampling planner (spline of sampling_spline_points values, noise\n"
+  "                    sampling_exploration of half the control range)\n"
+  "  --seed S          sampling: the noise's seed (default 0)\n"
+  "  --rollouts N      rollouts per iteration, 2 to 128 (default: ilqg_num_rollouts or\n"
+  "                    sampling_trajectories, else 10)\n"
   "  --threads N       planning threads (the results do not depend on N; default 1)\n"
   "  --log CSV         one row per planning iteration: timings, regularization, step, cost\n"
   "  --costs CSV       the stage cost and its terms at every knot (offline) or step (--mpc)\n"
@@ -81,6 +91,7 @@ static struct {
   mjData* d;
   mjOutFile out, log, costs, attr;
   int open[4];
+  int sampling;             // predictive sampling instead of iLQG
 } run;
 
 // release everything; the outputs not committed are removed
@@ -232,6 +243,13 @@ static void attribution(FILE* f, int it, long step) {
 
 // ---- the runs ----------------------------------------------------------------------------------
 
+// one planning iteration of the planner chosen; 0, or -1 and a message
+static int iterate(char* err, int errsz) {
+  if (!run.sampling) return mjp_optimize(run.p, err, errsz);
+  mjp_sample(run.p);
+  return 0;
+}
+
 // the planning copy: MODEL with the cost's sensors at timestep dt; with differentiable, every
 // joint's, geom's and pair's solimp dmin 0 (MuJoCo MPC's planning change)
 static mjModel* planningModel(mjtNum dt, int differentiable) {
@@ -255,7 +273,7 @@ static void offline(int iterations, double tol, int quiet, FILE* out, FILE* log,
   int flat = 0, it = 0;
   double start = tool_seconds();
   for (; it < iterations && flat < 5; it++) {
-    if (mjp_optimize(run.p, err, sizeof(err))) eprintf("iteration %d: %s", it, err);
+    if (iterate(err, sizeof(err))) eprintf("iteration %d: %s", it, err);
     const mjpStats* s = mjp_stats(run.p);
     if (log) logRow(log, it, 0, run.d->time, s);
     if (attr) attribution(attr, it, 0);
@@ -290,8 +308,10 @@ static void offline(int iterations, double tol, int quiet, FILE* out, FILE* log,
   }
 }
 
-// --mpc: n physics steps, re-planning every P steps from the state at that step
-static void mpc(long n, int P, int quiet, FILE* out, FILE* log, FILE* costs, FILE* attr) {
+// --mpc: n physics steps, re-planning every P steps from the state at that step by `iters`
+// planning iterations
+static void mpc(long n, int P, int iters, int quiet, FILE* out, FILE* log, FILE* costs,
+                FILE* attr) {
   char err[1024];
   const mjModel* m = run.mp;
   mjData* d = run.d;
@@ -324,9 +344,9 @@ static void mpc(long n, int P, int quiet, FILE* out, FILE* log, FILE* costs, FIL
     total += mjp_costValue(run.cost, r);
     if (costs) costsRow(costs, i, tm, r, r + nr);
 
-    // one planning iteration
-    if (i % P == 0) {
-      if (mjp_optimize(run.p, err, sizeof(err))) eprintf("step %ld: %s", i, err);
+    // the planning iterations
+    for (int k = 0; i % P == 0 && k < iters; k++) {
+      if (iterate(err, sizeof(err))) eprintf("step %ld: %s", i, err);
       const mjpStats* s = mjp_stats(run.p);
       if (log) logRow(log, it, i, tm, s);
       if (attr) attribution(attr, it, i);
@@ -354,8 +374,9 @@ int main(int argc, char** argv) {
   const char* model = NULL, *costfile = NULL, *key = NULL, *init = NULL, *out = "-";
   const char* logfile = NULL, *costsfile = NULL, *attrfile = NULL;
   double horizon = -1, dt = -1, tol = 1e-8, eps = 1e-6;
-  int iterations = 100, ismpc = 0, P = 4, fd = 0, centered = 0, rollouts = -1, threads = 1;
-  int quiet = 0;
+  int iterations = -1, ismpc = 0, P = 4, fd = 0, centered = 0, rollouts = -1, threads = 1;
+  int quiet = 0, seedGiven = 0;
+  uint64_t seed = 0;
   long n = -1;
   for (int i = 1; i < argc; i++) {
     const char* s = argv[i];
@@ -377,7 +398,15 @@ int main(int argc, char** argv) {
       else if (strcmp(s, "analytic")) usageError("--deriv: analytic or fd, not '%s'", s);
     } else if (!strcmp(s, "--centered")) centered = 1;
     else if (!strcmp(s, "--eps") && more) eps = number(s, argv[++i], 1e-15, 1);
-    else if (!strcmp(s, "--rollouts") && more) rollouts = (int)number(s, argv[++i], 2, 32);
+    else if (!strcmp(s, "--rollouts") && more) rollouts = (int)number(s, argv[++i], 2, 128);
+    else if (!strcmp(s, "--planner") && more) {
+      s = argv[++i];
+      run.sampling = !strcmp(s, "sampling");
+      if (!run.sampling && strcmp(s, "ilqg")) usageError("--planner: ilqg or sampling, not '%s'", s);
+    } else if (!strcmp(s, "--seed") && more) {
+      seed = (uint64_t)number(s, argv[++i], 0, 9007199254740992.0);
+      seedGiven = 1;
+    }
     else if (!strcmp(s, "--threads") && more) threads = (int)number(s, argv[++i], 1, 64);
     else if (!strcmp(s, "--log") && more) logfile = argv[++i];
     else if (!strcmp(s, "--costs") && more) costsfile = argv[++i];
@@ -393,6 +422,9 @@ int main(int argc, char** argv) {
   if (key && init) usageError("--key and --init both give the initial state: choose one");
   if (ismpc != (n >= 0)) usageError(ismpc ? "--mpc needs -n STEPS" : "-n is for --mpc");
   if ((centered || eps != 1e-6) && !fd) usageError("--centered and --eps are for --deriv fd");
+  if (run.sampling && (fd || attrfile))
+    usageError("--deriv and --attribution are for iLQG: predictive sampling takes no derivatives");
+  if (seedGiven && !run.sampling) usageError("--seed is for --planner sampling");
 
   // the models and the cost
   char err[1024];
@@ -409,14 +441,21 @@ int main(int argc, char** argv) {
   // the planning copy and the planner
   if (dt < 0) dt = ismpc ? numeric(run.m, "agent_timestep", run.m->opt.timestep) : run.m->opt.timestep;
   if (horizon < 0) horizon = numeric(run.m, "agent_horizon", 0.5);
-  if (rollouts < 0) rollouts = (int)numeric(run.m, "ilqg_num_rollouts", 10);
+  if (rollouts < 0)
+    rollouts = (int)numeric(run.m, run.sampling ? "sampling_trajectories" : "ilqg_num_rollouts", 10);
+  if (rollouts < 2 || rollouts > 128) eprintf("%s: %d rollouts: between 2 and 128", model, rollouts);
   double knots = horizon / dt + 1;
   int T = (int)(ismpc ? fmax(fmin(knots, 512), 2) : fmax(knots, 2));
   if (!ismpc && knots > 100000) eprintf("--horizon %g at timestep %g: too many knots", horizon, dt);
-  run.mplan = planningModel(dt, ismpc);
+  run.mplan = planningModel(dt, ismpc && !run.sampling);
   if (mjp_bindCost(run.cost, run.mplan, err, sizeof(err))) eprintf("%s", err);
   run.p = mjp_makePlanner(run.mplan, run.cost, T, rollouts, threads, fd, centered, eps, err, sizeof(err));
   if (!run.p) eprintf("%s", err);
+  if (run.sampling &&
+      mjp_setSampling(run.p, (int)fmin(numeric(run.m, "sampling_spline_points", 10), T),
+                      (int)numeric(run.m, "sampling_representation", mjSPLINE_CUBIC),
+                      numeric(run.m, "sampling_exploration", 0.1), seed, err, sizeof(err)))
+    eprintf("%s: sampling: %s", model, err);
   mjtNum* u0 = emalloc(sizeof(mjtNum) * (size_t)(T * run.m->nu + 1));
   for (int t = 0; t < T; t++) memcpy(u0 + t * run.m->nu, run.d->ctrl, sizeof(mjtNum) * run.m->nu);
   mjp_setState(run.p, run.d);
@@ -430,8 +469,8 @@ int main(int argc, char** argv) {
   FILE* fa = attrfile ? openOut(3, attrfile) : NULL;
   if (fl) logHeader(fl);
   if (fa) fputs("iteration,step,knot,term,max_dx,max_du\n", fa);
-  if (ismpc) mpc(n, P, quiet, fo, fl, fc, fa);
-  else offline(iterations, tol, quiet, fo, fl, fc, fa);
+  if (ismpc) mpc(n, P, iterations < 0 ? 1 : iterations, quiet, fo, fl, fc, fa);
+  else offline(iterations < 0 ? 100 : iterations, tol, quiet, fo, fl, fc, fa);
   if (fa) closeOut(3);
   if (fc) closeOut(2);
   if (fl) closeOut(1);

@@ -1195,6 +1195,27 @@ int mjp_evaluate(mjPlanner* p, const mjtNum* u, mjtNum* J, mjtNum* grad, char* e
 // differences and from the exact ones, in dx[k] and du[k]; 0, or -1 and a message
 int mjp_compareDerivatives(mjPlanner* p, int t, mjtNum* dx, mjtNum* du, char* err, int errsz);
 
+// ---- predictive sampling (lib/plan/sampling.c): MuJoCo MPC's sampling planner ----------------
+// The policy is a spline of `points` values per actuator over the horizon (from the start time
+// to the last knot), interpolated by mjSPLINE_ZERO (hold), _LINEAR or _CUBIC (Hermite, the
+// tangents finite differences of the neighbours).  An iteration (mjp_sample) shifts it to the
+// start time (resampled), rolls out the nominal and N-1 candidates whose values carry normal
+// noise of standard deviation exploration x half the control range (exploration alone for
+// unlimited actuators; values clamped to ctrlrange), drawn from counter-based streams keyed by
+// (seed, iteration, candidate), and keeps the one of the lowest return as the policy (no
+// feedback).  The planner's own iLQG settings (derivatives, regularization) are not used.
+enum { mjSPLINE_ZERO = 0, mjSPLINE_LINEAR = 1, mjSPLINE_CUBIC = 2 };
+
+// make p a sampling planner (points >= 1, interp mjSPLINE_*, exploration >= 0); its spline
+// starts from the current policy's actions at the next iteration; 0, or -1 and a message
+int mjp_setSampling(mjPlanner* p, int points, int interp, mjtNum exploration, uint64_t seed,
+                    char* err, int errsz);
+
+// one predictive sampling iteration from the start state (mjp_stats: t_nominal the rollouts,
+// cost_nominal the nominal's return, cost the winner's, improvement their difference)
+void mjp_sample(mjPlanner* p);
+
+
 // the policy's action at d's state and time: actions, reference states and feedback gains
 // linear in time between the knots, clamped to ctrlrange
 void mjp_action(const mjPlanner* p, const mjData* d, mjtNum* u);

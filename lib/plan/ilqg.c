@@ -30,60 +30,8 @@
 #include "util/util.h"
 #include "util/util_file.h"
 
-#define MAXTHREAD 64
-#define MAXROLLOUT 32
-#define MINREG 1e-6
-#define MAXREG 1e6
-#define FAILCOST 1e6
-
-// one trajectory of the planning model
-typedef struct {
-  mjtNum* times;            // T
-  mjtNum* x;                // T x ns: qpos, qvel, act
-  mjtNum* warm;             // T x nv: qacc_warmstart before each step
-  mjtNum* u;                // T x nu
-  mjtNum* r;                // T x nr
-  mjtNum J;                 // the return
-} Traj;
-
-struct mjPlanner_ {
-  const mjModel* m;
-  const mjCost* c;
-  int T, nthread, fd, centered, N;
-  mjtNum eps;
-  int nq, nv, na, nu, nx, ns, nr, nsd;
-
-  // the start state
-  mjtNum time0;
-  mjtNum* x0;               // ns
-  mjtNum* warm0;            // nv
-  mjtNum* mocap;            // nmocap x 7: positions then quaternions
-
-  // the policy: a trajectory and its feedback gains (T x nu x nx)
-  Traj plan;
-  mjtNum* K;
-
-  // this iteration
-  Traj cand[MAXROLLOUT];    // candidates of the rollouts
-  mjtNum alpha[MAXROLLOUT]; // their scalings / step sizes
-  Traj nom;                 // the nominal trajectory
-  mjtNum* A, *B, *Rx, *Ru;  // per knot
-  mjtNum* cx, *cu, *cxx, *cxu, *cuu;
-  mjtNum* Kn, *du;          // the backward pass's gains and steps
-  mjtNum dV[2];
-  mjtNum mu, rate;
-  const mjtNum* open;       // the actions of an open-loop rollout (mjp_evaluate)
-
-  // per thread: data, sensor Jacobians, scratch
-  mjData* d[MAXTHREAD];
-  mjtNum* C[MAXTHREAD], *D[MAXTHREAD], *scratch[MAXTHREAD];
-  char err[MAXTHREAD][256];
-
-  mjpStats stats;
-};
-
 // seconds of a monotonic clock
-static double now(void) {
+double mjp_now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
@@ -104,7 +52,7 @@ static int trajAlloc(Traj* t, const mjPlanner* p) {
 static void trajFree(Traj* t) { free(t->times), free(t->x), free(t->warm), free(t->u), free(t->r); }
 
 // dst = src (same planner)
-static void trajCopy(Traj* dst, const Traj* src, const mjPlanner* p) {
+void mjp_trajCopy(Traj* dst, const Traj* src, const mjPlanner* p) {
   memcpy(dst->times, src->times, sizeof(mjtNum) * p->T);
   memcpy(dst->x, src->x, sizeof(mjtNum) * p->T * p->ns);
   memcpy(dst->warm, src->warm, sizeof(mjtNum) * p->T * p->nv);
@@ -124,7 +72,7 @@ void mjp_deletePlanner(mjPlanner* p) {
   }
   free(p->x0), free(p->warm0), free(p->mocap), free(p->K), free(p->A), free(p->B), free(p->Rx);
   free(p->Ru), free(p->cx), free(p->cu), free(p->cxx), free(p->cxu), free(p->cuu), free(p->Kn);
-  free(p->du);
+  free(p->du), free(p->stimes), free(p->svals), free(p->sold), free(p->sparam), free(p->sact);
   free(p);
 }
 
@@ -333,12 +281,10 @@ static void setKnot(const mjPlanner* p, mjData* d, int t) {
   mju_copy(d->ctrl, p->nom.u + t * p->nu, p->nu);
 }
 
-// how a rollout chooses its actions
-enum { ROLL_POLICY, ROLL_LINE, ROLL_OPEN };
-
-// roll out candidate i from the start state: ROLL_POLICY the policy (continuous time,
-// feedback scaled by alpha_i), ROLL_LINE the line search's u_t = nominal + alpha_i du_t +
-// K_t (x - xnom), ROLL_OPEN the actions p->open (open loop), clamped to ctrlrange
+// roll out candidate i from the start state: mjROLL_POLICY the policy (continuous time,
+// feedback scaled by alpha_i), mjROLL_LINE the line search's u_t = nominal + alpha_i du_t +
+// K_t (x - xnom), mjROLL_OPEN the actions p->open (open loop), mjROLL_SAMPLE candidate i's
+// actions p->sact, clamped to ctrlrange
 static void rollout(mjPlanner* p, int th, int i, int mode) {
   const mjModel* m = p->m;
   mjData* d = p->d[th];
@@ -364,10 +310,10 @@ static void rollout(mjPlanner* p, int th, int i, int mode) {
       residualAt(p, d, tr->r + t * nr, x, d->time, u);
       break;
     }
-    if (mode == ROLL_OPEN) {
-      mju_copy(u, p->open + t * nu, nu);
+    if (mode == mjROLL_OPEN || mode == mjROLL_SAMPLE) {
+      mju_copy(u, mode == mjROLL_OPEN ? p->open + t * nu : p->sact + ((size_t)i * T + t) * nu, nu);
       clampCtrl(m, u);
-    } else if (mode == ROLL_LINE) {
+    } else if (mode == mjROLL_LINE) {
       stateDiff(p, dx, x, p->nom.x + t * ns);
       mju_mulMatVec(u, p->Kn + t * nu * p->nx, dx, nu, p->nx);
       mju_addTo(u, p->nom.u + t * nu, nu);
@@ -389,11 +335,23 @@ static void rollout(mjPlanner* p, int th, int i, int mode) {
   tr->J = fail || !isfinite(J) ? FAILCOST : J / T;
 }
 
-static void nominalRollout(mjPlanner* p, int th, int i) { rollout(p, th, i, ROLL_POLICY); }
-static void lineRollout(mjPlanner* p, int th, int i) { rollout(p, th, i, ROLL_LINE); }
+// the rollouts of each mode, as parallel loop bodies
+static void nominalRollout(mjPlanner* p, int th, int i) { rollout(p, th, i, mjROLL_POLICY); }
+static void lineRollout(mjPlanner* p, int th, int i) { rollout(p, th, i, mjROLL_LINE); }
+static void sampleRollout(mjPlanner* p, int th, int i) { rollout(p, th, i, mjROLL_SAMPLE); }
+
+void mjp_rollouts(mjPlanner* p, int mode) {
+  static void (*const body[4])(mjPlanner*, int, int) = {nominalRollout, lineRollout, NULL,
+                                                        sampleRollout};
+  parallel(p, p->N, body[mode]);
+}
+
+void mjp_policyOpen(const mjPlanner* p, mjtNum* u, mjtNum tm, mjtNum* scratch) {
+  policyAction(p, u, NULL, tm, 0, scratch);
+}
 
 // the candidate of the lowest finite return, scanning from the last (strictly lower wins)
-static int bestRollout(const mjPlanner* p) {
+int mjp_bestRollout(const mjPlanner* p) {
   int best = -1;
   for (int i = p->N - 1; i >= 0; i--)
     if (isfinite(p->cand[i].J) && (best < 0 || p->cand[i].J < p->cand[best].J)) best = i;
@@ -540,23 +498,23 @@ int mjp_optimize(mjPlanner* p, char* err, int errsz) {
   mjpStats* st = &p->stats;
   memset(st, 0, sizeof(*st));
   int T = p->T;
-  double t0 = now();
+  double t0 = mjp_now();
 
   // 1. nominal rollouts of the policy
-  parallel(p, p->N, nominalRollout);
-  int best = bestRollout(p);
-  trajCopy(&p->nom, p->cand + best, p);
-  double t1 = now();
+  mjp_rollouts(p, mjROLL_POLICY);
+  int best = mjp_bestRollout(p);
+  mjp_trajCopy(&p->nom, p->cand + best, p);
+  double t1 = mjp_now();
   st->t_nominal = t1 - t0;
 
   // 2. derivatives at every knot
   if (allKnotDerivatives(p, err, errsz)) return -1;
-  double t12 = now();
+  double t12 = mjp_now();
   st->t_deriv = t12 - t1;
 
   // 3. the cost's derivatives
   parallel(p, T, knotCost);
-  double t2 = now();
+  double t2 = mjp_now();
   st->t_costderiv = t2 - t12;
 
   // 4. backward pass, raising mu on failure
@@ -568,21 +526,21 @@ int mjp_optimize(mjPlanner* p, char* err, int errsz) {
       p->mu = mju_minc(mju_maxc(p->mu * p->rate, MINREG), MAXREG);
     }
   }
-  double t3 = now();
+  double t3 = mjp_now();
   st->t_backward = t3 - t2;
   st->cost_nominal = p->nom.J;
   if (!ok) {
     // no update: the policy rolled out is kept
-    trajCopy(&p->plan, &p->nom, p);
+    mjp_trajCopy(&p->plan, &p->nom, p);
     st->cost = p->nom.J, st->mu = p->mu, st->alpha = 0;
-    st->t_total = now() - t0;
+    st->t_total = mjp_now() - t0;
     return 0;
   }
 
   // 5. line search
-  parallel(p, p->N, lineRollout);
-  best = bestRollout(p);
-  double t4 = now();
+  mjp_rollouts(p, mjROLL_LINE);
+  best = mjp_bestRollout(p);
+  double t4 = mjp_now();
   st->t_line = t4 - t3;
 
   // 6. regularization by the improvement against the expected one
@@ -595,11 +553,11 @@ int mjp_optimize(mjPlanner* p, char* err, int errsz) {
   else if (z < 0.1 || a < 0.06) scaleRegularization(p, 2);
 
   // 7. the winner is the policy, with the new gains
-  trajCopy(&p->plan, p->cand + best, p);
+  mjp_trajCopy(&p->plan, p->cand + best, p);
   mju_copy(p->K, p->Kn, T * p->nu * p->nx);
   st->cost = p->cand[best].J, st->mu = p->mu, st->alpha = a, st->improvement = improvement;
   st->expected = expected;
-  st->t_total = now() - t0;
+  st->t_total = mjp_now() - t0;
   return 0;
 }
 
@@ -619,12 +577,12 @@ int mjp_evaluate(mjPlanner* p, const mjtNum* u, mjtNum* J, mjtNum* grad, char* e
   mju_copy(uT, u, (T - 1) * nu);
   mju_copy(uT + (T - 1) * nu, u + (T - 2) * nu, nu);
   p->open = uT;
-  rollout(p, 0, 0, ROLL_OPEN);
+  rollout(p, 0, 0, mjROLL_OPEN);
   p->open = NULL;
   free(uT);
   *J = p->cand[0].J;
   if (!grad) return 0;
-  trajCopy(&p->nom, p->cand, p);
+  mjp_trajCopy(&p->nom, p->cand, p);
   if (allKnotDerivatives(p, err, errsz)) return -1;
   parallel(p, T, knotCost);
   mjtNum* lam = p->scratch[0], *tmp = lam + nx;

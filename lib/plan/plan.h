@@ -1,6 +1,6 @@
 // plan.h: the pieces of the planner shared by its files (the cost in lib/plan/cost.c, the
-// norms in lib/plan/norm.c, iLQG in lib/plan/ilqg.c); the public mjp_ functions are declared
-// in mj.h.
+// norms in lib/plan/norm.c, iLQG in lib/plan/ilqg.c, predictive sampling in
+// lib/plan/sampling.c); the public mjp_ functions are declared in mj.h.
 #ifndef MJ_PLAN_H
 #define MJ_PLAN_H
 
@@ -33,5 +33,92 @@ mjtNum mjp_norm(int t, const mjtNum* x, int n, const mjtNum* p, mjtNum* g, mjtNu
 #define mjMAXBOXQP 64
 int mjp_boxQP(mjtNum* x, mjtNum* R, int* free, const mjtNum* H, const mjtNum* g, int n,
               const mjtNum* lo, const mjtNum* hi);
+
+// ---- the planner: its state, shared by ilqg.c (iLQG) and sampling.c (predictive sampling) ----
+
+#define MAXTHREAD 64
+#define MAXROLLOUT 128
+#define MINREG 1e-6
+#define MAXREG 1e6
+#define FAILCOST 1e6
+
+// one trajectory of the planning model
+typedef struct {
+  mjtNum* times;            // T
+  mjtNum* x;                // T x ns: qpos, qvel, act
+  mjtNum* warm;             // T x nv: qacc_warmstart before each step
+  mjtNum* u;                // T x nu
+  mjtNum* r;                // T x nr
+  mjtNum J;                 // the return
+} Traj;
+
+struct mjPlanner_ {
+  const mjModel* m;
+  const mjCost* c;
+  int T, nthread, fd, centered, N;
+  mjtNum eps;
+  int nq, nv, na, nu, nx, ns, nr, nsd;
+
+  // the start state
+  mjtNum time0;
+  mjtNum* x0;               // ns
+  mjtNum* warm0;            // nv
+  mjtNum* mocap;            // nmocap x 7: positions then quaternions
+
+  // the policy: a trajectory and its feedback gains (T x nu x nx)
+  Traj plan;
+  mjtNum* K;
+
+  // this iteration
+  Traj cand[MAXROLLOUT];    // candidates of the rollouts
+  mjtNum alpha[MAXROLLOUT]; // their scalings / step sizes
+  Traj nom;                 // the nominal trajectory
+  mjtNum* A, *B, *Rx, *Ru;  // per knot
+  mjtNum* cx, *cu, *cxx, *cxu, *cuu;
+  mjtNum* Kn, *du;          // the backward pass's gains and steps
+  mjtNum dV[2];
+  mjtNum mu, rate;
+  const mjtNum* open;       // the actions of an open-loop rollout (mjp_evaluate)
+
+  // predictive sampling (sampling.c): the nominal spline, its candidates' actions
+  int npoint, interp;       // spline points, interpolation (mjSPLINE_*)
+  mjtNum explore;           // noise: this fraction of half the control range
+  uint64_t seed;            // the noise's seed
+  long iter;                // sampling iterations so far (the noise's counter)
+  int spline;               // the nominal spline holds the policy
+  mjtNum* stimes;           // npoint: the nominal spline's times
+  mjtNum* svals;            // npoint x nu: its values
+  mjtNum* sold;             // npoint x (1 + nu): the previous spline's times, values
+  mjtNum* sparam;           // N x npoint x nu: the candidates' values
+  mjtNum* sact;             // N x T x nu: the candidates' actions at the knots
+
+  // per thread: data, sensor Jacobians, scratch
+  mjData* d[MAXTHREAD];
+  mjtNum* C[MAXTHREAD], *D[MAXTHREAD], *scratch[MAXTHREAD];
+  char err[MAXTHREAD][256];
+
+  mjpStats stats;
+};
+
+// seconds of a monotonic clock
+double mjp_now(void);
+
+// dst = src (trajectories of planner p)
+void mjp_trajCopy(Traj* dst, const Traj* src, const mjPlanner* p);
+
+// how a rollout chooses its actions: the policy (feedback scaled by alpha_i), the line search
+// (nominal + alpha_i du + K dx), open loop (p->open), or candidate i's actions (p->sact)
+enum { mjROLL_POLICY, mjROLL_LINE, mjROLL_OPEN, mjROLL_SAMPLE };
+
+// the N rollouts of mode mjROLL_POLICY, _LINE or _SAMPLE from the start state, on the
+// planner's threads: cand[i]
+void mjp_rollouts(mjPlanner* p, int mode);
+
+// the candidate of the lowest finite return
+int mjp_bestRollout(const mjPlanner* p);
+
+// the policy's action at time tm without feedback (actions linear in time between the plan's
+// knots), clamped to ctrlrange; scratch as policyAction's
+void mjp_policyOpen(const mjPlanner* p, mjtNum* u, mjtNum tm, mjtNum* scratch);
 
 #endif

@@ -95,19 +95,25 @@ shardPid() {
   done
 }
 
+# run $cmd in the background, kill shard $1 (i/n) with SIGTERM once it runs, wait: the run
+# fails with exit 2
+killShard() {
+  eval "$cmd" >out 2>err &
+  job=$!
+  pid=$(shardPid "$1")
+  holds -n "$pid"
+  [ -z "$pid" ] || kill -TERM "$pid"
+  wait $job
+  holds $? -eq 2
+}
+
 # a long run (1e6 steps, every 10^5th frame kept), 3 shards by the file route; shard 1 killed
 # with SIGTERM mid-way: the run fails naming it, no shard-1 here or on a host, the others kept
 long="$batch -n 1000000 --every 100000 --threads 1"
 mjstep arm.mjb --batch starts.mjt -n 1000000 --every 100000 -o single.long.mjt
 rm -rf hosts log merged.mjt
 cmd="$mjp -n 3 $ship --joblog log --files -o merged.mjt -- $long"
-eval "$cmd" >out 2>err &
-job=$!
-pid=$(shardPid 1/3)
-holds -n "$pid"
-[ -z "$pid" ] || kill -TERM "$pid"
-wait $job
-holds $? -eq 2
+killShard 1/3
 has err "^mjparallel: 1 of 3 shards failed (joblog log); rerun with --resume-failed"
 holds ! -e merged.mjt
 holds ! -e shard-1
@@ -125,13 +131,7 @@ holds ! -e shard-0
 # the stdout route loses a killed shard's run: exit 2 and no output
 rm -f merged.mjt
 cmd="$mjp -n 3 $ship -o merged.mjt -- $long"
-eval "$cmd" >out 2>err &
-job=$!
-pid=$(shardPid 2/3)
-holds -n "$pid"
-[ -z "$pid" ] || kill -TERM "$pid"
-wait $job
-holds $? -eq 2
+killShard 2/3
 has err "^mjparallel: 1 of 3 shards failed; merged.mjt not written"
 holds ! -e merged.mjt
 

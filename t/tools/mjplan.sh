@@ -91,6 +91,31 @@ has steps.csv '^step,time,cost,Vertical,Centered,Velocity,Control$'
 run 0 '"$BIN/mjstep" "$mpc/cartpole/task.xml" --key home --ctrl cart.mjt -n 3000 --fields time,qpos,qvel,act,ctrl -o replay.mjt'
 run 0 'cmp cart.mjt replay.mjt'
 
+# ---- predictive sampling: the cartpole held near the center, upright; threads and seeds ---------
+run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 3000 --planner sampling --quiet -o samp.mjt'
+run 0 '"$BIN/mjdump" samp.mjt'
+# the last second: the cart within 0.15 of 0, the pole within 0.1 rad of upright (the spline
+# of 10 points and the task's noise hold it less tightly than iLQG's feedback)
+holds "$(awk -F, 'NR > 2002 && ($2^2 > 0.0225 || $3^2 > 0.01) { bad++ } END { print bad + 0 }' out)" = 0
+run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 200 --planner sampling --threads 2 --quiet -o samp2.mjt'
+run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 200 --planner sampling --quiet -o samp1.mjt'
+run 0 'cmp samp1.mjt samp2.mjt'
+run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 200 --planner sampling --seed 1 --quiet -o samp3.mjt'
+run 1 'cmp -s samp1.mjt samp3.mjt'
+run 0 '"$BIN/mjstep" "$mpc/cartpole/task.xml" --key home --ctrl samp1.mjt -n 200 --fields time,qpos,qvel,act,ctrl -o sreplay.mjt'
+run 0 'cmp samp1.mjt sreplay.mjt'
+# --iterations in --mpc: that many iterations at each re-plan (8 steps, every 4th: 2 x 3 rows)
+run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 8 --iterations 3 --planner sampling --log slog.csv --quiet -o /dev/null'
+holds "$(wc -l <slog.csv)" -eq 7
+holds "$(cut -d, -f2 slog.csv | tr '\n' ' ')" = "step 0 0 0 4 4 4 "
+run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --seed 1 -o none.mjt'
+has err '^mjplan: --seed is for --planner sampling$'
+run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --planner sampling --deriv fd -o none.mjt'
+has err '^mjplan: --deriv and --attribution are for iLQG'
+run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --planner cem -o none.mjt'
+has err "^mjplan: --planner: ilqg or sampling, not 'cem'$"
+holds ! -e none.mjt
+
 # ---- errors: one line naming the file and line, exit 2, no output -------------------------------
 printf 'term Vertical\n  r pole_zaxis[2] * qpos[0]\n' >bad.cost
 run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" bad.cost -o none.mjt'

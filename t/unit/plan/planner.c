@@ -1,9 +1,12 @@
-// t/unit/plan/ilqg.c: the cost and the planner (lib/plan/cost.c, lib/plan/ilqg.c) on a cart
-// with a pole (slide and hinge, no contact).  Independent checks: the residual's Jacobians
-// against central differences of the residual along the state and controls; the return's
-// exact gradient along the actions (mjp_evaluate) against central differences of open-loop
-// rollouts; iLQG's iterations never raising the return and reaching the goal; the same plan
-// on one thread and on two; bad cost files refused with their line.
+// t/unit/plan/planner.c: the cost and the planners (lib/plan/cost.c, ilqg.c, sampling.c) on a
+// cart with a pole (slide and hinge, no contact).  Independent checks: the residual's
+// Jacobians against central differences of the residual along the state and controls; the
+// return's exact gradient along the actions (mjp_evaluate) against central differences of
+// open-loop rollouts; iLQG's iterations never raising the return and reaching the goal; the
+// same plan on one thread and on two; predictive sampling's splines reproducing straight
+// lines, its iterations at a fixed start never raising the return (the shift is exact there),
+// the same plan on one thread and two, the noise a function of the seed; bad cost files
+// refused with their line.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -175,6 +178,86 @@ Test(planner, convergesAndThreadsAgree, .init = setup, .fini = teardown) {
   cr_assert(fabs(x[0] + 0.6 * sin(x[1]) - 0.5) < 0.05, "tip x %g", x[0] + 0.6 * sin(x[1]));
   mjp_deletePlanner(p[0]);
   mjp_deletePlanner(p[1]);
+}
+
+// a sampling planner of 101 knots and 8 rollouts on nthread threads at the keyframe, with
+// actions linear in time from (-0.5, 0.2) to (0.5, -0.2)
+static mjPlanner* samplingPlanner(int nthread, int interp, mjtNum explore, uint64_t seed) {
+  char err[512] = "";
+  mjPlanner* p = mjp_makePlanner(model, cost, 101, 8, nthread, 0, 0, 1e-6, err, sizeof(err));
+  cr_assert(p, "%s", err);
+  cr_assert(!mjp_setSampling(p, 6, interp, explore, seed, err, sizeof(err)), "%s", err);
+  mjData* d = mj_makeData(model);
+  mj_resetDataKeyframe(model, d, 0);
+  mjp_setState(p, d);
+  mj_deleteData(d);
+  mjtNum u[101 * 2];
+  for (int t = 0; t < 101; t++) u[2 * t] = -0.5 + t / 100.0, u[2 * t + 1] = 0.2 - 0.4 * t / 100.0;
+  mjp_setActions(p, u);
+  return p;
+}
+
+// without noise, the splines through points on a straight line are that line: the plan's
+// actions are the ones set, for linear and cubic interpolation (zero-order holds steps), up
+// to the fifth spline point for linear (knot 80: the last point is the policy's at the last
+// knot, which repeats the action before it), the fourth for cubic (whose tangent at the fifth
+// sees the last)
+Test(sampling, splinesReproduceLines, .init = setup, .fini = teardown) {
+  for (int interp = mjSPLINE_LINEAR; interp <= mjSPLINE_CUBIC; interp++) {
+    mjPlanner* p = samplingPlanner(1, interp, 0, 0);
+    mjp_sample(p);
+    const mjtNum* u;
+    mjp_plan(p, NULL, NULL, &u);
+    for (int t = 0; t <= (interp == mjSPLINE_LINEAR ? 80 : 60); t++) {
+      cr_assert_float_eq(u[2 * t], -0.5 + t / 100.0, 1e-12, "interp %d knot %d", interp, t);
+      cr_assert_float_eq(u[2 * t + 1], 0.2 - 0.4 * t / 100.0, 1e-12, "interp %d knot %d", interp, t);
+    }
+    cr_assert_eq(mjp_stats(p)->improvement, 0);
+    mjp_deletePlanner(p);
+  }
+}
+
+// at a fixed start the spline's shift is the identity, so the next nominal is the last
+// winner: its return is the winner's, and the returns never rise; one thread and two give the
+// same plan bit for bit, another seed another plan
+Test(sampling, improvesAndThreadsAgree, .init = setup, .fini = teardown) {
+  mjtNum J[3], first[3];
+  const mjtNum* u[3];
+  mjPlanner* p[3] = {samplingPlanner(1, mjSPLINE_CUBIC, 0.3, 7),
+                     samplingPlanner(2, mjSPLINE_CUBIC, 0.3, 7),
+                     samplingPlanner(1, mjSPLINE_CUBIC, 0.3, 8)};
+  for (int k = 0; k < 3; k++) {
+    mjtNum last = INFINITY;
+    for (int it = 0; it < 30; it++) {
+      mjp_sample(p[k]);
+      const mjpStats* s = mjp_stats(p[k]);
+      if (it) cr_assert_eq(s->cost_nominal, last, "iteration %d", it);
+      else first[k] = s->cost_nominal;
+      cr_assert(s->cost <= s->cost_nominal);
+      last = s->cost;
+    }
+    J[k] = mjp_plan(p[k], NULL, NULL, &u[k]);
+  }
+  // the samples found better actions than the line: at least 10% less
+  cr_assert(J[0] < 0.9 * first[0], "return %g from %g", J[0], first[0]);
+  cr_assert_eq(J[0], J[1]);
+  cr_assert(!memcmp(u[0], u[1], sizeof(mjtNum) * 101 * 2));
+  cr_assert(memcmp(u[0], u[2], sizeof(mjtNum) * 101 * 2));
+  for (int k = 0; k < 3; k++) mjp_deletePlanner(p[k]);
+}
+
+// bad settings: one-line messages
+Test(sampling, settingErrors, .init = setup, .fini = teardown) {
+  char err[512];
+  mjPlanner* p = mjp_makePlanner(model, cost, 11, 4, 1, 0, 0, 1e-6, err, sizeof(err));
+  cr_assert(p, "%s", err);
+  cr_assert(mjp_setSampling(p, 12, mjSPLINE_CUBIC, 0.1, 0, err, sizeof(err)));
+  cr_assert_str_eq(err, "spline points: between 1 and the 11 knots");
+  cr_assert(mjp_setSampling(p, 3, 3, 0.1, 0, err, sizeof(err)));
+  cr_assert_str_eq(err, "spline interpolation 3: 0 (zero), 1 (linear) or 2 (cubic)");
+  cr_assert(mjp_setSampling(p, 3, mjSPLINE_ZERO, -1, 0, err, sizeof(err)));
+  cr_assert_str_eq(err, "exploration -1: a number >= 0");
+  mjp_deletePlanner(p);
 }
 
 // the cost file `text` at path fails with a one-line message starting with msg: when parsed,
