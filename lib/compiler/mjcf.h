@@ -369,6 +369,10 @@ int mjcf_readNums(Ctx* c, const mjXNode* e, const char* name, double* v, int nmi
 // read a list of any length of attribute `name` into a new arena array *v; returns the count
 int mjcf_readList(Ctx* c, const mjXNode* e, const char* name, double** v);
 
+// the same for user data (user attributes, <numeric> data, <tuple> prm), where MuJoCo takes
+// inf and nan as numbers
+int mjcf_readData(Ctx* c, const mjXNode* e, const char* name, double** v);
+
 // read exactly n numbers
 int mjcf_readVec(Ctx* c, const mjXNode* e, const char* name, double* v, int n);
 

@@ -161,9 +161,11 @@ void mjcf_checkAttrs(Ctx* c, const mjXNode* e) {
     if (!(e->used >> i & 1)) mjcf_fail(c, e, "unknown attribute '%s'", e->attr[2 * i]);
 }
 
-// read between nmin and nmax numbers of attribute `name` into v; returns the count, 0 if absent
-// or empty (MuJoCo takes an attribute without numbers, rgba="", as absent)
-int mjcf_readNums(Ctx* c, const mjXNode* e, const char* name, double* v, int nmin, int nmax) {
+// read between nmin and nmax numbers of attribute `name` into v, finite ones unless `any`;
+// returns the count, 0 if absent or empty (MuJoCo takes an attribute without numbers, rgba="",
+// as absent)
+static int readNumbers(Ctx* c, const mjXNode* e, const char* name, double* v, int nmin,
+                       int nmax, int any) {
   const char* s = mjcf_getAttr(e, name);
   if (!s) return 0;
   int n = 0;
@@ -172,7 +174,8 @@ int mjcf_readNums(Ctx* c, const mjXNode* e, const char* name, double* v, int nmi
     if (!*s) break;
     char* end;
     double x = strtod(s, &end);
-    if (end == s || !isfinite(x)) mjcf_fail(c, e, "attribute '%s': malformed number", name);
+    if (end == s || (!any && !isfinite(x)))
+      mjcf_fail(c, e, "attribute '%s': malformed number", name);
     if (n >= nmax) mjcf_fail(c, e, "attribute '%s': more than %d numbers", name, nmax);
     v[n++] = x;
     s = end;
@@ -184,15 +187,28 @@ int mjcf_readNums(Ctx* c, const mjXNode* e, const char* name, double* v, int nmi
   return n;
 }
 
-// read a list of any length of attribute `name` into a new arena array *v; returns the count
-int mjcf_readList(Ctx* c, const mjXNode* e, const char* name, double** v) {
+int mjcf_readNums(Ctx* c, const mjXNode* e, const char* name, double* v, int nmin, int nmax) {
+  return readNumbers(c, e, name, v, nmin, nmax, 0);
+}
+
+// a list of any length of attribute `name` (non-finite numbers too with any) in a new arena
+// array *v; returns the count
+static int readAnyList(Ctx* c, const mjXNode* e, const char* name, double** v, int any) {
   const char* s = mjx_attr(e, name);
   if (!s) return 0;
   // numbers are at most one more than the separators
   int n = 1;
   for (; *s; s++) n += *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == ',';
   *v = mjcf_alloc(c, sizeof(double) * n);
-  return mjcf_readNums(c, e, name, *v, 0, n);
+  return readNumbers(c, e, name, *v, 0, n, any);
+}
+
+int mjcf_readList(Ctx* c, const mjXNode* e, const char* name, double** v) {
+  return readAnyList(c, e, name, v, 0);
+}
+
+int mjcf_readData(Ctx* c, const mjXNode* e, const char* name, double** v) {
+  return readAnyList(c, e, name, v, 1);
 }
 
 // read exactly n numbers

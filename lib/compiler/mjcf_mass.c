@@ -116,48 +116,77 @@ static void combineParts(Ctx* c, Body* b, int n, const double* mass, const doubl
 
 // ---- fusestatic ---------------------------------------------------------------------------------
 
-// the attributes that name a body elsewhere in the model
-static const char* const bodyRefs[] = {"body", "body1", "body2", "objname", "refname", "target",
-                                       NULL};
-
-// 1 when some element of the tree at e (other than a <body>'s own name) names body `name`
-static int bodyNamed(const mjXNode* e, const char* name) {
-  for (int a = 0; a < e->nattr; a++)
-    if (mjcf_wordIndex(bodyRefs, e->attr[2 * a]) >= 0 && !strcmp(e->attr[2 * a + 1], name))
-      return 1;
-  for (int i = 0; i < e->nchild; i++)
-    if (bodyNamed(e->child[i], name)) return 1;
+// 1 when attribute k of e names a body: body, body1, body2 and target always, objname and
+// refname when their objtype or reftype is body or xbody (a tuple's element, a sensor's object)
+static int bodyRefAttr(const mjXNode* e, int k) {
+  static const char* const always[] = {"body", "body1", "body2", "target", NULL};
+  const char* a = e->attr[2 * k];
+  if (mjcf_wordIndex(always, a) >= 0) return 1;
+  const char* typeAttr = !strcmp(a, "objname") ? "objtype" : !strcmp(a, "refname") ? "reftype" : NULL;
+  for (int j = 0; typeAttr && j < e->nattr; j++)
+    if (!strcmp(e->attr[2 * j], typeAttr))
+      return !strcmp(e->attr[2 * j + 1], "body") || !strcmp(e->attr[2 * j + 1], "xbody");
   return 0;
 }
 
-// 1 when skin bones name body `name`
-static int skinNamed(Ctx* c, const char* name) {
-  for (int i = 0; i < c->obj[K_SKIN].n; i++) {
-    const mjSkin* sk = &((Obj*)c->obj[K_SKIN].p[i])->skin;
-    for (int b = 0; b < sk->nbone; b++)
-      if (!strcmp(sk->bonename[b], name)) return 1;
+// the bodies named by references (1 each) and the largest index among them
+typedef struct {
+  char* named;
+  int last;
+} BodyRefs;
+
+// a reference to the body called name: marked, and the largest index kept
+static void noteBodyRef(Ctx* c, const char* name, BodyRefs* r) {
+  for (int id = 1; id < c->obj[K_BODY].n; id++) {
+    const Body* b = c->obj[K_BODY].p[id];
+    if (!b->h.name || strcmp(b->h.name, name)) continue;
+    r->named[id] = 1;
+    if (id > r->last) r->last = id;
   }
-  return 0;
+}
+
+// every body reference of the tree at e (bodyRefAttr) noted in r
+static void noteBodyRefs(Ctx* c, const mjXNode* e, BodyRefs* r) {
+  for (int a = 0; a < e->nattr; a++)
+    if (bodyRefAttr(e, a)) noteBodyRef(c, e->attr[2 * a + 1], r);
+  for (int i = 0; i < e->nchild; i++) noteBodyRefs(c, e->child[i], r);
 }
 
 // the items of kind k in the body tree: for geoms every one, the visual geoms discardvisual
 // dropped included (their masses count in their bodies)
 static const Vec* treeItems(Ctx* c, int k) { return k == K_GEOM ? &c->massgeoms : &c->obj[k]; }
 
-// fusestatic: every body without joints, not a mocap body and not named elsewhere (by an
-// attribute of bodyRefs or a skin bone) is merged into its parent, deepest first: its geoms and
-// sites move to the parent with their poses composed, its child bodies become the parent's, and
-// its mass properties join the parent's as one part; then the bodies are renumbered
+// fusestatic: the bodies MuJoCo fuses are those without joints, not mocap bodies and, when
+// named, neither named by a body reference (bodyRefAttr, skin bones) nor passed while a reference's
+// name-to-index map is stale: MuJoCo visits the bodies in order, resolves every reference
+// with the fused body's name removed from a map of the original indices, and keeps a body
+// whose references fail; after f fusions the list has nbody - f bodies, so a reference to a
+// body of original index beyond nbody - f - 1 (not yet visited) fails.  Those are merged into
+// their parents, deepest first: their geoms and sites move to the parent with their poses
+// composed, their child bodies become the parent's, and their mass properties join the
+// parent's as one part; then the bodies are renumbered
 void mjcf_fuseStatic(Ctx* c, const mjXNode* root) {
   Vec* bodies = &c->obj[K_BODY];
   int nbody = bodies->n;
   int* joints = mjcf_alloc(c, sizeof(int) * nbody);
   for (int i = 0; i < c->obj[K_JOINT].n; i++) joints[((Item*)c->obj[K_JOINT].p[i])->body]++;
+  BodyRefs refs = {mjcf_alloc(c, (size_t)nbody), 0};
+  memset(refs.named, 0, (size_t)nbody);
+  noteBodyRefs(c, root, &refs);
+  for (int i = 0; i < c->obj[K_SKIN].n; i++) {
+    const mjSkin* sk = &((Obj*)c->obj[K_SKIN].p[i])->skin;
+    for (int b = 0; b < sk->nbone; b++) noteBodyRef(c, sk->bonename[b], &refs);
+  }
+  char* fuse = mjcf_alloc(c, (size_t)nbody);
+  for (int id = 1, f = 0; id < nbody; id++) {
+    const Body* b = bodies->p[id];
+    int stale = refs.last > id && refs.last > nbody - 1 - f;
+    fuse[id] = !joints[id] && !b->mocap && !(b->h.name && (refs.named[id] || stale));
+    f += fuse[id];
+  }
   for (int id = nbody - 1; id > 0; id--) {
     Body* b = bodies->p[id];
-    if (joints[id] || b->mocap ||
-        (b->h.name && (bodyNamed(root, b->h.name) || skinNamed(c, b->h.name))))
-      continue;
+    if (!fuse[id]) continue;
     Body* p = bodies->p[b->parent];
     // cameras and lights cannot move to the parent (MuJoCo refuses them too)
     for (int k = K_CAM; k <= K_LIGHT; k++)

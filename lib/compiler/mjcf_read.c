@@ -121,7 +121,7 @@ static void readSolref(Ctx* c, const mjXNode* e, const char* name, double* v) {
 // keeps it, as MuJoCo takes user="" as absent)
 static void readUser(Ctx* c, const mjXNode* e, User* u) {
   double* v;
-  int n = mjcf_readList(c, e, "user", &v);
+  int n = mjcf_readData(c, e, "user", &v);
   if (n) {
     u->v = v;
     u->n = n;
@@ -1768,7 +1768,7 @@ static int objKind(int t) {
 // the numbers are padded with zeros to size
 static void readNumeric(Ctx* c, const mjXNode* e, Obj* o) {
   double* data = NULL;
-  int n = mjcf_readList(c, e, "data", &data);
+  int n = mjcf_readData(c, e, "data", &data);
   o->size = n;
   if (mjcf_readInt(c, e, "size", &o->size) && n > o->size)
     mjcf_fail(c, e, "attribute 'data' has %d numbers, more than size %d", n, o->size);
@@ -1802,7 +1802,10 @@ static void readTuple(Ctx* c, const mjXNode* e, Obj* o) {
       mjcf_fail(c, el, "attribute 'objtype': invalid keyword 'unknown'");
     if (!mjcf_readStr(el, "objname", &t->name))
       mjcf_fail(c, el, "attribute 'objname' is required");
-    mjcf_readVec(c, el, "prm", &t->prm, 1);
+    double* prm;
+    int nprm = mjcf_readData(c, el, "prm", &prm);
+    if (nprm > 1) mjcf_fail(c, el, "attribute 'prm': more than 1 numbers");
+    if (nprm) t->prm = prm[0];
     mjcf_checkAttrs(c, el);
   }
 }

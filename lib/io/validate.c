@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "mj.h"
 #include "engine/forward.h"
@@ -799,8 +800,16 @@ static int negative(Msg* g, const char* f, const mjtNum* p, long n) {
   return 0;
 }
 
-// every real number of the options, statistics, visual settings and arrays is finite; the
-// timestep is positive; masses and principal inertias are not negative
+// 1 for the arrays of user data (the *_user arrays, numeric_data, tuple_objprm), which MuJoCo
+// lets hold inf and nan: the engine never reads them
+static int userData(const char* name) {
+  size_t n = strlen(name);
+  return (n > 5 && !strcmp(name + n - 5, "_user")) || !strcmp(name, "numeric_data") ||
+         !strcmp(name, "tuple_objprm");
+}
+
+// every real number of the options, statistics, visual settings and arrays is finite, user
+// data aside; the timestep is positive; masses and principal inertias are not negative
 static int checkNumbers(const mjModel* m, Msg* g) {
 #define X(type, name, count, shape)                                                            \
   if (NONFINITE(g, "opt." #name, (const type*)&m->opt.name, (count))) return 1;
@@ -818,7 +827,8 @@ static int checkNumbers(const mjModel* m, Msg* g) {
   const mjModel* m_ = m;
   MJ_SIZES(MJ_X_SIZE_LOCAL)
 #define X(type, name, rows, cols)                                                              \
-  if (NONFINITE(g, #name, (const type*)m->name, (long)(rows) * (cols))) return 1;
+  if (!userData(#name) && NONFINITE(g, #name, (const type*)m->name, (long)(rows) * (cols)))    \
+    return 1;
   MJ_MODEL_ARRAYS(X)
 #undef X
   if (m->opt.timestep <= 0) return say(g, "opt.timestep = %g out of range (0, inf)",
