@@ -111,14 +111,19 @@ static size_t jacobianValues(const unsigned char* b) {
   return n;
 }
 
-// the length of a frame of a state stream, by the library's own reading of the header
-static size_t stateFrameBytes(const Part* p) {
-  unsigned char b[HEADER];
-  memcpy(b, p->header, HEADER);
+// header h of a part as the whole run's: the range flag cleared, the CRC-32C recomputed
+static void wholeHeader(unsigned char* b, const unsigned char* h) {
+  memcpy(b, h, HEADER);
   uint32_t mask = u32At(b, 56) & ~mjSTREAM_RANGED, crc;
   mj_copyLE(b + 56, &mask, 4, 1);
   crc = mj_crc32c(0, b, 60);
   mj_copyLE(b + 60, &crc, 4, 1);
+}
+
+// the length of a frame of a state stream, by the library's own reading of the header
+static size_t stateFrameBytes(const Part* p) {
+  unsigned char b[HEADER];
+  wholeHeader(b, p->header);
   FILE* f = fmemopen(b, HEADER, "rb");
   if (!f) eprintf("%s:", p->name);
   mjStreamHeader h;
@@ -242,11 +247,7 @@ static void copyFrames(Input* in, const Part* p, long long nframe) {
 // the header of the whole run: the first part's, without the range record
 static void writeHeader(void) {
   unsigned char b[HEADER];
-  memcpy(b, run.first.header, HEADER);
-  uint32_t mask = u32At(b, 56) & ~mjSTREAM_RANGED, crc;
-  mj_copyLE(b + 56, &mask, 4, 1);
-  crc = mj_crc32c(0, b, 60);
-  mj_copyLE(b + 60, &crc, 4, 1);
+  wholeHeader(b, run.first.header);
   if (fwrite(b, 1, HEADER, run.out->f) != HEADER) eprintf("%s: write error:", run.out->path);
 }
 

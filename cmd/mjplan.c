@@ -89,16 +89,14 @@ static struct {
   mjCost* cost;
   mjPlanner* p;
   mjData* d;
-  mjOutFile out, log, costs, attr;
-  int open[4];
+  mjOutFile* o[4];          // the outputs open: the stream, the log, the costs, the attribution
   int sampling;             // predictive sampling instead of iLQG
 } run;
 
 // release everything; the outputs not committed are removed
 static void cleanup(void) {
-  mjOutFile* o[4] = {&run.out, &run.log, &run.costs, &run.attr};
   for (int i = 0; i < 4; i++)
-    if (run.open[i]) mj_outClose(o[i], 0, NULL, 0);
+    if (run.o[i]) mj_outClose(run.o[i], 0, NULL, 0), free(run.o[i]);
   mjp_deletePlanner(run.p);
   mjp_deleteCost(run.cost);
   mj_deleteData(run.d);
@@ -164,26 +162,20 @@ static void initialState(const char* key, const char* init) {
 
 // open output i (0 the stream, 1 the log, 2 the costs, 3 the attribution) at path
 static FILE* openOut(int i, const char* path) {
-  mjOutFile* o[4] = {&run.out, &run.log, &run.costs, &run.attr};
-  char err[512];
-  if (mj_outOpen(o[i], path, err, sizeof(err))) eprintf("%s", err);
-  run.open[i] = 1;
-  return o[i]->f;
+  run.o[i] = tool_outOpen(path);
+  return run.o[i]->f;
 }
 
 // commit output i
 static void closeOut(int i) {
-  mjOutFile* o[4] = {&run.out, &run.log, &run.costs, &run.attr};
-  char err[512];
-  run.open[i] = 0;
-  if (mj_outClose(o[i], 1, err, sizeof(err))) eprintf("%s", err);
+  tool_outCommit(&run.o[i]);
 }
 
 // the output stream's header: frames of time, qpos, qvel, act and ctrl, bound to MODEL
 static void startStream(FILE* f, mjStreamHeader* h) {
   char err[512];
   mj_streamInit(h, run.m, (1u << mjSTREAM_time) | (1u << mjSTREAM_qpos) | (1u << mjSTREAM_qvel) |
-                (1u << mjSTREAM_act) | (1u << mjSTREAM_ctrl), run.out.path);
+                (1u << mjSTREAM_act) | (1u << mjSTREAM_ctrl), run.o[0]->path);
   if (mj_streamWriteHeader(f, h, err, sizeof(err))) eprintf("%s", err);
 }
 

@@ -124,7 +124,6 @@ void mjp_sample(mjPlanner* p) {
   p->iter++;
 
   // the winner: the spline and the policy (its actions at the knots)
-  if (best < 0) best = 0;
   mju_copy(p->svals, p->sparam + (size_t)best * p->npoint * p->nu, p->npoint * p->nu);
   mjp_trajCopy(&p->plan, p->cand + best, p);
   st->t_nominal = mjp_now() - t0;

@@ -8,7 +8,9 @@
 # Runs COMMAND (its words joined by spaces, as ssh sends them) with sh -c in $HOSTS/HOST, made on
 # first use, which is also HOME there: the login directory of host HOST.  The user and the
 # network part of the name are ignored (bob@beta.example.org is host beta).  ssh's options are
-# skipped, with the argument of those that take one.
+# skipped, with the argument of those that take one.  SHELL is the login shell from the password
+# database, as sshd sets it (GNU parallel's remote wrapper runs the command with $SHELL: unset,
+# as under a CI runner, it runs nothing and succeeds).
 set -eu
 : "${HOSTS:?set HOSTS to the directory of the host directories}"
 
@@ -29,4 +31,5 @@ shift
 [ "$1" != -- ] || shift
 mkdir -p "$HOSTS/$host"
 cd "$HOSTS/$host"
-HOME=$PWD exec sh -c "$*"
+SHELL=$(getent passwd "$(id -u)" | cut -d: -f7)
+HOME=$PWD SHELL=${SHELL:-/bin/sh} exec sh -c "$*"
