@@ -176,18 +176,19 @@ static void fillBodies(Ctx* c, mjModel* m) {
     int sf = sameFrame(m->body_ipos + 3 * b, m->body_iquat + 4 * b, NULL, NULL);
     m->body_sameframe[b] = (unsigned char)(sf == 1 || sf == 3 ? sf : 0);
   }
-  // moving bodies must have mass and inertia
+  // moving bodies must have mass and inertia, their own or a welded descendant's (one body
+  // with all of mass, I1, I2, I3 >= mjMINVAL; a NaN fails, as in MuJoCo)
   for (int b = 1; b < m->nbody; b++) {
-    const mjtNum* I = m->body_inertia + 3 * b;
-    if (m->body_dofnum[b] && (m->body_mass[b] < mjMINVAL || I[0] + I[1] + I[2] < mjMINVAL)) {
-      // unless a welded child carries the mass, as MuJoCo checks the subtree
-      double sub = 0;
-      for (int k = b; k < m->nbody; k++)
-        if (m->body_weldid[k] == b) sub += m->body_mass[k];
-      if (sub < mjMINVAL)
-        mjcf_fail(c, ((Body*)c->obj[K_BODY].p[b])->h.e,
-                  "mass and inertia of moving bodies must be positive");
+    if (!m->body_dofnum[b]) continue;
+    int ok = 0;
+    for (int k = b; k < m->nbody && !ok; k++) {
+      const mjtNum* I = m->body_inertia + 3 * k;
+      ok = (k == b || m->body_weldid[k] == b) && m->body_mass[k] >= mjMINVAL &&
+           I[0] >= mjMINVAL && I[1] >= mjMINVAL && I[2] >= mjMINVAL;
     }
+    if (!ok)
+      mjcf_fail(c, ((Body*)c->obj[K_BODY].p[b])->h.e,
+                "mass and inertia of moving bodies must be larger than mjMINVAL");
   }
 }
 

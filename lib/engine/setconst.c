@@ -197,21 +197,17 @@ static void setStatistics(mjModel* m, const mjData* d, mjtNum* size) {
   st->extent = fmax(st->extent, 2 * st->meansize);
 }
 
-// a position actuator's damping ratio (biasprm[2] > 0, affine bias) becomes the damping
-// biasprm[2] = -2 ratio sqrt(kp mass), mass the inertia reflected through the transmission in
-// the diagonal approximation 1 / sum_i moment_i^2 / M0_i (M0/gear^2 for one dof, as measured),
-// moment the actuator's dense moment row
+// a position-like actuator's damping ratio (gain kp = -biasprm[1], biasprm[2] > 0) becomes
+// the damping biasprm[2] = -2 ratio sqrt(kp mass), mass the inertia reflected through the
+// transmission, sum_i M0_i / moment_i^2 over the dofs with moment_i^2 > mjMINVAL (as MuJoCo
+// 3.14: M0/gear^2 for one dof), moment the actuator's dense moment row
 static void resolveDampRatio(mjModel* m, int a, const mjtNum* moment) {
-  mjtNum* bias = m->actuator_biasprm + 10 * a;
-  // only a position servo (gain kp, bias -kp) marks a dampratio by a positive bias[2]
-  if (m->actuator_biastype[a] != mjBIAS_AFFINE || bias[2] <= 0 ||
-      m->actuator_gainprm[10 * a] != -bias[1])
-    return;
-  mjtNum inv = 0;
+  mjtNum *bias = m->actuator_biasprm + 10 * a, kp = m->actuator_gainprm[10 * a];
+  if (kp != -bias[1] || bias[2] <= 0) return;
+  mjtNum mass = 0;
   for (int i = 0; i < m->nv; i++)
-    if (moment[i] && m->dof_M0[i] > mjMINVAL) inv += moment[i] * moment[i] / m->dof_M0[i];
-  mjtNum mass = inv > mjMINVAL ? 1 / inv : 0;
-  bias[2] = -2 * bias[2] * sqrt(fmax(0, m->actuator_gainprm[10 * a]) * mass);
+    if (moment[i] * moment[i] > mjMINVAL) mass += m->dof_M0[i] / (moment[i] * moment[i]);
+  bias[2] = -(bias[2] * 2 * sqrt(kp * mass));
 }
 
 // tendons whose spring length range is still -1 -1: their length at qpos_spring

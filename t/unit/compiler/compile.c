@@ -541,3 +541,23 @@ Test(compile, user_sensor) {
     loadFails(xml, bad[i][1]);
   }
 }
+
+Test(compile, moving_body_mass) {
+  // MuJoCo 3.14 (oracle): a moving body needs one body, itself or a welded descendant, with
+  // mass and each principal inertia >= mjMINVAL; a sum over several does not count
+  static const char* const bad[] = {
+      "<body><joint/><inertial pos='0 0 0' mass='1' diaginertia='1 1 0'/></body>",
+      "<body><joint/><inertial pos='0 0 0' mass='0' diaginertia='1 1 1'/>"
+      "<body><inertial pos='0 0 0' mass='6e-16' diaginertia='1 1 1'/></body>"
+      "<body><inertial pos='0 0 0' mass='6e-16' diaginertia='1 1 1'/></body></body>"};
+  char xml[512];
+  for (int i = 0; i < 2; i++) {
+    snprintf(xml, sizeof(xml), "<mujoco><worldbody>%s</worldbody></mujoco>", bad[i]);
+    loadFails(xml, "mass and inertia of moving bodies must be larger than mjMINVAL");
+  }
+  // a static grandchild carries it
+  mj_deleteModel(load("<mujoco><worldbody><body><joint/>"
+                      "<inertial pos='0 0 0' mass='0' diaginertia='1 1 1'/><body><body>"
+                      "<inertial pos='0 0 0' mass='1' diaginertia='1 1 1'/></body></body></body>"
+                      "</worldbody></mujoco>"));
+}
