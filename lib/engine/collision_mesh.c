@@ -143,36 +143,6 @@ static int vertexPlane(mjContact* con, mjtNum margin, const mjtNum o[3], const m
   return 1;
 }
 
-// twice the area of triangle (a, b, c): |(b - a) x (c - a)|
-static mjtNum triArea2(const mjtNum* a, const mjtNum* b, const mjtNum* c) {
-  mjtNum e[3], f[3], x[3];
-  mju_sub3(e, b, a);
-  mju_sub3(f, c, a);
-  mju_cross(x, e, f);
-  return mju_norm3(x);
-}
-
-// the quadrilateral of largest area with corners among the n > 4 points p (a convex polygon's
-// vertices in order): q its corners' indices, increasing.  For each first corner a and
-// diagonal corner c, the corners b in (a, c) and d in (c, n) farthest from the diagonal, each
-// found by advancing while the triangle grows (on a convex polygon they only move forward as c
-// does); the first largest is kept
-static void largestQuad(const mjtNum* p, int n, int q[4]) {
-#define P(i) (p + 3 * (i))
-  mjtNum best = -1;
-  for (int a = 0; a + 3 < n; a++) {
-    int b = a + 1, d = a + 3;
-    for (int c = a + 2; c + 1 < n; c++) {
-      while (b + 1 < c && triArea2(P(a), P(b + 1), P(c)) > triArea2(P(a), P(b), P(c))) b++;
-      if (d <= c) d = c + 1;
-      while (d + 1 < n && triArea2(P(a), P(c), P(d + 1)) > triArea2(P(a), P(c), P(d))) d++;
-      mjtNum area = triArea2(P(a), P(b), P(c)) + triArea2(P(a), P(c), P(d));
-      if (area > best) best = area, q[0] = a, q[1] = b, q[2] = c, q[3] = d;
-    }
-  }
-#undef P
-}
-
 // the contacts of the hull polygon of mesh geom g through its vertex top (the deepest) whose
 // outward normal is nearest the direction dir into the plane (its frame; the first of ties),
 // as MuJoCo 3.14 gives them (measured on the oracle): top, then its polygon's other vertices
@@ -213,7 +183,7 @@ static int planePolygon(const mjModel* m, const mjData* d, mjContact* con, int g
   int pick[4] = {0, 1, 2, 3}, ncon = nin > 4 ? 4 : nin;
   if (nin > 4) {
     int q[4], near = 0;
-    largestQuad(pts, nin, q);
+    mjc_largeQuad(pts, nin, q);
     for (int i = 1; i < 4; i++)
       if (mju_dist3(loc + 3 * q[i], loc) <= mju_dist3(loc + 3 * q[near], loc)) near = i;
     if (q[0]) q[near] = 0;
