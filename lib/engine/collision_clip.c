@@ -17,9 +17,9 @@
 // above -mjMINVAL); clipped points above the clipping face's plane are dropped.  Each point v
 // left gives the witness pair (v - |d| dir, v) with depth d = (v - f0)'n along the clipping
 // face's normal (f0 its first corner) and dir the other geom's face normal (face on face) or
-// -n (edge on face).  A polygon of more than four points is cut to the quadrilateral of
-// largest area a rotating search finds, when the pair allows fewer than five contacts; an edge
-// clipped to more than two points keeps its two farthest apart.
+// -n (edge on face).  A polygon of more than four points is cut to four by MuJoCo's rotating
+// search for a large quadrilateral (mjc_polygonQuad), when the pair allows fewer than five
+// contacts; an edge clipped to more than two points keeps its two farthest apart.
 #include <math.h>
 
 #include "engine/collision.h"
@@ -256,29 +256,23 @@ static int faceCorners(const Shape* s, int f, mjtNum* out) {
 
 // ---- clipping ----------------------------------------------------------------------------------
 
-// the area of quadrilateral (a, b, c, d): |(d - a) x (b - d) + (c - b) x (a - c)| / 2
+// the area of quadrilateral (a, b, c, d), its diagonals' cross product: |(c - a) x (d - b)| / 2
 static mjtNum quadArea(const mjtNum* a, const mjtNum* b, const mjtNum* c, const mjtNum* d) {
-  mjtNum ad[3], db[3], bc[3], ca[3], e[3], f[3];
-  mju_sub3(ad, d, a);
-  mju_sub3(db, b, d);
-  mju_sub3(bc, c, b);
-  mju_sub3(ca, a, c);
-  mju_cross(e, ad, db);
-  mju_cross(f, bc, ca);
-  mju_addTo3(e, f);
-  return 0.5 * mju_norm3(e);
+  mjtNum ac[3], bd[3], x[3];
+  mju_sub3(ac, c, a);
+  mju_sub3(bd, d, b);
+  mju_cross(x, ac, bd);
+  return 0.5 * mju_norm3(x);
 }
 
-// four vertices of polygon p (n > 4) spanning a large quadrilateral, by MuJoCo's rotating
-// search: for each first corner a in turn, advance the last corner d while that grows the
-// area, after each advance advancing c and then b while they grow it; the best is kept
-static void largeQuad(const mjtNum* p, int n, int q[4]) {
-  int b = 1, c = 2, d = 3;
-  q[0] = 0, q[1] = 1, q[2] = 2, q[3] = 3;
+void mjc_polygonQuad(const mjtNum* p, int n, int q[4]) {
 #define P(i) (p + 3 * (i))
 #define NEXT(i) ((i) + 1 == n ? 0 : (i) + 1)
+  int b = 1, c = 2, d = 3;
+  q[0] = 0, q[1] = 1, q[2] = 2, q[3] = 3;
   mjtNum best = quadArea(P(0), P(1), P(2), P(3)), t;
   for (int a = 0; a < n; a++) {
+    // advance d while the area grows, after each advance c and then b as far as they grow it
     while ((t = quadArea(P(a), P(b), P(c), P(NEXT(d)))) > best) {
       best = t, d = NEXT(d);
       q[0] = a, q[1] = b, q[2] = c, q[3] = d;
@@ -291,6 +285,8 @@ static void largeQuad(const mjtNum* p, int n, int q[4]) {
         q[0] = a, q[1] = b, q[2] = c, q[3] = d;
       }
     }
+
+    // the next first corner a + 1 pushes the corners it reaches one further
     if (b == a) {
       b = NEXT(b);
       if (c == b) {
@@ -382,7 +378,7 @@ static int clipFace(const mjtNum* f, int nf, const mjtNum* g, int ng, const mjtN
   // which of them: a quadrilateral, an edge's two ends, or all (at most mjMAXCONPAIR)
   int pick[mjMAXCONPAIR], npick = 0;
   if (maxcon < 5 && nin > 4) {
-    largeQuad(poly, nin, pick);
+    mjc_polygonQuad(poly, nin, pick);
     npick = 4;
   } else if (ng == 2 && nin > 2) {
     mjtNum far = 0;

@@ -143,42 +143,12 @@ static int vertexPlane(mjContact* con, mjtNum margin, const mjtNum o[3], const m
   return 1;
 }
 
-// twice the area of triangle (a, b, c): |(b - a) x (c - a)|
-static mjtNum triArea2(const mjtNum* a, const mjtNum* b, const mjtNum* c) {
-  mjtNum e[3], f[3], x[3];
-  mju_sub3(e, b, a);
-  mju_sub3(f, c, a);
-  mju_cross(x, e, f);
-  return mju_norm3(x);
-}
-
-// the quadrilateral of largest area with corners among the n > 4 points p (a convex polygon's
-// vertices in order): q its corners' indices, increasing.  For each first corner a and
-// diagonal corner c, the corners b in (a, c) and d in (c, n) farthest from the diagonal, each
-// found by advancing while the triangle grows (on a convex polygon they only move forward as c
-// does); the first largest is kept
-static void largestQuad(const mjtNum* p, int n, int q[4]) {
-#define P(i) (p + 3 * (i))
-  mjtNum best = -1;
-  for (int a = 0; a + 3 < n; a++) {
-    int b = a + 1, d = a + 3;
-    for (int c = a + 2; c + 1 < n; c++) {
-      while (b + 1 < c && triArea2(P(a), P(b + 1), P(c)) > triArea2(P(a), P(b), P(c))) b++;
-      if (d <= c) d = c + 1;
-      while (d + 1 < n && triArea2(P(a), P(c), P(d + 1)) > triArea2(P(a), P(c), P(d))) d++;
-      mjtNum area = triArea2(P(a), P(b), P(c)) + triArea2(P(a), P(c), P(d));
-      if (area > best) best = area, q[0] = a, q[1] = b, q[2] = c, q[3] = d;
-    }
-  }
-#undef P
-}
-
 // the contacts of the hull polygon of mesh geom g through its vertex top (the deepest) whose
 // outward normal is nearest the direction dir into the plane (its frame; the first of ties),
-// as MuJoCo 3.14 gives them (measured on the oracle): top, then its polygon's other vertices
-// in polygon order from top on that are within the margin and below the geom's center; of
-// more than four in all, the largest quadrilateral they span with top in place of the corner
-// nearest it, top first; 0 when top is on no polygon
+// as MuJoCo 3.14 gives them (measured on the oracle): the polygon's vertices from top on, cut
+// to the four mjc_polygonQuad picks (in the mesh frame, where a regular polygon's ties resolve
+// as MuJoCo's) when more than four, in that order, keeping top and the others within the
+// margin and below the geom's center; 0 when top is on no polygon
 static int planePolygon(const mjModel* m, const mjData* d, mjContact* con, int g, int top,
                         const mjtNum dir[3], const mjtNum o[3], const mjtNum n[3],
                         mjtNum margin) {
@@ -192,35 +162,33 @@ static int planePolygon(const mjModel* m, const mjData* d, mjContact* con, int g
   }
   if (poly < 0) return 0;
 
-  // its vertices within the margin, from top on
+  // its vertices from top on (mesh frame)
   const int* pv = m->mesh_polyvert + m->mesh_polyvertadr[poly];
-  int nv = m->mesh_polyvertnum[poly], first = 0, nin = 0;
+  int nv = m->mesh_polyvertnum[poly], first = 0;
   if (nv > CLIPMAXPOLY) return 0;
   while (first < nv - 1 && pv[first] != top) first++;
-  mjtNum pts[3 * CLIPMAXPOLY], loc[3 * CLIPMAXPOLY];
+  mjtNum loc[3 * CLIPMAXPOLY];
   for (int k = 0; k < nv; k++) {
     const float* v = m->mesh_vert + 3 * (va + pv[(first + k) % nv]);
-    mjtNum* l = loc + 3 * nin, dif[3];
-    for (int j = 0; j < 3; j++) l[j] = v[j];
-    mju_mulMatVec3(pts + 3 * nin, d->geom_xmat + 9 * g, l);
-    mju_addTo3(pts + 3 * nin, d->geom_xpos + 3 * g);
-    mju_sub3(dif, pts + 3 * nin, o);
-    if (!k || (mju_dot3(dif, n) <= margin && mju_dot3(l, dir) > 0)) nin++;
+    for (int j = 0; j < 3; j++) loc[3 * k + j] = v[j];
   }
 
-  // all, or the largest quadrilateral with top in place of its corner nearest top (in the
-  // mesh frame; the last of ties): top first, then the other corners in order
-  int pick[4] = {0, 1, 2, 3}, ncon = nin > 4 ? 4 : nin;
-  if (nin > 4) {
-    int q[4], near = 0;
-    largestQuad(pts, nin, q);
-    for (int i = 1; i < 4; i++)
-      if (mju_dist3(loc + 3 * q[i], loc) <= mju_dist3(loc + 3 * q[near], loc)) near = i;
-    if (q[0]) q[near] = 0;
-    for (int i = 0, j = 1; i < 4; i++)
-      if (q[i]) pick[j++] = q[i];
+  // all, or four of them
+  int pick[CLIPMAXPOLY], npick = nv > 4 ? 4 : nv;
+  for (int i = 0; i < nv; i++) pick[i] = i;
+  if (nv > 4) mjc_polygonQuad(loc, nv, pick);
+
+  // those kept, p = pos + R l: top, and the others below the center (l'dir > 0) that are
+  // within the margin (vertexPlane)
+  int ncon = 0;
+  for (int i = 0; i < npick; i++) {
+    const mjtNum* l = loc + 3 * pick[i];
+    if (pick[i] && mju_dot3(l, dir) <= 0) continue;
+    mjtNum p[3];
+    mju_mulMatVec3(p, d->geom_xmat + 9 * g, l);
+    mju_addTo3(p, d->geom_xpos + 3 * g);
+    ncon += vertexPlane(con + ncon, margin, o, n, p);
   }
-  for (int i = 0; i < ncon; i++) vertexPlane(con + i, margin, o, n, pts + 3 * pick[i]);
   return ncon;
 }
 

@@ -1,7 +1,8 @@
 // cases.mjs: what the oracle comparisons share (t/oracle/constraint/run.mjs,
 // t/oracle/inverse/run.mjs, deriv/run.mjs; the seeded generator also collision/compare.mjs,
 // ray/compare.mjs and traj.mjs): option variants, the keyframe states, a contact's numbers, the
-// helper program's run, the relative error of a field, and random numbers.
+// helper program's run, the relative error of a field, random numbers, and traj.mjs's controls
+// (also collision/along.mjs).
 
 import { spawnSync } from 'node:child_process';
 
@@ -77,4 +78,22 @@ export function rng(seed) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+// deterministic controls: actuator i follows mid + 0.8 half-range sin(2 pi f_i t + phase_i)
+// inside its ctrlrange (unlimited: range -1..1); one row per step; bools: m's bool arrays
+export function controlRows(m, bools, n) {
+  const h = m.opt.timestep, rows = [];
+  for (let k = 0; k <= n; k++) {
+    const row = [];
+    for (let i = 0; i < m.nu; i++) {
+      const limited = bools.actuator_ctrllimited[i];
+      const lo = limited ? m.actuator_ctrlrange[2 * i] : -1;
+      const hi = limited ? m.actuator_ctrlrange[2 * i + 1] : 1;
+      const phase = 0.7 * i, f = 0.5 + 0.37 * i;
+      row.push(0.5 * (lo + hi) + 0.4 * (hi - lo) * Math.sin(2 * Math.PI * f * k * h + phase));
+    }
+    rows.push(row);
+  }
+  return rows;
 }

@@ -90,7 +90,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openOracle, FORWARD_FIELDS, printedArrays } from '../../scripts/oracle.mjs';
-import { rng } from './cases.mjs';
+import { controlRows, rng } from './cases.mjs';
 import { verdict } from './known.mjs';
 
 // the message of a model feature our engine rejects on purpose, for now
@@ -248,24 +248,6 @@ function firstDeparture(name, a, b, upto) {
 }
 
 // ---- inputs ------------------------------------------------------------------------------------
-
-// deterministic controls: actuator i follows mid + 0.8 half-range sin(2 pi f_i t + phase_i)
-// inside its ctrlrange (unlimited: range -1..1); one row per step; bools: m's bool arrays
-function controlRows(m, bools, n) {
-  const h = m.opt.timestep, rows = [];
-  for (let k = 0; k <= n; k++) {
-    const row = [];
-    for (let i = 0; i < m.nu; i++) {
-      const limited = bools.actuator_ctrllimited[i];
-      const lo = limited ? m.actuator_ctrlrange[2 * i] : -1;
-      const hi = limited ? m.actuator_ctrlrange[2 * i + 1] : 1;
-      const phase = 0.7 * i, f = 0.5 + 0.37 * i;
-      row.push(0.5 * (lo + hi) + 0.4 * (hi - lo) * Math.sin(2 * Math.PI * f * k * h + phase));
-    }
-    rows.push(row);
-  }
-  return rows;
-}
 
 // a random state {qpos, qvel, act, ctrl}: joints near qpos0 (unit quaternions for ball and free
 // joints), velocities in -1..1, activations and controls inside their ranges; bools: m's bool

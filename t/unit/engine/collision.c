@@ -413,9 +413,8 @@ Test(collision, meshBoxFlatOnPlane) {
 
 Test(collision, meshPrismOnTiltedPlane) {
   // an octagonal prism (margin 0.01) over a plane tilted by euler 3 -2 0, its bottom octagon
-  // all within the margin: MuJoCo 3.14.0 gives four contacts, the deepest vertex first in
-  // place of the nearest corner of the octagon's largest quadrilateral (its values, printed to
-  // 9 digits by the oracle)
+  // all within the margin: MuJoCo 3.14.0 gives four contacts, the quadrilateral its rotating
+  // search picks from the deepest vertex on (its values, printed to 9 digits by the oracle)
   const char* xml =
       "<mujoco><option gravity='0 0 0'/><asset><mesh name='prism' vertex='0.1 0 -0.06  "
       "0.0707 0.0707 -0.06  0 0.1 -0.06  -0.0707 0.0707 -0.06  -0.1 0 -0.06  -0.0707 -0.0707 "
@@ -437,6 +436,23 @@ Test(collision, meshPrismOnTiltedPlane) {
   }
   mj_deleteData(d);
   mj_deleteModel(m);
+}
+
+Test(collision, polygonQuadRotating) {
+  // the Crazyflie's hexagonal hull polygon on the floor (its world vertices from the deepest on,
+  // at frame 163 of the Menagerie run): MuJoCo 3.14.0 keeps vertices 0, 1, 2, 4, which its
+  // rotating search finds, though 1, 2, 4, 5 (and 0, 2, 4, 5 through the deepest) span about
+  // a quarter more area
+  const mjtNum p[18] = {0.031101832, 0.039212901, -0.00048372955,
+                        0.031996781, 0.039118916, -0.00047395345,
+                        0.037055975, 0.034081372, -0.00036085447,
+                        0.037149864, 0.033186446, -0.00034847069,
+                        0.033999973, 0.032855447, -0.00037438722,
+                        0.030772490, 0.036084154, -0.00044673061};
+  int q[4];
+  mjc_polygonQuad(p, 6, q);
+  cr_assert(q[0] == 0 && q[1] == 1 && q[2] == 2 && q[3] == 4, "%d %d %d %d", q[0], q[1], q[2],
+            q[3]);
 }
 
 Test(collision, meshOnBoxClippedFaces) {
