@@ -1334,11 +1334,16 @@ void mjcf_readEqualities(Ctx* c, const mjXNode* e, const double* xpos, const dou
         mju_rotVecQuat(a, anchor, q);
         mju_add3(d + 3, a, p);
       } else {
-        // data[3:10] = relpose of body2 in body1's frame, from qpos0 unless given
+        // data[3:10] = relpose of body2 in body1's frame, unless given from qpos0: the anchor
+        // (body2's frame) in body1's frame, p21 + q21 anchor, and q21, (p21, q21) the pose of
+        // body2 in body1's frame
         double rel[7] = {0, 1, 0, 0, 0, 0, 0};
         mjcf_readVec(c, ch, "relpose", rel, 7);
         if (mju_norm(rel + 3, 4) < mjMINVAL) {
+          double a[3];
           mju_negPose(d + 3, d + 6, p, q);
+          mju_rotVecQuat(a, anchor, d + 6);
+          mju_addTo3(d + 3, a);
         } else {
           mju_copy3(d + 3, rel);
           mju_copy4(d + 6, rel + 3);
