@@ -165,7 +165,7 @@ static int eigJacobi(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const m
   mjtNum d[9], tmp[9], scale = 0;
   int iter;
   for (int i = 0; i < 9; i++) scale = fmax(scale, fabs(mat[i]));
-  mjtNum tol = fmax(reltol, 4e-15) * scale;
+  mjtNum tol = fmax(reltol, EIG_TOL) * scale;
   mju_unit4(quat);
   for (iter = 0; iter < 500; iter++) {
     // d = R' mat R for the current R
