@@ -276,12 +276,15 @@ static int fillGraph(const char* name, qhT* qh, int** graph, int* ngraph, char* 
   return 0;
 }
 
-// the graph of the convex hull of vert (layout in mesh.h) from qhull; 0 ok, else 1 and err
+// the graph of the convex hull of vert (layout in mesh.h) from qhull; 0 ok, else 1 and err.
+// Options as MuJoCo 3.14 passes them: "Qt" (triangulated facets); with maxhullvert also "Q9"
+// (each step adds the furthest of all facets' furthest points; since MuJoCo 3.10, without it
+// the first vertices qhull adds differ) and "TA n-4" (stop after n-4 vertices past the simplex)
 static int makeGraph(const char* name, const double* vert, int nvert, int maxhullvert,
                      int** graph, int* ngraph, char* err, int errsz) {
   qhT qhbuf, *qh = &qhbuf;
   char opt[64];
-  if (maxhullvert > -1) snprintf(opt, sizeof opt, "qhull Qt TA%d", maxhullvert - 4);
+  if (maxhullvert > -1) snprintf(opt, sizeof opt, "qhull Qt Q9 TA%d", maxhullvert - 4);
   else snprintf(opt, sizeof opt, "qhull Qt");
   FILE* quiet = fopen("/dev/null", "w");
   qh_zero(qh, quiet);

@@ -20,7 +20,7 @@
 //      MuJoCo does.  OBJ polygons are triangulated as a fan from their first corner, texture v
 //      flipped (v' = 1 - v).  A file's faces are turned around, (a, b, c) -> (a, c, b), when
 //      scale mirrors (product < 0); inline faces are not.
-//   2. hull, on the vertices as read: qhull ("qhull Qt", plus "TA<maxhullvert - 4>" when
+//   2. hull, on the vertices as read: qhull ("qhull Qt", plus "Q9 TA<maxhullvert - 4>" when
 //      maxhullvert > -1) gives the graph (layout below); a mesh without faces takes its faces.
 //   3. normals (when none are given), on the vertices as read, in MuJoCo's float arithmetic:
 //      each face's c = (v1 - v0) x (v2 - v0) (double) gives u = c / |c| and the weight w = u |c|
@@ -46,8 +46,8 @@
 //         P_ab = sum w / 20 (2 (d0a d0b + d1a d1b + d2a d2b) + d0a d1b + d0b d1a + d0a d2b
 //         + d0b d2a + d1a d2b + d1b d2a) (w / 12 for shell), the inertia trace(P) E - P;
 //      d. the principal frame (pos = com, quat) from mju_eig3Coarse (Jacobi stopped at pivots
-//         below 1e-7 of the largest entry; its sort leaves the quaternion unnormalized after
-//         its quarter turns), as MuJoCo 3.14's compiler decides it.
+//         at most 1e-7 of the largest entry, in MuJoCo 3.14's compiler's arithmetic: its
+//         quaternion bit for bit).
 //      Exact inertia refuses faces with inconsistent orientation.
 //   6. frame change: vertices v' = rot(quat)' (v - pos), normals n' = rot(quat)' n in double,
 //      rounded to float.

@@ -107,16 +107,24 @@ void mju_geomBound(int type, const mjtNum size[3], mjtNum* rbound, mjtNum aabb[6
 
 // ---- eigen-decomposition ---------------------------------------------------------------------
 
-// tolerances relative to the matrix's largest entry, on the Jacobi pivot and on the sort
-// (values this close keep their order): converged to round-off (the engine), MuJoCo 3.14's
-// compiler's for inertia matrices (fullinertia, combined inertias: it stops at pivots of
-// 4.00e-15 of the largest entry and goes on at 4.01e-15, on matrices of scales 1e-8 to 1),
-// and coarse (its mesh frames: fitted on 1,253 Menagerie meshes, whose pivots where it went
-// on are >= 1.002e-7 of the scale and where it stopped <= 9.8e-8)
-#define EIG_TOL 1e-15
+// stopping tolerances relative to the matrix's largest entry, read from MuJoCo 3.14's
+// WebAssembly build (its mju_eig3Tol and mjuu_eig3 take the tolerance as an argument and use
+// max(tol, 4e-15)): the engine and the compiler's inertia matrices (fullinertia, combined
+// inertias) pass 4e-15, the compiler's mesh frames 1e-7; the sort keeps the order of values
+// within max(tol, 1e-12) of the largest entry
+#define EIG_TOL 4e-15
 #define EIG_TIE 1e-12
-#define EIG_INERTIA 4e-15
 #define EIG_COARSE 1e-7
+
+// the compiler's quaternion normalization (MuJoCo's mjuu_normvec): |q|^2 summed in order,
+// nothing under 1e-14, else q / |q| (divided) unless |q| is within 1e-14 of 1
+static void normalizeCompiler(mjtNum q[4]) {
+  mjtNum n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+  if (n2 < 1e-14) return;
+  mjtNum n = sqrt(n2);
+  if (fabs(n - 1) > 1e-14)
+    for (int i = 0; i < 4; i++) q[i] /= n;
+}
 
 // largest off-diagonal |d_pq| of a symmetric 3x3 d: (p, q) and the remaining axis k
 static void eigPivot(const mjtNum d[9], int* p, int* q, int* k) {
@@ -130,25 +138,34 @@ static void eigPivot(const mjtNum d[9], int* p, int* q, int* k) {
   }
 }
 
-// quat = quat * (rotation by angle about local axis k), given cos and sin of half the angle
-static void eigRotate(mjtNum quat[4], int k, mjtNum chalf, mjtNum shalf) {
+// quat = quat * (rotation about local axis k, cos and sin of half the angle chalf, shalf),
+// normalized as the engine does (once, mju_normalize4) or as the compiler does (MuJoCo's
+// mjuu_mulquat normalizes the product and its caller normalizes again)
+static void eigRotate(mjtNum quat[4], int k, mjtNum chalf, mjtNum shalf, int compiler) {
   mjtNum r[4] = {chalf, 0, 0, 0};
   r[k + 1] = shalf;
   mju_mulQuat(quat, quat, r);
+  if (!compiler) {
+    mju_normalize4(quat);
+    return;
+  }
+  normalizeCompiler(quat);
+  normalizeCompiler(quat);
 }
 
 // mat = R diag(eigval) R': classical Jacobi (largest pivot, smallest rotation zeroing it) with
-// the rotation accumulated in a quaternion, until the pivot is at most reltol of the largest
-// entry (one of the tolerances above); then a bubble sort into decreasing order where values
-// within reltie of the largest entry keep their order, and swapping columns (i, i+1) is a +90
-// degree turn about the third local axis (new col i = old col i+1, new col i+1 = -old col i),
-// so R stays a rotation
+// the rotation accumulated in a quaternion, until the pivot is at most max(reltol, 4e-15) of
+// the largest entry; then a bubble sort into decreasing order where values within
+// max(reltol, 1e-12) of the largest entry keep their order, and swapping columns (i, i+1) is a
+// +90 degree turn about the third local axis, so R stays a rotation.  The arithmetic is
+// MuJoCo 3.14's, bit for bit (mesh frames, and the normals turned into them, depend on the
+// last bits of the quaternion); compiler picks its compiler's normalization (eigRotate)
 static int eigJacobi(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9],
-                     mjtNum reltol, mjtNum reltie) {
+                     mjtNum reltol, int compiler) {
   mjtNum d[9], tmp[9], scale = 0;
   int iter;
   for (int i = 0; i < 9; i++) scale = fmax(scale, fabs(mat[i]));
-  mjtNum tol = reltol * scale;
+  mjtNum tol = fmax(reltol, EIG_TOL) * scale;
   mju_unit4(quat);
   for (iter = 0; iter < 500; iter++) {
     // d = R' mat R for the current R
@@ -164,34 +181,27 @@ static int eigJacobi(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const m
     if (fabs(apq) <= tol) break;
 
     // 2x2 symmetric Schur: tau = (d_qq - d_pp)/(2 d_pq), t = tan(theta) the smaller root of
-    // t^2 + 2 tau t - 1 = 0, c = cos(theta); the rotation J has J_pq = sin(theta).  Half
-    // angles from sin(theta) = t c, so that small angles keep their digits:
-    // cos(theta/2) = sqrt((1 + c)/2), sin(theta/2) = sin(theta) / (2 cos(theta/2))
-    mjtNum tau = (d[4 * q] - d[4 * p]) / (2 * apq);
-    mjtNum t = (tau >= 0 ? 1 : -1) / (fabs(tau) + sqrt(1 + tau * tau));
-    mjtNum c = 1 / sqrt(1 + t * t);
-    mjtNum chalf = sqrt(0.5 + 0.5 * c), shalf = fabs(t) * c / (2 * chalf);
-    if (shalf == 0) break;
+    // t^2 + 2 tau t - 1 = 0; the half angle from th = tan(theta/2) = t / (1 + sqrt(1 + t^2)):
+    // cos(theta/2) = 1 / sqrt(1 + th^2), sin(theta/2) = th cos(theta/2)
+    mjtNum tau = (d[4 * q] - d[4 * p]) / (2 * apq), root = sqrt(tau * tau + 1);
+    mjtNum t = tau >= 0 ? 1 / (tau + root) : -1 / (root - tau);
+    mjtNum th = t / (sqrt(t * t + 1) + 1), chalf = 1 / sqrt(th * th + 1);
 
     // J as a turn about local axis k: angle -theta for k = 0, 2 and +theta for k = 1
-    int neg = (tau >= 0) != (k == 1);
-    eigRotate(quat, k, chalf, neg ? -shalf : shalf);
-    mju_normalize4(quat);
+    eigRotate(quat, k, chalf, (k == 1 ? th : -th) * chalf, compiler);
   }
 
   // bubble sort, decreasing: compare (0,1), (1,2), (0,1); values equal to within the tie
-  // tolerance keep their order (as MuJoCo: it decides mesh frames of near-symmetric meshes);
-  // the turns use MuJoCo's cos45 constant and, as its compiler's mass properties (mesh frames,
-  // fullinertia), leave the quaternion unnormalized
+  // tolerance keep their order; the turns use MuJoCo's cos45 constant
   const mjtNum cos45 = 0.707106781186548;
-  mjtNum tie = reltie * scale;
+  mjtNum tie = fmax(reltol, EIG_TIE) * scale;
   for (int pass = 0; pass < 3; pass++) {
     int i = pass % 2;
     if (eigval[i] + tie < eigval[i + 1]) {
       mjtNum s = eigval[i];
       eigval[i] = eigval[i + 1];
       eigval[i + 1] = s;
-      eigRotate(quat, (i + 2) % 3, cos45, cos45);
+      eigRotate(quat, (i + 2) % 3, cos45, cos45, compiler);
     }
   }
   mju_quat2Mat(eigvec, quat);
@@ -199,16 +209,16 @@ static int eigJacobi(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const m
 }
 
 int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
-  return eigJacobi(eigval, eigvec, quat, mat, EIG_TOL, EIG_TIE);
+  return eigJacobi(eigval, eigvec, quat, mat, EIG_TOL, 0);
 }
 
 int mju_eig3Coarse(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
-  return eigJacobi(eigval, eigvec, quat, mat, EIG_COARSE, EIG_COARSE);
+  return eigJacobi(eigval, eigvec, quat, mat, EIG_COARSE, 1);
 }
 
 // the principal frame of an inertia matrix as MuJoCo 3.14's compiler finds it
 static int eig3Inertia(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
-  return eigJacobi(eigval, eigvec, quat, mat, EIG_INERTIA, EIG_TIE);
+  return eigJacobi(eigval, eigvec, quat, mat, EIG_TOL, 1);
 }
 
 // ---- combining inertias ----------------------------------------------------------------------

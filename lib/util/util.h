@@ -98,10 +98,10 @@ void mju_combineInertia(int n, const mjtNum* mass, const mjtNum* pos, const mjtN
 int mju_fullInertia(const mjtNum full[6], mjtNum quat[4], mjtNum diag[3]);
 // eigen-decomposition of a symmetric 3x3 mat: mat = R diag(eigval) R', R = quat2Mat(quat),
 // eigenvalues in decreasing order, R right-handed, converged to round-off (pivots down to
-// 1e-15 of the largest entry); returns the number of sweeps used
+// 4e-15 of the largest entry) in MuJoCo 3.14's arithmetic; returns the number of sweeps used
 int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]);
 // the same, stopped where MuJoCo 3.14's compiler stops for the principal frames of meshes (a
-// pivot at most 1e-7 of the largest entry)
+// pivot at most 1e-7 of the largest entry) and in its compiler's arithmetic, bit for bit
 int mju_eig3Coarse(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]);
 // bounding sphere radius and axis-aligned box (center[3], half-size[3]) in the geom frame
 void mju_geomBound(int type, const mjtNum size[3], mjtNum* rbound, mjtNum aabb[6]);
