@@ -761,12 +761,15 @@ static int fromtoIndex(int t) {
   return -1;
 }
 
-// the size of primitive geom type t fitted to mesh `me`: to its bounding box (fitaabb) or to
-// its equivalent-inertia box, scaled by fitscale
+// the size of primitive geom type t fitted to mesh `me`, scaled by fitscale, and its center in
+// the mesh frame: the smallest one whose bounding box holds the mesh's (fitaabb; centered on
+// that box), else one sized by the mesh's equivalent-inertia box (at the mesh frame's origin)
 static void fitGeom(Ctx* c, const mjXNode* e, const mjMesh* me, int t, double scale,
-                    double size[3]) {
+                    double size[3], double center[3]) {
   double box[3];  // half-sizes of the box fitted to the mesh
+  mju_zero3(center);
   if (c->fitaabb) {
+    mju_copy3(center, me->aabb);
     mju_copy3(box, me->aabb + 3);
   } else {
     // a box of the mesh's volume and principal inertia: I0 = V (b1^2 + b2^2) / 3 for half
@@ -777,12 +780,18 @@ static void fitGeom(Ctx* c, const mjXNode* e, const mjMesh* me, int t, double sc
       box[k] = sqrt(fmax(0, 3 * (I[(k + 1) % 3] + I[(k + 2) % 3] - I[k]) / (2 * me->volume)));
   }
   switch (t) {
-    case mjGEOM_SPHERE: size[0] = (box[0] + box[1] + box[2]) / 3; break;
+    case mjGEOM_SPHERE:
+      // the bounding box's largest half size, or the inertia box's mean
+      size[0] = c->fitaabb ? fmax(fmax(box[0], box[1]), box[2]) : (box[0] + box[1] + box[2]) / 3;
+      break;
     case mjGEOM_CAPSULE:
     case mjGEOM_CYLINDER:
-      // radius from the x, y half sizes, half length along z (less the caps for a capsule)
-      size[0] = (box[0] + box[1]) / 2;
-      size[1] = t == mjGEOM_CAPSULE ? fmax(0, box[2] - size[0] / 2) : box[2];
+      // radius from the x, y half sizes (the larger, or the mean), half length along z, less
+      // the cap for a capsule (the whole radius in the bounding box, half of it otherwise)
+      size[0] = c->fitaabb ? fmax(box[0], box[1]) : (box[0] + box[1]) / 2;
+      size[1] = box[2];
+      if (t == mjGEOM_CAPSULE)
+        size[1] = c->fitaabb ? size[1] - size[0] : fmax(0, size[1] - size[0] / 2);
       break;
     case mjGEOM_ELLIPSOID:
     case mjGEOM_BOX: mju_copy3(size, box); break;
@@ -802,11 +811,14 @@ static void meshGeom(Ctx* c, const mjXNode* e, Item* it) {
   s->dataid = id;
   if (s->type == mjGEOM_MESH && (s->contype || s->conaffinity))
     ((Obj*)c->obj[K_MESH].p[id])->keepgraph = 1;
-  double off[3];
-  mju_rotVecQuat(off, me->pos, it->quat);
+  // the mesh frame, moved to a fitted primitive's center: pos += q (p_mesh + q_mesh center)
+  double center[3] = {0, 0, 0}, off[3], meshpos[3];
+  if (s->type != mjGEOM_MESH) fitGeom(c, e, me, s->type, s->fitscale, s->size, center);
+  mju_rotVecQuat(meshpos, center, me->quat);
+  mju_addTo3(meshpos, me->pos);
+  mju_rotVecQuat(off, meshpos, it->quat);
   mju_addTo3(it->pos, off);
   mju_mulQuat(it->quat, it->quat, me->quat);
-  if (s->type != mjGEOM_MESH) fitGeom(c, e, me, s->type, s->fitscale, s->size);
 }
 
 // a height field geom: its hfield's id, and the geom size from the hfield's
