@@ -90,7 +90,7 @@ int mjcf_jointQpos(int type) { return type == mjJNT_FREE ? 7 : type == mjJNT_BAL
 
 // material id named by `name` (NULL: -1), referenced by e
 int mjcf_matId(Ctx* c, const mjXNode* e, const char* name) {
-  return name ? mjcf_findId(c, e, K_MAT, name, "material") : -1;
+  return name && !c->discardvisual ? mjcf_findId(c, e, K_MAT, name, "material") : -1;
 }
 
 // body id named by `name` (NULL: -1), referenced by e
@@ -937,6 +937,35 @@ static const char* const sections[] = {"compiler", "option", "size", "visual", "
                                        NULL};
 static const char* const unsupported[] = {"extension", "plugin", NULL};
 
+// discardvisual, after the visual geoms are gone: no materials and no textures (references to
+// them read as none; the meshes keep their texture coordinates), and only the meshes a kept geom
+// names (mesh geoms and fitted primitives), renumbered, as MuJoCo 3.14; the others are kept
+// aside for the masses of the dropped geoms
+static void discardVisualAssets(Ctx* c) {
+  c->obj[K_TEX].n = c->obj[K_MAT].n = 0;
+  Vec* meshes = &c->obj[K_MESH];
+  int* newid = mjcf_alloc(c, sizeof(int) * (meshes->n + 1));
+  for (int k = 0; k < meshes->n; k++) newid[k] = -1;
+  for (int g = 0; g < c->obj[K_GEOM].n; g++) {
+    const GeomSpec* s = &((Item*)c->obj[K_GEOM].p[g])->s.geom;
+    if (s->mesh) newid[s->dataid] = 0;
+  }
+  int n = 0;
+  for (int k = 0; k < meshes->n; k++) {
+    if (newid[k] < 0) {
+      mjcf_push(c, &c->dropmeshes, meshes->p[k]);
+      continue;
+    }
+    newid[k] = n;
+    meshes->p[n++] = meshes->p[k];
+  }
+  meshes->n = n;
+  for (int g = 0; g < c->obj[K_GEOM].n; g++) {
+    GeomSpec* s = &((Item*)c->obj[K_GEOM].p[g])->s.geom;
+    if (s->mesh) s->dataid = newid[s->dataid];
+  }
+}
+
 // process every top-level child of root called `name` with fn
 static void eachSection(Ctx* c, const mjXNode* root, const char* name,
                         void (*fn)(Ctx*, const mjXNode*)) {
@@ -1043,6 +1072,7 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   eachSection(c, root, "worldbody", readWorld);
   int nfused = c->obj[K_BODY].n;  // original body ids, the fused items' secondary key
   if (c->fusestatic) mjcf_fuseStatic(c, root);
+  if (c->discardvisual) discardVisualAssets(c);
   static const int tree[] = {K_JOINT, K_GEOM, K_SITE, K_CAM, K_LIGHT};
   for (int k = 0; k < 5; k++) mjcf_sortByBody(c, tree[k], nfused);
   static const int named[] = {K_BODY, K_JOINT, K_GEOM, K_SITE, K_CAM, K_LIGHT, K_TEX, K_MAT};

@@ -77,6 +77,7 @@ typedef struct {
   double size[3], friction[3], mass, density, solmix, solref[2], solimp[5], margin, gap;
   double fromto[6], pos[3], fluidcoef[5], fitscale;
   int dataid;  // compiled: the mesh or height field id
+  const mjMesh* meshdata;  // compiled: the mesh named (its mass, kept by discardvisual)
   Orient orient;
   float rgba[4];
   const char *material, *mesh, *hfield;
@@ -312,6 +313,7 @@ struct Ctx_ {
   // every geom in document order, the visual ones discardvisual drops included: the bodies'
   // masses count them all, as MuJoCo computes inertia before it discards
   Vec massgeoms;
+  Vec dropmeshes;  // meshes discardvisual drops (Obj): their geoms' masses still count
   const mjXNode* root;  // the main model's <mujoco>
   NameMap names[NKIND];
   // assets and objects outside the tree

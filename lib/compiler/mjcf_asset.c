@@ -511,6 +511,7 @@ void mjcf_fillSkins(Ctx* c, mjModel* m) {
 // free the compiled meshes, skins and height fields (they live outside the arena)
 void mjcf_freeMeshes(Ctx* c) {
   for (int i = 0; i < c->obj[K_MESH].n; i++) mj_meshFree(&((Obj*)c->obj[K_MESH].p[i])->mesh);
+  for (int i = 0; i < c->dropmeshes.n; i++) mj_meshFree(&((Obj*)c->dropmeshes.p[i])->mesh);
   for (int i = 0; i < c->obj[K_SKIN].n; i++) mj_skinFree(&((Obj*)c->obj[K_SKIN].p[i])->skin);
   for (int i = 0; i < c->obj[K_HFIELD].n; i++)
     mj_hfieldFree(&((Obj*)c->obj[K_HFIELD].p[i])->hfield);

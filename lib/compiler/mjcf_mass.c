@@ -16,7 +16,7 @@ static int geomMass(Ctx* c, const Item* g, double* mass, double pos[3], double q
   const GeomSpec* s = &g->s.geom;
   if (s->group < c->igroup[0] || s->group > c->igroup[1]) return 0;
   // mass: given, else density * volume
-  const mjMesh* me = s->type == mjGEOM_MESH ? &((Obj*)c->obj[K_MESH].p[s->dataid])->mesh : 0;
+  const mjMesh* me = s->type == mjGEOM_MESH ? s->meshdata : 0;
   double volume = me ? me->volume : mju_geomVolume(s->type, s->size);
   *mass = s->hasmass ? s->mass : s->density * volume;
   if (*mass <= mjMINMASS) return 0;  // massless geoms do not count

@@ -809,6 +809,7 @@ static void meshGeom(Ctx* c, const mjXNode* e, Item* it) {
   if (id < 0) mjcf_fail(c, e, "unknown mesh '%s'", s->mesh);
   const mjMesh* me = &((Obj*)c->obj[K_MESH].p[id])->mesh;
   s->dataid = id;
+  s->meshdata = me;
   if (s->type == mjGEOM_MESH && (s->contype || s->conaffinity))
     ((Obj*)c->obj[K_MESH].p[id])->keepgraph = 1;
   // the mesh frame, moved to a fitted primitive's center: pos += q (p_mesh + q_mesh center)
