@@ -121,12 +121,13 @@ int mjc_clipContacts(const mjModel* m, const mjGeomPair* gp, const int id[2][3],
                      mjtNum* w1, mjtNum* w2, mjtNum* depth);
 
 // four of the n > 4 points p (a convex polygon's vertices in order) spanning a large
-// quadrilateral, as MuJoCo 3.14 cuts polygons to four (measured on the oracle): its rotating
-// search, with the quadrilateral's true area |(c - a) x (d - b)| / 2.  Start from corners
-// (0, 1, 2, 3); for each first corner a in turn, advance the last corner d (cyclically) while
-// that grows the best area found so far, after each advance advancing c and then b while they
-// grow it; q: the corners of the last improvement, in the order a, b, c, d (not necessarily
-// increasing: a later corner may have wrapped past the end)
+// quadrilateral through p[0], as MuJoCo 3.14 cuts polygons to four (measured on the oracle),
+// with the quadrilateral's true area |(c - a) x (d - b)| / 2: from corners (0, 1, 2, 3), the
+// first corner kept at 0, advance the last corner d (cyclically) while that grows the best
+// area found so far, after each advance advancing c and then b while they grow it; q: the
+// corners found, in the order 0, b, c, d.  (The old MuJoCo source then rotates the first
+// corner through every point; 3.14 does not: with that rotation, triangles with a doubled
+// corner and quadrilaterals without point 0 win where MuJoCo keeps the first ones)
 void mjc_polygonQuad(const mjtNum* p, int n, int q[4]);
 
 // the contacts one GJK/EPA query of geoms g1, g2 may give, as MuJoCo 3.14 decides it: 1 with

@@ -17,9 +17,9 @@
 // above -mjMINVAL); clipped points above the clipping face's plane are dropped.  Each point v
 // left gives the witness pair (v - |d| dir, v) with depth d = (v - f0)'n along the clipping
 // face's normal (f0 its first corner) and dir the other geom's face normal (face on face) or
-// -n (edge on face).  A polygon of more than four points is cut to four by MuJoCo's rotating
-// search for a large quadrilateral (mjc_polygonQuad), when the pair allows fewer than five
-// contacts; an edge clipped to more than two points keeps its two farthest apart.
+// -n (edge on face).  A polygon of more than four points is cut to four by MuJoCo's search for
+// a large quadrilateral through its first point (mjc_polygonQuad), when the pair allows fewer
+// than five contacts; an edge clipped to more than two points keeps its two farthest apart.
 #include <math.h>
 
 #include "engine/collision.h"
@@ -269,32 +269,15 @@ void mjc_polygonQuad(const mjtNum* p, int n, int q[4]) {
 #define P(i) (p + 3 * (i))
 #define NEXT(i) ((i) + 1 == n ? 0 : (i) + 1)
   int b = 1, c = 2, d = 3;
-  q[0] = 0, q[1] = 1, q[2] = 2, q[3] = 3;
   mjtNum best = quadArea(P(0), P(1), P(2), P(3)), t;
-  for (int a = 0; a < n; a++) {
-    // advance d while the area grows, after each advance c and then b as far as they grow it
-    while ((t = quadArea(P(a), P(b), P(c), P(NEXT(d)))) > best) {
-      best = t, d = NEXT(d);
-      q[0] = a, q[1] = b, q[2] = c, q[3] = d;
-      while ((t = quadArea(P(a), P(b), P(NEXT(c)), P(d))) > best) {
-        best = t, c = NEXT(c);
-        q[0] = a, q[1] = b, q[2] = c, q[3] = d;
-      }
-      while ((t = quadArea(P(a), P(NEXT(b)), P(c), P(d))) > best) {
-        best = t, b = NEXT(b);
-        q[0] = a, q[1] = b, q[2] = c, q[3] = d;
-      }
-    }
 
-    // the next first corner a + 1 pushes the corners it reaches one further
-    if (b == a) {
-      b = NEXT(b);
-      if (c == b) {
-        c = NEXT(c);
-        if (d == c) d = NEXT(d);
-      }
-    }
+  // advance d while the area grows, after each advance c and then b as far as they grow it
+  while ((t = quadArea(P(0), P(b), P(c), P(NEXT(d)))) > best) {
+    best = t, d = NEXT(d);
+    while ((t = quadArea(P(0), P(b), P(NEXT(c)), P(d))) > best) best = t, c = NEXT(c);
+    while ((t = quadArea(P(0), P(NEXT(b)), P(c), P(d))) > best) best = t, b = NEXT(b);
   }
+  q[0] = 0, q[1] = b, q[2] = c, q[3] = d;
 #undef P
 #undef NEXT
 }

@@ -12,7 +12,9 @@
 # the pairs without analytic functions go through libccd's MPR with MuJoCo's support functions
 # and normal refinement (nativeccd off in both), so every pose must agree.  Meshes:
 # mesh_plane.xml and mesh_plane_hex.xml (plane-mesh, MuJoCo's vertex rule; hexagonal prisms
-# landing flat, cut to four corners as MuJoCo cuts them) and mesh_round.xml (sphere, capsule
+# landing flat, cut to four corners as MuJoCo cuts them; mesh_plane_quad.xml: hexagons and a
+# prism with a near-doubled corner, where only a search from the deepest corner agrees) and
+# mesh_round.xml (sphere, capsule
 # and ellipsoid against meshes through MPR), mesh_pairs.xml (every pair with a mesh), hfield.xml
 # and hfield_mesh.xml through MPR at 1000 random poses, exactly (MPR on polytopes and
 # cylinders turns last-bit differences of the compiled frames into visible ones: the frames are
@@ -53,7 +55,8 @@ node t/oracle/collision/compare.mjs --bin "$helper" "$@" || status=1
 if [ -n "$override" ]; then
   node t/oracle/collision/compare.mjs --bin "$helper" --random 1000 $m/box_pairs.xml \
     $m/aligned.xml $m/convex.xml $m/multiccd.xml $m/mesh_plane.xml $m/mesh_round.xml \
-    $m/mesh_pairs.xml $m/hfield.xml $m/hfield_mesh.xml $m/mesh_plane_hex.xml || status=1
+    $m/mesh_pairs.xml $m/hfield.xml $m/hfield_mesh.xml $m/mesh_plane_hex.xml \
+    $m/mesh_plane_quad.xml || status=1
   node t/oracle/collision/compare.mjs --bin "$helper" --random 1000 --enable override \
     --set o_margin=0.02 $m/convex.xml || status=1
   node t/oracle/collision/compare.mjs --bin "$helper" --enable override --set o_margin=0.02 \

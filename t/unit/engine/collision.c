@@ -413,8 +413,8 @@ Test(collision, meshBoxFlatOnPlane) {
 
 Test(collision, meshPrismOnTiltedPlane) {
   // an octagonal prism (margin 0.01) over a plane tilted by euler 3 -2 0, its bottom octagon
-  // all within the margin: MuJoCo 3.14.0 gives four contacts, the quadrilateral its rotating
-  // search picks from the deepest vertex on (its values, printed to 9 digits by the oracle)
+  // all within the margin: MuJoCo 3.14.0 gives four contacts, the quadrilateral its search
+  // picks from the deepest vertex on (its values, printed to 9 digits by the oracle)
   const char* xml =
       "<mujoco><option gravity='0 0 0'/><asset><mesh name='prism' vertex='0.1 0 -0.06  "
       "0.0707 0.0707 -0.06  0 0.1 -0.06  -0.0707 0.0707 -0.06  -0.1 0 -0.06  -0.0707 -0.0707 "
@@ -438,10 +438,10 @@ Test(collision, meshPrismOnTiltedPlane) {
   mj_deleteModel(m);
 }
 
-Test(collision, polygonQuadRotating) {
+Test(collision, polygonQuadFromFirst) {
   // the Crazyflie's hexagonal hull polygon on the floor (its world vertices from the deepest on,
   // at frame 163 of the Menagerie run): MuJoCo 3.14.0 keeps vertices 0, 1, 2, 4, which its
-  // rotating search finds, though 1, 2, 4, 5 (and 0, 2, 4, 5 through the deepest) span about
+  // search from the first corner finds, though 1, 2, 4, 5 (and 0, 2, 4, 5 through the deepest) span about
   // a quarter more area
   const mjtNum p[18] = {0.031101832, 0.039212901, -0.00048372955,
                         0.031996781, 0.039118916, -0.00047395345,
@@ -452,6 +452,21 @@ Test(collision, polygonQuadRotating) {
   int q[4];
   mjc_polygonQuad(p, 6, q);
   cr_assert(q[0] == 0 && q[1] == 1 && q[2] == 2 && q[3] == 4, "%d %d %d %d", q[0], q[1], q[2],
+            q[3]);
+}
+
+Test(collision, polygonQuadDoubledCorner) {
+  // the wx250s gripper bar's side polygon in its mesh frame from the deepest vertex on, the
+  // second 1e-8 from the first: MuJoCo 3.14.0 keeps corners 0, 1, 2, 3 (two contacts 1e-8
+  // apart); rotating the first corner on finds the triangle (2, 2, 3, 0) 1e-18 larger
+  const mjtNum p[15] = {0.0057170456275343895, 0.018804363906383514, 0.04999725893139839,
+                        0.005717053078114986,  0.018804356455802917, 0.04999725893139839,
+                        0.013000519014894962,  0.011952267959713936, 0.04999746382236481,
+                        0.013000329956412315,  0.011949090287089348, -0.050002533942461014,
+                        0.0057168565690517426, 0.018801186233758926, -0.05000273883342743};
+  int q[4];
+  mjc_polygonQuad(p, 5, q);
+  cr_assert(q[0] == 0 && q[1] == 1 && q[2] == 2 && q[3] == 3, "%d %d %d %d", q[0], q[1], q[2],
             q[3]);
 }
 
