@@ -80,10 +80,11 @@ static int decode(Reader* r, const char* file, unsigned char** rgba, int* width,
     return -1;
   }
   png_set_read_fn(png, r, readData);
-  // text chunks are skipped (a compressed one can inflate to GBs) and other ancillary chunks
-  // (ICC profiles) are held to 16 MB
-  static const png_byte text[] = "tEXt\0zTXt\0iTXt\0eXIf";
-  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, text, 4);
+  // text chunks are skipped (a compressed one can inflate to GBs), and ICC profiles: libpng
+  // would take a known sRGB profile for an sRGB chunk, where MuJoCo reads the chunk alone as
+  // sRGB (a profile alone is linear); other ancillary chunks are held to 16 MB
+  static const png_byte skipped[] = "tEXt\0zTXt\0iTXt\0eXIf\0iCCP";
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, 5);
   png_set_chunk_malloc_max(png, 1 << 24);
   png_set_sig_bytes(png, 8);
   png_read_info(png, info);
