@@ -208,6 +208,7 @@ typedef enum mjtConstraintState_ {
 } mjtConstraintState;
 
 #define mjNSOLVER 200        // solver iterations whose statistics are kept
+#define mjNFLUID 12          // geom_fluid values per geom
 
 // statistics of one solver iteration
 typedef struct mjSolverStat_ {

@@ -334,6 +334,8 @@ static void fillItems(Ctx* c, mjModel* m) {
       mj_hfieldGeomBound(((Obj*)c->obj[K_HFIELD].p[s->dataid])->hfield.size,
                          m->geom_size + 3 * i, m->geom_rbound + i, m->geom_aabb + 6 * i);
     else mju_geomBound(s->type, s->size, m->geom_rbound + i, m->geom_aabb + 6 * i);
+    if (s->fluidshape) mjcf_geomFluid(s->type, m->geom_size + 3 * i, s->fluidcoef,
+                                      m->geom_fluid + 12 * i);
     mju_copy3(m->geom_pos + 3 * i, it->pos);
     mju_copy4(m->geom_quat + 4 * i, it->quat);
     mju_copy3(m->geom_friction + 3 * i, s->friction);

@@ -562,6 +562,10 @@ void mjcf_bodyInertia(Ctx* c);
 // inertial frames, their geoms, sites, cameras and lights re-expressed in them
 void mjcf_alignFree(Ctx* c);
 
+// geom_fluid of a geom with fluidshape="ellipsoid" (compiled size, its fluidcoef): the flag, the
+// coefficients, and the virtual mass and inertia of its ellipsoid in a fluid of unit density
+void mjcf_geomFluid(int type, const double size[3], const double coef[5], double fluid[12]);
+
 // ---- the model build (compile.c) ---------------------------------------------------------------
 
 // qpos and dof counts of a joint type

@@ -333,3 +333,59 @@ void mjcf_alignFree(Ctx* c) {
       }
   }
 }
+
+// ---- the ellipsoid fluid model's added mass ---------------------------------------------------
+
+// kappa_x = dx dy dz Int_0^inf dl / sqrt((dx^2 + l)^3 (dy^2 + l) (dz^2 + l)), the added-mass
+// coefficient along the first axis of an ellipsoid of semi-axes (dx, dy, dz) (Lamb's
+// integral), as MuJoCo's compiler evaluates it: 15-point Gauss-Kronrod on x in [0, 1] with
+// l = s x^3 / (1 - x)^2, s = (dx^3 dy dz)^(2/5) (the tables: l/s and dl/dx at the nodes, the
+// weights), the integrand written 1/dx^2 / ((1 + l/dx^2) sqrt(prod_i (1 + l/di^2)))
+static double addedMassKappa(double dx, double dy, double dz) {
+  static const double w[15] = {
+      0.01146766, 0.03154605, 0.05239501, 0.07032663, 0.08450236,
+      0.09517529, 0.10221647, 0.10474107, 0.10221647, 0.09517529,
+      0.08450236, 0.07032663, 0.05239501, 0.03154605, 0.01146766};
+  static const double l[15] = {
+      7.865151709349917e-08, 1.7347976913907274e-05, 0.0003548008144506193,
+      0.002846636252924549, 0.014094260903596077, 0.053063261727396636,
+      0.17041978741317773, 0.5, 1.4036301548686991, 3.9353484827022642,
+      11.644841677041734, 39.53187807410903, 177.5711362220801,
+      1429.4772912937397, 54087.416549217705};
+  static const double dl[15] = {
+      5.538677720489877e-05, 0.002080868285293228, 0.016514126520723166,
+      0.07261900344370877, 0.23985243401862602, 0.6868318249020725,
+      1.8551129519182894, 5.0, 14.060031152313941, 43.28941239611009,
+      156.58546376397112, 747.9826085305024, 5827.4042950027115,
+      116754.0197944512, 25482945.327264845};
+  double ix = 1 / (dx * dx), iy = 1 / (dy * dy), iz = 1 / (dz * dz);
+  double s = pow(dx * dx * dx * dy * dz, 0.4), kappa = 0;
+  for (int i = 0; i < 15; i++) {
+    double lam = s * l[i];
+    double ax = 1 + lam * ix;
+    kappa += s * dl[i] / (ax * sqrt(ax * (1 + lam * iy) * (1 + lam * iz))) * w[i];
+  }
+  return kappa * ix;
+}
+
+// geom_fluid of a geom with fluidshape="ellipsoid": {1, the five fluidcoef, virtual mass[3],
+// virtual inertia[3]} for the ellipsoid of semi-axes d of volume V = 4/3 pi d0 d1 d2:
+//   mass_i = V k_i / (2 - k_i),
+//   inertia_x = V/5 (dy^2 - dz^2)^2 |kz - ky| / |2 (dy^2 - dz^2) + (dy^2 + dz^2)(ky - kz)|
+// (and cyclically), denominators at least mjMINMASS (MuJoCo's mjEPS)
+void mjcf_geomFluid(int type, const double size[3], const double coef[5], double fluid[12]) {
+  double d[3], k[3];
+  mju_geomSemiAxes(type, size, d);
+  double volume = 4.0 / 3.0 * mjPI * d[0] * d[1] * d[2];
+  for (int i = 0; i < 3; i++) k[i] = addedMassKappa(d[i], d[(i + 1) % 3], d[(i + 2) % 3]);
+  fluid[0] = 1;
+  memcpy(fluid + 1, coef, 5 * sizeof(double));
+  for (int i = 0; i < 3; i++) {
+    int j = (i + 1) % 3, n = (i + 2) % 3;
+    double dj = d[j] * d[j], dn = d[n] * d[n];
+    double fac = (dj - dn) * (dj - dn) * fabs(k[n] - k[j]) /
+                 fmax(mjMINMASS, fabs(2 * (dj - dn) + (dj + dn) * (k[j] - k[n])));
+    fluid[6 + i] = volume * k[i] / fmax(mjMINMASS, 2 - k[i]);
+    fluid[9 + i] = volume * fac / 5;
+  }
+}

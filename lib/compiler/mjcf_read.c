@@ -912,7 +912,6 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       }
       if (s->hasmass && s->mass < 0) mjcf_fail(c, e, "mass cannot be negative");
       if (!s->hasmass && s->density < 0) mjcf_fail(c, e, "density cannot be negative");
-      if (s->fluidshape) mjcf_fail(c, e, "fluidshape=\"ellipsoid\" is not supported yet");
       break;
     }
     case K_SITE: {

@@ -465,67 +465,87 @@ static void wrenchColumn(const mjModel* m, const mjData* d, int last, int i, int
               (moves && j >= first ? mju_dot(d->cdof + 6 * j, SW, 6) : 0);
 }
 
-// Gq, Gv += d qfrc_fluid/dq, dv of the inertia-box model (mj_inertiaBoxForce), body by body.
-// With p the body's com (r = p - o from its tree's com o), R its inertial frame and T its
-// twist (cvel, w its rotation), the local velocity l = (R'w, R'(v(p) - wind)) gives the local
-// force lf(l) with slopes G, the world torque and force Tw = R lf_rot, F = R lf_lin on p
-// (wrenchColumn), changing by R G dl:
+// Gq, Gv += d qfrc_fluid/dq, dv of one fluid object of body b (its inertia box at its com, or
+// a geom's ellipsoid). With p the object's point (r = p - o from its tree's com o), R its frame
+// and T the body's twist (cvel, w its rotation), the local velocity l = (R'w, R'(v(p) - wind))
+// gives the local force lf(l) with derivative B, the world torque and force Tw = R lf_rot,
+// F = R lf_lin on p (wrenchColumn), changing by R B dl:
 //   along v_i:  dl = (R'w_i, R'v_i(p)),  (w_i, v_i) = cdof_i
-//   along q_i (S = cdof_i, s its rotation):  the com moves by dp = S(p), the twist by dT =
+//   along q_i (S = cdof_i, s its rotation):  the point moves by dp = S(p), the twist by dT =
 //   S x (T - pre_i) (pre_i the twist before the first dof i moves) and the frame turns, so
 //   dl = (R'(dw - s x w), R'(dv(p) + w x dp - s x (v(p) - wind)))
-static void fluidDeriv(const mjModel* m, mjData* d, mjtNum* Gq, mjtNum* Gv) {
-  int nv = m->nv;
-  for (int b = 1; b < m->nbody; b++) {
-    int last = mj_bodyLastDof(m, b);
-    if (m->body_mass[b] < mjMINVAL || last < 0) continue;
-    const mjtNum *R = d->ximat + 9 * b, *T = d->cvel + 6 * b;
-    mjtNum box[3], l[6], lf[6], G[6], r[3], vrel[3], Tw[3], F[3], t[3];
-    mj_inertiaBox(m, b, box);
-    mj_fluidVelocity(m, d, b, l);
-    mj_inertiaBoxForce(m, box, l, lf, G);
-    mju_sub3(r, d->xipos + 3 * b, d->subtree_com + 3 * m->body_rootid[b]);
-    twistAt(vrel, T, r);
-    mju_subFrom(vrel, m->opt.wind, 3);
-    mju_mulMatVec3(Tw, R, lf);
-    mju_mulMatVec3(F, R, lf + 3);
+static void fluidObjectDeriv(const mjModel* m, mjData* d, int b, const mjtNum p[3],
+                             const mjtNum R[9], const mjtNum lf[6], const mjtNum B[36],
+                             mjtNum* Gq, mjtNum* Gv) {
+  int nv = m->nv, last = mj_bodyLastDof(m, b);
+  const mjtNum* T = d->cvel + 6 * b;
+  mjtNum r[3], vrel[3], Tw[3], F[3], t[3];
+  mju_sub3(r, p, d->subtree_com + 3 * m->body_rootid[b]);
+  twistAt(vrel, T, r);
+  mju_subFrom(vrel, m->opt.wind, 3);
+  mju_mulMatVec3(Tw, R, lf);
+  mju_mulMatVec3(F, R, lf + 3);
 
-    // each direction: the v columns, then the q columns, of the dofs of b's chain
-    for (int q = 0; q < 2; q++) {
-      for (int i = last; i >= 0; i = m->dof_parentid[i]) {
-        const mjtNum* S = d->cdof + 6 * i;
-        mjtNum dw[3], dv[3], dl[6], dTw[3], dF[3];
-        if (!q) {
-          mju_copy3(dw, S);
-          twistAt(dv, S, r);
-        } else {
-          mjtNum pre[6], dT[6], dp[3];
-          int first = mjd_firstMoved(m, i), bi = m->dof_bodyid[i];
-          mju_copy(pre, d->cvel + 6 * m->body_parentid[bi], 6);
-          for (int j = m->body_dofadr[bi]; j < first; j++)
-            mju_addToScl(pre, d->cdof + 6 * j, d->qvel[j], 6);
-          mju_sub(pre, T, pre, 6);
-          mju_crossMotion(dT, S, pre);
-          twistAt(dp, S, r);
-          mju_copy3(dw, dT);
-          twistAt(dv, dT, r);
-          mju_cross(t, T, dp);
-          mju_addTo3(dv, t);
-          mju_cross(t, S, T);
-          mju_subFrom(dw, t, 3);
-          mju_cross(t, S, vrel);
-          mju_subFrom(dv, t, 3);
-        }
-
-        // the local force's change G dl, in the world
-        mju_mulMatTVec3(dl, R, dw);
-        mju_mulMatTVec3(dl + 3, R, dv);
-        for (int k = 0; k < 6; k++) dl[k] *= G[k];
-        mju_mulMatVec3(dTw, R, dl);
-        mju_mulMatVec3(dF, R, dl + 3);
-        wrenchColumn(m, d, last, i, q, r, Tw, F, dTw, dF, (q ? Gq : Gv) + (size_t)i * nv);
+  // each direction: the v columns, then the q columns, of the dofs of b's chain
+  for (int q = 0; q < 2; q++) {
+    for (int i = last; i >= 0; i = m->dof_parentid[i]) {
+      const mjtNum* S = d->cdof + 6 * i;
+      mjtNum dw[3], dv[3], dl[6], bdl[6], dTw[3], dF[3];
+      if (!q) {
+        mju_copy3(dw, S);
+        twistAt(dv, S, r);
+      } else {
+        mjtNum pre[6], dT[6], dp[3];
+        int first = mjd_firstMoved(m, i), bi = m->dof_bodyid[i];
+        mju_copy(pre, d->cvel + 6 * m->body_parentid[bi], 6);
+        for (int j = m->body_dofadr[bi]; j < first; j++)
+          mju_addToScl(pre, d->cdof + 6 * j, d->qvel[j], 6);
+        mju_sub(pre, T, pre, 6);
+        mju_crossMotion(dT, S, pre);
+        twistAt(dp, S, r);
+        mju_copy3(dw, dT);
+        twistAt(dv, dT, r);
+        mju_cross(t, T, dp);
+        mju_addTo3(dv, t);
+        mju_cross(t, S, T);
+        mju_subFrom(dw, t, 3);
+        mju_cross(t, S, vrel);
+        mju_subFrom(dv, t, 3);
       }
+
+      // the local force's change B dl, in the world
+      mju_mulMatTVec3(dl, R, dw);
+      mju_mulMatTVec3(dl + 3, R, dv);
+      mju_mulMatVec(bdl, B, dl, 6, 6);
+      mju_mulMatVec3(dTw, R, bdl);
+      mju_mulMatVec3(dF, R, bdl + 3);
+      wrenchColumn(m, d, last, i, q, r, Tw, F, dTw, dF, (q ? Gq : Gv) + (size_t)i * nv);
     }
+  }
+}
+
+// Gq, Gv += d qfrc_fluid/dq, dv, body by body: its inertia box (mj_inertiaBoxForce's slopes, a
+// diagonal B) or the ellipsoids of its fluid geoms (mj_ellipsoidForce)
+static void fluidDeriv(const mjModel* m, mjData* d, mjtNum* Gq, mjtNum* Gv) {
+  for (int b = 1; b < m->nbody; b++) {
+    if (m->body_mass[b] < mjMINVAL || mj_bodyLastDof(m, b) < 0) continue;
+    mjtNum l[6], lf[6], B[36];
+    if (mj_fluidEllipsoid(m, b)) {
+      for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
+        if (m->geom_fluid[mjNFLUID * g] == 0) continue;
+        mj_fluidVelocity(m, d, mjOBJ_GEOM, g, l);
+        mj_ellipsoidForce(m, g, l, lf, B);
+        fluidObjectDeriv(m, d, b, d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, lf, B, Gq, Gv);
+      }
+      continue;
+    }
+    mjtNum box[3], G[6];
+    mj_inertiaBox(m, b, box);
+    mj_fluidVelocity(m, d, mjOBJ_BODY, b, l);
+    mj_inertiaBoxForce(m, box, l, lf, G);
+    mju_zero(B, 36);
+    for (int k = 0; k < 6; k++) B[7 * k] = G[k];
+    fluidObjectDeriv(m, d, b, d->xipos + 3 * b, d->ximat + 9 * b, lf, B, Gq, Gv);
   }
 }
 

@@ -74,8 +74,17 @@ int mj_standaloneFree(const mjModel* m, int j);
 // sides of body b's equivalent inertia box
 void mj_inertiaBox(const mjModel* m, int b, mjtNum box[3]);
 
-// velocity of body b's com relative to the wind, in its inertial frame (rot:lin)
-void mj_fluidVelocity(const mjModel* m, const mjData* d, int b, mjtNum lvel[6]);
+// velocity relative to the wind of a body's inertial frame (mjOBJ_BODY) or a geom's, in that
+// frame (rot:lin)
+void mj_fluidVelocity(const mjModel* m, const mjData* d, int objtype, int id, mjtNum lvel[6]);
+
+// whether body b feels the fluid through its geoms' ellipsoids (one has fluidshape ellipsoid)
+int mj_fluidEllipsoid(const mjModel* m, int b);
+
+// the ellipsoid model's torque and force (rot:lin) on geom g at its local velocity lvel, and
+// (B not NULL) their derivative by lvel, 6x6 row-major
+void mj_ellipsoidForce(const mjModel* m, int g, const mjtNum lvel[6], mjtNum lfrc[6],
+                       mjtNum B[36]);
 
 // the inertia-box model's force and torque (rot:lin) in a body's inertial frame at its local
 // velocity lvel, and (slope not NULL) each component's derivative by its own velocity

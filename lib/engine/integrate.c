@@ -115,25 +115,26 @@ int mj_standaloneFree(const mjModel* m, int j) {
   return m->body_subtreemass[b] == m->body_mass[b] ? adr : -1;
 }
 
-// A -= h s u u' (symmetric rank-one term of D) restricted, as in MuJoCo, to pairs of dofs of
-// which one is an ancestor of the other (qM's sparsity: tendons coupling separate branches
-// contribute only their within-branch part); only the nonzeros of u are visited
-static void derivRank1(const mjModel* m, Deriv* D, mjtNum s, const mjtNum* u) {
+// A -= h s u w' (a rank-one term of D; u = w: symmetric) restricted, as in MuJoCo, to pairs of
+// dofs of which one is an ancestor of the other (qM's sparsity: tendons coupling separate
+// branches contribute only their within-branch part; on qM's layout the lower triangle);
+// only the dofs where u or w is nonzero are visited
+static void derivOuter(const mjModel* m, Deriv* D, mjtNum s, const mjtNum* u, const mjtNum* w) {
   int nv = m->nv;
   mjtNum c = -D->h * s;
   for (int i = 0; i < nv; i++) {
-    if (!u[i]) continue;
+    if (!u[i] && !w[i]) continue;
     if (D->dense) {
-      derivAdd(D, i, i, c * u[i] * u[i]);
+      derivAdd(D, i, i, c * u[i] * w[i]);
       for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j]) {
-        derivAdd(D, i, j, c * u[i] * u[j]);
-        derivAdd(D, j, i, c * u[i] * u[j]);
+        derivAdd(D, i, j, c * u[i] * w[j]);
+        derivAdd(D, j, i, c * u[j] * w[i]);
       }
       continue;
     }
     // row i of qM's layout: i, then its ancestors
     mjtNum* row = D->A + m->dof_Madr[i];
-    for (int j = i; j >= 0; j = m->dof_parentid[j]) *row++ += c * u[i] * u[j];
+    for (int j = i; j >= 0 && u[i]; j = m->dof_parentid[j]) *row++ += c * u[i] * w[j];
   }
 }
 
@@ -160,7 +161,8 @@ static void derivDamperActuator(const mjModel* m, mjData* d, Deriv* D) {
       if (m->dof_damping[i] && derivHas(D, i)) derivDiag(m, D, i, -m->dof_damping[i]);
     for (int t = 0; t < m->ntendon; t++)
       if (m->tendon_damping[t] && derivReaches(D, d->ten_J + (size_t)t * nv, nv))
-        derivRank1(m, D, -m->tendon_damping[t], d->ten_J + (size_t)t * nv);
+        derivOuter(m, D, -m->tendon_damping[t], d->ten_J + (size_t)t * nv,
+                   d->ten_J + (size_t)t * nv);
   }
   if (m->opt.disableflags & mjDSBL_ACTUATION) return;
 
@@ -172,48 +174,69 @@ static void derivDamperActuator(const mjModel* m, mjData* d, Deriv* D) {
     mjtNum k = mj_actuatorForceVel(m, d, i, NULL);
     if (!k) continue;
     mj_momentRow(m, d, i, u);
-    if (derivReaches(D, u, nv)) derivRank1(m, D, k, u);
+    if (derivReaches(D, u, nv)) derivOuter(m, D, k, u, u);
   }
   mj_freeStack(d, mark);
 }
 
-// inertia-box fluid forces: D += sum_k c_k g_k g_k', g_k = J' (R e_k) with J the body com
-// Jacobian (rot, lin) and c_k the slope of the local force component k (mj_inertiaBoxForce)
+// the fluid force of one object (a body's inertia box at its com, or a geom's ellipsoid) at
+// point p (r = p - its tree's com) in frame R, its local force's derivative B (6x6) by the local
+// velocity: D += sum_kl B_kl g_k g_l', g_k = J' (R e_k) with J the point's Jacobian (rot, lin),
+// i.e. g_k,j = cdof_j,rot . e (k < 3) or (cdof_j,lin + cdof_j,rot x r) . e (k >= 3), e = R's
+// column k mod 3; g: 6 nv of scratch
+static void derivFluidObject(const mjModel* m, mjData* d, Deriv* D, int b, const mjtNum p[3],
+                             const mjtNum R[9], const mjtNum B[36], mjtNum* g) {
+  int nv = m->nv, last = mj_bodyLastDof(m, b);
+  if (last < 0 || !derivHas(D, last)) return;
+  mjtNum r[3];
+  mju_sub3(r, p, d->subtree_com + 3 * m->body_rootid[b]);
+  mju_zero(g, 6 * (size_t)nv);
+  for (int k = 0; k < 6; k++) {
+    mjtNum e[3] = {R[k % 3], R[3 + k % 3], R[6 + k % 3]}, *gk = g + (size_t)k * nv;
+    for (int j = last; j >= 0; j = m->dof_parentid[j]) {
+      const mjtNum* cdof = d->cdof + 6 * j;
+      if (k < 3) {
+        gk[j] = mju_dot3(cdof, e);
+      } else {
+        mjtNum lin[3];
+        mju_cross(lin, cdof, r);
+        mju_addTo3(lin, cdof + 3);
+        gk[j] = mju_dot3(lin, e);
+      }
+    }
+  }
+  for (int k = 0; k < 6; k++)
+    for (int l = 0; l < 6; l++)
+      if (B[6 * k + l]) derivOuter(m, D, B[6 * k + l], g + (size_t)k * nv, g + (size_t)l * nv);
+}
+
+// fluid forces, body by body: the inertia box's slopes (a diagonal B), or each fluid geom's
+// ellipsoid derivative, made symmetric under implicitfast but for standalone free bodies (as
+// MuJoCo); g: 6 nv of scratch
 static void derivFluid(const mjModel* m, mjData* d, Deriv* D, mjtNum* g) {
-  int nv = m->nv;
+  int fast = m->opt.integrator == mjINT_IMPLICITFAST;
   for (int b = 1; b < m->nbody; b++) {
     if (m->body_mass[b] < mjMINVAL) continue;
-    mjtNum box[3], lvel[6], lfrc[6], slope[6];
-    mj_inertiaBox(m, b, box);
-    mj_fluidVelocity(m, d, b, lvel);
-    mj_inertiaBoxForce(m, box, lvel, lfrc, slope);
-    const mjtNum* R = d->ximat + 9 * b;
-    mjtNum r[3];
-    mju_sub3(r, d->xipos + 3 * b, d->subtree_com + 3 * m->body_rootid[b]);
-    int last = mj_bodyLastDof(m, b);
-    if (last < 0 || !derivHas(D, last)) continue;
-
-    for (int k = 0; k < 6; k++) {
-      int i = k % 3;
-      mjtNum c = slope[k];
-      if (!c) continue;
-
-      // g_j = cdof_rot . e (rot) or (cdof_lin + cdof_rot x r) . e (lin), e = R column i
-      mjtNum e[3] = {R[i], R[3 + i], R[6 + i]};
-      mju_zero(g, nv);
-      for (int j = last; j >= 0; j = m->dof_parentid[j]) {
-        const mjtNum* cdof = d->cdof + 6 * j;
-        if (k < 3) {
-          g[j] = mju_dot3(cdof, e);
-        } else {
-          mjtNum lin[3];
-          mju_cross(lin, cdof, r);
-          mju_addTo3(lin, cdof + 3);
-          g[j] = mju_dot3(lin, e);
-        }
+    mjtNum lvel[6], lfrc[6], B[36];
+    if (mj_fluidEllipsoid(m, b)) {
+      int sym = fast && !(m->body_jntnum[b] == 1 && mj_standaloneFree(m, m->body_jntadr[b]) >= 0);
+      for (int i = m->body_geomadr[b]; i < m->body_geomadr[b] + m->body_geomnum[b]; i++) {
+        if (m->geom_fluid[mjNFLUID * i] == 0) continue;
+        mj_fluidVelocity(m, d, mjOBJ_GEOM, i, lvel);
+        mj_ellipsoidForce(m, i, lvel, lfrc, B);
+        for (int k = 0; k < 6 && sym; k++)
+          for (int l = 0; l < k; l++) B[6 * k + l] = B[6 * l + k] = (B[6 * k + l] + B[6 * l + k]) / 2;
+        derivFluidObject(m, d, D, b, d->geom_xpos + 3 * i, d->geom_xmat + 9 * i, B, g);
       }
-      derivRank1(m, D, c, g);
+      continue;
     }
+    mjtNum box[3], slope[6];
+    mj_inertiaBox(m, b, box);
+    mj_fluidVelocity(m, d, mjOBJ_BODY, b, lvel);
+    mj_inertiaBoxForce(m, box, lvel, lfrc, slope);
+    mju_zero(B, 36);
+    for (int k = 0; k < 6; k++) B[7 * k] = slope[k];
+    derivFluidObject(m, d, D, b, d->xipos + 3 * b, d->ximat + 9 * b, B, g);
   }
 }
 
@@ -338,7 +361,7 @@ static void solveLU(const mjtNum* A, mjtNum* x, int n) {
 static void derivDense(const mjModel* m, mjData* d, Deriv* D, int rne) {
   int nv = m->nv;
   size_t mark = mj_markStack(d);
-  mjtNum* g = mj_stackAlloc(d, (size_t)nv);
+  mjtNum* g = mj_stackAlloc(d, 6 * (size_t)nv);
   mju_zero(D->A, (size_t)D->n * D->n);
   for (int i = D->lo; i < D->lo + D->n; i++) {
     const mjtNum* row = d->qM + m->dof_Madr[i];
@@ -404,7 +427,7 @@ void mj_implicit(const mjModel* m, mjData* d) {
 
   if (fast) {
     // symmetric M - h D on qM's sparsity, factored as L'DL
-    mjtNum* g = mj_stackAlloc(d, (size_t)nv);
+    mjtNum* g = mj_stackAlloc(d, 6 * (size_t)nv);
     mjtNum* ld = mj_stackAlloc(d, (size_t)m->nM);
     mjtNum* diaginv = mj_stackAlloc(d, (size_t)nv);
     D.A = mj_stackAlloc(d, (size_t)m->nM);

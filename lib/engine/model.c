@@ -215,8 +215,9 @@ void mj_defaultStatistic(mjStatistic* s) {
 // the stack the pipeline needs at most (see model.h for the terms)
 double mj_stackNeed(const mjModel* m) {
   double nv = m->nv, nbody = m->nbody, nM = m->nM;
-  // the implicit integrator: a dense nv x nv matrix, its RNE derivative 12 nM + 8 nv
-  double dense = nv * nv + 12 * nM + 10 * nv, fast = 2 * nM + nv;
+  // the implicit integrator: a dense nv x nv matrix, its RNE derivative 12 nM + 8 nv, the
+  // fluid derivative's 6 nv
+  double dense = nv * nv + 12 * nM + 16 * nv, fast = 2 * nM + 6 * nv;
   double need = 2 * nv + (dense > fast ? dense : fast);
   double euler = 2 * nM + 2 * nv, rk4 = m->nq + 11 * nv + 6.0 * m->na + 12 * nbody;
   if (euler > need) need = euler;

@@ -2,11 +2,11 @@
 //   qfrc_spring    joint springs toward qpos_spring, tendon springs outside lengthspring
 //   qfrc_damper    dof and tendon dampers
 //   qfrc_gravcomp  body gravity compensation: -gravcomp mass gravity at each body com
-//   qfrc_fluid     the inertia-box fluid model of the computation chapter
+//   qfrc_fluid     the fluid models of the computation chapter: a body's equivalent inertia
+//                  box, or the ellipsoids of its geoms when one of them has
+//                  fluidshape="ellipsoid" (geom_fluid)
 //   qfrc_passive   their sum, without the gravity compensation of joints whose actgravcomp
 //                  routes it through the actuators
-// The ellipsoid fluid model (geom fluidshape) is not implemented: such bodies get the
-// inertia-box forces.
 #include <math.h>
 
 #include "engine/forward.h"
@@ -102,12 +102,22 @@ void mj_inertiaBox(const mjModel* m, int b, mjtNum box[3]) {
   }
 }
 
-// local velocity of body b's com relative to the medium (rot:lin, in the inertial frame)
-void mj_fluidVelocity(const mjModel* m, const mjData* d, int b, mjtNum lvel[6]) {
+// local velocity (rot:lin) relative to the medium of an object's frame: a body's inertial frame
+// (mjOBJ_BODY) or a geom's
+void mj_fluidVelocity(const mjModel* m, const mjData* d, int objtype, int id, mjtNum lvel[6]) {
+  const mjtNum *pos, *mat;
   mjtNum wind[3];
-  mj_objectVelocity(m, d, mjOBJ_BODY, b, lvel, 1);
-  mju_mulMatTVec3(wind, d->ximat + 9 * b, m->opt.wind);
+  mj_objectFrame(m, d, objtype, id, &pos, &mat);
+  mj_objectVelocity(m, d, objtype, id, lvel, 1);
+  mju_mulMatTVec3(wind, mat, m->opt.wind);
   mju_sub3(lvel + 3, lvel + 3, wind);
+}
+
+// whether body b's geoms move the fluid as ellipsoids (one of them asks for it), not its box
+int mj_fluidEllipsoid(const mjModel* m, int b) {
+  for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++)
+    if (m->geom_fluid[mjNFLUID * g] > 0) return 1;
+  return 0;
 }
 
 // the force and torque of the medium on a body of inertia box `box` moving at lvel, in its
@@ -133,13 +143,155 @@ void mj_inertiaBoxForce(const mjModel* m, const mjtNum box[3], const mjtNum lvel
   }
 }
 
-// qfrc_fluid from every body with mass
+// ---- fluid forces: the ellipsoid model --------------------------------------------------------
+
+// [x]: the cross-product matrix, [x] y = x × y, added times s into the 3x3 block of the
+// row-major 6x6 B at (r, c)
+static void addCross(mjtNum B[36], int r, int c, const mjtNum x[3], mjtNum s) {
+  B[6 * r + c + 1] -= s * x[2], B[6 * r + c + 2] += s * x[1];
+  B[6 * (r + 1) + c] += s * x[2], B[6 * (r + 1) + c + 2] -= s * x[0];
+  B[6 * (r + 2) + c] -= s * x[1], B[6 * (r + 2) + c + 1] += s * x[0];
+}
+
+// -[x] diag(s): the derivative of y × x by y scaled per component, added into B at (r, c)
+static void addCrossScaled(mjtNum B[36], int r, int c, const mjtNum x[3], const mjtNum s[3]) {
+  B[6 * r + c + 1] += s[1] * x[2], B[6 * r + c + 2] -= s[2] * x[1];
+  B[6 * (r + 1) + c] -= s[0] * x[2], B[6 * (r + 1) + c + 2] += s[2] * x[0];
+  B[6 * (r + 2) + c] += s[0] * x[1], B[6 * (r + 2) + c + 1] -= s[1] * x[0];
+}
+
+// the ellipsoid model's torque and force (rot:lin) on geom g moving at lvel = (w, v) in its
+// frame (geom_fluid: c_b, c_s, c_a, c_K, c_M, virtual mass m_v and inertia I_v; semi-axes d,
+// V = 4/3 pi d0 d1 d2; rho density, beta viscosity), scaled by its interaction coefficient:
+//   added mass  t = p x v + L x w,  f = p x w,  p = rho m_v o v,  L = rho I_v o w
+//   Magnus      f += c_M rho V  w x v
+//   Kutta       f += c_K rho cos(a) A_p (n x v) x v,  n = a o v,  a_i = (d_j d_k)^2,
+//               A_p = pi sqrt(P_d / P_n) the area projected along v, cos(a) = P_n / (|v| P_d),
+//               P_n = sum a_i v_i^2, P_d = sum a_i^2 v_i^2
+//   drag        f -= (3 pi beta D + rho |v| (c_b A_p + c_s (A_max - A_p))) v,  A_max = pi
+//               d_max d_mid, D = 2/3 sum d_i;  t -= (pi beta D^3 + rho |mom|) w,  mom_i = w_i
+//               (c_a II_i + c_s (I_max - II_i)), II_i = 8/15 pi d_i max(d_j, d_k)^4, I_max =
+//               8/15 pi d_mid d_max^4
+// and (B not NULL) d lfrc / d lvel, row-major 6x6; with the Kutta force written s(v) h(v),
+// s = c_K rho pi sqrt(P_n / P_d) / |v|, h = P_n v - |v|^2 n:
+//   dK = s (2 v n' - 2 n v' + P_n I - |v|^2 diag(a) + h (n / P_n - a^2 o v / P_d - v / |v|^2)')
+void mj_ellipsoidForce(const mjModel* m, int g, const mjtNum lvel[6], mjtNum lfrc[6],
+                       mjtNum B[36]) {
+  const mjtNum *fl = m->geom_fluid + mjNFLUID * g, *w = lvel, *v = lvel + 3;
+  mjtNum rho = m->opt.density, beta = m->opt.viscosity, d[3], p[3], L[3], t[3];
+  mjtNum cb = fl[1], cs = fl[2], ca = fl[3], ck = fl[4], cm = fl[5];
+  mju_geomSemiAxes(m->geom_type[g], m->geom_size + 3 * g, d);
+  mjtNum dmax = fmax(fmax(d[0], d[1]), d[2]), dmin = fmin(fmin(d[0], d[1]), d[2]);
+  mjtNum dmid = d[0] + d[1] + d[2] - dmax - dmin, deq = 2.0 / 3.0 * (d[0] + d[1] + d[2]);
+  mjtNum volume = 4.0 / 3.0 * mjPI * d[0] * d[1] * d[2], amax = mjPI * dmax * dmid;
+  if (B) mju_zero(B, 36);
+
+  // added mass: momenta of the fluid carried along
+  for (int i = 0; i < 3; i++) p[i] = rho * fl[6 + i] * v[i], L[i] = rho * fl[9 + i] * w[i];
+  mju_cross(lfrc, p, v);
+  mju_cross(t, L, w);
+  mju_addTo3(lfrc, t);
+  mju_cross(lfrc + 3, p, w);
+
+  // Magnus lift
+  mjtNum mag = cm * rho * volume, magnus[3];
+  mju_cross(magnus, w, v);
+  mju_scl3(magnus, magnus, mag);
+
+  // Kutta lift, from the circulation c_K rho cos(a) A_p n x v
+  mjtNum a[3], n[3], pn = 0, pd = 0, vv = mju_dot3(v, v), speed = sqrt(vv);
+  for (int i = 0; i < 3; i++) {
+    mjtNum dd = d[(i + 1) % 3] * d[(i + 2) % 3], dv = dd * v[i];
+    a[i] = dd * dd, n[i] = a[i] * v[i];
+    pn += dv * dv, pd += (a[i] * a[i]) * (v[i] * v[i]);
+  }
+  mjtNum aproj = pn > 0 ? mjPI * sqrt(pd / pn) : 0;
+  mjtNum cosa = pn > 0 ? pn / (speed * pd) : 0, circ[3], kutta[3];
+  mju_cross(circ, n, v);
+  mju_scl3(circ, circ, ck * rho * cosa * aproj);
+  mju_cross(kutta, circ, v);
+
+  // viscous and quadratic drag of translation and rotation
+  mjtNum mom[3], k[3], imax = 8.0 / 15.0 * mjPI * dmid * ((dmax * dmax) * (dmax * dmax));
+  for (int i = 0; i < 3; i++) {
+    mjtNum e = fmax(d[(i + 1) % 3], d[(i + 2) % 3]);
+    mjtNum ii = 8.0 / 15.0 * mjPI * d[i] * ((e * e) * (e * e));
+    k[i] = ca * ii + cs * (imax - ii), mom[i] = w[i] * k[i];
+  }
+  mjtNum nmom = mju_norm3(mom);
+  mjtNum clin = beta * (3 * mjPI * deq) + rho * speed * (aproj * cb + cs * (amax - aproj));
+  mjtNum cang = beta * (mjPI * deq * deq * deq) + rho * nmom;
+  for (int i = 0; i < 3; i++) {
+    lfrc[i] -= cang * w[i];
+    lfrc[3 + i] += magnus[i] + kutta[i] - clin * v[i];
+  }
+  mju_scl(lfrc, lfrc, fl[0], 6);
+  if (!B) return;
+
+  // added mass and Magnus: cross-product derivatives
+  mjtNum rm[3], ri[3];
+  for (int i = 0; i < 3; i++) rm[i] = rho * fl[6 + i], ri[i] = rho * fl[9 + i];
+  addCross(B, 0, 3, p, 1);
+  addCrossScaled(B, 0, 3, v, rm);
+  addCross(B, 0, 0, L, 1);
+  addCrossScaled(B, 0, 0, w, ri);
+  addCross(B, 3, 0, p, 1);
+  addCrossScaled(B, 3, 3, w, rm);
+  addCross(B, 3, 0, v, -mag);
+  addCross(B, 3, 3, w, mag);
+
+  // Kutta lift and translational drag (zero at rest, where neither has a derivative)
+  if (pn > 0) {
+    mjtNum s = ck * rho * mjPI * sqrt(pn / pd) / speed, h[3], gl[3], gA[3];
+    for (int i = 0; i < 3; i++) {
+      h[i] = pn * v[i] - vv * n[i];
+      gl[i] = n[i] / pn - a[i] * a[i] * v[i] / pd - v[i] / vv;
+      gA[i] = aproj * (a[i] * a[i] * v[i] / pd - n[i] / pn);  // grad A_p
+    }
+    for (int i = 0; i < 3; i++) {
+      mjtNum* row = B + 6 * (3 + i) + 3;
+      for (int j = 0; j < 3; j++) {
+        row[j] += s * (2 * v[i] * n[j] - 2 * n[i] * v[j] + h[i] * gl[j]);
+        // -v grad(c_lin)', grad c_lin = rho ((c_b A_p + c_s (A_max - A_p)) v/|v| +
+        // |v| (c_b - c_s) grad A_p)
+        row[j] -= v[i] * rho * ((aproj * cb + cs * (amax - aproj)) * v[j] / speed +
+                                speed * (cb - cs) * gA[j]);
+      }
+      row[i] += s * (pn - vv * a[i]);
+    }
+  }
+  for (int i = 0; i < 3; i++) B[6 * (3 + i) + 3 + i] -= clin;
+
+  // rotational drag: -c_ang I - rho w (k^2 o w)' / |mom|
+  for (int i = 0; i < 3; i++) {
+    for (int j = 0; j < 3 && nmom > 0; j++) B[6 * i + j] -= rho * w[i] * k[j] * k[j] * w[j] / nmom;
+    B[6 * i + i] -= cang;
+  }
+  mju_scl(B, B, fl[0], 36);
+}
+
+// ---- fluid forces of all bodies ---------------------------------------------------------------
+
+// qfrc_fluid from every body with mass: its geoms' ellipsoids at their frames, or its inertia
+// box at its com
 static void fluidForces(const mjModel* m, mjData* d) {
   for (int b = 1; b < m->nbody; b++) {
     if (m->body_mass[b] < mjMINVAL) continue;
-    mjtNum box[3], lvel[6], lfrc[6], force[3], torque[3];
+    mjtNum lvel[6], lfrc[6], force[3], torque[3];
+    if (mj_fluidEllipsoid(m, b)) {
+      for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
+        if (m->geom_fluid[mjNFLUID * g] == 0) continue;
+        mj_fluidVelocity(m, d, mjOBJ_GEOM, g, lvel);
+        mj_ellipsoidForce(m, g, lvel, lfrc, NULL);
+        mju_mulMatVec3(torque, d->geom_xmat + 9 * g, lfrc);
+        mju_mulMatVec3(force, d->geom_xmat + 9 * g, lfrc + 3);
+        mj_applyFT(m, d, force, torque, d->geom_xpos + 3 * g, b, d->qfrc_fluid);
+      }
+      continue;
+    }
+    mjtNum box[3];
     mj_inertiaBox(m, b, box);
-    mj_fluidVelocity(m, d, b, lvel);
+    mj_fluidVelocity(m, d, mjOBJ_BODY, b, lvel);
     mj_inertiaBoxForce(m, box, lvel, lfrc, NULL);
     mju_mulMatVec3(torque, d->ximat + 9 * b, lfrc);
     mju_mulMatVec3(force, d->ximat + 9 * b, lfrc + 3);

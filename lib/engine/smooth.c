@@ -369,7 +369,9 @@ static inline void pairUpdate(mjtNum* restrict res1, mjtNum* restrict res2,
 // k: M(i, j) -= M(k,i) M(k,j) / D_k for j = i and i's ancestors, then L(k,:) = M(k,:)/D_k.
 // In the ascending layout, ancestor i sits at offset p of row k, and row i's p+1 entries
 // have the same columns as row k's first p+1 entries (simple dofs are never ancestors of
-// other rows' nonzeros), so each update is one contiguous row operation.
+// other rows' nonzeros), so each update is one contiguous row operation.  No pivot is
+// clamped: a matrix that is not positive definite (M - h D of a strong fluid, say) factors as
+// it is, as MuJoCo's does (a bad qacc then resets the state).
 void mj_factorI(const mjModel* m, mjData* d, const mjtNum* mat, mjtNum* ld, mjtNum* diaginv,
                 int simple) {
   int nv = m->nv;
@@ -390,10 +392,6 @@ void mj_factorI(const mjModel* m, mjData* d, const mjtNum* mat, mjtNum* ld, mjtN
   for (int k = nv - 1; k >= 0; k--) {
     mjtNum* row = ld + start[k];
     int n = start[k + 1] - start[k];
-    if (row[n - 1] < mjMINVAL) {
-      mj_warning(d, mjWARN_INERTIA, k);
-      row[n - 1] = mjMINVAL;
-    }
     mjtNum inv = 1 / row[n - 1];
     for (int i = parent[k], p = n - 2; p >= 0; i = parent[i], p--) {
       if (!row[p]) continue;

@@ -21,6 +21,17 @@ mjtNum mju_geomVolume(int type, const mjtNum size[3]) {
   }
 }
 
+// semi-axes of the ellipsoid that stands for a geom in the fluid model: a sphere's radius thrice,
+// a capsule (r, r, h + r), a cylinder (r, r, h), any other type its first three sizes
+void mju_geomSemiAxes(int type, const mjtNum size[3], mjtNum semi[3]) {
+  switch (type) {
+    case mjGEOM_SPHERE: semi[0] = semi[1] = semi[2] = size[0]; break;
+    case mjGEOM_CAPSULE: semi[0] = semi[1] = size[0], semi[2] = size[1] + size[0]; break;
+    case mjGEOM_CYLINDER: semi[0] = semi[1] = size[0], semi[2] = size[1]; break;
+    default: mju_copy3(semi, size);
+  }
+}
+
 // diagonal inertia about the center in the geom frame, for a uniform solid of mass `mass`
 void mju_geomInertia(int type, const mjtNum size[3], mjtNum mass, mjtNum inertia[3]) {
   const mjtNum* s = size;

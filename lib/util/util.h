@@ -86,6 +86,9 @@ void mju_transformSpatial(mjtNum res[6], const mjtNum vec[6], int flg_force,
 #define mjMINMASS 1e-14
 // volume of a primitive geom (sphere, capsule, ellipsoid, cylinder, box); 0 for others
 mjtNum mju_geomVolume(int type, const mjtNum size[3]);
+// semi-axes of the ellipsoid standing for a geom in the fluid model (sphere, capsule, cylinder
+// from their radius and half length; others their sizes)
+void mju_geomSemiAxes(int type, const mjtNum size[3], mjtNum semi[3]);
 // diagonal inertia of a solid primitive of mass `mass` about its center in its own frame
 void mju_geomInertia(int type, const mjtNum size[3], mjtNum mass, mjtNum inertia[3]);
 // n point inertias (mass, pos[3], quat[4], diag inertia[3] each, in one frame) combined into

@@ -5,9 +5,10 @@
 #
 #   BIN=/path/to/bin sh t/oracle/deriv/run.sh [MODEL.xml[:KEY]...]
 #
-# Models: the project's pendulum and cartpole, dm_control's pendulum, cartpole, humanoid
-# (contacts), fish (fluid forces), ball_in_cup (a spatial tendon) and manipulator (capsules on
-# boxes), Menagerie's Skydio X2 (site thrusters, fluid), Unitree A1 at keyframe home and TALOS
+# Models: the project's pendulum and cartpole, the ellipsoid fluid model (its keyframe:
+# t/oracle/models/fluid_ellipsoid.xml), dm_control's pendulum, cartpole, humanoid (contacts),
+# fish (fluid forces), ball_in_cup (a spatial tendon) and manipulator (capsules on boxes),
+# Menagerie's Skydio X2 (site thrusters, fluid), Unitree A1 at keyframe home and TALOS
 # at its keyframe, from ../shared/corpus when present.
 # Builds the helper t/oracle/deriv/deriv.c against BIN/../libmj.a with CC, CFLAGS and LDLIBS
 # (make check passes its own).  Exit status: nonzero when any block is beyond the bound.
@@ -20,7 +21,7 @@ cd "$(dirname "$0")/../../.."
 deriv=$(helper deriv/deriv.c)
 
 if [ $# -eq 0 ]; then
-  set -- models/pendulum.xml models/cartpole.xml
+  set -- models/pendulum.xml models/cartpole.xml t/oracle/models/fluid_ellipsoid.xml:0
   c=../shared/corpus
   for f in dm_control/pendulum.xml dm_control/cartpole.xml dm_control/humanoid.xml \
            dm_control/fish.xml dm_control/ball_in_cup.xml dm_control/manipulator.xml \
