@@ -53,6 +53,26 @@ static int readFloatList(Ctx* c, const mjXNode* e, const char* name, int per, fl
   return n / per;
 }
 
+// the vertices, faces and normals of builtin mesh `type` with params p[np] into spec, in the
+// arena; a plate weighs as a shell (MuJoCo sets its inertia so)
+static void meshBuiltin(Ctx* c, const mjXNode* e, int type, const double* p, int np,
+                        mjMeshSpec* spec) {
+  mjMeshData d;
+  char msg[300];
+  if (mj_meshBuiltin(type, p, np, &d, msg, sizeof msg)) mjcf_fail(c, e, "%s", msg);
+  float* vert = mjcf_alloc(c, sizeof(float) * 3 * d.nvert);
+  float* normal = mjcf_alloc(c, sizeof(float) * 3 * (d.nnormal + 1));
+  int* face = mjcf_alloc(c, sizeof(int) * 3 * (d.nface + 1));
+  memcpy(vert, d.vert, sizeof(float) * 3 * d.nvert);
+  memcpy(normal, d.normal, sizeof(float) * 3 * d.nnormal);
+  memcpy(face, d.face, sizeof(int) * 3 * d.nface);
+  spec->vert = vert, spec->nvert = d.nvert;
+  spec->normal = normal, spec->nnormal = d.nnormal;
+  spec->face = face, spec->nface = d.nface;
+  if (type == mjMESH_BUILTIN_PLATE) spec->inertia = mjMESH_INERTIA_SHELL;
+  mj_meshDataFree(&d);
+}
+
 // a <mesh>: its attributes over its class's mesh defaults, compiled now (geoms need its frame)
 static void addMesh(Ctx* c, const mjXNode* e) {
   Obj* o = mjcf_alloc(c, sizeof(Obj));
@@ -88,6 +108,14 @@ static void addMesh(Ctx* c, const mjXNode* e) {
   spec.nface = nface / 3;
   mjcf_readVec(c, e, "refpos", spec.refpos, 3);
   mjcf_readVec(c, e, "refquat", spec.refquat, 4);
+  int builtin = mjMESH_BUILTIN_NONE;
+  double* params = NULL;  // read (and so accepted) without builtin too, as MuJoCo does
+  int nparams = mjcf_readList(c, e, "params", &params);
+  mjcf_readKey(c, e, "builtin", mj_meshBuiltinNames, &builtin);
+  if (builtin != mjMESH_BUILTIN_NONE) {
+    if (file || spec.nvert) mjcf_fail(c, e, "a builtin mesh takes no file or vertex data");
+    meshBuiltin(c, e, builtin, params, nparams, &spec);
+  }
   mjcf_checkAttrs(c, e);
   if (e->nchild) mjcf_fail(c, e->child[0], "mesh plugins are not supported yet");
   if (file && spec.nvert) mjcf_fail(c, e, "a mesh takes a file or vertex data, not both");
