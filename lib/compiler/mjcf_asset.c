@@ -288,6 +288,20 @@ void mjcf_readDeformable(Ctx* c, const mjXNode* e) {
   }
 }
 
+// the name a model file gives itself (<mujoco model=...>, MuJoCo's "MuJoCo Model" without one),
+// as MuJoCo names a <model> asset that has no name; the file read just for it
+static const char* childModelName(Ctx* c, const mjXNode* e, const char* path) {
+  char msg[512];
+  mjXDoc* doc = mjx_parseFile(path, msg, sizeof msg);
+  if (!doc) mjcf_fail(c, e, "could not parse model file: %s", msg);
+  const char* own = mjx_attr(doc->root, "model");
+  own = own ? own : "MuJoCo Model";
+  char* name = mjcf_alloc(c, strlen(own) + 1);
+  strcpy(name, own);
+  mjx_free(doc);
+  return name;
+}
+
 // <asset>: meshes, skins, height fields, textures, materials and models to attach
 void mjcf_readAssets(Ctx* c, const mjXNode* e) {
   mjcf_checkAttrs(c, e);
@@ -312,14 +326,16 @@ void mjcf_readAssets(Ctx* c, const mjXNode* e) {
       if (a->nchild) mjcf_fail(c, a->child[0], "material layers are not supported yet");
       mjcf_push(c, &c->obj[K_MAT], o);
     } else if (!strcmp(a->name, "model")) {
-      // a model file to attach: its name (or the file's) and its path under the model's
-      // directory
+      // a model file to attach: its path under the model's directory and its name (or the
+      // child's own, <mujoco model=...>)
       Obj* o = mjcf_alloc(c, sizeof(Obj));
       o->h.e = a;
-      o->h.name = assetName(c, a);
       const char* file = NULL;
       if (!mjcf_readStr(a, "file", &file)) mjcf_fail(c, a, "attribute 'file' is required");
       o->file = assetPath(c, NULL, file);
+      o->h.name = mjcf_getAttr(a, "name");
+      if (!o->h.name) o->h.name = childModelName(c, a, o->file);
+      o->h.name = mjcf_prefixed(c, o->h.name);
       mjcf_ignoreAttrs(a, "content_type");
       mjcf_checkAttrs(c, a);
       mjcf_push(c, &c->models, o);

@@ -1028,6 +1028,23 @@ static void addBody(Ctx* c, const mjXNode* e, int parent, const Frame* f) {
   mjcf_walkBody(c, e, b->id, &inner);
 }
 
+// a <frame> under body `body` and frame f: its pose composed onto f, its childclass (if any)
+// the class of its children, then its contents
+static void addFrame(Ctx* c, const mjXNode* e, int body, const Frame* f) {
+  Frame g = *f;
+  Orient o = {0, {0}};
+  double pos[3] = {0, 0, 0}, quat[4];
+  mjcf_readVec(c, e, "pos", pos, 3);
+  mjcf_readOrient(c, e, &o);
+  mjcf_orientQuat(c, e, &o, quat);
+  mju_mulPose(g.pos, g.quat, f->pos, f->quat, pos, quat);
+  const char* cc = mjcf_getAttr(e, "childclass");
+  if (cc) g.cls = findClass(c, e, cc);
+  mjcf_ignoreAttrs(e, "name");
+  mjcf_checkAttrs(c, e);
+  mjcf_walkBody(c, e, body, &g);
+}
+
 // the most elements all <replicate>s of a model may copy: nested counts multiply, and a few
 // digits more would take the machine's memory before any size check
 #define MJCF_MAXCOPIES (1 << 20)
@@ -1049,6 +1066,7 @@ static void replicate(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   if (!mjcf_readInt(c, e, "count", &count) || count < 1) mjcf_fail(c, e, "count must be positive");
   mjcf_readVec(c, e, "offset", offset, 3);
   mjcf_readStr(e, "sep", &sep);
+  mjcf_ignoreAttrs(e, "prefix");  // MuJoCo 3.14 reads it but names the copies without it
   Orient o = {0, {0}};
   mjcf_readOrient(c, e, &o);
   double rot[4];
@@ -1070,17 +1088,18 @@ static void replicate(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   }
 }
 
-// the element named `name` among the bodies under e (frames included), or NULL; *cls: the
-// class its children default to there (from its ancestors' childclass)
-static const mjXNode* findBody(Ctx* c, const mjXNode* e, const char* name, const Default** cls) {
+// the element of tag `tag` (body or frame) named `name` among the bodies and frames under e,
+// or NULL; *cls: the class it defaults to there (from its ancestors' childclass)
+static const mjXNode* findNamed(Ctx* c, const mjXNode* e, const char* tag, const char* name,
+                                const Default** cls) {
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* ch = e->child[i];
     const char* n = mjx_attr(ch, "name");
-    if (!strcmp(ch->name, "body") && n && !strcmp(n, name)) return ch;
+    if (!strcmp(ch->name, tag) && n && !strcmp(n, name)) return ch;
     if (strcmp(ch->name, "body") && strcmp(ch->name, "frame")) continue;
     const char* cc = mjx_attr(ch, "childclass");
     const Default* inner = cc ? findClass(c, ch, cc) : *cls;
-    const mjXNode* b = findBody(c, ch, name, &inner);
+    const mjXNode* b = findNamed(c, ch, tag, name, &inner);
     if (b) {
       *cls = inner;
       return b;
@@ -1089,17 +1108,20 @@ static const mjXNode* findBody(Ctx* c, const mjXNode* e, const char* name, const
   return NULL;
 }
 
-// <attach model body prefix> under body `body` and frame f: the child model file is parsed
-// for this attachment; in its own scope (its compiler's angle units, euler sequence and
+// <attach model body|frame prefix> under body `body` and frame f: the child model file is
+// parsed for this attachment; in its own scope (its compiler's angle units, euler sequence and
 // directories, its default classes, names prefixed) its assets are read, then its body `body`
-// with the subtree (or, without `body`, its world's contents) joins the tree; its other
-// sections are read after the main model's (compile.c)
+// with the subtree, or its frame `frame` with its contents in the frame's pose, or (with
+// neither) its world's contents joins the tree; its other sections are read after the main
+// model's (compile.c)
 static void attach(Ctx* c, const mjXNode* e, int body, const Frame* f) {
-  const char *model = NULL, *bname = NULL, *prefix = NULL;
+  const char *model = NULL, *bname = NULL, *fname = NULL, *prefix = NULL;
   if (!mjcf_readStr(e, "model", &model)) mjcf_fail(c, e, "attribute 'model' is required");
   if (!mjcf_readStr(e, "prefix", &prefix)) mjcf_fail(c, e, "attribute 'prefix' is required");
   mjcf_readStr(e, "body", &bname);
+  mjcf_readStr(e, "frame", &fname);
   mjcf_checkAttrs(c, e);
+  if (bname && fname) mjcf_fail(c, e, "attach takes a body or a frame, not both");
   const char* name = mjcf_prefixed(c, model);
   const Obj* mo = NULL;
   for (int i = 0; i < c->models.n && !mo; i++)
@@ -1147,9 +1169,13 @@ static void attach(Ctx* c, const mjXNode* e, int body, const Frame* f) {
     if (!strcmp(root->child[i]->name, "worldbody")) world = root->child[i];
   Frame g = *f;
   g.cls = c->classes.p[0];
-  const mjXNode* b = world && bname ? findBody(c, world, bname, &g.cls) : world;
-  if (!b && bname) mjcf_fail(c, e, "unknown body '%s' in model '%s'", bname, model);
+  const char* part = bname ? bname : fname;
+  const mjXNode* b = world && part ? findNamed(c, world, bname ? "body" : "frame", part, &g.cls)
+                                   : world;
+  if (!b && part)
+    mjcf_fail(c, e, "unknown %s '%s' in model '%s'", bname ? "body" : "frame", part, model);
   if (b && bname) addBody(c, b, body, &g);
+  else if (b && fname) addFrame(c, b, body, &g);
   else if (b) mjcf_walkBody(c, b, body, &g);
   mjcf_swapScope(c, s);
 }
@@ -1168,19 +1194,7 @@ void mjcf_walkBody(Ctx* c, const mjXNode* e, int body, const Frame* f) {
     else if (!strcmp(n, "inertial") && !strcmp(e->name, "body"))
       readInertial(c, ch, c->obj[K_BODY].p[body]);
     else if (!strcmp(n, "frame")) {
-      // a frame composes its pose onto f and may set the children's class
-      Frame g = *f;
-      Orient o = {0, {0}};
-      double pos[3] = {0, 0, 0}, quat[4];
-      mjcf_readVec(c, ch, "pos", pos, 3);
-      mjcf_readOrient(c, ch, &o);
-      mjcf_orientQuat(c, ch, &o, quat);
-      mju_mulPose(g.pos, g.quat, f->pos, f->quat, pos, quat);
-      const char* cc = mjcf_getAttr(ch, "childclass");
-      if (cc) g.cls = findClass(c, ch, cc);
-      mjcf_ignoreAttrs(ch, "name");
-      mjcf_checkAttrs(c, ch);
-      mjcf_walkBody(c, ch, body, &g);
+      addFrame(c, ch, body, f);
     } else if (!strcmp(n, "replicate")) {
       replicate(c, ch, body, f);
     } else if (!strcmp(n, "attach")) {

@@ -350,6 +350,16 @@ Test(compile, attach_errors) {
   loadFails(xml, "t.xml:2: attach: unknown body 'c' in model 'arm'");
   snprintf(xml, sizeof(xml), scene, dir, "arm.xml", "arm", "b", "x_");
   loadFails(xml, "arm.xml:2: body 'b': repeated body name 'x_b'");
+  // by frame: an unknown one, or a body and a frame at once
+  const char* byframe = "<mujoco><asset><model name='arm' file='%s/arm.xml'/></asset>"
+                        "<worldbody>\n<attach model='arm' %s prefix='y_'/></worldbody></mujoco>";
+  snprintf(xml, sizeof(xml), byframe, dir, "frame='f'");
+  loadFails(xml, "t.xml:2: attach: unknown frame 'f' in model 'arm'");
+  snprintf(xml, sizeof(xml), byframe, dir, "frame='f' body='b'");
+  loadFails(xml, "t.xml:2: attach: attach takes a body or a frame, not both");
+  // a <model> without a name is read for the name its file gives itself
+  snprintf(xml, sizeof(xml), "<mujoco><asset>\n<model file='%s/none.xml'/></asset></mujoco>", dir);
+  loadFails(xml, "t.xml:2: model: could not parse model file: ");
   snprintf(xml, sizeof(xml), scene, dir, "arm.xml", "arm", "b", "y_");
   mjModel* m = load(xml);
   cr_assert_eq(m->nbody, 3);
