@@ -1176,7 +1176,8 @@ mjModel* mj_compileTree(const mjXNode* root, const char* dir, char* err, int err
 static mjModel* compileDoc(mjXDoc* doc, char* err, int errsz) {
   if (!doc) return NULL;
   mjModel* m = NULL;
-  if (!mjurdf_isRobot(doc->root) || mjurdf_toMjcf(doc, err, errsz))
+  if (mjcf_replicateRefs(doc->root)) snprintf(err, errsz, "out of memory");
+  else if (!mjurdf_isRobot(doc->root) || mjurdf_toMjcf(doc, err, errsz))
     m = mj_compileTree(doc->root, doc->dir, err, errsz);
   mjx_free(doc);
   return m;

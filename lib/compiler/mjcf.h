@@ -421,6 +421,13 @@ void mjcf_readMeshDefaults(Ctx* c, const mjXNode* e, MeshSpec* s);
 // index of `name` in the NULL-terminated list, or -1
 int mjcf_wordIndex(const char* const* words, const char* name);
 
+// ---- replicate.c ------------------------------------------------------------------------------
+
+// the copies <replicate> makes of the pairs, excludes, tendons, equalities, actuators and
+// sensors naming replicated elements, written into the document's sections (originals that
+// named the template removed), as MuJoCo makes them; nonzero when out of memory
+int mjcf_replicateRefs(mjXNode* root);
+
 // <compiler>: angle units, euler sequence, inertia and limit rules
 void mjcf_readCompiler(Ctx* c, const mjXNode* e);
 

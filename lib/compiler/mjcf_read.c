@@ -1134,6 +1134,7 @@ static void attach(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   char msg[512];
   a->doc = mjx_parseFile(mo->file, msg, sizeof(msg));
   if (!a->doc) mjcf_fail(c, e, "model '%s': %s", model, msg);
+  if (mjcf_replicateRefs(a->doc->root)) mjcf_fail(c, e, "out of memory");
   const mjXNode* root = a->doc->root;
   if (strcmp(root->name, "mujoco")) mjcf_fail(c, root, "the root element must be mujoco");
   // its scope: MuJoCo's compiler defaults, a main class of its own, names under the prefix
