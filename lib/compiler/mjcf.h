@@ -106,7 +106,7 @@ typedef struct {
 typedef struct {
   int mode, type, castshadow, active;
   double pos[3], dir[3];
-  float bulbradius, intensity, range, attenuation[3], cutoff, exponent;
+  float bulbradius, intensity, range, attenuation[3], cutoff, exponent, softness;
   float ambient[3], diffuse[3], specular[3];
   const char *target, *texture;
 } LightSpec;

@@ -66,6 +66,7 @@ void mjcf_builtinDefaults(Default* d) {
   l->castshadow = l->active = 1;
   l->dir[2] = -1;
   l->bulbradius = 0.02f;
+  l->softness = 0.2f;
   l->range = 10;
   setFloats(l->attenuation, 3, 1, 0, 0, 0);
   l->cutoff = 45;
@@ -256,6 +257,7 @@ static void readLight(Ctx* c, const mjXNode* e, LightSpec* s) {
   mjcf_readVec(c, e, "pos", s->pos, 3);
   mjcf_readVec(c, e, "dir", s->dir, 3);
   mjcf_readFloats(c, e, "bulbradius", &s->bulbradius, 1);
+  mjcf_readFloats(c, e, "softness", &s->softness, 1);
   mjcf_readFloats(c, e, "intensity", &s->intensity, 1);
   mjcf_readFloats(c, e, "range", &s->range, 1);
   mjcf_readFloats(c, e, "attenuation", s->attenuation, 3);
