@@ -295,6 +295,7 @@ struct Ctx_ {
   // <compiler>
   int degree, autolimits, inertiafromgeom, balanceinertia, discardvisual, igroup[2];
   int strippath, fitaabb, fusestatic, alignfree;
+  int conflict;  // options a child model brings at <attach>: 0 warning (keep), 1 merge, 2 error
   const char *meshdir, *texturedir;
   char eulerseq[4];
   double boundmass, boundinertia, settotalmass;

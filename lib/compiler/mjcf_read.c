@@ -517,6 +517,8 @@ void mjcf_readCompiler(Ctx* c, const mjXNode* e) {
   mjcf_readStr(e, "texturedir", &c->texturedir);
   mjcf_readBool(c, e, "strippath", &c->strippath);
   mjcf_readBool(c, e, "fitaabb", &c->fitaabb);
+  static const char* const conflicts[] = {"warning", "merge", "error", NULL};
+  mjcf_readKey(c, e, "conflict", conflicts, &c->conflict);
   mjcf_ignoreAttrs(e, "usethread exactmeshinertia saveinertial");
   mjcf_checkAttrs(c, e);
   if (e->nchild) mjcf_fail(c, e->child[0], "unsupported element in compiler");
@@ -1110,6 +1112,160 @@ static const mjXNode* findNamed(Ctx* c, const mjXNode* e, const char* tag, const
   return NULL;
 }
 
+// ---- option conflicts at <attach> (compiler conflict) ------------------------------------------
+
+// the global fields MuJoCo reconciles when a child model is attached: MJCF element (option, or
+// visual's map or global) and attribute, the field in mjOption or mjVisual, its count and type
+// (0 mjtNum, 1 int, 2 float), and how two written values merge (1 the minimum, 2 the maximum,
+// 0 they do not: a conflict)
+static const struct {
+  const char *sec, *attr;
+  int vis;
+  size_t off;
+  int n, type, merge;
+} conflictFields[] = {
+  {"option", "timestep", 0, offsetof(mjOption, timestep), 1, 0, 1},
+  {"option", "tolerance", 0, offsetof(mjOption, tolerance), 1, 0, 1},
+  {"option", "ls_tolerance", 0, offsetof(mjOption, ls_tolerance), 1, 0, 1},
+  {"option", "noslip_tolerance", 0, offsetof(mjOption, noslip_tolerance), 1, 0, 1},
+  {"option", "ccd_tolerance", 0, offsetof(mjOption, ccd_tolerance), 1, 0, 1},
+  {"option", "iterations", 0, offsetof(mjOption, iterations), 1, 1, 2},
+  {"option", "ls_iterations", 0, offsetof(mjOption, ls_iterations), 1, 1, 2},
+  {"option", "noslip_iterations", 0, offsetof(mjOption, noslip_iterations), 1, 1, 2},
+  {"option", "ccd_iterations", 0, offsetof(mjOption, ccd_iterations), 1, 1, 2},
+  {"option", "sdf_iterations", 0, offsetof(mjOption, sdf_iterations), 1, 1, 2},
+  {"option", "sdf_initpoints", 0, offsetof(mjOption, sdf_initpoints), 1, 1, 2},
+  {"option", "impratio", 0, offsetof(mjOption, impratio), 1, 0, 0},
+  {"option", "density", 0, offsetof(mjOption, density), 1, 0, 0},
+  {"option", "viscosity", 0, offsetof(mjOption, viscosity), 1, 0, 0},
+  {"option", "o_margin", 0, offsetof(mjOption, o_margin), 1, 0, 0},
+  {"option", "integrator", 0, offsetof(mjOption, integrator), 1, 1, 0},
+  {"option", "cone", 0, offsetof(mjOption, cone), 1, 1, 0},
+  {"option", "jacobian", 0, offsetof(mjOption, jacobian), 1, 1, 0},
+  {"option", "solver", 0, offsetof(mjOption, solver), 1, 1, 0},
+  {"option", "gravity", 0, offsetof(mjOption, gravity), 3, 0, 0},
+  {"option", "wind", 0, offsetof(mjOption, wind), 3, 0, 0},
+  {"option", "magnetic", 0, offsetof(mjOption, magnetic), 3, 0, 0},
+  {"option", "o_solref", 0, offsetof(mjOption, o_solref), 2, 0, 0},
+  {"option", "o_solimp", 0, offsetof(mjOption, o_solimp), 5, 0, 0},
+  {"option", "o_friction", 0, offsetof(mjOption, o_friction), 5, 0, 0},
+  {"map", "znear", 1, offsetof(mjVisual, map_znear), 1, 2, 1},
+  {"global", "realtime", 1, offsetof(mjVisual, global_realtime), 1, 2, 1},
+  {"map", "zfar", 1, offsetof(mjVisual, map_zfar), 1, 2, 2},
+};
+
+// whether the model under root writes attribute `attr` of its <option> (sec "option") or of the
+// section `sec` of its <visual>
+static int writes(const mjXNode* root, const char* sec, const char* attr) {
+  for (int i = 0; i < root->nchild; i++) {
+    const mjXNode* s = root->child[i];
+    if (!strcmp(s->name, "option") && !strcmp(sec, "option") && mjx_attr(s, attr)) return 1;
+    for (int j = 0; !strcmp(s->name, "visual") && j < s->nchild; j++)
+      if (!strcmp(s->child[j]->name, sec) && mjx_attr(s->child[j], attr)) return 1;
+  }
+  return 0;
+}
+
+// the flag bits the model under root writes in <option><flag>: bit b for flag names[b], or
+// (names NULL) the actuator groups of <option actuatorgroupdisable>
+static int flagBits(const mjXNode* root, const char* const* names) {
+  int bits = 0;
+  for (int i = 0; i < root->nchild; i++) {
+    const mjXNode* s = root->child[i];
+    if (strcmp(s->name, "option")) continue;
+    const char* p = names ? NULL : mjx_attr(s, "actuatorgroupdisable");
+    char* end;
+    for (long g = p ? strtol(p, &end, 10) : 0; p && end != p; p = end, g = strtol(p, &end, 10))
+      if (g >= 0 && g < 31) bits |= 1 << g;
+    for (int j = 0; names && j < s->nchild; j++)
+      for (int b = 0; names[b]; b++)
+        if (mjx_attr(s->child[j], names[b])) bits |= 1 << b;
+  }
+  return bits;
+}
+
+// field k's value i in options o and visual v, as a double
+static double fieldValue(int k, const mjOption* o, const mjVisual* v, int i) {
+  const char* base = (conflictFields[k].vis ? (const char*)v : (const char*)o) +
+                     conflictFields[k].off;
+  int t = conflictFields[k].type;
+  return t == 1 ? ((const int*)base)[i] : t == 2 ? ((const float*)base)[i]
+                                               : ((const double*)base)[i];
+}
+
+// set field k's value i in o, v to x
+static void setField(int k, mjOption* o, mjVisual* v, int i, double x) {
+  char* base = (conflictFields[k].vis ? (char*)v : (char*)o) + conflictFields[k].off;
+  int t = conflictFields[k].type;
+  if (t == 1) ((int*)base)[i] = (int)x;
+  else if (t == 2) ((float*)base)[i] = (float)x;
+  else ((double*)base)[i] = x;
+}
+
+// the child model's options (under root) reconciled with the parent's as MuJoCo's compiler
+// conflict policy says (e: the attach element, for messages): merge adopts what only the child
+// writes, takes the minimum (tolerances, timestep, znear, realtime) or maximum (iteration
+// counts, zfar) of what both write, ORs the flags the child sets, and refuses other values both
+// write differently; error refuses any value both write differently.  warning keeps the parent's
+static void resolveConflicts(Ctx* c, const mjXNode* e, const mjXNode* root) {
+  static const char* const policy[] = {"warning", "merge", "error"};
+  if (!c->conflict || c->src) return;  // warning, or a model attached by an attached one
+  // the child's options and visual, read on a copy of the context
+  Ctx* tmp = mjcf_alloc(c, sizeof(Ctx));
+  *tmp = *c;
+  mj_defaultOption(&tmp->opt);
+  mj_defaultVisual(&tmp->vis);
+  for (int i = 0; i < root->nchild; i++) {
+    if (!strcmp(root->child[i]->name, "option")) mjcf_readOption(tmp, root->child[i]);
+    if (!strcmp(root->child[i]->name, "visual")) mjcf_readVisual(tmp, root->child[i]);
+  }
+  mjOption d;
+  mjVisual dv;
+  mj_defaultOption(&d);
+  mj_defaultVisual(&dv);
+  int merge = c->conflict == 1;
+  for (size_t k = 0; k < sizeof conflictFields / sizeof conflictFields[0]; k++) {
+    const char *sec = conflictFields[k].sec, *attr = conflictFields[k].attr;
+    int n = conflictFields[k].n, same = 1, pdef = 1, cdef = 1;
+    for (int i = 0; i < n; i++) {
+      double p = fieldValue(k, &c->opt, &c->vis, i), ch = fieldValue(k, &tmp->opt, &tmp->vis, i);
+      double dd = fieldValue(k, &d, &dv, i);
+      same &= p == ch, pdef &= p == dd, cdef &= ch == dd;
+    }
+    if (same) continue;
+    // authored: written in the file; when neither writes it, differing from the default
+    int pa = writes(c->root, sec, attr), ca = writes(root, sec, attr);
+    if (!pa && !ca) pa = !pdef, ca = !cdef;
+    if (!ca || (!pa && !merge)) continue;
+    if (merge && (!pa || conflictFields[k].merge)) {
+      for (int i = 0; i < n; i++) {
+        double p = fieldValue(k, &c->opt, &c->vis, i), ch = fieldValue(k, &tmp->opt, &tmp->vis, i);
+        int m = conflictFields[k].merge;
+        setField(k, &c->opt, &c->vis, i, !pa ? ch : m == 1 ? fmin(p, ch) : fmax(p, ch));
+      }
+      continue;
+    }
+    mjcf_fail(c, e, "attach conflict (policy '%s'): %s: parent has %g, child has %g",
+              policy[c->conflict], attr, fieldValue(k, &c->opt, &c->vis, 0),
+              fieldValue(k, &tmp->opt, &tmp->vis, 0));
+  }
+  // flags: the bits the child writes set; merge ORs them in, error refuses differing bits
+  // both write
+  int* pv[3] = {&c->opt.disableflags, &c->opt.enableflags, &c->opt.disableactuator};
+  const int cv[3] = {tmp->opt.disableflags, tmp->opt.enableflags, tmp->opt.disableactuator};
+  const char* const* names[3] = {mj_disableFlagNames, mj_enableFlagNames, NULL};
+  for (int f = 0; f < 3; f++) {
+    int pauth = flagBits(c->root, names[f]), cauth = flagBits(root, names[f]);
+    if (!pauth && !cauth) pauth = cauth = ~0;
+    int written = cv[f] & cauth, differ = (*pv[f] ^ cv[f]) & pauth & cauth;
+    if (!written) continue;
+    if (merge) *pv[f] |= written;
+    else if (differ)
+      mjcf_fail(c, e, "attach conflict (policy 'error'): %s differ",
+                f < 2 ? "flags" : "disabled actuator groups");
+  }
+}
+
 // <attach model body|frame prefix> under body `body` and frame f: the child model file is
 // parsed for this attachment; in its own scope (its compiler's angle units, euler sequence and
 // directories, its default classes, names prefixed) its assets are read, then its body `body`
@@ -1139,6 +1295,7 @@ static void attach(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   if (mjcf_replicateRefs(a->doc->root)) mjcf_fail(c, e, "out of memory");
   const mjXNode* root = a->doc->root;
   if (strcmp(root->name, "mujoco")) mjcf_fail(c, root, "the root element must be mujoco");
+  resolveConflicts(c, e, root);
   // its scope: MuJoCo's compiler defaults, a main class of its own, names under the prefix
   Scope* s = &a->scope;
   s->degree = s->autolimits = 1;
