@@ -4,8 +4,9 @@
 // in table order, a new array is written as zeros where the new table places it (no bytes
 // when its count is a new size), the size count and schema hash are replaced, the CRC of the
 // file's version recomputed (1: zlib's CRC-32, 2: CRC-32C).  It refuses anything else (a size
-// or an array gone, another sizeof(mjtNum)).  For inputs that cannot be recompiled from MJCF, such as the fuzz
-// regressions t/fuzz/regress/mjb/, which must keep reaching the code they once broke.
+// or an array gone, another sizeof(mjtNum)).  For inputs that cannot be recompiled from MJCF,
+// such as the fuzz regressions t/fuzz/regress/mjb/, which must keep reaching the code they
+// once broke.
 //
 //   node scripts/mjb_relayout.mjs OLD_MJXMACRO_H SCHEMA_HASH FILE.mjb...
 //

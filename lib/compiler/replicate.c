@@ -33,14 +33,14 @@ typedef struct {
   Nodes list[NLIST];   // the elements of each list, in MuJoCo's order
   Nodes copies;        // every copy made (owned here until placed)
   Nodes dead;          // elements dropped (freed at the end)
-  Nodes gone;          // names of tendons and actuators dropped by the current replicate
+  Nodes gone;          // tendons and actuators dropped by the current replicate
   const mjXNode* rep;  // the replicate being applied
   char suffix[64];     // the suffix of the copy being made
   int oom;             // an allocation failed
 } Pass;
 
 // append p to v (sets oom on failure)
-static void push(Pass* s, Nodes* v, void* p) {
+static void push(Pass* s, Nodes* v, mjXNode* p) {
   if (v->n == v->cap) {
     int cap = v->cap ? 2 * v->cap : 16;
     mjXNode** q = realloc(v->p, sizeof(void*) * cap);
@@ -242,8 +242,10 @@ static int namesTemplate(const Pass* s, const mjXNode* e) {
     if (!isRef(e, i, &tag, &list)) continue;
     const char* v = e->attr[2 * i + 1];
     if (list < 0 && templateHas(s->rep, tag, v)) return 1;
-    for (int k = 0; list >= 0 && k < s->gone.n; k++)
-      if (!strcmp((const char*)s->gone.p[k], v)) return 1;
+    for (int k = 0; list >= 0 && k < s->gone.n; k++) {
+      const char* name = mjx_attr(s->gone.p[k], "name");
+      if (name && !strcmp(name, v)) return 1;
+    }
   }
   for (int i = 0; i < e->nchild; i++)
     if (namesTemplate(s, e->child[i])) return 1;
@@ -277,8 +279,7 @@ static void applyReplicate(Pass* s, const mjXNode* r) {
         continue;
       }
       push(s, &s->dead, e);
-      const char* name = mjx_attr(e, "name");
-      if (name && (k == L_TENDON || k == L_ACT)) push(s, &s->gone, (void*)name);
+      if (k == L_TENDON || k == L_ACT) push(s, &s->gone, e);
     }
     s->list[k].n = n;
   }
