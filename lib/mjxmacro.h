@@ -228,6 +228,7 @@
   X(mjtNum, light_dir0,         nlight,   3) /* global direction in qpos0 */                    \
   X(float,  light_attenuation,  nlight,   3) /* OpenGL attenuation (quadratic model) */         \
   X(float,  light_cutoff,       nlight,   1) /* OpenGL cutoff */                                \
+  X(float,  light_softness,     nlight,   1) /* spotlight edge softness, in [0, 1] */           \
   X(float,  light_exponent,     nlight,   1) /* OpenGL exponent */                              \
   X(float,  light_ambient,      nlight,   3) /* ambient rgb (alpha=1) */                        \
   X(float,  light_diffuse,      nlight,   3) /* diffuse rgb (alpha=1) */                        \

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // mjb_relayout.mjs: carry binary model files (.mjb) over to a new layout of lib/mjxmacro.h
-// when the new tables only add sizes and arrays counted by those new sizes (every one of them
-// 0 in the old files, so the new arrays take no bytes): the file's sizes get the new ones as
-// 0 in table order, the size count and schema hash are replaced, the CRC of the file's
-// version recomputed (1: zlib's CRC-32, 2: CRC-32C).  It refuses anything else (a size gone,
-// another sizeof(mjtNum)).  For inputs that cannot be recompiled from MJCF, such as the fuzz
-// regressions t/fuzz/regress/mjb/, which must keep reaching the code they once broke.
+// when the new tables only add sizes and model arrays: the file's sizes get the new ones as 0
+// in table order, a new array is written as zeros where the new table places it (no bytes
+// when its count is a new size), the size count and schema hash are replaced, the CRC of the
+// file's version recomputed (1: zlib's CRC-32, 2: CRC-32C).  It refuses anything else (a size
+// or an array gone, another sizeof(mjtNum)).  For inputs that cannot be recompiled from MJCF,
+// such as the fuzz regressions t/fuzz/regress/mjb/, which must keep reaching the code they
+// once broke.
 //
 //   node scripts/mjb_relayout.mjs OLD_MJXMACRO_H SCHEMA_HASH FILE.mjb...
 //
@@ -16,17 +17,32 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-// the names of MJ_SIZES in a header's text
-function sizeNames(text) {
-  const start = text.indexOf('#define MJ_SIZES(X)');
+// the body of table `name` in a header's text: continuations joined, comments removed
+function macroBody(text, name) {
+  const start = text.indexOf(`#define ${name}(X)`);
   const lines = [];
   for (const line of text.slice(start).split('\n')) {
     lines.push(line.replace(/\\\s*$/, ''));
     if (!/\\\s*$/.test(line)) break;
   }
-  const body = lines.join(' ').replace(/\/\*.*?\*\//g, ' ').replace('#define MJ_SIZES(X)', '');
-  return [...body.matchAll(/X\((\w+)\)/g)].map((m) => m[1]);
+  return lines.join(' ').replace(/\/\*.*?\*\//g, ' ').replace(`#define ${name}(X)`, '');
 }
+
+// the names of MJ_SIZES in a header's text
+function sizeNames(text) {
+  return [...macroBody(text, 'MJ_SIZES').matchAll(/X\((\w+)\)/g)].map((m) => m[1]);
+}
+
+// the model arrays of a header's text: type, name, rows and cols (each a size name or a number)
+function arrayList(text) {
+  return [...macroBody(text, 'MJ_MODEL_ARRAYS').matchAll(/X\(([^()]*)\)/g)].map((m) => {
+    const [type, name, rows, cols] = m[1].split(',').map((x) => x.trim());
+    return { type, name, rows, cols };
+  });
+}
+
+// bytes of one element of a table type
+const TYPE_BYTES = { mjtNum: 8, float: 4, int: 4, 'unsigned char': 1, char: 1 };
 
 // a reflected CRC-32 with polynomial poly (initial value and final XOR 0xffffffff)
 function crc32(bytes, poly) {
@@ -44,10 +60,14 @@ if (!oldHeader || !/^[0-9a-f]{16}$/i.test(hash || '') || !files.length) {
   process.exit(2);
 }
 const HEADER = fileURLToPath(new URL('../lib/mjxmacro.h', import.meta.url));
-const before = sizeNames(fs.readFileSync(oldHeader, 'utf8'));
-const after = sizeNames(fs.readFileSync(HEADER, 'utf8'));
+const oldText = fs.readFileSync(oldHeader, 'utf8'), newText = fs.readFileSync(HEADER, 'utf8');
+const before = sizeNames(oldText);
+const after = sizeNames(newText);
 const gone = before.filter((n) => !after.includes(n));
 if (gone.length) throw new Error(`sizes removed (${gone.join(', ')}): recompile instead`);
+const oldArrays = arrayList(oldText), newArrays = arrayList(newText);
+const goneArrays = oldArrays.filter((a) => !newArrays.some((b) => b.name === a.name));
+if (goneArrays.length) throw new Error(`arrays removed (${goneArrays[0].name}): recompile instead`);
 
 for (const file of files) {
   const b = fs.readFileSync(file);
@@ -62,7 +82,18 @@ for (const file of files) {
   head.writeUInt32LE(after.length, 20);
   head.writeBigUInt64LE(BigInt(`0x${hash}`), 24);
   after.forEach((n, i) => head.writeInt32LE(value.get(n) ?? 0, 32 + 4 * i));
-  const body = Buffer.concat([head, b.subarray(32 + 4 * before.length, b.length - 4)]);
+  // the arrays: the old ones' bytes by name, each new one zeros, in the new table's order
+  const dim = (s) => (/^\d+$/.test(s) ? +s : value.get(s) ?? 0);
+  const bytes = (a) => TYPE_BYTES[a.type] * dim(a.rows) * dim(a.cols);
+  let at = b.length - 4 - oldArrays.reduce((n, a) => n + bytes(a), 0);
+  const fixed = b.subarray(32 + 4 * before.length, at);  // option, visual, statistic fields
+  const old = new Map();
+  for (const a of oldArrays) {
+    old.set(a.name, b.subarray(at, at + bytes(a)));
+    at += bytes(a);
+  }
+  const arrays = newArrays.map((a) => old.get(a.name) ?? Buffer.alloc(bytes(a)));
+  const body = Buffer.concat([head, fixed, ...arrays]);
   const crc = Buffer.alloc(4);
   crc.writeUInt32LE(crc32(body, version === 1 ? 0xedb88320 : 0x82f63b78));
   fs.writeFileSync(file, Buffer.concat([body, crc]));

@@ -390,6 +390,9 @@ static void fillItems(Ctx* c, mjModel* m) {
     m->light_texid[i] = s->texture ? mjcf_findId(c, it->h.e, K_TEX, s->texture, "texture") : -1;
     m->light_castshadow[i] = (unsigned char)s->castshadow;
     m->light_bulbradius[i] = s->bulbradius;
+    if (s->softness < 0 || s->softness > 1)
+      mjcf_fail(c, it->h.e, "light softness must be in [0, 1]");
+    m->light_softness[i] = s->softness;
     m->light_intensity[i] = s->intensity;
     m->light_range[i] = s->range;
     m->light_active[i] = (unsigned char)s->active;
@@ -1178,7 +1181,8 @@ mjModel* mj_compileTree(const mjXNode* root, const char* dir, char* err, int err
 static mjModel* compileDoc(mjXDoc* doc, char* err, int errsz) {
   if (!doc) return NULL;
   mjModel* m = NULL;
-  if (!mjurdf_isRobot(doc->root) || mjurdf_toMjcf(doc, err, errsz))
+  if (mjcf_replicateRefs(doc->root)) snprintf(err, errsz, "out of memory");
+  else if (!mjurdf_isRobot(doc->root) || mjurdf_toMjcf(doc, err, errsz))
     m = mj_compileTree(doc->root, doc->dir, err, errsz);
   mjx_free(doc);
   return m;

@@ -508,7 +508,10 @@ int mj_meshCompile(const mjMeshSpec* spec, mjMesh* out, char* err, int errsz) {
     goto done;
   }
   memcpy(out->face, face, 3 * sizeof(int) * nf);
-  memcpy(out->facenormal, d.facenormal ? d.facenormal : face, 3 * sizeof(int) * nf);
+  // normals without their own indices: (nnormal / nvert) per vertex, MuJoCo's integer ratio
+  // (1 for made normals; 3 for the tangent frames of a builtin wedge)
+  for (int i = 0; i < 3 * nf; i++)
+    out->facenormal[i] = d.facenormal ? d.facenormal[i] : nn / nv * face[i];
   // texcoords without their own indices are per vertex
   if (d.ntexcoord)
     memcpy(out->facetexcoord, d.facetexcoord ? d.facetexcoord : face, 3 * sizeof(int) * nf);

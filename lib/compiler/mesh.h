@@ -152,4 +152,29 @@ int mj_meshReadMSH(const char* name, const unsigned char* buf, long len, mjMeshD
 // free raw mesh data and zero it
 void mj_meshDataFree(mjMeshData* data);
 
+// ---- procedural meshes (mesh_builtin.c) -------------------------------------------------------
+
+// the builtin shapes of <mesh builtin=...> (MuJoCo's mjtMeshBuiltin order); params per shape:
+// sphere (subdivisions 0..4), hemisphere (resolution 0..10), cone (edges, top radius),
+// supersphere (resolution, e, n), supertorus (resolution, radius, s, t), wedge (resolution x,
+// resolution y, fov x, fov y in degrees, gamma), plate (resolution x, resolution y)
+enum {
+  mjMESH_BUILTIN_NONE = 0,
+  mjMESH_BUILTIN_SPHERE,
+  mjMESH_BUILTIN_HEMISPHERE,
+  mjMESH_BUILTIN_CONE,
+  mjMESH_BUILTIN_SUPERSPHERE,
+  mjMESH_BUILTIN_SUPERTORUS,
+  mjMESH_BUILTIN_WEDGE,
+  mjMESH_BUILTIN_PLATE
+};
+
+// their keywords, in that order, NULL-terminated
+extern const char* const mj_meshBuiltinNames[];
+
+// the user vertices (faces where the shape has them, three normals per vertex for wedge and
+// plate) of builtin mesh `type` with params p[np] into out; 0 ok, else nonzero with a message
+// in err; free with mj_meshDataFree
+int mj_meshBuiltin(int type, const double* p, int np, mjMeshData* out, char* err, int errsz);
+
 #endif

@@ -106,7 +106,7 @@ typedef struct {
 typedef struct {
   int mode, type, castshadow, active;
   double pos[3], dir[3];
-  float bulbradius, intensity, range, attenuation[3], cutoff, exponent;
+  float bulbradius, intensity, range, attenuation[3], cutoff, exponent, softness;
   float ambient[3], diffuse[3], specular[3];
   const char *target, *texture;
 } LightSpec;
@@ -295,6 +295,7 @@ struct Ctx_ {
   // <compiler>
   int degree, autolimits, inertiafromgeom, balanceinertia, discardvisual, igroup[2];
   int strippath, fitaabb, fusestatic, alignfree;
+  int conflict;  // options a child model brings at <attach>: 0 warning (keep), 1 merge, 2 error
   const char *meshdir, *texturedir;
   char eulerseq[4];
   double boundmass, boundinertia, settotalmass;
@@ -420,6 +421,13 @@ void mjcf_readMeshDefaults(Ctx* c, const mjXNode* e, MeshSpec* s);
 
 // index of `name` in the NULL-terminated list, or -1
 int mjcf_wordIndex(const char* const* words, const char* name);
+
+// ---- replicate.c ------------------------------------------------------------------------------
+
+// the copies <replicate> makes of the pairs, excludes, tendons, equalities, actuators and
+// sensors naming replicated elements, written into the document's sections (originals that
+// named the template removed), as MuJoCo makes them; nonzero when out of memory
+int mjcf_replicateRefs(mjXNode* root);
 
 // <compiler>: angle units, euler sequence, inertia and limit rules
 void mjcf_readCompiler(Ctx* c, const mjXNode* e);

@@ -53,6 +53,26 @@ static int readFloatList(Ctx* c, const mjXNode* e, const char* name, int per, fl
   return n / per;
 }
 
+// the vertices, faces and normals of builtin mesh `type` with params p[np] into spec, in the
+// arena; a plate weighs as a shell (MuJoCo sets its inertia so)
+static void meshBuiltin(Ctx* c, const mjXNode* e, int type, const double* p, int np,
+                        mjMeshSpec* spec) {
+  mjMeshData d;
+  char msg[300];
+  if (mj_meshBuiltin(type, p, np, &d, msg, sizeof msg)) mjcf_fail(c, e, "%s", msg);
+  float* vert = mjcf_alloc(c, sizeof(float) * 3 * d.nvert);
+  float* normal = mjcf_alloc(c, sizeof(float) * 3 * (d.nnormal + 1));
+  int* face = mjcf_alloc(c, sizeof(int) * 3 * (d.nface + 1));
+  memcpy(vert, d.vert, sizeof(float) * 3 * d.nvert);
+  memcpy(normal, d.normal, sizeof(float) * 3 * d.nnormal);
+  memcpy(face, d.face, sizeof(int) * 3 * d.nface);
+  spec->vert = vert, spec->nvert = d.nvert;
+  spec->normal = normal, spec->nnormal = d.nnormal;
+  spec->face = face, spec->nface = d.nface;
+  if (type == mjMESH_BUILTIN_PLATE) spec->inertia = mjMESH_INERTIA_SHELL;
+  mj_meshDataFree(&d);
+}
+
 // a <mesh>: its attributes over its class's mesh defaults, compiled now (geoms need its frame)
 static void addMesh(Ctx* c, const mjXNode* e) {
   Obj* o = mjcf_alloc(c, sizeof(Obj));
@@ -88,6 +108,14 @@ static void addMesh(Ctx* c, const mjXNode* e) {
   spec.nface = nface / 3;
   mjcf_readVec(c, e, "refpos", spec.refpos, 3);
   mjcf_readVec(c, e, "refquat", spec.refquat, 4);
+  int builtin = mjMESH_BUILTIN_NONE;
+  double* params = NULL;  // read (and so accepted) without builtin too, as MuJoCo does
+  int nparams = mjcf_readList(c, e, "params", &params);
+  mjcf_readKey(c, e, "builtin", mj_meshBuiltinNames, &builtin);
+  if (builtin != mjMESH_BUILTIN_NONE) {
+    if (file || spec.nvert) mjcf_fail(c, e, "a builtin mesh takes no file or vertex data");
+    meshBuiltin(c, e, builtin, params, nparams, &spec);
+  }
   mjcf_checkAttrs(c, e);
   if (e->nchild) mjcf_fail(c, e->child[0], "mesh plugins are not supported yet");
   if (file && spec.nvert) mjcf_fail(c, e, "a mesh takes a file or vertex data, not both");
@@ -260,6 +288,20 @@ void mjcf_readDeformable(Ctx* c, const mjXNode* e) {
   }
 }
 
+// the name a model file gives itself (<mujoco model=...>, MuJoCo's "MuJoCo Model" without one),
+// as MuJoCo names a <model> asset that has no name; the file read just for it
+static const char* childModelName(Ctx* c, const mjXNode* e, const char* path) {
+  char msg[512];
+  mjXDoc* doc = mjx_parseFile(path, msg, sizeof msg);
+  if (!doc) mjcf_fail(c, e, "could not parse model file: %s", msg);
+  const char* own = mjx_attr(doc->root, "model");
+  own = own ? own : "MuJoCo Model";
+  char* name = mjcf_alloc(c, strlen(own) + 1);
+  strcpy(name, own);
+  mjx_free(doc);
+  return name;
+}
+
 // <asset>: meshes, skins, height fields, textures, materials and models to attach
 void mjcf_readAssets(Ctx* c, const mjXNode* e) {
   mjcf_checkAttrs(c, e);
@@ -284,14 +326,16 @@ void mjcf_readAssets(Ctx* c, const mjXNode* e) {
       if (a->nchild) mjcf_fail(c, a->child[0], "material layers are not supported yet");
       mjcf_push(c, &c->obj[K_MAT], o);
     } else if (!strcmp(a->name, "model")) {
-      // a model file to attach: its name (or the file's) and its path under the model's
-      // directory
+      // a model file to attach: its path under the model's directory and its name (or the
+      // child's own, <mujoco model=...>)
       Obj* o = mjcf_alloc(c, sizeof(Obj));
       o->h.e = a;
-      o->h.name = assetName(c, a);
       const char* file = NULL;
       if (!mjcf_readStr(a, "file", &file)) mjcf_fail(c, a, "attribute 'file' is required");
       o->file = assetPath(c, NULL, file);
+      o->h.name = mjcf_getAttr(a, "name");
+      if (!o->h.name) o->h.name = childModelName(c, a, o->file);
+      o->h.name = mjcf_prefixed(c, o->h.name);
       mjcf_ignoreAttrs(a, "content_type");
       mjcf_checkAttrs(c, a);
       mjcf_push(c, &c->models, o);

@@ -66,6 +66,7 @@ void mjcf_builtinDefaults(Default* d) {
   l->castshadow = l->active = 1;
   l->dir[2] = -1;
   l->bulbradius = 0.02f;
+  l->softness = 0.2f;
   l->range = 10;
   setFloats(l->attenuation, 3, 1, 0, 0, 0);
   l->cutoff = 45;
@@ -256,6 +257,7 @@ static void readLight(Ctx* c, const mjXNode* e, LightSpec* s) {
   mjcf_readVec(c, e, "pos", s->pos, 3);
   mjcf_readVec(c, e, "dir", s->dir, 3);
   mjcf_readFloats(c, e, "bulbradius", &s->bulbradius, 1);
+  mjcf_readFloats(c, e, "softness", &s->softness, 1);
   mjcf_readFloats(c, e, "intensity", &s->intensity, 1);
   mjcf_readFloats(c, e, "range", &s->range, 1);
   mjcf_readFloats(c, e, "attenuation", s->attenuation, 3);
@@ -515,6 +517,8 @@ void mjcf_readCompiler(Ctx* c, const mjXNode* e) {
   mjcf_readStr(e, "texturedir", &c->texturedir);
   mjcf_readBool(c, e, "strippath", &c->strippath);
   mjcf_readBool(c, e, "fitaabb", &c->fitaabb);
+  static const char* const conflicts[] = {"warning", "merge", "error", NULL};
+  mjcf_readKey(c, e, "conflict", conflicts, &c->conflict);
   mjcf_ignoreAttrs(e, "usethread exactmeshinertia saveinertial");
   mjcf_checkAttrs(c, e);
   if (e->nchild) mjcf_fail(c, e->child[0], "unsupported element in compiler");
@@ -1027,6 +1031,23 @@ static void addBody(Ctx* c, const mjXNode* e, int parent, const Frame* f) {
   mjcf_walkBody(c, e, b->id, &inner);
 }
 
+// a <frame> under body `body` and frame f: its pose composed onto f, its childclass (if any)
+// the class of its children, then its contents
+static void addFrame(Ctx* c, const mjXNode* e, int body, const Frame* f) {
+  Frame g = *f;
+  Orient o = {0, {0}};
+  double pos[3] = {0, 0, 0}, quat[4];
+  mjcf_readVec(c, e, "pos", pos, 3);
+  mjcf_readOrient(c, e, &o);
+  mjcf_orientQuat(c, e, &o, quat);
+  mju_mulPose(g.pos, g.quat, f->pos, f->quat, pos, quat);
+  const char* cc = mjcf_getAttr(e, "childclass");
+  if (cc) g.cls = findClass(c, e, cc);
+  mjcf_ignoreAttrs(e, "name");
+  mjcf_checkAttrs(c, e);
+  mjcf_walkBody(c, e, body, &g);
+}
+
 // the most elements all <replicate>s of a model may copy: nested counts multiply, and a few
 // digits more would take the machine's memory before any size check
 #define MJCF_MAXCOPIES (1 << 20)
@@ -1048,6 +1069,7 @@ static void replicate(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   if (!mjcf_readInt(c, e, "count", &count) || count < 1) mjcf_fail(c, e, "count must be positive");
   mjcf_readVec(c, e, "offset", offset, 3);
   mjcf_readStr(e, "sep", &sep);
+  mjcf_ignoreAttrs(e, "prefix");  // MuJoCo 3.14 reads it but names the copies without it
   Orient o = {0, {0}};
   mjcf_readOrient(c, e, &o);
   double rot[4];
@@ -1069,17 +1091,18 @@ static void replicate(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   }
 }
 
-// the element named `name` among the bodies under e (frames included), or NULL; *cls: the
-// class its children default to there (from its ancestors' childclass)
-static const mjXNode* findBody(Ctx* c, const mjXNode* e, const char* name, const Default** cls) {
+// the element of tag `tag` (body or frame) named `name` among the bodies and frames under e,
+// or NULL; *cls: the class it defaults to there (from its ancestors' childclass)
+static const mjXNode* findNamed(Ctx* c, const mjXNode* e, const char* tag, const char* name,
+                                const Default** cls) {
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* ch = e->child[i];
     const char* n = mjx_attr(ch, "name");
-    if (!strcmp(ch->name, "body") && n && !strcmp(n, name)) return ch;
+    if (!strcmp(ch->name, tag) && n && !strcmp(n, name)) return ch;
     if (strcmp(ch->name, "body") && strcmp(ch->name, "frame")) continue;
     const char* cc = mjx_attr(ch, "childclass");
     const Default* inner = cc ? findClass(c, ch, cc) : *cls;
-    const mjXNode* b = findBody(c, ch, name, &inner);
+    const mjXNode* b = findNamed(c, ch, tag, name, &inner);
     if (b) {
       *cls = inner;
       return b;
@@ -1088,17 +1111,174 @@ static const mjXNode* findBody(Ctx* c, const mjXNode* e, const char* name, const
   return NULL;
 }
 
-// <attach model body prefix> under body `body` and frame f: the child model file is parsed
-// for this attachment; in its own scope (its compiler's angle units, euler sequence and
+// ---- option conflicts at <attach> (compiler conflict) ------------------------------------------
+
+// the global fields MuJoCo reconciles when a child model is attached: MJCF element (option, or
+// visual's map or global) and attribute, the field in mjOption or mjVisual, its count and type
+// (0 mjtNum, 1 int, 2 float), and how two written values merge (1 the minimum, 2 the maximum,
+// 0 they do not: a conflict)
+static const struct {
+  const char *sec, *attr;
+  int vis;
+  size_t off;
+  int n, type, merge;
+} conflictFields[] = {
+  {"option", "timestep", 0, offsetof(mjOption, timestep), 1, 0, 1},
+  {"option", "tolerance", 0, offsetof(mjOption, tolerance), 1, 0, 1},
+  {"option", "ls_tolerance", 0, offsetof(mjOption, ls_tolerance), 1, 0, 1},
+  {"option", "noslip_tolerance", 0, offsetof(mjOption, noslip_tolerance), 1, 0, 1},
+  {"option", "ccd_tolerance", 0, offsetof(mjOption, ccd_tolerance), 1, 0, 1},
+  {"option", "iterations", 0, offsetof(mjOption, iterations), 1, 1, 2},
+  {"option", "ls_iterations", 0, offsetof(mjOption, ls_iterations), 1, 1, 2},
+  {"option", "noslip_iterations", 0, offsetof(mjOption, noslip_iterations), 1, 1, 2},
+  {"option", "ccd_iterations", 0, offsetof(mjOption, ccd_iterations), 1, 1, 2},
+  {"option", "sdf_iterations", 0, offsetof(mjOption, sdf_iterations), 1, 1, 2},
+  {"option", "sdf_initpoints", 0, offsetof(mjOption, sdf_initpoints), 1, 1, 2},
+  {"option", "impratio", 0, offsetof(mjOption, impratio), 1, 0, 0},
+  {"option", "density", 0, offsetof(mjOption, density), 1, 0, 0},
+  {"option", "viscosity", 0, offsetof(mjOption, viscosity), 1, 0, 0},
+  {"option", "o_margin", 0, offsetof(mjOption, o_margin), 1, 0, 0},
+  {"option", "integrator", 0, offsetof(mjOption, integrator), 1, 1, 0},
+  {"option", "cone", 0, offsetof(mjOption, cone), 1, 1, 0},
+  {"option", "jacobian", 0, offsetof(mjOption, jacobian), 1, 1, 0},
+  {"option", "solver", 0, offsetof(mjOption, solver), 1, 1, 0},
+  {"option", "gravity", 0, offsetof(mjOption, gravity), 3, 0, 0},
+  {"option", "wind", 0, offsetof(mjOption, wind), 3, 0, 0},
+  {"option", "magnetic", 0, offsetof(mjOption, magnetic), 3, 0, 0},
+  {"option", "o_solref", 0, offsetof(mjOption, o_solref), 2, 0, 0},
+  {"option", "o_solimp", 0, offsetof(mjOption, o_solimp), 5, 0, 0},
+  {"option", "o_friction", 0, offsetof(mjOption, o_friction), 5, 0, 0},
+  {"map", "znear", 1, offsetof(mjVisual, map_znear), 1, 2, 1},
+  {"global", "realtime", 1, offsetof(mjVisual, global_realtime), 1, 2, 1},
+  {"map", "zfar", 1, offsetof(mjVisual, map_zfar), 1, 2, 2},
+};
+
+// whether the model under root writes attribute `attr` of its <option> (sec "option") or of the
+// section `sec` of its <visual>
+static int writes(const mjXNode* root, const char* sec, const char* attr) {
+  for (int i = 0; i < root->nchild; i++) {
+    const mjXNode* s = root->child[i];
+    if (!strcmp(s->name, "option") && !strcmp(sec, "option") && mjx_attr(s, attr)) return 1;
+    for (int j = 0; !strcmp(s->name, "visual") && j < s->nchild; j++)
+      if (!strcmp(s->child[j]->name, sec) && mjx_attr(s->child[j], attr)) return 1;
+  }
+  return 0;
+}
+
+// the flag bits the model under root writes in <option><flag>: bit b for flag names[b], or
+// (names NULL) the actuator groups of <option actuatorgroupdisable>
+static int flagBits(const mjXNode* root, const char* const* names) {
+  int bits = 0;
+  for (int i = 0; i < root->nchild; i++) {
+    const mjXNode* s = root->child[i];
+    if (strcmp(s->name, "option")) continue;
+    const char* p = names ? NULL : mjx_attr(s, "actuatorgroupdisable");
+    char* end;
+    for (long g = p ? strtol(p, &end, 10) : 0; p && end != p; p = end, g = strtol(p, &end, 10))
+      if (g >= 0 && g < 31) bits |= 1 << g;
+    for (int j = 0; names && j < s->nchild; j++)
+      for (int b = 0; names[b]; b++)
+        if (mjx_attr(s->child[j], names[b])) bits |= 1 << b;
+  }
+  return bits;
+}
+
+// field k's value i in options o and visual v, as a double
+static double fieldValue(int k, const mjOption* o, const mjVisual* v, int i) {
+  const char* base = (conflictFields[k].vis ? (const char*)v : (const char*)o) +
+                     conflictFields[k].off;
+  int t = conflictFields[k].type;
+  return t == 1 ? ((const int*)base)[i] : t == 2 ? ((const float*)base)[i]
+                                               : ((const double*)base)[i];
+}
+
+// set field k's value i in o, v to x
+static void setField(int k, mjOption* o, mjVisual* v, int i, double x) {
+  char* base = (conflictFields[k].vis ? (char*)v : (char*)o) + conflictFields[k].off;
+  int t = conflictFields[k].type;
+  if (t == 1) ((int*)base)[i] = (int)x;
+  else if (t == 2) ((float*)base)[i] = (float)x;
+  else ((double*)base)[i] = x;
+}
+
+// the child model's options (under root) reconciled with the parent's as MuJoCo's compiler
+// conflict policy says (e: the attach element, for messages): merge adopts what only the child
+// writes, takes the minimum (tolerances, timestep, znear, realtime) or maximum (iteration
+// counts, zfar) of what both write, ORs the flags the child sets, and refuses other values both
+// write differently; error refuses any value both write differently.  warning keeps the parent's
+static void resolveConflicts(Ctx* c, const mjXNode* e, const mjXNode* root) {
+  static const char* const policy[] = {"warning", "merge", "error"};
+  if (!c->conflict || c->src) return;  // warning, or a model attached by an attached one
+  // the child's options and visual, read on a copy of the context
+  Ctx* tmp = mjcf_alloc(c, sizeof(Ctx));
+  *tmp = *c;
+  mj_defaultOption(&tmp->opt);
+  mj_defaultVisual(&tmp->vis);
+  for (int i = 0; i < root->nchild; i++) {
+    if (!strcmp(root->child[i]->name, "option")) mjcf_readOption(tmp, root->child[i]);
+    if (!strcmp(root->child[i]->name, "visual")) mjcf_readVisual(tmp, root->child[i]);
+  }
+  mjOption d;
+  mjVisual dv;
+  mj_defaultOption(&d);
+  mj_defaultVisual(&dv);
+  int merge = c->conflict == 1;
+  for (size_t k = 0; k < sizeof conflictFields / sizeof conflictFields[0]; k++) {
+    const char *sec = conflictFields[k].sec, *attr = conflictFields[k].attr;
+    int n = conflictFields[k].n, same = 1, pdef = 1, cdef = 1;
+    for (int i = 0; i < n; i++) {
+      double p = fieldValue(k, &c->opt, &c->vis, i), ch = fieldValue(k, &tmp->opt, &tmp->vis, i);
+      double dd = fieldValue(k, &d, &dv, i);
+      same &= p == ch, pdef &= p == dd, cdef &= ch == dd;
+    }
+    if (same) continue;
+    // authored: written in the file; when neither writes it, differing from the default
+    int pa = writes(c->root, sec, attr), ca = writes(root, sec, attr);
+    if (!pa && !ca) pa = !pdef, ca = !cdef;
+    if (!ca || (!pa && !merge)) continue;
+    if (merge && (!pa || conflictFields[k].merge)) {
+      for (int i = 0; i < n; i++) {
+        double p = fieldValue(k, &c->opt, &c->vis, i), ch = fieldValue(k, &tmp->opt, &tmp->vis, i);
+        int m = conflictFields[k].merge;
+        setField(k, &c->opt, &c->vis, i, !pa ? ch : m == 1 ? fmin(p, ch) : fmax(p, ch));
+      }
+      continue;
+    }
+    mjcf_fail(c, e, "attach conflict (policy '%s'): %s: parent has %g, child has %g",
+              policy[c->conflict], attr, fieldValue(k, &c->opt, &c->vis, 0),
+              fieldValue(k, &tmp->opt, &tmp->vis, 0));
+  }
+  // flags: the bits the child writes set; merge ORs them in, error refuses differing bits
+  // both write
+  int* pv[3] = {&c->opt.disableflags, &c->opt.enableflags, &c->opt.disableactuator};
+  const int cv[3] = {tmp->opt.disableflags, tmp->opt.enableflags, tmp->opt.disableactuator};
+  const char* const* names[3] = {mj_disableFlagNames, mj_enableFlagNames, NULL};
+  for (int f = 0; f < 3; f++) {
+    int pauth = flagBits(c->root, names[f]), cauth = flagBits(root, names[f]);
+    if (!pauth && !cauth) pauth = cauth = ~0;
+    int written = cv[f] & cauth, differ = (*pv[f] ^ cv[f]) & pauth & cauth;
+    if (!written) continue;
+    if (merge) *pv[f] |= written;
+    else if (differ)
+      mjcf_fail(c, e, "attach conflict (policy 'error'): %s differ",
+                f < 2 ? "flags" : "disabled actuator groups");
+  }
+}
+
+// <attach model body|frame prefix> under body `body` and frame f: the child model file is
+// parsed for this attachment; in its own scope (its compiler's angle units, euler sequence and
 // directories, its default classes, names prefixed) its assets are read, then its body `body`
-// with the subtree (or, without `body`, its world's contents) joins the tree; its other
-// sections are read after the main model's (compile.c)
+// with the subtree, or its frame `frame` with its contents in the frame's pose, or (with
+// neither) its world's contents joins the tree; its other sections are read after the main
+// model's (compile.c)
 static void attach(Ctx* c, const mjXNode* e, int body, const Frame* f) {
-  const char *model = NULL, *bname = NULL, *prefix = NULL;
+  const char *model = NULL, *bname = NULL, *fname = NULL, *prefix = NULL;
   if (!mjcf_readStr(e, "model", &model)) mjcf_fail(c, e, "attribute 'model' is required");
   if (!mjcf_readStr(e, "prefix", &prefix)) mjcf_fail(c, e, "attribute 'prefix' is required");
   mjcf_readStr(e, "body", &bname);
+  mjcf_readStr(e, "frame", &fname);
   mjcf_checkAttrs(c, e);
+  if (bname && fname) mjcf_fail(c, e, "attach takes a body or a frame, not both");
   const char* name = mjcf_prefixed(c, model);
   const Obj* mo = NULL;
   for (int i = 0; i < c->models.n && !mo; i++)
@@ -1111,8 +1291,10 @@ static void attach(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   char msg[512];
   a->doc = mjx_parseFile(mo->file, msg, sizeof(msg));
   if (!a->doc) mjcf_fail(c, e, "model '%s': %s", model, msg);
+  if (mjcf_replicateRefs(a->doc->root)) mjcf_fail(c, e, "out of memory");
   const mjXNode* root = a->doc->root;
   if (strcmp(root->name, "mujoco")) mjcf_fail(c, root, "the root element must be mujoco");
+  resolveConflicts(c, e, root);
   // its scope: MuJoCo's compiler defaults, a main class of its own, names under the prefix
   Scope* s = &a->scope;
   s->degree = s->autolimits = 1;
@@ -1146,9 +1328,13 @@ static void attach(Ctx* c, const mjXNode* e, int body, const Frame* f) {
     if (!strcmp(root->child[i]->name, "worldbody")) world = root->child[i];
   Frame g = *f;
   g.cls = c->classes.p[0];
-  const mjXNode* b = world && bname ? findBody(c, world, bname, &g.cls) : world;
-  if (!b && bname) mjcf_fail(c, e, "unknown body '%s' in model '%s'", bname, model);
+  const char* part = bname ? bname : fname;
+  const mjXNode* b = world && part ? findNamed(c, world, bname ? "body" : "frame", part, &g.cls)
+                                   : world;
+  if (!b && part)
+    mjcf_fail(c, e, "unknown %s '%s' in model '%s'", bname ? "body" : "frame", part, model);
   if (b && bname) addBody(c, b, body, &g);
+  else if (b && fname) addFrame(c, b, body, &g);
   else if (b) mjcf_walkBody(c, b, body, &g);
   mjcf_swapScope(c, s);
 }
@@ -1167,19 +1353,7 @@ void mjcf_walkBody(Ctx* c, const mjXNode* e, int body, const Frame* f) {
     else if (!strcmp(n, "inertial") && !strcmp(e->name, "body"))
       readInertial(c, ch, c->obj[K_BODY].p[body]);
     else if (!strcmp(n, "frame")) {
-      // a frame composes its pose onto f and may set the children's class
-      Frame g = *f;
-      Orient o = {0, {0}};
-      double pos[3] = {0, 0, 0}, quat[4];
-      mjcf_readVec(c, ch, "pos", pos, 3);
-      mjcf_readOrient(c, ch, &o);
-      mjcf_orientQuat(c, ch, &o, quat);
-      mju_mulPose(g.pos, g.quat, f->pos, f->quat, pos, quat);
-      const char* cc = mjcf_getAttr(ch, "childclass");
-      if (cc) g.cls = findClass(c, ch, cc);
-      mjcf_ignoreAttrs(ch, "name");
-      mjcf_checkAttrs(c, ch);
-      mjcf_walkBody(c, ch, body, &g);
+      addFrame(c, ch, body, f);
     } else if (!strcmp(n, "replicate")) {
       replicate(c, ch, body, f);
     } else if (!strcmp(n, "attach")) {

@@ -106,6 +106,18 @@ bad facerange '<mesh name="m" vertex="0 0 0 1 0 0 0 1 0 0 0 1" face="0 1 7"/>' "
 bad both '<mesh name="m" file="tet.stl" vertex="0 0 0 1 0 0 0 1 0 0 0 1"/>' \
   "mesh 'm': a mesh takes a file or vertex data"
 bad hullvert '<mesh name="m" file="tet.stl" maxhullvert="3"/>' "mesh 'm': maxhullvert"
+bad builtinparams '<mesh name="m" builtin="sphere" params="1 2"/>' \
+  "mesh 'm': sphere mesh requires 1 parameter$"
+bad builtinsubdiv '<mesh name="m" builtin="sphere" params="5"/>' "mesh 'm': sphere subdivision"
+bad builtintorus '<mesh name="m" builtin="supertorus" params="8 1.5 1 1"/>' \
+  "mesh 'm': supertorus radius must be in (0, 1\]"
+bad builtinwedge '<mesh name="m" builtin="wedge" params="4 0 30 30 0"/>' \
+  "mesh 'm': horizontal and vertical resolutions must be positive"
+bad builtinhuge '<mesh name="m" builtin="supersphere" params="1e9 1 1"/>' \
+  "mesh 'm': resolution too large"
+bad builtinfile '<mesh name="m" file="tet.stl" builtin="cone" params="5 1"/>' \
+  "mesh 'm': a builtin mesh takes no file or vertex data"
+bad builtinflat '<mesh name="m" builtin="plate" params="3 2"/>' "mesh 'm': .*coplanar"
 bad skinfile '<mesh name="m" file="tet.stl"/><skin file="short.skn"/>' \
   "skin: .*short.skn: shorter than its header"
 bad skinbone '<mesh name="m" file="tet.stl"/><skin name="s" vertex="0 0 0 1 0 0 0 1 0" face="0 1 2"><bone body="nobody" bindpos="0 0 0" bindquat="1 0 0 0" vertid="0" vertweight="1"/></skin>' \

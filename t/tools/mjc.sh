@@ -214,6 +214,16 @@ malformed unknown_element 3 <<'EOF'
 </mujoco>
 EOF
 
+malformed light_softness 4 <<'EOF'
+<mujoco>
+  <default><light softness="1.5"/></default>
+  <worldbody>
+    <light pos="0 0 3"/>
+  </worldbody>
+</mujoco>
+EOF
+check light_softness-message has "$T/err" 'light softness must be in [0, 1]'
+
 malformed unknown_attribute 3 <<'EOF'
 <mujoco>
   <worldbody>

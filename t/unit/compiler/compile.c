@@ -350,6 +350,38 @@ Test(compile, attach_errors) {
   loadFails(xml, "t.xml:2: attach: unknown body 'c' in model 'arm'");
   snprintf(xml, sizeof(xml), scene, dir, "arm.xml", "arm", "b", "x_");
   loadFails(xml, "arm.xml:2: body 'b': repeated body name 'x_b'");
+  // by frame: an unknown one, or a body and a frame at once
+  const char* byframe = "<mujoco><asset><model name='arm' file='%s/arm.xml'/></asset>"
+                        "<worldbody>\n<attach model='arm' %s prefix='y_'/></worldbody></mujoco>";
+  snprintf(xml, sizeof(xml), byframe, dir, "frame='f'");
+  loadFails(xml, "t.xml:2: attach: unknown frame 'f' in model 'arm'");
+  snprintf(xml, sizeof(xml), byframe, dir, "frame='f' body='b'");
+  loadFails(xml, "t.xml:2: attach: attach takes a body or a frame, not both");
+  // a <model> without a name is read for the name its file gives itself
+  snprintf(xml, sizeof(xml), "<mujoco><asset>\n<model file='%s/none.xml'/></asset></mujoco>", dir);
+  loadFails(xml, "t.xml:2: model: could not parse model file: ");
+  // compiler conflict: error refuses a value both write differently; merge refuses it for a
+  // value with no merge rule (gravity) and takes the minimum timestep
+  char opt[256];
+  snprintf(opt, sizeof(opt), "%s/opt.xml", dir);
+  f = fopen(opt, "w");
+  fputs("<mujoco><option timestep='0.001' gravity='0 0 -1'/><worldbody>"
+        "<body name='b'><geom size='1'/></body></worldbody></mujoco>", f);
+  fclose(f);
+  const char* clash = "<mujoco><compiler conflict='%s'/><option %s/><asset><model name='o' "
+                      "file='%s/opt.xml'/></asset><worldbody>\n<attach model='o' body='b' "
+                      "prefix='o_'/></worldbody></mujoco>";
+  snprintf(xml, sizeof(xml), clash, "error", "timestep='0.004'", dir);
+  loadFails(xml, "t.xml:2: attach: attach conflict (policy 'error'): timestep: parent has "
+                 "0.004, child has 0.001");
+  snprintf(xml, sizeof(xml), clash, "merge", "gravity='0 0 -2'", dir);
+  loadFails(xml, "t.xml:2: attach: attach conflict (policy 'merge'): gravity: parent has 0");
+  snprintf(xml, sizeof(xml), clash, "merge", "timestep='0.004'", dir);
+  mjModel* merged = load(xml);
+  cr_assert_eq(merged->opt.timestep, 0.001);
+  cr_assert_eq(merged->opt.gravity[2], -1);  // written by the child alone: adopted
+  mj_deleteModel(merged);
+  remove(opt);
   snprintf(xml, sizeof(xml), scene, dir, "arm.xml", "arm", "b", "y_");
   mjModel* m = load(xml);
   cr_assert_eq(m->nbody, 3);
