@@ -382,7 +382,8 @@ static void hfieldFeature(const mjModel* m, const mjData* d, int g, const mjtNum
 // and planes are flat, cylinder rims edges along a x rho curving by nu'rho / r (a witness
 // within 10 ccd_tolerance of the rim: EPA's witnesses on a cylinder are chords of its rims,
 // inside by up to its tolerance), boxes by boxFeature, meshes by meshFeature, height fields
-// (nu known to the angle ang) by hfieldFeature
+// (nu known to the angle ang) by hfieldFeature; every field of f is set (no clip, no edge:
+// a = 0 and tilt = 0, so that its lift is an exact 0)
 static void geomFeature(const mjModel* m, const mjData* d, int g, const mjtNum w[3],
                         const mjtNum nu[3], mjtNum ang, const mjtNum t[2][3], Feature* f) {
   const mjtNum *mat = d->geom_xmat + 9 * g, *size = m->geom_size + 3 * g;
@@ -390,7 +391,7 @@ static void geomFeature(const mjModel* m, const mjData* d, int g, const mjtNum w
   int type = m->geom_type[g];
   mju_sub3(y, w, d->geom_xpos + 3 * g);
   mju_mulMatTVec3(x, mat, y);
-  f->clip = 0, f->tilt = 0;
+  *f = (Feature){0};
   if (type == mjGEOM_BOX) {
     boxFeature(m, d, g, x, nu, t, f);
   } else if (type == mjGEOM_MESH) {
