@@ -735,6 +735,17 @@ static void addJtz(const RowsJ* J, int nefc, const mjtNum* z, mjtNum s, mjtNum* 
   }
 }
 
+// R (nefc x n, by rows) = J X for X (nv x n, by rows): row r sums val_p X(ind_p, :) over its
+// nonzeros in column order, zeros skipped (AVX2 where there is)
+static mjuVECTOR void mulRowsJ(const RowsJ* J, int nefc, const mjtNum* X, int n, mjtNum* R) {
+  for (int r = 0; r < nefc; r++) {
+    mjtNum* row = R + (size_t)r * n;
+    mju_zero(row, n);
+    for (int p = J->adr[r]; p < J->adr[r + 1]; p++)
+      mju_addToScl(row, X + (size_t)J->ind[p] * n, J->val[p], n);
+  }
+}
+
 // y = H x for the rows' cost Hessian: D on quadratic rows, an elliptic contact's cone block
 // (contact.H) in the cone state, 0 on the others
 static void mulH(const mjData* d, const int* state, const mjtNum* x, mjtNum* y) {
@@ -1415,14 +1426,15 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   mju_cholSolveRows(T, A, nv, ncol);
   mju_transpose(Y, T, nv, ncol);
 
-  // the forces' derivative: df -= H J da, jar's: djar += J da (E = J da as a sum of J's
-  // columns, Jt's rows, scaled by da's nonzeros); both start at 0 in the columns after q and v
-  for (int c = 0; (dforce || djar) && c < ncol; c++) {
+  // J da of every column at once, by rows of JY = J T (nefc x ncol; each entry the sum of J's
+  // columns scaled by da, without the zeros); then the forces' derivative: df -= H J da, jar's:
+  // djar += J da, both starting at 0 in the columns after q and v
+  mjtNum* JY = dforce || djar ? mj_stackAlloc(d, (size_t)nefc * ncol) : NULL;
+  if (JY) mulRowsJ(&J, nefc, T, ncol, JY);
+  for (int c = 0; JY && c < ncol; c++) {
     mjtNum *df = dforce ? dforce + (size_t)c * nefc : NULL;
-    mjtNum *dj = djar ? djar + (size_t)c * nefc : NULL, *Yc = Y + (size_t)c * nv;
-    mju_zero(E, nefc);
-    for (int i = 0; i < nv; i++)
-      if (Yc[i]) mju_addToScl(E, Jt + (size_t)i * nefc, Yc[i], nefc);
+    mjtNum* dj = djar ? djar + (size_t)c * nefc : NULL;
+    for (int r = 0; r < nefc; r++) E[r] = JY[(size_t)r * ncol + c];
     if (dj) {
       if (c >= 2 * nv) mju_zero(dj, nefc);
       mju_addTo(dj, E, nefc);
