@@ -746,6 +746,14 @@ static mjuVECTOR void mulRowsJ(const RowsJ* J, int nefc, const mjtNum* X, int n,
   }
 }
 
+// A (nv x nv, lower triangle, +=) J'HJ: A_ij += Jt_i'HJ_j for J and HJ by columns (nefc
+// each) (AVX2 where there is)
+static mjuVECTOR void addJtHJ(const mjtNum* Jt, const mjtNum* HJ, int nv, int nefc, mjtNum* A) {
+  for (int i = 0; i < nv; i++)
+    for (int j = 0; j <= i; j++)
+      A[i * nv + j] += mju_dot(Jt + (size_t)i * nefc, HJ + (size_t)j * nefc, nefc);
+}
+
 // y = H x for the rows' cost Hessian: D on quadratic rows, an elliptic contact's cone block
 // (contact.H) in the cone state, 0 on the others
 static void mulH(const mjData* d, const int* state, const mjtNum* x, mjtNum* y) {
@@ -1327,9 +1335,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     const mjtNum* row = d->qM + m->dof_Madr[i];
     for (int j = i; j >= 0; j = m->dof_parentid[j]) A[i * nv + j] = A[j * nv + i] = *row++;
   }
-  for (int i = 0; i < nv; i++)
-    for (int j = 0; j <= i; j++)
-      A[i * nv + j] += mju_dot(Jt + (size_t)i * nefc, HJ + (size_t)j * nefc, nefc);
+  addJtHJ(Jt, HJ, nv, nefc, A);
 
   // the basis forces of contacts (at their first rows) and f . g for the impedance term
   for (int r = 0; r < nefc; r++) {
