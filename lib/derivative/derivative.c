@@ -1080,13 +1080,13 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
 // 0 when d's stack holds the temporaries of the analytic path (the step's state Jacobian, four
 // for RK4; the acceleration's and at most three more of its size at a time, a solve's or a
 // product's rows among them; the integrator's matrix; the constraint rows' dense Jacobian and
-// its nonzeros; the sweeps; with `sensors` the forces' derivative, the RNE's composites kept
-// and the sensor pass's; noslip's), else -1 and a message
+// its nonzeros, J da of every column; the sweeps; with `sensors` the forces' derivative, the
+// RNE's composites kept and the sensor pass's; noslip's), else -1 and a message
 static int checkStack(const mjModel* m, mjData* d, int sensors, char* err, int errsz) {
   size_t nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
   size_t nefc = d->nefc, nstate = m->opt.integrator == mjINT_RK4 ? 4 : 1;
   size_t need = (nstate * ndx + 4 * nv) * ncol + 3 * nv * nv + 16 * (size_t)m->nM +
-                80 * (size_t)m->nbody + 43 * nv + 4 * nv * nefc + 12 * nefc +
+                80 * (size_t)m->nbody + 43 * nv + 4 * nv * nefc + 12 * nefc + nefc * ncol +
                 (nv + 3) * (size_t)m->neq + 64 +
                 (sensors ? nefc * ncol + 64 * (size_t)m->nbody + mjd_sensorStack(m, d) : 0) +
                 (m->opt.noslip_iterations > 0 ? mjd_noslipStack(m, d) : 0);

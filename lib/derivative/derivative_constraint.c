@@ -382,7 +382,8 @@ static void hfieldFeature(const mjModel* m, const mjData* d, int g, const mjtNum
 // and planes are flat, cylinder rims edges along a x rho curving by nu'rho / r (a witness
 // within 10 ccd_tolerance of the rim: EPA's witnesses on a cylinder are chords of its rims,
 // inside by up to its tolerance), boxes by boxFeature, meshes by meshFeature, height fields
-// (nu known to the angle ang) by hfieldFeature
+// (nu known to the angle ang) by hfieldFeature; every field of f is set (no clip, no edge:
+// a = 0 and tilt = 0, so that its lift is an exact 0)
 static void geomFeature(const mjModel* m, const mjData* d, int g, const mjtNum w[3],
                         const mjtNum nu[3], mjtNum ang, const mjtNum t[2][3], Feature* f) {
   const mjtNum *mat = d->geom_xmat + 9 * g, *size = m->geom_size + 3 * g;
@@ -390,7 +391,7 @@ static void geomFeature(const mjModel* m, const mjData* d, int g, const mjtNum w
   int type = m->geom_type[g];
   mju_sub3(y, w, d->geom_xpos + 3 * g);
   mju_mulMatTVec3(x, mat, y);
-  f->clip = 0, f->tilt = 0;
+  *f = (Feature){0};
   if (type == mjGEOM_BOX) {
     boxFeature(m, d, g, x, nu, t, f);
   } else if (type == mjGEOM_MESH) {
@@ -732,6 +733,25 @@ static void addJtz(const RowsJ* J, int nefc, const mjtNum* z, mjtNum s, mjtNum* 
     mjtNum zr = s * z[r];
     for (int p = J->adr[r]; p < J->adr[r + 1]; p++) res[J->ind[p]] += J->val[p] * zr;
   }
+}
+
+// R (nefc x n, by rows) = J X for X (nv x n, by rows): row r sums val_p X(ind_p, :) over its
+// nonzeros in column order, zeros skipped (AVX2 where there is)
+static mjuVECTOR void mulRowsJ(const RowsJ* J, int nefc, const mjtNum* X, int n, mjtNum* R) {
+  for (int r = 0; r < nefc; r++) {
+    mjtNum* row = R + (size_t)r * n;
+    mju_zero(row, n);
+    for (int p = J->adr[r]; p < J->adr[r + 1]; p++)
+      mju_addToScl(row, X + (size_t)J->ind[p] * n, J->val[p], n);
+  }
+}
+
+// A (nv x nv, lower triangle, +=) J'HJ: A_ij += Jt_i'HJ_j for J and HJ by columns (nefc
+// each) (AVX2 where there is)
+static mjuVECTOR void addJtHJ(const mjtNum* Jt, const mjtNum* HJ, int nv, int nefc, mjtNum* A) {
+  for (int i = 0; i < nv; i++)
+    for (int j = 0; j <= i; j++)
+      A[i * nv + j] += mju_dot(Jt + (size_t)i * nefc, HJ + (size_t)j * nefc, nefc);
 }
 
 // y = H x for the rows' cost Hessian: D on quadratic rows, an elliptic contact's cone block
@@ -1315,9 +1335,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     const mjtNum* row = d->qM + m->dof_Madr[i];
     for (int j = i; j >= 0; j = m->dof_parentid[j]) A[i * nv + j] = A[j * nv + i] = *row++;
   }
-  for (int i = 0; i < nv; i++)
-    for (int j = 0; j <= i; j++)
-      A[i * nv + j] += mju_dot(Jt + (size_t)i * nefc, HJ + (size_t)j * nefc, nefc);
+  addJtHJ(Jt, HJ, nv, nefc, A);
 
   // the basis forces of contacts (at their first rows) and f . g for the impedance term
   for (int r = 0; r < nefc; r++) {
@@ -1414,14 +1432,15 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   mju_cholSolveRows(T, A, nv, ncol);
   mju_transpose(Y, T, nv, ncol);
 
-  // the forces' derivative: df -= H J da, jar's: djar += J da (E = J da as a sum of J's
-  // columns, Jt's rows, scaled by da's nonzeros); both start at 0 in the columns after q and v
-  for (int c = 0; (dforce || djar) && c < ncol; c++) {
+  // J da of every column at once, by rows of JY = J T (nefc x ncol; each entry the sum of J's
+  // columns scaled by da, without the zeros); then the forces' derivative: df -= H J da, jar's:
+  // djar += J da, both starting at 0 in the columns after q and v
+  mjtNum* JY = dforce || djar ? mj_stackAlloc(d, (size_t)nefc * ncol) : NULL;
+  if (JY) mulRowsJ(&J, nefc, T, ncol, JY);
+  for (int c = 0; JY && c < ncol; c++) {
     mjtNum *df = dforce ? dforce + (size_t)c * nefc : NULL;
-    mjtNum *dj = djar ? djar + (size_t)c * nefc : NULL, *Yc = Y + (size_t)c * nv;
-    mju_zero(E, nefc);
-    for (int i = 0; i < nv; i++)
-      if (Yc[i]) mju_addToScl(E, Jt + (size_t)i * nefc, Yc[i], nefc);
+    mjtNum* dj = djar ? djar + (size_t)c * nefc : NULL;
+    for (int r = 0; r < nefc; r++) E[r] = JY[(size_t)r * ncol + c];
     if (dj) {
       if (c >= 2 * nv) mju_zero(dj, nefc);
       mju_addTo(dj, E, nefc);

@@ -253,14 +253,15 @@ static void weldTorqueDeriv(const mjModel* m, const mjData* d, const Work* w, in
 // dfrc -= the slopes of the constraint wrenches on the bodies (mj_addConstraintWrench):
 // contacts (world force frame' f at the contact point, frame and point moving as
 // mjd_contactMotion has them; f's slope the basis of df's rows), connect and weld (efc_force
-// at anchors fixed to their bodies, the weld's torque by weldTorqueDeriv)
+// at anchors fixed to their bodies, the weld's torque by weldTorqueDeriv); a contact on no
+// body the sensors need is skipped whole (wrenchDeriv would drop both of its wrenches)
 static void constraintWrenchDeriv(const mjModel* m, const mjData* d, const Work* w) {
   for (int i = 0; i < d->ncon; i++) {
     const mjContact* con = d->contact + i;
     int adr = con->efc_address, b1 = m->geom_bodyid[con->geom1];
     int b2 = m->geom_bodyid[con->geom2], mv1 = bodyMotion(w, b1) != NULL;
     int mv2 = bodyMotion(w, b2) != NULL;
-    if (adr < 0) continue;
+    if (adr < 0 || (!(b1 > 0 && w->need[b1]) && !(b2 > 0 && w->need[b2]))) continue;
     mjtNum f[6], df[6] = {0}, dp[3] = {0, 0, 0}, dfr[9] = {0}, ddist, F[3], dF[3], dT[3], t[3];
     mj_contactForce(m, d, i, f);
     mjd_rowsToBasis(con, d->efc_type[adr], w->df + adr, df);

@@ -494,8 +494,9 @@ void mj_solveLD(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNu
 }
 
 // X = inv(L' D L) X for n right sides held by rows (X(i, v) at X[i n + v]): mj_solveLD's
-// passes with each factor entry updating a whole row (contiguous, paired) at once
-void mj_solveLDRows(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNum* X, int n,
+// passes with each factor entry updating a whole row (contiguous, paired) at once (AVX2
+// where there is)
+mjuVECTOR void mj_solveLDRows(const mjModel* m, const mjtNum* ld, const mjtNum* diaginv, mjtNum* X, int n,
                     int simple) {
   int nv = m->nv;
   const int* parent = m->dof_parentid;

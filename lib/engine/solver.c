@@ -82,8 +82,8 @@ void mju_cholSolve(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int n) {
 }
 
 // X = inv(L L') X for n right sides held by rows (X(i, :) at X + i n): mju_cholSolve's
-// substitutions with each nonzero factor entry updating a whole row
-void mju_cholSolveRows(mjtNum* X, const mjtNum* mat, int nv, int n) {
+// substitutions with each nonzero factor entry updating a whole row (AVX2 where there is)
+mjuVECTOR void mju_cholSolveRows(mjtNum* X, const mjtNum* mat, int nv, int n) {
   for (int i = 0; i < nv; i++) {
     mjtNum* xi = X + (size_t)i * n;
     for (int k = 0; k < i; k++)

@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "render/render.h"
+#include "util/util.h"
 
 // one drawn object: a geom or a site, its world pose and material
 typedef struct mjrItem_ {
@@ -187,15 +188,9 @@ struct mjrContext_ {
   mjrProfile prof;
 };
 
-// the per-pixel functions built twice, for the baseline (SSE2) and for AVX2, one chosen when
-// the program loads by the processor it runs on (GCC's function multiversioning on x86-64
-// GNU/Linux): eight floats an instruction instead of four, the same arithmetic (no fused
-// multiply-adds), so the same pixels either way
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define mjrVECTOR __attribute__((target_clones("avx2", "default")))
-#else
-#define mjrVECTOR
-#endif
+// the per-pixel functions built twice, for the baseline (SSE2) and for AVX2 (util.h's
+// mjuVECTOR): eight floats an instruction instead of four, the same pixels either way
+#define mjrVECTOR mjuVECTOR
 
 // ---- render_mesh.c ----
 // append the triangles of item it (its pose and size set) to the scene; -1 when out of memory

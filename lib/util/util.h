@@ -24,6 +24,16 @@
 #define mjPI     3.14159265358979323846
 #define mjMINVAL 1e-15  // smallest value treated as nonzero in divisions and normalizations
 
+// a function built twice, for the baseline (SSE2) and for AVX2, one chosen when the program
+// loads by the processor it runs on (GCC's function multiversioning on x86-64 GNU/Linux):
+// twice the numbers an instruction, the same arithmetic (no fused multiply-adds), so the
+// same results to the bit either way
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define mjuVECTOR __attribute__((target_clones("avx2", "default")))
+#else
+#define mjuVECTOR
+#endif
+
 // ---- n-vectors (util_blas.c) -------------------------------------------------------------------
 void mju_zero(mjtNum* res, int n);                                   // res = 0
 void mju_copy(mjtNum* res, const mjtNum* vec, int n);  // res = vec (memmove: may overlap)
