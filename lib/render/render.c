@@ -73,7 +73,7 @@ void mjr_cameraView(const mjModel* m, const mjData* d, const mjrCamera* cam, mjr
 // free a context and everything it holds
 void mjr_freeContext(mjrContext* c) {
   if (!c) return;
-  free(c->item), free(c->vert), free(c->tri), free(c->proj), free(c->itemdepth), free(c->order);
+  free(c->item), free(c->vert), free(c->tri), free(c->proj), free(c->vcol), free(c->itemdepth), free(c->order);
   for (int i = 0; i < mjrMAXLIGHT; i++) free(c->shadow[i].depth);
   mjrVisBuf* v[2] = {&c->vis, &c->mvis};
   for (int k = 0; k < 2; k++) free(v[k]->depth), free(v[k]->tri), free(v[k]->b1), free(v[k]->b2);
@@ -132,6 +132,14 @@ mjrContext* mjr_makeContext(const mjModel* m, const mjrOption* opt, char* err, i
   c->opt.samples = s;
   c->W = opt->width * s, c->H = opt->height * s;
   size_t n = (size_t)c->W * c->H, out = (size_t)opt->width * opt->height;
+
+  // vertex colors in color images: one part for emission and the lights without a shadow map,
+  // one per shadow map (mjrContext's ncolor)
+  if (opt->output == mjrOUT_COLOR) {
+    c->ncolor = 1;
+    for (int i = 0; i < m->nlight && c->ncolor <= mjrMAXLIGHT; i++)
+      c->ncolor += opt->shadow && m->light_castshadow[i] && m->light_type[i] != mjLIGHT_POINT;
+  }
 
   // items: every geom and site
   c->maxitem = m->ngeom + m->nsite + 1;
@@ -388,6 +396,8 @@ int mjr_render(mjrContext* c, const mjModel* m, const mjData* d, const mjrCamera
   double t1 = now();
   if (color) mjr_makeLights(c, m, d);
   double t2 = now();
+  if (color) mjr_lightVertices(c, &c->cam);
+  if (color && c->mirrorItem >= 0) mjr_lightVertices(c, &c->mirrorPass);
   if (c->mirrorItem >= 0) rasterMirror(c);
 
   // the camera's view: opaque items (every item in segmentation and depth images)

@@ -1,6 +1,6 @@
 // render_mesh.c: tessellation of every geom type into world-space triangles with smooth
 // normals: round shapes (sphere, capsule, ellipsoid) as latitude-longitude grids, cylinders,
-// boxes, planes (an infinite plane as a square of the far distance around the camera), meshes
+// boxes, planes (as MuJoCo's grids of quads; an infinite one around the camera), meshes
 // with the model's normals and texture coordinates, height fields with their sides and base.
 #include <math.h>
 #include <stdlib.h>
@@ -21,13 +21,15 @@ static int grow(void** p, int* max, int need, size_t size) {
   return 0;
 }
 
-// make room for n more vertices (and their projections) and t more triangles
+// make room for n more vertices (and their projections and colors) and t more triangles
 int mjr_reserve(mjrContext* c, int n, int t) {
   if (c->nvert + n > c->maxvert) {
     int max = c->maxvert;
     if (grow((void**)&c->vert, &max, c->nvert + n, sizeof(mjrVertex))) return -1;
-    int pmax = c->maxvert;
+    int pmax = c->maxvert, cmax = c->maxvert;
     if (grow((void**)&c->proj, &pmax, max, sizeof(mjrProj))) return -1;
+    if (c->ncolor && grow((void**)&c->vcol, &cmax, max, 6 * c->ncolor * sizeof(float)))
+      return -1;
     c->maxvert = max;
   }
   return grow((void**)&c->tri, &c->maxtri, c->ntri + t, sizeof(mjrTri));
@@ -146,25 +148,52 @@ static int box(mjrContext* c, int item, const mjrItem* it, const float s[3]) {
   return 0;
 }
 
-// a plane: the rectangle of half-sizes size[0..1], or, when either is 0 (infinite), a square
-// of half-side zfar centered under the eye; normal +z
-static int plane(mjrContext* c, int item, const mjrItem* it, const mjrPass* cam) {
-  if (mjr_reserve(c, 4, 2)) return -1;
-  float cx = 0, cy = 0, hx = it->size[0], hy = it->size[1];
-  if (hx <= 0 || hy <= 0) {
-    // the eye in the plane's frame: local = mat' (eye - pos)
-    float d[3] = {cam->eye[0] - it->pos[0], cam->eye[1] - it->pos[1], cam->eye[2] - it->pos[2]};
-    cx = it->mat[0] * d[0] + it->mat[3] * d[1] + it->mat[6] * d[2];
-    cy = it->mat[1] * d[0] + it->mat[4] * d[1] + it->mat[7] * d[2];
-    hx = hy = cam->zfar;
+// the grid lines g[0..n] of a plane along one local axis as MuJoCo draws planes (lighting each
+// vertex of the grid): a finite half-size sz in cells of 2 s, s = max(size[2], sz / 198), an even
+// number of them, the rest split between two end cells; an infinite axis in 200 cells of
+// (2.1 zfar + 2 s) / 200, s = 2 / texrepeat (2.1 zfar / 198 without one), centered on the
+// multiple of 2 s nearest the eye's coordinate e; the number of cells n
+static int planeGrid(float sz, float spacing, float zfar, float rep, float e, float* g) {
+  if (sz > 0) {
+    float s = fmaxf(spacing, sz / 198);
+    int n = (int)floorf(sz / fmaxf(s, 1e-15f));
+    n -= n % 2;
+    float pad = sz - n * s;
+    g[0] = -sz;
+    for (int x = 1; x <= n + 1; x++) g[x] = -sz + pad + (x - 1) * 2 * s;
+    g[n + 2] = sz;
+    return n + 2;
   }
-  float n[3] = {0, 0, 1};
+  float s = rep > 0 ? 2 / rep : 2.1f * zfar / 198, d = (2.1f * zfar + 2 * s) / 200;
+  float c = 2 * s * roundf(0.5f * e / s);
+  for (int x = 0; x <= 200; x++) g[x] = c + d * (x - 100);
+  return 200;
+}
+
+// a plane: a grid of quads (planeGrid) with normal +z, its vertices' uv the local x, y
+static int plane(mjrContext* c, const mjModel* m, int item, const mjrItem* it,
+                 const mjrPass* cam) {
+  // the eye in the plane's frame: local = mat' (eye - pos)
+  float d[3] = {cam->eye[0] - it->pos[0], cam->eye[1] - it->pos[1], cam->eye[2] - it->pos[2]};
+  float e[2] = {it->mat[0] * d[0] + it->mat[3] * d[1] + it->mat[6] * d[2],
+                it->mat[1] * d[0] + it->mat[4] * d[1] + it->mat[7] * d[2]};
+  float g[2][201], zfar = (float)(m->vis.map_zfar * m->stat.extent);
+  int n[2];
+  for (int k = 0; k < 2; k++)
+    n[k] = planeGrid(it->size[k], it->size[2], zfar, it->texrepeat[k], e[k], g[k]);
+  if (mjr_reserve(c, (n[0] + 1) * (n[1] + 1), 2 * n[0] * n[1])) return -1;
+  float nrm[3] = {0, 0, 1};
   int v0 = c->nvert;
-  for (int k = 0; k < 4; k++) {
-    float p[3] = {cx + ((k == 1 || k == 2) ? hx : -hx), cy + (k >= 2 ? hy : -hy), 0};
-    addVert(c, it, p, n, p[0], p[1]);
-  }
-  addQuad(c, item, v0, v0 + 1, v0 + 2, v0 + 3);
+  for (int y = 0; y <= n[1]; y++)
+    for (int x = 0; x <= n[0]; x++) {
+      float p[3] = {g[0][x], g[1][y], 0};
+      addVert(c, it, p, nrm, p[0], p[1]);
+    }
+  for (int y = 0; y < n[1]; y++)
+    for (int x = 0; x < n[0]; x++) {
+      int a = v0 + y * (n[0] + 1) + x;
+      addQuad(c, item, a, a + 1, a + n[0] + 2, a + n[0] + 1);
+    }
   return 0;
 }
 
@@ -324,11 +353,11 @@ int mjr_meshClosed(const mjModel* m, int id, unsigned long long* key) {
 // the triangles of one item, appended to the scene
 int mjr_tessellate(mjrContext* c, const mjModel* m, mjrItem* it, const mjrPass* cam) {
   int item = (int)(it - c->item), res = 0;
-  it->tri0 = c->ntri;
+  it->tri0 = c->ntri, it->vert0 = c->nvert;
   const float* s = it->size;
   switch (it->type) {
   case mjGEOM_PLANE:
-    res = plane(c, item, it, cam);
+    res = plane(c, m, item, it, cam);
     break;
   case mjGEOM_HFIELD:
     if (it->dataid >= 0) res = hfield(c, m, item, it);
@@ -358,6 +387,6 @@ int mjr_tessellate(mjrContext* c, const mjModel* m, mjrItem* it, const mjrPass* 
   default:
     break;  // SDF geoms have no surface to draw here
   }
-  it->ntri = c->ntri - it->tri0;
+  it->ntri = c->ntri - it->tri0, it->nvert = c->nvert - it->vert0;
   return res;
 }

@@ -182,9 +182,10 @@ mjrVECTOR static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBu
   }
 }
 
-// a new vertex on edge (i, j) where the depth crosses the near plane: attributes interpolated
-// at s = (zn - z_i) / (z_j - z_i); its index, or -1 when out of memory
-static int clipVertex(mjrContext* c, const mjrPass* p, int i, int j) {
+// a new vertex on edge (i, j) where the depth crosses the near plane: attributes (and, with
+// color, the pass's vertex colors) interpolated at s = (zn - z_i) / (z_j - z_i); its index, or
+// -1 when out of memory
+static int clipVertex(mjrContext* c, const mjrPass* p, int i, int j, int color) {
   if (mjr_reserve(c, 1, 0)) return -1;
   float zi = c->proj[i].zv, zj = c->proj[j].zv;
   float s = (p->znear - zi) / (zj - zi);
@@ -195,6 +196,13 @@ static int clipVertex(mjrContext* c, const mjrPass* p, int i, int j) {
     n->nrm[k] = a->nrm[k] + s * (b->nrm[k] - a->nrm[k]);
   }
   for (int k = 0; k < 2; k++) n->uv[k] = a->uv[k] + s * (b->uv[k] - a->uv[k]);
+  if (color) {
+    // the pass's vertex colors, as OpenGL interpolates them when it clips
+    int nc = 3 * c->ncolor, off = p->mirror ? nc : 0;
+    const float *ca = c->vcol + 2 * nc * i + off, *cb = c->vcol + 2 * nc * j + off;
+    float* cn = c->vcol + 2 * nc * c->nvert + off;
+    for (int k = 0; k < nc; k++) cn[k] = ca[k] + s * (cb[k] - ca[k]);
+  }
   projectPoint(p, n->pos, c->proj + c->nvert);
   c->proj[c->nvert].zv = p->znear;
   return c->nvert++;
@@ -211,7 +219,7 @@ static void clipTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, int 
     int ini = c->proj[i].zv >= p->znear, inj = c->proj[j].zv >= p->znear;
     if (ini) poly[n++] = i;
     if (ini != inj) {
-      int k = clipVertex(c, p, i, j);
+      int k = clipVertex(c, p, i, j, c->ncolor && vis->tri);
       if (k < 0) return;
       poly[n++] = k;
     }
