@@ -148,10 +148,13 @@ mjrContext* mjr_makeContext(const mjModel* m, const mjrOption* opt, char* err, i
   c->order = malloc(c->maxitem * sizeof(int));
   if (!c->item || !c->itemdepth || !c->order || mjr_reserve(c, 1 << 16, 1 << 16)) goto nomem;
 
-  // round shapes: at least 32 slices and 16 stacks (a silhouette within 1 - cos(pi/32) = 0.5%)
-  c->nslice = m->vis.quality_numslices > 32 ? (int)m->vis.quality_numslices : 32;
-  c->nstack = m->vis.quality_numstacks > 16 ? (int)m->vis.quality_numstacks : 16;
+  // round shapes in the model's slices and stacks, box faces in its quads, as MuJoCo draws
+  // them (its lighting at the vertices the same; the default 28 slices: a silhouette within
+  // 1 - cos(pi/28) = 0.6%), at least 3 slices, 2 stacks and 1 quad
+  c->nslice = m->vis.quality_numslices > 3 ? (int)m->vis.quality_numslices : 3;
+  c->nstack = m->vis.quality_numstacks > 2 ? (int)m->vis.quality_numstacks : 2;
   c->nstack += c->nstack % 2;
+  c->nquad = m->vis.quality_numquads > 1 ? (int)m->vis.quality_numquads : 1;
   c->circle = malloc(2 * (c->nslice + 1) * sizeof(float));
   if (!c->circle) goto nomem;
   for (int j = 0; j <= c->nslice; j++) {

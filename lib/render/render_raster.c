@@ -130,7 +130,9 @@ mjrVECTOR static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBu
   // the row's span: l_i(x) = l_i(x0) + A_i (x - x0) >= 0 bounds x from one side per edge,
   // x >= x0 - l_i(x0) / A_i (A_i > 0) or x <= that (A_i < 0), a bound linear in the row:
   // e_i(y) = e0_i + de_i (y - y0) with e0_i = x0 - l_i(x0, y0) / A_i, de_i = -B_i / A_i; an edge
-  // with A_i = 0 empties the rows where l_i < 0
+  // with A_i = 0 empties the rows where l_i < 0 by more than 1e-7 pixel (l_i / |B_i|: the same
+  // slack as the other edges', so that a row of pixel centers on an edge two triangles share
+  // is not lost to rounding in both)
   double e0[3], de[3], px = x0 + 0.5, py0 = y0 + 0.5;
   for (int i = 0; i < 3; i++) {
     double l = A[i] * px + B[i] * py0 + C[i];
@@ -143,7 +145,7 @@ mjrVECTOR static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBu
       // (as selects: tiny triangles would mispredict branches on the edges' kinds)
       double e = e0[i] + de[i] * dy;
       double lo = A[i] > 0 ? e - 1e-7 : xl;
-      double hi = A[i] < 0 ? e + 1e-7 : A[i] == 0 && e < 0 ? -1 : xr;
+      double hi = A[i] < 0 ? e + 1e-7 : A[i] == 0 && e < -1e-7 * fabs(de[i]) ? -1 : xr;
       xl = lo > xl ? lo : xl, xr = hi < xr ? hi : xr;
     }
     if (xl > xr) continue;

@@ -189,6 +189,7 @@ struct mjrContext_ {
 
   // unit shapes for tessellation: sphere directions, circle
   int nslice, nstack;   // tessellation of round shapes
+  int nquad;            // quads along a box face's side
   float* circle;        // nslice+1 (cos, sin) pairs
   unsigned char* meshclosed;  // per mesh: closed and outward (mjr_meshClosed)
 

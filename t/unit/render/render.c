@@ -263,6 +263,25 @@ Test(render, gouraudShading) {
   release(c, m, d);
 }
 
+Test(render, primitiveTessellation) {
+  // MuJoCo draws a cylinder's side in numstacks rows (16) of numslices (28) quads: a light 0.3
+  // before the middle of the side of a cylinder of radius 1 and half-height 1 lights the
+  // vertex there (slice 21 at 270 degrees, z = 0) with n.l = 1 (0.7: 178 of 255), which the
+  // middle pixel shows; a side of one row would show its rim vertices' 0.7 x 0.3 / 1.044 (51)
+  const char* xml =
+    "<mujoco><visual><headlight active='0'/></visual><worldbody>" CAMERA
+    "<light pos='0 -1.3 0' dir='0 1 0' cutoff='90' exponent='0' castshadow='false'/>"
+    "<geom type='cylinder' size='1 1' rgba='1 1 1 1' material='m'/></worldbody>"
+    "<asset><material name='m' specular='0'/></asset></mujoco>";
+  mjData* d;
+  mjModel* m;
+  int w = 101, h = 101;
+  mjrContext* c = renderXML(xml, w, h, mjrOUT_COLOR, &m, &d);
+  const unsigned char* px = mjr_rgb(c) + 3 * (50 * w + 50);
+  for (int k = 0; k < 3; k++) cr_assert(fabs(px[k] - 178.5) <= 3, "%d vs 178.5", px[k]);
+  release(c, m, d);
+}
+
 Test(render, badSizes) {
   mjData* d;
   mjModel* m = load("<mujoco><worldbody><geom size='.1'/></worldbody></mujoco>", &d);
