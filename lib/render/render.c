@@ -73,7 +73,7 @@ void mjr_cameraView(const mjModel* m, const mjData* d, const mjrCamera* cam, mjr
 // free a context and everything it holds
 void mjr_freeContext(mjrContext* c) {
   if (!c) return;
-  free(c->item), free(c->vert), free(c->tri), free(c->proj), free(c->itemdepth), free(c->order);
+  free(c->item), free(c->vert), free(c->tri), free(c->proj), free(c->vcol), free(c->itemdepth), free(c->order);
   for (int i = 0; i < mjrMAXLIGHT; i++) free(c->shadow[i].depth);
   mjrVisBuf* v[2] = {&c->vis, &c->mvis};
   for (int k = 0; k < 2; k++) free(v[k]->depth), free(v[k]->tri), free(v[k]->b1), free(v[k]->b2);
@@ -133,6 +133,14 @@ mjrContext* mjr_makeContext(const mjModel* m, const mjrOption* opt, char* err, i
   c->W = opt->width * s, c->H = opt->height * s;
   size_t n = (size_t)c->W * c->H, out = (size_t)opt->width * opt->height;
 
+  // vertex colors in color images: one part for emission and the lights without a shadow map,
+  // one per shadow map (mjrContext's ncolor)
+  if (opt->output == mjrOUT_COLOR) {
+    c->ncolor = 1;
+    for (int i = 0; i < m->nlight && c->ncolor <= mjrMAXLIGHT; i++)
+      c->ncolor += opt->shadow && m->light_castshadow[i] && m->light_type[i] != mjLIGHT_POINT;
+  }
+
   // items: every geom and site
   c->maxitem = m->ngeom + m->nsite + 1;
   c->item = malloc(c->maxitem * sizeof(mjrItem));
@@ -140,10 +148,13 @@ mjrContext* mjr_makeContext(const mjModel* m, const mjrOption* opt, char* err, i
   c->order = malloc(c->maxitem * sizeof(int));
   if (!c->item || !c->itemdepth || !c->order || mjr_reserve(c, 1 << 16, 1 << 16)) goto nomem;
 
-  // round shapes: at least 32 slices and 16 stacks (a silhouette within 1 - cos(pi/32) = 0.5%)
-  c->nslice = m->vis.quality_numslices > 32 ? (int)m->vis.quality_numslices : 32;
-  c->nstack = m->vis.quality_numstacks > 16 ? (int)m->vis.quality_numstacks : 16;
+  // round shapes in the model's slices and stacks, box faces in its quads, as MuJoCo draws
+  // them (its lighting at the vertices the same; the default 28 slices: a silhouette within
+  // 1 - cos(pi/28) = 0.6%), at least 3 slices, 2 stacks and 1 quad
+  c->nslice = m->vis.quality_numslices > 3 ? (int)m->vis.quality_numslices : 3;
+  c->nstack = m->vis.quality_numstacks > 2 ? (int)m->vis.quality_numstacks : 2;
   c->nstack += c->nstack % 2;
+  c->nquad = m->vis.quality_numquads > 1 ? (int)m->vis.quality_numquads : 1;
   c->circle = malloc(2 * (c->nslice + 1) * sizeof(float));
   if (!c->circle) goto nomem;
   for (int j = 0; j <= c->nslice; j++) {
@@ -388,6 +399,8 @@ int mjr_render(mjrContext* c, const mjModel* m, const mjData* d, const mjrCamera
   double t1 = now();
   if (color) mjr_makeLights(c, m, d);
   double t2 = now();
+  if (color) mjr_lightVertices(c, &c->cam);
+  if (color && c->mirrorItem >= 0) mjr_lightVertices(c, &c->mirrorPass);
   if (c->mirrorItem >= 0) rasterMirror(c);
 
   // the camera's view: opaque items (every item in segmentation and depth images)

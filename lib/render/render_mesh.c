@@ -1,6 +1,6 @@
 // render_mesh.c: tessellation of every geom type into world-space triangles with smooth
 // normals: round shapes (sphere, capsule, ellipsoid) as latitude-longitude grids, cylinders,
-// boxes, planes (an infinite plane as a square of the far distance around the camera), meshes
+// boxes, planes (as MuJoCo's grids of quads; an infinite one around the camera), meshes
 // with the model's normals and texture coordinates, height fields with their sides and base.
 #include <math.h>
 #include <stdlib.h>
@@ -21,13 +21,15 @@ static int grow(void** p, int* max, int need, size_t size) {
   return 0;
 }
 
-// make room for n more vertices (and their projections) and t more triangles
+// make room for n more vertices (and their projections and colors) and t more triangles
 int mjr_reserve(mjrContext* c, int n, int t) {
   if (c->nvert + n > c->maxvert) {
     int max = c->maxvert;
     if (grow((void**)&c->vert, &max, c->nvert + n, sizeof(mjrVertex))) return -1;
-    int pmax = c->maxvert;
+    int pmax = c->maxvert, cmax = c->maxvert;
     if (grow((void**)&c->proj, &pmax, max, sizeof(mjrProj))) return -1;
+    if (c->ncolor && grow((void**)&c->vcol, &cmax, max, 6 * c->ncolor * sizeof(float)))
+      return -1;
     c->maxvert = max;
   }
   return grow((void**)&c->tri, &c->maxtri, c->ntri + t, sizeof(mjrTri));
@@ -60,17 +62,19 @@ static inline void addQuad(mjrContext* c, int item, int a, int b, int d, int e) 
 
 // a latitude-longitude surface: rows of nslice+1 points from the top pole down; row r has
 // direction elevation theta_r and lies at z offset zoff_r: p = scale * dir + zoff e_z, with the
-// normal dir / scale (an ellipsoid's normal); a capsule repeats the equator with the two offsets
+// normal dir / scale (an ellipsoid's normal); a capsule's side between its two equators in
+// nstack rows, as MuJoCo draws it (an open cylinder between two half spheres)
 static int roundShape(mjrContext* c, int item, const mjrItem* it, const float scale[3],
                       float zhalf) {
-  int ns = c->nslice, nst = c->nstack, capsule = zhalf > 0;
-  int nrow = nst + 1 + capsule;
+  int ns = c->nslice, nst = c->nstack, half = nst / 2, side = zhalf > 0 ? nst : 0;
+  int nrow = nst + 1 + side;
   if (mjr_reserve(c, nrow * (ns + 1), 2 * (nrow - 1) * ns)) return -1;
   int v0 = c->nvert;
   for (int r = 0; r < nrow; r++) {
-    // stack index and offset: a capsule's rows past the equator belong to the bottom half
-    int s = capsule && r > nst / 2 ? r - 1 : r;
-    float zoff = capsule ? (r <= nst / 2 ? zhalf : -zhalf) : 0;
+    // stack index and offset: the top half, the side (at the equator), the bottom half
+    int s = r <= half ? r : r < half + side ? half : r - side;
+    float zoff = r <= half ? zhalf : r < half + side ? zhalf * (1 - 2.0f * (r - half) / side)
+                                                      : -zhalf;
     float th = 3.14159265f * s / nst, st = sinf(th), ct = cosf(th);
     for (int j = 0; j <= ns; j++) {
       const float* cs = c->circle + 2 * j;
@@ -89,45 +93,58 @@ static int roundShape(mjrContext* c, int item, const mjrItem* it, const float sc
   return 0;
 }
 
-// a cylinder of radius r and half-height h: the side with radial normals and two flat caps
+// a cylinder of radius r and half-height h as MuJoCo draws it: the side in nstack rows with
+// radial normals, two flat caps in nstack / 2 rings (a fan at the center)
 static int cylinder(mjrContext* c, int item, const mjrItem* it, float r, float h) {
-  int ns = c->nslice;
-  if (mjr_reserve(c, 4 * (ns + 1) + 2, 4 * ns)) return -1;
+  int ns = c->nslice, nst = c->nstack, nring = nst / 2;
+  if (mjr_reserve(c, (nst + 1 + 2 * nring + 2) * (ns + 1), 2 * ns * (nst + 2 * nring))) return -1;
   int v0 = c->nvert;
-  for (int j = 0; j <= ns; j++) {
-    const float* cs = c->circle + 2 * j;
-    float n[3] = {cs[0], cs[1], 0};
-    float top[3] = {r * cs[0], r * cs[1], h}, bot[3] = {r * cs[0], r * cs[1], -h};
-    addVert(c, it, top, n, top[0], top[1]);
-    addVert(c, it, bot, n, bot[0], bot[1]);
-  }
-  for (int j = 0; j < ns; j++) {
-    int a = v0 + 2 * j;
-    addQuad(c, item, a, a + 1, a + 3, a + 2);
-  }
-
-  // caps: a fan around the center, normal +z on top, -z at the bottom
+  for (int q = 0; q <= nst; q++)
+    for (int j = 0; j <= ns; j++) {
+      const float* cs = c->circle + 2 * j;
+      float n[3] = {cs[0], cs[1], 0}, p[3] = {r * cs[0], r * cs[1], h * (1 - 2.0f * q / nst)};
+      addVert(c, it, p, n, p[0], p[1]);
+    }
+  for (int q = 0; q < nst; q++)
+    for (int j = 0; j < ns; j++) {
+      int a = v0 + q * (ns + 1) + j, b = a + ns + 1;
+      addQuad(c, item, a, b, b + 1, a + 1);
+    }
+  // caps: the center, then rings of radius r k / nring; normal +z on top, -z at the bottom
   for (int side = 0; side < 2; side++) {
     float z = side ? -h : h, n[3] = {0, 0, side ? -1.0f : 1.0f}, o[3] = {0, 0, z};
     int ctr = c->nvert;
     addVert(c, it, o, n, 0, 0);
-    for (int j = 0; j <= ns; j++) {
-      const float* cs = c->circle + 2 * j;
-      float p[3] = {r * cs[0], r * cs[1], z};
-      addVert(c, it, p, n, p[0], p[1]);
-    }
-    for (int j = 0; j < ns; j++)
-      if (side) addTri(c, item, ctr, ctr + 2 + j, ctr + 1 + j);
-      else addTri(c, item, ctr, ctr + 1 + j, ctr + 2 + j);
+    for (int k = 1; k <= nring; k++)
+      for (int j = 0; j <= ns; j++) {
+        const float* cs = c->circle + 2 * j;
+        float rk = r * k / nring, p[3] = {rk * cs[0], rk * cs[1], z};
+        addVert(c, it, p, n, p[0], p[1]);
+      }
+    for (int k = 0; k < nring; k++)
+      for (int j = 0; j < ns; j++) {
+        // ring k's points j, j+1 (the center for k = 0) and ring k+1's
+        int in0 = k ? ctr + 1 + (k - 1) * (ns + 1) + j : ctr, in1 = k ? in0 + 1 : ctr;
+        int out0 = ctr + 1 + k * (ns + 1) + j, out1 = out0 + 1;
+        if (side) {
+          addTri(c, item, in0, out1, out0);
+          if (k) addTri(c, item, in0, in1, out1);
+        } else {
+          addTri(c, item, in0, out0, out1);
+          if (k) addTri(c, item, in0, out1, in1);
+        }
+      }
   }
   return 0;
 }
 
 // ---- flat shapes -----------------------------------------------------------------------------
 
-// a box of half-sizes s: six faces of four vertices with the face normal
+// a box of half-sizes s as MuJoCo draws it: six faces, each a grid of nquad x nquad quads with
+// the face normal
 static int box(mjrContext* c, int item, const mjrItem* it, const float s[3]) {
-  if (mjr_reserve(c, 24, 12)) return -1;
+  int nq = c->nquad, row = nq + 1;
+  if (mjr_reserve(c, 6 * row * row, 12 * nq * nq)) return -1;
   for (int ax = 0; ax < 3; ax++)
     for (int sg = -1; sg <= 1; sg += 2) {
       // face normal along axis ax with sign sg; (u, v) span the face so that u x v = normal
@@ -135,36 +152,94 @@ static int box(mjrContext* c, int item, const mjrItem* it, const float s[3]) {
       float n[3] = {0, 0, 0};
       n[ax] = (float)sg;
       int v0 = c->nvert;
-      for (int k = 0; k < 4; k++) {
-        float cu = (k == 1 || k == 2) ? 1.0f : -1.0f, cv = k >= 2 ? 1.0f : -1.0f;
-        float p[3];
-        p[ax] = sg * s[ax], p[u] = cu * s[u] * sg, p[v] = cv * s[v];
-        addVert(c, it, p, n, p[0], p[1]);
-      }
-      addQuad(c, item, v0, v0 + 1, v0 + 2, v0 + 3);
+      for (int j = 0; j <= nq; j++)
+        for (int i = 0; i <= nq; i++) {
+          float cu = -1 + 2.0f * i / nq, cv = -1 + 2.0f * j / nq, p[3];
+          p[ax] = sg * s[ax], p[u] = cu * s[u] * sg, p[v] = cv * s[v];
+          addVert(c, it, p, n, p[0], p[1]);
+        }
+      for (int j = 0; j < nq; j++)
+        for (int i = 0; i < nq; i++) {
+          int a = v0 + j * row + i;
+          addQuad(c, item, a, a + 1, a + row + 1, a + row);
+        }
     }
   return 0;
 }
 
-// a plane: the rectangle of half-sizes size[0..1], or, when either is 0 (infinite), a square
-// of half-side zfar centered under the eye; normal +z
-static int plane(mjrContext* c, int item, const mjrItem* it, const mjrPass* cam) {
-  if (mjr_reserve(c, 4, 2)) return -1;
-  float cx = 0, cy = 0, hx = it->size[0], hy = it->size[1];
-  if (hx <= 0 || hy <= 0) {
-    // the eye in the plane's frame: local = mat' (eye - pos)
-    float d[3] = {cam->eye[0] - it->pos[0], cam->eye[1] - it->pos[1], cam->eye[2] - it->pos[2]};
-    cx = it->mat[0] * d[0] + it->mat[3] * d[1] + it->mat[6] * d[2];
-    cy = it->mat[1] * d[0] + it->mat[4] * d[1] + it->mat[7] * d[2];
-    hx = hy = cam->zfar;
+// the grid lines g[0..n] of a plane along one local axis as MuJoCo draws planes (lighting each
+// vertex of the grid): a finite half-size sz in cells of 2 s, s = max(size[2], sz / 198), an even
+// number of them, the rest split between two end cells; an infinite axis in 200 cells of
+// (2.1 zfar + 2 s) / 200, s = 2 / texrepeat (2.1 zfar / 198 without one), centered on the
+// multiple of 2 s nearest the eye's coordinate e; the number of cells n
+static int planeGrid(float sz, float spacing, float zfar, float rep, float e, float* g) {
+  if (sz > 0) {
+    float s = fmaxf(spacing, sz / 198);
+    int n = (int)floorf(sz / fmaxf(s, 1e-15f));
+    n -= n % 2;
+    float pad = sz - n * s;
+    g[0] = -sz;
+    for (int x = 1; x <= n + 1; x++) g[x] = -sz + pad + (x - 1) * 2 * s;
+    g[n + 2] = sz;
+    return n + 2;
   }
-  float n[3] = {0, 0, 1};
+  float s = rep > 0 ? 2 / rep : 2.1f * zfar / 198, d = (2.1f * zfar + 2 * s) / 200;
+  float c = 2 * s * roundf(0.5f * e / s);
+  for (int x = 0; x <= 200; x++) g[x] = c + d * (x - 100);
+  return 200;
+}
+
+// the local x, y of the eye e and the box [lo, hi] of those a view can see of a plane (item it):
+// the bounding box of the eye and the frustum's corners (far, and orthographic near) projected
+// on the plane (the projection of the frustum holds its section by the plane)
+static void planeView(const mjrItem* it, const mjrPass* cam, float e[2], float lo[2],
+                      float hi[2]) {
+  float ax = cam->cx / cam->sx, ay = cam->cy / cam->sy;
+  for (int k = 0; k < 2; k++) lo[k] = 1e30f, hi[k] = -1e30f;
+  for (int q = 0; q < 9; q++) {
+    // the eye (q = 0), the far corners (1-4), the near corners (5-8: the eye in perspective)
+    float a = q == 0 ? 0 : (q & 1 ? ax : -ax), b = q == 0 ? 0 : (q & 2 ? ay : -ay);
+    float far = q == 0 || q > 4 ? 0 : cam->zfar, w = cam->ortho ? 1 : far, p[3];
+    for (int k = 0; k < 3; k++)
+      p[k] = cam->eye[k] - it->pos[k] + far * cam->axis[6 + k]
+           + w * (a * cam->axis[k] + b * cam->axis[3 + k]);
+    for (int k = 0; k < 2; k++) {
+      // local = mat' (point - pos)
+      float l = it->mat[k] * p[0] + it->mat[3 + k] * p[1] + it->mat[6 + k] * p[2];
+      lo[k] = fminf(lo[k], l), hi[k] = fmaxf(hi[k], l);
+      if (q == 0) e[k] = l;
+    }
+  }
+}
+
+// a plane: a grid of quads (planeGrid) with normal +z, its vertices' uv the local x, y; only
+// the cells the camera can see (planeView)
+static int plane(mjrContext* c, const mjModel* m, int item, const mjrItem* it,
+                 const mjrPass* cam) {
+  float e[2], lo[2], hi[2];
+  planeView(it, cam, e, lo, hi);
+  float g[2][201], zfar = (float)(m->vis.map_zfar * m->stat.extent);
+  int n[2], a[2], b[2];
+  for (int k = 0; k < 2; k++) {
+    // the grid lines about the eye's coordinate, the range of cells [a, b) that [lo, hi] meets
+    n[k] = planeGrid(it->size[k], it->size[2], zfar, it->texrepeat[k], e[k], g[k]);
+    for (a[k] = 0; a[k] + 1 < n[k] && g[k][a[k] + 1] <= lo[k]; a[k]++) {}
+    for (b[k] = n[k]; b[k] > a[k] + 1 && g[k][b[k] - 1] >= hi[k]; b[k]--) {}
+  }
+  int nx = b[0] - a[0] + 1, ny = b[1] - a[1] + 1;
+  if (mjr_reserve(c, nx * ny, 2 * (nx - 1) * (ny - 1))) return -1;
+  float nrm[3] = {0, 0, 1};
   int v0 = c->nvert;
-  for (int k = 0; k < 4; k++) {
-    float p[3] = {cx + ((k == 1 || k == 2) ? hx : -hx), cy + (k >= 2 ? hy : -hy), 0};
-    addVert(c, it, p, n, p[0], p[1]);
-  }
-  addQuad(c, item, v0, v0 + 1, v0 + 2, v0 + 3);
+  for (int y = a[1]; y <= b[1]; y++)
+    for (int x = a[0]; x <= b[0]; x++) {
+      float p[3] = {g[0][x], g[1][y], 0};
+      addVert(c, it, p, nrm, p[0], p[1]);
+    }
+  for (int y = 0; y + 1 < ny; y++)
+    for (int x = 0; x + 1 < nx; x++) {
+      int q = v0 + y * nx + x;
+      addQuad(c, item, q, q + 1, q + nx + 1, q + nx);
+    }
   return 0;
 }
 
@@ -324,11 +399,11 @@ int mjr_meshClosed(const mjModel* m, int id, unsigned long long* key) {
 // the triangles of one item, appended to the scene
 int mjr_tessellate(mjrContext* c, const mjModel* m, mjrItem* it, const mjrPass* cam) {
   int item = (int)(it - c->item), res = 0;
-  it->tri0 = c->ntri;
+  it->tri0 = c->ntri, it->vert0 = c->nvert;
   const float* s = it->size;
   switch (it->type) {
   case mjGEOM_PLANE:
-    res = plane(c, item, it, cam);
+    res = plane(c, m, item, it, cam);
     break;
   case mjGEOM_HFIELD:
     if (it->dataid >= 0) res = hfield(c, m, item, it);
@@ -358,6 +433,6 @@ int mjr_tessellate(mjrContext* c, const mjModel* m, mjrItem* it, const mjrPass* 
   default:
     break;  // SDF geoms have no surface to draw here
   }
-  it->ntri = c->ntri - it->tri0;
+  it->ntri = c->ntri - it->tri0, it->nvert = c->nvert - it->vert0;
   return res;
 }

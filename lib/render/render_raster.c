@@ -130,7 +130,9 @@ mjrVECTOR static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBu
   // the row's span: l_i(x) = l_i(x0) + A_i (x - x0) >= 0 bounds x from one side per edge,
   // x >= x0 - l_i(x0) / A_i (A_i > 0) or x <= that (A_i < 0), a bound linear in the row:
   // e_i(y) = e0_i + de_i (y - y0) with e0_i = x0 - l_i(x0, y0) / A_i, de_i = -B_i / A_i; an edge
-  // with A_i = 0 empties the rows where l_i < 0
+  // with A_i = 0 empties the rows where l_i < 0 by more than 1e-7 pixel (l_i / |B_i|: the same
+  // slack as the other edges', so that a row of pixel centers on an edge two triangles share
+  // is not lost to rounding in both)
   double e0[3], de[3], px = x0 + 0.5, py0 = y0 + 0.5;
   for (int i = 0; i < 3; i++) {
     double l = A[i] * px + B[i] * py0 + C[i];
@@ -143,7 +145,7 @@ mjrVECTOR static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBu
       // (as selects: tiny triangles would mispredict branches on the edges' kinds)
       double e = e0[i] + de[i] * dy;
       double lo = A[i] > 0 ? e - 1e-7 : xl;
-      double hi = A[i] < 0 ? e + 1e-7 : A[i] == 0 && e < 0 ? -1 : xr;
+      double hi = A[i] < 0 ? e + 1e-7 : A[i] == 0 && e < -1e-7 * fabs(de[i]) ? -1 : xr;
       xl = lo > xl ? lo : xl, xr = hi < xr ? hi : xr;
     }
     if (xl > xr) continue;
@@ -182,9 +184,10 @@ mjrVECTOR static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBu
   }
 }
 
-// a new vertex on edge (i, j) where the depth crosses the near plane: attributes interpolated
-// at s = (zn - z_i) / (z_j - z_i); its index, or -1 when out of memory
-static int clipVertex(mjrContext* c, const mjrPass* p, int i, int j) {
+// a new vertex on edge (i, j) where the depth crosses the near plane: attributes (and, with
+// color, the pass's vertex colors) interpolated at s = (zn - z_i) / (z_j - z_i); its index, or
+// -1 when out of memory
+static int clipVertex(mjrContext* c, const mjrPass* p, int i, int j, int color) {
   if (mjr_reserve(c, 1, 0)) return -1;
   float zi = c->proj[i].zv, zj = c->proj[j].zv;
   float s = (p->znear - zi) / (zj - zi);
@@ -195,6 +198,13 @@ static int clipVertex(mjrContext* c, const mjrPass* p, int i, int j) {
     n->nrm[k] = a->nrm[k] + s * (b->nrm[k] - a->nrm[k]);
   }
   for (int k = 0; k < 2; k++) n->uv[k] = a->uv[k] + s * (b->uv[k] - a->uv[k]);
+  if (color) {
+    // the pass's vertex colors, as OpenGL interpolates them when it clips
+    int nc = 3 * c->ncolor, off = p->mirror ? nc : 0;
+    const float *ca = c->vcol + 2 * nc * i + off, *cb = c->vcol + 2 * nc * j + off;
+    float* cn = c->vcol + 2 * nc * c->nvert + off;
+    for (int k = 0; k < nc; k++) cn[k] = ca[k] + s * (cb[k] - ca[k]);
+  }
   projectPoint(p, n->pos, c->proj + c->nvert);
   c->proj[c->nvert].zv = p->znear;
   return c->nvert++;
@@ -211,7 +221,7 @@ static void clipTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, int 
     int ini = c->proj[i].zv >= p->znear, inj = c->proj[j].zv >= p->znear;
     if (ini) poly[n++] = i;
     if (ini != inj) {
-      int k = clipVertex(c, p, i, j);
+      int k = clipVertex(c, p, i, j, c->ncolor && vis->tri);
       if (k < 0) return;
       poly[n++] = k;
     }

@@ -41,6 +41,7 @@ typedef struct mjrItem_ {
   float center[3];      // world bounding sphere, for culling and light frusta
   float radius;
   int tri0, ntri;       // its triangles in the scene
+  int vert0, nvert;     // its vertices in the scene
 } mjrItem;
 
 // a world-space vertex with its shading attributes
@@ -116,6 +117,8 @@ typedef struct mjrTexture_ {
   unsigned char* level[mjrMAXMIP];     // RGB bytes per level, row-major, top row first
 } mjrTexture;
 
+#define mjrMAXLIGHT 8   // lights per frame (OpenGL's fixed-function limit), headlight included
+
 // a span: up to mjrSPAN pixels of one item seen in one pass, shaded together as a structure of
 // arrays (each step over them one loop the compiler turns into vector instructions)
 #define mjrSPAN 64
@@ -130,15 +133,16 @@ typedef struct mjrSpan_ {
   float nrm[3][mjrSPAN];        // unit normal, turned toward the viewer
   float view[3][mjrSPAN];       // unit direction to the eye
   float uv[2][mjrSPAN];         // interpolated texture coordinates (2d textures)
-  float base[3][mjrSPAN];       // material color times texture
+  float base[3][mjrSPAN];       // pixels: the texture's color (1 without one); vertices: the
+                                // material color
   int texel[mjrSPAN];           // byte offset of the texel sampled
   float col[3][mjrSPAN];        // lit color
+  float lcol[mjrMAXLIGHT + 1][3][mjrSPAN];  // the lighting's parts (mjrContext's ncolor)
+                                          // at vertices, or interpolated at pixels
   float L[3][mjrSPAN];          // the lighting's: unit direction to a light,
   float f[mjrSPAN], ndl[mjrSPAN], lit[mjrSPAN];  // attenuation x spot, n.L, shadow factor
   float tmp[4][mjrSPAN];        // scratch
 } mjrSpan;
-
-#define mjrMAXLIGHT 8   // lights per frame (OpenGL's fixed-function limit), headlight included
 
 // everything a frame needs, allocated once
 struct mjrContext_ {
@@ -153,6 +157,10 @@ struct mjrContext_ {
   mjrTri* tri;
   int ntri, maxtri;
   mjrProj* proj;        // projections of the vertices in the current pass (maxvert)
+  float* vcol;          // color images: the lit colors of the vertices (maxvert x 2 x ncolor
+                        // x RGB), as the camera sees them, then as the mirrored view does
+  int ncolor;           // colors per vertex and view: [0] emission and the lights without a
+                        // shadow map, [1 + k] the light of shadow map k
   float* itemdepth;     // transparent items' view depth, for sorting (maxitem)
   int* order;           // transparent items back to front (maxitem)
 
@@ -182,6 +190,7 @@ struct mjrContext_ {
 
   // unit shapes for tessellation: sphere directions, circle
   int nslice, nstack;   // tessellation of round shapes
+  int nquad;            // quads along a box face's side
   float* circle;        // nslice+1 (cos, sin) pairs
   unsigned char* meshclosed;  // per mesh: closed and outward (mjr_meshClosed)
 
@@ -234,6 +243,10 @@ void mjr_shadowSpan(const mjrShadow* s, mjrSpan* sp);
 // ---- render_shade.c ----
 // decode the textures of m into float mip pyramids; -1 when out of memory
 int mjr_makeTextures(mjrContext* c, const mjModel* m);
+
+// the lit colors of the scene's vertices seen from pass p (the camera or the mirrored view)
+// into c->vcol
+void mjr_lightVertices(mjrContext* c, const mjrPass* p);
 
 // shade the camera's visibility buffer into c->color (opaque items, reflections, background)
 void mjr_shadeOpaque(mjrContext* c, const mjModel* m);

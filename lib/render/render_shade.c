@@ -213,8 +213,8 @@ mjrVECTOR static void surfaceSpan(const mjrContext* c, const mjrPass* p, mjrSpan
   }
 }
 
-// the base color of each pixel of a span: the item's color times its texture's.  The texture
-// is looked up at the mesh texcoords, or at the local position mapped as MuJoCo maps 2d
+// the texture color of each pixel of a span (1 without a texture; OpenGL's GL_MODULATE
+// multiplies the interpolated vertex color by it).  The texture is looked up at the mesh texcoords, or at the local position mapped as MuJoCo maps 2d
 // textures (per meter with texuniform, else across the object's size) or cube textures (the
 // direction from the frame origin); 2d levels chosen from the pixel's footprint.  The
 // vertices' uv hold their local x, y when the mesh has no texcoords: on a flat triangle the
@@ -222,10 +222,9 @@ mjrVECTOR static void surfaceSpan(const mjrContext* c, const mjrPass* p, mjrSpan
 mjrVECTOR static void baseSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
   const mjrItem* it = s->it;
   const int n = s->n;
-  const float c0 = it->rgba[0], c1 = it->rgba[1], c2 = it->rgba[2];
-  float tc[3];
   if (it->texid < 0) {
-    for (int i = 0; i < n; i++) s->base[0][i] = c0, s->base[1][i] = c1, s->base[2][i] = c2;
+    for (int k = 0; k < 3; k++)
+      for (int i = 0; i < n; i++) s->base[k][i] = 1;
     return;
   }
   const mjrTexture* t = c->tex + it->texid;
@@ -239,8 +238,9 @@ mjrVECTOR static void baseSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s
                       it->mat[2] * d[0] + it->mat[5] * d[1] + it->mat[8] * d[2]};
       if (!it->texuniform)
         for (int k = 0; k < 3; k++) loc[k] /= it->size[k] > 0 ? it->size[k] : 1;
+      float tc[3];
       sampleCube(t, loc, tc);
-      s->base[0][i] = c0 * tc[0], s->base[1][i] = c1 * tc[1], s->base[2][i] = c2 * tc[2];
+      for (int k = 0; k < 3; k++) s->base[k][i] = tc[k];
     }
     return;
   }
@@ -279,8 +279,7 @@ mjrVECTOR static void baseSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s
     }
     for (int i = 0; i < n; i++) {
       const unsigned char* q = img + s->texel[i];
-      s->base[0][i] = c0 * (q[0] * (1.0f / 255)), s->base[1][i] = c1 * (q[1] * (1.0f / 255));
-      s->base[2][i] = c2 * (q[2] * (1.0f / 255));
+      for (int k = 0; k < 3; k++) s->base[k][i] = q[k] * (1.0f / 255);
     }
     return;
   }
@@ -301,15 +300,15 @@ mjrVECTOR static void baseSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s
     for (int k = 0; k < 3; k++) {
       for (int i = 0; i < n; i++)
         for (int j = 0; j < 4; j++) q[j][i] = img[o[j][i] + k];
-      const float ck = it->rgba[k];
       for (int i = 0; i < n; i++)
-        s->base[k][i] = ck * bilinearMix(q[0][i], q[1][i], q[2][i], q[3][i], ax[i], ay[i]);
+        s->base[k][i] = bilinearMix(q[0][i], q[1][i], q[2][i], q[3][i], ax[i], ay[i]);
     }
     return;
   }
   for (int i = 0; i < n; i++) {
+    float tc[3];
     sample2d(t, u[i], v[i], lod[i], tc);
-    s->base[0][i] = c0 * tc[0], s->base[1][i] = c1 * tc[1], s->base[2][i] = c2 * tc[2];
+    for (int k = 0; k < 3; k++) s->base[k][i] = tc[k];
   }
 }
 
@@ -401,42 +400,118 @@ mjrVECTOR static void specSpan(const mjrItem* it, mjrSpan* s, float* spec) {
   }
 }
 
-// OpenGL's fixed-function color of each point of a span: emission + sum over lights of
-// f (ambient + diffuse lit max(n.l, 0) + specular spec), lit the light's shadow factor (0
-// where n.l <= 0); the ambient and diffuse material colors are the base color, the specular
-// one is white x specular
-mjrVECTOR static void lightSpan(const mjrContext* c, mjrSpan* s) {
+// OpenGL's fixed-function color of each vertex of a span (material color base, normal nrm,
+// direction to the eye view) in parts: part 0 emission base + the global ambient (0.3 base when
+// there is no light) + the lights without a shadow map, part 1 + k the light of shadow map k
+// (with split; else every light in part 0), each light adding f (ambient base + diffuse base
+// max(n.l, 0) + specular spec); each part clamped to [0, 1] as OpenGL clamps a vertex's color
+// (MuJoCo draws each shadow-mapped light in a pass of its own, added to the image)
+mjrVECTOR static void lightSpan(const mjrContext* c, mjrSpan* s, int split) {
   const mjrItem* it = s->it;
-  const int n = s->n;
-  const float em = it->emission;
-  for (int k = 0; k < 3; k++)
-    for (int i = 0; i < n; i++) s->col[k][i] = em * s->base[k][i];
+  const int n = s->n, nparts = split ? c->ncolor : 1;
+  const float em = it->emission + (c->nlight ? 0 : 0.3f);
+  for (int k = 0; k < 3; k++) {
+    for (int i = 0; i < n; i++) s->lcol[0][k][i] = em * s->base[k][i];
+    for (int j = 1; j < nparts; j++)
+      for (int i = 0; i < n; i++) s->lcol[j][k][i] = 0;
+  }
   for (int li = 0; li < c->nlight; li++) {
     const mjrLight* l = c->light + li;
     if (!lightDirSpan(l, s)) continue;
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
       s->ndl[i] = s->nrm[0][i] * s->L[0][i] + s->nrm[1][i] * s->L[1][i]
                 + s->nrm[2][i] * s->L[2][i];
-
-    // the shadow factor where n.l > 0 (1 without a map), the specular factor
-    if (l->shadow >= 0) mjr_shadowSpan(c->shadow + l->shadow, s);
-    else
-      for (int i = 0; i < n; i++) s->lit[i] = s->ndl[i] > 0;
+      s->lit[i] = s->ndl[i] > 0;
+    }
     float* spec = s->tmp[0];
     if (it->specular > 0 && l->hasspec) specSpan(it, s, spec);
     else
       for (int i = 0; i < n; i++) spec[i] = 0;
 
-    // the sums
+    // the sums, into the light's part
+    float(*part)[mjrSPAN] = s->lcol[split && l->shadow >= 0 ? 1 + l->shadow : 0];
     for (int k = 0; k < 3; k++) {
       const float am = l->ambient[k], df = l->diffuse[k], sp = l->specular[k];
-      float *col = s->col[k], *base = s->base[k];
+      float *col = part[k], *base = s->base[k];
       for (int i = 0; i < n; i++) {
-        float diff = s->lit[i] * (s->ndl[i] > 0 ? s->ndl[i] : 0);
+        float diff = s->ndl[i] > 0 ? s->ndl[i] : 0;
         col[i] += s->f[i] * ((am + df * diff) * base[i] + sp * spec[i]);
       }
     }
   }
+  for (int j = 0; j < nparts; j++)
+    for (int k = 0; k < 3; k++)
+      for (int i = 0; i < n; i++) {
+        float v = s->lcol[j][k][i];
+        s->lcol[j][k][i] = v < 0 ? 0 : v > 1 ? 1 : v;
+      }
+}
+
+// the lit colors of the scene's vertices seen from pass p into c->vcol: each item's vertices
+// in spans, viewed from p's eye (OpenGL's local viewer; no two-sided lighting: the normals as
+// they are).  The mirrored view's colors in one part with the material colors times the
+// mirror's reflectance, as MuJoCo draws reflections (every light on, none shadowed)
+void mjr_lightVertices(mjrContext* c, const mjrPass* p) {
+  const int nc = 3 * c->ncolor, off = p->mirror ? nc : 0, ortho = p->ortho;
+  const float scale = p->mirror ? c->item[c->mirrorItem].reflectance : 1;
+  const float ex = p->eye[0], ey = p->eye[1], ez = p->eye[2];
+  mjrSpan s;
+  for (int it = 0; it < c->nitem; it++) {
+    s.it = c->item + it;
+    const int v1 = s.it->vert0 + s.it->nvert;
+    for (int v0 = s.it->vert0; v0 < v1; v0 += mjrSPAN) {
+      s.n = v1 - v0 < mjrSPAN ? v1 - v0 : mjrSPAN;
+      for (int i = 0; i < s.n; i++) {
+        // position, normal, unit direction to the eye (orthographic: the reversed axis)
+        const mjrVertex* v = c->vert + v0 + i;
+        float d[3] = {ex - v->pos[0], ey - v->pos[1], ez - v->pos[2]};
+        if (ortho)
+          for (int k = 0; k < 3; k++) d[k] = -p->axis[6 + k];
+        mjr_normalize3(d);
+        for (int k = 0; k < 3; k++) {
+          s.pos[k][i] = v->pos[k], s.nrm[k][i] = v->nrm[k], s.view[k][i] = d[k];
+          s.base[k][i] = scale * s.it->rgba[k];
+        }
+      }
+      lightSpan(c, &s, !p->mirror);
+      for (int i = 0; i < s.n; i++) {
+        float* out = c->vcol + (size_t)2 * nc * (v0 + i) + off;
+        for (int j = 0; j < (p->mirror ? 1 : c->ncolor); j++)
+          for (int k = 0; k < 3; k++) out[3 * j + k] = s.lcol[j][k][i];
+      }
+    }
+  }
+}
+
+// the color of each pixel of a span seen in pass p: its vertices' colors interpolated at the
+// (perspective-correct) barycentrics as OpenGL's smooth shading does, a run of pixels on one
+// triangle at a time; part 0 plus each shadow-mapped light's part times the light's
+// visibility at the pixel (1: lit; the map's test for every pixel, MuJoCo's shadow pass
+// drops the light's ambient too), times the texture color (GL_MODULATE)
+mjrVECTOR static void colorSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
+  const int nc = 3 * c->ncolor, off = p->mirror ? nc : 0, n = s->n;
+  const int nparts = p->mirror ? 1 : 1 + c->nshadow;
+  for (int i = 0; i < n;) {
+    int t = s->tri[i], e = i + 1;
+    while (e < n && s->tri[e] == t) e++;
+    const float* a[3];
+    for (int v = 0; v < 3; v++) a[v] = c->vcol + (size_t)2 * nc * c->tri[t].v[v] + off;
+    for (int j = 0; j < nparts; j++)
+      for (int k = 0; k < 3; k++) {
+        const float a0 = a[0][3 * j + k], a1 = a[1][3 * j + k], a2 = a[2][3 * j + k];
+        float* o = s->lcol[j][k];
+        for (int q = i; q < e; q++) o[q] = s->b0[q] * a0 + s->b1[q] * a1 + s->b2[q] * a2;
+      }
+    i = e;
+  }
+  for (int j = 1; j < nparts; j++) {
+    for (int i = 0; i < n; i++) s->ndl[i] = 1;
+    mjr_shadowSpan(c->shadow + j - 1, s);
+    for (int k = 0; k < 3; k++)
+      for (int i = 0; i < n; i++) s->lcol[0][k][i] += s->lit[i] * s->lcol[j][k][i];
+  }
+  for (int k = 0; k < 3; k++)
+    for (int i = 0; i < n; i++) s->col[k][i] = s->base[k][i] * s->lcol[0][k][i];
 }
 
 // the lit colors of a span of pixels of visibility buffer vis seen in pass p (before the
@@ -446,7 +521,7 @@ mjrVECTOR static void shadeSpan(const mjrContext* c, const mjrPass* p, const mjr
   gatherSpan(vis, s);
   surfaceSpan(c, p, s);
   baseSpan(c, p, s);
-  lightSpan(c, s);
+  colorSpan(c, p, s);
 }
 
 // ---- background, fog, haze -------------------------------------------------------------------
@@ -536,7 +611,7 @@ mjrVECTOR static void putSpan(mjrContext* c, const mjrSpan* s, float a) {
 
 // add the mirrored view to a span of the reflective plane, as MuJoCo's renderer does (the
 // mirrored items drawn first with their colors times the reflectance, the plane added over
-// them at full color): plane + reflectance mirror, the mirror's surfaces shaded in spans of
+// them at full color): plane + mirror (its vertex colors hold the reflectance), the mirror's surfaces shaded in spans of
 // one item (ms), nothing where the mirrored view sees nothing
 mjrVECTOR static void reflectSpan(const mjrContext* c, mjrSpan* s, mjrSpan* ms) {
   const mjrVisBuf* mv = &c->mvis;
@@ -563,9 +638,8 @@ mjrVECTOR static void reflectSpan(const mjrContext* c, mjrSpan* s, mjrSpan* ms) 
     for (int k = 0; k < 3; k++)
       for (int j = 0; j < ms->n; j++) mc[k][slot[j]] = ms->col[k][j];
   }
-  const float r = s->it->reflectance;
   for (int k = 0; k < 3; k++)
-    for (int i = 0; i < s->n; i++) s->col[k][i] += r * mc[k][i];
+    for (int i = 0; i < s->n; i++) s->col[k][i] += mc[k][i];
 }
 
 // shade the camera's visibility buffer into c->color, span by span of pixels of one item along

@@ -15,11 +15,13 @@
 # >= 50; median and 99th percentile of the relative depth error inside the geoms <= 1%; see
 # there), after a self-test showing that it fails on a shifted image and a scaled depth.  The
 # RGB pictures are compared per region (floor: the model's planes; robot: the other geoms;
-# background), silhouettes' antialiased edges left out: on the Menagerie's scenes the floor and
-# the background need PSNR >= MIN_DB (environment, default 30 dB); the robots are reported
-# (MuJoCo lights each vertex, OpenGL's fixed-function Gouraud shading, where mjrender lights
-# each pixel: the same on dense meshes, 35 dB on the A1's 22,000-vertex legs, not on its
-# 8-vertex boxes, 16-20 dB).  On dm_control's scenes only the background is judged, at
+# background), silhouettes' antialiased edges left out: on the Menagerie's scenes the floor, the
+# robot and the background need PSNR >= MIN_DB (environment, default 30 dB; mjrender lights
+# each vertex and interpolates the colors as MuJoCo's OpenGL fixed function does, and draws
+# planes as MuJoCo's grids, so that the light falls the same on coarse meshes and on the
+# floor; Cassie's robot is reported, 24.7 dB, the error on its textured pelvis, its cause not
+# found yet: doc/oracle.md).  On dm_control's scenes only the
+# background is judged, at
 # STARS_DB (default 20 dB): their skybox is random stars, drawn from another generator than
 # MuJoCo's, which keeps it near 23 dB where the colors agree (a haze band at the horizon
 # MuJoCo does not draw took it to 10-20 dB).
@@ -129,7 +131,8 @@ for v in "$@"; do
   floor=$("$BIN/mjc" info "$model" --json | grep -o '"geom_type": *\[[^]]*\]' |
     tr -d '[] ' | cut -d: -f2 | tr ',' '\n' | awk '$1 == 0 { printf "%s%d", n++ ? "," : "", NR - 1 }')
   case $v in
-    menagerie/*) min=$MIN_DB judge=floor,background ;;
+    menagerie/agility_cassie/*) min=$MIN_DB judge=floor,background ;;
+    menagerie/*) min=$MIN_DB judge=floor,robot,background ;;
     *) min=$STARS_DB judge=background ;;
   esac
   if ! "$T/compare" --rgb "$dir/ref/rgb.png,$(echo "$dir"/rgb*.png)" --floor "$floor" \

@@ -240,6 +240,46 @@ Test(render, colorImage) {
   release(c, m, d);
 }
 
+// the middle pixel of a 101 x 101 color image of xml's camera 0 is gray want (0-255) within tol
+static void centerColor(const char* xml, double want, double tol) {
+  mjData* d;
+  mjModel* m;
+  int w = 101, h = 101;
+  mjrContext* c = renderXML(xml, w, h, mjrOUT_COLOR, &m, &d);
+  const unsigned char* px = mjr_rgb(c) + 3 * (50 * w + 50);
+  for (int k = 0; k < 3; k++) cr_assert(fabs(px[k] - want) <= tol, "%d vs %g", px[k], want);
+  release(c, m, d);
+}
+
+Test(render, gouraudShading) {
+  // MuJoCo (OpenGL's fixed function) lights the vertices and interpolates their colors: a
+  // white 1 x 1 plane is drawn as a grid of 2 x 2 cells (vertices at -1, 0, 1), lit by a light
+  // 0.3 above the middle (0.5, 0.5) of a cell (no cone, no attenuation, diffuse 0.7) and seen
+  // from above that point.  Each corner of the cell is at 0.768 from the light, n.l =
+  // 0.3 / 0.768 = 0.391, color 0.7 x 0.391 = 0.273 (70 of 255), which the middle pixel shows;
+  // lit per pixel it would have n.l = 1 (178)
+  const char* xml =
+    "<mujoco><visual><headlight active='0'/></visual><worldbody>"
+    "<camera pos='.5 .5 2' xyaxes='1 0 0 0 1 0' fovy='45'/>"
+    "<light pos='.5 .5 .3' dir='0 0 -1' cutoff='90' exponent='0' castshadow='false'/>"
+    "<geom type='plane' size='1 1 1' rgba='1 1 1 1' material='m'/></worldbody>"
+    "<asset><material name='m' specular='0'/></asset></mujoco>";
+  centerColor(xml, 255 * 0.7 * 0.3 / sqrt(0.25 + 0.25 + 0.09), 1);
+}
+
+Test(render, primitiveTessellation) {
+  // MuJoCo draws a cylinder's side in numstacks rows (16) of numslices (28) quads: a light 0.3
+  // before the middle of the side of a cylinder of radius 1 and half-height 1 lights the
+  // vertex there (slice 21 at 270 degrees, z = 0) with n.l = 1 (0.7: 178 of 255), which the
+  // middle pixel shows; a side of one row would show its rim vertices' 0.7 x 0.3 / 1.044 (51)
+  const char* xml =
+    "<mujoco><visual><headlight active='0'/></visual><worldbody>" CAMERA
+    "<light pos='0 -1.3 0' dir='0 1 0' cutoff='90' exponent='0' castshadow='false'/>"
+    "<geom type='cylinder' size='1 1' rgba='1 1 1 1' material='m'/></worldbody>"
+    "<asset><material name='m' specular='0'/></asset></mujoco>";
+  centerColor(xml, 178.5, 3);
+}
+
 Test(render, badSizes) {
   mjData* d;
   mjModel* m = load("<mujoco><worldbody><geom size='.1'/></worldbody></mujoco>", &d);
