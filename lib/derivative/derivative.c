@@ -524,28 +524,19 @@ static void fluidObjectDeriv(const mjModel* m, mjData* d, int b, const mjtNum p[
   }
 }
 
-// Gq, Gv += d qfrc_fluid/dq, dv, body by body: its inertia box (mj_inertiaBoxForce's slopes, a
-// diagonal B) or the ellipsoids of its fluid geoms (mj_ellipsoidForce)
+// Gq, Gv += d qfrc_fluid/dq, dv, object by object (mj_fluidNext: a body's inertia box or its
+// fluid geoms' ellipsoids)
 static void fluidDeriv(const mjModel* m, mjData* d, mjtNum* Gq, mjtNum* Gv) {
   for (int b = 1; b < m->nbody; b++) {
-    if (m->body_mass[b] < mjMINVAL || mj_bodyLastDof(m, b) < 0) continue;
-    mjtNum l[6], lf[6], B[36];
-    if (mj_fluidEllipsoid(m, b)) {
-      for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
-        if (m->geom_fluid[mjNFLUID * g] == 0) continue;
-        mj_fluidVelocity(m, d, mjOBJ_GEOM, g, l);
-        mj_ellipsoidForce(m, g, l, lf, B);
-        fluidObjectDeriv(m, d, b, d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, lf, B, Gq, Gv);
-      }
-      continue;
+    int type;
+    if (mj_bodyLastDof(m, b) < 0) continue;
+    for (int o = mj_fluidNext(m, b, -1, &type); o >= 0; o = mj_fluidNext(m, b, o, &type)) {
+      const mjtNum *pos, *mat;
+      mjtNum lf[6], B[36];
+      mj_fluidObjectForce(m, d, type, o, lf, B);
+      mj_objectFrame(m, d, type, o, &pos, &mat);
+      fluidObjectDeriv(m, d, b, pos, mat, lf, B, Gq, Gv);
     }
-    mjtNum box[3], G[6];
-    mj_inertiaBox(m, b, box);
-    mj_fluidVelocity(m, d, mjOBJ_BODY, b, l);
-    mj_inertiaBoxForce(m, box, l, lf, G);
-    mju_zero(B, 36);
-    for (int k = 0; k < 6; k++) B[7 * k] = G[k];
-    fluidObjectDeriv(m, d, b, d->xipos + 3 * b, d->ximat + 9 * b, lf, B, Gq, Gv);
   }
 }
 

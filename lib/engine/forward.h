@@ -71,25 +71,16 @@ void mj_implicitMatrix(const mjModel* m, mjData* d, mjtNum* A, int rne);
 // its whole velocity derivative, the gyroscopic term included, as implicit does (MuJoCo 3.11)
 int mj_standaloneFree(const mjModel* m, int j);
 
-// sides of body b's equivalent inertia box
-void mj_inertiaBox(const mjModel* m, int b, mjtNum box[3]);
+// the fluid objects of body b one after another: start with obj = -1; the next one's id and
+// *objtype (mjOBJ_BODY: b's inertia box; mjOBJ_GEOM: a fluid geom of a body in the ellipsoid
+// model, fluidshape), or -1 after the last (and for a body without mass)
+int mj_fluidNext(const mjModel* m, int b, int obj, int* objtype);
 
-// velocity relative to the wind of a body's inertial frame (mjOBJ_BODY) or a geom's, in that
-// frame (rot:lin)
-void mj_fluidVelocity(const mjModel* m, const mjData* d, int objtype, int id, mjtNum lvel[6]);
-
-// whether body b feels the fluid through its geoms' ellipsoids (one has fluidshape ellipsoid)
-int mj_fluidEllipsoid(const mjModel* m, int b);
-
-// the ellipsoid model's torque and force (rot:lin) on geom g at its local velocity lvel, and
-// (B not NULL) their derivative by lvel, 6x6 row-major
-void mj_ellipsoidForce(const mjModel* m, int g, const mjtNum lvel[6], mjtNum lfrc[6],
-                       mjtNum B[36]);
-
-// the inertia-box model's force and torque (rot:lin) in a body's inertial frame at its local
-// velocity lvel, and (slope not NULL) each component's derivative by its own velocity
-void mj_inertiaBoxForce(const mjModel* m, const mjtNum box[3], const mjtNum lvel[6],
-                        mjtNum lfrc[6], mjtNum slope[6]);
+// a fluid object's torque and force (rot:lin) in its frame (mj_objectFrame) at its velocity
+// relative to the wind, and (B not NULL) their derivative by that velocity (6x6 row-major;
+// diagonal for a box)
+void mj_fluidObjectForce(const mjModel* m, const mjData* d, int objtype, int id,
+                         mjtNum lfrc[6], mjtNum B[36]);
 
 // the constraint row a jointlimit* or tendonlimit* sensor s reads (sensor.c), or -1
 int mj_sensorLimitRow(const mjModel* m, const mjData* d, int s);

@@ -210,33 +210,22 @@ static void derivFluidObject(const mjModel* m, mjData* d, Deriv* D, int b, const
       if (B[6 * k + l]) derivOuter(m, D, B[6 * k + l], g + (size_t)k * nv, g + (size_t)l * nv);
 }
 
-// fluid forces, body by body: the inertia box's slopes (a diagonal B), or each fluid geom's
-// ellipsoid derivative, made symmetric under implicitfast but for standalone free bodies (as
-// MuJoCo); g: 6 nv of scratch
+// fluid forces, object by object (mj_fluidNext), the ellipsoids' derivatives made symmetric
+// under implicitfast but for standalone free bodies (as MuJoCo); g: 6 nv of scratch
 static void derivFluid(const mjModel* m, mjData* d, Deriv* D, mjtNum* g) {
   int fast = m->opt.integrator == mjINT_IMPLICITFAST;
   for (int b = 1; b < m->nbody; b++) {
-    if (m->body_mass[b] < mjMINVAL) continue;
-    mjtNum lvel[6], lfrc[6], B[36];
-    if (mj_fluidEllipsoid(m, b)) {
-      int sym = fast && !(m->body_jntnum[b] == 1 && mj_standaloneFree(m, m->body_jntadr[b]) >= 0);
-      for (int i = m->body_geomadr[b]; i < m->body_geomadr[b] + m->body_geomnum[b]; i++) {
-        if (m->geom_fluid[mjNFLUID * i] == 0) continue;
-        mj_fluidVelocity(m, d, mjOBJ_GEOM, i, lvel);
-        mj_ellipsoidForce(m, i, lvel, lfrc, B);
-        for (int k = 0; k < 6 && sym; k++)
-          for (int l = 0; l < k; l++) B[6 * k + l] = B[6 * l + k] = (B[6 * k + l] + B[6 * l + k]) / 2;
-        derivFluidObject(m, d, D, b, d->geom_xpos + 3 * i, d->geom_xmat + 9 * i, B, g);
-      }
-      continue;
+    int type, free = m->body_jntnum[b] == 1 && mj_standaloneFree(m, m->body_jntadr[b]) >= 0;
+    int sym = fast && !free;
+    for (int o = mj_fluidNext(m, b, -1, &type); o >= 0; o = mj_fluidNext(m, b, o, &type)) {
+      const mjtNum *pos, *mat;
+      mjtNum lfrc[6], B[36];
+      mj_fluidObjectForce(m, d, type, o, lfrc, B);
+      mj_objectFrame(m, d, type, o, &pos, &mat);
+      for (int k = 0; k < 6 && sym; k++)
+        for (int l = 0; l < k; l++) B[6 * k + l] = B[6 * l + k] = (B[6 * k + l] + B[6 * l + k]) / 2;
+      derivFluidObject(m, d, D, b, pos, mat, B, g);
     }
-    mjtNum box[3], slope[6];
-    mj_inertiaBox(m, b, box);
-    mj_fluidVelocity(m, d, mjOBJ_BODY, b, lvel);
-    mj_inertiaBoxForce(m, box, lvel, lfrc, slope);
-    mju_zero(B, 36);
-    for (int k = 0; k < 6; k++) B[7 * k] = slope[k];
-    derivFluidObject(m, d, D, b, d->xipos + 3 * b, d->ximat + 9 * b, B, g);
   }
 }
 

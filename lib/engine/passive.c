@@ -93,7 +93,7 @@ static int gravComp(const mjModel* m, mjData* d) {
 // ---- fluid forces: the inertia-box model ------------------------------------------------------
 
 // sides of the box with the body's mass and principal inertia: b_x = sqrt(6 (Iy + Iz - Ix)/m)
-void mj_inertiaBox(const mjModel* m, int b, mjtNum box[3]) {
+static void inertiaBox(const mjModel* m, int b, mjtNum box[3]) {
   const mjtNum* I = m->body_inertia + 3 * b;
   mjtNum mass = m->body_mass[b];
   for (int i = 0; i < 3; i++) {
@@ -104,7 +104,7 @@ void mj_inertiaBox(const mjModel* m, int b, mjtNum box[3]) {
 
 // local velocity (rot:lin) relative to the medium of an object's frame: a body's inertial frame
 // (mjOBJ_BODY) or a geom's
-void mj_fluidVelocity(const mjModel* m, const mjData* d, int objtype, int id, mjtNum lvel[6]) {
+static void fluidVelocity(const mjModel* m, const mjData* d, int objtype, int id, mjtNum lvel[6]) {
   const mjtNum *pos, *mat;
   mjtNum wind[3];
   mj_objectFrame(m, d, objtype, id, &pos, &mat);
@@ -114,7 +114,7 @@ void mj_fluidVelocity(const mjModel* m, const mjData* d, int objtype, int id, mj
 }
 
 // whether body b's geoms move the fluid as ellipsoids (one of them asks for it), not its box
-int mj_fluidEllipsoid(const mjModel* m, int b) {
+static int fluidEllipsoid(const mjModel* m, int b) {
   for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++)
     if (m->geom_fluid[mjNFLUID * g] > 0) return 1;
   return 0;
@@ -126,8 +126,8 @@ int mj_fluidEllipsoid(const mjModel* m, int b) {
 //   viscous  f = -3 pi beta d v,  t = -pi beta d^3 w,  d = mean side
 //   drag     f_i = -rho/2 b_j b_k |v_i| v_i,  t_i = -rho/64 b_i (b_j^4 + b_k^4) |w_i| w_i
 //   slopes   -3 pi beta d - rho b_j b_k |v_i|,  -pi beta d^3 - rho/32 b_i (b_j^4 + b_k^4) |w_i|
-void mj_inertiaBoxForce(const mjModel* m, const mjtNum box[3], const mjtNum lvel[6],
-                        mjtNum lfrc[6], mjtNum slope[6]) {
+static void inertiaBoxForce(const mjModel* m, const mjtNum box[3], const mjtNum lvel[6],
+                            mjtNum lfrc[6], mjtNum slope[6]) {
   mjtNum rho = m->opt.density, beta = m->opt.viscosity;
   mjtNum diam = (box[0] + box[1] + box[2]) / 3;
   for (int i = 0; i < 3; i++) {
@@ -175,8 +175,8 @@ static void addCrossScaled(mjtNum B[36], int r, int c, const mjtNum x[3], const 
 // and (B not NULL) d lfrc / d lvel, row-major 6x6; with the Kutta force written s(v) h(v),
 // s = c_K rho pi sqrt(P_n / P_d) / |v|, h = P_n v - |v|^2 n:
 //   dK = s (2 v n' - 2 n v' + P_n I - |v|^2 diag(a) + h (n / P_n - a^2 o v / P_d - v / |v|^2)')
-void mj_ellipsoidForce(const mjModel* m, int g, const mjtNum lvel[6], mjtNum lfrc[6],
-                       mjtNum B[36]) {
+static void ellipsoidForce(const mjModel* m, int g, const mjtNum lvel[6], mjtNum lfrc[6],
+                           mjtNum B[36]) {
   const mjtNum *fl = m->geom_fluid + mjNFLUID * g, *w = lvel, *v = lvel + 3;
   mjtNum rho = m->opt.density, beta = m->opt.viscosity, d[3], p[3], L[3], t[3];
   mjtNum cb = fl[1], cs = fl[2], ca = fl[3], ck = fl[4], cm = fl[5];
@@ -272,30 +272,48 @@ void mj_ellipsoidForce(const mjModel* m, int g, const mjtNum lvel[6], mjtNum lfr
 
 // ---- fluid forces of all bodies ---------------------------------------------------------------
 
-// qfrc_fluid from every body with mass: its geoms' ellipsoids at their frames, or its inertia
-// box at its com
+int mj_fluidNext(const mjModel* m, int b, int obj, int* objtype) {
+  if (m->body_mass[b] < mjMINVAL) return -1;
+  if (!fluidEllipsoid(m, b)) {
+    *objtype = mjOBJ_BODY;
+    return obj < 0 ? b : -1;
+  }
+  *objtype = mjOBJ_GEOM;
+  for (int g = obj < 0 ? m->body_geomadr[b] : obj + 1;
+       g < m->body_geomadr[b] + m->body_geomnum[b]; g++)
+    if (m->geom_fluid[mjNFLUID * g] != 0) return g;
+  return -1;
+}
+
+void mj_fluidObjectForce(const mjModel* m, const mjData* d, int objtype, int id,
+                         mjtNum lfrc[6], mjtNum B[36]) {
+  mjtNum lvel[6];
+  fluidVelocity(m, d, objtype, id, lvel);
+  if (objtype == mjOBJ_GEOM) {
+    ellipsoidForce(m, id, lvel, lfrc, B);
+    return;
+  }
+  mjtNum box[3], slope[6];
+  inertiaBox(m, id, box);
+  inertiaBoxForce(m, box, lvel, lfrc, B ? slope : NULL);
+  if (!B) return;
+  mju_zero(B, 36);
+  for (int k = 0; k < 6; k++) B[7 * k] = slope[k];
+}
+
+// qfrc_fluid: every fluid object's force and torque, turned into the world at its point
 static void fluidForces(const mjModel* m, mjData* d) {
   for (int b = 1; b < m->nbody; b++) {
-    if (m->body_mass[b] < mjMINVAL) continue;
-    mjtNum lvel[6], lfrc[6], force[3], torque[3];
-    if (mj_fluidEllipsoid(m, b)) {
-      for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
-        if (m->geom_fluid[mjNFLUID * g] == 0) continue;
-        mj_fluidVelocity(m, d, mjOBJ_GEOM, g, lvel);
-        mj_ellipsoidForce(m, g, lvel, lfrc, NULL);
-        mju_mulMatVec3(torque, d->geom_xmat + 9 * g, lfrc);
-        mju_mulMatVec3(force, d->geom_xmat + 9 * g, lfrc + 3);
-        mj_applyFT(m, d, force, torque, d->geom_xpos + 3 * g, b, d->qfrc_fluid);
-      }
-      continue;
+    int type;
+    for (int o = mj_fluidNext(m, b, -1, &type); o >= 0; o = mj_fluidNext(m, b, o, &type)) {
+      const mjtNum *pos, *mat;
+      mjtNum lfrc[6], force[3], torque[3];
+      mj_fluidObjectForce(m, d, type, o, lfrc, NULL);
+      mj_objectFrame(m, d, type, o, &pos, &mat);
+      mju_mulMatVec3(torque, mat, lfrc);
+      mju_mulMatVec3(force, mat, lfrc + 3);
+      mj_applyFT(m, d, force, torque, pos, b, d->qfrc_fluid);
     }
-    mjtNum box[3];
-    mj_inertiaBox(m, b, box);
-    mj_fluidVelocity(m, d, mjOBJ_BODY, b, lvel);
-    mj_inertiaBoxForce(m, box, lvel, lfrc, NULL);
-    mju_mulMatVec3(torque, d->ximat + 9 * b, lfrc);
-    mju_mulMatVec3(force, d->ximat + 9 * b, lfrc + 3);
-    mj_applyFT(m, d, force, torque, d->xipos + 3 * b, b, d->qfrc_fluid);
   }
 }
 
