@@ -313,6 +313,9 @@ static void fillItems(Ctx* c, mjModel* m) {
     const GeomSpec* s = &it->s.geom;
     int b = it->body;
     m->geom_type[i] = s->type;
+    // a plane bounds half of space: only where nothing moves it but a mocap body
+    if (s->type == mjGEOM_PLANE && m->body_weldid[b] && m->body_mocapid[m->body_weldid[b]] < 0)
+      mjcf_fail(c, it->h.e, "plane only allowed in static bodies");
     m->geom_contype[i] = s->contype;
     m->geom_conaffinity[i] = s->conaffinity;
     m->geom_condim[i] = s->condim;
@@ -652,6 +655,23 @@ typedef struct {
   int id;
 } Volume;
 
+// res = vec rotated by the unit quaternion q, in the compiler's order of operations (MuJoCo's
+// hierarchies round as it does near their 1e10 plane bounds): t = w vec + u x vec,
+// res = vec + 2 u x t; the identity and the zero vector exact
+static void bvhRotate(double res[3], const double vec[3], const double q[4]) {
+  if ((q[0] == 1 && !q[1] && !q[2] && !q[3]) || (!vec[0] && !vec[1] && !vec[2])) {
+    mju_copy3(res, vec);
+    return;
+  }
+  double t[3] = {q[0] * vec[0] + q[2] * vec[2] - q[3] * vec[1],
+                 q[0] * vec[1] + q[3] * vec[0] - q[1] * vec[2],
+                 q[0] * vec[2] + q[1] * vec[1] - q[2] * vec[0]};
+  double v[3] = {vec[0], vec[1], vec[2]};
+  res[0] = v[0] + 2 * (q[2] * t[2] - q[3] * t[1]);
+  res[1] = v[1] + 2 * (q[3] * t[0] - q[1] * t[2]);
+  res[2] = v[2] + 2 * (q[1] * t[1] - q[2] * t[0]);
+}
+
 // geom g's volume in its body's inertial frame: the bounds of the eight corners of its aabb
 // rotated by geom_quat, moved by geom_pos - body_ipos and rotated back by body_iquat
 static void geomVolume(const mjModel* m, int g, Volume* v) {
@@ -663,15 +683,15 @@ static void geomVolume(const mjModel* m, int g, Volume* v) {
   for (int c = 0; c < 8; c++) {
     double p[3];
     for (int k = 0; k < 3; k++) p[k] = (c >> k) & 1 ? a[k] + a[3 + k] : a[k] - a[3 + k];
-    mju_rotVecQuat(p, p, m->geom_quat + 4 * g);
+    bvhRotate(p, p, m->geom_quat + 4 * g);
     mju_addTo3(p, dp);
-    mju_rotVecQuat(p, p, qinv);
+    bvhRotate(p, p, qinv);
     for (int k = 0; k < 3; k++) {
       if (!c || p[k] < v->lo[k]) v->lo[k] = p[k];
       if (!c || p[k] > v->hi[k]) v->hi[k] = p[k];
     }
   }
-  mju_rotVecQuat(v->pos, dp, qinv);
+  bvhRotate(v->pos, dp, qinv);
   v->id = g;
 }
 

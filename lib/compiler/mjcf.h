@@ -177,6 +177,7 @@ typedef struct {
   Head h;
   int parent, mocap, hasinertial, explicitfull;
   double pos[3], quat[4], gravcomp;
+  double wpos[3], wquat[4];  // pose as written, before its frames (a massless body's ipose)
   double ipos[3], iquat[4], mass, inertia[3];
   int id;
   int fused;     // fusestatic merged this body into its parent

@@ -261,11 +261,12 @@ void mjcf_bodyInertia(Ctx* c) {
     int n = bodyParts(c, b, &mass, &pos, &quat, &inertia);
     combineParts(c, b, n, mass, pos, quat, inertia, "principal axes of its parts");
     // a body without mass parts (a dummy holding sites or cameras) takes its own pose in the
-    // parent as its inertial frame, as MuJoCo copies it (it moves the body's sameframe, com
-    // and invweight0, not its dynamics: the mass is zero)
+    // parent as its inertial frame, as MuJoCo copies it: the pose as written, before the
+    // <frame>s and <replicate>s around it (it moves the body's sameframe, com and invweight0,
+    // not its dynamics: the mass is zero)
     if (!n) {
-      mju_copy3(b->ipos, b->pos);
-      mju_copy4(b->iquat, b->quat);
+      mju_copy3(b->ipos, b->wpos);
+      mju_copy4(b->iquat, b->wquat);
     }
     // principal moments of a rigid body satisfy the triangle inequality A + B >= C; with
     // balanceinertia a violating inertia becomes its mean, else it is an error

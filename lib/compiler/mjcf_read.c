@@ -1020,6 +1020,8 @@ static void addBody(Ctx* c, const mjXNode* e, int parent, const Frame* f) {
   mjcf_readVec(c, e, "pos", b->pos, 3);
   mjcf_readOrient(c, e, &o);
   mjcf_orientQuat(c, e, &o, b->quat);
+  mju_copy3(b->wpos, b->pos);
+  mju_copy4(b->wquat, b->quat);
   applyFrame(f, b->pos, b->quat);
   mjcf_readBool(c, e, "mocap", &b->mocap);
   mjcf_readVec(c, e, "gravcomp", &b->gravcomp, 1);
@@ -1080,14 +1082,23 @@ static void replicate(Ctx* c, const mjXNode* e, int body, const Frame* f) {
     mjcf_fail(c, e, "more than %d elements copied in all (count %d)", MJCF_MAXCOPIES,
               count);
   int digits = snprintf(NULL, 0, "%d", count);
-  Frame g = *f;  // f * T^i, advanced by T after each copy
+  // T^i = (p_i, q_i): p_{i+1} = p_i + q_i offset; q_i the euler angles times i, as MuJoCo
+  // rounds it (a product of i rotations rounds differently), else q_{i+1} = q_i rot
+  double p[3] = {0, 0, 0}, q[4] = {1, 0, 0, 0};
   for (int i = 0; i < count; i++) {
     size_t n = strlen(sep) + (size_t)digits + strlen(f->suffix) + 1;
     char* suffix = mjcf_alloc(c, n);
     snprintf(suffix, n, "%s%0*d%s", sep, digits, i, f->suffix);
+    if (o.type == 3) {
+      Orient oi = o;
+      for (int k = 0; k < 3; k++) oi.v[k] = i * o.v[k];
+      mjcf_orientQuat(c, e, &oi, q);
+    }
+    Frame g = *f;
     g.suffix = suffix;
+    mju_mulPose(g.pos, g.quat, f->pos, f->quat, p, q);
     mjcf_walkBody(c, e, body, &g);
-    mju_mulPose(g.pos, g.quat, g.pos, g.quat, offset, rot);
+    mju_mulPose(p, q, p, q, offset, rot);
   }
 }
 
