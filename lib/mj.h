@@ -209,6 +209,7 @@ typedef enum mjtConstraintState_ {
 
 #define mjNSOLVER 200        // solver iterations whose statistics are kept
 #define mjNFLUID 12          // geom_fluid values per geom
+#define mjNPOLY 2            // higher-order spring and damper coefficients (*_stiffnesspoly)
 
 // statistics of one solver iteration
 typedef struct mjSolverStat_ {
@@ -923,11 +924,11 @@ void mj_inverseSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor);
 void mj_invConstraint(const mjModel* m, mjData* d);
 
 // d->qacc from discrete to continuous time: qacc = inv(M) A qacc with the integrator's matrix
-// A = M + h diag(dof_damping) (Euler with implicit damping: some dof damping and eulerdamp
-// not disabled; as in MuJoCo a disabled damper still counts here), M - h D (implicit, with the
-// RNE term; implicitfast, without, and without the entries among simple dofs its factor
-// drops); unchanged for undamped Euler and for RK4 (which MuJoCo refuses: callers should
-// reject invdiscrete with RK4)
+// A = M + h diag(b) (b the dof dampers' slopes at qvel; Euler with implicit damping: some dof
+// damping and eulerdamp not disabled; as in MuJoCo a disabled damper still counts here),
+// M - h D (implicit, with the RNE term; implicitfast, without, and without the entries among
+// simple dofs its factor drops); unchanged for undamped Euler and for RK4 (which MuJoCo
+// refuses: callers should reject invdiscrete with RK4)
 void mj_discreteAcc(const mjModel* m, mjData* d);
 
 // forward against inverse (mj_step runs it after mj_forward when the fwdinv flag is on):

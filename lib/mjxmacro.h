@@ -140,6 +140,7 @@
   X(mjtNum, jnt_pos,            njnt,     3) /* local anchor position */                        \
   X(mjtNum, jnt_axis,           njnt,     3) /* local joint axis */                             \
   X(mjtNum, jnt_stiffness,      njnt,     1) /* stiffness coefficient */                        \
+  X(mjtNum, jnt_stiffnesspoly, njnt,     2) /* stiffness x, x^2 terms (mjNPOLY) */              \
   X(mjtNum, jnt_range,          njnt,     2) /* joint limits */                                 \
   X(mjtNum, jnt_actfrcrange,    njnt,     2) /* range of total actuator force */                \
   X(mjtNum, jnt_margin,         njnt,     1) /* min distance for limit detection */             \
@@ -156,6 +157,7 @@
   X(mjtNum, dof_frictionloss,   nv,       1) /* dof friction loss */                            \
   X(mjtNum, dof_armature,       nv,       1) /* dof armature inertia/mass */                    \
   X(mjtNum, dof_damping,        nv,       1) /* damping coefficient */                          \
+  X(mjtNum, dof_dampingpoly,   nv,       2) /* damping |v|, v^2 terms (mjNPOLY) */              \
   X(mjtNum, dof_invweight0,     nv,       1) /* diag. inverse inertia in qpos0 */               \
   X(mjtNum, dof_M0,             nv,       1) /* diag. inertia in qpos0 */                       \
   /* geoms */                                                                                   \
@@ -359,7 +361,9 @@
   X(mjtNum, tendon_actfrcrange, ntendon,  2) /* range of total actuator force */                \
   X(mjtNum, tendon_margin,      ntendon,  1) /* min distance for limit detection */             \
   X(mjtNum, tendon_stiffness,   ntendon,  1) /* stiffness coefficient */                        \
+  X(mjtNum, tendon_stiffnesspoly, ntendon,  2) /* stiffness x, x^2 terms (mjNPOLY) */           \
   X(mjtNum, tendon_damping,     ntendon,  1) /* damping coefficient */                          \
+  X(mjtNum, tendon_dampingpoly, ntendon,  2) /* damping |v|, v^2 terms (mjNPOLY) */             \
   X(mjtNum, tendon_armature,    ntendon,  1) /* inertia associated with tendon velocity */      \
   X(mjtNum, tendon_frictionloss, ntendon, 1) /* loss due to friction */                         \
   X(mjtNum, tendon_lengthspring, ntendon, 2) /* spring resting length range */                  \

@@ -264,7 +264,8 @@ static void fillJoints(Ctx* c, mjModel* m) {
     // the file or a default class says)
     if (t == mjJNT_BALL || t == mjJNT_FREE) mju_copy3(m->jnt_axis + 3 * j, (double[3]){0, 0, 1});
     else mju_copy3(m->jnt_axis + 3 * j, s->axis);
-    m->jnt_stiffness[j] = s->stiffness;
+    m->jnt_stiffness[j] = s->stiffness[0];
+    mju_copy(m->jnt_stiffnesspoly + mjNPOLY * j, s->stiffness + 1, mjNPOLY);
     memcpy(m->jnt_range + 2 * j, range, sizeof(range));
     memcpy(m->jnt_actfrcrange + 2 * j, s->actfrcrange, sizeof(s->actfrcrange));
     m->jnt_margin[j] = s->margin;
@@ -292,7 +293,8 @@ static void fillJoints(Ctx* c, mjModel* m) {
       memcpy(m->dof_solimp + 5 * vadr, s->solimp_fri, sizeof(s->solimp_fri));
       m->dof_frictionloss[vadr] = s->frictionloss;
       m->dof_armature[vadr] = s->armature;
-      m->dof_damping[vadr] = s->damping;
+      m->dof_damping[vadr] = s->damping[0];
+      mju_copy(m->dof_dampingpoly + mjNPOLY * vadr, s->damping + 1, mjNPOLY);
     }
     qadr += mjcf_jointQpos(t);
   }
@@ -479,8 +481,10 @@ static void fillTendons(Ctx* c, mjModel* m) {
     memcpy(m->tendon_range + 2 * i, s->range, sizeof(s->range));
     memcpy(m->tendon_actfrcrange + 2 * i, s->actfrcrange, sizeof(s->actfrcrange));
     m->tendon_margin[i] = s->margin;
-    m->tendon_stiffness[i] = s->stiffness;
-    m->tendon_damping[i] = s->damping;
+    m->tendon_stiffness[i] = s->stiffness[0];
+    m->tendon_damping[i] = s->damping[0];
+    mju_copy(m->tendon_stiffnesspoly + mjNPOLY * i, s->stiffness + 1, mjNPOLY);
+    mju_copy(m->tendon_dampingpoly + mjNPOLY * i, s->damping + 1, mjNPOLY);
     m->tendon_armature[i] = s->armature;
     m->tendon_frictionloss[i] = s->frictionloss;
     memcpy(m->tendon_rgba + 4 * i, s->rgba, sizeof(s->rgba));

@@ -66,7 +66,8 @@ typedef struct {
 typedef struct {
   int type, group, limited, actfrclimited, actgravcomp;
   int align;  // a free joint's: 0 false, 1 true, 2 auto (compiler alignfree)
-  double pos[3], axis[3], range[2], ref, springref, stiffness, damping, armature, frictionloss;
+  double pos[3], axis[3], range[2], ref, springref, armature, frictionloss;
+  double stiffness[1 + mjNPOLY], damping[1 + mjNPOLY];  // linear coefficient, then higher terms
   double margin, solref_lim[2], solimp_lim[5], solref_fri[2], solimp_fri[5], actfrcrange[2];
   double springdamper[2];  // (time constant, damping ratio); both positive: set the spring
   User user;
@@ -125,7 +126,8 @@ typedef struct {
 typedef struct {
   int limited, actfrclimited, group;
   double range[2], actfrcrange[2], solref_lim[2], solimp_lim[5], solref_fri[2], solimp_fri[5];
-  double margin, stiffness, damping, armature, frictionloss, springlength[2], width;
+  double margin, armature, frictionloss, springlength[2], width;
+  double stiffness[1 + mjNPOLY], damping[1 + mjNPOLY];  // linear coefficient, then higher terms
   float rgba[4];
   const char* material;
   User user;

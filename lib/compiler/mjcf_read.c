@@ -141,6 +141,12 @@ static void countUser(Ctx* c, const mjXNode* e, int k, const User* u) {
   if (u->n > c->usermax[k]) c->usermax[k] = u->n;
 }
 
+// a spring's or damper's coefficients: 1 to 1 + mjNPOLY numbers over the first of v (the rest
+// keep what the class gave, as in MuJoCo)
+static void readPoly(Ctx* c, const mjXNode* e, const char* name, double v[1 + mjNPOLY]) {
+  mjcf_readNums(c, e, name, v, 1, 1 + mjNPOLY);
+}
+
 static const char* const jointTypes[] = {"free", "ball", "slide", "hinge", NULL};
 
 // joint attributes over s
@@ -155,8 +161,8 @@ static void readJoint(Ctx* c, const mjXNode* e, JointSpec* s) {
   mjcf_readBool(c, e, "actuatorgravcomp", &s->actgravcomp);
   mjcf_readVec(c, e, "ref", &s->ref, 1);
   mjcf_readVec(c, e, "springref", &s->springref, 1);
-  mjcf_readVec(c, e, "stiffness", &s->stiffness, 1);
-  mjcf_readVec(c, e, "damping", &s->damping, 1);
+  readPoly(c, e, "stiffness", s->stiffness);
+  readPoly(c, e, "damping", s->damping);
   mjcf_readVec(c, e, "armature", &s->armature, 1);
   mjcf_readVec(c, e, "frictionloss", &s->frictionloss, 1);
   mjcf_readVec(c, e, "margin", &s->margin, 1);
@@ -314,8 +320,8 @@ static void readTendon(Ctx* c, const mjXNode* e, TendonSpec* s) {
   mjcf_readVec(c, e, "width", &s->width, 1);
   mjcf_readStr(e, "material", &s->material);
   mjcf_readVec(c, e, "margin", &s->margin, 1);
-  mjcf_readVec(c, e, "stiffness", &s->stiffness, 1);
-  mjcf_readVec(c, e, "damping", &s->damping, 1);
+  readPoly(c, e, "stiffness", s->stiffness);
+  readPoly(c, e, "damping", s->damping);
   mjcf_readVec(c, e, "armature", &s->armature, 1);
   mjcf_readFloats(c, e, "rgba", s->rgba, 4);
   readUser(c, e, &s->user);

@@ -12,8 +12,9 @@
 // Without constraint rows a step solves W a' = f for the integrator's acceleration a', then
 //   v' = v + h a',   q' = q (+) h v' (mj_integratePos),   act' = act + c act_dot
 // with f = qfrc_smooth, c = h (filterexact: tau (1 - exp(-h/tau))) and
-//   W = M (no step: qacc itself), M + h diag(dof_damping) (Euler), M - h D (implicit: D the
-//   velocity derivative of f with the RNE term; implicitfast: without it, on qM's sparsity).
+//   W = M (no step: qacc itself), M + h diag(b) (Euler; b the dof dampers' slopes at v), M - h D
+//   (implicit: D the velocity derivative of f with the RNE term; implicitfast: without it, on
+//   qM's sparsity).
 // Differentiating W a' = f at the solution:  W da'/dx = df/dx - (dW/dx) a' =: G.  The pieces:
 //   df/dq - (dM/dq) a' = d(passive + actuator)/dq - d rne(q, v, a')/dq
 //   df/dv = d(passive + actuator)/dv - d rne/dv      (both from one composite sweep, rneAt)
@@ -22,6 +23,7 @@
 //     acceleration; the polarization of 2 B(v, a')) and d(W a')/dv gains h dc0/dv at a'
 //   implicit and implicitfast: the actuator terms moment' k moment of D depend on ctrl and act
 //     through affine gains (k as mj_actuatorForceVel computes it, on W's sparsity)
+//   polynomial dampers: their slopes in W depend on v (and a spatial tendon's on q): damperCurve
 // The step's Jacobians follow by the chain rule, quaternions by SO(3)'s right Jacobian Jr:
 //   q' = q exp(h v')  =>  dq' = exp(-h v') dq + Jr(h v') h dv'   (local rotation vectors);
 // RK4 chains the same pieces through its stages (rk4Jac).
@@ -68,7 +70,9 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
     return -1;
   }
   for (int t = 0; t < m->ntendon; t++) {
-    int used = m->tendon_stiffness[t] || m->tendon_damping[t];
+    int used = m->tendon_stiffness[t] || m->tendon_damping[t] ||
+               !mju_isZero(m->tendon_stiffnesspoly + mjNPOLY * t, mjNPOLY) ||
+               !mju_isZero(m->tendon_dampingpoly + mjNPOLY * t, mjNPOLY);
     for (int i = 0; i < m->nu; i++)
       used |= m->actuator_trntype[i] == mjTRN_TENDON && m->actuator_trnid[2 * i] == t;
     int spatial = used && !mjd_tendonFixed(m, t);
@@ -378,9 +382,19 @@ static void addRank1(mjtNum* G, int nv, mjtNum s, const mjtNum* u, const int* in
       G[(size_t)ind[b] * nv + ind[a]] += s * u[a] * u[b];
 }
 
-// Gq, Gv += d(spring, damper forces)/dq, dv: joint springs -k (q - q0), quaternion springs
-// -k subQuat(q, q0) with derivative -k Jr^-1(subQuat), dof dampers -b v, fixed tendons -k J'J
-// outside the dead band (everywhere when it is empty: lo = hi) and -b J'J
+// S = d(c(r) dif)/d dif = c I + (s - c) u u' of a spring -c(r) dif (r = |dif|, u = dif / r,
+// c = mju_polyCoef, s = mju_polySlope = c + r c'(r)); c I where r = 0
+static void springMat(mjtNum k, const mjtNum p[mjNPOLY], const mjtNum dif[3], mjtNum S[9]) {
+  mjtNum r = mju_norm3(dif), c = mju_polyCoef(k, p, r, 0);
+  mjtNum e = r > 0 ? (mju_polySlope(k, p, r, 0) - c) / (r * r) : 0;
+  for (int i = 0; i < 9; i++) S[i] = (i % 4 == 0 ? c : 0) + e * dif[i / 3] * dif[i % 3];
+}
+
+// Gq, Gv += d(spring, damper forces)/dq, dv (slopes s = mju_polySlope of the coefficients):
+// joint springs -c(x) x with derivative -s(x), free translation -c(r) dif with -springMat,
+// quaternion springs -c(r) subQuat(q, q0) with -springMat Jr^-1(subQuat), dof dampers -s(v),
+// tendons -s(x) J'J outside the dead band (everywhere when it is empty: lo = hi) and -s(v) J'J
+// (spatial tendons' turning J: spatialTendonDeriv)
 static void passiveDeriv(const mjModel* m, mjData* d, mjtNum* Gq, mjtNum* Gv) {
   int nv = m->nv;
   int spring = !(m->opt.disableflags & mjDSBL_SPRING);
@@ -388,38 +402,44 @@ static void passiveDeriv(const mjModel* m, mjData* d, mjtNum* Gq, mjtNum* Gv) {
 
   // joints
   for (int j = 0; j < m->njnt && spring; j++) {
-    mjtNum k = m->jnt_stiffness[j];
+    mjtNum k = m->jnt_stiffness[j], S[9];
+    const mjtNum* p = m->jnt_stiffnesspoly + mjNPOLY * j;
     int adr = m->jnt_dofadr[j], qadr = m->jnt_qposadr[j], type = m->jnt_type[j];
-    if (!k) continue;
+    if (!k && mju_isZero(p, mjNPOLY)) continue;
     if (type == mjJNT_HINGE || type == mjJNT_SLIDE) {
-      Gq[(size_t)adr * nv + adr] -= k;
+      mjtNum x = d->qpos[qadr] - m->qpos_spring[qadr];
+      Gq[(size_t)adr * nv + adr] -= mju_polySlope(k, p, x, 0);
       continue;
     }
     if (type == mjJNT_FREE) {
-      for (int i = 0; i < 3; i++) Gq[(size_t)(adr + i) * nv + adr + i] -= k;
+      mjtNum dif[3];
+      mju_sub3(dif, d->qpos + qadr, m->qpos_spring + qadr);
+      springMat(k, p, dif, S);
+      for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) Gq[(size_t)(adr + c) * nv + adr + r] -= S[3 * r + c];
       adr += 3, qadr += 3;
     }
-    mjtNum quat[4], dif[3], J[9];
+    mjtNum quat[4], dif[3], J[9], SJ[9];
     mju_copy4(quat, d->qpos + qadr);
     mju_normalize4(quat);
     mju_subQuat(dif, quat, m->qpos_spring + qadr);
     mjd_rightJacobian(dif, J, 1);
+    springMat(k, p, dif, S);
+    mju_mulMatMat(SJ, S, J, 3, 3, 3);
     for (int r = 0; r < 3; r++)
-      for (int c = 0; c < 3; c++) Gq[(size_t)(adr + c) * nv + adr + r] -= k * J[3 * r + c];
+      for (int c = 0; c < 3; c++) Gq[(size_t)(adr + c) * nv + adr + r] -= SJ[3 * r + c];
   }
-  for (int i = 0; i < nv && damper; i++) Gv[(size_t)i * nv + i] -= m->dof_damping[i];
+  for (int i = 0; i < nv && damper; i++) Gv[(size_t)i * nv + i] -= mj_dofDampingSlope(m, d, i);
 
-  // fixed tendons: constant J, lengths linear in q
+  // tendons: -s J'J by length and by velocity
   for (int t = 0; t < m->ntendon; t++) {
     const mjtNum* J = d->ten_J + (size_t)t * nv;
-    mjtNum out;  // 1 outside the spring's dead band
-    mj_tendonStretch(m, d, t, &out);
-    mjtNum k = spring ? m->tendon_stiffness[t] * out : 0;
-    mjtNum b = damper ? m->tendon_damping[t] : 0;
-    for (int r = 0; r < nv && (k || b); r++)
+    mjtNum f[2], sl[2];
+    mj_tendonSpringDamper(m, d, t, f, sl);
+    for (int r = 0; r < nv && (sl[0] || sl[1]); r++)
       for (int c = 0; c < nv && J[r]; c++) {
-        Gq[(size_t)c * nv + r] -= k * J[r] * J[c];
-        Gv[(size_t)c * nv + r] -= b * J[r] * J[c];
+        Gq[(size_t)c * nv + r] -= sl[0] * J[r] * J[c];
+        Gv[(size_t)c * nv + r] -= sl[1] * J[r] * J[c];
       }
   }
 }
@@ -769,8 +789,8 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
 }
 
 // Gq += what the site-only spatial tendons' turning adds to the forces they carry
-// (mjd_tendonTurn): the passive force f = spring + damper (-k (len - the dead band's near end)
-// outside it, -b vel; fv = -b) and each tendon actuator's gear g times its force (fv += g^2
+// (mjd_tendonTurn): the passive force f = spring + damper (mj_tendonSpringDamper; fv its
+// damper's slope by the velocity) and each tendon actuator's gear g times its force (fv += g^2
 // d force/d velocity); their J'(df/dlen, df/dvel)J parts are passiveDeriv's and
 // actuatorDeriv's.  Under the implicit integrators W = M - h D holds fv R(J J') (the damper
 // and the actuators' velocity slopes), which turns too: column k gains
@@ -778,8 +798,6 @@ static void actuatorDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* ac
 static void spatialTendonDeriv(const mjModel* m, mjData* d, int sys, const mjtNum* acc,
                                mjtNum* Gq) {
   int nt = m->ntendon, nv = m->nv, any = 0;
-  int spring = !(m->opt.disableflags & mjDSBL_SPRING);
-  int damper = !(m->opt.disableflags & mjDSBL_DAMPER);
   for (int t = 0; t < nt; t++) any |= !mjd_tendonFixed(m, t);
   if (!any) return;
   size_t mark = mj_markStack(d);
@@ -787,9 +805,10 @@ static void spatialTendonDeriv(const mjModel* m, mjData* d, int sys, const mjtNu
   mjtNum* fv = f + nt;
   mju_zero(f, 2 * nt);
   for (int t = 0; t < nt; t++) {
-    mjtNum k = spring ? m->tendon_stiffness[t] : 0;
-    fv[t] = damper ? -m->tendon_damping[t] : 0;
-    f[t] = -k * mj_tendonStretch(m, d, t, NULL) + fv[t] * d->ten_velocity[t];
+    mjtNum ft[2], sl[2];
+    mj_tendonSpringDamper(m, d, t, ft, sl);
+    f[t] = ft[0] + ft[1];
+    fv[t] = -sl[1];
   }
   for (int i = 0; i < m->nu; i++) {
     mjtNum gain, sl[4], g = m->actuator_gear[6 * i];
@@ -854,10 +873,45 @@ static void solveTreeLU(const mjModel* m, const mjtNum* W, mjtNum* x) {
 
 // 1 when Euler integrates dof damping implicitly (as mj_Euler decides)
 static int eulerDamped(const mjModel* m) {
-  if (m->opt.disableflags & (mjDSBL_EULERDAMP | mjDSBL_DAMPER)) return 0;
-  for (int i = 0; i < m->nv; i++)
-    if (m->dof_damping[i] > 0) return 1;
-  return 0;
+  return !(m->opt.disableflags & (mjDSBL_EULERDAMP | mjDSBL_DAMPER)) && mj_dofDamped(m);
+}
+
+// G += scl (dW/dx) a' for the damper slopes s of W that change with the state (polynomial
+// dampers, s' = mju_polyCurve): W holds h s(v_i) on dof i's diagonal (Euler when it damps
+// implicitly, implicit, implicitfast) and h s(v_t) R(J J') of tendon t (implicit,
+// implicitfast; R as addRank2W), so with w = R(J J') a'
+//   dof i:     column v_i, row i += scl h s'(v_i) a'_i
+//   tendon t:  column v_k += scl h s'(v_t) J_k w,  column q_k += scl h s'(v_t) (dJ_k . v) w
+//              (spatial tendons: v_t = J v turns with q)
+static void damperCurve(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjtNum scl,
+                        mjtNum* Gq, mjtNum* Gv) {
+  int nv = m->nv, implicit = sys == SYS_IMPLICIT || sys == SYS_FAST;
+  mjtNum h = m->opt.timestep;
+  if (m->opt.disableflags & mjDSBL_DAMPER || (!implicit && (sys != SYS_EULER ||
+                                                           !eulerDamped(m))))
+    return;
+  for (int i = 0; i < nv; i++) {
+    mjtNum c = mju_polyCurve(m->dof_dampingpoly + mjNPOLY * i, d->qvel[i], 1);
+    Gv[(size_t)i * nv + i] += scl * h * c * acc[i];
+  }
+  if (!implicit) return;
+  size_t mark = mj_markStack(d);
+  mjtNum* w = mj_stackAlloc(d, (size_t)nv);
+  mjtNum* dJ = mj_stackAlloc(d, (size_t)nv * nv);
+  for (int t = 0; t < m->ntendon; t++) {
+    const mjtNum* J = d->ten_J + (size_t)t * nv;
+    mjtNum c = scl * h * mju_polyCurve(m->tendon_dampingpoly + mjNPOLY * t, d->ten_velocity[t], 1);
+    if (!c) continue;
+    mju_zero(w, nv);
+    addRank2W(m, w, 1, J, J, acc, sys == SYS_FAST);
+    for (int k = 0; k < nv; k++)
+      if (J[k]) mju_addToScl(Gv + (size_t)k * nv, w, c * J[k], nv);
+    if (mjd_tendonFixed(m, t)) continue;
+    mjd_tendonSlopes(m, d, t, NULL, dJ);
+    for (int k = 0; k < nv; k++)
+      mju_addToScl(Gq + (size_t)k * nv, w, c * mju_dot(dJ + (size_t)k * nv, d->qvel, nv), nv);
+  }
+  mj_freeStack(d, mark);
 }
 
 // 1 when the model has a standalone free body (mj_standaloneFree), whose block implicitfast
@@ -887,7 +941,8 @@ static void factorW(const mjModel* m, mjData* d, int sys, Factor* f) {
   f->diaginv = mj_stackAlloc(d, (size_t)nv);
   if (sys == SYS_EULER) {
     mju_copy(H, d->qM, m->nM);
-    for (int i = 0; i < nv; i++) H[m->dof_Madr[i]] += m->opt.timestep * m->dof_damping[i];
+    for (int i = 0; i < nv; i++)
+      H[m->dof_Madr[i]] += m->opt.timestep * mj_dofDampingSlope(m, d, i);
   } else {
     size_t mark = mj_markStack(d);
     mjtNum* A = mj_stackAlloc(d, (size_t)nv * nv);
@@ -975,8 +1030,9 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
     }
   }
 
-  // passive and actuator forces
+  // passive and actuator forces; W's state-dependent damper slopes
   passiveDeriv(m, d, Gq, Gv);
+  damperCurve(m, d, sys, acc, -1, Gq, Gv);
   if (m->opt.density > 0 || m->opt.viscosity > 0) fluidDeriv(m, d, Gq, Gv);
   appliedDeriv(m, d, Gq);
   actuatorDeriv(m, d, sys, acc, Gq, Gv, Gact, Gu);
@@ -1036,16 +1092,19 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
   mju_add(acc, d->qfrc_smooth, d->qfrc_constraint, nv);
   solveW(m, d, &f, acc, 1);
 
-  // Euler: Y -= inv(W) (h b . Y + dM (a' - a)), the RNE's slope with zero velocities
+  // Euler: Y -= inv(W) (h b . Y + dM (a' - a) + (db/dv) a'), dM the RNE's slope with zero
+  // velocities, b the damper slopes
   if (sys == SYS_EULER) {
     mjtNum* Z = mj_stackAlloc(d, (size_t)nv * ncol);
     mjtNum* w = mj_stackAlloc(d, (size_t)nv);
+    for (int i = 0; i < nv; i++) w[i] = h * mj_dofDampingSlope(m, d, i);
     for (int c = 0; c < ncol; c++) {
       mjtNum *Zc = Z + (size_t)c * nv, *Yc = Y + (size_t)c * nv;
-      for (int i = 0; i < nv; i++) Zc[i] = h * m->dof_damping[i] * Yc[i];
+      for (int i = 0; i < nv; i++) Zc[i] = w[i] * Yc[i];
     }
     mju_sub(w, acc, d->qacc, nv);
     mjd_massSlope(m, d, w, 1, Z);
+    damperCurve(m, d, SYS_EULER, acc, 1, NULL, Z + (size_t)nv * nv);
     solveW(m, d, &f, Z, ncol);
     mju_subFrom(Y, Z, nv * ncol);
     mj_freeStack(d, mark);
@@ -1076,7 +1135,7 @@ static void accDeriv(const mjModel* m, mjData* d, int sys, mjtNum* Y, mjtNum* ac
 static int checkStack(const mjModel* m, mjData* d, int sensors, char* err, int errsz) {
   size_t nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
   size_t nefc = d->nefc, nstate = m->opt.integrator == mjINT_RK4 ? 4 : 1;
-  size_t need = (nstate * ndx + 4 * nv) * ncol + 3 * nv * nv + 16 * (size_t)m->nM +
+  size_t need = (nstate * ndx + 4 * nv) * ncol + 4 * nv * nv + 16 * (size_t)m->nM +
                 80 * (size_t)m->nbody + 43 * nv + 4 * nv * nefc + 12 * nefc + nefc * ncol +
                 (nv + 3) * (size_t)m->neq + 64 +
                 (sensors ? nefc * ncol + 64 * (size_t)m->nbody + mjd_sensorStack(m, d) : 0) +

@@ -57,6 +57,20 @@ mjtNum mj_muscleSlopes(const mjModel* m, const mjData* d, int i, mjtNum* glen, m
 // outside the band or where it is a point (the stretch's slope by length), else 0
 mjtNum mj_tendonStretch(const mjModel* m, const mjData* d, int t, mjtNum* out);
 
+// tendon t's passive forces along it (passive.c): f[0] the spring's -x c(x) (x the stretch,
+// c = mju_polyCoef of tendon_stiffness and stiffnesspoly), f[1] the damper's -v c(v) (v =
+// ten_velocity, odd polynomial of tendon_damping and dampingpoly), each 0 when disabled; slope
+// (NULL: not wanted) their slopes -df/dlength (0 inside the dead band) and -df/dvelocity
+void mj_tendonSpringDamper(const mjModel* m, const mjData* d, int t, mjtNum f[2],
+                           mjtNum slope[2]);
+
+// dof i's damping slope -d qfrc_damper_i / d qvel_i = mju_polySlope(dof_damping,
+// dof_dampingpoly, qvel_i) (integrate.c), the damping the implicit integrators hold in D;
+// mj_dofDamped: whether some dof has damping (positive) or a damping polynomial, what decides
+// Euler's implicit damping (with the disable flags, which the callers check)
+mjtNum mj_dofDampingSlope(const mjModel* m, const mjData* d, int i);
+int mj_dofDamped(const mjModel* m);
+
 // the slopes of mju_muscleDynamics(ctrl, act, prm) by act and by ctrl
 void mj_muscleDynamicsSlopes(mjtNum ctrl, mjtNum act, const mjtNum prm[3], mjtNum* dact,
                              mjtNum* dctrl);

@@ -3,7 +3,8 @@
 //
 // Every integrator ends in advance(): act by act_dot (filterexact exactly, clamped to
 // actrange), qvel += h qacc, qpos integrated with the new qvel (semi-implicit), time += h.
-//   Euler          qacc from (M + h diag(dof_damping)) qacc = qfrc_smooth + qfrc_constraint
+//   Euler          qacc from (M + h diag(B)) qacc = qfrc_smooth + qfrc_constraint, B the dof
+//                  dampers' slopes at qvel (dof_damping with the polynomial's terms)
 //   implicit       qacc from (M - h D) qacc = same, D = d(qfrc_smooth)/d(qvel): dof and
 //                  tendon damping, affine actuator velocity terms, fluid drag, and -d(RNE)/dv;
 //                  LU without pivoting, eliminating from the last dof (no fill on a tree)
@@ -61,24 +62,35 @@ static void advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mj
 
 // ---- Euler --------------------------------------------------------------------------------
 
+// dof i's damper slope at qvel_i: d(v c(v))/dv (forward.h)
+mjtNum mj_dofDampingSlope(const mjModel* m, const mjData* d, int i) {
+  return mju_polySlope(m->dof_damping[i], m->dof_dampingpoly + mjNPOLY * i, d->qvel[i], 1);
+}
+
+// 1 when some dof has positive damping or a damping polynomial (forward.h)
+int mj_dofDamped(const mjModel* m) {
+  for (int i = 0; i < m->nv; i++)
+    if (m->dof_damping[i] > 0 || !mju_isZero(m->dof_dampingpoly + mjNPOLY * i, mjNPOLY))
+      return 1;
+  return 0;
+}
+
 // semi-implicit Euler; dof damping implicit when present and not disabled
 void mj_Euler(const mjModel* m, mjData* d) {
-  int nv = m->nv, damped = 0;
-  if (!(m->opt.disableflags & (mjDSBL_EULERDAMP | mjDSBL_DAMPER)))
-    for (int i = 0; i < nv && !damped; i++) damped = m->dof_damping[i] > 0;
-  if (!damped) {
+  int nv = m->nv;
+  if (m->opt.disableflags & (mjDSBL_EULERDAMP | mjDSBL_DAMPER) || !mj_dofDamped(m)) {
     advance(m, d, d->act_dot, d->qacc, NULL);
     return;
   }
 
-  // (M + h B) qacc = qfrc_smooth + qfrc_constraint with B = diag(dof_damping)
+  // (M + h B) qacc = qfrc_smooth + qfrc_constraint with B = diag(damper slopes)
   size_t mark = mj_markStack(d);
   mjtNum* H = mj_stackAlloc(d, (size_t)m->nM);
   mjtNum* ld = mj_stackAlloc(d, (size_t)m->nM);
   mjtNum* diaginv = mj_stackAlloc(d, (size_t)nv);
   mjtNum* qacc = mj_stackAlloc(d, (size_t)nv);
   mju_copy(H, d->qM, m->nM);
-  for (int i = 0; i < nv; i++) H[m->dof_Madr[i]] += m->opt.timestep * m->dof_damping[i];
+  for (int i = 0; i < nv; i++) H[m->dof_Madr[i]] += m->opt.timestep * mj_dofDampingSlope(m, d, i);
   mj_factorI(m, d, H, ld, diaginv, 1);
   mju_add(qacc, d->qfrc_smooth, d->qfrc_constraint, nv);
   mj_solveLD(m, ld, diaginv, qacc, qacc, 1, 1);
@@ -153,16 +165,21 @@ static int derivReaches(const Deriv* D, const mjtNum* vec, int n) {
   return 0;
 }
 
-// dof damping -b, tendon damping -b J'J, actuator velocity terms moment' k moment
+// dof damping -b, tendon damping -b J'J (b the dampers' slopes at the velocity), actuator
+// velocity terms moment' k moment
 static void derivDamperActuator(const mjModel* m, mjData* d, Deriv* D) {
   int nv = m->nv;
   if (!(m->opt.disableflags & mjDSBL_DAMPER)) {
-    for (int i = 0; i < nv; i++)
-      if (m->dof_damping[i] && derivHas(D, i)) derivDiag(m, D, i, -m->dof_damping[i]);
-    for (int t = 0; t < m->ntendon; t++)
-      if (m->tendon_damping[t] && derivReaches(D, d->ten_J + (size_t)t * nv, nv))
-        derivOuter(m, D, -m->tendon_damping[t], d->ten_J + (size_t)t * nv,
-                   d->ten_J + (size_t)t * nv);
+    for (int i = 0; i < nv; i++) {
+      mjtNum b = mj_dofDampingSlope(m, d, i);
+      if (b && derivHas(D, i)) derivDiag(m, D, i, -b);
+    }
+    for (int t = 0; t < m->ntendon; t++) {
+      mjtNum f[2], slope[2];
+      mj_tendonSpringDamper(m, d, t, f, slope);
+      if (slope[1] && derivReaches(D, d->ten_J + (size_t)t * nv, nv))
+        derivOuter(m, D, -slope[1], d->ten_J + (size_t)t * nv, d->ten_J + (size_t)t * nv);
+    }
   }
   if (m->opt.disableflags & mjDSBL_ACTUATION) return;
 

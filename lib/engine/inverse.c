@@ -13,17 +13,14 @@
 // 1 when the conversion sees Euler's implicit dof damping: some dof damping and eulerdamp not
 // disabled (as MuJoCo 3.5.1 decides here: unlike mj_Euler, a disabled damper still counts)
 static int eulerDamped(const mjModel* m) {
-  if (m->opt.disableflags & mjDSBL_EULERDAMP) return 0;
-  for (int i = 0; i < m->nv; i++)
-    if (m->dof_damping[i] > 0) return 1;
-  return 0;
+  return !(m->opt.disableflags & mjDSBL_EULERDAMP) && mj_dofDamped(m);
 }
 
 // qacc of the integrator's step (discrete time) -> the continuous-time qacc of the same step:
 // the integrators solve A qacc_disc = qfrc_smooth + qfrc_constraint = M qacc_cont, so
-// qacc_cont = inv(M) A qacc_disc with A = M + h diag(dof_damping) (Euler), M - h D
-// (implicit, implicitfast: D as the integrator builds and factors it); RK4 and undamped
-// Euler: unchanged
+// qacc_cont = inv(M) A qacc_disc with A = M + h diag(B) (Euler, B the dof dampers' slopes at
+// qvel), M - h D (implicit, implicitfast: D as the integrator builds and factors it); RK4 and
+// undamped Euler: unchanged
 void mj_discreteAcc(const mjModel* m, mjData* d) {
   int nv = m->nv, integ = m->opt.integrator;
   if (integ == mjINT_RK4 || (integ == mjINT_EULER && !eulerDamped(m))) return;
@@ -34,7 +31,8 @@ void mj_discreteAcc(const mjModel* m, mjData* d) {
   if (integ == mjINT_EULER) {
     qfrc = mj_stackAlloc(d, (size_t)nv);
     mj_mulM(m, d, qfrc, d->qacc);
-    for (int i = 0; i < nv; i++) qfrc[i] += m->opt.timestep * m->dof_damping[i] * d->qacc[i];
+    for (int i = 0; i < nv; i++)
+      qfrc[i] += m->opt.timestep * mj_dofDampingSlope(m, d, i) * d->qacc[i];
   } else {
     mjtNum* A = mj_stackAlloc(d, (size_t)nv * nv);
     mj_implicitMatrix(m, d, A, integ == mjINT_IMPLICIT);

@@ -15,33 +15,49 @@
 
 // ---- springs and dampers ----------------------------------------------------------------------
 
-// joint springs: hinge/slide -k (q - q_spring); ball and free rotation -k subQuat(q, q_spring);
-// free translation -k (p - p_spring)
+// joint springs of coefficient c = mju_polyCoef(stiffness, stiffnesspoly, .): hinge/slide
+// -c(x) x with x = q - q_spring; ball and free rotation -c(r) dif with dif = subQuat(q,
+// q_spring), r = |dif|; free translation -c(r) dif with dif = p - p_spring, r = |dif|
 static void jointSprings(const mjModel* m, mjData* d) {
   for (int j = 0; j < m->njnt; j++) {
     mjtNum k = m->jnt_stiffness[j];
-    if (k == 0) continue;
+    const mjtNum* p = m->jnt_stiffnesspoly + mjNPOLY * j;
+    if (k == 0 && mju_isZero(p, mjNPOLY)) continue;
     int qadr = m->jnt_qposadr[j], vadr = m->jnt_dofadr[j];
     const mjtNum* q = d->qpos + qadr;
     const mjtNum* q0 = m->qpos_spring + qadr;
     mjtNum* f = d->qfrc_spring + vadr;
     switch (m->jnt_type[j]) {
-      case mjJNT_FREE:
-        for (int i = 0; i < 3; i++) f[i] = -k * (q[i] - q0[i]);
+      case mjJNT_FREE: {
+        mjtNum dif[3];
+        mju_sub3(dif, q, q0);
+        mju_scl3(f, dif, -mju_polyCoef(k, p, mju_norm3(dif), 0));
         q += 3, q0 += 3, f += 3;
+      }
         // fall through
       case mjJNT_BALL: {
         mjtNum quat[4], dif[3];
         mju_copy4(quat, q);
         mju_normalize4(quat);
         mju_subQuat(dif, quat, q0);
-        mju_scl3(f, dif, -k);
+        mju_scl3(f, dif, -mju_polyCoef(k, p, mju_norm3(dif), 0));
         break;
       }
-      default:
-        f[0] = -k * (q[0] - q0[0]);
+      default: {
+        mjtNum x = q[0] - q0[0];
+        f[0] = -x * mju_polyCoef(k, p, x, 0);
         break;
+      }
     }
+  }
+}
+
+// dof dampers -v c(v), c = mju_polyCoef(damping, dampingpoly, v, odd)
+static void dofDampers(const mjModel* m, mjData* d) {
+  for (int i = 0; i < m->nv; i++) {
+    mjtNum v = d->qvel[i];
+    d->qfrc_damper[i] = -v * mju_polyCoef(m->dof_damping[i], m->dof_dampingpoly + mjNPOLY * i,
+                                         v, 1);
   }
 }
 
@@ -55,21 +71,32 @@ mjtNum mj_tendonStretch(const mjModel* m, const mjData* d, int t, mjtNum* out) {
   return len > hi ? len - hi : len < lo ? len - lo : 0;
 }
 
+// tendon t's spring force -x c(x) (x its stretch) and damper force -v c(v) (v its velocity),
+// each 0 when disabled, and their slopes (forward.h)
+void mj_tendonSpringDamper(const mjModel* m, const mjData* d, int t, mjtNum f[2],
+                           mjtNum slope[2]) {
+  int spring = !(m->opt.disableflags & mjDSBL_SPRING);
+  int damper = !(m->opt.disableflags & mjDSBL_DAMPER);
+  const mjtNum* ps = m->tendon_stiffnesspoly + mjNPOLY * t;
+  const mjtNum* pd = m->tendon_dampingpoly + mjNPOLY * t;
+  mjtNum k = m->tendon_stiffness[t], b = m->tendon_damping[t], out;
+  mjtNum x = mj_tendonStretch(m, d, t, &out), v = d->ten_velocity[t];
+  f[0] = spring ? -x * mju_polyCoef(k, ps, x, 0) : 0;
+  f[1] = damper ? -v * mju_polyCoef(b, pd, v, 1) : 0;
+  if (!slope) return;
+  slope[0] = spring ? out * mju_polySlope(k, ps, x, 0) : 0;
+  slope[1] = damper ? mju_polySlope(b, pd, v, 1) : 0;
+}
+
 // tendon springs (dead band [lengthspring]) and dampers, mapped through ten_J
-static void tendonSpringsDampers(const mjModel* m, mjData* d, int spring, int damper) {
+static void tendonSpringsDampers(const mjModel* m, mjData* d) {
   int nv = m->nv;
   for (int t = 0; t < m->ntendon; t++) {
     const mjtNum* J = d->ten_J + (size_t)t * nv;
-    mjtNum k = spring ? m->tendon_stiffness[t] : 0, b = damper ? m->tendon_damping[t] : 0;
-
-    // spring: -k times the stretch beyond the dead band
-    if (k) {
-      mjtNum frc = -k * mj_tendonStretch(m, d, t, NULL);
-      if (frc) mju_addToScl(d->qfrc_spring, J, frc, nv);
-    }
-
-    // damper: -b dL/dt
-    if (b) mju_addToScl(d->qfrc_damper, J, -b * d->ten_velocity[t], nv);
+    mjtNum f[2];
+    mj_tendonSpringDamper(m, d, t, f, NULL);
+    if (f[0]) mju_addToScl(d->qfrc_spring, J, f[0], nv);
+    if (f[1]) mju_addToScl(d->qfrc_damper, J, f[1], nv);
   }
 }
 
@@ -331,9 +358,8 @@ void mj_passive(const mjModel* m, mjData* d) {
 
   // springs and dampers
   if (spring) jointSprings(m, d);
-  if (damper)
-    for (int i = 0; i < nv; i++) d->qfrc_damper[i] = -m->dof_damping[i] * d->qvel[i];
-  if (spring || damper) tendonSpringsDampers(m, d, spring, damper);
+  if (damper) dofDampers(m, d);
+  if (spring || damper) tendonSpringsDampers(m, d);
 
   // gravity compensation and fluid
   int gc = gravComp(m, d);

@@ -641,7 +641,9 @@ void mj_sensorAcc(const mjModel* m, mjData* d) {
 
 // ---- energy ----------------------------------------------------------------------------------
 
-// potential energy: -m g . x of every body, 0.5 k dx^2 of joint and tendon springs
+// potential energy: -m g . x of every body, integral_0^x t c(t) dt of joint and tendon springs
+// (mju_polyPotential: k x^2/2 with the polynomial's terms; x the norm of a free or ball
+// joint's offset)
 void mj_energyPos(const mjModel* m, mjData* d) {
   mjtNum e = 0;
 
@@ -654,28 +656,29 @@ void mj_energyPos(const mjModel* m, mjData* d) {
   if (!(m->opt.disableflags & mjDSBL_SPRING)) {
     for (int j = 0; j < m->njnt; j++) {
       mjtNum k = m->jnt_stiffness[j];
-      if (k == 0) continue;
+      const mjtNum* p = m->jnt_stiffnesspoly + mjNPOLY * j;
+      if (k == 0 && mju_isZero(p, mjNPOLY)) continue;
       int adr = m->jnt_qposadr[j];
       const mjtNum *q = d->qpos + adr, *q0 = m->qpos_spring + adr;
       mjtNum dif[3], quat[4];
       switch (m->jnt_type[j]) {
         case mjJNT_FREE:
           mju_sub3(dif, q, q0);
-          e += 0.5 * k * mju_dot3(dif, dif);
+          e += mju_polyPotential(k, p, mju_norm3(dif), 0);
           q += 3, q0 += 3;
           // fall through
         case mjJNT_BALL:
           mju_copy4(quat, q);
           mju_normalize4(quat);
           mju_subQuat(dif, quat, q0);
-          e += 0.5 * k * mju_dot3(dif, dif);
+          e += mju_polyPotential(k, p, mju_norm3(dif), 0);
           break;
-        default: e += 0.5 * k * (q[0] - q0[0]) * (q[0] - q0[0]); break;
+        default: e += mju_polyPotential(k, p, q[0] - q0[0], 0); break;
       }
     }
     for (int t = 0; t < m->ntendon; t++) {
       mjtNum dx = mj_tendonStretch(m, d, t, NULL);
-      e += 0.5 * m->tendon_stiffness[t] * dx * dx;
+      e += mju_polyPotential(m->tendon_stiffness[t], m->tendon_stiffnesspoly + mjNPOLY * t, dx, 0);
     }
   }
   d->energy[0] = e;

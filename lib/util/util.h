@@ -39,6 +39,7 @@ void mju_zero(mjtNum* res, int n);                                   // res = 0
 void mju_copy(mjtNum* res, const mjtNum* vec, int n);  // res = vec (memmove: may overlap)
 mjtNum mju_norm(const mjtNum* vec, int n);                           // |vec|
 mjtNum mju_normalize(mjtNum* vec, int n);  // vec /= |vec|, returns |vec|; tiny: e_0, returns it
+int mju_isZero(const mjtNum* vec, int n);                            // 1 when vec == 0
 
 // ---- 3-vectors (util_blas.c) -------------------------------------------------------------------
 mjtNum mju_dist3(const mjtNum a[3], const mjtNum b[3]);              // |a - b|
@@ -90,6 +91,19 @@ void mju_negPose(mjtNum posres[3], mjtNum quatres[4], const mjtNum pos[3],
 void mju_transformSpatial(mjtNum res[6], const mjtNum vec[6], int flg_force,
                           const mjtNum newpos[3], const mjtNum oldpos[3],
                           const mjtNum rotnew2old[9]);
+
+// ---- polynomial springs and dampers (util_blas.c) ----------------------------------------------
+// A spring or damper of linear coefficient k and higher terms p[mjNPOLY] pulls with
+// f(x) = -x c(x), c(x) = k + p0 y + p1 y^2, where y = x (springs) or |x| (odd: dampers, so
+// that f stays odd in x).
+// c(x)
+mjtNum mju_polyCoef(mjtNum k, const mjtNum p[mjNPOLY], mjtNum x, int odd);
+// the slope -df/dx = d(x c(x))/dx = k + 2 p0 y + 3 p1 y^2
+mjtNum mju_polySlope(mjtNum k, const mjtNum p[mjNPOLY], mjtNum x, int odd);
+// the slope's own slope d^2(x c(x))/dx^2 = (2 p0 + 6 p1 y) dy/dx (odd: 0 at x = 0, its kink)
+mjtNum mju_polyCurve(const mjtNum p[mjNPOLY], mjtNum x, int odd);
+// the potential integral_0^x t c(t) dt = k y^2/2 + p0 y^3/3 + p1 y^4/4
+mjtNum mju_polyPotential(mjtNum k, const mjtNum p[mjNPOLY], mjtNum x, int odd);
 
 // ---- inertia of shapes and bodies (inertia.c) --------------------------------------------------
 // the smallest mass and principal moment MuJoCo's compiler accepts (its mjEPS)

@@ -31,6 +31,13 @@ mjtNum mju_normalize(mjtNum* vec, int n) {
   return norm;
 }
 
+// 1 when every entry of vec is 0
+int mju_isZero(const mjtNum* vec, int n) {
+  for (int i = 0; i < n; i++)
+    if (vec[i] != 0) return 0;
+  return 1;
+}
+
 // ---- 3-vectors ---------------------------------------------------------------------------------
 
 // |a - b|
@@ -101,4 +108,47 @@ mjtNum mju_mulVecMatVec(const mjtNum* vec1, const mjtNum* mat, const mjtNum* vec
   mjtNum s = 0;
   for (int i = 0; i < n; i++) s += vec1[i] * mju_dot(mat + (size_t)i * n, vec2, n);
   return s;
+}
+
+// ---- polynomial springs and dampers ------------------------------------------------------------
+
+// c(x) = k + p0 y + p1 y^2, y = x or |x| (odd), summed in MuJoCo's order
+mjtNum mju_polyCoef(mjtNum k, const mjtNum p[mjNPOLY], mjtNum x, int odd) {
+  mjtNum y = odd ? fabs(x) : x, res = k, pw = 1;
+  for (int i = 0; i < mjNPOLY; i++) {
+    pw *= y;
+    res += p[i] * pw;
+  }
+  return res;
+}
+
+// d(x c(x))/dx = k + sum (i + 2) p_i y^(i+1)
+mjtNum mju_polySlope(mjtNum k, const mjtNum p[mjNPOLY], mjtNum x, int odd) {
+  mjtNum y = odd ? fabs(x) : x, res = k, pw = 1;
+  for (int i = 0; i < mjNPOLY; i++) {
+    pw *= y;
+    res += (i + 2) * p[i] * pw;
+  }
+  return res;
+}
+
+// d^2(x c(x))/dx^2 = sum (i + 2)(i + 1) p_i y^i dy/dx, dy/dx = sign(x) when odd, 0 at the
+// kink x = 0 (the mean of both sides, what centered differences see)
+mjtNum mju_polyCurve(const mjtNum p[mjNPOLY], mjtNum x, int odd) {
+  mjtNum y = odd ? fabs(x) : x, res = 0, pw = 1;
+  for (int i = 0; i < mjNPOLY; i++) {
+    res += (i + 2) * (i + 1) * p[i] * pw;
+    pw *= y;
+  }
+  return !odd ? res : x > 0 ? res : x < 0 ? -res : 0;
+}
+
+// k y^2/2 + sum p_i y^(i+3)/(i+3)
+mjtNum mju_polyPotential(mjtNum k, const mjtNum p[mjNPOLY], mjtNum x, int odd) {
+  mjtNum y = odd ? fabs(x) : x, res = 0.5 * k * (y * y), pw = y;
+  for (int i = 0; i < mjNPOLY; i++) {
+    pw *= y;
+    res += p[i] / (i + 3) * (pw * y);
+  }
+  return res;
 }

@@ -224,6 +224,18 @@ malformed light_softness 4 <<'EOF'
 EOF
 check light_softness-message has "$T/err" 'light softness must be in [0, 1]'
 
+malformed poly_too_long 4 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body>
+      <joint type="slide" stiffness="1 2 3 4"/>
+      <geom size="1" mass="1"/>
+    </body>
+  </worldbody>
+</mujoco>
+EOF
+check poly_too_long-message has "$T/err" "attribute 'stiffness'"
+
 malformed unknown_attribute 3 <<'EOF'
 <mujoco>
   <worldbody>

@@ -6,10 +6,11 @@
 #   BIN=/path/to/bin sh t/oracle/deriv/run.sh [MODEL.xml[:KEY]...]
 #
 # Models: the project's pendulum and cartpole, the ellipsoid fluid model (its keyframe:
-# t/oracle/models/fluid_ellipsoid.xml), dm_control's pendulum, cartpole, humanoid (contacts),
-# fish (fluid forces), ball_in_cup (a spatial tendon) and manipulator (capsules on boxes),
-# Menagerie's Skydio X2 (site thrusters, fluid), Unitree A1 at keyframe home and TALOS
-# at its keyframe, from ../shared/corpus when present.
+# t/oracle/models/fluid_ellipsoid.xml), the polynomial springs and dampers at rest and at
+# their keyframe (t/oracle/models/poly.xml, implicit), dm_control's pendulum, cartpole,
+# humanoid (contacts), fish (fluid forces), ball_in_cup (a spatial tendon) and manipulator
+# (capsules on boxes), Menagerie's Skydio X2 (site thrusters, fluid), Unitree A1 at keyframe
+# home and TALOS at its keyframe, from ../shared/corpus when present.
 # Builds the helper t/oracle/deriv/deriv.c against BIN/../libmj.a with CC, CFLAGS and LDLIBS
 # (make check passes its own).  Exit status: nonzero when any block is beyond the bound.
 set -eu
@@ -21,7 +22,8 @@ cd "$(dirname "$0")/../../.."
 deriv=$(helper deriv/deriv.c)
 
 if [ $# -eq 0 ]; then
-  set -- models/pendulum.xml models/cartpole.xml t/oracle/models/fluid_ellipsoid.xml:0
+  set -- models/pendulum.xml models/cartpole.xml t/oracle/models/fluid_ellipsoid.xml:0 \
+         t/oracle/models/poly.xml t/oracle/models/poly.xml:0
   c=../shared/corpus
   for f in dm_control/pendulum.xml dm_control/cartpole.xml dm_control/humanoid.xml \
            dm_control/fish.xml dm_control/ball_in_cup.xml dm_control/manipulator.xml \

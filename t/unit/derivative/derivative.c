@@ -282,6 +282,32 @@ Test(derivative, spatial_tendon_forces) {
   for (int integ = 0; integ < 4; integ++) checkAt("spatial", xml, integ, spatialInputs);
 }
 
+// polynomial springs and dampers (stiffness="k k1 k2", damping="b b1 b2") on a hinge, a slide,
+// a ball and a free joint, a fixed and a spatial tendon: the forces' slopes by q and v, and the
+// dampers' slopes that Euler's and the implicit integrators' matrices hold changing with v (and
+// with q along the spatial tendon) under every integrator
+static const char* POLY =
+    "<mujoco><option timestep='0.005'/><worldbody><site name='s0' pos='0.4 0 1.3'/>"
+    "<body pos='0 0 1'><joint name='a' axis='0 1 0' stiffness='2 -1 3' springref='0.2'"
+    " damping='0.1 0.3 0.2'/>"
+    "<inertial pos='0 0 -0.3' mass='1' diaginertia='0.02 0.02 0.01'/>"
+    "<site name='s1' pos='0 0 -0.4'/>"
+    "<body pos='0 0 -0.6'><joint name='b' type='slide' axis='1 0 0' stiffness='20 5 40'"
+    " springref='-0.1' damping='0.2 0.5 0.3'/>"
+    "<inertial pos='0 0.1 -0.2' mass='0.8' diaginertia='0.01 0.02 0.01'/>"
+    "<body pos='0 0 -0.3'><joint type='ball' stiffness='1 -0.5 2' damping='0.02 0.03 0.01'/>"
+    "<inertial pos='0.1 0 -0.1' mass='0.5' diaginertia='0.01 0.02 0.015'/></body></body></body>"
+    "<body pos='1 0 1'><joint type='free' stiffness='1 2 1' damping='0.05 0.02 0.01'/>"
+    "<inertial pos='0 0 0' mass='1' diaginertia='0.02 0.03 0.04'/></body></worldbody>"
+    "<tendon><fixed stiffness='3 2 5' damping='0.2 0.4 0.1' springlength='0.05'>"
+    "<joint joint='a' coef='1'/><joint joint='b' coef='-0.5'/></fixed>"
+    "<spatial stiffness='10 -4 20' damping='0.3 0.2 0.1' springlength='0.1'><site site='s0'/>"
+    "<site site='s1'/></spatial></tendon></mujoco>";
+
+Test(derivative, poly_springs_dampers) {
+  for (int integ = 0; integ < 4; integ++) check("poly", POLY, integ);
+}
+
 // controls and activations at their clamps: actuator 0's ctrl beyond its range (a zero
 // column), actuator 2's integrator pushed past actrange (a zero row; actearly: no force slope)
 static void clamp(const mjModel* m, mjData* d) {

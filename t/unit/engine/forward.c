@@ -351,3 +351,63 @@ Test(forward, bad_state_resets) {
   mj_deleteData(d);
   mj_deleteModel(m);
 }
+
+// polynomial springs and dampers as MuJoCo's own tests state them (engine_passive_test.cc):
+// a slide of stiffness "10 5 1" at x = 2 pulls with -(10 + 5 x + x^2) x = -48 and at x = -2
+// with 8 (the x^2 term keeps its sign); damping "2 3 4" at v = -0.5 gives
+// -(2 v + 3 v |v| + 4 v^3) = 2.25; a fixed tendon of stiffness "10 5 1" on the slide, -48
+Test(forward, poly_spring_damper) {
+  mjModel* m = load(
+      "<mujoco><worldbody><body><joint name='j' type='slide' stiffness='10 5 1' "
+      "damping='2 3 4'/><geom size='1' mass='1'/></body></worldbody><tendon>"
+      "<fixed stiffness='10 5 1' damping='0 1'><joint joint='j' coef='1'/></fixed></tendon>"
+      "</mujoco>");
+  mjData* d = mj_makeData(m);
+  m->tendon_stiffness[0] = 0, m->tendon_stiffnesspoly[0] = m->tendon_stiffnesspoly[1] = 0;
+  m->tendon_dampingpoly[0] = 0;
+  const mjtNum x[2] = {2, -2}, want[2] = {-48, 8};
+  for (int k = 0; k < 2; k++) {
+    d->qpos[0] = x[k], d->qvel[0] = -0.5;
+    mj_forward(m, d);
+    cr_assert(fabs(d->qfrc_spring[0] - want[k]) < 1e-12, "spring %g", d->qfrc_spring[0]);
+    cr_assert(fabs(d->qfrc_damper[0] - 2.25) < 1e-12, "damper %g", d->qfrc_damper[0]);
+  }
+  // the tendon alone: the joint's spring and damper off, the tendon's on
+  m->jnt_stiffness[0] = 0, m->jnt_stiffnesspoly[0] = m->jnt_stiffnesspoly[1] = 0;
+  m->dof_damping[0] = 0, m->dof_dampingpoly[0] = m->dof_dampingpoly[1] = 0;
+  m->tendon_stiffness[0] = 10, m->tendon_stiffnesspoly[0] = 5, m->tendon_stiffnesspoly[1] = 1;
+  m->tendon_dampingpoly[0] = 1;
+  d->qpos[0] = 2, d->qvel[0] = -0.5;
+  mj_forward(m, d);
+  cr_assert(fabs(d->qfrc_spring[0] + 48) < 1e-12, "tendon spring %g", d->qfrc_spring[0]);
+  cr_assert(fabs(d->qfrc_damper[0] - 0.25) < 1e-12, "tendon damper %g", d->qfrc_damper[0]);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+// the potential energy of polynomial springs is their force's integral: an undamped hinge,
+// slide and ball joint and a spatial tendon with polynomial stiffness conserve the total
+// energy under RK4
+Test(forward, poly_energy) {
+  mjModel* m = load(
+      "<mujoco><option timestep='0.0005' integrator='RK4'><flag energy='enable'/></option>"
+      "<worldbody><site name='a' pos='0.3 0 1.2'/><body pos='0 0 1'>"
+      "<joint axis='0 1 0' stiffness='2 -1 3' springref='0.2'/>"
+      "<geom type='capsule' fromto='0 0 0 0 0 -0.5' size='0.05'/><site name='b' pos='0 0 -0.4'/>"
+      "<body pos='0 0 -0.5'><joint type='slide' axis='1 0 0' stiffness='20 -5 40'/>"
+      "<geom type='box' size='0.1 0.1 0.1'/></body></body><body pos='1 0 1'>"
+      "<joint type='ball' stiffness='1 0.5 2'/><geom type='sphere' size='0.2' pos='0.2 0 0'/>"
+      "</body></worldbody><tendon><spatial stiffness='5 3 10' springlength='0.2'>"
+      "<site site='a'/><site site='b'/></spatial></tendon></mujoco>");
+  mjData* d = mj_makeData(m);
+  d->qpos[0] = 0.5, d->qpos[1] = -0.2;
+  d->qpos[2] = 0.9, d->qpos[3] = 0.3, d->qpos[4] = 0.3, d->qpos[5] = 0.1;
+  mj_forward(m, d);
+  mjtNum e0 = d->energy[0] + d->energy[1];
+  for (int k = 0; k < 2000; k++) mj_step(m, d);
+  mj_forward(m, d);
+  mjtNum e1 = d->energy[0] + d->energy[1];
+  cr_assert(fabs(e1 - e0) < 1e-6 * fabs(e0), "energy %.12g -> %.12g", e0, e1);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
