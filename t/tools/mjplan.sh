@@ -108,6 +108,14 @@ run 0 'cmp samp1.mjt sreplay.mjt'
 run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 8 --iterations 3 --planner sampling --log slog.csv --quiet -o /dev/null'
 holds "$(wc -l <slog.csv)" -eq 7
 holds "$(cut -d, -f2 slog.csv | tr '\n' ' ')" = "step 0 0 0 4 4 4 "
+# --plan-first: step 0's action from a plan started at its state (not the initial zero policy)
+run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 4 --quiet -o - | "$BIN/mjdump" -'
+holds "$(awk -F, 'NR == 2 { print ($6 == 0) }' out)" = 1
+run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 4 --plan-first --log flog.csv --quiet -o - | "$BIN/mjdump" -'
+holds "$(awk -F, 'NR == 2 { print ($6 != 0) }' out)" = 1
+holds "$(cut -d, -f2 flog.csv | tr '\n' ' ')" = "step 0 "
+run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --plan-first -o none.mjt'
+has err '^mjplan: --plan-first is for --mpc$'
 run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --seed 1 -o none.mjt'
 has err '^mjplan: --seed is for --planner sampling$'
 run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --planner sampling --deriv fd -o none.mjt'
