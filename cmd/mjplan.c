@@ -17,11 +17,13 @@
 // steps; every P steps (default 4) one planning iteration (N with --iterations N) re-plans
 // from the state at that step on a planning copy (timestep --timestep, by default the task's
 // agent_timestep; for iLQG contacts made differentiable as MuJoCo MPC does: solimp dmin 0),
-// warm-started by the previous policy shifted in time; the action of each step is the policy's at the step's state (feedback
-// included).  The iterations run after the step, so the step's action comes from the previous
-// plan (MuJoCo MPC's testspeed), or with --plan-first before its action is taken (MuJoCo MPC's
-// app, whose planner runs beside real-time physics, when it iterates faster than the physics).  The output is the executed trajectory: STEPS + 1 frames; simulation warnings of
-// the physics are counted and reported at the end, as mjstep reports them.
+// warm-started by the previous policy shifted in time; the action of each step is the
+// policy's at the step's state (feedback included).  The iterations run after the step, so
+// the step's action comes from the previous plan (MuJoCo MPC's testspeed), or with
+// --plan-first before its action is taken (MuJoCo MPC's app, whose planner runs beside
+// real-time physics, when it iterates faster than the physics).  The output is the executed
+// trajectory: STEPS + 1 frames; simulation warnings of the physics are counted and reported
+// at the end, as mjstep reports them.
 // --planner sampling plans by predictive sampling (MuJoCo MPC's sampling planner, mj.h) instead
 // of iLQG: no derivatives; its noise is seeded by --seed.
 // The task's custom numerics give the defaults: agent_horizon (0.5 s), agent_timestep,
@@ -356,8 +358,8 @@ static void mpc(long n, int P, int iters, int first, int quiet, FILE* out, FILE*
     writeFrame(out, &h, tm, x, d->ctrl, values);
     if (i == n) break;
 
-    // the plan starts from this state (saved before the step moves d); the step, and its cost
-    // from the sensors of its forward pass at this state
+    // testspeed's order: the plan starts from this state (saved before the step moves d); the
+    // step, and its cost from the sensors of its forward pass at this state
     if (!first && i % P == 0) mjp_setState(run.p, d);
     mj_step(m, d);
     mjpPoint pt = {tm, x, x + m->nq, x + m->nq + m->nv, d->ctrl, d->sensordata, d->mocap_pos};
