@@ -2,7 +2,8 @@
 // on the exact Jacobians of the step, or by predictive sampling, for a cost file (man 5 mjcost).
 //
 //   mjplan MODEL COST [--key K | --init STREAM] [--horizon SECONDS] [--timestep DT]
-//          [--iterations N] [--tol TOL] [--mpc -n STEPS [--replan P]] [--deriv analytic|fd]
+//          [--iterations N] [--tol TOL] [--mpc -n STEPS [--replan P] [--plan-first]]
+//          [--deriv analytic|fd]
 //          [--centered] [--eps E] [--planner ilqg|sampling [--seed S]] [--rollouts N]
 //          [--threads N] [--log CSV] [--costs CSV] [--attribution CSV] [--quiet] [-o OUT]
 //   mjplan --help | --version
@@ -16,9 +17,13 @@
 // steps; every P steps (default 4) one planning iteration (N with --iterations N) re-plans
 // from the state at that step on a planning copy (timestep --timestep, by default the task's
 // agent_timestep; for iLQG contacts made differentiable as MuJoCo MPC does: solimp dmin 0),
-// warm-started by the previous policy shifted in time; the action of each step is the policy's at the step's state (feedback
-// included).  The output is the executed trajectory: STEPS + 1 frames; simulation warnings of
-// the physics are counted and reported at the end, as mjstep reports them.
+// warm-started by the previous policy shifted in time; the action of each step is the
+// policy's at the step's state (feedback included).  The iterations run after the step, so
+// the step's action comes from the previous plan (MuJoCo MPC's testspeed), or with
+// --plan-first before its action is taken (MuJoCo MPC's app, whose planner runs beside
+// real-time physics, when it iterates faster than the physics).  The output is the executed
+// trajectory: STEPS + 1 frames; simulation warnings of the physics are counted and reported
+// at the end, as mjstep reports them.
 // --planner sampling plans by predictive sampling (MuJoCo MPC's sampling planner, mj.h) instead
 // of iLQG: no derivatives; its noise is seeded by --seed.
 // The task's custom numerics give the defaults: agent_horizon (0.5 s), agent_timestep,
@@ -39,7 +44,7 @@
 
 static const char usageLines[] =
   "usage: mjplan MODEL COST [--key K | --init STREAM] [--horizon SECONDS] [--timestep DT]\n"
-  "              [--iterations N] [--tol TOL] [--mpc -n STEPS [--replan P]]\n"
+  "              [--iterations N] [--tol TOL] [--mpc -n STEPS [--replan P] [--plan-first]]\n"
   "              [--deriv analytic|fd] [--centered] [--eps E]\n"
   "              [--planner ilqg|sampling [--seed S]] [--rollouts N] [--threads N]\n"
   "              [--log CSV] [--costs CSV] [--attribution CSV] [--quiet] [-o OUT]\n"
@@ -63,6 +68,9 @@ static const char helpText[] =
   "                    than TOL relative (default 1e-8)\n"
   "  --mpc             receding-horizon control for -n STEPS physics steps\n"
   "  --replan P        --mpc: one planning iteration every P physics steps (default 4)\n"
+  "  --plan-first      --mpc: plan from a re-plan step's state before its action is taken\n"
+  "                    (MuJoCo MPC's app when planning outpaces the physics); default: after\n"
+  "                    the step, the action from the previous plan (MuJoCo MPC's testspeed)\n"
   "  --deriv M         analytic: the exact Jacobians (default); fd: MuJoCo's differences\n"
   "  --centered        fd: centered differences (default: forward, as MuJoCo MPC)\n"
   "  --eps E           fd: the perturbation (default 1e-6)\n"
@@ -300,11 +308,28 @@ static void offline(int iterations, double tol, int quiet, FILE* out, FILE* log,
   }
 }
 
-// --mpc: n physics steps, re-planning every P steps from the state at that step by `iters`
-// planning iterations
-static void mpc(long n, int P, int iters, int quiet, FILE* out, FILE* log, FILE* costs,
-                FILE* attr) {
+// the planning iterations of physics step i (time tm) from the state the planner was given;
+// *it counts them all; avg is the average cost per step so far (for the progress line)
+static void plan(long i, mjtNum tm, int iters, mjtNum avg, long n, int quiet, int* it, FILE* log,
+                 FILE* attr) {
   char err[1024];
+  for (int k = 0; k < iters; k++, (*it)++) {
+    if (iterate(err, sizeof(err))) eprintf("step %ld: %s", i, err);
+    const mjpStats* s = mjp_stats(run.p);
+    if (log) logRow(log, *it, i, tm, s);
+    if (attr) attribution(attr, *it, i);
+    if (!quiet && isatty(2))
+      fprintf(stderr, "\rmjplan: step %ld/%ld  plan cost %.6g  average cost %.6g   ", i + 1, n,
+              s->cost, avg);
+  }
+}
+
+// --mpc: n physics steps, re-planning every P steps from the state at that step by `iters`
+// planning iterations: after the step (first 0: MuJoCo MPC's testspeed, the step's action from
+// the previous plan) or before its action is taken (first 1: MuJoCo MPC's app when planning
+// outpaces the physics)
+static void mpc(long n, int P, int iters, int first, int quiet, FILE* out, FILE* log,
+                FILE* costs, FILE* attr) {
   const mjModel* m = run.mp;
   mjData* d = run.d;
   mjStreamHeader h;
@@ -318,8 +343,14 @@ static void mpc(long n, int P, int iters, int quiet, FILE* out, FILE* log, FILE*
   double start = tool_seconds();
   mj_forward(m, d);
   for (long i = 0; i <= n; i++) {
-    // the action at this state; the frame
+    // plan first: this step's action comes from plans started at its own state
     mjtNum tm = d->time;
+    if (first && i < n && i % P == 0) {
+      mjp_setState(run.p, d);
+      plan(i, tm, iters, i ? total / i : 0, n, quiet, &it, log, attr);
+    }
+
+    // the action at this state; the frame
     mjp_action(run.p, d, d->ctrl);
     memcpy(x, d->qpos, sizeof(mjtNum) * m->nq);
     memcpy(x + m->nq, d->qvel, sizeof(mjtNum) * m->nv);
@@ -327,26 +358,17 @@ static void mpc(long n, int P, int iters, int quiet, FILE* out, FILE* log, FILE*
     writeFrame(out, &h, tm, x, d->ctrl, values);
     if (i == n) break;
 
-    // the plan starts from this state; the step, and its cost from the sensors of its
-    // forward pass at this state
-    if (i % P == 0) mjp_setState(run.p, d);
+    // testspeed's order: the plan starts from this state (saved before the step moves d); the
+    // step, and its cost from the sensors of its forward pass at this state
+    if (!first && i % P == 0) mjp_setState(run.p, d);
     mj_step(m, d);
     mjpPoint pt = {tm, x, x + m->nq, x + m->nq + m->nv, d->ctrl, d->sensordata, d->mocap_pos};
     mjp_residual(run.cost, m, &pt, r);
     total += mjp_costValue(run.cost, r);
     if (costs) costsRow(costs, i, tm, r, r + nr);
 
-    // the planning iterations
-    for (int k = 0; i % P == 0 && k < iters; k++) {
-      if (iterate(err, sizeof(err))) eprintf("step %ld: %s", i, err);
-      const mjpStats* s = mjp_stats(run.p);
-      if (log) logRow(log, it, i, tm, s);
-      if (attr) attribution(attr, it, i);
-      it++;
-      if (!quiet && isatty(2))
-        fprintf(stderr, "\rmjplan: step %ld/%ld  plan cost %.6g  average cost %.6g   ", i + 1, n,
-                s->cost, total / (i + 1));
-    }
+    // testspeed's order: the planning iterations after the step, for the steps to come
+    if (!first && i % P == 0) plan(i, tm, iters, total / (i + 1), n, quiet, &it, log, attr);
   }
   double wall = tool_seconds() - start;
   for (int w = 0; w < mjNWARNING; w++)
@@ -367,7 +389,7 @@ int main(int argc, char** argv) {
   const char* logfile = NULL, *costsfile = NULL, *attrfile = NULL;
   double horizon = -1, dt = -1, tol = 1e-8, eps = 1e-6;
   int iterations = -1, ismpc = 0, P = 4, fd = 0, centered = 0, rollouts = -1, threads = 1;
-  int quiet = 0, seedGiven = 0;
+  int quiet = 0, seedGiven = 0, first = 0;
   uint64_t seed = 0;
   long n = -1;
   for (int i = 1; i < argc; i++) {
@@ -384,6 +406,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(s, "--mpc")) ismpc = 1;
     else if (!strcmp(s, "-n") && more) n = (long)number(s, argv[++i], 0, 1e12);
     else if (!strcmp(s, "--replan") && more) P = (int)number(s, argv[++i], 1, 1e9);
+    else if (!strcmp(s, "--plan-first")) first = 1;
     else if (!strcmp(s, "--deriv") && more) {
       s = argv[++i];
       if (!strcmp(s, "fd")) fd = 1;
@@ -413,6 +436,7 @@ int main(int argc, char** argv) {
   if (!model || !costfile) usageError("expected MODEL and COST");
   if (key && init) usageError("--key and --init both give the initial state: choose one");
   if (ismpc != (n >= 0)) usageError(ismpc ? "--mpc needs -n STEPS" : "-n is for --mpc");
+  if (first && !ismpc) usageError("--plan-first is for --mpc");
   if ((centered || eps != 1e-6) && !fd) usageError("--centered and --eps are for --deriv fd");
   if (run.sampling && (fd || attrfile))
     usageError("--deriv and --attribution are for iLQG: predictive sampling takes no derivatives");
@@ -461,7 +485,7 @@ int main(int argc, char** argv) {
   FILE* fa = attrfile ? openOut(3, attrfile) : NULL;
   if (fl) logHeader(fl);
   if (fa) fputs("iteration,step,knot,term,max_dx,max_du\n", fa);
-  if (ismpc) mpc(n, P, iterations < 0 ? 1 : iterations, quiet, fo, fl, fc, fa);
+  if (ismpc) mpc(n, P, iterations < 0 ? 1 : iterations, first, quiet, fo, fl, fc, fa);
   else offline(iterations < 0 ? 100 : iterations, tol, quiet, fo, fl, fc, fa);
   if (fa) closeOut(3);
   if (fc) closeOut(2);

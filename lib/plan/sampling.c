@@ -72,17 +72,21 @@ static void splineValue(const mjtNum* s, const mjtNum* v, int n, int nu, int int
   }
 }
 
-// the nominal spline at the start time: its points spread evenly to the last knot, valued by
-// the previous spline (or, the first time, the policy's actions) at their times
+// the nominal spline at the start time: its points spread evenly over the horizon, valued by
+// the previous spline (or, the first time, the policy's actions) at their times; spacing
+// h = span / (n - 1), the last point at the last knot, but for zero-order holds h = span / n,
+// each point holding for one h (MuJoCo MPC's sampling planner)
 static void shiftSpline(mjPlanner* p) {
   int n = p->npoint, nu = p->nu;
   mjtNum span = (p->T - 1) * p->m->opt.timestep, *oldt = p->sold, *old = p->sold + n;
+  int gaps = p->interp == mjSPLINE_ZERO ? n : n - 1;
+  mjtNum h = gaps > 0 ? span / gaps : 0;
   mjtNum* scratch = p->scratch[0];
   // the previous spline aside
   mju_copy(old, p->svals, n * nu);
   mju_copy(oldt, p->stimes, n);
   for (int j = 0; j < n; j++) {
-    p->stimes[j] = p->time0 + (n > 1 ? span * j / (n - 1) : 0);
+    p->stimes[j] = p->time0 + h * j;
     if (p->spline) splineValue(oldt, old, n, nu, p->interp, p->stimes[j], p->svals + j * nu);
     else mjp_policyOpen(p, p->svals + j * nu, p->stimes[j], scratch);
   }

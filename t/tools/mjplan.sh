@@ -4,7 +4,8 @@
 # velocity within 0.1, controls within limits); the plan's cost recomputed from a replay of its
 # controls by mjstep (an independent evaluation); the exact and the finite-difference
 # Jacobians converging to the same cost; threads giving the same bytes; the cartpole brought
-# to its goal and held under MPC, whose output mjstep replays byte for byte; usage and errors.
+# to its goal and held under MPC, whose output mjstep replays byte for byte; the acrobot swung
+# up from hanging down and held, its stage cost recomputed by hand; usage and errors.
 #   BIN=/path/to/bin sh t/tools/mjplan.sh
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -91,6 +92,21 @@ has steps.csv '^step,time,cost,Vertical,Centered,Velocity,Control$'
 run 0 '"$BIN/mjstep" "$mpc/cartpole/task.xml" --key home --ctrl cart.mjt -n 3000 --fields time,qpos,qvel,act,ctrl -o replay.mjt'
 run 0 'cmp cart.mjt replay.mjt'
 
+# ---- MPC: the acrobot swung up from hanging down and held ------------------------------------
+# iLQG with a 4 s horizon, one iteration every step, planned before each step's action (the
+# task's 2 s horizon settles with the lower link up, tip 2 from the target): from step 1858 on
+# the tip stays within 0.1 of the target site (0, 0, 4); tip = (0, 0, 2) + (sin q0, cos q0)
+# + (sin(q0 + q1), cos(q0 + q1)) in x, z
+run 0 '"$BIN/mjplan" "$mpc/acrobot/task.xml" "$costs/acrobot.cost" --key home --mpc -n 2400 --horizon 4 --replan 1 --plan-first --threads 2 --costs acro.csv --quiet -o acro.mjt'
+run 0 '"$BIN/mjdump" acro.mjt'
+tip='function d(q0, q1) { return sqrt((2 - cos(q0) - cos(q0 + q1))^2 + (sin(q0) + sin(q0 + q1))^2) }'
+# hanging at the start (4 from the target), within 0.1 for the last 4 s
+holds "$(awk -F, "$tip"' NR == 2 { print (d($2, $3) > 3.99) }' out)" = 1
+holds "$(awk -F, "$tip"' NR > 2002 && d($2, $3) > 0.1 { bad++ } END { print bad + 0 }' out)" = 0
+# the stage cost of every step by hand: 50 * 0.5 d^2 + 0.5 |qvel|^2 + 0.05 * 0.5 ctrl^2
+# (hanging: 400), within 1e-9 of mjplan's
+holds "$(paste -d, out acro.csv | awk -F, "$tip"' NR > 1 && $7 != "" { c = 25 * d($2, $3)^2 + 0.5 * ($4^2 + $5^2) + 0.025 * $6^2; e = c - $9; if (e * e > 1e-18 * (1 + c * c)) bad++; n++ } END { print n, bad + 0 }')" = "2400 0"
+
 # ---- predictive sampling: the cartpole held near the center, upright; threads and seeds ---------
 run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 3000 --planner sampling --quiet -o samp.mjt'
 run 0 '"$BIN/mjdump" samp.mjt'
@@ -108,6 +124,14 @@ run 0 'cmp samp1.mjt sreplay.mjt'
 run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 8 --iterations 3 --planner sampling --log slog.csv --quiet -o /dev/null'
 holds "$(wc -l <slog.csv)" -eq 7
 holds "$(cut -d, -f2 slog.csv | tr '\n' ' ')" = "step 0 0 0 4 4 4 "
+# --plan-first: step 0's action from a plan started at its state (not the initial zero policy)
+run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 4 --quiet -o - | "$BIN/mjdump" -'
+holds "$(awk -F, 'NR == 2 { print ($6 == 0) }' out)" = 1
+run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 4 --plan-first --log flog.csv --quiet -o - | "$BIN/mjdump" -'
+holds "$(awk -F, 'NR == 2 { print ($6 != 0) }' out)" = 1
+holds "$(cut -d, -f2 flog.csv | tr '\n' ' ')" = "step 0 "
+run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --plan-first -o none.mjt'
+has err '^mjplan: --plan-first is for --mpc$'
 run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --seed 1 -o none.mjt'
 has err '^mjplan: --seed is for --planner sampling$'
 run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --planner sampling --deriv fd -o none.mjt'

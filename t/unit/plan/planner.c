@@ -217,6 +217,23 @@ Test(sampling, splinesReproduceLines, .init = setup, .fini = teardown) {
   }
 }
 
+// zero-order holds: the 6 points spaced by a sixth of the 100-knot horizon (MuJoCo MPC's
+// span / n), point j valued by the line at knot 100 j / 6 and held to the next: knot t has
+// point floor(6 t / 100)'s value (knots at a point's time, t = 50, skipped)
+Test(sampling, zeroHoldsSixths, .init = setup, .fini = teardown) {
+  mjPlanner* p = samplingPlanner(1, mjSPLINE_ZERO, 0, 0);
+  mjp_sample(p);
+  const mjtNum* u;
+  mjp_plan(p, NULL, NULL, &u);
+  for (int t = 0; t < 100; t++) {
+    if (t == 50) continue;
+    mjtNum j = floor(6.0 * t / 100);
+    cr_assert_float_eq(u[2 * t], -0.5 + j / 6, 1e-12, "knot %d", t);
+    cr_assert_float_eq(u[2 * t + 1], 0.2 - 0.4 * j / 6, 1e-12, "knot %d", t);
+  }
+  mjp_deletePlanner(p);
+}
+
 // at a fixed start the spline's shift is the identity, so the next nominal is the last
 // winner: its return is the winner's, and the returns never rise; one thread and two give the
 // same plan bit for bit, another seed another plan
