@@ -87,8 +87,8 @@ static void spanDepth(float* depth, int n, float l0, float l1, float l2, float d
 // w_i(p) = edge opposite vertex i give screen barycentrics l_i = w_i / area; the
 // perspective-correct weights are b_i = l_i iw_i / sum_j l_j iw_j and the depth
 // z = sum_i b_i z_i (= 1 / sum l_j iw_j in perspective)
-mjrVECTOR static void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, int cull,
-                      int wire) {
+mjrINLINE void rasterTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, int cull,
+                         int wire) {
   const mjrTri* tr = c->tri + t;
   const mjrProj *a = c->proj + tr->v[0], *b = c->proj + tr->v[1], *q = c->proj + tr->v[2];
 
@@ -212,8 +212,8 @@ static int clipVertex(mjrContext* c, const mjrPass* p, int i, int j, int color) 
 
 // clip triangle t against the near plane (Sutherland-Hodgman on one plane) and rasterize the
 // one or two triangles that remain; they are appended to the scene so that shading finds them
-static void clipTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, int cull,
-                    int wire) {
+mjrINLINE void clipTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, int cull,
+                       int wire) {
   int poly[4], n = 0;
   int v[3] = {c->tri[t].v[0], c->tri[t].v[1], c->tri[t].v[2]};
   for (int e = 0; e < 3; e++) {
@@ -238,9 +238,10 @@ static void clipTri(mjrContext* c, const mjrPass* p, int t, mjrVisBuf* vis, int 
 }
 
 // rasterize the listed items' triangles: entirely behind the near or past the far plane skipped,
-// crossing the near plane clipped
-void mjr_rasterItems(mjrContext* c, const mjrPass* p, const int* items, int nitems,
-                     mjrVisBuf* vis, int cull) {
+// crossing the near plane clipped (built for AVX2 with rasterTri inlined: a frame makes some
+// 100,000 calls, most for triangles of a few pixels, each was an indirect call to the clone)
+mjrVECTOR void mjr_rasterItems(mjrContext* c, const mjrPass* p, const int* items, int nitems,
+                               mjrVisBuf* vis, int cull) {
   int wire = c->opt.wireframe && vis->tri;
   for (int k = 0; k < nitems; k++) {
     const mjrItem* it = c->item + items[k];

@@ -127,6 +127,7 @@ typedef struct mjrSpan_ {
   const mjrItem* it;            // the item they show
   int pix[mjrSPAN];             // pixel index in the image
   int tri[mjrSPAN];             // triangle
+  int nrun, run[mjrSPAN + 1];   // runs of pixels on one triangle: run[r] to run[r + 1] - 1
   float b0[mjrSPAN], b1[mjrSPAN], b2[mjrSPAN];     // barycentrics (visibility buffer)
   float depth[mjrSPAN];         // depth (visibility buffer)
   float pos[3][mjrSPAN];        // world position
@@ -136,6 +137,7 @@ typedef struct mjrSpan_ {
   float base[3][mjrSPAN];       // pixels: the texture's color (1 without one); vertices: the
                                 // material color
   int texel[mjrSPAN];           // byte offset of the texel sampled
+  int texlevel[mjrSPAN];        // its mip level
   float col[3][mjrSPAN];        // lit color
   float lcol[mjrMAXLIGHT + 1][3][mjrSPAN];  // the lighting's parts (mjrContext's ncolor)
                                           // at vertices, or interpolated at pixels
@@ -200,6 +202,8 @@ struct mjrContext_ {
 // the per-pixel functions built twice, for the baseline (SSE2) and for AVX2 (util.h's
 // mjuVECTOR): eight floats an instruction instead of four, the same pixels either way
 #define mjrVECTOR mjuVECTOR
+// a helper of mjrVECTOR functions, inlined into them so that it runs in their AVX2 clone
+#define mjrINLINE static inline __attribute__((always_inline))
 
 // ---- render_mesh.c ----
 // append the triangles of item it (its pose and size set) to the scene; -1 when out of memory

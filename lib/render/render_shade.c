@@ -117,20 +117,47 @@ static void bilinear(const unsigned char* img, int w, int h, float x, float y, i
     out[k] = bilinearMix(img[o[0] + k], img[o[1] + k], img[o[2] + k], img[o[3] + k], ax, ay);
 }
 
-// sample a 2d texture at (u, v) in [0, 1) (the fractions of the repetitions: wrapped first so
-// that large coordinates keep their float precision): magnified (lod <= 0) bilinear in level 0,
-// minified the nearest texel of the mip level nearest to lod (a texel then covers no more
-// than a pixel, so filtering within the level adds little)
-static void sample2d(const mjrTexture* t, float u, float v, float lod, float out[3]) {
-  if (lod <= 0) {
-    bilinear(t->level[0], t->lw[0], t->lh[0], u * t->lw[0], v * t->lh[0], 1, out);
-    return;
+// the pixels i0..i1-1 of a span minified (lod > 0): the nearest texel of the mip level
+// nearest to each one's lod (a texel then covers no more than a pixel, so filtering within the
+// level adds little); levels and offsets in a vector loop, then the bytes one by one
+mjrINLINE void minifyRun(const mjrTexture* t, const float* u, const float* v, const float* lod,
+                         int i0, int i1, mjrSpan* s) {
+  const int top = t->nlevel - 1;
+  for (int i = i0; i < i1; i++) {
+    // level l's sides (halve's): max(side_0 >> l, 1)
+    int l = (int)(lod[i] + 0.5f);
+    l = l < top ? l : top;
+    int w = t->lw[0] >> l, h = t->lh[0] >> l;
+    w = w > 0 ? w : 1, h = h > 0 ? h : 1;
+    int x = (int)(u[i] * w), y = (int)(v[i] * h);
+    s->texlevel[i] = l;
+    s->texel[i] = 3 * ((y < h ? y : h - 1) * w + (x < w ? x : w - 1));
   }
-  int l = (int)(lod + 0.5f);
-  l = l < t->nlevel ? l : t->nlevel - 1;
-  int w = t->lw[l], h = t->lh[l], x = (int)(u * w), y = (int)(v * h);
-  const unsigned char* p = t->level[l] + 3 * ((y < h ? y : h - 1) * w + (x < w ? x : w - 1));
-  for (int k = 0; k < 3; k++) out[k] = p[k] * (1.0f / 255);
+  for (int i = i0; i < i1; i++) {
+    const unsigned char* q = t->level[s->texlevel[i]] + s->texel[i];
+    for (int k = 0; k < 3; k++) s->base[k][i] = q[k] * (1.0f / 255);
+  }
+}
+
+// the pixels i0..i1-1 of a span magnified (lod <= 0, the floor near the eye): bilinear in
+// level 0 (bilinear's taps and blend), the taps in a vector loop, each channel's bytes one by
+// one, its blends in a vector loop
+mjrINLINE void magnifyRun(const mjrTexture* t, const float* u, const float* v, int i0, int i1,
+                          mjrSpan* s) {
+  const int w = t->lw[0], h = t->lh[0];
+  const unsigned char* img = t->level[0];
+  int o[4][mjrSPAN], ax[mjrSPAN], ay[mjrSPAN], q[4][mjrSPAN];
+  for (int i = i0; i < i1; i++) {
+    int oi[4];
+    bilinearTaps(w, h, u[i] * w, v[i] * h, 1, oi, ax + i, ay + i);
+    o[0][i] = oi[0], o[1][i] = oi[1], o[2][i] = oi[2], o[3][i] = oi[3];
+  }
+  for (int k = 0; k < 3; k++) {
+    for (int i = i0; i < i1; i++)
+      for (int j = 0; j < 4; j++) q[j][i] = img[o[j][i] + k];
+    for (int i = i0; i < i1; i++)
+      s->base[k][i] = bilinearMix(q[0][i], q[1][i], q[2][i], q[3][i], ax[i], ay[i]);
+  }
 }
 
 // sample a cube texture in direction d (OpenGL's face selection and face coordinates; faces
@@ -157,7 +184,8 @@ static void sampleCube(const mjrTexture* t, const float d[3], float out[3]) {
 // ---- spans: surfaces ------------------------------------------------------------------------
 
 // the visibility buffer's triangle, barycentrics (b0 = 1 - b1 - b2) and depth at each pixel of
-// a span: a row's run as plain copies, the pixels of the mirror's spans one by one
+// a span (a row's run as plain copies, the pixels of the mirror's spans one by one), and the
+// span's runs of pixels on one triangle
 static void gatherSpan(const mjrVisBuf* vis, mjrSpan* s) {
   const int n = s->n, j0 = s->pix[0];
   if (s->pix[n - 1] - j0 == n - 1)
@@ -172,6 +200,13 @@ static void gatherSpan(const mjrVisBuf* vis, mjrSpan* s) {
       s->depth[i] = vis->depth[j];
     }
   for (int i = 0; i < n; i++) s->b0[i] = 1 - s->b1[i] - s->b2[i];
+  // the runs of pixels on one triangle (the humanoid's cover a few pixels each): each pixel
+  // stored as the next run's start, kept where its triangle changes (no branch to mispredict)
+  int nrun = 1;
+  s->run[0] = 0;
+  for (int i = 1; i < n; i++) s->run[nrun] = i, nrun += s->tri[i] != s->tri[i - 1];
+  s->run[nrun] = n;
+  s->nrun = nrun;
 }
 
 // the surface at each pixel of a span seen in pass p: position, normal, uv interpolated at the
@@ -181,10 +216,9 @@ mjrVECTOR static void surfaceSpan(const mjrContext* c, const mjrPass* p, mjrSpan
   _Static_assert(sizeof(mjrVertex) == 8 * sizeof(float), "a vertex is 8 floats");
   float* out[8] = {s->pos[0], s->pos[1], s->pos[2], s->nrm[0], s->nrm[1], s->nrm[2],
                    s->uv[0], s->uv[1]};
-  int n = s->n;
-  for (int i = 0; i < n;) {
-    int t = s->tri[i], e = i + 1;
-    while (e < n && s->tri[e] == t) e++;
+  const int n = s->n;
+  for (int r = 0; r < s->nrun; r++) {
+    const int i = s->run[r], e = s->run[r + 1], t = s->tri[i];
     // attribute a = b0 a0 + b1 a1 + b2 a2 for pos, nrm, uv (a vertex's 8 floats)
     float a[3][8];
     for (int k = 0; k < 3; k++) memcpy(a[k], c->vert + c->tri[t].v[k], sizeof(a[k]));
@@ -193,7 +227,6 @@ mjrVECTOR static void surfaceSpan(const mjrContext* c, const mjrPass* p, mjrSpan
       float* o = out[k];
       for (int j = i; j < e; j++) o[j] = s->b0[j] * a0 + s->b1[j] * a1 + s->b2[j] * a2;
     }
-    i = e;
   }
 
   // unit normals and view directions (orthographic: the reversed axis), n.v >= 0
@@ -265,50 +298,14 @@ mjrVECTOR static void baseSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s
       lod[i] = texels > 1 ? l2 : 0;
     }
 
-  // the whole span minified to one mip level (the usual case on a textured floor): the
-  // nearest texels' offsets in a vector loop, then their bytes (as sample2d does)
-  int l = (int)(lod[0] + 0.5f), one = 1;
-  for (int i = 0; i < n; i++) one &= (lod[i] > 0) & ((int)(lod[i] + 0.5f) == l);
-  if (one) {
-    l = l < t->nlevel ? l : t->nlevel - 1;
-    const int w = t->lw[l], h = t->lh[l];
-    const unsigned char* img = t->level[l];
-    for (int i = 0; i < n; i++) {
-      int x = (int)(u[i] * w), y = (int)(v[i] * h);
-      s->texel[i] = 3 * ((y < h ? y : h - 1) * w + (x < w ? x : w - 1));
-    }
-    for (int i = 0; i < n; i++) {
-      const unsigned char* q = img + s->texel[i];
-      for (int k = 0; k < 3; k++) s->base[k][i] = q[k] * (1.0f / 255);
-    }
-    return;
-  }
-
-  // the whole span magnified (the floor near the eye): bilinear in level 0 (as sample2d), the
-  // taps in a vector loop, each channel's bytes one by one, its blends in a vector loop
-  int mag = 1;
-  for (int i = 0; i < n; i++) mag &= lod[i] <= 0;
-  if (mag) {
-    const int w = t->lw[0], h = t->lh[0];
-    const unsigned char* img = t->level[0];
-    int o[4][mjrSPAN], ax[mjrSPAN], ay[mjrSPAN], q[4][mjrSPAN];
-    for (int i = 0; i < n; i++) {
-      int oi[4];
-      bilinearTaps(w, h, u[i] * w, v[i] * h, 1, oi, ax + i, ay + i);
-      o[0][i] = oi[0], o[1][i] = oi[1], o[2][i] = oi[2], o[3][i] = oi[3];
-    }
-    for (int k = 0; k < 3; k++) {
-      for (int i = 0; i < n; i++)
-        for (int j = 0; j < 4; j++) q[j][i] = img[o[j][i] + k];
-      for (int i = 0; i < n; i++)
-        s->base[k][i] = bilinearMix(q[0][i], q[1][i], q[2][i], q[3][i], ax[i], ay[i]);
-    }
-    return;
-  }
-  for (int i = 0; i < n; i++) {
-    float tc[3];
-    sample2d(t, u[i], v[i], lod[i], tc);
-    for (int k = 0; k < 3; k++) s->base[k][i] = tc[k];
+  // runs of minified and of magnified pixels (a span is one run but where the floor's
+  // footprint crosses a texel a pixel)
+  for (int i = 0; i < n;) {
+    int mag = lod[i] <= 0, e = i + 1;
+    while (e < n && (lod[e] <= 0) == mag) e++;
+    if (mag) magnifyRun(t, u, v, i, e, s);
+    else minifyRun(t, u, v, lod, i, e, s);
+    i = e;
   }
 }
 
@@ -491,9 +488,8 @@ void mjr_lightVertices(mjrContext* c, const mjrPass* p) {
 mjrVECTOR static void colorSpan(const mjrContext* c, const mjrPass* p, mjrSpan* s) {
   const int nc = 3 * c->ncolor, off = p->mirror ? nc : 0, n = s->n;
   const int nparts = p->mirror ? 1 : 1 + c->nshadow;
-  for (int i = 0; i < n;) {
-    int t = s->tri[i], e = i + 1;
-    while (e < n && s->tri[e] == t) e++;
+  for (int r = 0; r < s->nrun; r++) {
+    const int i = s->run[r], e = s->run[r + 1], t = s->tri[i];
     const float* a[3];
     for (int v = 0; v < 3; v++) a[v] = c->vcol + (size_t)2 * nc * c->tri[t].v[v] + off;
     for (int j = 0; j < nparts; j++)
@@ -502,7 +498,6 @@ mjrVECTOR static void colorSpan(const mjrContext* c, const mjrPass* p, mjrSpan* 
         float* o = s->lcol[j][k];
         for (int q = i; q < e; q++) o[q] = s->b0[q] * a0 + s->b1[q] * a1 + s->b2[q] * a2;
       }
-    i = e;
   }
   for (int j = 1; j < nparts; j++) {
     for (int i = 0; i < n; i++) s->ndl[i] = 1;
