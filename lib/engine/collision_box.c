@@ -270,427 +270,287 @@ int mjc_CapsuleBox(const mjModel* m, const mjData* d, mjContact* con, int g1, in
 }
 
 // ---- box-box ----------------------------------------------------------------------------------
-// MuJoCo's box-box collider as its behaviour is documented and observed (MuJoCo 3.5.1): the
-// separating axes in box 1's frame; a face axis takes the contacts from the other box's corner
-// lowest under the reference face and its edges that run nearly parallel to the face; an edge
-// axis clips box 2's face through the nearest edge against box 1's face most aligned with the
-// normal; then contacts outside one box and not inside the other are dropped, and of two at the
-// same point the first.  Reference-face coordinates: origin at the face center, z its outward
-// normal.
+// MuJoCo's box-box collider as of 3.12 (a separating-axis test, then face clipping or one
+// edge-edge contact), by its documented behaviour.  In box 1's frame (rot = R1'R2, box 2's axes
+// by column; p21 = R1'(c2 - c1), p12 = R2'(c1 - c2)) the 15 axes are tried in the order box 1's
+// faces, box 2's faces, edge pairs (i, j) = a_i x b_j; each separation is its center offset
+// minus both support radii, and any above margin + 1e-13 sum(sizes) means no contact.  The
+// largest separation wins (the first of equals; an edge only when its separation less 1e-6 of
+// its magnitude still beats it and the best face's).  An edge winner within about 8 degrees
+// (|n'face| > 0.99) of the best face and not 5% deeper than it gives way to that face.
 
-// the frame of face f of a box (0-2 the +x, +y, +z faces, 3-5 the - faces): reference
-// coordinate k is faceSign[f][k] times box coordinate facePerm[f][k]
-static const int facePerm[6][3] = {{2, 1, 0}, {0, 2, 1}, {0, 1, 2},
-                                   {2, 1, 0}, {0, 2, 1}, {0, 1, 2}};
-static const mjtNum faceSign[6][3] = {{-1, 1, 1}, {1, -1, 1}, {1, 1, 1},
-                                      {1, 1, -1}, {1, 1, -1}, {-1, 1, -1}};
+// separation slack per unit of summed half-sizes, the sin^2 under which an edge pair counts as
+// parallel, the axis component under which a support corner is ambiguous, the squared relative
+// radius under which two clipped vertices are one, the edge axes' bias against faces
+#define BOX_SEPEPS 1e-13
+#define BOX_PAREPS 1e-16
+#define BOX_SGNEPS 1e-9
+#define BOX_DUPEPS 1e-14
+#define BOX_EDGEBIAS 1e-6
 
-// a pair of boxes and its least separating axis
-typedef struct {
-  const mjtNum *pos1, *mat1, *size1, *pos2, *mat2, *size2;
-  mjtNum margin;
-  mjtNum rot[3][3];         // rot[i][j] = a_i' b_j: box 2's axes in box 1's frame, by column
-  mjtNum pos21[3], pos12[3];  // c2 - c1 in box 1's frame, c1 - c2 in box 2's frame
-  mjtNum pen;               // the least penetration
-  int face;                 // 0-5: that face of box 1, 6-11: face (face - 6) of box 2, -1: edge
-  int e1, e2;               // edge axis: box 1's axis e1 cross box 2's axis e2
-  mjtNum axis[3];           // its unit direction in box 1's frame
-  int flip;                 // the normal is -axis (box 2 lies on the - side)
-  int near1, near2;         // bits k: box 1's (box 2's) nearest edge lies at + along axis k
-} BoxPair;
+// the most vertices of the incident face clipped by the four sides of the reference face
+#define BOX_MAXVERT 12
 
-// the separating axes, face axes interleaved (box 1's i, box 2's i), then the 9 edge cross
-// products a_i x b_j, each with penetration e1 + e2 - |(c2 - c1)'L|; keeps the least (an edge
-// only when smaller by a relative 1e-12); returns 0 when an axis separates by more than margin
-static int boxAxes(BoxPair* b) {
-  b->pen = b->margin;
-  for (int i = 0; i < 3; i++) b->pen += 3 * b->size1[i] + 3 * b->size2[i];
-  b->face = -1;
-  for (int i = 0; i < 3; i++) {
-    mjtNum e2 = 0, e1 = 0;
-    for (int j = 0; j < 3; j++) e2 += fabs(b->rot[i][j]) * b->size2[j];
-    for (int j = 0; j < 3; j++) e1 += fabs(b->rot[j][i]) * b->size1[j];
-    mjtNum c1 = -fabs(b->pos21[i]) + b->size1[i] + e2;
-    mjtNum c2 = -fabs(b->pos12[i]) + b->size2[i] + e1;
-    if (c1 < -b->margin || c2 < -b->margin) return 0;
-    if (c1 < b->pen) {
-      b->pen = c1;
-      b->face = i + 3 * (b->pos21[i] < 0);
-    }
-    if (c2 < b->pen) {
-      b->pen = c2;
-      b->face = 6 + i + 3 * (b->pos12[i] < 0);
-    }
-  }
-  for (int i = 0; i < 3; i++) {
-    for (int j = 0; j < 3; j++) {
-      // L = e_i x b_j in box 1's frame, b_j = column j of rot
-      mjtNum L[3] = {0, 0, 0};
-      int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
-      L[i1] = -b->rot[i2][j];
-      L[i2] = b->rot[i1][j];
-      mjtNum len = mju_normalize3(L);
-      if (len < mjMINVAL) continue;
-      mjtNum proj = mju_dot3(b->pos21, L), pen = 0;
+// x clamped to [-h, h]
+static mjtNum clampSym(mjtNum x, mjtNum h) { return x < -h ? -h : x > h ? h : x; }
+
+// the unit axis e_i x b_j in box 1's frame: (axis_i1, axis_i2) = (-rot[i2][j], rot[i1][j]),
+// axis_i = 0, with i1, i2 the axes after i cyclically
+static void edgeAxis(mjtNum axis[3], const mjtNum rot[9], int i, int j) {
+  int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+  axis[i] = 0;
+  axis[i1] = -rot[3 * i2 + j];
+  axis[i2] = rot[3 * i1 + j];
+  mju_normalize3(axis);
+}
+
+// the separating-axis test: 0 when separated, else the winning axis code (0-2: box 1's face
+// axis, 3-5: box 2's, 6 + 3i + j: edge pair (i, j)) after the face substitution
+static int boxAxis(const mjtNum rot[9], const mjtNum p21[3], const mjtNum p12[3],
+                   const mjtNum s1[3], const mjtNum s2[3], mjtNum septol, int* code) {
+  mjtNum best = -INFINITY;
+  *code = -1;
+
+  // face axes: |p_i| - s_i - sum_k |a_i'b_k| s_k (box 1's), then box 2's likewise
+  for (int b = 0; b < 2; b++)
+    for (int i = 0; i < 3; i++) {
+      mjtNum r = 0;
       for (int k = 0; k < 3; k++)
-        if (k != i) pen += b->size1[k] * fabs(L[k]);
-      // |L'b_k| = |a_i'(b_j x b_k)| / len = |rot[i][third]| / len
-      for (int k = 0; k < 3; k++)
-        if (k != j) pen += b->size2[k] * fabs(b->rot[i][3 - k - j]) / len;
-      pen -= fabs(proj);
-      if (pen < -b->margin) return 0;
-      if (pen < b->pen * (1 - 1e-12)) {
-        b->pen = pen;
-        b->face = -1;
-        b->e1 = i;
-        b->e2 = j;
-        mju_copy3(b->axis, L);
-        b->flip = proj < 0;
-        // box 1's nearest edge: + along k where the normal points +; box 2's: + along k where
-        // the normal points - (b_k'L = +-rot[i][third], + when k follows j cyclically)
-        b->near1 = b->near2 = 0;
-        for (int k = 0; k < 3; k++) {
-          if (k != i && ((L[k] > 0) ^ b->flip)) b->near1 |= 1 << k;
-          if (k != j && ((b->rot[i][3 - k - j] > 0) ^ b->flip ^ ((k - j + 3) % 3 == 1)))
-            b->near2 |= 1 << k;
-        }
+        r += fabs(b ? rot[3 * k + i] : rot[3 * i + k]) * (b ? s1[k] : s2[k]);
+      mjtNum sep = fabs(b ? p12[i] : p21[i]) - (b ? s2[i] : s1[i]) - r;
+      if (sep > septol) return 0;
+      if (sep > best) {
+        best = sep;
+        *code = 3 * b + i;
       }
     }
+  mjtNum bestFace = best;
+  int codeFace = *code;
+
+  // edge axes: L = e_i x b_j, unit, unless sin^2 < BOX_PAREPS; radius 1 over the two axes
+  // other than i, radius 2 over L in box 2's frame (its j component 0)
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      mjtNum l1 = -rot[3 * i2 + j], l2 = rot[3 * i1 + j], n2 = l1 * l1 + l2 * l2;
+      if (n2 < BOX_PAREPS) continue;
+      mjtNum inv = 1 / sqrt(n2);
+      l1 *= inv;
+      l2 *= inv;
+      mjtNum r1 = s1[i1] * fabs(l1) + s1[i2] * fabs(l2);
+      mjtNum b1 = l1 * rot[3 * i1 + j1] + l2 * rot[3 * i2 + j1];
+      mjtNum b2 = l1 * rot[3 * i1 + j2] + l2 * rot[3 * i2 + j2];
+      mjtNum r2 = s2[j1] * fabs(b1) + s2[j2] * fabs(b2);
+      mjtNum sep = fabs(l1 * p21[i1] + l2 * p21[i2]) - r1 - r2;
+      if (sep > septol) return 0;
+      if (sep - BOX_EDGEBIAS * fabs(sep) > best && sep > bestFace) {
+        best = sep;
+        *code = 6 + 3 * i + j;
+      }
+    }
+
+  // an edge nearly along the best face's normal and not 5% deeper: the face
+  if (*code >= 6) {
+    mjtNum axis[3], dot;
+    edgeAxis(axis, rot, (*code - 6) / 3, (*code - 6) % 3);
+    if (codeFace < 3) dot = fabs(axis[codeFace]);
+    else {
+      int f = codeFace - 3;
+      dot = fabs(axis[0] * rot[f] + axis[1] * rot[3 + f] + axis[2] * rot[6 + f]);
+    }
+    if (dot > 0.99 && best < bestFace + 0.05 * fabs(bestFace) + mjMINVAL) *code = codeFace;
   }
   return 1;
 }
 
-// res = v in face f's frame (v in the face's box's frame)
-static void toFace(mjtNum res[3], const mjtNum v[3], int f) {
-  for (int k = 0; k < 3; k++) res[k] = v[facePerm[f][k]] * faceSign[f][k];
-}
+// edge pair (i, j): the axis L (box 1's frame) turned toward box 2; the edge of box 1 along e_i
+// through its corner of support along +L and box 2's along b_j through its corner of support
+// along -L (a corner component with |L_k| < BOX_SGNEPS tried both ways, at most one per box,
+// the pair of nearest witnesses kept, the first of equals); the witnesses are the segments'
+// closest points (s on edge 1 from d1'e, d2'e with b = d1'd2, clamped to the edges, t
+// re-solved as b s - d2'e and clamped, s again as d1'e + b t); one contact at their midpoint,
+// depth (w2 - w1)'L, none when above septol
+static int boxEdge(mjContact* con, const mjtNum rot[9], const mjtNum p21[3], const mjtNum s1[3],
+                   const mjtNum s2[3], const mjtNum pos1[3], const mjtNum mat1[9], int i, int j,
+                   mjtNum septol) {
+  int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+  mjtNum axis[3], a2[3], d2[3] = {rot[j], rot[3 + j], rot[6 + j]};
+  edgeAxis(axis, rot, i, j);
+  if (mju_dot3(axis, p21) < 0) mju_scl3(axis, axis, -1);
+  for (int k = 0; k < 3; k++)
+    a2[k] = axis[0] * rot[k] + axis[1] * rot[3 + k] + axis[2] * rot[6 + k];
+  int amb1 = fabs(axis[i1]) < BOX_SGNEPS ? i1 : fabs(axis[i2]) < BOX_SGNEPS ? i2 : -1;
+  int amb2 = fabs(a2[j1]) < BOX_SGNEPS ? j1 : fabs(a2[j2]) < BOX_SGNEPS ? j2 : -1;
+  mjtNum b = d2[i], denom = 1 - b * b, best = INFINITY, w1[3] = {0}, w2[3] = {0};
+  for (int v1 = 0; v1 < (amb1 >= 0 ? 2 : 1); v1++)
+    for (int v2 = 0; v2 < (amb2 >= 0 ? 2 : 1); v2++) {
+      // the edges' centers c1 and c2 (box 1's frame)
+      mjtNum c1[3], cc[3], c2[3], e[3], p1[3], p2[3], gap[3];
+      c1[i] = 0;
+      c1[i1] = axis[i1] >= 0 ? s1[i1] : -s1[i1];
+      c1[i2] = axis[i2] >= 0 ? s1[i2] : -s1[i2];
+      if (v1) c1[amb1] = -c1[amb1];
+      cc[j] = 0;
+      cc[j1] = a2[j1] >= 0 ? -s2[j1] : s2[j1];
+      cc[j2] = a2[j2] >= 0 ? -s2[j2] : s2[j2];
+      if (v2) cc[amb2] = -cc[amb2];
+      mju_mulMatVec3(c2, rot, cc);
+      mju_addTo3(c2, p21);
 
-// where the segment start + t dir, t in [0, 1], crosses the side x_q = l of the rectangle
-// |x_0| <= h[0], |x_1| <= h[1] (|dir_q| > mjMINVAL): returns 1 with t and the other coordinate o
-static int sideCross(const mjtNum start[3], const mjtNum dir[3], int q, mjtNum l,
-                     const mjtNum h[3], mjtNum* t, mjtNum* o) {
-  *t = (l - start[q]) * (1 / dir[q]);
-  if (*t < 0 || *t > 1) return 0;
-  *o = start[1 - q] + dir[1 - q] * *t;
-  return fabs(*o) <= h[1 - q];
-}
-
-// the sides of the parallelogram p0 + u e1 + v e2 as (start, direction): p0 e1, p0 e2,
-// p0+e1 e2, p0+e2 e1 (only the first with one edge); returns their count
-static int parallelogram(const mjtNum p0[3], const mjtNum e1[3], const mjtNum e2[3], int nedge,
-                         mjtNum start[4][3], mjtNum dir[4][3]) {
-  if (nedge < 1) return 0;
-  mju_copy3(start[0], p0);
-  mju_copy3(dir[0], e1);
-  if (nedge < 2) return 1;
-  mju_copy3(start[1], p0);
-  mju_copy3(dir[1], e2);
-  mju_add3(start[2], p0, e1);
-  mju_copy3(dir[2], e2);
-  mju_add3(start[3], p0, e2);
-  mju_copy3(dir[3], e1);
-  return 4;
-}
-
-// the corner k of the face rectangle, half-sizes h, in the order (-,-), (-,+), (+,-), (+,+)
-static void faceCorner(mjtNum c[2], const mjtNum h[3], int k) {
-  c[0] = k / 2 ? h[0] : -h[0];
-  c[1] = k % 2 ? h[1] : -h[1];
-}
-
-// (u, v) with c - p0 = u e1 + v e2 in x, y, given det = e1_x e2_y - e2_x e1_y
-static void planeCoords(const mjtNum c[2], const mjtNum p0[3], const mjtNum e1[3],
-                        const mjtNum e2[3], mjtNum det, mjtNum* u, mjtNum* v) {
-  mjtNum x = c[0] - p0[0], y = c[1] - p0[1];
-  *u = (x * e2[1] - y * e2[0]) * (1 / det);
-  *v = (y * e1[0] - x * e1[1]) * (1 / det);
-}
-
-// a face axis: box I's corner lowest along z (p0), its edges from p0 whose |z| component is
-// below 1/2 (at most two) and the parallelogram they span; the contacts are the crossings of
-// its sides with the face's sides, the face corners strictly inside it, its other corners
-// strictly inside the face, and p0, each where z <= margin, at (x, y, z/2) with depth z.
-// rel: box I's axes in the face frame by column; p: its center there; s: its half-sizes
-static int faceContacts(const mjtNum rel[3][3], const mjtNum p[3], const mjtNum s[3],
-                        const mjtNum h[3], mjtNum margin, mjtNum pt[][3], mjtNum* depth) {
-  // the lowest corner and the flat edges from it
-  mjtNum e[3][3] = {{0}}, p0[3];
-  int low = 0, nedge = 0, n = 0;
-  for (int c = 0; c < 3; c++)
-    if (rel[2][c] < 0) low |= 1 << c;
-  mju_copy3(p0, p);
-  for (int c = 0; c < 3; c++) {
-    mjtNum ax[3] = {rel[0][c], rel[1][c], rel[2][c]};
-    mju_addToScl3(p0, ax, s[c] * (low & 1 << c ? 1 : -1));
-  }
-  for (int c = 0; c < 3; c++) {
-    mjtNum ax[3] = {rel[0][c], rel[1][c], rel[2][c]};
-    if (fabs(ax[2]) < 0.5) mju_scl3(e[nedge++], ax, s[c] * (low & 1 << c ? -2 : 2));
-  }
-
-  // side crossings
-  mjtNum start[4][3], dir[4][3], t, o;
-  int nside = parallelogram(p0, e[0], e[1], nedge, start, dir);
-  for (int i = 0; i < nside; i++)
-    for (int q = 0; q < 2; q++) {
-      if (fabs(dir[i][q]) <= mjMINVAL) continue;
-      for (int sg = -1; sg <= 1; sg += 2)
-        if (sideCross(start[i], dir[i], q, sg * h[q], h, &t, &o)) {
-          mju_copy3(pt[n], start[i]);
-          mju_addToScl3(pt[n++], dir[i], t);
-        }
+      // the closest points p1 = c1 + s e_i, p2 = c2 + t d2
+      mju_sub3(e, c2, c1);
+      mjtNum d1e = e[i], d2e = mju_dot3(d2, e);
+      mjtNum s = denom < mjMINVAL ? 0 : (d1e - b * d2e) / denom;
+      s = clampSym(s, s1[i]);
+      mjtNum t = clampSym(b * s - d2e, s2[j]);
+      s = clampSym(d1e + b * t, s1[i]);
+      mju_copy3(p1, c1);
+      p1[i] += s;
+      mju_copy3(p2, c2);
+      mju_addToScl3(p2, d2, t);
+      mju_sub3(gap, p2, p1);
+      if (mju_dot3(gap, gap) < best) {
+        best = mju_dot3(gap, gap);
+        mju_copy3(w1, p1);
+        mju_copy3(w2, p2);
+      }
     }
 
-  // face corners inside the parallelogram, at its height there
-  if (nedge == 2) {
-    mjtNum det = e[0][0] * e[1][1] - e[1][0] * e[0][1];
-    for (int k = 0; k < 4; k++) {
-      mjtNum c[2], u, v;
-      faceCorner(c, h, k);
-      planeCoords(c, p0, e[0], e[1], det, &u, &v);
-      if (u <= 0 || v <= 0 || u >= 1 || v >= 1) continue;
-      pt[n][0] = c[0];
-      pt[n][1] = c[1];
-      pt[n++][2] = p0[2] + u * e[0][2] + v * e[1][2];
-    }
-  }
+  // depth along the axis; the contact at the witnesses' midpoint
+  mjtNum gap[3], mid[3];
+  mju_sub3(gap, w2, w1);
+  mjtNum dist = mju_dot3(gap, axis);
+  if (dist > septol) return 0;
+  for (int k = 0; k < 3; k++) mid[k] = 0.5 * (w1[k] + w2[k]);
+  con->dist = dist;
+  mju_mulMatVec3(con->pos, mat1, mid);
+  mju_addTo3(con->pos, pos1);
+  mju_mulMatVec3(con->frame, mat1, axis);
+  mju_zero3(con->frame + 3);
+  return 1;
+}
 
-  // p0 always, the parallelogram's other corners strictly inside the face
-  for (int k = 0; k < 1 << nedge; k++) {
-    mjtNum c[3];
-    mju_copy3(c, p0);
-    if (k & 1) mju_addTo3(c, e[0]);
-    if (k & 2) mju_addTo3(c, e[1]);
-    if (k && (c[0] <= -h[0] || c[0] >= h[0] || c[1] <= -h[1] || c[1] >= h[1])) continue;
-    mju_copy3(pt[n++], c);
+// Sutherland-Hodgman: the polygon in (n vertices) cut by the half-plane sg x_q <= l into out;
+// a vertex is kept when sg x_q - l <= 0, a crossing added where an edge changes sign strictly
+// (p + t (q - p), t = dp / (dp - dq), z interpolated likewise), at most BOX_MAXVERT; returns
+// the count, and leaves *in as it is (returning n) when no vertex is outside
+static int clipSide(mjtNum (**in)[3], mjtNum (**out)[3], int n, int q, mjtNum sg, mjtNum l) {
+  mjtNum d[BOX_MAXVERT];
+  int inside = 1;
+  for (int k = 0; k < n; k++) {
+    d[k] = sg * (*in)[k][q] - l;
+    if (d[k] > 0) inside = 0;
   }
-
-  // those within the margin
+  if (inside) return n;
+  mjtNum (*src)[3] = *in, (*dst)[3] = *out;
   int m = 0;
-  for (int i = 0; i < n; i++) {
-    if (pt[i][2] > margin) continue;
-    mju_copy3(pt[m], pt[i]);
-    depth[m] = pt[m][2];
-    pt[m++][2] *= 0.5;
+  for (int k = 0; k < n; k++) {
+    int k1 = k + 1 == n ? 0 : k + 1;
+    if (d[k] <= 0 && m < BOX_MAXVERT) mju_copy3(dst[m++], src[k]);
+    if (((d[k] < 0 && d[k1] > 0) || (d[k] > 0 && d[k1] < 0)) && m < BOX_MAXVERT) {
+      mjtNum t = d[k] / (d[k] - d[k1]);
+      for (int c = 0; c < 3; c++) dst[m][c] = src[k][c] + t * (src[k1][c] - src[k][c]);
+      m++;
+    }
   }
+  *in = dst;
+  *out = src;
   return m;
 }
 
-// an edge axis: box 2's face through its nearest edge and the edge next to it across box 2's
-// axis most aligned with box 1's edge (corners P0, P1 along +-b_e2, then P2, P3), projected
-// along the axis n onto box 1's face; contacts at the midpoint of each point and its
-// projection, depth along n: the crossings of the projected sides with the face's sides
-// (nside of them); the face corners under the projected face (with no crossing: under either
-// strip u in [0, 1] or v in [0, 1], clamped onto the face), depth the distance to that point;
-// the projected corners inside the face (with no crossing: all when no face corner either,
-// else those inside one strip), depth the distance to the face rectangle.  As in MuJoCo
-// 3.5.1, the determinant of the corner test is replaced by the squared distance of the first
-// corner that passes it, so the later corners are tested with (u, v) scaled by det/dist^2.
-// rel: box 2's axes in the face frame by column; p: its center there; nrm: the axis there
-static int edgeContacts(const BoxPair* b, const mjtNum rel[3][3], const mjtNum p[3],
-                        const mjtNum nrm[3], const mjtNum h[3], mjtNum pt[][3],
-                        mjtNum* depth) {
-  // box 2's axes other than e2: a1 the one more aligned with box 1's edge (the first of equals
-  // in the order (1, 2), (0, 2), (1, 0))
-  int e1 = b->e1, e2 = b->e2, a1 = e2 == 1 ? 0 : 1, a2 = 3 - e2 - a1;
-  if (fabs(b->rot[e1][a1]) < fabs(b->rot[e1][a2])) {
-    a1 = a2;
-    a2 = 3 - e2 - a1;
+// face axis a of the reference box (box 1 when ref1): the incident box's face most opposed to
+// it (its axis with the largest |component| along a, the first of equals), as 4 corners
+// (+u+v, -u+v, -u-v, +u-v) in (x, y, z) = reference axes (a+1, a+2) and the height above the
+// reference face, clipped by the face's four sides (+x, -x, +y, -y); each vertex at most margin
+// high, and not within sqrt(BOX_DUPEPS) of the face's half-diagonal of an earlier one in (x, y),
+// is a contact of depth z at (x, y) and half its height, normal from box 1 to box 2
+static int boxFace(mjContact* con, const mjtNum rot[9], const mjtNum p21[3],
+                   const mjtNum p12[3], const mjtNum s1[3], const mjtNum s2[3],
+                   const mjtNum pos1[3], const mjtNum mat1[9], const mjtNum pos2[3],
+                   const mjtNum mat2[9], int code, mjtNum margin) {
+  int ref1 = code < 3, a = code % 3, ax = (a + 1) % 3, ay = (a + 2) % 3;
+  const mjtNum *sref = ref1 ? s1 : s2, *sinc = ref1 ? s2 : s1, *pinc = ref1 ? p21 : p12;
+  const mjtNum *posref = ref1 ? pos1 : pos2, *matref = ref1 ? mat1 : mat2;
+
+  // the incident box's axes in the reference frame (inc[3 r + c]: component r of axis c)
+  mjtNum inc[9];
+  if (ref1) mju_copy(inc, rot, 9);
+  else mju_transpose(inc, rot, 3, 3);
+  mjtNum sgn = pinc[a] >= 0 ? 1 : -1;
+  int bf = 0;
+  for (int k = 1; k < 3; k++)
+    if (fabs(inc[3 * a + k]) > fabs(inc[3 * a + bf])) bf = k;
+  mjtNum tf = sgn * inc[3 * a + bf] > 0 ? -1 : 1;
+  int bu = (bf + 1) % 3, bv = (bf + 2) % 3;
+
+  // the incident face's center and half edges in (x, y, z)
+  mjtNum ctr[3], du[3], dv[3], poly[2][BOX_MAXVERT][3];
+  for (int r = 0; r < 3; r++) {
+    int c = r == 0 ? ax : r == 1 ? ay : a;
+    ctr[r] = pinc[c] + tf * sinc[bf] * inc[3 * c + bf];
+    du[r] = sinc[bu] * inc[3 * c + bu];
+    dv[r] = sinc[bv] * inc[3 * c + bv];
   }
-  const mjtNum* s = b->size2;
-  mjtNum ax[3][3];
-  for (int c = 0; c < 3; c++)
-    for (int k = 0; k < 3; k++) ax[c][k] = rel[k][c];
-  mjtNum sg1 = b->near2 & 1 << a1 ? 1 : -1, sg2 = b->near2 & 1 << a2 ? 1 : -1;
+  ctr[2] = sgn * ctr[2] - sref[a];
+  du[2] *= sgn;
+  dv[2] *= sgn;
+  static const mjtNum su[4] = {1, -1, -1, 1}, sv[4] = {1, 1, -1, -1};
+  for (int k = 0; k < 4; k++)
+    for (int r = 0; r < 3; r++) poly[0][k][r] = ctr[r] + su[k] * du[r] + sv[k] * dv[r];
 
-  // the four corners (pu, unprojected) and their projections along nrm onto z = 0
-  mjtNum pu[4][3], pp[4][3];
-  for (int k = 0; k < 4; k++) {
-    mju_copy3(pu[k], p);
-    mju_addToScl3(pu[k], ax[a1], s[a1] * (k < 2 ? sg1 : -sg1));
-    mju_addToScl3(pu[k], ax[a2], s[a2] * sg2);
-    mju_addToScl3(pu[k], ax[e2], k % 2 ? -s[e2] : s[e2]);
-  }
-  if (fabs(nrm[2]) < mjMINVAL) return 0;
-  mjtNum innorm = (1 / nrm[2]) * (b->flip ? -1 : 1), margin = b->margin;
-  for (int k = 0; k < 4; k++) {
-    mju_copy3(pp[k], pu[k]);
-    mju_addToScl3(pp[k], nrm, -pu[k][2] * (1 / nrm[2]));
-  }
+  // clipped by the reference face's sides
+  mjtNum (*cur)[3] = poly[0], (*spare)[3] = poly[1];
+  int n = 4;
+  n = clipSide(&cur, &spare, n, 0, 1, sref[ax]);
+  n = clipSide(&cur, &spare, n, 0, -1, sref[ax]);
+  n = clipSide(&cur, &spare, n, 1, 1, sref[ay]);
+  n = clipSide(&cur, &spare, n, 1, -1, sref[ay]);
 
-  // sides of the projected face (start, dir) and of the face itself (ustart, udir)
-  mjtNum d1[3], d2[3], u1[3], u2[3];
-  mju_sub3(d1, pp[1], pp[0]);
-  mju_sub3(d2, pp[2], pp[0]);
-  mju_sub3(u1, pu[1], pu[0]);
-  mju_sub3(u2, pu[2], pu[0]);
-  mjtNum start[4][3], dir[4][3], ustart[4][3], udir[4][3], t, o;
-  parallelogram(pp[0], d1, d2, 2, start, dir);
-  parallelogram(pu[0], u1, u2, 2, ustart, udir);
-
-  // side crossings: midpoint of the face point and its projection
-  int n = 0;
-  for (int i = 0; i < 4; i++)
-    for (int q = 0; q < 2; q++) {
-      if (fabs(dir[i][q]) <= mjMINVAL) continue;
-      for (int sg = -1; sg <= 1; sg += 2) {
-        mjtNum l = sg * h[q];
-        if (!sideCross(start[i], dir[i], q, l, h, &t, &o)) continue;
-        if ((ustart[i][2] + udir[i][2] * t) * innorm > margin) continue;
-        mju_scl3(pt[n], ustart[i], 0.5);
-        mju_addToScl3(pt[n], udir[i], 0.5 * t);
-        pt[n][q] += 0.5 * l;
-        pt[n][1 - q] += 0.5 * o;
-        depth[n] = pt[n][2] * innorm * 2;
-        n++;
-      }
-    }
-  int nside = n;
-
-  // face corners under the projected face
-  mjtNum det = d1[0] * d2[1] - d2[0] * d1[1];
-  for (int k = 0; k < 4; k++) {
-    mjtNum c[2], u, v;
-    faceCorner(c, h, k);
-    planeCoords(c, pp[0], d1, d2, det, &u, &v);
-    int outu = u < 0 || u > 1, outv = v < 0 || v > 1;
-    if (nside ? outu || outv : outu && outv) continue;
-    u = u < 0 ? 0 : u > 1 ? 1 : u;
-    v = v < 0 ? 0 : v > 1 ? 1 : v;
-    mjtNum f[3], g[3];
-    mju_scl3(f, pu[0], 1 - u - v);
-    mju_addToScl3(f, pu[1], u);
-    mju_addToScl3(f, pu[2], v);
-    mjtNum corner[3] = {c[0], c[1], 0};
-    mju_sub3(g, corner, f);
-    mjtNum dist2 = mju_dot3(g, g);
-    det = dist2;
-    if (f[2] > 0 && dist2 > margin * margin) continue;
-    mju_add3(pt[n], corner, f);
-    mju_scl3(pt[n], pt[n], 0.5);
-    depth[n++] = sqrt(dist2) * (f[2] < 0 ? -1 : 1);
-  }
-  int ncorner = n - nside;
-
-  // projected corners inside the face
-  for (int k = 0; k < 4; k++) {
-    int outx = pp[k][0] < -h[0] || pp[k][0] > h[0], outy = pp[k][1] < -h[1] || pp[k][1] > h[1];
-    if (nside ? outx || outy : ncorner && outx && outy) continue;
-    mjtNum dist2 = 0, q[3] = {0, 0, 0};
-    for (int j = 0; j < 2; j++) {
-      mjtNum out = pp[k][j] < -h[j] ? pp[k][j] + h[j] : pp[k][j] > h[j] ? pp[k][j] - h[j] : 0;
-      dist2 += out * out;
-      q[j] = (pp[k][j] < -h[j] ? -h[j] : pp[k][j] > h[j] ? h[j] : pp[k][j]) * 0.5;
-    }
-    dist2 += pu[k][2] * innorm * pu[k][2] * innorm;
-    if (pu[k][2] > 0 && dist2 > margin * margin) continue;
-    mju_addToScl3(q, pu[k], 0.5);
-    mju_copy3(pt[n], q);
-    depth[n++] = sqrt(dist2) * (pu[k][2] < 0 ? -1 : 1);
-  }
-  return n;
-}
-
-// where point lies against the box (center pos, rotation mat, half-sizes size): 1 outside the
-// box grown by the factor 1.01, -1 inside the box shrunk by it, 0 in between
-static int boxSide(const mjtNum point[3], const mjtNum pos[3], const mjtNum mat[9],
-                   const mjtNum size[3]) {
-  const mjtNum ratio = 1.01;
-  mjtNum dif[3], v[3];
-  mju_sub3(dif, point, pos);
-  mju_mulMatTVec3(v, mat, dif);
-  int inside = 1;
-  for (int k = 0; k < 3; k++) {
-    if (v[k] > size[k] * ratio || v[k] < -size[k] * ratio) return 1;
-    if (!(v[k] < size[k] / ratio && v[k] > -size[k] / ratio)) inside = 0;
-  }
-  return inside ? -1 : 0;
-}
-
-// box g1, box g2: the contacts of the least separating axis (see above), then those outside one
-// box (each grown by the margin) and not inside the other dropped, and of equal positions the
-// earlier
-int mjc_BoxBox(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
-               mjtNum margin) {
-  BoxPair b = {.pos1 = d->geom_xpos + 3 * g1, .mat1 = d->geom_xmat + 9 * g1,
-               .size1 = m->geom_size + 3 * g1, .pos2 = d->geom_xpos + 3 * g2,
-               .mat2 = d->geom_xmat + 9 * g2, .size2 = m->geom_size + 3 * g2,
-               .margin = margin};
-  mjtNum dif[3];
-  mju_mulMatTMat(&b.rot[0][0], b.mat1, b.mat2, 3, 3, 3);
-  mju_sub3(dif, b.pos2, b.pos1);
-  mju_mulMatTVec3(b.pos21, b.mat1, dif);
-  mju_sub3(dif, b.pos1, b.pos2);
-  mju_mulMatTVec3(b.pos12, b.mat2, dif);
-  if (!boxAxes(&b)) return 0;
-
-  // the reference face (f of box ref) and the other box's axes and center in its frame
-  int ref = b.face < 0 ? 0 : b.face / 6, f;
-  if (b.face >= 0) f = b.face % 6;
-  else {
-    // box 1's axis other than e1 less aligned with box 2's edge (the second of equals in the
-    // order (1, 2), (0, 2), (1, 0)), on the normal's side
-    int p1 = b.e1 == 1 ? 0 : 1, p2 = 3 - b.e1 - p1;
-    if (fabs(b.rot[p1][b.e2]) < fabs(b.rot[p2][b.e2])) p2 = p1;
-    f = p2 + (b.near1 & 1 << p2 ? 0 : 3);
-  }
-  const mjtNum *rpos = ref ? b.pos2 : b.pos1, *rmat = ref ? b.mat2 : b.mat1;
-  const mjtNum *rsize = ref ? b.size2 : b.size1, *isize = ref ? b.size1 : b.size2;
-  mjtNum rel[3][3], p[3], h[3];
-  for (int k = 0; k < 3; k++)
-    for (int c = 0; c < 3; c++)
-      rel[k][c] = ref ? b.rot[c][facePerm[f][k]] * faceSign[f][k]
-                      : b.rot[facePerm[f][k]][c] * faceSign[f][k];
-  toFace(p, ref ? b.pos12 : b.pos21, f);
-  for (int k = 0; k < 3; k++) h[k] = rsize[facePerm[f][k]];
-  p[2] -= h[2];
-
-  // the contacts in the face frame
-  mjtNum pt[mjMAXCONPAIR][3], depth[mjMAXCONPAIR], nrm[3], r[9], normal[3];
-  int n;
-  for (int row = 0; row < 3; row++)
-    for (int k = 0; k < 3; k++) r[3 * row + k] = rmat[3 * row + facePerm[f][k]] * faceSign[f][k];
-  if (b.face >= 0) {
-    n = faceContacts(rel, p, isize, h, margin, pt, depth);
-    mjtNum z[3] = {0, 0, ref ? -1 : 1};
-    mju_mulMatVec3(normal, r, z);
-  } else {
-    toFace(nrm, b.axis, f);
-    n = edgeContacts(&b, rel, p, nrm, h, pt, depth);
-    mju_mulMatVec3(normal, r, nrm);
-    mju_scl3(normal, normal, b.flip ? -1 : 1);
-  }
-
-  // to the world, dropping the contacts outside
-  mjtNum sz1[3], sz2[3];
-  for (int k = 0; k < 3; k++) {
-    sz1[k] = b.size1[k] + margin;
-    sz2[k] = b.size2[k] + margin;
-  }
-  int keep[mjMAXCONPAIR];
-  for (int i = 0; i < n; i++) {
-    pt[i][2] += h[2];
-    mju_mulMatVec3(con[i].pos, r, pt[i]);
-    mju_addTo3(con[i].pos, rpos);
-    int out1 = boxSide(con[i].pos, b.pos1, b.mat1, sz1);
-    int out2 = boxSide(con[i].pos, b.pos2, b.mat2, sz2);
-    keep[i] = !((out1 == 1 && out2 != -1) || (out2 == 1 && out1 != -1));
-  }
-
-  // of equal positions the later, written in order
+  // the contacts: normal +-sgn times reference axis a
+  mjtNum dup = BOX_DUPEPS * (sref[ax] * sref[ax] + sref[ay] * sref[ay]);
+  mjtNum nsg = ref1 ? sgn : -sgn, normal[3] = {nsg * matref[a], nsg * matref[3 + a],
+                                               nsg * matref[6 + a]};
+  mjtNum acc[BOX_MAXVERT][3];
   int ncon = 0;
-  for (int i = 0; i < n; i++) {
-    if (!keep[i]) continue;
-    for (int j = i + 1; j < n && keep[i]; j++)
-      if (keep[j] && con[i].pos[0] == con[j].pos[0] && con[i].pos[1] == con[j].pos[1] &&
-          con[i].pos[2] == con[j].pos[2])
-        keep[i] = 0;
-    if (!keep[i]) continue;
-    mju_copy3(con[ncon].pos, con[i].pos);
-    con[ncon].dist = depth[i];
-    mju_copy3(con[ncon].frame, normal);
-    mju_zero3(con[ncon].frame + 3);
-    ncon++;
+  for (int k = 0; k < n; k++) {
+    if (cur[k][2] > margin) continue;
+    int dupe = 0;
+    for (int q = 0; q < ncon && !dupe; q++) {
+      mjtNum dx = acc[q][0] - cur[k][0], dy = acc[q][1] - cur[k][1];
+      dupe = dx * dx + dy * dy < dup;
+    }
+    if (!dupe) mju_copy3(acc[ncon++], cur[k]);
+  }
+  for (int k = 0; k < ncon; k++) {
+    mjtNum loc[3];
+    loc[ax] = acc[k][0];
+    loc[ay] = acc[k][1];
+    loc[a] = sgn * (sref[a] + 0.5 * acc[k][2]);
+    con[k].dist = acc[k][2];
+    mju_mulMatVec3(con[k].pos, matref, loc);
+    mju_addTo3(con[k].pos, posref);
+    mju_copy3(con[k].frame, normal);
+    mju_zero3(con[k].frame + 3);
   }
   return ncon;
+}
+
+// box g1, box g2: the winning axis's contacts (see above)
+int mjc_BoxBox(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
+               mjtNum margin) {
+  const mjtNum *pos1 = d->geom_xpos + 3 * g1, *mat1 = d->geom_xmat + 9 * g1;
+  const mjtNum *pos2 = d->geom_xpos + 3 * g2, *mat2 = d->geom_xmat + 9 * g2;
+  const mjtNum *s1 = m->geom_size + 3 * g1, *s2 = m->geom_size + 3 * g2;
+  mjtNum rot[9], p21[3], p12[3], dif[3];
+  mju_sub3(dif, pos2, pos1);
+  mju_mulMatTVec3(p21, mat1, dif);
+  mju_sub3(dif, pos1, pos2);
+  mju_mulMatTVec3(p12, mat2, dif);
+  mju_mulMatTMat(rot, mat1, mat2, 3, 3, 3);
+  mjtNum septol = margin + BOX_SEPEPS * (s1[0] + s1[1] + s1[2] + s2[0] + s2[1] + s2[2]);
+  int code;
+  if (!boxAxis(rot, p21, p12, s1, s2, septol, &code)) return 0;
+  if (code >= 6)
+    return boxEdge(con, rot, p21, s1, s2, pos1, mat1, (code - 6) / 3, (code - 6) % 3, septol);
+  return boxFace(con, rot, p21, p12, s1, s2, pos1, mat1, pos2, mat2, code, margin);
 }

@@ -41,7 +41,7 @@ if [ $# -eq 0 ]; then
   override=1
   m=t/oracle/collision/models
   set -- $m/plane_primitives.xml $m/tilted_plane.xml $m/round.xml $m/filters.xml $m/params.xml \
-    $m/capsule_box.xml $m/boxes.xml $m/box_stack.xml $m/touch.xml
+    $m/capsule_box.xml $m/boxes.xml $m/box_stack.xml $m/touch.xml $m/box_deep.xml
   corpus=../shared/corpus
   for f in dm_control/humanoid dm_control/humanoid_CMU dm_control/hopper dm_control/walker \
            dm_control/cheetah gymnasium/ant gymnasium/humanoid gymnasium/half_cheetah \
