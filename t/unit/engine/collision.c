@@ -114,17 +114,17 @@ Test(collision, boxOnPlane) {
 
 Test(collision, boxOnBoxShifted) {
   // a 0.1 cube at (0.15, 0, 0.19) on a (0.2, 0.2, 0.1) box: the overlap rectangle x in [0.05,
-  // 0.2], y in [-0.1, 0.1]; MuJoCo 3.5.1 gives the crossings of the top box's edges with the
-  // side x = 0.2 first ((0.2, -0.1), (0.2, 0.1)), then the top box's corners inside, each at
-  // dist -0.01, z = 0.095 (midway), normal +z
+  // 0.2], y in [-0.1, 0.1]; MuJoCo 3.14 gives its corners in turn from (0.2, 0.1) (the top
+  // box's face clipped by the lower one's sides, 3.12's collider), each at dist -0.01,
+  // z = 0.095 (midway), normal +z
   mjtNum q[14] = {0, 0, 0, 1, 0, 0, 0, 0.15, 0, 0.19, 1, 0, 0, 0};
   mjData* d;
   mjModel* m = load("<mujoco><worldbody><body><freejoint/><geom type='box' size='0.2 0.2 0.1'/>"
                     "</body><body><freejoint/><geom type='box' size='0.1 0.1 0.1'/></body>"
                     "</worldbody></mujoco>",
                     q, &d);
-  const mjtNum pos[4][3] = {{0.2, -0.1, 0.095}, {0.2, 0.1, 0.095}, {0.05, -0.1, 0.095},
-                            {0.05, 0.1, 0.095}};
+  const mjtNum pos[4][3] = {{0.2, 0.1, 0.095}, {0.05, 0.1, 0.095}, {0.05, -0.1, 0.095},
+                            {0.2, -0.1, 0.095}};
   const mjtNum up[3] = {0, 0, 1};
   cr_assert_eq(d->ncon, 4);
   for (int i = 0; i < 4; i++) {
@@ -139,7 +139,7 @@ Test(collision, boxOnBoxShifted) {
 
 Test(collision, boxOnBoxRotated) {
   // a (0.15, 0.15, 0.1) box rotated 20 degrees about z at (0.05, 0, 0.19) on a (0.2, 0.2, 0.1)
-  // box: MuJoCo 3.5.1 gives 5 contacts at dist -0.01, two crossings of the side x = 0.2 and
+  // box: MuJoCo 3.5.1 and 3.14 give 5 contacts at dist -0.01, two crossings of the side x = 0.2 and
   // three corners of the upper box (compared as a set: with exactly parallel faces the order
   // of the crossings depends on rounding)
   mjtNum h = 10 * 3.14159265358979323846 / 180;
