@@ -131,6 +131,7 @@
   X(int,    jnt_qposadr,        njnt,     1) /* start addr in qpos for joint's data */          \
   X(int,    jnt_dofadr,         njnt,     1) /* start addr in qvel for joint's data */          \
   X(int,    jnt_bodyid,         njnt,     1) /* id of joint's body */                           \
+  X(int,    jnt_actuatorid,     njnt,     1) /* actuator adding damping; -1 none, -2 some */    \
   X(int,    jnt_group,          njnt,     1) /* group for visibility */                         \
   X(unsigned char, jnt_limited, njnt,     1) /* does joint have limits */                       \
   X(unsigned char, jnt_actfrclimited, njnt, 1) /* does joint have actuator force limits */      \
@@ -349,6 +350,7 @@
   X(int,    tendon_adr,         ntendon,  1) /* address of first object in tendon's path */     \
   X(int,    tendon_num,         ntendon,  1) /* number of objects in tendon's path */           \
   X(int,    tendon_matid,       ntendon,  1) /* material id for rendering; -1: none */          \
+  X(int,    tendon_actuatorid,  ntendon,  1) /* actuator adding damping; -1 none, -2 some */    \
   X(int,    tendon_group,       ntendon,  1) /* group for visibility */                         \
   X(unsigned char, tendon_limited, ntendon, 1) /* does tendon have length limits */             \
   X(unsigned char, tendon_actfrclimited, ntendon, 1) /* does tendon have actuator force limits */ \
@@ -399,6 +401,9 @@
   X(mjtNum, actuator_acc0,      nu,       1) /* acceleration from unit force in qpos0 */        \
   X(mjtNum, actuator_length0,   nu,       1) /* actuator length in qpos0 */                     \
   X(mjtNum, actuator_lengthrange, nu,     2) /* feasible actuator length range */               \
+  X(mjtNum, actuator_damping,   nu,       1) /* damping added to the joint or tendon */         \
+  X(mjtNum, actuator_dampingpoly, nu,     2) /* damping |v|, v^2 terms (mjNPOLY) */             \
+  X(mjtNum, actuator_armature,  nu,       1) /* armature added to the joint or tendon */        \
   X(mjtNum, actuator_user,      nu,       nuser_actuator) /* user numbers, zero-padded */       \
   /* sensors */                                                                                 \
   X(int,    sensor_type,        nsensor,  1) /* sensor type (mjtSensor) */                      \

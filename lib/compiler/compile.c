@@ -244,6 +244,7 @@ static void fillJoints(Ctx* c, mjModel* m) {
     m->jnt_dofadr[j] = vadr;
     m->jnt_bodyid[j] = it->body;
     m->jnt_group[j] = s->group;
+    m->jnt_actuatorid[j] = -1;  // no actuator adds damping or armature (fillActuators refuses)
     // limits: free joints have none; angles of limited joints in radians (MuJoCo leaves the
     // range of an unlimited joint as written)
     double range[2] = {s->range[0], s->range[1]};
@@ -469,6 +470,7 @@ static void fillTendons(Ctx* c, mjModel* m) {
     m->tendon_num[i] = o->nwrap;
     m->tendon_matid[i] = mjcf_matId(c, o->h.e, s->material);
     m->tendon_group[i] = s->group;
+    m->tendon_actuatorid[i] = -1;  // no actuator adds damping or armature (fillActuators refuses)
     m->tendon_limited[i] = (unsigned char)resolveLimited(c, o->h.e, s->limited, s->range,
                                                          "tendon range", 1);
     m->tendon_actfrclimited[i] = (unsigned char)resolveLimited(
@@ -543,6 +545,13 @@ static void fillActuators(Ctx* c, mjModel* m) {
     memcpy(m->actuator_actrange + 2 * i, s.actrange, sizeof(s.actrange));
     memcpy(m->actuator_gear + 6 * i, s.gear, sizeof(s.gear));
     m->actuator_cranklength[i] = s.cranklength;
+    // damping and armature passed on to the joint or tendon: stored, but their physics is not
+    // written yet, so only zeros are accepted
+    m->actuator_damping[i] = s.damping[0];
+    mju_copy(m->actuator_dampingpoly + mjNPOLY * i, s.damping + 1, mjNPOLY);
+    m->actuator_armature[i] = s.armature;
+    if (!mju_isZero(s.damping, 1 + mjNPOLY) || s.armature != 0)
+      mjcf_fail(c, e, "actuator damping and armature are not supported yet");
     memcpy(m->actuator_lengthrange + 2 * i, s.lengthrange, sizeof(s.lengthrange));
     putUser(m->actuator_user, i, m->nuser_actuator, &s.user);
     if (s.dyntype == mjDYN_MUSCLE && s.lengthrange[0] >= s.lengthrange[1])

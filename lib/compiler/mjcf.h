@@ -148,6 +148,7 @@ typedef struct {
   int group;
   double ctrlrange[2], forcerange[2], actrange[2], lengthrange[2], gear[6], cranklength;
   double dynprm[10], gainprm[10], biasprm[10], inheritrange;
+  double damping[1 + mjNPOLY], armature;  // added to the joint's or tendon's (linear, then higher)
   User user;
 } ActSpec;
 

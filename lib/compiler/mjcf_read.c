@@ -395,6 +395,8 @@ static void readActuator(Ctx* c, const mjXNode* e, ActSpec* s, int kind) {
   mjcf_readVec(c, e, "lengthrange", s->lengthrange, 2);
   mjcf_readNums(c, e, "gear", s->gear, 1, 6);
   mjcf_readVec(c, e, "cranklength", &s->cranklength, 1);
+  readPoly(c, e, "damping", s->damping);
+  mjcf_readVec(c, e, "armature", &s->armature, 1);
   mjcf_readInt(c, e, "actdim", &s->actdim);
   mjcf_readBool(c, e, "actearly", &s->actearly);
   readUser(c, e, &s->user);

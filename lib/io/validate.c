@@ -14,6 +14,7 @@
 #include "engine/forward.h"
 #include "engine/model.h"
 #include "engine/smooth.h"
+#include "util/util.h"
 
 // where the message goes
 typedef struct {
@@ -602,6 +603,10 @@ static int checkActuators(const mjModel* m, Msg* g) {
                 objCount(m, target[t])) ||
         outside(g, "actuator_trnid", 2 * i + 1, m->actuator_trnid[2 * i + 1], lo2, hi2))
       return 1;
+    // damping and armature passed on to the transmission: not supported yet, as in the compiler
+    if (m->actuator_damping[i] != 0 || m->actuator_armature[i] != 0 ||
+        !mju_isZero(m->actuator_dampingpoly + mjNPOLY * i, mjNPOLY))
+      return say(g, "actuator %d: damping and armature are not supported yet", i);
     if (m->actuator_dyntype[i] != mjDYN_NONE && !num)
       return outside(g, "actuator_actnum", i, num, 1, m->na + 1);
     if (differs(g, "actuator_actadr", i, m->actuator_actadr[i], num ? adr : -1,

@@ -236,6 +236,34 @@ malformed poly_too_long 4 <<'EOF'
 EOF
 check poly_too_long-message has "$T/err" "attribute 'stiffness'"
 
+malformed actuator_armature 6 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body><joint name="j" type="slide"/><geom size="1" mass="1"/></body>
+  </worldbody>
+  <tendon><fixed name="t"><joint joint="j" coef="1"/></fixed></tendon>
+  <actuator><motor tendon="t" armature="0.5"/></actuator>
+</mujoco>
+EOF
+check actuator_armature-message has "$T/err" "not supported yet"
+
+malformed actuator_dampingpoly 11 <<'EOF'
+<mujoco>
+  <default>
+    <default class="d">
+      <general damping="0 0 3"/>
+    </default>
+  </default>
+  <worldbody>
+    <body><joint name="j"/><geom size="1" mass="1"/></body>
+  </worldbody>
+  <actuator>
+    <motor class="d" joint="j"/>
+  </actuator>
+</mujoco>
+EOF
+check actuator_dampingpoly-message has "$T/err" "not supported yet"
+
 malformed unknown_attribute 3 <<'EOF'
 <mujoco>
   <worldbody>

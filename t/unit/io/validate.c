@@ -319,6 +319,17 @@ Test(validate, refuses_bad_equalities_and_tendons) {
   mj_deleteModel(m);
 }
 
+// an actuator's damping or armature, which the physics does not apply yet, is refused
+Test(validate, refuses_actuator_damping_and_armature) {
+  mjModel* m = sink();
+  m->actuator_armature[1] = 0.5;
+  expectRefused(m, "actuator 1: damping and armature are not supported yet");
+  m->actuator_armature[1] = 0;
+  m->actuator_dampingpoly[2 * 2 + 1] = 3;
+  expectRefused(m, "actuator 2: damping and armature are not supported yet");
+  mj_deleteModel(m);
+}
+
 Test(validate, refuses_bad_actuators_and_sensors) {
   mjModel* m = sink();
   expectInt(m, "actuator_trntype", 0, mjTRN_UNDEFINED,
