@@ -1043,6 +1043,7 @@ static void readTendonSection(Ctx* c, const mjXNode* e) { mjcf_readTendons(c, e)
 static void readActuatorSection(Ctx* c, const mjXNode* e) { mjcf_readActuators(c, e); }
 static void readKeySection(Ctx* c, const mjXNode* e) {
   mjcf_checkAttrs(c, e);
+  if (c->src && c->src->repeat == 2) return;  // a replicated attachment's keys: the first copy's
   for (int i = 0; i < e->nchild; i++) {
     if (strcmp(e->child[i]->name, "key")) mjcf_fail(c, e->child[i], "unknown element in keyframe");
     mjcf_newObj(c, K_KEY, e->child[i]);
@@ -1073,7 +1074,7 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   mjcf_checkAttrs(c, root);
   // the compiler's and MuJoCo's defaults
   c->degree = c->autolimits = 1;
-  c->prefix = "";
+  c->prefix = c->suffix = "";
   c->inertiafromgeom = 2;
   c->igroup[1] = 5;
   memcpy(c->eulerseq, "xyz", 4);

@@ -272,11 +272,12 @@ typedef struct {
 
 // the settings that belong to one model file, exchanged with the context's (mjcf_swapScope)
 // while an attached model is read: angle units, euler sequence, limits, asset directories,
-// default classes, the prefix of its names and the attachment itself
+// default classes, the prefix of its names, the suffix of an enclosing <replicate>'s copy and
+// the attachment itself
 typedef struct {
   int degree, autolimits, strippath, fitaabb;
   char eulerseq[4];
-  const char *dir, *meshdir, *texturedir, *prefix;
+  const char *dir, *meshdir, *texturedir, *prefix, *suffix;
   Vec classes;
   const Attach* src;
 } Scope;
@@ -285,8 +286,11 @@ typedef struct {
 // identify the objects it adds) and its scope
 struct Attach_ {
   const mjXNode* e;
+  const char *file, *prefix;  // the model file's path, the prefix of its names
   mjXDoc* doc;
   Scope scope;
+  int repeat;  // in a <replicate>: 1 the first copy (its keys without ctrl, as MuJoCo's), 2 a
+               // later copy (the first copy's assets, classes and keys)
 };
 
 struct Ctx_ {
@@ -324,9 +328,10 @@ struct Ctx_ {
   // assets and objects outside the tree
   Vec paths;        // texture file paths
   // model composition: <model> assets, attachments, the scope being read (prefix: prepended
-  // to every name and reference; src: its attachment, NULL in the main model)
+  // to every name and reference; suffix: appended to those of objects other than assets in a
+  // copy of a <replicate>; src: its attachment, NULL in the main model)
   Vec models, attached;
-  const char* prefix;
+  const char *prefix, *suffix;
   const Attach* src;
   double *xpos, *xquat;  // the bodies' world poses at qpos0, for equality data
   double ncopies;        // elements <replicate> has copied so far (bounded: MJCF_MAXCOPIES)
@@ -469,6 +474,10 @@ void mjcf_swapScope(Ctx* c, Scope* s);
 
 // `name` with the current prefix (NULL stays NULL)
 const char* mjcf_prefixed(Ctx* c, const char* name);
+
+// `name` of an object of kind k with the current prefix, and the current suffix unless k is
+// an asset's or a key's kind (NULL stays NULL)
+const char* mjcf_scoped(Ctx* c, int k, const char* name);
 
 // whether element e of an attached model refers only to objects that came along (always in
 // the main model): MuJoCo leaves out the actuators, sensors, ... of parts not attached

@@ -731,6 +731,18 @@ const char* mjcf_prefixed(Ctx* c, const char* name) {
   return s;
 }
 
+// `name` of kind k with the prefix, and the suffix unless k is an asset's or a key's kind
+// (taken once from a replicated attachment)
+const char* mjcf_scoped(Ctx* c, int k, const char* name) {
+  name = mjcf_prefixed(c, name);
+  int once = k == K_MESH || k == K_SKIN || k == K_HFIELD || k == K_TEX || k == K_MAT || k == K_KEY;
+  if (!name || once || !c->suffix[0]) return name;
+  size_t n = strlen(name) + strlen(c->suffix) + 1;
+  char* s = mjcf_alloc(c, n);
+  snprintf(s, n, "%s%s", name, c->suffix);
+  return s;
+}
+
 // the name of an element under frame f: its own with the prefix and the frame's suffix (NULL
 // when unnamed)
 static const char* frameName(Ctx* c, const Frame* f, const char* name) {
@@ -944,7 +956,7 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       *s = cls->cam;
       readCamera(c, e, s);
       countUser(c, e, U_CAM, &s->user);
-      s->target = mjcf_prefixed(c, s->target);
+      s->target = mjcf_scoped(c, K_BODY, s->target);
       mju_copy3(it->pos, s->pos);
       mjcf_orientQuat(c, e, &s->orient, it->quat);
       applyFrame(f, it->pos, it->quat);
@@ -954,7 +966,7 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       LightSpec* s = &it->s.light;
       *s = cls->light;
       readLight(c, e, s);
-      s->target = mjcf_prefixed(c, s->target);
+      s->target = mjcf_scoped(c, K_BODY, s->target);
       s->texture = mjcf_prefixed(c, s->texture);
       mju_copy3(it->pos, s->pos);
       applyFrame(f, it->pos, it->quat);
@@ -1284,6 +1296,38 @@ static void resolveConflicts(Ctx* c, const mjXNode* e, const mjXNode* root) {
   }
 }
 
+// the first attachment of model file `file` under prefix `prefix`, NULL when none: an
+// <attach> inside a <replicate> is met once per copy, and MuJoCo adds the child's assets,
+// classes and keyframes once, its bodies and other objects in every copy with its suffix
+static Attach* firstCopy(Ctx* c, const char* file, const char* prefix) {
+  for (int i = 0; i < c->attached.n; i++) {
+    Attach* a = c->attached.p[i];
+    if (a->repeat < 2 && a->prefix && !strcmp(a->file, file) && !strcmp(a->prefix, prefix))
+      return a;
+  }
+  return NULL;
+}
+
+// the body `bname` of attachment a's model with its subtree, or its frame `fname` with the
+// frame's contents, or (with neither) its world's contents under body `body` in frame f, in
+// the attachment's scope (e: the attach element, model: the model's name, for messages)
+static void attachTree(Ctx* c, const mjXNode* e, const Attach* a, int body, const Frame* f,
+                       const char* model, const char* bname, const char* fname) {
+  const mjXNode *root = a->doc->root, *world = NULL;
+  for (int i = 0; i < root->nchild && !world; i++)
+    if (!strcmp(root->child[i]->name, "worldbody")) world = root->child[i];
+  Frame g = *f;
+  g.cls = c->classes.p[0];
+  const char* part = bname ? bname : fname;
+  const mjXNode* b = world && part ? findNamed(c, world, bname ? "body" : "frame", part, &g.cls)
+                                   : world;
+  if (!b && part)
+    mjcf_fail(c, e, "unknown %s '%s' in model '%s'", bname ? "body" : "frame", part, model);
+  if (b && bname) addBody(c, b, body, &g);
+  else if (b && fname) addFrame(c, b, body, &g);
+  else if (b) mjcf_walkBody(c, b, body, &g);
+}
+
 // <attach model body|frame prefix> under body `body` and frame f: the child model file is
 // parsed for this attachment; in its own scope (its compiler's angle units, euler sequence and
 // directories, its default classes, names prefixed) its assets are read, then its body `body`
@@ -1306,6 +1350,7 @@ static void attach(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   // the child file, owned by the attachment from here on
   Attach* a = mjcf_alloc(c, sizeof(Attach));
   a->e = e;
+  a->file = mo->file;
   mjcf_push(c, &c->attached, a);
   char msg[512];
   a->doc = mjx_parseFile(mo->file, msg, sizeof(msg));
@@ -1315,11 +1360,28 @@ static void attach(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   if (strcmp(root->name, "mujoco")) mjcf_fail(c, root, "the root element must be mujoco");
   resolveConflicts(c, e, root);
   // its scope: MuJoCo's compiler defaults, a main class of its own, names under the prefix
+  // (that of an enclosing attachment too) and, in a copy of a <replicate>, the copy's suffix
   Scope* s = &a->scope;
+  const char* under = mjcf_prefixed(c, prefix);
+  Attach* first = f->suffix[0] ? firstCopy(c, mo->file, under) : NULL;
+  a->prefix = under;
+  if (first) {
+    // a later copy: the first copy's settings, classes and assets, the objects suffixed
+    *s = first->scope;
+    s->suffix = f->suffix;
+    s->src = a;
+    first->repeat = 1;
+    a->repeat = 2;
+    mjcf_swapScope(c, s);
+    attachTree(c, e, a, body, f, model, bname, fname);
+    mjcf_swapScope(c, s);
+    return;
+  }
   s->degree = s->autolimits = 1;
   memcpy(s->eulerseq, "xyz", 4);
   s->dir = a->doc->dir;
-  s->prefix = mjcf_prefixed(c, prefix);  // under the prefix of an enclosing attachment
+  s->prefix = under;
+  s->suffix = f->suffix;
   s->src = a;
   mjcf_push(c, &s->classes, mjcf_mainClass(c));
   mjcf_swapScope(c, s);
@@ -1341,20 +1403,7 @@ static void attach(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   }
   mjcf_buildNames(c, K_MESH);
   mjcf_buildNames(c, K_HFIELD);
-  // the attached body (or the world's contents) in frame f with the child's classes
-  const mjXNode* world = NULL;
-  for (int i = 0; i < root->nchild && !world; i++)
-    if (!strcmp(root->child[i]->name, "worldbody")) world = root->child[i];
-  Frame g = *f;
-  g.cls = c->classes.p[0];
-  const char* part = bname ? bname : fname;
-  const mjXNode* b = world && part ? findNamed(c, world, bname ? "body" : "frame", part, &g.cls)
-                                   : world;
-  if (!b && part)
-    mjcf_fail(c, e, "unknown %s '%s' in model '%s'", bname ? "body" : "frame", part, model);
-  if (b && bname) addBody(c, b, body, &g);
-  else if (b && fname) addFrame(c, b, body, &g);
-  else if (b) mjcf_walkBody(c, b, body, &g);
+  attachTree(c, e, a, body, f, model, bname, fname);
   mjcf_swapScope(c, s);
 }
 
@@ -1426,7 +1475,7 @@ Obj* mjcf_newObj(Ctx* c, int kind, const mjXNode* e) {
   o->h.e = e;
   o->src = c->src;
   mjcf_readStr(e, "name", &o->h.name);
-  o->h.name = mjcf_prefixed(c, o->h.name);
+  o->h.name = mjcf_scoped(c, kind, o->h.name);
   mjcf_push(c, &c->obj[kind], o);
   return o;
 }
@@ -1434,7 +1483,7 @@ Obj* mjcf_newObj(Ctx* c, int kind, const mjXNode* e) {
 // id of the object of kind k named by attribute `attr` of e; -1 when absent (or an error when
 // `required`)
 static int refId(Ctx* c, const mjXNode* e, int k, const char* attr, int required) {
-  const char* name = mjcf_prefixed(c, mjcf_getAttr(e, attr));
+  const char* name = mjcf_scoped(c, k, mjcf_getAttr(e, attr));
   if (!name) {
     if (required) mjcf_fail(c, e, "attribute '%s' is required", attr);
     return -1;
@@ -1839,6 +1888,8 @@ static const char* const objTypes[] = {
   "hfield", "texture", "material", "pair", "exclude", "equality", "tendon", "actuator", "sensor",
   "numeric", "text", "tuple", "key", "plugin", NULL};
 
+static int objKind(int t);
+
 // user sensor: dim (required), datatype and needstage, and optionally the object it belongs
 // to (objtype and objname together; a type keyword MuJoCo does not know attaches it to none,
 // as MuJoCo); its values are its callback's, zeros here
@@ -1856,7 +1907,7 @@ static void userSensor(Ctx* c, const mjXNode* e, Obj* o) {
   const char *type = mjcf_getAttr(e, "objtype"), *name = mjcf_getAttr(e, "objname");
   if (!type != !name) mjcf_fail(c, e, "objtype and objname go together");
   o->objtype = type ? mjcf_wordIndex(objTypes, type) + 1 : mjOBJ_UNKNOWN;
-  if (o->objtype != mjOBJ_UNKNOWN) o->objname = mjcf_prefixed(c, name);
+  if (o->objtype != mjOBJ_UNKNOWN) o->objname = mjcf_scoped(c, objKind(o->objtype), name);
 }
 
 // <sensor>: type, object, reference, dim, datatype, stage, cutoff, noise
@@ -2075,7 +2126,7 @@ void mjcf_findTupleObjects(Ctx* c) {
 // exchange the context's per-file settings with scope s (twice: back)
 void mjcf_swapScope(Ctx* c, Scope* s) {
   Scope t = {c->degree, c->autolimits, c->strippath, c->fitaabb, {0}, c->dir, c->meshdir,
-             c->texturedir, c->prefix, c->classes, c->src};
+             c->texturedir, c->prefix, c->suffix, c->classes, c->src};
   memcpy(t.eulerseq, c->eulerseq, 4);
   c->degree = s->degree;
   c->autolimits = s->autolimits;
@@ -2086,6 +2137,7 @@ void mjcf_swapScope(Ctx* c, Scope* s) {
   c->meshdir = s->meshdir;
   c->texturedir = s->texturedir;
   c->prefix = s->prefix;
+  c->suffix = s->suffix;
   c->classes = s->classes;
   c->src = s->src;
   *s = t;
@@ -2105,7 +2157,7 @@ int mjcf_keepAttached(Ctx* c, const mjXNode* e) {
   if (!c->src) return 1;
   for (int i = 0; i < e->nattr; i++) {
     if (mjcf_wordIndex(refAttrs, e->attr[2 * i]) < 0) continue;
-    const char* name = mjcf_prefixed(c, e->attr[2 * i + 1]);
+    const char* name = mjcf_scoped(c, K_BODY, e->attr[2 * i + 1]);
     int found = 0;
     for (int k = 0; k < 7 && !found; k++) found = mjcf_mapFind(&c->names[kinds[k]], name) >= 0;
     if (!found) return 0;
@@ -2190,7 +2242,7 @@ void mjcf_fillAttachedKey(Ctx* c, const Obj* o, mjModel* m, int k) {
     qa += mjcf_jointQpos(t);
     va += mjcf_jointDofs(t);
   }
-  for (int i = 0; i < act.n && hasu; i++) {
+  for (int i = 0; i < act.n && hasu && !o->src->repeat; i++) {
     int id = objOf(c, K_ACT, act.p[i]);
     if (id >= 0) m->key_ctrl[(size_t)k * m->nu + id] = ctrl[i];
   }
