@@ -77,7 +77,8 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
     for (int i = 0; i < m->nu; i++)
       used |= m->actuator_trntype[i] == mjTRN_TENDON && m->actuator_trnid[2 * i] == t;
     int spatial = used && !mjd_tendonFixed(m, t);
-    const char* what = mj_armature(m, mjOBJ_TENDON, t) ? "armature"
+    const char* what = mj_armature(m, mjOBJ_TENDON, t) && !mjd_tendonFixed(m, t)
+                           ? "armature on a spatial tendon"
                        : spatial && !mjd_tendonSitesOnly(m, t)
                            ? "spatial tendon with forces wrapping geoms or over pulleys"
                        : spatial && jointActfrc ? "spatial tendon with forces beside joint "
