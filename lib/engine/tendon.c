@@ -619,7 +619,9 @@ void mj_transmission(const mjModel* m, mjData* d) {
 
 // qM += armature J'J of every tendon (its actuators' included, mj_armature), within qM's
 // sparsity: M(i,j) for j = i and the ancestors of i (couplings of dofs on different branches
-// have no entry and are dropped, as in MuJoCo)
+// have no entry and are dropped, as in MuJoCo, and so are those of a simple body's dofs, whose
+// rows of MuJoCo's M hold the diagonal only: an actuator's armature on a tendon through a
+// simple body leaves it simple)
 void mj_tendonArmature(const mjModel* m, mjData* d) {
   int nv = m->nv;
   for (int t = 0; t < m->ntendon; t++) {
@@ -630,6 +632,7 @@ void mj_tendonArmature(const mjModel* m, mjData* d) {
       if (J[i] == 0) continue;
       mjtNum* row = d->qM + m->dof_Madr[i];
       row[0] += arm * J[i] * J[i];
+      if (m->dof_simplenum[i]) continue;  // a simple body's dof: M holds its diagonal only
       int k = 1;
       for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j])
         row[k++] += arm * J[i] * J[j];
