@@ -1041,10 +1041,10 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz);
 // tendons, gravity compensation (passive or through actuators), xfrc_applied and noslip
 // (through the sweeps it took).  Refused with a message: rows of spatial tendons wrapping
 // geoms or over pulleys, libccd's MPR contacts and multiccd's, a face or an edge on a face,
-// height fields, fluid forces
-// under the implicit integrators, tendon armature, spatial tendons with forces, slider-crank,
-// body and reference-site transmissions, site transmissions with length or velocity terms,
-// muscle and user actuators, tendon actfrcrange.
+// height fields, fluid forces under the implicit integrators, armature on spatial tendons
+// (their own or their actuators'), spatial tendons with forces, slider-crank, body and
+// reference-site transmissions, site transmissions with length or velocity terms, muscle and
+// user actuators, tendon actfrcrange.
 // The result is the derivative at the solution the solver returned (tight solver tolerances
 // make it the derivative of the exact step); at a contact event (a row changing state) the
 // step has none.  Typical:

@@ -244,7 +244,6 @@ static void fillJoints(Ctx* c, mjModel* m) {
     m->jnt_dofadr[j] = vadr;
     m->jnt_bodyid[j] = it->body;
     m->jnt_group[j] = s->group;
-    m->jnt_actuatorid[j] = -1;  // no actuator adds damping or armature (fillActuators refuses)
     // limits: free joints have none; angles of limited joints in radians (MuJoCo leaves the
     // range of an unlimited joint as written)
     double range[2] = {s->range[0], s->range[1]};
@@ -470,7 +469,6 @@ static void fillTendons(Ctx* c, mjModel* m) {
     m->tendon_num[i] = o->nwrap;
     m->tendon_matid[i] = mjcf_matId(c, o->h.e, s->material);
     m->tendon_group[i] = s->group;
-    m->tendon_actuatorid[i] = -1;  // no actuator adds damping or armature (fillActuators refuses)
     m->tendon_limited[i] = (unsigned char)resolveLimited(c, o->h.e, s->limited, s->range,
                                                          "tendon range", 1);
     m->tendon_actfrclimited[i] = (unsigned char)resolveLimited(
@@ -500,7 +498,16 @@ static void fillTendons(Ctx* c, mjModel* m) {
   }
 }
 
-// actuators: types, parameters, limits, transmission, activation addresses
+// 1 when tendon t wraps a sphere or cylinder (whose length's rate MuJoCo does not
+// differentiate: tendon armature is refused on it)
+static int wrapsGeom(const mjModel* m, int t) {
+  for (int k = m->tendon_adr[t]; k < m->tendon_adr[t] + m->tendon_num[t]; k++)
+    if (m->wrap_type[k] == mjWRAP_SPHERE || m->wrap_type[k] == mjWRAP_CYLINDER) return 1;
+  return 0;
+}
+
+// actuators: types, parameters, limits, transmission, activation addresses; the joints' and
+// tendons' actuator ids
 static void fillActuators(Ctx* c, mjModel* m) {
   int adr = 0;
   for (int i = 0; i < m->nu; i++) {
@@ -545,13 +552,19 @@ static void fillActuators(Ctx* c, mjModel* m) {
     memcpy(m->actuator_actrange + 2 * i, s.actrange, sizeof(s.actrange));
     memcpy(m->actuator_gear + 6 * i, s.gear, sizeof(s.gear));
     m->actuator_cranklength[i] = s.cranklength;
-    // damping and armature passed on to the joint or tendon: stored, but their physics is not
-    // written yet, so only zeros are accepted
+    // damping and armature passed on to the joint or tendon (gear^2 times them), which only
+    // joint and tendon transmissions have (MuJoCo's rule)
     m->actuator_damping[i] = s.damping[0];
     mju_copy(m->actuator_dampingpoly + mjNPOLY * i, s.damping + 1, mjNPOLY);
     m->actuator_armature[i] = s.armature;
-    if (!mju_isZero(s.damping, 1 + mjNPOLY) || s.armature != 0)
-      mjcf_fail(c, e, "actuator damping and armature are not supported yet");
+    int jointOrTendon = o->type == mjTRN_JOINT || o->type == mjTRN_JOINTINPARENT ||
+                        o->type == mjTRN_TENDON;
+    if (!jointOrTendon && !mju_isZero(s.damping, 1 + mjNPOLY))
+      mjcf_fail(c, e, "damping requires joint or tendon transmission");
+    if (!jointOrTendon && s.armature != 0)
+      mjcf_fail(c, e, "armature requires joint or tendon transmission");
+    if (o->type == mjTRN_TENDON && s.armature != 0 && wrapsGeom(m, o->id[0]))
+      mjcf_fail(c, e, "geom wrapping not supported by armature on a tendon");
     memcpy(m->actuator_lengthrange + 2 * i, s.lengthrange, sizeof(s.lengthrange));
     putUser(m->actuator_user, i, m->nuser_actuator, &s.user);
     if (s.dyntype == mjDYN_MUSCLE && s.lengthrange[0] >= s.lengthrange[1])
@@ -559,6 +572,9 @@ static void fillActuators(Ctx* c, mjModel* m) {
     // the room of its moment row in mjData (the transmission's possible non-zeros)
     m->nJmom += mj_momentMax(m, i);
   }
+  // the actuator passing damping or armature on to each joint and tendon (-2 several, -1 none)
+  for (int j = 0; j < m->njnt; j++) m->jnt_actuatorid[j] = mj_actuatorTarget(m, 0, j);
+  for (int t = 0; t < m->ntendon; t++) m->tendon_actuatorid[t] = mj_actuatorTarget(m, 1, t);
 }
 
 // sensors, with the joint and tendon limit checks that need resolved limits

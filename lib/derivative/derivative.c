@@ -33,6 +33,7 @@
 #include <stdio.h>
 
 #include "engine/forward.h"
+#include "engine/model.h"
 #include "engine/smooth.h"
 #include "util/util.h"
 
@@ -70,13 +71,14 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
     return -1;
   }
   for (int t = 0; t < m->ntendon; t++) {
-    int used = m->tendon_stiffness[t] || m->tendon_damping[t] ||
-               !mju_isZero(m->tendon_stiffnesspoly + mjNPOLY * t, mjNPOLY) ||
-               !mju_isZero(m->tendon_dampingpoly + mjNPOLY * t, mjNPOLY);
+    mjtNum poly[mjNPOLY], b = mj_damping(m, mjOBJ_TENDON, t, poly);
+    int used = m->tendon_stiffness[t] || b || !mju_isZero(poly, mjNPOLY) ||
+               !mju_isZero(m->tendon_stiffnesspoly + mjNPOLY * t, mjNPOLY);
     for (int i = 0; i < m->nu; i++)
       used |= m->actuator_trntype[i] == mjTRN_TENDON && m->actuator_trnid[2 * i] == t;
     int spatial = used && !mjd_tendonFixed(m, t);
-    const char* what = m->tendon_armature[t] ? "armature"
+    const char* what = mj_armature(m, mjOBJ_TENDON, t) && !mjd_tendonFixed(m, t)
+                           ? "armature on a spatial tendon"
                        : spatial && !mjd_tendonSitesOnly(m, t)
                            ? "spatial tendon with forces wrapping geoms or over pulleys"
                        : spatial && jointActfrc ? "spatial tendon with forces beside joint "
@@ -890,9 +892,10 @@ static void damperCurve(const mjModel* m, mjData* d, int sys, const mjtNum* acc,
   if (m->opt.disableflags & mjDSBL_DAMPER || (!implicit && (sys != SYS_EULER ||
                                                            !eulerDamped(m))))
     return;
+  mjtNum poly[mjNPOLY];
   for (int i = 0; i < nv; i++) {
-    mjtNum c = mju_polyCurve(m->dof_dampingpoly + mjNPOLY * i, d->qvel[i], 1);
-    Gv[(size_t)i * nv + i] += scl * h * c * acc[i];
+    mj_damping(m, mjOBJ_DOF, i, poly);
+    Gv[(size_t)i * nv + i] += scl * h * mju_polyCurve(poly, d->qvel[i], 1) * acc[i];
   }
   if (!implicit) return;
   size_t mark = mj_markStack(d);
@@ -900,7 +903,8 @@ static void damperCurve(const mjModel* m, mjData* d, int sys, const mjtNum* acc,
   mjtNum* dJ = mj_stackAlloc(d, (size_t)nv * nv);
   for (int t = 0; t < m->ntendon; t++) {
     const mjtNum* J = d->ten_J + (size_t)t * nv;
-    mjtNum c = scl * h * mju_polyCurve(m->tendon_dampingpoly + mjNPOLY * t, d->ten_velocity[t], 1);
+    mj_damping(m, mjOBJ_TENDON, t, poly);
+    mjtNum c = scl * h * mju_polyCurve(poly, d->ten_velocity[t], 1);
     if (!c) continue;
     mju_zero(w, nv);
     addRank2W(m, w, 1, J, J, acc, sys == SYS_FAST);

@@ -17,6 +17,7 @@
 #include <math.h>
 
 #include "engine/forward.h"
+#include "engine/model.h"
 #include "engine/smooth.h"
 #include "util/util.h"
 
@@ -62,15 +63,18 @@ static void advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mj
 
 // ---- Euler --------------------------------------------------------------------------------
 
-// dof i's damper slope at qvel_i: d(v c(v))/dv (forward.h)
+// dof i's damper slope at qvel_i: d(v c(v))/dv, its actuators' damping included (forward.h)
 mjtNum mj_dofDampingSlope(const mjModel* m, const mjData* d, int i) {
-  return mju_polySlope(m->dof_damping[i], m->dof_dampingpoly + mjNPOLY * i, d->qvel[i], 1);
+  mjtNum poly[mjNPOLY], b = mj_damping(m, mjOBJ_DOF, i, poly);
+  return mju_polySlope(b, poly, d->qvel[i], 1);
 }
 
-// 1 when some dof has positive damping or a damping polynomial (forward.h)
+// 1 when some dof has positive damping, a damping polynomial or an actuator passing damping
+// or armature on to its joint (as MuJoCo 3.14 decides) (forward.h)
 int mj_dofDamped(const mjModel* m) {
   for (int i = 0; i < m->nv; i++)
-    if (m->dof_damping[i] > 0 || !mju_isZero(m->dof_dampingpoly + mjNPOLY * i, mjNPOLY))
+    if (m->dof_damping[i] > 0 || !mju_isZero(m->dof_dampingpoly + mjNPOLY * i, mjNPOLY) ||
+        m->jnt_actuatorid[m->dof_jntid[i]] != -1)
       return 1;
   return 0;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/constraint.h"
+#include "util/util.h"
 
 // bytes of every array of the model, each rounded up to 8 for alignment
 static size_t modelBytes(const mjModel* m) {
@@ -525,3 +526,63 @@ mjtNum* mj_stackAlloc(mjData* d, size_t n) {
 
 // release everything allocated after `mark`
 void mj_freeStack(mjData* d, size_t mark) { d->pstack = mark; }
+
+// ---- what actuators pass on to their joint or tendon --------------------------------------
+
+// 1 when actuator a acts on joint id (tendon 0: joint or jointinparent transmission) or on
+// tendon id (tendon 1: tendon transmission)
+static int actsOn(const mjModel* m, int a, int tendon, int id) {
+  int t = m->actuator_trntype[a];
+  if (m->actuator_trnid[2 * a] != id) return 0;
+  return tendon ? t == mjTRN_TENDON : t == mjTRN_JOINT || t == mjTRN_JOINTINPARENT;
+}
+
+// 1 when actuator a has some damping, damping polynomial term or armature
+static int passesOn(const mjModel* m, int a) {
+  return m->actuator_damping[a] != 0 || m->actuator_armature[a] != 0 ||
+         !mju_isZero(m->actuator_dampingpoly + mjNPOLY * a, mjNPOLY);
+}
+
+// the one actuator passing damping or armature on, -2 several, -1 none (model.h)
+int mj_actuatorTarget(const mjModel* m, int tendon, int id) {
+  int found = -1;
+  for (int a = 0; a < m->nu; a++)
+    if (passesOn(m, a) && actsOn(m, a, tendon, id)) found = found == -1 ? a : -2;
+  return found;
+}
+
+// the joint or tendon of dof or tendon i (*tendon 1 for a tendon) and whether an actuator
+// passes something on to it (its jnt_ or tendon_actuatorid is not -1)
+static int passedTo(const mjModel* m, int objtype, int i, int* tendon, int* id) {
+  *tendon = objtype == mjOBJ_TENDON;
+  *id = *tendon ? i : m->dof_jntid[i];
+  return (*tendon ? m->tendon_actuatorid[*id] : m->jnt_actuatorid[*id]) != -1;
+}
+
+// own damping plus gear^2 times the actuators' (model.h)
+mjtNum mj_damping(const mjModel* m, int objtype, int i, mjtNum poly[mjNPOLY]) {
+  int tendon, id;
+  const mjtNum* own = objtype == mjOBJ_TENDON ? m->tendon_dampingpoly : m->dof_dampingpoly;
+  mjtNum b = objtype == mjOBJ_TENDON ? m->tendon_damping[i] : m->dof_damping[i], add = 0;
+  mju_copy(poly, own + mjNPOLY * i, mjNPOLY);
+  if (!passedTo(m, objtype, i, &tendon, &id)) return b;
+  for (int a = 0; a < m->nu; a++) {
+    if (!actsOn(m, a, tendon, id)) continue;
+    mjtNum g2 = m->actuator_gear[6 * a] * m->actuator_gear[6 * a];
+    add += g2 * m->actuator_damping[a];
+    mju_addToScl(poly, m->actuator_dampingpoly + mjNPOLY * a, g2, mjNPOLY);
+  }
+  return b + add;
+}
+
+// own armature plus gear^2 times the actuators' (model.h)
+mjtNum mj_armature(const mjModel* m, int objtype, int i) {
+  int tendon, id;
+  mjtNum arm = objtype == mjOBJ_TENDON ? m->tendon_armature[i] : m->dof_armature[i], add = 0;
+  if (!passedTo(m, objtype, i, &tendon, &id)) return arm;
+  for (int a = 0; a < m->nu; a++) {
+    if (!actsOn(m, a, tendon, id)) continue;
+    add += m->actuator_gear[6 * a] * m->actuator_gear[6 * a] * m->actuator_armature[a];
+  }
+  return arm + add;
+}

@@ -48,4 +48,22 @@ double mj_dataStackNeed(const mjModel* m, int chain, int ntenrow);
 // their new place (mj_growData)
 void mj_moveEfc(mjData* d, const char* from, char* to);
 
+// ---- what actuators pass on to their joint or tendon ----------------------------------------
+
+// the id jnt_actuatorid (tendon 0) or tendon_actuatorid (tendon 1) of joint or tendon id holds:
+// the actuator adding damping or armature to it when there is exactly one (joint or
+// jointinparent transmission on a joint, tendon transmission on a tendon, some damping,
+// polynomial term or armature nonzero), -2 for several, -1 for none (as MuJoCo 3.14)
+int mj_actuatorTarget(const mjModel* m, int tendon, int id);
+
+// damping of dof i (objtype mjOBJ_DOF) or tendon i (mjOBJ_TENDON) with what its actuators add:
+// b = own + sum_a gear_a^2 b_a, returned; poly = own + sum_a gear_a^2 poly_a (gear_a the
+// first gear of actuator a, summed in actuator order over the actuators of the dof's joint or
+// of the tendon, as MuJoCo 3.14 does)
+mjtNum mj_damping(const mjModel* m, int objtype, int i, mjtNum poly[mjNPOLY]);
+
+// armature of dof i (mjOBJ_DOF) or tendon i (mjOBJ_TENDON) with what its actuators add:
+// own + sum_a gear_a^2 armature_a
+mjtNum mj_armature(const mjModel* m, int objtype, int i);
+
 #endif

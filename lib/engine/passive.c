@@ -10,6 +10,7 @@
 #include <math.h>
 
 #include "engine/forward.h"
+#include "engine/model.h"
 #include "engine/smooth.h"
 #include "util/util.h"
 
@@ -52,12 +53,12 @@ static void jointSprings(const mjModel* m, mjData* d) {
   }
 }
 
-// dof dampers -v c(v), c = mju_polyCoef(damping, dampingpoly, v, odd)
+// dof dampers -v c(v), c = mju_polyCoef(damping, dampingpoly, v, odd) of the dof's own
+// damping with its actuators' (mj_damping)
 static void dofDampers(const mjModel* m, mjData* d) {
   for (int i = 0; i < m->nv; i++) {
-    mjtNum v = d->qvel[i];
-    d->qfrc_damper[i] = -v * mju_polyCoef(m->dof_damping[i], m->dof_dampingpoly + mjNPOLY * i,
-                                         v, 1);
+    mjtNum v = d->qvel[i], poly[mjNPOLY], b = mj_damping(m, mjOBJ_DOF, i, poly);
+    d->qfrc_damper[i] = -v * mju_polyCoef(b, poly, v, 1);
   }
 }
 
@@ -78,8 +79,8 @@ void mj_tendonSpringDamper(const mjModel* m, const mjData* d, int t, mjtNum f[2]
   int spring = !(m->opt.disableflags & mjDSBL_SPRING);
   int damper = !(m->opt.disableflags & mjDSBL_DAMPER);
   const mjtNum* ps = m->tendon_stiffnesspoly + mjNPOLY * t;
-  const mjtNum* pd = m->tendon_dampingpoly + mjNPOLY * t;
-  mjtNum k = m->tendon_stiffness[t], b = m->tendon_damping[t], out;
+  mjtNum pd[mjNPOLY], b = mj_damping(m, mjOBJ_TENDON, t, pd);
+  mjtNum k = m->tendon_stiffness[t], out;
   mjtNum x = mj_tendonStretch(m, d, t, &out), v = d->ten_velocity[t];
   f[0] = spring ? -x * mju_polyCoef(k, ps, x, 0) : 0;
   f[1] = damper ? -v * mju_polyCoef(b, pd, v, 1) : 0;

@@ -2,8 +2,8 @@
 //
 // At qpos0 (mocap bodies at their body frames) the position stage is run once, and:
 //   body_subtreemass   mass of each subtree
-//   dof_M0             diagonal of M (joint armature included, tendon armature not; M has
-//                      it in everything below)
+//   dof_M0             diagonal of M (joint armature and its actuators' included, tendon
+//                      armature not; M has it in everything below)
 //   dof_invweight0     diagonal of inv(M); ball and free joints average it over their
 //                      rotational (and translational) dofs; dofs of bodies with
 //                      body_simple == 2 (aligned sliders only) 1/mass, armature ignored

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "engine/constraint.h"
+#include "engine/model.h"
 #include "util/util.h"
 
 // ---- kinematics ----------------------------------------------------------------------------
@@ -303,7 +304,8 @@ static inline int rowLen(const mjModel* m, int i) {
   return (i + 1 < m->nv ? m->dof_Madr[i + 1] : m->nM) - m->dof_Madr[i];
 }
 
-// crb = cinert accumulated from the leaves; M(i,j) = cdof_j' crb(body_i) cdof_i
+// crb = cinert accumulated from the leaves; M(i,j) = cdof_j' crb(body_i) cdof_i, plus the
+// dof's armature (its actuators' included) on the diagonal
 void mj_crb(const mjModel* m, mjData* d) {
   mjtNum* crb = d->crb;
 
@@ -319,7 +321,7 @@ void mj_crb(const mjModel* m, mjData* d) {
     mjtNum f[6];
     mju_mulInertVec(f, crb + 10 * m->dof_bodyid[i], d->cdof + 6 * i);
     mjtNum* row = d->qM + m->dof_Madr[i];
-    row[0] = mju_dot6(f, d->cdof + 6 * i) + m->dof_armature[i];
+    row[0] = mju_dot6(f, d->cdof + 6 * i) + mj_armature(m, mjOBJ_DOF, i);
     int k = 1;
     for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j])
       row[k++] = mju_dot6(f, d->cdof + 6 * j);

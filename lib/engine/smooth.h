@@ -57,7 +57,7 @@ void mj_comPos(const mjModel* m, mjData* d);
 // subtree_com and the model's cam_/light_ pos0, poscom0, mat0 / dir0
 void mj_camlight(const mjModel* m, mjData* d);
 
-// composite rigid body inertias crb and the joint-space inertia qM (with dof_armature)
+// composite rigid body inertias crb and the joint-space inertia qM (with the dofs' armature, their actuators' included)
 void mj_crb(const mjModel* m, mjData* d);
 
 // sparse factorization qM = L' D L into qLD and qLDiagInv
@@ -131,7 +131,7 @@ void mj_tendon(const mjModel* m, mjData* d);
 // contacts and constraint rows, so after mj_makeConstraint)
 void mj_transmission(const mjModel* m, mjData* d);
 
-// qM += sum over tendons of armature J'J within qM's sparsity (tendon.c; after mj_crb)
+// qM += sum over tendons of armature (own and actuators') J'J within qM's sparsity (tendon.c; after mj_crb)
 void mj_tendonArmature(const mjModel* m, mjData* d);
 
 // qfrc += sum over tendons of J' armature (Jdot qvel), the bias force of tendon armature

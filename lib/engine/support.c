@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "mj.h"
+#include "engine/model.h"
 
 // the message "kind 'name': what" (or "kind id: what" when unnamed) into err; returns 1
 static int unsupported(const mjModel* m, char* err, int errsz, int type, int id,
@@ -57,7 +58,7 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz) {
 
   // tendon armature with geom wrapping (MuJoCo's compiler refuses it too)
   for (int t = 0; t < m->ntendon; t++) {
-    if (m->tendon_armature[t] == 0) continue;
+    if (mj_armature(m, mjOBJ_TENDON, t) == 0) continue;
     for (int k = m->tendon_adr[t]; k < m->tendon_adr[t] + m->tendon_num[t]; k++)
       if (m->wrap_type[k] == mjWRAP_SPHERE || m->wrap_type[k] == mjWRAP_CYLINDER)
         return unsupported(m, err, errsz, mjOBJ_TENDON, t, "armature with geom wrapping");

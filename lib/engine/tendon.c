@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "engine/constraint.h"
+#include "engine/model.h"
 #include "engine/smooth.h"
 #include "util/util.h"
 
@@ -616,18 +617,22 @@ void mj_transmission(const mjModel* m, mjData* d) {
 
 // ---- tendon armature -------------------------------------------------------------------------
 
-// qM += armature J'J of every tendon, within qM's sparsity: M(i,j) for j = i and the ancestors
-// of i (couplings of dofs on different branches have no entry and are dropped, as in MuJoCo)
+// qM += armature J'J of every tendon (its actuators' included, mj_armature), within qM's
+// sparsity: M(i,j) for j = i and the ancestors of i (couplings of dofs on different branches
+// have no entry and are dropped, as in MuJoCo, and so are those of a simple body's dofs, whose
+// rows of MuJoCo's M hold the diagonal only: an actuator's armature on a tendon through a
+// simple body leaves it simple)
 void mj_tendonArmature(const mjModel* m, mjData* d) {
   int nv = m->nv;
   for (int t = 0; t < m->ntendon; t++) {
-    mjtNum arm = m->tendon_armature[t];
+    mjtNum arm = mj_armature(m, mjOBJ_TENDON, t);
     if (arm == 0) continue;
     const mjtNum* J = d->ten_J + (size_t)t * nv;
     for (int i = 0; i < nv; i++) {
       if (J[i] == 0) continue;
       mjtNum* row = d->qM + m->dof_Madr[i];
       row[0] += arm * J[i] * J[i];
+      if (m->dof_simplenum[i]) continue;  // a simple body's dof: M holds its diagonal only
       int k = 1;
       for (int j = m->dof_parentid[i]; j >= 0; j = m->dof_parentid[j])
         row[k++] += arm * J[i] * J[j];
@@ -642,7 +647,7 @@ void mj_tendonArmature(const mjModel* m, mjData* d) {
 // armature on tendons that wrap geoms, and so does mj_checkSupported.)
 void mj_tendonBias(const mjModel* m, mjData* d, mjtNum* qfrc) {
   for (int t = 0; t < m->ntendon; t++) {
-    mjtNum arm = m->tendon_armature[t], divisor = 1, jdot = 0;
+    mjtNum arm = mj_armature(m, mjOBJ_TENDON, t), divisor = 1, jdot = 0;
     int adr = m->tendon_adr[t], end = adr + m->tendon_num[t];
     if (arm == 0 || m->wrap_type[adr] == mjWRAP_JOINT) continue;
     for (int j = adr; j < end - 1; j++) {

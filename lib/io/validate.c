@@ -603,10 +603,12 @@ static int checkActuators(const mjModel* m, Msg* g) {
                 objCount(m, target[t])) ||
         outside(g, "actuator_trnid", 2 * i + 1, m->actuator_trnid[2 * i + 1], lo2, hi2))
       return 1;
-    // damping and armature passed on to the transmission: not supported yet, as in the compiler
-    if (m->actuator_damping[i] != 0 || m->actuator_armature[i] != 0 ||
-        !mju_isZero(m->actuator_dampingpoly + mjNPOLY * i, mjNPOLY))
-      return say(g, "actuator %d: damping and armature are not supported yet", i);
+    // damping and armature passed on to the transmission: joints and tendons only, as in the
+    // compiler
+    if ((m->actuator_damping[i] != 0 || m->actuator_armature[i] != 0 ||
+         !mju_isZero(m->actuator_dampingpoly + mjNPOLY * i, mjNPOLY)) &&
+        t != mjTRN_JOINT && t != mjTRN_JOINTINPARENT && t != mjTRN_TENDON)
+      return say(g, "actuator %d: damping and armature require joint or tendon transmission", i);
     if (m->actuator_dyntype[i] != mjDYN_NONE && !num)
       return outside(g, "actuator_actnum", i, num, 1, m->na + 1);
     if (differs(g, "actuator_actadr", i, m->actuator_actadr[i], num ? adr : -1,
@@ -617,6 +619,14 @@ static int checkActuators(const mjModel* m, Msg* g) {
   }
   if (differs(g, "nJmom", -1, m->nJmom, nmom, "the sum of the actuators' moment bounds"))
     return 1;
+  for (int j = 0; j < m->njnt; j++)
+    if (differs(g, "jnt_actuatorid", j, m->jnt_actuatorid[j], mj_actuatorTarget(m, 0, j),
+                "the actuator passing damping or armature on, -2 several, -1 none"))
+      return 1;
+  for (int k = 0; k < m->ntendon; k++)
+    if (differs(g, "tendon_actuatorid", k, m->tendon_actuatorid[k], mj_actuatorTarget(m, 1, k),
+                "the actuator passing damping or armature on, -2 several, -1 none"))
+      return 1;
   return differs(g, "na", -1, m->na, adr, "sum of actuator_actnum");
 }
 

@@ -236,16 +236,15 @@ malformed poly_too_long 4 <<'EOF'
 EOF
 check poly_too_long-message has "$T/err" "attribute 'stiffness'"
 
-malformed actuator_armature 6 <<'EOF'
+malformed actuator_armature 5 <<'EOF'
 <mujoco>
   <worldbody>
-    <body><joint name="j" type="slide"/><geom size="1" mass="1"/></body>
+    <body><joint name="j" type="slide"/><geom size="1" mass="1"/><site name="s"/></body>
   </worldbody>
-  <tendon><fixed name="t"><joint joint="j" coef="1"/></fixed></tendon>
-  <actuator><motor tendon="t" armature="0.5"/></actuator>
+  <actuator><motor site="s" armature="0.5"/></actuator>
 </mujoco>
 EOF
-check actuator_armature-message has "$T/err" "not supported yet"
+check actuator_armature-message has "$T/err" "armature requires joint or tendon transmission"
 
 malformed actuator_dampingpoly 11 <<'EOF'
 <mujoco>
@@ -255,14 +254,28 @@ malformed actuator_dampingpoly 11 <<'EOF'
     </default>
   </default>
   <worldbody>
-    <body><joint name="j"/><geom size="1" mass="1"/></body>
+    <body name="b"><joint name="j"/><geom size="1" mass="1"/></body>
   </worldbody>
   <actuator>
-    <motor class="d" joint="j"/>
+    <motor class="d" body="b"/>
   </actuator>
 </mujoco>
 EOF
-check actuator_dampingpoly-message has "$T/err" "not supported yet"
+check actuator_dampingpoly-message has "$T/err" "damping requires joint or tendon transmission"
+
+malformed actuator_armature_wrap 8 <<'EOF'
+<mujoco>
+  <worldbody>
+    <site name="a"/><geom name="g" size="0.1" pos="0.5 0 0.5" contype="0"/>
+    <body><joint type="slide"/><geom size="0.1" mass="1"/><site name="s" pos="1 0 1"/></body>
+  </worldbody>
+  <tendon><spatial name="t"><site site="a"/><geom geom="g"/><site site="s"/></spatial></tendon>
+  <actuator>
+    <motor tendon="t" armature="0.1"/>
+  </actuator>
+</mujoco>
+EOF
+check actuator_armature_wrap-message has "$T/err" "geom wrapping not supported by armature"
 
 malformed unknown_attribute 3 <<'EOF'
 <mujoco>

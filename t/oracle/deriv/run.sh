@@ -7,7 +7,9 @@
 #
 # Models: the project's pendulum and cartpole, the ellipsoid fluid model (its keyframe:
 # t/oracle/models/fluid_ellipsoid.xml), the polynomial springs and dampers at rest and at
-# their keyframe (t/oracle/models/poly.xml, implicit), dm_control's pendulum, cartpole,
+# their keyframe (t/oracle/models/poly.xml, implicit), actuator damping and armature on joints
+# and a fixed tendon at rest and at its keyframe (t/oracle/models/actdamp_fixed.xml, implicit;
+# actdamp.xml's armature on a spatial tendon is not differentiated), dm_control's pendulum, cartpole,
 # humanoid (contacts), fish (fluid forces), ball_in_cup (a spatial tendon) and manipulator
 # (capsules on boxes), Menagerie's Skydio X2 (site thrusters, fluid), Unitree A1 at keyframe
 # home and TALOS at its keyframe, from ../shared/corpus when present.
@@ -23,7 +25,8 @@ deriv=$(helper deriv/deriv.c)
 
 if [ $# -eq 0 ]; then
   set -- models/pendulum.xml models/cartpole.xml t/oracle/models/fluid_ellipsoid.xml:0 \
-         t/oracle/models/poly.xml t/oracle/models/poly.xml:0
+         t/oracle/models/poly.xml t/oracle/models/poly.xml:0 \
+         t/oracle/models/actdamp_fixed.xml t/oracle/models/actdamp_fixed.xml:0
   c=../shared/corpus
   for f in dm_control/pendulum.xml dm_control/cartpole.xml dm_control/humanoid.xml \
            dm_control/fish.xml dm_control/ball_in_cup.xml dm_control/manipulator.xml \

@@ -43,6 +43,12 @@ const VARIANTS = {
                  ['integrator=implicitfast', 'enable:invdiscrete', 'cone=elliptic'],
                  ['integrator=RK4'], ['enable:energy', 'cone=elliptic', ...CONVERGED]],
   'humanoid.xml': [[], ['cone=elliptic'], ['integrator=Euler', 'enable:invdiscrete']],
+  // actuator damping and armature: the discrete inverse of each integrator, Euler's with the
+  // actuators' damping implicit (and without: eulerdamp off)
+  'actdamp.xml': [[], ['integrator=Euler', 'enable:invdiscrete'],
+                  ['integrator=Euler', 'enable:invdiscrete', 'disable:eulerdamp'],
+                  ['integrator=implicit', 'enable:invdiscrete'],
+                  ['integrator=implicitfast', 'enable:invdiscrete']],
 };
 
 // ---- arguments --------------------------------------------------------------------------------

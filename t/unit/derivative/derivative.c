@@ -308,6 +308,29 @@ Test(derivative, poly_springs_dampers) {
   for (int integ = 0; integ < 4; integ++) check("poly", POLY, integ);
 }
 
+// actuator damping (polynomial) and armature passed on, times gear^2, to a hinge (two
+// actuators), a slide and a fixed tendon (armature too), a spatial tendon (damping only:
+// armature on it is not differentiated): the same slopes as the joints' and tendons' own
+static const char* ACTDAMP =
+    "<mujoco><option timestep='0.005'/><worldbody><site name='s0' pos='0.4 0 1.3'/>"
+    "<body pos='0 0 1'><joint name='a' axis='0 1 0' damping='0.05'/>"
+    "<inertial pos='0 0 -0.3' mass='1' diaginertia='0.02 0.02 0.01'/>"
+    "<site name='s1' pos='0 0 -0.4'/>"
+    "<body pos='0 0 -0.6'><joint name='b' type='slide' axis='1 0 0'/>"
+    "<inertial pos='0 0.1 -0.2' mass='0.8' diaginertia='0.01 0.02 0.01'/></body></body>"
+    "</worldbody>"
+    "<tendon><fixed name='f'><joint joint='a' coef='1'/><joint joint='b' coef='-0.5'/></fixed>"
+    "<spatial name='sp'><site site='s0'/><site site='s1'/></spatial></tendon>"
+    "<actuator><motor joint='a' gear='2' damping='0.1 0.3 0.2' armature='0.05'/>"
+    "<position joint='a' gear='1.5' kp='4' damping='0.2' armature='0.02'/>"
+    "<motor joint='b' gear='-3' damping='0.05 0.1 0.2' armature='0.01'/>"
+    "<motor tendon='f' gear='0.7' damping='0.2 0.5 0.3' armature='0.03'/>"
+    "<motor tendon='sp' gear='1.3' damping='0.3 0.2 0.1'/></actuator></mujoco>";
+
+Test(derivative, actuator_damping_armature) {
+  for (int integ = 0; integ < 4; integ++) check("actdamp", ACTDAMP, integ);
+}
+
 // controls and activations at their clamps: actuator 0's ctrl beyond its range (a zero
 // column), actuator 2's integrator pushed past actrange (a zero row; actearly: no force slope)
 static void clamp(const mjModel* m, mjData* d) {

@@ -47,7 +47,8 @@ static mjModel* testModel(int seed) {
 
 // a model that passes mj_validateModel (the loader refuses ids out of range): the compiled
 // arm, every real of its arrays replaced by a distinct, awkward, positive value (wrap_prm holds
-// side-site ids and stays; so do the actuators' damping and armature, refused while not applied)
+// side-site ids and stays; so do the actuators' damping and armature, which jnt_actuatorid and
+// tendon_actuatorid would have to follow, and which site transmissions refuse)
 static mjModel* validModel(int seed) {
   char err[512] = "";
   mjModel* m = mj_loadXML("models/arm.xml", err, sizeof(err));

@@ -319,14 +319,29 @@ Test(validate, refuses_bad_equalities_and_tendons) {
   mj_deleteModel(m);
 }
 
-// an actuator's damping or armature, which the physics does not apply yet, is refused
-Test(validate, refuses_actuator_damping_and_armature) {
+// an actuator's damping or armature is refused on a site transmission, and the joints' and
+// tendons' actuator ids must name the one actuator passing it on (-2 several, -1 none)
+Test(validate, checks_actuator_damping_and_armature) {
   mjModel* m = sink();
-  m->actuator_armature[1] = 0.5;
-  expectRefused(m, "actuator 1: damping and armature are not supported yet");
-  m->actuator_armature[1] = 0;
-  m->actuator_dampingpoly[2 * 2 + 1] = 3;
-  expectRefused(m, "actuator 2: damping and armature are not supported yet");
+  int site = id(m, mjOBJ_ACTUATOR, "m_site"), rope = id(m, mjOBJ_ACTUATOR, "m_rope");
+  int slider = id(m, mjOBJ_JOINT, "slider"), elbow = id(m, mjOBJ_JOINT, "elbow");
+  char err[512] = "";
+  m->actuator_armature[site] = 0.5;
+  expectRefused(m, "actuator 4: damping and armature require joint or tendon transmission");
+  m->actuator_armature[site] = 0;
+  m->actuator_armature[id(m, mjOBJ_ACTUATOR, "p_slider")] = 0.5;
+  expectRefused(m, "jnt_actuatorid[3] = -1, expected 1");
+  m->jnt_actuatorid[slider] = 1;
+  m->actuator_dampingpoly[2 * rope + 1] = 3;
+  expectRefused(m, "tendon_actuatorid[1] = -1, expected 2");
+  m->tendon_actuatorid[1] = rope;
+  m->actuator_damping[id(m, mjOBJ_ACTUATOR, "m_elbow")] = 1;
+  m->actuator_damping[id(m, mjOBJ_ACTUATOR, "g_filter")] = 1;
+  expectRefused(m, "jnt_actuatorid[2] = -1, expected -2");
+  m->jnt_actuatorid[elbow] = -2;
+  mjModel* r = roundTrip(m, err, sizeof(err));
+  cr_assert_not_null(r, "%s", err);
+  mj_deleteModel(r);
   mj_deleteModel(m);
 }
 
