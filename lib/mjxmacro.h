@@ -183,6 +183,7 @@
   X(mjtNum, geom_friction,      ngeom,    3) /* friction (slide, spin, roll) */                 \
   X(mjtNum, geom_margin,        ngeom,    1) /* detect contact if dist<margin */                \
   X(mjtNum, geom_gap,           ngeom,    1) /* include in solver if dist<margin-gap */         \
+  X(mjtNum, geom_surfacevel,    ngeom,    6) /* surface velocity in geom frame: lin, ang */     \
   X(mjtNum, geom_fluid,         ngeom,   12) /* fluid interaction parameters */                 \
   X(float,  geom_rgba,          ngeom,    4) /* rgba when material is omitted */                \
   X(mjtNum, geom_user,          ngeom,    nuser_geom) /* user numbers, zero-padded */           \

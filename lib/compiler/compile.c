@@ -346,6 +346,7 @@ static void fillItems(Ctx* c, mjModel* m) {
     mju_copy3(m->geom_friction + 3 * i, s->friction);
     m->geom_margin[i] = s->margin;
     m->geom_gap[i] = s->gap;
+    mju_copy(m->geom_surfacevel + 6 * i, s->surfacevel, 6);
     memcpy(m->geom_rgba + 4 * i, s->rgba, sizeof(s->rgba));
     putUser(m->geom_user, i, m->nuser_geom, &s->user);
     // the body's collision summary

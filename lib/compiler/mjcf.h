@@ -77,6 +77,7 @@ typedef struct {
   int type, contype, conaffinity, condim, group, priority, fluidshape, hasmass, hasfromto;
   double size[3], friction[3], mass, density, solmix, solref[2], solimp[5], margin, gap;
   double fromto[6], pos[3], fluidcoef[5], fitscale;
+  double surfacevel[6];  // the surface's velocity field in the geom frame: linear, angular
   int dataid;  // compiled: the mesh or height field id
   const mjMesh* meshdata;  // compiled: the mesh named (its mass, kept by discardvisual)
   Orient orient;

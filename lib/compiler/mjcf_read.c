@@ -201,6 +201,7 @@ static void readGeom(Ctx* c, const mjXNode* e, GeomSpec* s) {
   readSolimp(c, e, "solimp", s->solimp);
   mjcf_readVec(c, e, "margin", &s->margin, 1);
   mjcf_readVec(c, e, "gap", &s->gap, 1);
+  mjcf_readNums(c, e, "surfacevel", s->surfacevel, 1, 6);
   if (mjcf_readVec(c, e, "fromto", s->fromto, 6)) s->hasfromto = 1;
   mjcf_readVec(c, e, "pos", s->pos, 3);
   mjcf_readOrient(c, e, &s->orient);
@@ -844,6 +845,17 @@ static void meshGeom(Ctx* c, const mjXNode* e, Item* it) {
   mju_rotVecQuat(off, meshpos, it->quat);
   mju_addTo3(it->pos, off);
   mju_mulQuat(it->quat, it->quat, me->quat);
+  // the surface velocity in the new frame: its angular part held about meshpos, v += w x
+  // meshpos, then both parts turned by the mesh orientation's inverse
+  if (mju_isZero(s->surfacevel, 6)) return;
+  double wxp[3], inv[4];
+  mju_cross(wxp, s->surfacevel + 3, meshpos);
+  mju_addTo3(s->surfacevel, wxp);
+  mju_negQuat(inv, me->quat);
+  for (int k = 0; k < 6; k += 3) {
+    mju_rotVecQuat(off, s->surfacevel + k, inv);
+    mju_copy3(s->surfacevel + k, off);
+  }
 }
 
 // a height field geom: its hfield's id, and the geom size from the hfield's

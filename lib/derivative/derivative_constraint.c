@@ -694,20 +694,7 @@ void mjd_contactMotion(const mjModel* m, const mjData* d, const mjContact* con,
 
 // ---- rows and the contact basis ----------------------------------------------------------------
 
-// rows (nrow, +=) from basis values b (dim) of contact con whose first row has type `type`:
-// the normal alone, the elliptic basis, or the pyramid's b0 +- mu_i b_i
-static void basisToRows(const mjContact* con, int type, const mjtNum* b, mjtNum* rows) {
-  if (type != mjCNSTR_CONTACT_PYRAMIDAL) {
-    mju_addTo(rows, b, con->dim);
-    return;
-  }
-  for (int i = 1; i < con->dim; i++) {
-    rows[2 * i - 2] += b[0] + con->friction[i - 1] * b[i];
-    rows[2 * i - 1] += b[0] - con->friction[i - 1] * b[i];
-  }
-}
-
-// the basis forces fb (dim) of the row forces f of contact con: basisToRows transposed
+// the basis forces fb (dim) of the row forces f of contact con: mj_contactBasisToRows transposed
 void mjd_rowsToBasis(const mjContact* con, int type, const mjtNum* f, mjtNum* fb) {
   if (type != mjCNSTR_CONTACT_PYRAMIDAL) {
     mju_copy(fb, f, con->dim);
@@ -943,6 +930,44 @@ static void pointColumn(const mjModel* m, const mjData* d, const Column* c, cons
   }
 }
 
+// for contact con of the moving surfaces (geom surfacevel) with rows from efc row adr: E (its
+// rows, +=) gains B dcs/dq_k, cs its basis velocities (mj_contactSurfaceVel: aref = -B (J v +
+// rows(cs))), the point moving by dp and the frame by dfr as dof k (c) moves.  Each surface's
+// field is a twist T_s = (w_s, a_s + w_s x (o - x_s)) about o fixed to its geom, so
+//   dV = sum +- ((S x T_s)@p [moved] + w_s x dp),  dW = sum +- ang (S x T_s) [moved],
+//   dcs_i = dt_i'V + t_i'dV (tangents),  dcs_3 = dn'W + n'dW (spin)
+static void surfaceColumn(const mjModel* m, const mjData* d, const Column* c,
+                          const mjContact* con, const mjtNum dp[3], const mjtNum dfr[9],
+                          int adr, int nrow, mjtNum* E) {
+  mjtNum cs[6];
+  if (con->dim == 1 || !mj_contactSurfaceVel(m, d, con, cs)) return;
+  int g[2] = {con->geom1, con->geom2};
+  mjtNum V[3] = {0, 0, 0}, W[3] = {0, 0, 0}, dV[3] = {0, 0, 0}, dW[3] = {0, 0, 0};
+  for (int s = 0; s < 2; s++) {
+    if (mju_isZero(m->geom_surfacevel + 6 * g[s], 6)) continue;
+    mjtNum sgn = s ? 1 : -1, lin[3], ang[3], T[6], ST[6], vel[3];
+    // the field at p and its change as p moves
+    mj_geomSurfaceVel(m, d, g[s], con->pos, lin, ang);
+    mju_addToScl3(V, lin, sgn);
+    mju_addToScl3(W, ang, sgn);
+    mju_cross(vel, ang, dp);
+    mju_addToScl3(dV, vel, sgn);
+    if (!bodyMoved(c, m->geom_bodyid[g[s]])) continue;
+    // the field turning and moving with its geom: the twist about o, S x T
+    mj_geomSurfaceVel(m, d, g[s], c->o, T + 3, T);
+    mju_crossMotion(ST, c->S, T);
+    mjd_pointVel(vel, ST, con->pos, c->o);
+    mju_addToScl3(dV, vel, sgn);
+    mju_addToScl3(dW, ST, sgn);
+  }
+  mjtNum dcs[6] = {0, 0, 0, 0, 0, 0}, rows[10] = {0};
+  for (int i = 1; i < 3; i++)
+    dcs[i] = mju_dot3(dfr + 3 * i, V) + mju_dot3(con->frame + 3 * i, dV);
+  dcs[3] = mju_dot3(dfr, W) + mju_dot3(con->frame, dW);
+  mj_contactBasisToRows(con, d->efc_type[adr], dcs, rows);
+  for (int r = 0; r < nrow; r++) E[adr + r] += d->efc_KBIP[4 * (adr + r) + 1] * rows[r];
+}
+
 // for contact con (basis rows from efc row adr, fb its basis forces): E (its rows, +=) gains
 // dJ/dq_k a + B dJ/dq_k v, P and V (its rows) the distance's slope (the rows' position and
 // violation), Gk (nv, +=) dJ'/dq_k f; the basis rows are pointColumn's with both points at
@@ -962,9 +987,10 @@ static void contactColumn(const mjModel* m, const mjData* d, const Column* c, in
   mju_copy3(dp[1], dp[0]);
   pointColumn(m, d, c, body, p, dp, con->frame, dfr, con->frame, dfr, dim, tw, fb, db, Gk);
   for (int r = 0; r < nrow; r++) P[adr + r] = V[adr + r] = ddist;
-  basisToRows(con, type, db[1], E + adr);
-  basisToRows(con, type, db[0], rows);
+  mj_contactBasisToRows(con, type, db[1], E + adr);
+  mj_contactBasisToRows(con, type, db[0], rows);
   for (int r = 0; r < nrow; r++) E[adr + r] += d->efc_KBIP[4 * (adr + r) + 1] * rows[r];
+  surfaceColumn(m, d, c, con, dp[0], dfr, adr, nrow, E);
 }
 
 // the weld's rotational rows L w (w = w_1 - w_2) and their motion dL as dof k (c) moves, q1,

@@ -798,10 +798,74 @@ static void equalityBias(const mjModel* m, const mjData* d, int i, mjtNum* aref)
   for (int k = 0; k < 3; k++) aref[i + 3 + k] -= rot[k];
 }
 
-// efc_vel = J qvel and efc_aref = -B vel - K d (pos - margin), less Jdot qvel for connect and
-// weld rows (equalityBias)
+// ---- moving surfaces (geom surfacevel) ----------------------------------------------------------
+
+// rows (nrow, +=) from basis values b (dim) of contact con whose first row has type `type`:
+// the normal alone, the elliptic basis, or the pyramid's b0 +- mu_i b_i
+void mj_contactBasisToRows(const mjContact* con, int type, const mjtNum* b, mjtNum* rows) {
+  if (type != mjCNSTR_CONTACT_PYRAMIDAL) {
+    mju_addTo(rows, b, con->dim);
+    return;
+  }
+  for (int i = 1; i < con->dim; i++) {
+    rows[2 * i - 2] += b[0] + con->friction[i - 1] * b[i];
+    rows[2 * i - 1] += b[0] - con->friction[i - 1] * b[i];
+  }
+}
+
+// the velocity field of geom g's surface at point p in the world: with R, x its frame and
+// (a, w) its geom_surfacevel, lin = R a + ang x (p - x), ang = R w
+void mj_geomSurfaceVel(const mjModel* m, const mjData* d, int g, const mjtNum p[3],
+                       mjtNum lin[3], mjtNum ang[3]) {
+  const mjtNum* sv = m->geom_surfacevel + 6 * g;
+  mjtNum arm[3], wxr[3];
+  mju_mulMatVec3(lin, d->geom_xmat + 9 * g, sv);
+  mju_mulMatVec3(ang, d->geom_xmat + 9 * g, sv + 3);
+  mju_sub3(arm, p, d->geom_xpos + 3 * g);
+  mju_cross(wxr, ang, arm);
+  mju_addTo3(lin, wxr);
+}
+
+// the basis velocities cs (6) of contact con's moving surfaces, geom 2's field less geom 1's at
+// the contact point (mj_geomSurfaceVel), in the contact frame: cs = (0, t1'lin, t2'lin, n'ang,
+// 0, 0), the surfaces sliding and spinning only (no push along the normal, no rolling); 0 when
+// neither geom's surface moves
+int mj_contactSurfaceVel(const mjModel* m, const mjData* d, const mjContact* con, mjtNum cs[6]) {
+  int g[2] = {con->geom1, con->geom2}, moving = 0;
+  mjtNum lin[3] = {0, 0, 0}, ang[3] = {0, 0, 0}, gl[3], ga[3];
+  for (int s = 0; s < 2; s++) {
+    if (mju_isZero(m->geom_surfacevel + 6 * g[s], 6)) continue;
+    moving = 1;
+    mj_geomSurfaceVel(m, d, g[s], con->pos, gl, ga);
+    mju_addToScl3(lin, gl, s ? 1 : -1);
+    mju_addToScl3(ang, ga, s ? 1 : -1);
+  }
+  if (!moving) return 0;
+  mju_mulMatVec3(cs, con->frame, lin);
+  mju_mulMatVec3(cs + 3, con->frame, ang);
+  cs[0] = cs[4] = cs[5] = 0;
+  return 1;
+}
+
+// efc_vel (+=) of the contact rows: the velocity relative to the moving surfaces, J qvel +
+// the basis velocities of mj_contactSurfaceVel in the rows (pyramid: +- mu_i cs_i)
+static void surfaceVel(const mjModel* m, mjData* d) {
+  for (int i = 0; i < d->ncon; i++) {
+    const mjContact* con = d->contact + i;
+    mjtNum cs[6];
+    if (con->efc_address < 0 || con->dim == 1 || !mj_contactSurfaceVel(m, d, con, cs)) continue;
+    mj_contactBasisToRows(con, d->efc_type[con->efc_address], cs,
+                          d->efc_vel + con->efc_address);
+  }
+}
+
+// ---- reference acceleration --------------------------------------------------------------------
+
+// efc_vel = J qvel (relative to moving surfaces on contact rows: surfaceVel) and efc_aref =
+// -B vel - K d (pos - margin), less Jdot qvel for connect and weld rows (equalityBias)
 void mj_referenceConstraint(const mjModel* m, mjData* d) {
   mj_mulJacVec(m, d, d->efc_vel, d->qvel);
+  surfaceVel(m, d);
   for (int i = 0; i < d->nefc; i++) {
     const mjtNum* kbip = d->efc_KBIP + 4 * i;
     d->efc_aref[i] =

@@ -17,6 +17,20 @@ int mj_denseRowLengths(const mjModel* m);
 // row(nv) = row r of efc_J, dense or sparse
 void mj_efcRow(const mjModel* m, const mjData* d, int r, mjtNum* row);
 
+// rows (nrow, +=) from basis values b (dim) of contact con whose first row has type `type`:
+// the normal alone, the elliptic basis, or the pyramid's b0 +- mu_i b_i
+void mj_contactBasisToRows(const mjContact* con, int type, const mjtNum* b, mjtNum* rows);
+
+// the velocity field of geom g's surface (geom_surfacevel: linear a, angular w in the geom
+// frame R, x) at point p in the world: lin = R a + ang x (p - x), ang = R w
+void mj_geomSurfaceVel(const mjModel* m, const mjData* d, int g, const mjtNum p[3],
+                       mjtNum lin[3], mjtNum ang[3]);
+
+// the basis velocities cs (6) of contact con's moving surfaces, geom 2's less geom 1's at the
+// contact point, in the contact frame with the normal and rolling parts 0; 0 when neither
+// geom has a surface velocity
+int mj_contactSurfaceVel(const mjModel* m, const mjData* d, const mjContact* con, mjtNum cs[6]);
+
 // the impedance d(r) of solimp = (d0, dwidth, width, midpoint, power), already clamped, at the
 // violation r = pos - margin, and its derivative d'(r):
 //   x = |r| / width;  y = x^p / mid^(p-1) for x <= mid, 1 - (1-x)^p / (1-mid)^(p-1) above;

@@ -73,6 +73,12 @@ node t/oracle/traj.mjs --bin "$tmp" --fwd "$tmp/fwd" $smooth "$@" || status=1
 # shellcheck disable=SC2086
 node t/oracle/traj.mjs --bin "$tmp" --contacts --seconds "${TRAJ_SECONDS:-10}" "$@" $extra ||
   status=1
+# moving surfaces (geom surfacevel) under both cones, the three solvers, noslip and the four
+# integrators, 1000 steps
+if [ -n "$smooth" ]; then
+  node t/oracle/traj.mjs --bin "$tmp" --contacts --steps 1000 --seconds "${TRAJ_SECONDS:-10}" \
+    t/oracle/traj/surfacevel_*.xml || status=1
+fi
 # the A1 under MuJoCo's defaults, nativeccd on: its legs touch each other, capsule and sphere
 # contacts computed by their cores
 a1=../shared/corpus/menagerie/unitree_a1/scene.xml

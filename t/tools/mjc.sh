@@ -224,6 +224,17 @@ malformed light_softness 4 <<'EOF'
 EOF
 check light_softness-message has "$T/err" 'light softness must be in [0, 1]'
 
+# geom surfacevel takes at most six numbers (linear, angular); the line of the geom is named
+malformed surfacevel_too_long 4 <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom type="plane" size="1 1 .1"/>
+    <geom type="box" size=".1 .1 .1" surfacevel="1 0 0 0 0 1 2"/>
+  </worldbody>
+</mujoco>
+EOF
+check surfacevel_too_long-message has "$T/err" "geom: attribute 'surfacevel': more than 6 numbers"
+
 malformed poly_too_long 4 <<'EOF'
 <mujoco>
   <worldbody>
