@@ -366,6 +366,34 @@ const char* mj_id2name(const mjModel* m, int type, int id);
 // statistics not given in the file; d is scratch data for m
 void mj_setConst(mjModel* m, mjData* d);
 
+// which actuators get a computed length range (<compiler><lengthrange mode>)
+typedef enum mjtLRMode_ {
+  mjLRMODE_NONE = 0, mjLRMODE_MUSCLE, mjLRMODE_MUSCLEUSER, mjLRMODE_ALL
+} mjtLRMode;
+
+// options of the actuator length range computation (<compiler><lengthrange>)
+typedef struct mjLROpt_ {
+  int mode;          // the actuators computed (mjtLRMode): muscles, muscles and user, all
+  int useexisting;   // keep a range already given (lengthrange[0] < lengthrange[1])
+  int uselimit;      // take the range of a limited joint or tendon transmission as it is
+  mjtNum accel;      // acceleration pushing along the transmission
+  mjtNum maxforce;   // largest norm of the force doing it; 0: no bound
+  mjtNum timeconst;  // time constant of the velocity damping (0.01 at least)
+  mjtNum timestep;   // the simulation's timestep; 0: the model's
+  mjtNum inttotal;   // simulated time in each direction
+  mjtNum interval;   // the end of it over which the lengths are taken
+  mjtNum tolrange;   // largest spread of the lengths in the interval, relative to the range
+} mjLROpt;
+
+// MuJoCo's defaults: muscles, useexisting, accel 20, no maxforce, timeconst 1, timestep
+// 0.01, inttotal 10, interval 2, tolrange 0.05
+void mj_defaultLROpt(mjLROpt* opt);
+
+// actuator_lengthrange of the actuators opt selects, each by simulating the model pushed to
+// either end of its transmission (see lib/engine/setconst.c); d is scratch data for m, m->opt
+// is restored.  -1, or the index of the actuator whose computation failed, its reason in err
+int mj_setLengthRanges(mjModel* m, mjData* d, const mjLROpt* opt, char* err, int errsz);
+
 // ---- listing ------------------------------------------------------------------------------
 // print a readable summary of a model: counts, options, and each object with its parameters
 void mj_printModelSummary(const mjModel* m, FILE* f);

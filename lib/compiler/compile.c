@@ -568,8 +568,6 @@ static void fillActuators(Ctx* c, mjModel* m) {
       mjcf_fail(c, e, "geom wrapping not supported by armature on a tendon");
     memcpy(m->actuator_lengthrange + 2 * i, s.lengthrange, sizeof(s.lengthrange));
     putUser(m->actuator_user, i, m->nuser_actuator, &s.user);
-    if (s.dyntype == mjDYN_MUSCLE && s.lengthrange[0] >= s.lengthrange[1])
-      mjcf_fail(c, e, "muscle lengthrange must be given (its computation is not supported yet)");
     // the room of its moment row in mjData (the transmission's possible non-zeros)
     m->nJmom += mj_momentMax(m, i);
   }
@@ -1082,6 +1080,16 @@ static void springDampers(Ctx* c, mjModel* m) {
   }
 }
 
+// actuator_lengthrange computed as <compiler><lengthrange> asks (after the constants and the
+// springs, as MuJoCo does); d is freed before a failure is reported
+static void fillLengthRanges(Ctx* c, mjModel* m, mjData* d) {
+  char msg[256];
+  int bad = mj_setLengthRanges(m, d, &c->lropt, msg, sizeof(msg));
+  if (bad < 0) return;
+  mj_deleteData(d);
+  mjcf_fail(c, ((Obj*)c->obj[K_ACT].p[bad])->h.e, "%s", msg);
+}
+
 // the whole compilation; the model is kept in *out so that errors can free it
 static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   if (strcmp(root->name, "mujoco")) mjcf_fail(c, root, "the root element must be mujoco");
@@ -1096,6 +1104,7 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   c->igroup[1] = 5;
   memcpy(c->eulerseq, "xyz", 4);
   for (int k = 0; k < NUSER; k++) c->nuser[k] = -1;
+  mj_defaultLROpt(&c->lropt);
   mj_defaultOption(&c->opt);
   mj_defaultVisual(&c->vis);
   mj_defaultStatistic(&c->stat);
@@ -1187,8 +1196,9 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   mjData* d = mj_makeData(m);
   if (!d) mjcf_fail(c, root, "out of memory");
   mj_setConst(m, d);
-  mj_deleteData(d);
   springDampers(c, m);
+  fillLengthRanges(c, m, d);
+  mj_deleteData(d);
   int i = 0;
 #define X(type, name, count, shape)                                                          \
   if (c->statset[i++]) memcpy(&m->stat.name, &c->stat.name, sizeof(type) * count);

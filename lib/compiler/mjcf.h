@@ -308,6 +308,7 @@ struct Ctx_ {
   const char *meshdir, *texturedir;
   char eulerseq[4];
   double boundmass, boundinertia, settotalmass;
+  mjLROpt lropt;  // <compiler><lengthrange>
   // <option>, <visual>, <statistic>, <size>
   mjOption opt;
   mjVisual vis;

@@ -490,7 +490,24 @@ static void readActuator(Ctx* c, const mjXNode* e, ActSpec* s, int kind) {
 
 // ---- top-level settings: compiler, option, size, visual, statistic -----------------------------
 
-// <compiler>: angle units, euler sequence, inertia and limit rules
+// <compiler><lengthrange>: the options of the actuator length range computation (mjLROpt)
+static void readLengthRange(Ctx* c, const mjXNode* e) {
+  static const char* const modes[] = {"none", "muscle", "muscleuser", "all", NULL};
+  mjLROpt* o = &c->lropt;
+  mjcf_readKey(c, e, "mode", modes, &o->mode);
+  mjcf_readBool(c, e, "useexisting", &o->useexisting);
+  mjcf_readBool(c, e, "uselimit", &o->uselimit);
+  // the numbers, by name
+  static const char* const names[] = {"accel", "maxforce", "timeconst", "timestep",
+                                      "inttotal", "interval", "tolrange"};
+  double* nums[] = {&o->accel, &o->maxforce, &o->timeconst, &o->timestep,
+                    &o->inttotal, &o->interval, &o->tolrange};
+  for (int i = 0; i < 7; i++) mjcf_readVec(c, e, names[i], nums[i], 1);
+  mjcf_checkAttrs(c, e);
+  if (e->nchild) mjcf_fail(c, e->child[0], "unsupported element in lengthrange");
+}
+
+// <compiler>: angle units, euler sequence, inertia and limit rules, <lengthrange>
 void mjcf_readCompiler(Ctx* c, const mjXNode* e) {
   static const char* const angles[] = {"radian", "degree", NULL};
   static const char* const coords[] = {"local", "global", NULL};
@@ -530,7 +547,11 @@ void mjcf_readCompiler(Ctx* c, const mjXNode* e) {
   mjcf_readKey(c, e, "conflict", conflicts, &c->conflict);
   mjcf_ignoreAttrs(e, "usethread exactmeshinertia saveinertial");
   mjcf_checkAttrs(c, e);
-  if (e->nchild) mjcf_fail(c, e->child[0], "unsupported element in compiler");
+  for (int i = 0; i < e->nchild; i++) {
+    if (strcmp(e->child[i]->name, "lengthrange"))
+      mjcf_fail(c, e->child[i], "unsupported element in compiler");
+    readLengthRange(c, e->child[i]);
+  }
 }
 
 // <option> attributes (the mjOption fields by name) and its <flag> child; the keyword and

@@ -66,7 +66,7 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
   int implicit = m->opt.integrator == mjINT_IMPLICIT || m->opt.integrator == mjINT_IMPLICITFAST;
   int jointActfrc = 0;
   for (int j = 0; j < m->njnt; j++) jointActfrc |= m->jnt_actfrclimited[j];
-  if ((m->opt.density > 0 || m->opt.viscosity > 0) && implicit) {
+  if (mj_fluidOn(m) && implicit) {
     snprintf(err, errsz, "fluid forces under the implicit integrators: not differentiated yet");
     return -1;
   }
@@ -703,7 +703,8 @@ static int* freeDofs(const mjModel* m, mjData* d) {
 // of application moves
 static void appliedDeriv(const mjModel* m, mjData* d, mjtNum* Gq) {
   int nv = m->nv, act = m->nu && !(m->opt.disableflags & mjDSBL_ACTUATION);
-  int gravity = !(m->opt.disableflags & mjDSBL_GRAVITY) && mju_norm3(m->opt.gravity) != 0;
+  int gravity = !(m->opt.disableflags & mjDSBL_GRAVITY) && mju_norm3(m->opt.gravity) != 0 &&
+                mj_passiveOn(m);  // the compensation is a passive force
   size_t mark = mj_markStack(d);
   int* free = freeDofs(m, d);
   mjtNum* col = mj_stackAlloc(d, (size_t)nv);
@@ -1037,7 +1038,7 @@ static void smoothG(const mjModel* m, mjData* d, int sys, const mjtNum* acc, mjt
   // passive and actuator forces; W's state-dependent damper slopes
   passiveDeriv(m, d, Gq, Gv);
   damperCurve(m, d, sys, acc, -1, Gq, Gv);
-  if (m->opt.density > 0 || m->opt.viscosity > 0) fluidDeriv(m, d, Gq, Gv);
+  if (mj_fluidOn(m)) fluidDeriv(m, d, Gq, Gv);
   appliedDeriv(m, d, Gq);
   actuatorDeriv(m, d, sys, acc, Gq, Gv, Gact, Gu);
   spatialTendonDeriv(m, d, sys, acc, Gq);

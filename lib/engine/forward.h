@@ -90,6 +90,13 @@ int mj_standaloneFree(const mjModel* m, int j);
 // model, fluidshape), or -1 after the last (and for a body without mass)
 int mj_fluidNext(const mjModel* m, int b, int obj, int* objtype);
 
+// whether passive forces act at all: MuJoCo skips every one (gravity compensation and fluid
+// forces too) when both springs and dampers are disabled
+int mj_passiveOn(const mjModel* m);
+
+// whether fluid forces act: a medium with density or viscosity, and passive forces on
+int mj_fluidOn(const mjModel* m);
+
 // a fluid object's torque and force (rot:lin) in its frame (mj_objectFrame) at its velocity
 // relative to the wind, and (B not NULL) their derivative by that velocity (6x6 row-major;
 // diagonal for a box)

@@ -381,7 +381,7 @@ static void derivDense(const mjModel* m, mjData* d, Deriv* D, int rne) {
     }
   }
   derivDamperActuator(m, d, D);
-  if (m->opt.density > 0 || m->opt.viscosity > 0) derivFluid(m, d, D, g);
+  if (mj_fluidOn(m)) derivFluid(m, d, D, g);
   if (rne) {
     derivRNE(m, d, D, D->lo, D->n);
   } else {
@@ -432,7 +432,7 @@ void mj_implicit(const mjModel* m, mjData* d) {
   size_t mark = mj_markStack(d);
   mjtNum* qacc = mj_stackAlloc(d, (size_t)nv);
   Deriv D = {NULL, m->opt.timestep, !fast, 0, nv};
-  int fluid = m->opt.density > 0 || m->opt.viscosity > 0;
+  int fluid = mj_fluidOn(m);
   mju_add(qacc, d->qfrc_smooth, d->qfrc_constraint, nv);
 
   if (fast) {

@@ -356,6 +356,10 @@ void mj_passive(const mjModel* m, mjData* d) {
   mju_zero(d->qfrc_damper, nv);
   mju_zero(d->qfrc_gravcomp, nv);
   mju_zero(d->qfrc_fluid, nv);
+  if (!mj_passiveOn(m)) {
+    mju_zero(d->qfrc_passive, nv);
+    return;
+  }
 
   // springs and dampers
   if (spring) jointSprings(m, d);
@@ -364,7 +368,7 @@ void mj_passive(const mjModel* m, mjData* d) {
 
   // gravity compensation and fluid
   int gc = gravComp(m, d);
-  int fluid = m->opt.density > 0 || m->opt.viscosity > 0;
+  int fluid = mj_fluidOn(m);
   if (fluid) fluidForces(m, d);
 
   // sum; compensation of actgravcomp joints goes to qfrc_actuator instead
@@ -373,4 +377,15 @@ void mj_passive(const mjModel* m, mjData* d) {
   if (gc)
     for (int i = 0; i < nv; i++)
       if (!m->jnt_actgravcomp[m->dof_jntid[i]]) d->qfrc_passive[i] += d->qfrc_gravcomp[i];
+}
+
+// both springs and dampers disabled turn every passive force off
+int mj_passiveOn(const mjModel* m) {
+  return (m->opt.disableflags & (mjDSBL_SPRING | mjDSBL_DAMPER)) !=
+         (mjDSBL_SPRING | mjDSBL_DAMPER);
+}
+
+// a medium with density or viscosity acting
+int mj_fluidOn(const mjModel* m) {
+  return mj_passiveOn(m) && (m->opt.density > 0 || m->opt.viscosity > 0);
 }

@@ -32,7 +32,17 @@
 //                      has no width in x, as MuJoCo tests only x), at least 2 * meansize
 // These rules were measured against MuJoCo 3.14.0 (see t/unit/engine/smooth.c).  The compiler
 // restores afterwards any statistic the file sets.
+//
+// mj_setLengthRanges, run by the compiler after the constants above, fills actuator_lengthrange
+// as MuJoCo's compiler does (<compiler><lengthrange>): for each actuator the mode selects whose
+// range is not given (useexisting), the range of its limited joint or tendon (uselimit), else
+// the lengths reached by simulating the model from qpos0 with a force pushing the actuator
+// shorter, then longer: gravity, contacts, springs, dampers, friction loss and actuation
+// disabled (limits and equalities act), the lengthrange timestep, the velocity damped every
+// step; each end is the extreme length over the last `interval` of `inttotal` seconds, and
+// the lengths of that interval must lie within tolrange of the range.
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "engine/smooth.h"
@@ -279,4 +289,120 @@ void mj_setConst(mjModel* m, mjData* d) {
   setStatistics(m, d, size);
   free(scratch);
   setSpringLength(m, d);
+}
+
+// ---- actuator length ranges ------------------------------------------------------------------
+
+// MuJoCo's defaults
+void mj_defaultLROpt(mjLROpt* opt) {
+  *opt = (mjLROpt){.mode = mjLRMODE_MUSCLE, .useexisting = 1, .uselimit = 0, .accel = 20,
+                   .maxforce = 0, .timeconst = 1, .timestep = 0.01, .inttotal = 10,
+                   .interval = 2, .tolrange = 0.05};
+}
+
+// whether mode selects actuator a: a muscle has muscle gain or bias, a user one user gain or
+// bias
+static int lrSelected(const mjModel* m, int a, int mode) {
+  int g = m->actuator_gaintype[a], b = m->actuator_biastype[a];
+  int muscle = g == mjGAIN_MUSCLE || b == mjBIAS_MUSCLE;
+  int user = g == mjGAIN_USER || b == mjBIAS_USER;
+  return mode == mjLRMODE_ALL || (mode == mjLRMODE_MUSCLE && muscle) ||
+         (mode == mjLRMODE_MUSCLEUSER && (muscle || user));
+}
+
+// the range of the limited joint or tendon actuator a transmits to, or NULL.  As MuJoCo's
+// (3.12 to 3.14, measured) the joint or tendon is trnid[a], not trnid[2 a]: right for the
+// first actuator, for the others an entry of another actuator's pair (one out of range, which
+// MuJoCo reads anyway, counts as unlimited here)
+static const mjtNum* lrLimit(const mjModel* m, int a) {
+  int t = m->actuator_trntype[a], id = m->actuator_trnid[a];
+  if ((t == mjTRN_JOINT || t == mjTRN_JOINTINPARENT) && id >= 0 && id < m->njnt &&
+      m->jnt_limited[id])
+    return m->jnt_range + 2 * id;
+  if (t == mjTRN_TENDON && id >= 0 && id < m->ntendon && m->tendon_limited[id])
+    return m->tendon_range + 2 * id;
+  return NULL;
+}
+
+// one step pushing actuator a shorter (side 0) or longer (side 1); its length at the start:
+//   qvel *= exp(-h / max(0.01, timeconst)), then the position and velocity stages;
+//   qfrc_applied = (2 side - 1) accel moment / |inv(M) moment|, its norm cut to maxforce (> 0);
+//   the rest of the step
+static mjtNum lrStep(const mjModel* m, mjData* d, int a, int side, const mjLROpt* opt) {
+  int nv = m->nv;
+  mju_scl(d->qvel, d->qvel, exp(-m->opt.timestep / fmax(0.01, opt->timeconst)), nv);
+  mj_step1(m, d);
+  size_t mark = mj_markStack(d);
+  mjtNum* moment = mj_stackAlloc(d, nv);
+  mj_momentRow(m, d, a, moment);
+  mj_solveM(m, d, d->qfrc_applied, moment, 1);
+  mjtNum nrm = mju_norm(d->qfrc_applied, nv);
+  mju_scl(d->qfrc_applied, moment, (2 * side - 1) * opt->accel / fmax(mjMINVAL, nrm), nv);
+  nrm = mju_norm(d->qfrc_applied, nv);
+  if (opt->maxforce > 0 && nrm > opt->maxforce)
+    mju_scl(d->qfrc_applied, d->qfrc_applied, opt->maxforce / fmax(mjMINVAL, nrm), nv);
+  mj_step2(m, d);
+  mj_freeStack(d, mark);
+  return d->actuator_length[a];
+}
+
+// actuator a's range by simulation (m->opt already the computation's): the smallest length
+// over the interval pushing shorter, the largest pushing longer.  1, or 0 with the reason in
+// err: the simulation was reset (unstable), the range is empty, or the lengths of a side's
+// interval spread wider than tolrange of the range
+static int lrSimulate(mjModel* m, mjData* d, int a, const mjLROpt* opt, char* err, int errsz) {
+  mjtNum lo[2] = {0, 0}, hi[2] = {0, 0};
+  mjtNum* range = m->actuator_lengthrange + 2 * a;
+  for (int side = 0; side < 2; side++) {
+    mj_resetData(m, d);
+    // simulate inttotal seconds; the extremes over the last interval
+    int seen = 0;
+    while (d->time < opt->inttotal) {
+      mjtNum len = lrStep(m, d, a, side, opt);
+      if (d->time == 0) {
+        snprintf(err, errsz, "unstable lengthrange simulation");
+        return 0;
+      }
+      if (d->time > opt->inttotal - opt->interval) {
+        if (len < lo[side] || !seen) lo[side] = len;
+        if (len > hi[side] || !seen) hi[side] = len;
+        seen = 1;
+      }
+    }
+    range[side] = side ? hi[side] : lo[side];
+  }
+  // a non-empty range, each side settled within tolrange of it
+  mjtNum dif = range[1] - range[0];
+  if (dif <= 0) {
+    snprintf(err, errsz, "invalid lengthrange (%g, %g)", range[0], range[1]);
+    return 0;
+  }
+  for (int side = 0; side < 2; side++) {
+    if (hi[side] - lo[side] > opt->tolrange * dif) {
+      snprintf(err, errsz,
+               "lengthrange computation did not converge: eval (%g, %g), range (%g, %g)",
+               lo[side], hi[side], range[0], range[1]);
+      return 0;
+    }
+  }
+  return 1;
+}
+
+// every selected actuator's range: kept when given (useexisting), a limited joint's or
+// tendon's (uselimit), else simulated with the computation's options, the model's restored
+int mj_setLengthRanges(mjModel* m, mjData* d, const mjLROpt* opt, char* err, int errsz) {
+  mjOption save = m->opt;
+  m->opt.disableflags = mjDSBL_FRICTIONLOSS | mjDSBL_CONTACT | mjDSBL_SPRING | mjDSBL_DAMPER |
+                        mjDSBL_GRAVITY | mjDSBL_ACTUATION;
+  if (opt->timestep > 0) m->opt.timestep = opt->timestep;
+  int bad = -1;
+  for (int a = 0; a < m->nu && bad < 0; a++) {
+    mjtNum* range = m->actuator_lengthrange + 2 * a;
+    const mjtNum* limit = opt->uselimit ? lrLimit(m, a) : NULL;
+    if (!lrSelected(m, a, opt->mode) || (opt->useexisting && range[0] < range[1])) continue;
+    if (limit) mju_copy(range, limit, 2);
+    else if (!lrSimulate(m, d, a, opt, err, errsz)) bad = a;
+  }
+  m->opt = save;
+  return bad;
 }

@@ -214,6 +214,35 @@ malformed unknown_element 3 <<'EOF'
 </mujoco>
 EOF
 
+# a muscle on an unlimited hinge: the lengthrange simulation keeps turning it, so its lengths
+# over the last interval spread past tolrange (MuJoCo: "Lengthrange computation did not
+# converge in actuator 0: eval (-181.003, -140.808) range (-181.003, 181.003)"); the line
+# names the muscle
+malformed lengthrange_diverges 9 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body>
+      <joint name="j" type="hinge" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 0.3 0 0" size="0.03"/>
+    </body>
+  </worldbody>
+  <actuator>
+    <muscle name="spin" joint="j"/>
+  </actuator>
+</mujoco>
+EOF
+check lengthrange_diverges-message has "$T/err" \
+  "muscle 'spin': lengthrange computation did not converge: eval (-181.003, -140.808), range (-181.003, 181.003)"
+
+# a lengthrange mode that is not one of MuJoCo's
+malformed lengthrange_mode 3 <<'EOF'
+<mujoco>
+  <compiler>
+    <lengthrange mode="muscles"/>
+  </compiler>
+</mujoco>
+EOF
+
 malformed light_softness 4 <<'EOF'
 <mujoco>
   <default><light softness="1.5"/></default>
