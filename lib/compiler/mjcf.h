@@ -277,6 +277,7 @@ typedef struct {
 // the attachment itself
 typedef struct {
   int degree, autolimits, strippath, fitaabb;
+  int self;  // a model attached to itself: its assets keep their names
   char eulerseq[4];
   const char *dir, *meshdir, *texturedir, *prefix, *suffix;
   Vec classes;
@@ -334,6 +335,8 @@ struct Ctx_ {
   // copy of a <replicate>; src: its attachment, NULL in the main model)
   Vec models, attached;
   const char *prefix, *suffix;
+  int self;         // the scope is a model attached to itself (Scope)
+  int attachdepth;  // attachments being read, one inside the other (MJCF_MAXATTACH at most)
   const Attach* src;
   double *xpos, *xquat;  // the bodies' world poses at qpos0, for equality data
   double ncopies;        // elements <replicate> has copied so far (bounded: MJCF_MAXCOPIES)
@@ -481,9 +484,9 @@ const char* mjcf_prefixed(Ctx* c, const char* name);
 // an asset's or a key's kind (NULL stays NULL)
 const char* mjcf_scoped(Ctx* c, int k, const char* name);
 
-// whether element e of an attached model refers only to objects that came along (always in
-// the main model): MuJoCo leaves out the actuators, sensors, ... of parts not attached
-int mjcf_keepAttached(Ctx* c, const mjXNode* e);
+// whether element e of an attached model comes along (always in the main model): when every
+// object it names came along, or, in a model attached to itself, at least one (`all`: every)
+int mjcf_keepAttached(Ctx* c, const mjXNode* e, int all);
 
 // key k of an attached model: its vectors in the child's layout (all of its joints and
 // actuators), the values of the parts that came along written into key k of m

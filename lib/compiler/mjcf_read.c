@@ -753,12 +753,12 @@ const char* mjcf_prefixed(Ctx* c, const char* name) {
   return s;
 }
 
-// `name` of kind k with the prefix, and the suffix unless k is an asset's or a key's kind
-// (taken once from a replicated attachment)
+// `name` of kind k with the prefix (not an asset's in a model attached to itself), and the
+// suffix unless k is an asset's or a key's kind (taken once from a replicated attachment)
 const char* mjcf_scoped(Ctx* c, int k, const char* name) {
-  name = mjcf_prefixed(c, name);
-  int once = k == K_MESH || k == K_SKIN || k == K_HFIELD || k == K_TEX || k == K_MAT || k == K_KEY;
-  if (!name || once || !c->suffix[0]) return name;
+  int asset = k == K_MESH || k == K_SKIN || k == K_HFIELD || k == K_TEX || k == K_MAT;
+  if (!(asset && c->self)) name = mjcf_prefixed(c, name);
+  if (!name || asset || k == K_KEY || !c->suffix[0]) return name;
   size_t n = strlen(name) + strlen(c->suffix) + 1;
   char* s = mjcf_alloc(c, n);
   snprintf(s, n, "%s%s", name, c->suffix);
@@ -949,9 +949,9 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       *s = cls->geom;
       readGeom(c, e, s);
       countUser(c, e, U_GEOM, &s->user);
-      s->material = mjcf_prefixed(c, s->material);
-      s->mesh = mjcf_prefixed(c, s->mesh);
-      s->hfield = mjcf_prefixed(c, s->hfield);
+      s->material = mjcf_scoped(c, K_MAT, s->material);
+      s->mesh = mjcf_scoped(c, K_MESH, s->mesh);
+      s->hfield = mjcf_scoped(c, K_HFIELD, s->hfield);
       if (s->type == mjGEOM_SDF) mjcf_fail(c, e, "sdf geometry is not supported yet");
       if (s->type == mjGEOM_HFIELD) hfieldGeom(c, e, s);
       int k = fromtoIndex(s->type);
@@ -976,7 +976,7 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       *s = cls->site;
       readSite(c, e, s);
       countUser(c, e, U_SITE, &s->user);
-      s->material = mjcf_prefixed(c, s->material);
+      s->material = mjcf_scoped(c, K_MAT, s->material);
       int k = fromtoIndex(s->type);
       if (s->hasfromto && k < 0)
         mjcf_fail(c, e, "fromto requires capsule, cylinder, box or ellipsoid");
@@ -1000,7 +1000,7 @@ static void addItem(Ctx* c, int kind, const mjXNode* e, int body, const Frame* f
       *s = cls->light;
       readLight(c, e, s);
       s->target = mjcf_scoped(c, K_BODY, s->target);
-      s->texture = mjcf_prefixed(c, s->texture);
+      s->texture = mjcf_scoped(c, K_TEX, s->texture);
       mju_copy3(it->pos, s->pos);
       applyFrame(f, it->pos, it->quat);
       mju_rotVecQuat(s->dir, s->dir, f->quat);
@@ -1329,6 +1329,19 @@ static void resolveConflicts(Ctx* c, const mjXNode* e, const mjXNode* root) {
   }
 }
 
+// attachments one inside another, at most (a body attached to itself from inside itself
+// would recurse without end)
+#define MJCF_MAXATTACH 64
+
+// the context's per-file settings as a scope (swapped out and back)
+static Scope currentScope(Ctx* c) {
+  Scope s = {0};
+  mjcf_swapScope(c, &s);
+  Scope cur = s;
+  mjcf_swapScope(c, &s);
+  return cur;
+}
+
 // the first attachment of model file `file` under prefix `prefix`, NULL when none: an
 // <attach> inside a <replicate> is met once per copy, and MuJoCo adds the child's assets,
 // classes and keyframes once, its bodies and other objects in every copy with its suffix
@@ -1369,45 +1382,63 @@ static void attachTree(Ctx* c, const mjXNode* e, const Attach* a, int body, cons
 // model's (compile.c)
 static void attach(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   const char *model = NULL, *bname = NULL, *fname = NULL, *prefix = NULL;
-  if (!mjcf_readStr(e, "model", &model)) mjcf_fail(c, e, "attribute 'model' is required");
+  mjcf_readStr(e, "model", &model);
   if (!mjcf_readStr(e, "prefix", &prefix)) mjcf_fail(c, e, "attribute 'prefix' is required");
   mjcf_readStr(e, "body", &bname);
   mjcf_readStr(e, "frame", &fname);
   mjcf_checkAttrs(c, e);
   if (bname && fname) mjcf_fail(c, e, "attach takes a body or a frame, not both");
-  const char* name = mjcf_prefixed(c, model);
+  if (!model && !bname && !fname) mjcf_fail(c, e, "attaching the model to itself needs a body or a frame");
+  if (++c->attachdepth > MJCF_MAXATTACH)
+    mjcf_fail(c, e, "attachments nested more than %d deep (circular?)", MJCF_MAXATTACH);
   const Obj* mo = NULL;
-  for (int i = 0; i < c->models.n && !mo; i++)
-    if (!strcmp(((Obj*)c->models.p[i])->h.name, name)) mo = c->models.p[i];
-  if (!mo) mjcf_fail(c, e, "unknown model '%s'", model);
-  // the child file, owned by the attachment from here on
+  if (model) {
+    const char* name = mjcf_prefixed(c, model);
+    for (int i = 0; i < c->models.n && !mo; i++)
+      if (!strcmp(((Obj*)c->models.p[i])->h.name, name)) mo = c->models.p[i];
+    if (!mo) mjcf_fail(c, e, "unknown model '%s'", model);
+  }
+  // the child file, owned by the attachment from here on (attaching to itself: a copy of the
+  // model being read, whose assets and classes serve as they are)
   Attach* a = mjcf_alloc(c, sizeof(Attach));
   a->e = e;
-  a->file = mo->file;
+  a->file = mo ? mo->file : "";
   mjcf_push(c, &c->attached, a);
   char msg[512];
-  a->doc = mjx_parseFile(mo->file, msg, sizeof(msg));
-  if (!a->doc) mjcf_fail(c, e, "model '%s': %s", model, msg);
-  if (mjcf_replicateRefs(a->doc->root)) mjcf_fail(c, e, "out of memory");
+  if (mo) {
+    a->doc = mjx_parseFile(mo->file, msg, sizeof(msg));
+    if (!a->doc) mjcf_fail(c, e, "model '%s': %s", model, msg);
+    if (mjcf_replicateRefs(a->doc->root)) mjcf_fail(c, e, "out of memory");
+  } else {
+    a->doc = calloc(1, sizeof(mjXDoc));
+    if (a->doc) a->doc->root = mjx_copyNode(c->src ? c->src->doc->root : c->root);
+    if (!a->doc || !a->doc->root) mjcf_fail(c, e, "out of memory");
+    a->doc->dir = c->dir;
+  }
   const mjXNode* root = a->doc->root;
   if (strcmp(root->name, "mujoco")) mjcf_fail(c, root, "the root element must be mujoco");
-  resolveConflicts(c, e, root);
+  if (mo) resolveConflicts(c, e, root);
+  if (!model) model = "(itself)";
   // its scope: MuJoCo's compiler defaults, a main class of its own, names under the prefix
   // (that of an enclosing attachment too) and, in a copy of a <replicate>, the copy's suffix
   Scope* s = &a->scope;
   const char* under = mjcf_prefixed(c, prefix);
-  Attach* first = f->suffix[0] ? firstCopy(c, mo->file, under) : NULL;
+  Attach* first = f->suffix[0] ? firstCopy(c, a->file, under) : NULL;
   a->prefix = under;
-  if (first) {
-    // a later copy: the first copy's settings, classes and assets, the objects suffixed
-    *s = first->scope;
+  if (first || !mo) {
+    // a later copy: the first copy's settings, classes and assets; attaching to itself: the
+    // current ones, the assets' names unprefixed; the objects prefixed and suffixed
+    if (first) *s = first->scope;
+    else *s = currentScope(c);
+    s->prefix = under;
     s->suffix = f->suffix;
+    s->self = !mo;
     s->src = a;
-    first->repeat = 1;
-    a->repeat = 2;
+    if (first) first->repeat = 1, a->repeat = 2;
     mjcf_swapScope(c, s);
     attachTree(c, e, a, body, f, model, bname, fname);
     mjcf_swapScope(c, s);
+    c->attachdepth--;
     return;
   }
   s->degree = s->autolimits = 1;
@@ -1438,6 +1469,7 @@ static void attach(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   mjcf_buildNames(c, K_HFIELD);
   attachTree(c, e, a, body, f, model, bname, fname);
   mjcf_swapScope(c, s);
+  c->attachdepth--;
 }
 
 // the children of a body (or frame) element e belonging to body `body`
@@ -1516,11 +1548,13 @@ Obj* mjcf_newObj(Ctx* c, int kind, const mjXNode* e) {
 // id of the object of kind k named by attribute `attr` of e; -1 when absent (or an error when
 // `required`)
 static int refId(Ctx* c, const mjXNode* e, int k, const char* attr, int required) {
-  const char* name = mjcf_scoped(c, k, mjcf_getAttr(e, attr));
+  const char *raw = mjcf_getAttr(e, attr), *name = mjcf_scoped(c, k, raw);
   if (!name) {
     if (required) mjcf_fail(c, e, "attribute '%s' is required", attr);
     return -1;
   }
+  // in a model attached to itself, an object not copied is the original
+  if (c->self && mjcf_mapFind(&c->names[k], name) < 0) name = raw;
   return mjcf_findId(c, e, k, name, attr);
 }
 
@@ -1532,7 +1566,7 @@ void mjcf_readContact(Ctx* c, const mjXNode* e) {
   mjcf_checkAttrs(c, e);
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* ch = e->child[i];
-    if (!mjcf_keepAttached(c, ch)) continue;
+    if (!mjcf_keepAttached(c, ch, 0)) continue;
     if (!strcmp(ch->name, "pair")) {
       Obj* o = mjcf_newObj(c, K_PAIR, ch);
       o->pair = mjcf_elemClass(c, ch, c->classes.p[0])->pair;
@@ -1575,7 +1609,7 @@ void mjcf_readEqualities(Ctx* c, const mjXNode* e, const double* xpos, const dou
   mjcf_checkAttrs(c, e);
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* ch = e->child[i];
-    if (!mjcf_keepAttached(c, ch)) continue;
+    if (!mjcf_keepAttached(c, ch, 1)) continue;
     int type = mjcf_wordIndex(types, ch->name);
     if (type < 0) mjcf_fail(c, ch, "unknown or unsupported element in equality");
     Obj* o = mjcf_newObj(c, K_EQ, ch);
@@ -1668,7 +1702,7 @@ void mjcf_readTendons(Ctx* c, const mjXNode* e) {
   mjcf_checkAttrs(c, e);
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* ch = e->child[i];
-    if (!mjcf_keepAttached(c, ch)) continue;
+    if (!mjcf_keepAttached(c, ch, 0)) continue;
     int spatial = !strcmp(ch->name, "spatial");
     if (!spatial && strcmp(ch->name, "fixed")) mjcf_fail(c, ch, "unknown element in tendon");
     Obj* o = mjcf_newObj(c, K_TENDON, ch);
@@ -1727,7 +1761,7 @@ void mjcf_readActuators(Ctx* c, const mjXNode* e) {
   mjcf_checkAttrs(c, e);
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* ch = e->child[i];
-    if (!mjcf_keepAttached(c, ch)) continue;
+    if (!mjcf_keepAttached(c, ch, 0)) continue;
     int kind = mjcf_wordIndex(actKinds, ch->name);
     if (kind < 0) mjcf_fail(c, ch, "unknown or unsupported element in actuator");
     Obj* o = mjcf_newObj(c, K_ACT, ch);
@@ -1950,7 +1984,7 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
   int nt = (int)(sizeof(sensorTypes) / sizeof(sensorTypes[0]));
   for (int i = 0; i < e->nchild; i++) {
     const mjXNode* ch = e->child[i];
-    if (!mjcf_keepAttached(c, ch)) continue;
+    if (!mjcf_keepAttached(c, ch, 0)) continue;
     int t = 0;
     while (t < nt && strcmp(sensorTypes[t].name, ch->name)) t++;
     if (t == nt && !strcmp(ch->name, "user")) t = mjSENS_USER;
@@ -2158,13 +2192,14 @@ void mjcf_findTupleObjects(Ctx* c) {
 
 // exchange the context's per-file settings with scope s (twice: back)
 void mjcf_swapScope(Ctx* c, Scope* s) {
-  Scope t = {c->degree, c->autolimits, c->strippath, c->fitaabb, {0}, c->dir, c->meshdir,
-             c->texturedir, c->prefix, c->suffix, c->classes, c->src};
+  Scope t = {c->degree, c->autolimits, c->strippath, c->fitaabb, c->self, {0}, c->dir,
+             c->meshdir, c->texturedir, c->prefix, c->suffix, c->classes, c->src};
   memcpy(t.eulerseq, c->eulerseq, 4);
   c->degree = s->degree;
   c->autolimits = s->autolimits;
   c->strippath = s->strippath;
   c->fitaabb = s->fitaabb;
+  c->self = s->self;
   memcpy(c->eulerseq, s->eulerseq, 4);
   c->dir = s->dir;
   c->meshdir = s->meshdir;
@@ -2183,21 +2218,30 @@ static const char* const refAttrs[] = {
   "site2", "objname", "refname", "actuator", "geom", "sidesite", "camera", "subtree1",
   "subtree2", NULL};
 
-// whether element e of an attached model refers only to objects that came along (always in
-// the main model): MuJoCo leaves out the actuators, sensors, ... of parts not attached
-int mjcf_keepAttached(Ctx* c, const mjXNode* e) {
+// the references of element e and its subtree to objects of the tree, tendons or actuators:
+// *found of them name objects that came along with the attachment being read, *missing not
+static void attachedRefs(Ctx* c, const mjXNode* e, int* found, int* missing) {
   static const int kinds[] = {K_BODY, K_JOINT, K_GEOM, K_SITE, K_CAM, K_TENDON, K_ACT};
-  if (!c->src) return 1;
   for (int i = 0; i < e->nattr; i++) {
     if (mjcf_wordIndex(refAttrs, e->attr[2 * i]) < 0) continue;
     const char* name = mjcf_scoped(c, K_BODY, e->attr[2 * i + 1]);
-    int found = 0;
-    for (int k = 0; k < 7 && !found; k++) found = mjcf_mapFind(&c->names[kinds[k]], name) >= 0;
-    if (!found) return 0;
+    int here = 0;
+    for (int k = 0; k < 7 && !here; k++) here = mjcf_mapFind(&c->names[kinds[k]], name) >= 0;
+    *found += here;
+    *missing += !here;
   }
-  for (int i = 0; i < e->nchild; i++)
-    if (!mjcf_keepAttached(c, e->child[i])) return 0;
-  return 1;
+  for (int i = 0; i < e->nchild; i++) attachedRefs(c, e->child[i], found, missing);
+}
+
+// whether element e of an attached model comes along (always in the main model): MuJoCo
+// leaves out the actuators, sensors, ... of parts not attached, and of a model attached to
+// itself copies those naming at least one object copied (the others name the originals),
+// equalities (`all`) only when every object they name was copied
+int mjcf_keepAttached(Ctx* c, const mjXNode* e, int all) {
+  if (!c->src) return 1;
+  int found = 0, missing = 0;
+  attachedRefs(c, e, &found, &missing);
+  return c->self && !all ? found > 0 : !missing;
 }
 
 // the joint elements of a child model in its order (by body, bodies in document order) with

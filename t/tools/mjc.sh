@@ -264,6 +264,26 @@ malformed surfacevel_too_long 4 <<'EOF'
 EOF
 check surfacevel_too_long-message has "$T/err" "geom: attribute 'surfacevel': more than 6 numbers"
 
+# <attach> without a model attaches the model to itself: a body or a frame must be named, and
+# a body attached from inside itself is refused, not recursed into without end
+malformed attach_self_nothing 4 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body name="b"><geom size="0.1"/></body>
+    <attach prefix="x"/>
+  </worldbody>
+</mujoco>
+EOF
+check attach_self_nothing-message has "$T/err" "attaching the model to itself needs a body or a frame"
+malformed attach_self_circular 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body name="b"><geom size="0.1"/><attach body="b" prefix="x"/></body>
+  </worldbody>
+</mujoco>
+EOF
+check attach_self_circular-message has "$T/err" "attachments nested more than 64 deep"
+
 malformed poly_too_long 4 <<'EOF'
 <mujoco>
   <worldbody>
