@@ -1369,6 +1369,10 @@ static void attachTree(Ctx* c, const mjXNode* e, const Attach* a, int body, cons
                                    : world;
   if (!b && part)
     mjcf_fail(c, e, "unknown %s '%s' in model '%s'", bname ? "body" : "frame", part, model);
+  // counted with the replicates' copies (attachments inside what they attach multiply)
+  c->ncopies += b ? subtreeSize(b) : 0;
+  if (c->ncopies > MJCF_MAXCOPIES)
+    mjcf_fail(c, e, "more than %d elements copied in all", MJCF_MAXCOPIES);
   if (b && bname) addBody(c, b, body, &g);
   else if (b && fname) addFrame(c, b, body, &g);
   else if (b) mjcf_walkBody(c, b, body, &g);
