@@ -744,13 +744,17 @@ void mjcf_readDefault(Ctx* c, const mjXNode* e, Default* parent) {
 
 // ---- the body tree -----------------------------------------------------------------------------
 
+// a followed by b, in the context's memory
+static const char* joined(Ctx* c, const char* a, const char* b) {
+  size_t n = strlen(a) + strlen(b) + 1;
+  char* s = mjcf_alloc(c, n);
+  snprintf(s, n, "%s%s", a, b);
+  return s;
+}
+
 // `name` with the current prefix (NULL stays NULL)
 const char* mjcf_prefixed(Ctx* c, const char* name) {
-  if (!name || !c->prefix[0]) return name;
-  size_t n = strlen(c->prefix) + strlen(name) + 1;
-  char* s = mjcf_alloc(c, n);
-  snprintf(s, n, "%s%s", c->prefix, name);
-  return s;
+  return !name || !c->prefix[0] ? name : joined(c, c->prefix, name);
 }
 
 // `name` of kind k with the prefix (not an asset's in a model attached to itself), and the
@@ -759,21 +763,14 @@ const char* mjcf_scoped(Ctx* c, int k, const char* name) {
   int asset = k == K_MESH || k == K_SKIN || k == K_HFIELD || k == K_TEX || k == K_MAT;
   if (!(asset && c->self)) name = mjcf_prefixed(c, name);
   if (!name || asset || k == K_KEY || !c->suffix[0]) return name;
-  size_t n = strlen(name) + strlen(c->suffix) + 1;
-  char* s = mjcf_alloc(c, n);
-  snprintf(s, n, "%s%s", name, c->suffix);
-  return s;
+  return joined(c, name, c->suffix);
 }
 
 // the name of an element under frame f: its own with the prefix and the frame's suffix (NULL
 // when unnamed)
 static const char* frameName(Ctx* c, const Frame* f, const char* name) {
   name = mjcf_prefixed(c, name);
-  if (!name || !f->suffix[0]) return name;
-  size_t n = strlen(name) + strlen(f->suffix) + 1;
-  char* s = mjcf_alloc(c, n);
-  snprintf(s, n, "%s%s", name, f->suffix);
-  return s;
+  return !name || !f->suffix[0] ? name : joined(c, name, f->suffix);
 }
 
 // (pos, quat) = frame * (pos, quat)
@@ -1378,6 +1375,40 @@ static void attachTree(Ctx* c, const mjXNode* e, const Attach* a, int body, cons
   else if (b) mjcf_walkBody(c, b, body, &g);
 }
 
+// the fresh scope of attachment a's model file, made current: MuJoCo's compiler defaults
+// overridden by the file's <compiler>, a main class of its own and the file's classes and
+// assets, names under prefix `under` with the copy's suffix
+static void openScope(Ctx* c, Attach* a, const char* under, const char* suffix) {
+  const mjXNode* root = a->doc->root;
+  Scope* s = &a->scope;
+  s->degree = s->autolimits = 1;
+  memcpy(s->eulerseq, "xyz", 4);
+  s->dir = a->doc->dir;
+  s->prefix = under;
+  s->suffix = suffix;
+  s->src = a;
+  mjcf_push(c, &s->classes, mjcf_mainClass(c));
+  mjcf_swapScope(c, s);
+  // its <compiler>, read on a copy of the context: only the per-file settings are kept
+  Ctx* tmp = mjcf_alloc(c, sizeof(Ctx));
+  for (int i = 0; i < root->nchild; i++) {
+    if (strcmp(root->child[i]->name, "compiler")) continue;
+    *tmp = *c;
+    mjcf_readCompiler(tmp, root->child[i]);
+    Scope got = {0};
+    mjcf_swapScope(tmp, &got);  // got: the settings read
+    mjcf_swapScope(c, &got);    // now the context's
+  }
+  // its classes and assets (meshes and height fields renamed for the geoms)
+  for (int i = 0; i < root->nchild; i++) {
+    const mjXNode* ch = root->child[i];
+    if (!strcmp(ch->name, "default")) mjcf_readDefault(c, ch, NULL);
+    else if (!strcmp(ch->name, "asset")) mjcf_readAssets(c, ch);
+  }
+  mjcf_buildNames(c, K_MESH);
+  mjcf_buildNames(c, K_HFIELD);
+}
+
 // <attach model body|frame prefix> under body `body` and frame f: the child model file is
 // parsed for this attachment; in its own scope (its compiler's angle units, euler sequence and
 // directories, its default classes, names prefixed) its assets are read, then its body `body`
@@ -1392,7 +1423,8 @@ static void attach(Ctx* c, const mjXNode* e, int body, const Frame* f) {
   mjcf_readStr(e, "frame", &fname);
   mjcf_checkAttrs(c, e);
   if (bname && fname) mjcf_fail(c, e, "attach takes a body or a frame, not both");
-  if (!model && !bname && !fname) mjcf_fail(c, e, "attaching the model to itself needs a body or a frame");
+  if (!model && !bname && !fname)
+    mjcf_fail(c, e, "attaching the model to itself needs a body or a frame");
   if (++c->attachdepth > MJCF_MAXATTACH)
     mjcf_fail(c, e, "attachments nested more than %d deep (circular?)", MJCF_MAXATTACH);
   const Obj* mo = NULL;
@@ -1440,37 +1472,9 @@ static void attach(Ctx* c, const mjXNode* e, int body, const Frame* f) {
     s->src = a;
     if (first) first->repeat = 1, a->repeat = 2;
     mjcf_swapScope(c, s);
-    attachTree(c, e, a, body, f, model, bname, fname);
-    mjcf_swapScope(c, s);
-    c->attachdepth--;
-    return;
+  } else {
+    openScope(c, a, under, f->suffix);
   }
-  s->degree = s->autolimits = 1;
-  memcpy(s->eulerseq, "xyz", 4);
-  s->dir = a->doc->dir;
-  s->prefix = under;
-  s->suffix = f->suffix;
-  s->src = a;
-  mjcf_push(c, &s->classes, mjcf_mainClass(c));
-  mjcf_swapScope(c, s);
-  // its <compiler>, read on a copy of the context: only the per-file settings are kept
-  Ctx* tmp = mjcf_alloc(c, sizeof(Ctx));
-  for (int i = 0; i < root->nchild; i++) {
-    if (strcmp(root->child[i]->name, "compiler")) continue;
-    *tmp = *c;
-    mjcf_readCompiler(tmp, root->child[i]);
-    Scope got = {0};
-    mjcf_swapScope(tmp, &got);  // got: the settings read
-    mjcf_swapScope(c, &got);    // now the context's
-  }
-  // its classes and assets (meshes and height fields renamed for the geoms)
-  for (int i = 0; i < root->nchild; i++) {
-    const mjXNode* ch = root->child[i];
-    if (!strcmp(ch->name, "default")) mjcf_readDefault(c, ch, NULL);
-    else if (!strcmp(ch->name, "asset")) mjcf_readAssets(c, ch);
-  }
-  mjcf_buildNames(c, K_MESH);
-  mjcf_buildNames(c, K_HFIELD);
   attachTree(c, e, a, body, f, model, bname, fname);
   mjcf_swapScope(c, s);
   c->attachdepth--;
