@@ -551,22 +551,26 @@ int mj_actuatorTarget(const mjModel* m, int tendon, int id) {
   return found;
 }
 
-// the joint or tendon of dof or tendon i (*tendon 1 for a tendon) and whether an actuator
-// passes something on to it (its jnt_ or tendon_actuatorid is not -1)
-static int passedTo(const mjModel* m, int objtype, int i, int* tendon, int* id) {
+// the joint or tendon of dof or tendon i (*tendon 1 for a tendon) and the actuators that may
+// pass something on to it, [*a0, *a1): the one its jnt_ or tendon_actuatorid names, all when
+// it is -2 (several), none when -1
+static void passedTo(const mjModel* m, int objtype, int i, int* tendon, int* id, int* a0,
+                     int* a1) {
   *tendon = objtype == mjOBJ_TENDON;
   *id = *tendon ? i : m->dof_jntid[i];
-  return (*tendon ? m->tendon_actuatorid[*id] : m->jnt_actuatorid[*id]) != -1;
+  int act = *tendon ? m->tendon_actuatorid[*id] : m->jnt_actuatorid[*id];
+  *a0 = act >= 0 ? act : 0;
+  *a1 = act >= 0 ? act + 1 : act == -2 ? m->nu : 0;
 }
 
 // own damping plus gear^2 times the actuators' (model.h)
 mjtNum mj_damping(const mjModel* m, int objtype, int i, mjtNum poly[mjNPOLY]) {
-  int tendon, id;
+  int tendon, id, a0, a1;
   const mjtNum* own = objtype == mjOBJ_TENDON ? m->tendon_dampingpoly : m->dof_dampingpoly;
   mjtNum b = objtype == mjOBJ_TENDON ? m->tendon_damping[i] : m->dof_damping[i], add = 0;
   mju_copy(poly, own + mjNPOLY * i, mjNPOLY);
-  if (!passedTo(m, objtype, i, &tendon, &id)) return b;
-  for (int a = 0; a < m->nu; a++) {
+  passedTo(m, objtype, i, &tendon, &id, &a0, &a1);
+  for (int a = a0; a < a1; a++) {
     if (!actsOn(m, a, tendon, id)) continue;
     mjtNum g2 = m->actuator_gear[6 * a] * m->actuator_gear[6 * a];
     add += g2 * m->actuator_damping[a];
@@ -577,12 +581,11 @@ mjtNum mj_damping(const mjModel* m, int objtype, int i, mjtNum poly[mjNPOLY]) {
 
 // own armature plus gear^2 times the actuators' (model.h)
 mjtNum mj_armature(const mjModel* m, int objtype, int i) {
-  int tendon, id;
+  int tendon, id, a0, a1;
   mjtNum arm = objtype == mjOBJ_TENDON ? m->tendon_armature[i] : m->dof_armature[i], add = 0;
-  if (!passedTo(m, objtype, i, &tendon, &id)) return arm;
-  for (int a = 0; a < m->nu; a++) {
-    if (!actsOn(m, a, tendon, id)) continue;
-    add += m->actuator_gear[6 * a] * m->actuator_gear[6 * a] * m->actuator_armature[a];
-  }
+  passedTo(m, objtype, i, &tendon, &id, &a0, &a1);
+  for (int a = a0; a < a1; a++)
+    if (actsOn(m, a, tendon, id))
+      add += m->actuator_gear[6 * a] * m->actuator_gear[6 * a] * m->actuator_armature[a];
   return arm + add;
 }
