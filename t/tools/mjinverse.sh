@@ -140,6 +140,24 @@ for cone in pyramidal elliptic; do
   holds "$(awk -v e="$(maxdiff fwd.csv back.csv)" 'BEGIN { print (e < 1e-7) }')" -eq 1
 done
 
+# adhesive contacts (geom adhesion: the pull in qfrc_passive, R delta in aref): the box held to
+# a sticky floor, the arm's hand caught across the floor's gap; both cones
+sed 's|size="5 5 0.1"/>|size="5 5 0.1" adhesion="2" gap="0.05"/>|' push.xml >sticky.xml
+run 0 '"$BIN/mjc" compile sticky.xml -o sticky.mjb'
+applied sticky.mjb 8
+nv=8
+for cone in pyramidal elliptic; do
+  run 0 '"$BIN/mjstep" sticky.mjb -n 300 --ctrl push.ctrl sticky.mjb.init $SOLVE \
+           --set cone=$cone --fields time,qpos,qvel,qacc,qfrc_constraint >a.mjt &&
+         "$BIN/mjinverse" sticky.mjb --set cone=$cone --fields time,qfrc_inverse,qfrc_constraint \
+           a.mjt | "$BIN/mjdump" >inv.csv'
+  recovers inv.csv push.ctrl sticky.mjb 301
+  run 0 '"$BIN/mjdump" --fields qfrc_constraint a.mjt >fwd.csv &&
+         "$BIN/mjinverse" sticky.mjb --set cone=$cone --fields qfrc_constraint a.mjt |
+         "$BIN/mjdump" >back.csv'
+  holds "$(awk -v e="$(maxdiff fwd.csv back.csv)" 'BEGIN { print (e < 1e-7) }')" -eq 1
+done
+
 # from positions and velocities only, as the integrator made them: Euler (implicit damping),
 # implicit and implicitfast
 nv=8
