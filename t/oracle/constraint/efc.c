@@ -6,10 +6,10 @@
 // STATES: one state a line: nq + nv numbers (qpos, qvel), then ncon, then ncon contacts of 33
 // numbers each (dist, pos[3], frame[9], includemargin, friction[5], solref[2],
 // solreffriction[2], solimp[5], adhesion, dim, geom1, geom2, exclude), then nforce, nforce
-// constraint forces and nv accelerations.  ncon = -1: libmj's own collision detection instead; nforce =
-// -1: no forces (and no accelerations).  For each state: mj_resetData, the state,
-// mj_fwdPosition; with given contacts, these replace libmj's and mj_makeConstraint runs
-// again; then mj_fwdVelocity.  With forces: actuation and acceleration stages, then the given
+// constraint forces and nv accelerations.  ncon = -1: libmj's own collision detection
+// instead; nforce = -1: no forces (and no accelerations).  For each state: mj_resetData, the
+// state, mj_fwdPosition; with given contacts, these replace libmj's and mj_makeConstraint
+// runs again; then mj_fwdVelocity.  With forces: actuation and acceleration stages, then the given
 // efc_force and qacc instead of a solve, the sensors of every stage and mj_rnePostConstraint.
 // One line {"nefc": N, "ncon": C, "efc_type": [...], ..., "efc_J": [...] (dense, nefc x nv,
 // also when libmj stores it sparse), "mu": [...], "efc_address": [...], "contact": [[33
