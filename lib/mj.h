@@ -184,6 +184,7 @@ typedef struct mjContact_ {
   mjtNum solref[2];          // constraint solver reference, normal direction
   mjtNum solreffriction[2];  // constraint solver reference, frictional directions
   mjtNum solimp[5];          // constraint solver impedance
+  mjtNum adhesion;           // adhesive force along the normal: the pull before breaking
   mjtNum mu;                 // friction of the regularized cone, set by the constraint stage
   mjtNum H[36];              // cone Hessian, set by the solver (elliptic cones)
   int dim;                   // contact space dimensionality: 1, 3, 4 or 6
@@ -885,7 +886,9 @@ void mj_solNoSlip(const mjModel* m, mjData* d, int maxiter);
 // MuJoCo 3.5.1 does: the same contacts in the same order (by body pair, explicit <pair>s of a
 // body pair before its other geom pairs) with the same numbers: dist (< 0 in penetration),
 // pos midway between the surfaces, frame (normal from geom1 to geom2, then two tangents),
-// includemargin = margin - gap, and the mixed friction, solref, solreffriction, solimp, dim.
+// includemargin = margin - gap, and the mixed friction, solref, solreffriction, solimp, dim
+// and adhesion (an adhesive contact in the gap, dist >= includemargin, keeps the normal alone:
+// dim 1).
 // Nothing when contacts or constraints are disabled.  A full list (nconmax) counts
 // mjWARN_CONTACTFULL and drops the rest.  Convex pairs without an analytic function go
 // through libccd (MPR, opt.ccd_tolerance, opt.ccd_iterations).

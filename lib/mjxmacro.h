@@ -184,6 +184,7 @@
   X(mjtNum, geom_margin,        ngeom,    1) /* detect contact if dist<margin */                \
   X(mjtNum, geom_gap,           ngeom,    1) /* include in solver if dist<margin-gap */         \
   X(mjtNum, geom_surfacevel,    ngeom,    6) /* surface velocity in geom frame: lin, ang */     \
+  X(mjtNum, geom_adhesion,      ngeom,    1) /* adhesive force of contacts */                   \
   X(mjtNum, geom_fluid,         ngeom,   12) /* fluid interaction parameters */                 \
   X(float,  geom_rgba,          ngeom,    4) /* rgba when material is omitted */                \
   X(mjtNum, geom_user,          ngeom,    nuser_geom) /* user numbers, zero-padded */           \
@@ -335,6 +336,7 @@
   X(mjtNum, pair_solimp,        npair,    5) /* solver impedance: contact */                    \
   X(mjtNum, pair_margin,        npair,    1) /* detect contact if dist<margin */                \
   X(mjtNum, pair_gap,           npair,    1) /* include in solver if dist<margin-gap */         \
+  X(mjtNum, pair_adhesion,      npair,    1) /* adhesive force of contacts */                   \
   X(mjtNum, pair_friction,      npair,    5) /* tangent1, 2, spin, roll1, 2 */                  \
   /* excluded body pairs */                                                                     \
   X(int,    exclude_signature,  nexclude, 1) /* body1 << 16 + body2 */                          \
@@ -530,6 +532,7 @@
   X(mjtNum, qfrc_damper,        nv,       1) /* passive damper force */                         \
   X(mjtNum, qfrc_gravcomp,      nv,       1) /* passive gravity compensation force */           \
   X(mjtNum, qfrc_fluid,         nv,       1) /* passive fluid force */                          \
+  X(mjtNum, qfrc_adhesion,      nv,       1) /* passive contact adhesion force */               \
   X(mjtNum, subtree_linvel,     nbody,    3) /* linear velocity of subtree com */               \
   X(mjtNum, subtree_angmom,     nbody,    3) /* angular momentum about subtree com */           \
   X(mjtNum, ten_velocity,       ntendon,  1) /* tendon velocities */                            \

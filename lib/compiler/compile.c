@@ -347,6 +347,7 @@ static void fillItems(Ctx* c, mjModel* m) {
     m->geom_margin[i] = s->margin;
     m->geom_gap[i] = s->gap;
     mju_copy(m->geom_surfacevel + 6 * i, s->surfacevel, 6);
+    m->geom_adhesion[i] = s->adhesion;
     memcpy(m->geom_rgba + 4 * i, s->rgba, sizeof(s->rgba));
     putUser(m->geom_user, i, m->nuser_geom, &s->user);
     // the body's collision summary
@@ -427,6 +428,7 @@ static void fillConstraints(Ctx* c, mjModel* m) {
     memcpy(m->pair_solimp + 5 * i, s->solimp, sizeof(s->solimp));
     m->pair_margin[i] = s->margin;
     m->pair_gap[i] = s->gap;
+    m->pair_adhesion[i] = s->adhesion;
     memcpy(m->pair_friction + 5 * i, s->friction, sizeof(s->friction));
   }
   for (int i = 0; i < m->nexclude; i++)

@@ -78,6 +78,7 @@ typedef struct {
   double size[3], friction[3], mass, density, solmix, solref[2], solimp[5], margin, gap;
   double fromto[6], pos[3], fluidcoef[5], fitscale;
   double surfacevel[6];  // the surface's velocity field in the geom frame: linear, angular
+  double adhesion;       // the pull its contacts may exert before breaking
   int dataid;  // compiled: the mesh or height field id
   const mjMesh* meshdata;  // compiled: the mesh named (its mass, kept by discardvisual)
   Orient orient;
@@ -141,7 +142,7 @@ typedef struct {
 
 typedef struct {
   int condim;
-  double friction[5], solref[2], solreffriction[2], solimp[5], margin, gap;
+  double friction[5], solref[2], solreffriction[2], solimp[5], margin, gap, adhesion;
 } PairSpec;
 
 typedef struct {

@@ -202,6 +202,7 @@ static void readGeom(Ctx* c, const mjXNode* e, GeomSpec* s) {
   mjcf_readVec(c, e, "margin", &s->margin, 1);
   mjcf_readVec(c, e, "gap", &s->gap, 1);
   mjcf_readNums(c, e, "surfacevel", s->surfacevel, 1, 6);
+  mjcf_readVec(c, e, "adhesion", &s->adhesion, 1);
   if (mjcf_readVec(c, e, "fromto", s->fromto, 6)) s->hasfromto = 1;
   mjcf_readVec(c, e, "pos", s->pos, 3);
   mjcf_readOrient(c, e, &s->orient);
@@ -346,6 +347,7 @@ static void readPair(Ctx* c, const mjXNode* e, PairSpec* s) {
   readSolimp(c, e, "solimp", s->solimp);
   mjcf_readVec(c, e, "margin", &s->margin, 1);
   mjcf_readVec(c, e, "gap", &s->gap, 1);
+  mjcf_readVec(c, e, "adhesion", &s->adhesion, 1);
 }
 
 // the actuator element names; the index is the shortcut kind

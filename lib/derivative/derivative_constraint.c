@@ -8,8 +8,10 @@
 // quadratic rows, the cone block, 0 else), viol a row's violation (pos - margin; a contact's
 // normal distance on all its rows), g = imp'/(imp (1 - imp)) the slope of log D by viol
 // (D = imp / ((1 - imp) diagApprox), diagApprox fixed) and, with K, B fixed by solref,
-//   aref = -B (J v) - K imp(viol) (pos - margin)
-//   daref/dq = -B (dJ v) - K (imp + imp' (pos - margin)) dviol,   daref/dv = -B J.
+//   aref = -B (J v) - K imp(viol) (pos - margin) + R(viol) delta
+//   daref/dq = -B (dJ v) - (K (imp + imp' (pos - margin)) - R' delta) dviol,   daref/dv = -B J
+// (delta a row's adhesion, 0 but on adhesive contacts, whose passive pull J_n'(-delta) turns
+// with the normal row as its force does: dJ'f takes f less delta on the normal).
 // Joint and fixed-tendon limits and friction loss have constant rows, a limit's viol moving
 // as its row; so does a joint or fixed-tendon equality's, pos = x1 - P(x2), whose row
 // J1 - P'(x2) J2 turns with P''.  A connect or weld equality's rows are the difference of
@@ -30,6 +32,7 @@
 #include "engine/collision.h"
 #include "engine/constraint.h"
 #include "derivative/derivative.h"
+#include "engine/forward.h"
 #include "engine/smooth.h"
 #include "engine/solver.h"
 #include "util/util.h"
@@ -1295,6 +1298,17 @@ static void biasVelSlope(const mjModel* m, mjData* d, int c, mjtNum* E) {
   mj_freeStack(d, mark);
 }
 
+// the slope by the violation of row r's adhesive bias R delta_r (mj_rowAdhesion; 0 off
+// adhesive contacts): R = (1 - imp)/imp diagApprox (when above its floor mjMINVAL) has
+// dR/dviol = -diagApprox imp' / imp^2
+static mjtNum adhesionSlope(const mjData* d, int r) {
+  int type = d->efc_type[r];
+  if (type < mjCNSTR_CONTACT_FRICTIONLESS || d->efc_R[r] <= mjMINVAL) return 0;
+  const mjContact* con = d->contact + d->efc_id[r];
+  mjtNum delta = mj_rowAdhesion(con, type, r - con->efc_address), imp = d->efc_KBIP[4 * r + 2];
+  return -delta * d->efc_diagApprox[r] * d->efc_KBIP[4 * r + 3] / (imp * imp);
+}
+
 // Y (nv x ncol column-major, q columns first, then v): from G0 on entry to the derivative of
 // the constrained acceleration d->qacc: (M + J'HJ) Y = G0 + Gc, Gc the constraint terms of the
 // head comment, at the rows' forces, states and cone Hessians of jar = J qacc - aref (as
@@ -1363,14 +1377,19 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   }
   addJtHJ(Jt, HJ, nv, nefc, A);
 
-  // the basis forces of contacts (at their first rows) and f . g for the impedance term
+  // the basis forces of contacts (at their first rows) and f . g for the impedance term; an
+  // adhesive contact's normal force less its passive pull (qfrc_adhesion = J_n' (-delta) turns
+  // with the rows as a force held)
+  int adhesion = mj_passiveOn(m);
   for (int r = 0; r < nefc; r++) {
     const mjtNum* kbip = d->efc_KBIP + 4 * r;
     mjtNum imp = kbip[2];
     gf[r] = force[r] * kbip[3] / fmax(mjMINVAL, imp * (1 - imp));
     int type = d->efc_type[r];
-    if (type >= mjCNSTR_CONTACT_FRICTIONLESS && d->contact[d->efc_id[r]].efc_address == r)
-      mjd_rowsToBasis(d->contact + d->efc_id[r], type, force + r, fb + r);
+    const mjContact* con = d->contact + d->efc_id[r];
+    if (type < mjCNSTR_CONTACT_FRICTIONLESS || con->efc_address != r) continue;
+    mjd_rowsToBasis(con, type, force + r, fb + r);
+    if (adhesion) fb[r] -= con->adhesion;
   }
 
   // twists of a and of the bias cdof_dot v for every body (v's: cvel)
@@ -1432,6 +1451,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     for (int r = 0; r < nefc; r++) {
       const mjtNum* kbip = d->efc_KBIP + 4 * r;
       E[r] += kbip[0] * (kbip[2] * P[r] + kbip[3] * (d->efc_pos[r] - d->efc_margin[r]) * V[r]);
+      E[r] -= adhesionSlope(d, r) * V[r];
     }
     if (djar) mju_copy(djar + (size_t)k * nefc, E, nefc);
     mulH(d, state, E, Z);

@@ -464,21 +464,24 @@ static int broadphase(const mjModel* m, const mjData* d, NodeMemo* memo, const G
 // the parameters a contact gets from its geoms or pair
 typedef struct {
   int dim;
-  mjtNum margin, gap, friction[5], solref[2], solreffriction[2], solimp[5];
+  mjtNum margin, gap, friction[5], solref[2], solreffriction[2], solimp[5], adhesion;
 } Params;
 
-// mix the parameters of geoms g1, g2: the higher priority's condim, friction, solref, solimp;
-// at equal priority max condim and friction, solref and solimp weighted by solmix (solref
-// elementwise min unless both are positive time constants); gaps add (margins: candidateMargin)
+// mix the parameters of geoms g1, g2: the higher priority's condim, friction, solref, solimp
+// and adhesion; at equal priority max condim and friction, solref and solimp weighted by solmix
+// (solref elementwise min unless both are positive time constants), adhesions add (each
+// surface pulls); gaps add (margins: candidateMargin)
 static void mixParams(const mjModel* m, int g1, int g2, Params* p) {
   const mjtNum* f;
   int pr1 = m->geom_priority[g1], pr2 = m->geom_priority[g2];
   p->gap = m->geom_gap[g1] + m->geom_gap[g2];
+  p->adhesion = m->geom_adhesion[g1] + m->geom_adhesion[g2];
   p->solreffriction[0] = p->solreffriction[1] = 0;
   mjtNum fmix[3];
   if (pr1 != pr2) {
     int g = pr1 > pr2 ? g1 : g2;
     p->dim = m->geom_condim[g];
+    p->adhesion = m->geom_adhesion[g];
     f = m->geom_friction + 3 * g;
     mju_copy(p->solref, m->geom_solref + 2 * g, 2);
     mju_copy(p->solimp, m->geom_solimp + 5 * g, 5);
@@ -516,6 +519,7 @@ static void mixParams(const mjModel* m, int g1, int g2, Params* p) {
 static void pairParams(const mjModel* m, int i, Params* p) {
   p->dim = m->pair_dim[i];
   p->gap = m->pair_gap[i];
+  p->adhesion = m->pair_adhesion[i];
   mju_copy(p->friction, m->pair_friction + 5 * i, 5);
   mju_copy(p->solref, m->pair_solref + 2 * i, 2);
   mju_copy(p->solreffriction, m->pair_solreffriction + 2 * i, 2);
@@ -592,9 +596,12 @@ static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Candid
     mju_copy(c->solref, p->solref, 2);
     mju_copy(c->solreffriction, p->solreffriction, 2);
     mju_copy(c->solimp, p->solimp, 5);
+    c->adhesion = p->adhesion;
     c->mu = 0;
     mju_zero(c->H, 36);
-    c->dim = p->dim;
+    // an adhesive contact in the gap touches no surface: no friction, the normal alone (its
+    // row pulls across the gap: constraint.c)
+    c->dim = p->adhesion && c->dist >= p->margin ? 1 : p->dim;
     c->geom1 = c->geom[0] = g1;
     c->geom2 = c->geom[1] = g2;
     c->flex[0] = c->flex[1] = c->elem[0] = c->elem[1] = c->vert[0] = c->vert[1] = -1;

@@ -461,7 +461,8 @@ static void tendonLimitRows(Rows* r) {
 
 // ---- contacts ----------------------------------------------------------------------------------
 
-// the rows of contact i when it is included (not excluded, dist < includemargin): in the contact
+// the rows of contact i when it is included (not excluded, dist < includemargin or adhesive:
+// an adhesive contact in the gap keeps its normal row, which pulls across it): in the contact
 // frame (normal, tangent1, tangent2) the Jacobian of body 2 minus body 1 at the contact point,
 // basis rows  n.Jp, t1.Jp, t2.Jp, n.Jr, t1.Jr, t2.Jr  (the first dim of them);
 //   condim 1       1 row: the normal
@@ -479,7 +480,7 @@ static void contactRows(Rows* r) {
   for (int i = 0; i < d->ncon; i++) {
     mjContact* con = d->contact + i;
     if (r->fill) con->efc_address = -1, con->mu = 0;
-    if (con->exclude || !(con->dist < con->includemargin)) continue;
+    if (con->exclude || !(con->dist < con->includemargin || con->adhesion)) continue;
     int dim = con->dim, b1 = m->geom_bodyid[con->geom1], b2 = m->geom_bodyid[con->geom2];
     Block b = {.id = i};
     b.type = dim == 1  ? mjCNSTR_CONTACT_FRICTIONLESS
@@ -859,10 +860,37 @@ static void surfaceVel(const mjModel* m, mjData* d) {
   }
 }
 
+// ---- adhesion (geom adhesion) ------------------------------------------------------------------
+
+// the adhesion of contact con's row r (from its first): the whole delta on the normal row (a
+// frictionless or elliptic contact; 0 on the friction rows), delta / (2 (dim-1)) on each edge
+// of a pyramid (whose edges sum to the normal force)
+mjtNum mj_rowAdhesion(const mjContact* con, int type, int r) {
+  if (type == mjCNSTR_CONTACT_PYRAMIDAL) return con->adhesion / (2 * (con->dim - 1));
+  return r ? 0 : con->adhesion;
+}
+
+// efc_aref (+=) R delta on the rows of adhesive contacts (mj_rowAdhesion): with the passive pull
+// -delta along the normal (mj_passive) the solver's force f is the net force plus delta, so the
+// cone it keeps f in is the friction cone translated down the normal by delta (the friction
+// budget mu (f_N + delta)) while the net force's compression branch stays as without adhesion
+static void adhesionRef(mjData* d) {
+  for (int i = 0; i < d->ncon; i++) {
+    const mjContact* con = d->contact + i;
+    int adr = con->efc_address;
+    if (!con->adhesion || adr < 0) continue;
+    int type = d->efc_type[adr];
+    int nrow = type == mjCNSTR_CONTACT_PYRAMIDAL ? 2 * (con->dim - 1) : 1;
+    for (int r = 0; r < nrow; r++)
+      d->efc_aref[adr + r] += d->efc_R[adr + r] * mj_rowAdhesion(con, type, r);
+  }
+}
+
 // ---- reference acceleration --------------------------------------------------------------------
 
 // efc_vel = J qvel (relative to moving surfaces on contact rows: surfaceVel) and efc_aref =
-// -B vel - K d (pos - margin), less Jdot qvel for connect and weld rows (equalityBias)
+// -B vel - K d (pos - margin) (+ R delta on adhesive contacts: adhesionRef), less Jdot qvel for
+// connect and weld rows (equalityBias)
 void mj_referenceConstraint(const mjModel* m, mjData* d) {
   mj_mulJacVec(m, d, d->efc_vel, d->qvel);
   surfaceVel(m, d);
@@ -871,6 +899,7 @@ void mj_referenceConstraint(const mjModel* m, mjData* d) {
     d->efc_aref[i] =
         -kbip[1] * d->efc_vel[i] - kbip[0] * kbip[2] * (d->efc_pos[i] - d->efc_margin[i]);
   }
+  adhesionRef(d);
   for (int i = 0; i < d->nefc && d->efc_type[i] == mjCNSTR_EQUALITY; i++) {
     int type = m->eq_type[d->efc_id[i]];
     if (type != mjEQ_CONNECT && type != mjEQ_WELD) continue;
@@ -949,7 +978,8 @@ void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum*
 
 // the force of contact id in its frame (normal, tangent1, tangent2, spin, roll1, roll2) from its
 // rows' efc_force; a pyramid's edges f(2k-2), f(2k-1) give normal = sum of all edges and
-// friction k = mu_k (f(2k-2) - f(2k-1)); zero for a contact without rows
+// friction k = mu_k (f(2k-2) - f(2k-1)); the net force: the normal less the contact's adhesion
+// (negative under tension); zero for a contact without rows
 void mj_contactForce(const mjModel* m, const mjData* d, int id, mjtNum result[6]) {
   (void)m;  // MuJoCo's signature: the contact itself carries its cone
   const mjContact* con = d->contact + id;
@@ -963,6 +993,7 @@ void mj_contactForce(const mjModel* m, const mjData* d, int id, mjtNum result[6]
   } else {
     mju_copy(result, f, dim);
   }
+  result[0] -= con->adhesion;
 }
 
 // cfrc[b] += sgn (torque + (point - c) x force, force), c the subtree com of b's root; not

@@ -21,6 +21,11 @@ void mj_efcRow(const mjModel* m, const mjData* d, int r, mjtNum* row);
 // the normal alone, the elliptic basis, or the pyramid's b0 +- mu_i b_i
 void mj_contactBasisToRows(const mjContact* con, int type, const mjtNum* b, mjtNum* rows);
 
+// the adhesion of contact con's row r (from its first; `type` that row's): the whole delta on
+// the normal row of a frictionless or elliptic contact (0 on its friction rows), delta / (2
+// (dim-1)) on each edge of a pyramid; efc_aref has R times it added
+mjtNum mj_rowAdhesion(const mjContact* con, int type, int r);
+
 // the velocity field of geom g's surface (geom_surfacevel: linear a, angular w in the geom
 // frame R, x) at point p in the world: lin = R a + ang x (p - x), ang = R w
 void mj_geomSurfaceVel(const mjModel* m, const mjData* d, int g, const mjtNum p[3],

@@ -5,6 +5,8 @@
 //   qfrc_fluid     the fluid models of the computation chapter: a body's equivalent inertia
 //                  box, or the ellipsoids of its geoms when one of them has
 //                  fluidshape="ellipsoid" (geom_fluid)
+//   qfrc_adhesion  the pull -delta along the normal of every adhesive contact (geom adhesion;
+//                  its rows' aref make the pair a translated friction cone: constraint.c)
 //   qfrc_passive   their sum, without the gravity compensation of joints whose actgravcomp
 //                  routes it through the actuators
 #include <math.h>
@@ -345,6 +347,24 @@ static void fluidForces(const mjModel* m, mjData* d) {
   }
 }
 
+// ---- adhesion -----------------------------------------------------------------------------------
+
+// qfrc_adhesion: each adhesive contact pulls its geoms together with its adhesion delta,
+// qfrc = n'(J2 - J1) (-delta) at the contact point (J_b body b's point Jacobian, n the normal
+// from geom 1 to geom 2); 0 when no contact is adhesive
+static int adhesionForces(const mjModel* m, mjData* d) {
+  int any = 0;
+  for (int i = 0; i < d->ncon; i++) {
+    const mjContact* con = d->contact + i;
+    if (!con->adhesion || con->exclude > 1) continue;
+    int b1 = m->geom_bodyid[con->geom1], b2 = m->geom_bodyid[con->geom2];
+    mj_addJacPointDot(m, d, d->qfrc_adhesion, con->pos, b2, con->frame, -con->adhesion);
+    mj_addJacPointDot(m, d, d->qfrc_adhesion, con->pos, b1, con->frame, con->adhesion);
+    any = 1;
+  }
+  return any;
+}
+
 // ---- all passive forces -----------------------------------------------------------------------
 
 // the components, then their sum
@@ -356,6 +376,7 @@ void mj_passive(const mjModel* m, mjData* d) {
   mju_zero(d->qfrc_damper, nv);
   mju_zero(d->qfrc_gravcomp, nv);
   mju_zero(d->qfrc_fluid, nv);
+  mju_zero(d->qfrc_adhesion, nv);
   if (!mj_passiveOn(m)) {
     mju_zero(d->qfrc_passive, nv);
     return;
@@ -366,14 +387,16 @@ void mj_passive(const mjModel* m, mjData* d) {
   if (damper) dofDampers(m, d);
   if (spring || damper) tendonSpringsDampers(m, d);
 
-  // gravity compensation and fluid
+  // gravity compensation, fluid and adhesion
   int gc = gravComp(m, d);
   int fluid = mj_fluidOn(m);
   if (fluid) fluidForces(m, d);
+  int adhesion = adhesionForces(m, d);
 
   // sum; compensation of actgravcomp joints goes to qfrc_actuator instead
   mju_add(d->qfrc_passive, d->qfrc_spring, d->qfrc_damper, nv);
   if (fluid) mju_addTo(d->qfrc_passive, d->qfrc_fluid, nv);
+  if (adhesion) mju_addTo(d->qfrc_passive, d->qfrc_adhesion, nv);
   if (gc)
     for (int i = 0; i < nv; i++)
       if (!m->jnt_actgravcomp[m->dof_jntid[i]]) d->qfrc_passive[i] += d->qfrc_gravcomp[i];

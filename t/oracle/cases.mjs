@@ -18,10 +18,10 @@ export function variantOptions(words) {
   return { opts, flags };
 }
 
-// a contact's 32 numbers in the helpers' input order
+// a contact's 33 numbers in the helpers' input order
 export function contactNumbers(x) {
   return [x.dist, ...x.pos, ...x.frame, x.includemargin, ...x.friction, ...x.solref,
-          ...x.solreffriction, ...x.solimp, x.dim, x.geom1, x.geom2, x.exclude];
+          ...x.solreffriction, ...x.solimp, x.adhesion, x.dim, x.geom1, x.geom2, x.exclude];
 }
 
 // call fn(k) with d reset to each keyframe k of m (or to the default state, k = 0), a zero

@@ -78,6 +78,10 @@ node t/oracle/traj.mjs --bin "$tmp" --contacts --seconds "${TRAJ_SECONDS:-10}" "
 if [ -n "$smooth" ]; then
   node t/oracle/traj.mjs --bin "$tmp" --contacts --steps 1000 --seconds "${TRAJ_SECONDS:-10}" \
     t/oracle/traj/surfacevel_*.xml || status=1
+  # adhesive contacts (geom and pair adhesion): held under a ceiling and on a wall, captured
+  # across the gap, a pair's override, a motor sliding a paddle on a sticky post
+  node t/oracle/traj.mjs --bin "$tmp" --contacts --steps 1000 --seconds "${TRAJ_SECONDS:-10}" \
+    t/oracle/traj/geomadh_*.xml || status=1
 fi
 # the A1 under MuJoCo's defaults, nativeccd on: its legs touch each other, capsule and sphere
 # contacts computed by their cores

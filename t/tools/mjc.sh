@@ -264,6 +264,20 @@ malformed surfacevel_too_long 4 <<'EOF'
 EOF
 check surfacevel_too_long-message has "$T/err" "geom: attribute 'surfacevel': more than 6 numbers"
 
+# a pair's adhesion is one force, as MuJoCo reads it ("has too much data"); its line is named
+malformed pair_adhesion_two 7 <<'EOF'
+<mujoco>
+  <worldbody>
+    <geom name="a" type="plane" size="1 1 .1"/>
+    <body><freejoint/><geom name="b" size=".1"/></body>
+  </worldbody>
+  <contact>
+    <pair geom1="a" geom2="b" adhesion="1 2"/>
+  </contact>
+</mujoco>
+EOF
+check pair_adhesion_two-message has "$T/err" "pair: attribute 'adhesion': more than 1 numbers"
+
 # <attach> without a model attaches the model to itself: a body or a frame must be named, and
 # a body attached from inside itself is refused, not recursed into without end
 malformed attach_self_nothing 4 <<'EOF'

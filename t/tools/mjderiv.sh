@@ -234,6 +234,34 @@ run 0 '"$BIN/mjderiv" belt.xml belt.mjt --range 5:61 --check --centered --rtol 1
 awk '$1 ~ /^[AB]$/ { n++; if ($2 > 1e-6) bad = 1 } END { print (n >= 2 && !bad) ? "ok" : "bad" }' \
   out >v
 same v ok
+# adhesive contacts (geom adhesion): a ball resting on a sticky floor, a capsule caught across a
+# sticky ceiling's gap (its normal row alone), a box on the floor; the passive pull -delta
+# J_n' turns with the normal and aref's R delta moves with the impedance: exact and centered
+# differences agree, the touch and force sensors' too (frames 22-60; without those terms,
+# 0.56; frame 21 has a row at its kink within the differences' 1e-6)
+cat >sticky.xml <<'XML'
+<mujoco model="sticky">
+  <worldbody>
+    <geom type="plane" size="5 5 .1" adhesion="0.5" gap="0.02"/>
+    <geom type="plane" size="5 5 .1" pos="0 0 1" euler="180 0 0" adhesion="2" gap="0.03"/>
+    <body pos="0 0 0.049">
+      <freejoint/><geom size="0.05" mass="0.5" adhesion="1"/><site name="s" size="0.06"/>
+    </body>
+    <body pos="1 0 0.95" euler="0 80 30">
+      <freejoint/><geom type="capsule" size="0.03 0.1" mass="0.2" adhesion="1"/>
+    </body>
+    <body pos="-1 0 0.06" euler="10 0 0">
+      <freejoint/><geom type="box" size="0.1 0.08 0.05" mass="1" adhesion="0.3"/>
+    </body>
+  </worldbody>
+  <sensor><touch site="s"/><force site="s"/></sensor>
+</mujoco>
+XML
+run 0 '"$BIN/mjstep" sticky.xml -n 60 -o sticky.mjt'
+run 0 '"$BIN/mjderiv" sticky.xml sticky.mjt --range 22:61 --check --centered --rtol 1e-6'
+awk '$1 ~ /^[AC]$/ { n++; if ($2 > 1e-6) bad = 1 } END { print (n >= 2 && !bad) ? "ok" : "bad" }' \
+  out >v
+same v ok
 # a sensor not differentiated yet (a geom normal) is refused by name; A and B still go
 gap='<sensor><normal name="gap" body1="world" body2="box"/></sensor>'
 sed "s|</worldbody>|</worldbody>$gap|; s|<body pos|<body name=\"box\" pos|" contact.xml >gap.xml

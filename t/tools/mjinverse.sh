@@ -125,20 +125,34 @@ done
 # the contacts and the limit were active: the constraint forces are not all zero
 has inv.csv ',[1-9][0-9]*\.[0-9]*[1-9]'
 
-# the biped falls from its crouch onto the floor, with controls; both cones
+# under both cones the applied forces of model $1 (controls $2, mjstep's further arguments $3)
+# come back from 300 steps, and the forward's constraint forces as well
+bothCones() {
+  model=$1 ctrl=$2 more=$3
+  for cone in pyramidal elliptic; do
+    run 0 '"$BIN/mjstep" $model -n 300 $more --ctrl $ctrl $model.init $SOLVE \
+             --set cone=$cone --fields time,qpos,qvel,qacc,qfrc_constraint >b.mjt &&
+           "$BIN/mjinverse" $model --set cone=$cone --fields time,qfrc_inverse,qfrc_constraint \
+             b.mjt | "$BIN/mjdump" >inv.csv'
+    recovers inv.csv "$ctrl" "$model" 301
+    run 0 '"$BIN/mjdump" --fields qfrc_constraint b.mjt >fwd.csv &&
+           "$BIN/mjinverse" $model --set cone=$cone --fields qfrc_constraint b.mjt |
+           "$BIN/mjdump" >back.csv'
+    holds "$(awk -v e="$(maxdiff fwd.csv back.csv)" 'BEGIN { print (e < 1e-7) }')" -eq 1
+  done
+}
+
+# the biped falls from its crouch onto the floor, with controls
 nv=26
-for cone in pyramidal elliptic; do
-  run 0 '"$BIN/mjstep" biped.mjb -n 300 --key crouch --ctrl biped.ctrl biped.mjb.init $SOLVE \
-           --set cone=$cone --fields time,qpos,qvel,qacc,qfrc_constraint >b.mjt &&
-         "$BIN/mjinverse" biped.mjb --set cone=$cone --fields time,qfrc_inverse,qfrc_constraint \
-           b.mjt | "$BIN/mjdump" >inv.csv'
-  recovers inv.csv biped.ctrl biped.mjb 301
-  # the forward's constraint forces come back as well
-  run 0 '"$BIN/mjdump" --fields qfrc_constraint b.mjt >fwd.csv &&
-         "$BIN/mjinverse" biped.mjb --set cone=$cone --fields qfrc_constraint b.mjt |
-         "$BIN/mjdump" >back.csv'
-  holds "$(awk -v e="$(maxdiff fwd.csv back.csv)" 'BEGIN { print (e < 1e-7) }')" -eq 1
-done
+bothCones biped.mjb biped.ctrl '--key crouch'
+
+# adhesive contacts (geom adhesion: the pull in qfrc_passive, R delta in aref): the box held to
+# a sticky floor, the arm's hand caught across the floor's gap; both cones
+sed 's|size="5 5 0.1"/>|size="5 5 0.1" adhesion="2" gap="0.05"/>|' push.xml >sticky.xml
+run 0 '"$BIN/mjc" compile sticky.xml -o sticky.mjb'
+applied sticky.mjb 8
+nv=8
+bothCones sticky.mjb push.ctrl ''
 
 # from positions and velocities only, as the integrator made them: Euler (implicit damping),
 # implicit and implicitfast

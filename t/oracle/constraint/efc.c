@@ -3,16 +3,16 @@
 //
 //   efc MODEL [--set NAME=VALUE | --disable FLAG | --enable FLAG]... < STATES
 //
-// STATES: one state a line: nq + nv numbers (qpos, qvel), then ncon, then ncon contacts of 32
+// STATES: one state a line: nq + nv numbers (qpos, qvel), then ncon, then ncon contacts of 33
 // numbers each (dist, pos[3], frame[9], includemargin, friction[5], solref[2],
-// solreffriction[2], solimp[5], dim, geom1, geom2, exclude), then nforce, nforce constraint
-// forces and nv accelerations.  ncon = -1: libmj's own collision detection instead; nforce =
-// -1: no forces (and no accelerations).  For each state: mj_resetData, the state,
-// mj_fwdPosition; with given contacts, these replace libmj's and mj_makeConstraint runs
-// again; then mj_fwdVelocity.  With forces: actuation and acceleration stages, then the given
+// solreffriction[2], solimp[5], adhesion, dim, geom1, geom2, exclude), then nforce, nforce
+// constraint forces and nv accelerations.  ncon = -1: libmj's own collision detection
+// instead; nforce = -1: no forces (and no accelerations).  For each state: mj_resetData, the
+// state, mj_fwdPosition; with given contacts, these replace libmj's and mj_makeConstraint
+// runs again; then mj_fwdVelocity.  With forces: actuation and acceleration stages, then the given
 // efc_force and qacc instead of a solve, the sensors of every stage and mj_rnePostConstraint.
 // One line {"nefc": N, "ncon": C, "efc_type": [...], ..., "efc_J": [...] (dense, nefc x nv,
-// also when libmj stores it sparse), "mu": [...], "efc_address": [...], "contact": [[32
+// also when libmj stores it sparse), "mu": [...], "efc_address": [...], "contact": [[33
 // numbers], ...], "cfrc_ext": [...], "sensordata": [...]} with %.17g (the last two with forces
 // only).  Exit status 2 on any error, with a message on stderr.
 #include <stdio.h>
@@ -23,7 +23,7 @@
 #include "mj.h"
 #include "../helper.h"
 
-#define NCONFIELD 32  // numbers per contact on input
+#define NCONFIELD 33  // numbers per contact on input
 
 // print "name": [v0, v1, ...]
 static void printArray(const char* name, const mjtNum* v, int n) {
@@ -51,7 +51,7 @@ static double next(char** p, long lineno) {
   return v;
 }
 
-// the 32 numbers of a contact, in the input order, into or from c
+// the 33 numbers of a contact, in the input order, into or from c
 static void contactFields(mjContact* c, mjtNum** reals, int** ints) {
   mjtNum* r[] = {&c->dist, c->pos, c->pos + 1, c->pos + 2};
   int k = 0;
@@ -62,6 +62,7 @@ static void contactFields(mjContact* c, mjtNum** reals, int** ints) {
   for (int i = 0; i < 2; i++) reals[k++] = c->solref + i;
   for (int i = 0; i < 2; i++) reals[k++] = c->solreffriction + i;
   for (int i = 0; i < 5; i++) reals[k++] = c->solimp + i;
+  reals[k++] = &c->adhesion;
   int* n[] = {&c->dim, &c->geom1, &c->geom2, &c->exclude};
   for (int i = 0; i < 4; i++) ints[i] = n[i];
 }

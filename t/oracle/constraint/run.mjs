@@ -32,6 +32,7 @@ const VARIANTS = {
   'contacts.xml': [['cone=pyramidal'], ['cone=elliptic'], ['cone=elliptic', 'impratio=1'],
                    ['cone=pyramidal', 'jacobian=sparse'], ['cone=elliptic', 'jacobian=sparse']],
   'pairs.xml': [['cone=pyramidal'], ['cone=elliptic']],
+  'adhesion.xml': [['cone=pyramidal'], ['cone=elliptic']],
   'equality.xml': [[], ['jacobian=sparse'], ['disable:equality'], ['disable:refsafe']],
   'limits.xml': [[], ['jacobian=sparse'], ['disable:limit'], ['disable:frictionloss'],
                  ['disable:constraint']],
@@ -90,8 +91,8 @@ function oracleCases(o, file, opts) {
         const con = { dist: x.dist, pos: Array.from(x.pos), frame: Array.from(x.frame),
                       includemargin: x.includemargin, friction: Array.from(x.friction),
                       solref: Array.from(x.solref), solreffriction: Array.from(x.solreffriction),
-                      solimp: Array.from(x.solimp), dim: x.dim, geom1: x.geom1, geom2: x.geom2,
-                      exclude: x.exclude };
+                      solimp: Array.from(x.solimp), adhesion: x.adhesion, dim: x.dim,
+                      geom1: x.geom1, geom2: x.geom2, exclude: x.exclude };
         c.contact.push(con);
         c.mu.push(x.mu);
         c.efc_address.push(x.efc_address);
@@ -139,7 +140,7 @@ function compare(mine, theirs, native) {
   }
   if (native) {
     const pick = (cs, f) => cs.map((x) => (Array.isArray(x) ? x : contactNumbers(x))[f]);
-    for (const [f, name] of [[28, 'dim'], [29, 'geom1'], [30, 'geom2']]) {
+    for (const [f, name] of [[29, 'dim'], [30, 'geom1'], [31, 'geom2']]) {
       if (JSON.stringify(pick(mine.contact, f)) !== JSON.stringify(pick(theirs.contact, f))) {
         bad.push(`contact ${name}`);
       }

@@ -4,15 +4,15 @@
 //   inv MODEL [--set NAME=VALUE | --disable FLAG | --enable FLAG]... < CASES
 //
 // CASES: one case a line: qpos (nq), qvel (nv), ctrl (nu), qfrc_applied (nv); ncon and ncon
-// contacts of 32 numbers (dist, pos[3], frame[9], includemargin, friction[5], solref[2],
-// solreffriction[2], solimp[5], dim, geom1, geom2, exclude; ncon = -1: libmj's own); then the
-// forward dynamics to compare against (MuJoCo's): nefc, efc_force (nefc), qfrc_constraint
-// (nv), qacc (nv); then nacc and nacc accelerations (nv each).  For each case: the position
-// stage with the given contacts in place of libmj's (so that collision detection is not under
-// test) and its sensors, the velocity, actuation and acceleration stages, the given forward
-// results in place of a solve (when nefc matches), mj_compareFwdInv; then, at each given
-// qacc, mj_inverseSkip from the velocity stage on (mj_inverse less the position stage done
-// here).  One line:
+// contacts of 33 numbers (dist, pos[3], frame[9], includemargin, friction[5], solref[2],
+// solreffriction[2], solimp[5], adhesion, dim, geom1, geom2, exclude; ncon = -1: libmj's
+// own); then the forward dynamics to compare against (MuJoCo's): nefc, efc_force (nefc),
+// qfrc_constraint (nv), qacc (nv); then nacc and nacc accelerations (nv each).  For each
+// case: the position stage with the given contacts in place of libmj's (so that collision
+// detection is not under test) and its sensors, the velocity, actuation and acceleration
+// stages, the given forward results in place of a solve (when nefc matches),
+// mj_compareFwdInv; then, at each given qacc, mj_inverseSkip from the velocity stage on
+// (mj_inverse less the position stage done here).  One line:
 // {"nefc": N, "ncon": C, "fwdinv": [2], "fwd_qfrc_inverse": [...], "inv": [{"qfrc_inverse",
 // "qfrc_constraint", "efc_force", "efc_state", "sensordata", "qacc"}, ...]} with %.17g.
 // Exit status 2 on any error, with a message on stderr.
@@ -23,7 +23,7 @@
 #include "mj.h"
 #include "../helper.h"
 
-#define NCONFIELD 32  // numbers per contact on input
+#define NCONFIELD 33  // numbers per contact on input
 
 // print "name": [v0, v1, ...] after a comma unless first
 static void printArray(const char* name, const mjtNum* v, int n, int first) {
@@ -73,10 +73,11 @@ static void position(const mjModel* m, mjData* d, char** p, long lineno) {
     memcpy(con->solref, v + 19, 2 * sizeof(mjtNum));
     memcpy(con->solreffriction, v + 21, 2 * sizeof(mjtNum));
     memcpy(con->solimp, v + 23, 5 * sizeof(mjtNum));
-    con->dim = (int)v[28];
-    con->geom1 = con->geom[0] = (int)v[29];
-    con->geom2 = con->geom[1] = (int)v[30];
-    con->exclude = (int)v[31];
+    con->adhesion = v[28];
+    con->dim = (int)v[29];
+    con->geom1 = con->geom[0] = (int)v[30];
+    con->geom2 = con->geom[1] = (int)v[31];
+    con->exclude = (int)v[32];
   }
   if (ncon >= 0) {
     d->ncon = ncon;

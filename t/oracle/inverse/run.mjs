@@ -34,6 +34,7 @@ const VARIANTS = {
                    ['cone=elliptic', 'jacobian=sparse'], ['cone=elliptic', ...CONVERGED],
                    ['solver=PGS', 'iterations=4']],
   'equality.xml': [[], ['jacobian=sparse'], ['solver=CG', 'iterations=5']],
+  'adhesion.xml': [['cone=pyramidal'], ['cone=elliptic'], ['cone=elliptic', ...CONVERGED]],
   'limits.xml': [[], ['jacobian=sparse'], ['disable:frictionloss'], ['disable:constraint']],
   'damped.xml': [['integrator=Euler'], ['integrator=Euler', 'enable:invdiscrete'],
                  ['integrator=Euler', 'enable:invdiscrete', 'disable:eulerdamp'],

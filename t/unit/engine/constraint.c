@@ -362,3 +362,60 @@ Test(rows, njmax_drops_whole_constraints) {
   mj_deleteData(d);
   mj_deleteModel(m);
 }
+
+// a box 0.03 above an adhesive plane (adhesion 3, gap 0.05) with adhesion 2 of its own, and
+// one 0.0005 into it with priority (its 2 alone); MuJoCo 3.14.0's numbers at rest
+static const char* ADHESIVE =
+    "<mujoco><worldbody><geom type='plane' size='2 2 .1' adhesion='3' gap='0.05'/>"
+    "<body pos='0 0 .13'><freejoint/>"
+    "<geom type='box' size='.1 .1 .1' mass='1' adhesion='2'/></body>"
+    "<body pos='1 0 .0995'><freejoint/>"
+    "<geom type='box' size='.1 .1 .1' mass='1' adhesion='2' priority='1'/></body>"
+    "</worldbody></mujoco>";
+
+Test(contacts, adhesion) {
+  mjModel* m = load(ADHESIVE);
+  mjData* d = mj_makeData(m);
+  mj_forward(m, d);
+  cr_assert_eq(d->ncon, 8);
+  cr_assert_eq(d->nefc, 20);
+  for (int i = 0; i < 8; i++) {
+    const mjContact* con = d->contact + i;
+    mjtNum f[6];
+    mj_contactForce(m, d, i, f);
+    if (i < 4) {
+      // in the gap: summed adhesion, the normal row alone, pulling; the net force -delta
+      cr_assert(con->adhesion == 5 && con->dim == 1 && con->efc_address == i);
+      cr_assert_float_eq(d->efc_aref[i], -78.68421052631578, 1e-12);
+      cr_assert_float_eq(f[0], -5, 1e-12);
+    } else {
+      // penetrating, the priority geom's adhesion: each pyramid edge's aref gains R delta / 4
+      int adr = con->efc_address;
+      cr_assert(con->adhesion == 2 && con->dim == 3 && adr == 4 + 4 * (i - 4));
+      for (int r = 0; r < 4; r++) {
+        const mjtNum* kbip = d->efc_KBIP + 4 * (adr + r);
+        mjtNum plain = -kbip[1] * d->efc_vel[adr + r] -
+                       kbip[0] * kbip[2] * (d->efc_pos[adr + r] - d->efc_margin[adr + r]);
+        cr_assert_float_eq(d->efc_aref[adr + r] - plain, d->efc_R[adr + r] * 2 / 4, 1e-14);
+        cr_assert_float_eq(d->efc_aref[adr + r], 1.4433255970652104, 1e-12);
+      }
+      cr_assert_float_eq(f[0], 2.7177022986186348, 1e-10);
+    }
+  }
+
+  // qfrc_adhesion = sum of -delta n'(J2 - J1) at the contact points, in qfrc_passive
+  cr_assert_float_eq(d->qfrc_adhesion[2], -20, 1e-12);
+  cr_assert_float_eq(d->qfrc_adhesion[8], -8, 1e-12);
+  for (int j = 0; j < m->nv; j++) {
+    mjtNum jp[3 * 12], v = 0;
+    for (int i = 0; i < 8; i++) {
+      const mjContact* con = d->contact + i;
+      mj_jac(m, d, jp, NULL, con->pos, m->geom_bodyid[con->geom2]);
+      for (int r = 0; r < 3; r++) v -= con->adhesion * con->frame[r] * jp[r * m->nv + j];
+    }
+    cr_assert_float_eq(d->qfrc_adhesion[j], v, 1e-12, "dof %d", j);
+    cr_assert_float_eq(d->qfrc_passive[j], v, 1e-12, "dof %d", j);
+  }
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
