@@ -588,10 +588,10 @@ static void neverAuto(mjModel* m, int t) {
 // the tree of wrap object k: its joint's, site's or geom's body's (-1: a pulley or static)
 static int wrapTree(const mjModel* m, int k) {
   int id = m->wrap_objid[k], type = m->wrap_type[k];
-  int b = type == mjWRAP_JOINT                                   ? m->jnt_bodyid[id]
-        : type == mjWRAP_SITE                                    ? m->site_bodyid[id]
-        : type == mjWRAP_SPHERE || type == mjWRAP_CYLINDER       ? m->geom_bodyid[id]
-                                                                 : -1;
+  int b = type == mjWRAP_JOINT                             ? m->jnt_bodyid[id]
+        : type == mjWRAP_SITE                              ? m->site_bodyid[id]
+        : type == mjWRAP_SPHERE || type == mjWRAP_CYLINDER ? m->geom_bodyid[id]
+                                                           : -1;
   return b < 0 ? -1 : m->body_treeid[b];
 }
 
