@@ -188,6 +188,11 @@ int main(int argc, char** argv) {
   }
   free(overrides);
 
+  // sleeping islands: which trees sleep is state the streams do not carry, and the inverse of
+  // a step that froze some is not implemented
+  if (m->opt.enableflags & mjENBL_SLEEP)
+    eprintf("%s: option flag 'sleep': not supported by this simulator", model);
+
   // a trajectory's accelerations are discrete; Euler without dampers has no implicit damping
   if (fromTraj) {
     m->opt.enableflags |= mjENBL_INVDISCRETE;

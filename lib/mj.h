@@ -54,6 +54,14 @@ typedef enum mjtEnableBit_ {
   mjNENABLE = 7
 } mjtEnableBit;
 
+// a kinematic tree's sleep policy (tree_sleep_policy): the compiler resolves AUTO to AUTO_NEVER
+// (actuated trees, trees joined by a tendon with springs or dampers or spanning 3+ trees) or
+// AUTO_ALLOWED; a root body's sleep attribute gives NEVER, ALLOWED or INIT (asleep at reset)
+typedef enum mjtSleepPolicy_ {
+  mjSLEEP_AUTO = 0, mjSLEEP_AUTO_NEVER, mjSLEEP_AUTO_ALLOWED, mjSLEEP_NEVER, mjSLEEP_ALLOWED,
+  mjSLEEP_INIT
+} mjtSleepPolicy;
+
 typedef enum mjtObj_ {
   mjOBJ_UNKNOWN = 0, mjOBJ_BODY, mjOBJ_XBODY, mjOBJ_JOINT, mjOBJ_DOF, mjOBJ_GEOM, mjOBJ_SITE,
   mjOBJ_CAMERA, mjOBJ_LIGHT, mjOBJ_FLEX, mjOBJ_MESH, mjOBJ_SKIN, mjOBJ_HFIELD, mjOBJ_TEXTURE,

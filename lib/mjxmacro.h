@@ -31,6 +31,7 @@
   X(nbvh)        /* number of bounding volumes in all bodies' hierarchies */                    \
   X(nbvhstatic)  /* of them static (all: flexes have the dynamic ones) */                       \
   X(njnt)        /* number of joints */                                                         \
+  X(ntree)       /* number of kinematic trees (bodies with dofs below static ones) */           \
   X(ngeom)       /* number of geoms */                                                          \
   X(nsite)       /* number of sites */                                                          \
   X(ncam)        /* number of cameras */                                                        \
@@ -161,6 +162,8 @@
   X(mjtNum, dof_dampingpoly,   nv,       2) /* damping |v|, v^2 terms (mjNPOLY) */              \
   X(mjtNum, dof_invweight0,     nv,       1) /* diag. inverse inertia in qpos0 */               \
   X(mjtNum, dof_M0,             nv,       1) /* diag. inertia in qpos0 */                       \
+  /* kinematic trees */                                                                         \
+  X(int,    tree_sleep_policy,  ntree,    1) /* sleep policy (mjtSleepPolicy) */                \
   /* geoms */                                                                                   \
   X(int,    geom_type,          ngeom,    1) /* geometric type (mjtGeom) */                     \
   X(int,    geom_contype,       ngeom,    1) /* geom contact type */                            \
@@ -559,6 +562,7 @@
   X(mjtNum, ls_tolerance, 1, ) /* CG/Newton linesearch tolerance */                          \
   X(mjtNum, noslip_tolerance, 1, ) /* noslip solver tolerance */                                 \
   X(mjtNum, ccd_tolerance, 1, ) /* convex collision solver tolerance */                       \
+  X(mjtNum, sleep_tolerance, 1, ) /* sleep velocity tolerance */                              \
   X(mjtNum, gravity, 3, [3]) /* gravitational acceleration */                              \
   X(mjtNum, wind, 3, [3]) /* wind (for lift, drag and viscosity) */                     \
   X(mjtNum, magnetic, 3, [3]) /* global magnetic flux */                                    \

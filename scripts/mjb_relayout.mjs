@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // mjb_relayout.mjs: carry binary model files (.mjb) over to a new layout of lib/mjxmacro.h
-// when the new tables only add sizes and model arrays: the file's sizes get the new ones as 0
-// in table order, a new array is written as zeros where the new table places it (no bytes
-// when its count is a new size), the size count and schema hash are replaced, the CRC of the
-// file's version recomputed (1: zlib's CRC-32, 2: CRC-32C).  It refuses anything else (a size
+// when the new tables only add sizes, options and model arrays: the file's sizes get the new
+// ones in table order (0, or derived from the old arrays: DERIVED), a new option or array is
+// written as zeros where the new table places it (an int array of FILL its value: -1 for the
+// actuator ids, none), the size count and schema hash are replaced, the CRC of the file's
+// version recomputed (1: zlib's CRC-32, 2: CRC-32C).  It refuses anything else (a size
 // or an array gone, another sizeof(mjtNum)).  For inputs that cannot be recompiled from MJCF,
 // such as the fuzz regressions t/fuzz/regress/mjb/, which must keep reaching the code they
 // once broke.
@@ -41,6 +42,20 @@ function arrayList(text) {
   });
 }
 
+// the option fields of a header's text: type, name and count
+function optionList(text) {
+  return [...macroBody(text, 'MJ_OPTION_FIELDS').matchAll(/X\(([^()]*)\)/g)].map((m) => {
+    const [type, name, count] = m[1].split(',').map((x) => x.trim());
+    return { type, name, count: +count };
+  });
+}
+
+// new sizes that follow from the old arrays (else 0), and the value a new int array is filled
+// with (else zeros): the kinematic trees (one more than the largest body_treeid), each tree's
+// sleep policy AUTO_ALLOWED (what the compiler makes of a tree without actuators or tendons)
+const DERIVED = { ntree: (arr) => Math.max(-1, ...arr('body_treeid')) + 1 };
+const FILL = { tree_sleep_policy: 2, jnt_actuatorid: -1, tendon_actuatorid: -1 };
+
 // bytes of one element of a table type
 const TYPE_BYTES = { mjtNum: 8, float: 4, int: 4, 'unsigned char': 1, char: 1 };
 
@@ -68,6 +83,9 @@ if (gone.length) throw new Error(`sizes removed (${gone.join(', ')}): recompile 
 const oldArrays = arrayList(oldText), newArrays = arrayList(newText);
 const goneArrays = oldArrays.filter((a) => !newArrays.some((b) => b.name === a.name));
 if (goneArrays.length) throw new Error(`arrays removed (${goneArrays[0].name}): recompile instead`);
+const oldOptions = optionList(oldText), newOptions = optionList(newText);
+const goneOptions = oldOptions.filter((a) => !newOptions.some((b) => b.name === a.name));
+if (goneOptions.length) throw new Error(`options removed (${goneOptions[0].name}): recompile`);
 
 for (const file of files) {
   const b = fs.readFileSync(file);
@@ -81,19 +99,40 @@ for (const file of files) {
   b.copy(head, 0, 0, 20);
   head.writeUInt32LE(after.length, 20);
   head.writeBigUInt64LE(BigInt(`0x${hash}`), 24);
-  after.forEach((n, i) => head.writeInt32LE(value.get(n) ?? 0, 32 + 4 * i));
-  // the arrays: the old ones' bytes by name, each new one zeros, in the new table's order
+  // the old arrays' bytes by name (their sizes are the old ones)
   const dim = (s) => (/^\d+$/.test(s) ? +s : value.get(s) ?? 0);
   const bytes = (a) => TYPE_BYTES[a.type] * dim(a.rows) * dim(a.cols);
   let at = b.length - 4 - oldArrays.reduce((n, a) => n + bytes(a), 0);
-  const fixed = b.subarray(32 + 4 * before.length, at);  // option, visual, statistic fields
+  const optBytes = (a) => TYPE_BYTES[a.type] * a.count;
+  let optAt = 32 + 4 * before.length;
+  const options = new Map();
+  for (const a of oldOptions) {
+    options.set(a.name, b.subarray(optAt, optAt + optBytes(a)));
+    optAt += optBytes(a);
+  }
+  const fixed = b.subarray(optAt, at);  // visual and statistic fields
   const old = new Map();
   for (const a of oldArrays) {
     old.set(a.name, b.subarray(at, at + bytes(a)));
     at += bytes(a);
   }
-  const arrays = newArrays.map((a) => old.get(a.name) ?? Buffer.alloc(bytes(a)));
-  const body = Buffer.concat([head, fixed, ...arrays]);
+  // new sizes: derived from the old int arrays, else 0
+  const ints = (name) => {
+    const v = old.get(name);
+    return v ? Array.from({ length: v.length / 4 }, (_, i) => v.readInt32LE(4 * i)) : [];
+  };
+  for (const n of after) if (!value.has(n)) value.set(n, DERIVED[n] ? DERIVED[n](ints) : 0);
+  after.forEach((n, i) => head.writeInt32LE(value.get(n), 32 + 4 * i));
+  // options and arrays in the new tables' order: the old ones' bytes, each new one zeros (an
+  // int array of FILL its value)
+  const opts = newOptions.map((a) => options.get(a.name) ?? Buffer.alloc(optBytes(a)));
+  const arrays = newArrays.map((a) => {
+    if (old.has(a.name)) return old.get(a.name);
+    const z = Buffer.alloc(bytes(a)), fill = FILL[a.name];
+    for (let k = 0; fill !== undefined && k < z.length; k += 4) z.writeInt32LE(fill, k);
+    return z;
+  });
+  const body = Buffer.concat([head, ...opts, fixed, ...arrays]);
   const crc = Buffer.alloc(4);
   crc.writeUInt32LE(crc32(body, version === 1 ? 0xedb88320 : 0x82f63b78));
   fs.writeFileSync(file, Buffer.concat([body, crc]));

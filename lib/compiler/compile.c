@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "engine/constraint.h"
+#include "engine/island.h"
 #include "compiler/mjcf.h"
 #include "compiler/urdf.h"
 #include "engine/model.h"
@@ -578,6 +579,85 @@ static void fillActuators(Ctx* c, mjModel* m) {
   for (int t = 0; t < m->ntendon; t++) m->tendon_actuatorid[t] = mj_actuatorTarget(m, 1, t);
 }
 
+// ---- sleep policies ---------------------------------------------------------------------------
+
+// make tree t's AUTO policy AUTO_NEVER (t < 0: a static object, nothing to do)
+static void neverAuto(mjModel* m, int t) {
+  if (t >= 0 && m->tree_sleep_policy[t] == mjSLEEP_AUTO)
+    m->tree_sleep_policy[t] = mjSLEEP_AUTO_NEVER;
+}
+
+// the tree of wrap object k: its joint's, site's or geom's body's (-1: a pulley or static)
+static int wrapTree(const mjModel* m, int k) {
+  int id = m->wrap_objid[k], type = m->wrap_type[k];
+  int b = type == mjWRAP_JOINT                             ? m->jnt_bodyid[id]
+        : type == mjWRAP_SITE                              ? m->site_bodyid[id]
+        : type == mjWRAP_SPHERE || type == mjWRAP_CYLINDER ? m->geom_bodyid[id]
+                                                           : -1;
+  return b < 0 ? -1 : m->body_treeid[b];
+}
+
+// the body that actuator i's transmission moves (-1: a tendon transmission, or none)
+static int actuatedBody(const mjModel* m, int i) {
+  int id = m->actuator_trnid[2 * i];
+  switch (m->actuator_trntype[i]) {
+    case mjTRN_JOINT:
+    case mjTRN_JOINTINPARENT: return m->jnt_bodyid[id];
+    case mjTRN_SITE:
+    case mjTRN_SLIDERCRANK: return m->site_bodyid[id];
+    case mjTRN_BODY: return id;
+    default: return -1;
+  }
+}
+
+// tree_sleep_policy as MuJoCo 3.14 resolves it: a movable root body's sleep attribute (refused
+// on any other body); then an AUTO tree is AUTO_NEVER when an actuator moves it or a tendon
+// joins it to 2+ other trees or to one other with stiffness, damping or an actuator (such a
+// tendon refused on a tree written ALLOWED or INIT), else AUTO_ALLOWED
+static void fillSleep(Ctx* c, mjModel* m) {
+  for (int b = 1; b < m->nbody; b++) {
+    const Body* bd = c->obj[K_BODY].p[b];
+    int t = m->body_treeid[b];
+    if (!bd->sleep) continue;
+    if (t < 0 || t == m->body_treeid[b - 1])
+      mjcf_fail(c, bd->h.e, "sleep policy only allowed for movable root bodies");
+    m->tree_sleep_policy[t] = bd->sleep;
+  }
+  // actuated trees: the transmission's body's, or every tree along a tendon's path
+  for (int i = 0; i < m->nu; i++) {
+    int b = actuatedBody(m, i), t = m->actuator_trnid[2 * i];
+    if (b >= 0) neverAuto(m, m->body_treeid[b]);
+    if (m->actuator_trntype[i] != mjTRN_TENDON) continue;
+    for (int k = m->tendon_adr[t]; k < m->tendon_adr[t] + m->tendon_num[t]; k++)
+      neverAuto(m, wrapTree(m, k));
+  }
+  // tendons: the distinct trees of each one's path (mark[t] = tendon + 1 once counted)
+  int* mark = mjcf_alloc(c, sizeof(int) * (m->ntree + 1));
+  int* trees = mjcf_alloc(c, sizeof(int) * (m->ntree + 1));
+  for (int i = 0; i < m->ntendon; i++) {
+    int n = 0;
+    for (int k = m->tendon_adr[i]; k < m->tendon_adr[i] + m->tendon_num[i]; k++) {
+      int t = wrapTree(m, k);
+      if (t >= 0 && mark[t] != i + 1) mark[t] = i + 1, trees[n++] = t;
+    }
+    int coupled = m->tendon_stiffness[i] != 0 || m->tendon_damping[i] != 0 ||
+                  !mju_isZero(m->tendon_stiffnesspoly + mjNPOLY * i, mjNPOLY) ||
+                  !mju_isZero(m->tendon_dampingpoly + mjNPOLY * i, mjNPOLY) ||
+                  m->tendon_actuatorid[i] != -1;
+    if (n < 2 || (n == 2 && !coupled)) continue;
+    for (int j = 0; j < n; j++) {
+      int p = m->tree_sleep_policy[trees[j]];
+      if (p == mjSLEEP_ALLOWED || p == mjSLEEP_INIT)
+        mjcf_fail(c, ((const Obj*)c->obj[K_TENDON].p[i])->h.e,
+                  "tree %d connected to tendon %d %s, sleeping not allowed", trees[j], i,
+                  n > 2 ? "which spans more than 2 trees" : "with non-zero stiffness or damping");
+      neverAuto(m, trees[j]);
+    }
+  }
+  for (int t = 0; t < m->ntree; t++)
+    if (m->tree_sleep_policy[t] == mjSLEEP_AUTO) m->tree_sleep_policy[t] = mjSLEEP_AUTO_ALLOWED;
+}
+
 // sensors, with the joint and tendon limit checks that need resolved limits
 static void fillSensors(Ctx* c, mjModel* m) {
   int adr = 0;
@@ -866,6 +946,7 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
     above[b] = above[p] + dofs[p];
     if (above[b] + dofs[b] > chain) chain = above[b] + dofs[b];
     for (int k = 0; k < dofs[b]; k++) sz->nM += above[b] + k + 1;
+    sz->ntree += dofs[b] && !above[b];  // a tree starts at a body with dofs and none above
     sz->nmocap += ((Body*)c->obj[K_BODY].p[b])->mocap;
   }
   sz->ngeom = c->obj[K_GEOM].n;
@@ -1092,6 +1173,46 @@ static void fillLengthRanges(Ctx* c, mjModel* m, mjData* d) {
   mjcf_fail(c, ((Obj*)c->obj[K_ACT].p[bad])->h.e, "%s", msg);
 }
 
+// MuJoCo 3.14's reset with sleep enabled puts the trees written sleep="init" to sleep in qpos0:
+// after a forward pass, an island (trees joined by constraint rows) sleeps only when all its
+// trees are init ones, and unconstrained trees sleep alone (none when rows exist but islands
+// do not).  A model where one cannot is refused, at the root body of the first such tree
+static void checkSleepInit(Ctx* c, mjModel* m, mjData* d) {
+  int ntree = m->ntree, ninit = 0, nslept = 0, first = -1;
+  for (int t = 0; t < ntree; t++) ninit += m->tree_sleep_policy[t] == mjSLEEP_INIT;
+  if (!(m->opt.enableflags & mjENBL_SLEEP) || !ninit) return;
+  mj_resetData(m, d);
+  mj_forward(m, d);
+  mjIslands isl;
+  size_t mark = mj_markStack(d);
+  int found = m->opt.disableflags & mjDSBL_ISLAND ? 0 : mj_islandFind(m, d, &isl);
+  // each tree's island (-1: no row touches it), and the islands holding a tree not init
+  int* island = mjcf_alloc(c, sizeof(int) * ntree);
+  int* mixed = mjcf_alloc(c, sizeof(int) * ntree);
+  for (int t = 0; t < ntree; t++) island[t] = -1;
+  for (int k = 0; found > 0 && k < isl.nisland; k++) {
+    for (int j = isl.dofadr[k]; j < isl.dofadr[k + 1]; j++) {
+      int t = m->dof_treeid[isl.dof[j]];
+      island[t] = k;
+      mixed[k] |= m->tree_sleep_policy[t] != mjSLEEP_INIT;
+    }
+  }
+  mj_freeStack(d, mark);
+  for (int t = 0; t < ntree; t++) {
+    if (m->tree_sleep_policy[t] != mjSLEEP_INIT) continue;
+    int slept = found > 0 ? island[t] < 0 || !mixed[island[t]] : d->nefc == 0;
+    nslept += slept;
+    if (!slept && first < 0) first = t;
+  }
+  if (first < 0) return;
+  int root = 1;
+  while (m->body_treeid[root] != first) root++;
+  mj_deleteData(d);
+  mjcf_fail(c, ((const Body*)c->obj[K_BODY].p[root])->h.e,
+            "%d trees were marked as sleep='init' but only %d could be slept; this body is the "
+            "root of the first tree that could not be slept", ninit, nslept);
+}
+
 // the whole compilation; the model is kept in *out so that errors can free it
 static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   if (strcmp(root->name, "mujoco")) mjcf_fail(c, root, "the root element must be mujoco");
@@ -1189,6 +1310,7 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   fillTendons(c, m);
   fillSimple(m);
   fillActuators(c, m);
+  fillSleep(c, m);
   fillSensors(c, m);
   fillKeys(c, m);
   fillCustom(c, m);
@@ -1200,6 +1322,7 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   mj_setConst(m, d);
   springDampers(c, m);
   fillLengthRanges(c, m, d);
+  checkSleepInit(c, m, d);
   mj_deleteData(d);
   int i = 0;
 #define X(type, name, count, shape)                                                          \

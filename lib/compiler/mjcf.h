@@ -181,6 +181,7 @@ typedef struct {
 typedef struct {
   Head h;
   int parent, mocap, hasinertial, explicitfull;
+  int sleep;  // its sleep policy as written (mjtSleepPolicy: AUTO, NEVER, ALLOWED or INIT)
   double pos[3], quat[4], gravcomp;
   double wpos[3], wquat[4];  // pose as written, before its frames (a massless body's ipose)
   double ipos[3], iquat[4], mass, inertia[3];

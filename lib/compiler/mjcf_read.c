@@ -1077,6 +1077,10 @@ static void addBody(Ctx* c, const mjXNode* e, int parent, const Frame* f) {
   applyFrame(f, b->pos, b->quat);
   mjcf_readBool(c, e, "mocap", &b->mocap);
   mjcf_readVec(c, e, "gravcomp", &b->gravcomp, 1);
+  // sleep policy: auto (the compiler decides), never, allowed, init (mjtSleepPolicy's 0, 3-5)
+  static const char* const sleeps[] = {"auto", "never", "allowed", "init", NULL};
+  if (mjcf_readKey(c, e, "sleep", sleeps, &b->sleep) && b->sleep)
+    b->sleep += mjSLEEP_NEVER - 1;
   readUser(c, e, &b->user);
   countUser(c, e, U_BODY, &b->user);
   mjcf_checkAttrs(c, e);
@@ -1191,6 +1195,7 @@ static const struct {
   {"option", "ls_tolerance", 0, offsetof(mjOption, ls_tolerance), 1, 0, 1},
   {"option", "noslip_tolerance", 0, offsetof(mjOption, noslip_tolerance), 1, 0, 1},
   {"option", "ccd_tolerance", 0, offsetof(mjOption, ccd_tolerance), 1, 0, 1},
+  {"option", "sleep_tolerance", 0, offsetof(mjOption, sleep_tolerance), 1, 0, 1},
   {"option", "iterations", 0, offsetof(mjOption, iterations), 1, 1, 2},
   {"option", "ls_iterations", 0, offsetof(mjOption, ls_iterations), 1, 1, 2},
   {"option", "noslip_iterations", 0, offsetof(mjOption, noslip_iterations), 1, 1, 2},

@@ -93,6 +93,7 @@ void mj_defaultOption(mjOption* o) {
   o->ls_tolerance = 0.01;
   o->noslip_tolerance = 1e-6;
   o->ccd_tolerance = 1e-6;
+  o->sleep_tolerance = 1e-3;
   o->gravity[2] = -9.81;
   o->magnetic[1] = -0.5;
   o->o_solref[0] = 0.02;

@@ -108,6 +108,7 @@ static int checkRanges(const mjModel* m, Msg* g) {
     ROW(jnt_type, m->njnt, mjJNT_FREE, mjJNT_HINGE + 1),
     ROW(jnt_bodyid, m->njnt, 1, m->nbody),
     ROW(dof_treeid, m->nv, -1, m->nbody),
+    ROW(tree_sleep_policy, m->ntree, mjSLEEP_AUTO_NEVER, mjSLEEP_INIT + 1),
     // geoms, sites, cameras, lights
     ROW(geom_type, m->ngeom, mjGEOM_PLANE, mjNGEOMTYPES),
     ROW(geom_bodyid, m->ngeom, 0, m->nbody),
@@ -290,6 +291,7 @@ static int checkInertia(const mjModel* m, Msg* g) {
                 "a new tree below a static body, else its parent's"))
       return 1;
   }
+  if (differs(g, "ntree", -1, m->ntree, ntree, "the number of trees")) return 1;
   for (int i = 0; i < m->nv; i++)
     if (differs(g, "dof_treeid", i, m->dof_treeid[i], m->body_treeid[m->dof_bodyid[i]],
                 "its body's tree"))

@@ -351,6 +351,65 @@ malformed actuator_armature_wrap 8 <<'EOF'
 EOF
 check actuator_armature_wrap-message has "$T/err" "geom wrapping not supported by armature"
 
+# sleep policies: only a movable root body takes one (MuJoCo 3.14), a keyword of four, and a
+# tree written sleepable may not hang on a tendon with a spring or over three trees
+malformed sleep_not_root 4 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body><joint type="hinge"/><geom size="0.1"/>
+      <body sleep="never"><joint type="hinge"/><geom size="0.1"/></body>
+    </body>
+  </worldbody>
+</mujoco>
+EOF
+check sleep_not_root-message has "$T/err" "sleep policy only allowed for movable root bodies"
+
+malformed sleep_static 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body sleep="allowed"><geom size="0.1"/></body>
+  </worldbody>
+</mujoco>
+EOF
+check sleep_static-message has "$T/err" "sleep policy only allowed for movable root bodies"
+
+malformed sleep_keyword 3 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body sleep="sometimes"><freejoint/><geom size="0.1"/></body>
+  </worldbody>
+</mujoco>
+EOF
+check sleep_keyword-message has "$T/err" "attribute 'sleep': invalid keyword 'sometimes'"
+
+malformed sleep_tendon 7 <<'EOF'
+<mujoco>
+  <worldbody>
+    <body sleep="init"><joint name="a" type="slide"/><geom size="0.1"/></body>
+    <body pos="1 0 0"><joint name="b" type="slide"/><geom size="0.1"/></body>
+  </worldbody>
+  <tendon>
+    <fixed damping="1"><joint joint="a" coef="1"/><joint joint="b" coef="1"/></fixed>
+  </tendon>
+</mujoco>
+EOF
+check sleep_tendon-message has "$T/err" "tree 0 connected to tendon 0 with non-zero stiffness or damping, sleeping not allowed"
+
+# a tree written sleep="init" touching an awake one in qpos0 cannot sleep at reset: MuJoCo 3.14
+# refuses the model, naming the root of the first such tree
+malformed sleep_init_island 5 <<'EOF'
+<mujoco>
+  <option><flag sleep="enable"/></option>
+  <worldbody>
+    <geom type="plane" size="1 1 .01"/>
+    <body pos="0 0 .099" sleep="init"><freejoint/><geom type="box" size=".1 .1 .1"/></body>
+    <body pos="0 0 .297" sleep="init"><freejoint/><geom type="box" size=".1 .1 .1"/></body>
+    <body pos="0 0 .495"><freejoint/><geom type="box" size=".1 .1 .1"/></body>
+  </worldbody>
+</mujoco>
+EOF
+check sleep_init_island-message has "$T/err" "2 trees were marked as sleep='init' but only 0 could be slept"
+
 malformed unknown_attribute 3 <<'EOF'
 <mujoco>
   <worldbody>

@@ -48,6 +48,12 @@ has err 'not a list of A, B, C, D'
 run 2 '"$BIN/mjderiv" pend.xml --threads 0'
 run 2 '"$BIN/mjderiv" pend.xml --npy d --csv'
 run 2 '"$BIN/mjderiv" pend.xml --bogus'
+# sleeping islands are not simulated, nor differentiated: the flag refused by name
+printf '%s\n' '<mujoco><option><flag sleep="enable"/></option><worldbody>' \
+  '<body><joint/><geom size=".1"/></body></worldbody></mujoco>' >nap.xml
+run 2 '"$BIN/mjderiv" nap.xml'
+same err "mjderiv: nap.xml: option flag 'sleep': not supported by this simulator"
+
 
 # ---- values -------------------------------------------------------------------------------------
 # at rest at the bottom, semi-implicit Euler: v' = v + h a, q' = q + h v' with

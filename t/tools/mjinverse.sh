@@ -209,6 +209,10 @@ run 2 '"$BIN/mjstep" push.mjb -n 3 | "$BIN/mjinverse" push.mjb -o x.mjt'
 same err 'mjinverse: <stdin>: the stream carries no qacc (mjstep --fields time,qpos,qvel,qacc; '\
 'or --from-trajectory)'
 holds ! -e x.mjt
+# sleeping islands (the flag enabled here or in the model): not simulated, refused by name
+run 2 '"$BIN/mjinverse" push.mjb --enable sleep s.mjt -o x.mjt'
+same err 'mjinverse: push.mjb: option flag '"'sleep'"': not supported by this simulator'
+holds ! -e x.mjt
 # a stream of another model
 run 2 '"$BIN/mjinverse" biped.mjb s.mjt -o x.mjt'
 has err 'mjinverse: s.mjt: '

@@ -159,6 +159,25 @@ same err 'mjstep: <stdin>: truncated frame 0 (16 of 24 bytes)'
 run 2 '"$BIN/mjstep" fall.mjb -n 3 --init fall.xml'
 has err '^mjstep: fall.xml: not a state stream'
 
+# ---- sleeping islands: a body's sleep policy alone simulates (the flag is off); the flag is
+# refused by name, as not simulated yet
+cat >nap.xml <<'XML'
+<mujoco>
+  <option sleep_tolerance="0.01"/>
+  <worldbody>
+    <geom type="plane" size="1 1 .1"/>
+    <body pos="0 0 .5" sleep="allowed"><freejoint/><geom size=".1"/></body>
+  </worldbody>
+</mujoco>
+XML
+run 0 '"$BIN/mjstep" nap.xml -n 3 -o nap.mjt'
+sed 's|<option sleep_tolerance="0.01"/>|<option><flag sleep="enable"/></option>|' nap.xml >nap2.xml
+run 2 '"$BIN/mjstep" nap2.xml -n 3 -o no.mjt'
+same err "mjstep: nap2.xml: option flag 'sleep': not supported by this simulator"
+holds ! -e no.mjt
+run 2 '"$BIN/mjstep" nap.xml --enable sleep -n 3 -o no.mjt'
+same err "mjstep: nap.xml: option flag 'sleep': not supported by this simulator"
+
 # ---- --batch: one trajectory per initial state, as if run one at a time -------------------------
 printf 'time,qpos[0],qvel[0],ctrl[0]\n0,0,0,0\n0,1,2,3\n0.5,-1,0.5,20\n2,0,-3,1\n0,4,4,-4\n' |
   "$BIN/mjdump" --from-csv fall.mjb -o many.mjt

@@ -228,6 +228,17 @@ Test(validate, refuses_bad_body_tree) {
   mj_deleteModel(m);
 }
 
+// a tree's sleep policy is one the compiler leaves: never AUTO (it resolves every tree)
+Test(validate, refuses_bad_sleep_policy) {
+  mjModel* m = sink();
+  cr_assert_gt(m->ntree, 0);
+  expectInt(m, "tree_sleep_policy", 0, mjSLEEP_AUTO,
+            "tree_sleep_policy[0] = 0 out of range [1, 6)");
+  expectInt(m, "tree_sleep_policy", 0, mjSLEEP_INIT + 1,
+            "tree_sleep_policy[0] = 6 out of range [1, 6)");
+  mj_deleteModel(m);
+}
+
 Test(validate, refuses_bad_joint_layout) {
   mjModel* m = sink();
   int elbow = id(m, mjOBJ_JOINT, "elbow"), hand = id(m, mjOBJ_BODY, "hand");
