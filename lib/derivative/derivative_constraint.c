@@ -77,6 +77,7 @@ static int mayHaveMargin(const mjModel* m, int g1, int g2) {
 }
 
 static int featureDetermined(const mjModel* m, const mjData* d, const mjContact* con);
+static int witnessesOnHulls(const mjModel* m, const mjData* d, const mjContact* con);
 
 // the number of contacts of d between the geoms of contact con
 static int pairCount(const mjData* d, const mjContact* con) {
@@ -101,6 +102,7 @@ static const char* contactRefusal(const mjModel* m, const mjData* d, const mjCon
     return " (multiccd's contacts)";
   if (convex && !hfield && pairCount(d, con) > 1) return " (multiccd's clipped faces)";
   if (hfield && mayHaveMargin(m, con->geom1, con->geom2)) return " with a margin";
+  if (kind == PAIR_FEATURE && !witnessesOnHulls(m, d, con)) return ", a witness off its mesh";
   return kind == PAIR_FEATURE && !featureDetermined(m, d, con) ? ", face or edge on face" : NULL;
 }
 
@@ -301,14 +303,22 @@ static void boxFeature(const mjModel* m, const mjData* d, int g, const mjtNum x[
   }
 }
 
+// the size of mesh g's support set along world direction nu within tol: 1 a vertex, 2 an
+// edge, more a face (v: the first two, in its frame)
+static int meshSupport(const mjModel* m, const mjData* d, int g, const mjtNum nu[3],
+                       mjtNum tol, mjtNum v[6]) {
+  mjtNum l[3];
+  mju_mulMatTVec3(l, d->geom_xmat + 9 * g, nu);
+  return mjc_meshSupportSet(m, g, l, tol, v);
+}
+
 // the feature of mesh g (its convex hull) with outward normal nu: the hull's support set
-// along nu within 1e-9 rbound, one vertex, an edge along the difference of two, or a face
+// along nu within tol, one vertex, an edge along the difference of two, or a face
 static void meshFeature(const mjModel* m, const mjData* d, int g, const mjtNum nu[3],
-                        const mjtNum t[2][3], Feature* f) {
+                        mjtNum tol, const mjtNum t[2][3], Feature* f) {
   const mjtNum* mat = d->geom_xmat + 9 * g;
   mjtNum l[3], v[6], e[3], zero[4] = {0};
-  mju_mulMatTVec3(l, mat, nu);
-  int count = mjc_meshSupportSet(m, g, l, 1e-9 * m->geom_rbound[g], v);
+  int count = meshSupport(m, d, g, nu, tol, v);
   if (count == 1) {
     vertexRows(f);
   } else if (count == 2) {
@@ -384,11 +394,12 @@ static void hfieldFeature(const mjModel* m, const mjData* d, int g, const mjtNum
 // their shape operator P Q P / |Q y| (y'Qy = 1 the surface about the center), cylinder caps
 // and planes are flat, cylinder rims edges along a x rho curving by nu'rho / r (a witness
 // within 10 ccd_tolerance of the rim: EPA's witnesses on a cylinder are chords of its rims,
-// inside by up to its tolerance), boxes by boxFeature, meshes by meshFeature, height fields
-// (nu known to the angle ang) by hfieldFeature; every field of f is set (no clip, no edge:
-// a = 0 and tilt = 0, so that its lift is an exact 0)
+// inside by up to its tolerance), boxes by boxFeature, meshes by meshFeature (their support
+// sets within mtol), height fields (nu known to the angle ang) by hfieldFeature; every field
+// of f is set (no clip, no edge: a = 0 and tilt = 0, so that its lift is an exact 0)
 static void geomFeature(const mjModel* m, const mjData* d, int g, const mjtNum w[3],
-                        const mjtNum nu[3], mjtNum ang, const mjtNum t[2][3], Feature* f) {
+                        const mjtNum nu[3], mjtNum ang, mjtNum mtol, const mjtNum t[2][3],
+                        Feature* f) {
   const mjtNum *mat = d->geom_xmat + 9 * g, *size = m->geom_size + 3 * g;
   mjtNum y[3], x[3], a[3] = {mat[2], mat[5], mat[8]}, K[4] = {0, 0, 0, 0};
   int type = m->geom_type[g];
@@ -398,7 +409,7 @@ static void geomFeature(const mjModel* m, const mjData* d, int g, const mjtNum w
   if (type == mjGEOM_BOX) {
     boxFeature(m, d, g, x, nu, t, f);
   } else if (type == mjGEOM_MESH) {
-    meshFeature(m, d, g, nu, t, f);
+    meshFeature(m, d, g, nu, mtol, t, f);
   } else if (type == mjGEOM_HFIELD) {
     hfieldFeature(m, d, g, w, nu, ang, t, f);
   } else if (type == mjGEOM_ELLIPSOID) {
@@ -514,10 +525,36 @@ static mjtNum normalAngle(const mjModel* m, int g) {
   return R > 0 ? fmax(1e-9, 3 * sqrt(2 * m->opt.ccd_tolerance / R)) : 1e-9;
 }
 
+// the tolerances of two geoms' mesh support sets along contact con's normal: 1e-9 rbound
+// (exact), unless two meshes' sets are then a vertex and a vertex or an edge, no facet of
+// their Minkowski difference: EPA's normal is a facet's only to the precision of its
+// witnesses' difference over the depth, and both grow tenfold until the sets make a facet, up
+// to 1e-6 rbound, boxFeature's (the Panda's fingertip vertex on a face seen as two vertices
+// in a contact 1.6e-5 deep: a facet at 1e-7)
+static void meshTolerance(const mjModel* m, const mjData* d, const mjContact* con,
+                          mjtNum tol[2]) {
+  int g[2] = {con->geom1, con->geom2};
+  mjtNum nu[2][3], v[6], scale = 1;
+  for (int i = 0; i < 2; i++) mju_scl3(nu[i], con->frame, i ? -1 : 1);
+  if (m->geom_type[g[0]] == mjGEOM_MESH && m->geom_type[g[1]] == mjGEOM_MESH) {
+    for (mjtNum s = 1;; s *= 10) {
+      int dim = 0;
+      for (int i = 0; i < 2; i++)
+        dim += (int)fmin(2, meshSupport(m, d, g[i], nu[i], 1e-9 * s * m->geom_rbound[g[i]], v) - 1);
+      if (dim >= 2) scale = s;
+      if (dim >= 2 || s >= 1e3) break;  // none within 1e-6 rbound: the exact sets
+    }
+  }
+  for (int i = 0; i < 2; i++) tol[i] = 1e-9 * scale * m->geom_rbound[g[i]];
+}
+
 // the witness points w1 = p - n dist/2, w2 = p + n dist/2 of contact con, its tangent
-// basis t and its geoms' features at them (each with the normal's angle against the other)
+// basis t and its geoms' features at them (each with the normal's angle against the other,
+// meshes' support sets within meshTolerance)
 static void contactFeatures(const mjModel* m, const mjData* d, const mjContact* con,
                             mjtNum w[2][3], mjtNum t[2][3], Feature f[2]) {
+  mjtNum tol[2];
+  meshTolerance(m, d, con, tol);
   mju_copy3(t[0], con->frame + 3);
   mju_copy3(t[1], con->frame + 6);
   for (int i = 0; i < 2; i++) {
@@ -526,8 +563,29 @@ static void contactFeatures(const mjModel* m, const mjData* d, const mjContact* 
     mju_copy3(w[i], con->pos);
     mju_addToScl3(w[i], con->frame, (i ? 0.5 : -0.5) * con->dist);
     geomFeature(m, d, i ? con->geom2 : con->geom1, w[i], nu,
-                normalAngle(m, i ? con->geom1 : con->geom2), t, f + i);
+                normalAngle(m, i ? con->geom1 : con->geom2), tol[i], t, f + i);
   }
+}
+
+// 1 when each mesh of contact con holds its witness point w_i = p -+ n dist/2 on its hull's
+// support plane along its outward normal (within ccd_tolerance and 1e-6 rbound), where its
+// features are: a contact EPA ended elsewhere (the Panda's fingertip, a witness 5.9e-4
+// inside the finger's hull) moves otherwise
+static int witnessesOnHulls(const mjModel* m, const mjData* d, const mjContact* con) {
+  for (int i = 0; i < 2; i++) {
+    int g = i ? con->geom2 : con->geom1;
+    if (m->geom_type[g] != mjGEOM_MESH) continue;
+    mjtNum nu[3], v[6], top[3], w[3];
+    mju_scl3(nu, con->frame, i ? -1 : 1);
+    meshSupport(m, d, g, nu, 0, v);
+    mju_mulMatVec3(top, d->geom_xmat + 9 * g, v);
+    mju_addTo3(top, d->geom_xpos + 3 * g);
+    mju_copy3(w, con->pos);
+    mju_addToScl3(w, con->frame, (i ? 0.5 : -0.5) * con->dist);
+    mju_sub3(top, top, w);
+    if (mju_dot3(top, nu) > m->opt.ccd_tolerance + 1e-6 * m->geom_rbound[g]) return 0;
+  }
+  return 1;
 }
 
 // 1 when the motion of contact con's features is determined (not face on face)

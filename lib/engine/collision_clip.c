@@ -17,9 +17,11 @@
 // above -mjMINVAL); clipped points above the clipping face's plane are dropped.  Each point v
 // left gives the witness pair (v - |d| dir, v) with depth d = (v - f0)'n along the clipping
 // face's normal (f0 its first corner) and dir the other geom's face normal (face on face) or
-// -n (edge on face).  A polygon of more than four points is cut to four by MuJoCo's search for
-// a large quadrilateral through its first point (mjc_polygonQuad), when the pair allows fewer
-// than five contacts; an edge clipped to more than two points keeps its two farthest apart.
+// -n (edge on face); an edge clipped down to copies of one point gives none (EPA's contact
+// stands, as MuJoCo's does for pal_talos' legs).  A polygon of more than four points is cut
+// to four by MuJoCo's search for a large quadrilateral through its first point
+// (mjc_polygonQuad), when the pair allows fewer than five contacts; an edge clipped to more
+// than two points keeps its two farthest apart.
 #include <math.h>
 
 #include "engine/collision.h"
@@ -357,6 +359,9 @@ static int clipFace(const mjtNum* f, int nf, const mjtNum* g, int ng, const mjtN
     if (mju_dot3(r, n) <= 0) mju_copy3(poly + 3 * nin++, poly + 3 * i);
   }
   if (nin < 1) return 0;
+
+  // an edge clipped down to one point (its copies): no contacts, the query's one stands
+  if (ng == 2 && nin == 2 && mju_dist3(poly, poly + 3) < mjMINVAL) return 0;
 
   // which of them: a quadrilateral, an edge's two ends, or all (at most mjMAXCONPAIR)
   int pick[mjMAXCONPAIR], npick = 0;

@@ -68,6 +68,12 @@ if [ -n "$override" ]; then
   node t/oracle/collision/convex_native.mjs --bin "$helper" $m/hfield.xml || status=1
   node t/oracle/collision/distance.mjs --bin "$(helper collision/distances.c)" --states 3000 \
     $m/distance.xml || status=1
+  # multiccd under MuJoCo's defaults along MuJoCo's own steps: pal_talos' legs (frame 3, geoms
+  # 78 and 98) clip a mesh edge down to one point, where MuJoCo keeps EPA's single contact
+  talos=$corpus/menagerie/pal_talos/scene_motor.xml
+  if [ -f "$talos" ]; then
+    node t/oracle/collision/along.mjs --bin "$helper" --steps 3 --show 0 "$talos" || status=1
+  fi
 fi
 known_total collision
 exit $status
