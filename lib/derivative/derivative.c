@@ -103,6 +103,7 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
         : trn != mjTRN_JOINT && trn != mjTRN_JOINTINPARENT && trn != mjTRN_TENDON && !site
             ? "slider-crank, body or reference-site transmission"
         : dyn == mjDYN_USER ? "user dynamics"
+        : dyn == mjDYN_DCMOTOR ? "DC motor"
         : m->actuator_actnum[i] > 1 ? "more than one activation"
         : m->actuator_gaintype[i] == mjGAIN_USER ? "user gain"
         : m->actuator_biastype[i] == mjBIAS_USER ? "user bias"

@@ -296,6 +296,58 @@ malformed poly_too_long 4 <<'EOF'
 EOF
 check poly_too_long-message has "$T/err" "attribute 'stiffness'"
 
+malformed dcmotor_inputs 4 <<'EOF'
+<mujoco>
+  <worldbody><body><joint name="j" type="slide"/><geom size="1" mass="1"/></body></worldbody>
+  <actuator>
+    <dcmotor joint="j" motorconst="1" resistance="1" input="pos vel" controller="1 0 1"/>
+  </actuator>
+</mujoco>
+EOF
+check dcmotor_inputs-message has "$T/err" "several or no controls per actuator not supported yet"
+
+malformed dcmotor_lugre 6 <<'EOF'
+<mujoco>
+  <default><default class="f"><dcmotor motorconst="1" resistance="1"/></default></default>
+  <worldbody><body><joint name="j" type="slide"/><geom size="1" mass="1"/></body></worldbody>
+  <actuator>
+    <dcmotor joint="j" motorconst="1" resistance="1"/>
+    <dcmotor joint="j" class="f" lugre="1e4 100 0.005 0.008 0.1"/>
+  </actuator>
+</mujoco>
+EOF
+check dcmotor_lugre-message has "$T/err" "dcmotor: LuGre friction not supported yet"
+
+malformed dcmotor_resistance 4 <<'EOF'
+<mujoco>
+  <worldbody><body><joint name="j" type="slide"/><geom size="1" mass="1"/></body></worldbody>
+  <actuator>
+    <dcmotor joint="j" motorconst="1"/>
+  </actuator>
+</mujoco>
+EOF
+check dcmotor_resistance-message has "$T/err" "dcmotor: resistance must be positive"
+
+malformed dcmotor_forcerange 4 <<'EOF'
+<mujoco>
+  <worldbody><body><joint name="j" type="slide"/><geom size="1" mass="1"/></body></worldbody>
+  <actuator>
+    <dcmotor joint="j" motorconst="1" resistance="1" forcerange="-1 1"/>
+  </actuator>
+</mujoco>
+EOF
+check dcmotor_forcerange-message has "$T/err" "unknown attribute 'forcerange'"
+
+malformed dcmotor_gains 4 <<'EOF'
+<mujoco>
+  <worldbody><body><joint name="j" type="slide"/><geom size="1" mass="1"/></body></worldbody>
+  <actuator>
+    <dcmotor joint="j" motorconst="1" resistance="1" controller="5"/>
+  </actuator>
+</mujoco>
+EOF
+check dcmotor_gains-message has "$T/err" "controller gains require a controller input"
+
 malformed actuator_armature 5 <<'EOF'
 <mujoco>
   <worldbody>
