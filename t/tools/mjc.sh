@@ -318,35 +318,22 @@ malformed dcmotor_lugre 6 <<'EOF'
 EOF
 check dcmotor_lugre-message has "$T/err" "dcmotor: LuGre friction not supported yet"
 
-malformed dcmotor_resistance 4 <<'EOF'
+# a DC motor on a slide with attributes $2 is refused (line 4) with message $3
+dcmotorBad() {
+  malformed "$1" 4 <<EOF
 <mujoco>
   <worldbody><body><joint name="j" type="slide"/><geom size="1" mass="1"/></body></worldbody>
   <actuator>
-    <dcmotor joint="j" motorconst="1"/>
+    <dcmotor joint="j" motorconst="1" $2/>
   </actuator>
 </mujoco>
 EOF
-check dcmotor_resistance-message has "$T/err" "dcmotor: resistance must be positive"
-
-malformed dcmotor_forcerange 4 <<'EOF'
-<mujoco>
-  <worldbody><body><joint name="j" type="slide"/><geom size="1" mass="1"/></body></worldbody>
-  <actuator>
-    <dcmotor joint="j" motorconst="1" resistance="1" forcerange="-1 1"/>
-  </actuator>
-</mujoco>
-EOF
-check dcmotor_forcerange-message has "$T/err" "unknown attribute 'forcerange'"
-
-malformed dcmotor_gains 4 <<'EOF'
-<mujoco>
-  <worldbody><body><joint name="j" type="slide"/><geom size="1" mass="1"/></body></worldbody>
-  <actuator>
-    <dcmotor joint="j" motorconst="1" resistance="1" controller="5"/>
-  </actuator>
-</mujoco>
-EOF
-check dcmotor_gains-message has "$T/err" "controller gains require a controller input"
+  check "$1-message" has "$T/err" "$3"
+}
+dcmotorBad dcmotor_resistance '' "dcmotor: resistance must be positive"
+dcmotorBad dcmotor_forcerange 'resistance="1" forcerange="-1 1"' "unknown attribute 'forcerange'"
+dcmotorBad dcmotor_gains 'resistance="1" controller="5"' \
+  "controller gains require a controller input"
 
 malformed actuator_armature 5 <<'EOF'
 <mujoco>
