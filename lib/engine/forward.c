@@ -222,18 +222,26 @@ mjtNum mj_nextActivation(const mjModel* m, const mjData* d, int i, int adr, mjtN
   return act;
 }
 
-// DC motor i's terminal voltage for its one control u: with a controller input (pos, vel or
-// ff; the others 0) the torque tau = kp (pos - length) + kd (vel - velocity) + ff delivered by
-// current control, V = R/K tau + K velocity (back-EMF compensated), clamped to +-Vmax when
-// Vmax > 0; else u itself (voltage)
-static mjtNum dcmotorVoltage(const mjModel* m, const mjData* d, int i, mjtNum u) {
+// DC motor i's terminal voltage for its one control u (forward.h): with a controller input
+// (pos, vel or ff; the others 0) the torque tau = kp (pos - length) + kd (vel - velocity) + ff
+// delivered by current control, V = R/K tau + K velocity (back-EMF compensated), clamped to
+// +-Vmax when Vmax > 0; else u itself (voltage).  dv (NULL: not wanted): V's slopes by u,
+// length and velocity: R/K (kp, kd or 1), -R/K kp, K - R/K kd; 0 where Vmax clamps
+mjtNum mj_dcmotorVoltage(const mjModel* m, const mjData* d, int i, mjtNum u, mjtNum dv[3]) {
   const mjtNum* gp = m->actuator_gainprm + 10 * i;
   int spec = m->actuator_ctrlspec[i];
-  mjtNum len = d->actuator_length[i], vel = d->actuator_velocity[i];
+  mjtNum len = d->actuator_length[i], vel = d->actuator_velocity[i], r = gp[0] / gp[1];
+  if (dv) dv[0] = 1, dv[1] = dv[2] = 0;
   if (!(spec & (mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF))) return u;
   mjtNum pos = spec & mjINPUT_POS ? u : 0, vref = spec & mjINPUT_VEL ? u : 0;
   mjtNum tau = gp[4] * (pos - len) + gp[6] * (vref - vel) + (spec & mjINPUT_FF ? u : 0);
-  mjtNum v = gp[0] / gp[1] * tau + gp[1] * vel;
+  mjtNum v = r * tau + gp[1] * vel;
+  int clamped = gp[7] > 0 && (v < -gp[7] || v > gp[7]);
+  if (dv) {
+    dv[0] = clamped ? 0 : r * (spec & mjINPUT_POS ? gp[4] : spec & mjINPUT_VEL ? gp[6] : 1);
+    dv[1] = clamped ? 0 : -r * gp[4];
+    dv[2] = clamped ? 0 : gp[1] - r * gp[6];
+  }
   return gp[7] > 0 ? fmin(gp[7], fmax(-gp[7], v)) : v;
 }
 
@@ -250,7 +258,7 @@ static mjtNum actDot(const mjModel* m, const mjData* d, int i, mjtNum ctrl) {
     case mjDYN_FILTEREXACT: return (ctrl - d->act[adr]) / fmax(mjMINVAL, prm[0]);
     case mjDYN_MUSCLE: return mju_muscleDynamics(ctrl, d->act[adr], prm);
     case mjDYN_DCMOTOR:
-      didt = (dcmotorVoltage(m, d, i, ctrl) - gp[1] * d->actuator_velocity[i]) / gp[0];
+      didt = (mj_dcmotorVoltage(m, d, i, ctrl, NULL) - gp[1] * d->actuator_velocity[i]) / gp[0];
       didt = (didt - d->act[adr]) / prm[0];
       return prm[1] > 0 ? fmin(prm[1], fmax(-prm[1], didt)) : didt;
     default: return 0;
@@ -275,7 +283,7 @@ mjtNum mj_actuatorCtrl(const mjModel* m, const mjData* d, int i, mjtNum* slope) 
 // act_dot)
 mjtNum mj_actuatorInput(const mjModel* m, const mjData* d, int i) {
   if (m->actuator_dyntype[i] == mjDYN_DCMOTOR && m->actuator_actnum[i] <= 0)
-    return dcmotorVoltage(m, d, i, mj_actuatorCtrl(m, d, i, NULL));
+    return mj_dcmotorVoltage(m, d, i, mj_actuatorCtrl(m, d, i, NULL), NULL);
   if (m->actuator_dyntype[i] == mjDYN_NONE || m->actuator_actnum[i] <= 0)
     return mj_actuatorCtrl(m, d, i, NULL);
   int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
