@@ -435,8 +435,11 @@ static void readDCMotor(Ctx* c, const mjXNode* e, ActSpec* s) {
   mjcf_readNums(c, e, "controller", ctl, 1, 6);
   mjcf_readNums(c, e, "thermal", th, 1, 6);
   mjcf_readNums(c, e, "lugre", lugre, 1, 5);
-  int spec = readInputSpec(c, e);
-  spec = spec ? spec : inh && s->ctrlspec ? s->ctrlspec : mjINPUT_VOLTAGE;
+  // the input signature as written (0: none given, kept so for a class's other shortcuts), and
+  // as it resolves (voltage by default)
+  int given = readInputSpec(c, e);
+  given = given ? given : inh ? s->ctrlspec : 0;
+  int spec = given ? given : mjINPUT_VOLTAGE;
 
   // Ke from nominal: omega0 = V Ke / (Ke^2 + R B) with the damping B, else V / Ke
   double Kt = mc[0], Ke = mc[1], V = nom[0], tau0 = nom[1], w0 = nom[2], B = s->damping[0];
@@ -489,7 +492,7 @@ static void readDCMotor(Ctx* c, const mjXNode* e, ActSpec* s) {
   memcpy(bp, cog, sizeof(cog));
   dp[0] = ind[0] > 0 ? ind[0] / R : ind[1];  // te = L / R
   gp[8] = 0;
-  s->ctrlspec = spec;
+  s->ctrlspec = given;
   s->actdim = dp[0] > 0;
   s->actlimited = 0;
   s->actearly = 1;
