@@ -75,11 +75,22 @@ typedef enum mjtTrn_ {
 } mjtTrn;
 
 typedef enum mjtDyn_ {
-  mjDYN_NONE = 0, mjDYN_INTEGRATOR, mjDYN_FILTER, mjDYN_FILTEREXACT, mjDYN_MUSCLE, mjDYN_USER
+  mjDYN_NONE = 0, mjDYN_INTEGRATOR, mjDYN_FILTER, mjDYN_FILTEREXACT, mjDYN_MUSCLE,
+  mjDYN_DCMOTOR, mjDYN_USER
 } mjtDyn;
 
-typedef enum mjtGain_ { mjGAIN_FIXED = 0, mjGAIN_AFFINE, mjGAIN_MUSCLE, mjGAIN_USER } mjtGain;
-typedef enum mjtBias_ { mjBIAS_NONE = 0, mjBIAS_AFFINE, mjBIAS_MUSCLE, mjBIAS_USER } mjtBias;
+typedef enum mjtGain_ {
+  mjGAIN_FIXED = 0, mjGAIN_AFFINE, mjGAIN_MUSCLE, mjGAIN_DCMOTOR, mjGAIN_USER
+} mjtGain;
+typedef enum mjtBias_ {
+  mjBIAS_NONE = 0, mjBIAS_AFFINE, mjBIAS_MUSCLE, mjBIAS_DCMOTOR, mjBIAS_USER
+} mjtBias;
+
+// an actuator's input signature (actuator_ctrlspec), bits of its controls in this order; 0 for
+// the actuators with one plain control
+typedef enum mjtCtrlInput_ {
+  mjINPUT_POS = 1, mjINPUT_VEL = 2, mjINPUT_FF = 4, mjINPUT_VOLTAGE = 8, mjINPUT_NONE = 16
+} mjtCtrlInput;
 
 typedef enum mjtEq_ {
   mjEQ_CONNECT = 0, mjEQ_WELD, mjEQ_JOINT, mjEQ_TENDON, mjEQ_FLEX, mjEQ_FLEXVERT, mjEQ_DISTANCE

@@ -388,6 +388,7 @@
   X(int,    actuator_dyntype,   nu,       1) /* dynamics type (mjtDyn) */                       \
   X(int,    actuator_gaintype,  nu,       1) /* gain type (mjtGain) */                          \
   X(int,    actuator_biastype,  nu,       1) /* bias type (mjtBias) */                          \
+  X(int,    actuator_ctrlspec,  nu,       1) /* input signature (mjtCtrlInput); 0: one ctrl */  \
   X(int,    actuator_trnid,     nu,       2) /* transmission id: joint, tendon, site */         \
   X(int,    actuator_actadr,    nu,       1) /* first activation address; -1: stateless */      \
   X(int,    actuator_actnum,    nu,       1) /* number of activation variables */               \

@@ -524,9 +524,17 @@ static void fillActuators(Ctx* c, mjModel* m) {
     m->actuator_biastype[i] = s.biastype;
     m->actuator_trnid[2 * i] = o->id[0];
     m->actuator_trnid[2 * i + 1] = o->id[1];
-    // activation: actdim when given, else one for stateful dynamics
+    // the input signature: a DC motor's only, voltage unless given (a motor under a dcmotor
+    // class with an input keeps it, and MuJoCo refuses that)
+    if (s.ctrlspec && s.gaintype != mjGAIN_DCMOTOR)
+      mjcf_fail(c, e, "input is only available for dcmotor actuators");
+    m->actuator_ctrlspec[i] = s.gaintype != mjGAIN_DCMOTOR ? 0
+                              : s.ctrlspec ? s.ctrlspec : mjINPUT_VOLTAGE;
+    // activation: actdim when given, else one for stateful dynamics (a DC motor's states
+    // counted by its reader, none for a stateless one)
     int actnum = s.actdim >= 0 ? s.actdim : s.dyntype != mjDYN_NONE;
-    if (s.dyntype != mjDYN_NONE && actnum == 0) mjcf_fail(c, e, "dynamics need activation");
+    if (s.dyntype != mjDYN_NONE && s.dyntype != mjDYN_DCMOTOR && actnum == 0)
+      mjcf_fail(c, e, "dynamics need activation");
     m->actuator_actnum[i] = actnum;
     m->actuator_actadr[i] = actnum ? adr : -1;
     adr += actnum;

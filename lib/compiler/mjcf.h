@@ -147,7 +147,7 @@ typedef struct {
 
 typedef struct {
   int ctrllimited, forcelimited, actlimited, dyntype, gaintype, biastype, actdim, actearly;
-  int group;
+  int group, ctrlspec;  // ctrlspec: the input signature (mjtCtrlInput bits; 0: one plain ctrl)
   double ctrlrange[2], forcerange[2], actrange[2], lengthrange[2], gear[6], cranklength;
   double dynprm[10], gainprm[10], biasprm[10], inheritrange;
   double damping[1 + mjNPOLY], armature;  // added to the joint's or tendon's (linear, then higher)

@@ -352,9 +352,10 @@ static void readPair(Ctx* c, const mjXNode* e, PairSpec* s) {
 
 // the actuator element names; the index is the shortcut kind
 static const char* const actKinds[] = {"general", "motor", "position", "velocity", "intvelocity",
-                                       "damper", "cylinder", "muscle", "adhesion", NULL};
+                                       "damper", "cylinder", "muscle", "adhesion", "dcmotor",
+                                       NULL};
 enum { A_GENERAL, A_MOTOR, A_POSITION, A_VELOCITY, A_INTVELOCITY, A_DAMPER, A_CYLINDER,
-       A_MUSCLE, A_ADHESION };
+       A_MUSCLE, A_ADHESION, A_DCMOTOR };
 
 // index of `name` in the NULL-terminated list, or -1
 int mjcf_wordIndex(const char* const* words, const char* name) {
@@ -379,6 +380,124 @@ static void readPositionGains(Ctx* c, const mjXNode* e, ActSpec* s) {
   s->gaintype = mjGAIN_FIXED;
   s->biastype = mjBIAS_AFFINE;
   mjcf_readVec(c, e, "inheritrange", &s->inheritrange, 1);
+}
+
+// <dcmotor input>: "none", or some of pos, vel, ff, voltage in this order, as mjtCtrlInput
+// bits; 0 when absent
+static int readInputSpec(Ctx* c, const mjXNode* e) {
+  static const char* const words[] = {"pos", "vel", "ff", "voltage", "none", NULL};
+  const char* p = mjcf_getAttr(e, "input");
+  if (!p) return 0;
+  int spec = 0, last = -1;
+  while (*p) {
+    // one word: its bit after the previous word's (canonical order), "none" alone
+    char w[16];
+    int n = 0;
+    while (*p == ' ') p++;
+    while (*p && *p != ' ' && n < 15) w[n++] = *p++;
+    w[n] = 0;
+    if (!n) break;
+    int k = mjcf_wordIndex(words, w);
+    if (k < 0) mjcf_fail(c, e, "input: unknown input '%s'", w);
+    if (k <= last || (k == 4 && last >= 0) || last == 4)
+      mjcf_fail(c, e, "input: 'none', or inputs in the order pos, vel, ff, voltage");
+    spec |= 1 << k;
+    last = k;
+  }
+  return spec;
+}
+
+// <dcmotor>: a DC motor of resistance R and motor constant K = sqrt(Kt Ke) (or the one given;
+// Ke from nominal [V, stall torque, no-load speed] when absent, R = K V / stall torque), as
+// MuJoCo 3.12's mjs_setToDCMotor lays it out: gainprm = [R, K, alpha, T0, kp, ki, kd, Vmax],
+// dynprm = [te, di/dt max, .., slewmax, Imax], biasprm = [cogging amplitude, periodicity,
+// phase], forcerange +-saturation; values of a dcmotor class are inherited.  The current is
+// a state (the only activation) when te = L/R or inductance's te is positive.  One control
+// only (voltage, or one controller input), and no thermal, LuGre, integral or slew states:
+// those are refused
+static void readDCMotor(Ctx* c, const mjXNode* e, ActSpec* s) {
+  static const char* const extra[] = {"forcelimited", "forcerange", "actlimited", "actrange",
+                                      "actdim", "actearly", NULL};
+  for (int k = 0; extra[k]; k++)
+    if (mjx_attr(e, extra[k])) mjcf_fail(c, e, "unknown attribute '%s'", extra[k]);
+  int inh = s->gaintype == mjGAIN_DCMOTOR;
+  double *gp = s->gainprm, *dp = s->dynprm, *bp = s->biasprm;
+  double mc[2] = {inh ? gp[1] : 0, 0}, R = inh ? gp[0] : 0, nom[3] = {0, 0, 0};
+  double sat[3] = {0, 0, inh ? dp[1] : 0}, ind[2] = {0, inh ? dp[0] : 0};
+  double ctl[6] = {inh ? gp[4] : 0, inh ? gp[5] : 0, inh ? gp[6] : 0,
+                   inh ? dp[7] : 0, inh ? dp[8] : 0, inh ? gp[7] : 0};
+  double cog[3] = {inh ? bp[0] : 0, inh ? bp[1] : 0, inh ? bp[2] : 0};
+  double th[6] = {inh ? dp[2] : 0, inh ? dp[3] : 0, 0, 0, 0, 0}, lugre[5] = {inh ? dp[5] : 0};
+  mjcf_readNums(c, e, "motorconst", mc, 1, 2);
+  mjcf_readVec(c, e, "resistance", &R, 1);
+  mjcf_readNums(c, e, "nominal", nom, 1, 3);
+  mjcf_readNums(c, e, "saturation", sat, 1, 3);
+  mjcf_readNums(c, e, "inductance", ind, 1, 2);
+  mjcf_readNums(c, e, "cogging", cog, 1, 3);
+  mjcf_readNums(c, e, "controller", ctl, 1, 6);
+  mjcf_readNums(c, e, "thermal", th, 1, 6);
+  mjcf_readNums(c, e, "lugre", lugre, 1, 5);
+  // the input signature as written (0: none given, kept so for a class's other shortcuts), and
+  // as it resolves (voltage by default)
+  int given = readInputSpec(c, e);
+  given = given ? given : inh ? s->ctrlspec : 0;
+  int spec = given ? given : mjINPUT_VOLTAGE;
+
+  // Ke from nominal: omega0 = V Ke / (Ke^2 + R B) with the damping B, else V / Ke
+  double Kt = mc[0], Ke = mc[1], V = nom[0], tau0 = nom[1], w0 = nom[2], B = s->damping[0];
+  if (V > 0 && Ke <= 0 && w0 > 0) {
+    double disc = V * V - 4 * R * B * w0 * w0, exact = V / w0 - V * B / fmax(tau0, mjMINVAL);
+    Ke = V / w0;
+    if (B > 0 && R > 0 && disc > 0) Ke = (V + sqrt(disc)) / (2 * w0);
+    else if (B > 0 && R <= 0 && tau0 > 0 && exact > 0) Ke = exact;
+  }
+  double K = Kt > 0 && Ke > 0 ? sqrt(Kt * Ke) : Kt > 0 ? Kt : Ke;
+  if (R == 0 && V > 0 && tau0 > 0 && K > 0) R = K * V / tau0;
+  if (K <= 0) mjcf_fail(c, e, "motor constant must be positive");
+  if (R <= 0) mjcf_fail(c, e, "resistance must be positive");
+  if (ind[0] < 0 || ind[1] < 0) mjcf_fail(c, e, "inductance must be non-negative");
+
+  // what is not done yet
+  if (th[0] > 0 || th[1] > 0 || th[2] > 0)
+    mjcf_fail(c, e, "thermal model not supported yet");
+  if (lugre[0] > 0) mjcf_fail(c, e, "LuGre friction not supported yet");
+  if (ctl[1] > 0 || ctl[3] > 0)
+    mjcf_fail(c, e, "controller integral and slew states not supported yet");
+  if (spec == mjINPUT_NONE || (spec & (spec - 1)))
+    mjcf_fail(c, e, "several or no controls per actuator not supported yet (input: "
+                    "one of pos, vel, ff, voltage)");
+
+  // MuJoCo's checks of the controller
+  int controller = spec & (mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF);
+  if (!controller && (ctl[0] || ctl[1] || ctl[2]))
+    mjcf_fail(c, e, "controller gains require a controller input [pos, vel, ff]");
+
+  // the layout: types, gains, saturation, cogging, the current's time constant
+  s->dyntype = mjDYN_DCMOTOR;
+  s->gaintype = mjGAIN_DCMOTOR;
+  s->biastype = mjBIAS_DCMOTOR;
+  gp[0] = R;
+  gp[1] = K;
+  gp[4] = ctl[0];
+  gp[5] = ctl[1];
+  gp[6] = ctl[2];
+  dp[7] = ctl[3];
+  dp[8] = ctl[4];
+  if (ctl[5] > 0) gp[7] = ctl[5];
+  if (sat[0] > 0 || sat[1] > 0) {
+    double tmax = sat[0] > 0 ? sat[0] : K * sat[1];  // torque limit, or K times current limit
+    s->forcerange[0] = -tmax;
+    s->forcerange[1] = tmax;
+    s->forcelimited = 1;
+  }
+  if (sat[2] > 0) dp[1] = sat[2];
+  memcpy(bp, cog, sizeof(cog));
+  dp[0] = ind[0] > 0 ? ind[0] / R : ind[1];  // te = L / R
+  gp[8] = 0;
+  s->ctrlspec = given;
+  s->actdim = dp[0] > 0;
+  s->actlimited = 0;
+  s->actearly = 1;
 }
 
 // actuator attributes over s for shortcut `kind`: common ones, then the shortcut's own,
@@ -480,6 +599,9 @@ static void readActuator(Ctx* c, const mjXNode* e, ActSpec* s, int kind) {
       s->biastype = mjBIAS_MUSCLE;
       break;
     }
+    case A_DCMOTOR:
+      readDCMotor(c, e, s);
+      break;
     case A_ADHESION:  // gain on a body transmission, no bias
       mjcf_readVec(c, e, "gain", &s->gainprm[0], 1);
       if (s->gainprm[0] < 0) mjcf_fail(c, e, "gain cannot be negative");

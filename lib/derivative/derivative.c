@@ -103,6 +103,8 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
         : trn != mjTRN_JOINT && trn != mjTRN_JOINTINPARENT && trn != mjTRN_TENDON && !site
             ? "slider-crank, body or reference-site transmission"
         : dyn == mjDYN_USER ? "user dynamics"
+        : dyn == mjDYN_DCMOTOR && (m->actuator_actnum[i] || bp[0])
+            ? "DC motor with a current state or cogging"
         : m->actuator_actnum[i] > 1 ? "more than one activation"
         : m->actuator_gaintype[i] == mjGAIN_USER ? "user gain"
         : m->actuator_biastype[i] == mjBIAS_USER ? "user bias"
@@ -654,6 +656,19 @@ int mjd_actuatorSlopes(const mjModel* m, const mjData* d, int i, mjtNum* gain, m
   *gain = s[0] = s[1] = s[2] = s[3] = 0;
   if ((m->opt.disableflags & mjDSBL_ACTUATION) || mj_actuatorDisabled(m, i)) return 0;
   if (m->actuator_forcelimited[i] && (f <= fr[0] || f >= fr[1])) return 0;
+
+  // a DC motor without a current state: force = K/R V(ctrl, length, velocity) - K^2/R
+  // velocity, k constant
+  if (m->actuator_dyntype[i] == mjDYN_DCMOTOR) {
+    mjtNum dv[3], R = gp[0], K = gp[1];
+    mj_dcmotorVoltage(m, d, i, mj_actuatorCtrl(m, d, i, s + 3), dv);
+    *gain = K / R;
+    s[3] *= dv[0];
+    s[0] = *gain * dv[1];
+    s[1] = *gain * dv[2] - K * K / R;
+    if (dk) dk[0] = dk[1] = dk[2] = 0;
+    return 1;
+  }
 
   // the input and its slopes by ctrl_i and by the activation
   mjtNum in = mj_actuatorInput(m, d, i);

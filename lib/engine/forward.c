@@ -203,31 +203,64 @@ int mj_actuatorDisabled(const mjModel* m, int i) {
   return g >= 0 && g < 31 && (m->opt.disableactuator & (1 << g));
 }
 
-// activation after one step of act_dot, clamped to actrange when limited
+// activation after one step of act_dot, clamped to actrange when limited: the exact step
+// act + act_dot tau (1 - exp(-h/tau)) of a linear filter (filterexact, a DC motor's current
+// with tau = te), else Euler's; a DC motor's states are never clamped
 mjtNum mj_nextActivation(const mjModel* m, const mjData* d, int i, int adr, mjtNum act_dot) {
   mjtNum act = d->act[adr], h = m->opt.timestep;
-  if (m->actuator_dyntype[i] == mjDYN_FILTEREXACT) {
+  int dyn = m->actuator_dyntype[i];
+  if (dyn == mjDYN_FILTEREXACT || dyn == mjDYN_DCMOTOR) {
     mjtNum tau = fmax(mjMINVAL, m->actuator_dynprm[10 * i]);
     act += act_dot * tau * (1 - exp(-h / tau));
   } else {
     act += act_dot * h;
   }
-  if (m->actuator_actlimited[i]) {
+  if (m->actuator_actlimited[i] && dyn != mjDYN_DCMOTOR) {
     const mjtNum* r = m->actuator_actrange + 2 * i;
     act = fmin(r[1], fmax(r[0], act));
   }
   return act;
 }
 
-// act_dot of actuator i's last activation state for control ctrl
+// DC motor i's terminal voltage for its one control u (forward.h): with a controller input
+// (pos, vel or ff; the others 0) the torque tau = kp (pos - length) + kd (vel - velocity) + ff
+// delivered by current control, V = R/K tau + K velocity (back-EMF compensated), clamped to
+// +-Vmax when Vmax > 0; else u itself (voltage).  dv (NULL: not wanted): V's slopes by u,
+// length and velocity: R/K (kp, kd or 1), -R/K kp, K - R/K kd; 0 where Vmax clamps
+mjtNum mj_dcmotorVoltage(const mjModel* m, const mjData* d, int i, mjtNum u, mjtNum dv[3]) {
+  const mjtNum* gp = m->actuator_gainprm + 10 * i;
+  int spec = m->actuator_ctrlspec[i];
+  mjtNum len = d->actuator_length[i], vel = d->actuator_velocity[i], r = gp[0] / gp[1];
+  if (dv) dv[0] = 1, dv[1] = dv[2] = 0;
+  if (!(spec & (mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF))) return u;
+  mjtNum pos = spec & mjINPUT_POS ? u : 0, vref = spec & mjINPUT_VEL ? u : 0;
+  mjtNum tau = gp[4] * (pos - len) + gp[6] * (vref - vel) + (spec & mjINPUT_FF ? u : 0);
+  mjtNum v = r * tau + gp[1] * vel;
+  int clamped = gp[7] > 0 && (v < -gp[7] || v > gp[7]);
+  if (dv) {
+    dv[0] = clamped ? 0 : r * (spec & mjINPUT_POS ? gp[4] : spec & mjINPUT_VEL ? gp[6] : 1);
+    dv[1] = clamped ? 0 : -r * gp[4];
+    dv[2] = clamped ? 0 : gp[1] - r * gp[6];
+  }
+  return gp[7] > 0 ? fmin(gp[7], fmax(-gp[7], v)) : v;
+}
+
+// act_dot of actuator i's last activation state for control ctrl; a DC motor's current:
+// di/dt = (V/R - K/R velocity - i) / te, clamped to +-(di/dt)max when that is positive
 static mjtNum actDot(const mjModel* m, const mjData* d, int i, mjtNum ctrl) {
   int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
   const mjtNum* prm = m->actuator_dynprm + 10 * i;
+  const mjtNum* gp = m->actuator_gainprm + 10 * i;
+  mjtNum didt;
   switch (m->actuator_dyntype[i]) {
     case mjDYN_INTEGRATOR: return ctrl;
     case mjDYN_FILTER:
     case mjDYN_FILTEREXACT: return (ctrl - d->act[adr]) / fmax(mjMINVAL, prm[0]);
     case mjDYN_MUSCLE: return mju_muscleDynamics(ctrl, d->act[adr], prm);
+    case mjDYN_DCMOTOR:
+      didt = (mj_dcmotorVoltage(m, d, i, ctrl, NULL) - gp[1] * d->actuator_velocity[i]) / gp[0];
+      didt = (didt - d->act[adr]) / prm[0];
+      return prm[1] > 0 ? fmin(prm[1], fmax(-prm[1], didt)) : didt;
     default: return 0;
   }
 }
@@ -245,9 +278,12 @@ mjtNum mj_actuatorCtrl(const mjModel* m, const mjData* d, int i, mjtNum* slope) 
   return ctrl;
 }
 
-// the input multiplying actuator i's gain: the clamped ctrl without dynamics, else the last
-// activation (its next value with actearly; needs act_dot)
+// the input multiplying actuator i's gain: the clamped ctrl without dynamics (a stateless DC
+// motor's voltage from it), else the last activation (its next value with actearly; needs
+// act_dot)
 mjtNum mj_actuatorInput(const mjModel* m, const mjData* d, int i) {
+  if (m->actuator_dyntype[i] == mjDYN_DCMOTOR && m->actuator_actnum[i] <= 0)
+    return mj_dcmotorVoltage(m, d, i, mj_actuatorCtrl(m, d, i, NULL), NULL);
   if (m->actuator_dyntype[i] == mjDYN_NONE || m->actuator_actnum[i] <= 0)
     return mj_actuatorCtrl(m, d, i, NULL);
   int adr = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
@@ -255,7 +291,9 @@ mjtNum mj_actuatorInput(const mjModel* m, const mjData* d, int i) {
                                  : d->act[adr];
 }
 
-// scalar force of actuator i: gain * input + bias, clamped to forcerange when limited
+// scalar force of actuator i: gain * input + bias, clamped to forcerange when limited.  A DC
+// motor's gain is K on its current state, K/R on its voltage without one, its bias then the
+// back-EMF -K/R K velocity
 static mjtNum actuatorForce(const mjModel* m, const mjData* d, int i) {
   mjtNum len = d->actuator_length[i], vel = d->actuator_velocity[i];
   const mjtNum* gp = m->actuator_gainprm + 10 * i;
@@ -270,11 +308,13 @@ static mjtNum actuatorForce(const mjModel* m, const mjData* d, int i) {
     case mjGAIN_FIXED: gain = gp[0]; break;
     case mjGAIN_AFFINE: gain = gp[0] + gp[1] * len + gp[2] * vel; break;
     case mjGAIN_MUSCLE: gain = mju_muscleGain(len, vel, lr, acc0, gp); break;
+    case mjGAIN_DCMOTOR: gain = m->actuator_actnum[i] ? gp[1] : gp[1] / gp[0]; break;
     default: break;
   }
   switch (m->actuator_biastype[i]) {
     case mjBIAS_AFFINE: bias = bp[0] + bp[1] * len + bp[2] * vel; break;
     case mjBIAS_MUSCLE: bias = mju_muscleBias(len, lr, acc0, bp); break;
+    case mjBIAS_DCMOTOR: bias = m->actuator_actnum[i] ? 0 : -gain * gp[1] * vel; break;
     default: break;
   }
 
@@ -305,6 +345,17 @@ mjtNum mj_actuatorForceVel(const mjModel* m, const mjData* d, int i, mjtNum dk[3
   return mj_forceVelFrom(m, d, i, gvel, vlen, vvel, dk);
 }
 
+// d force / d velocity of DC motor i as MuJoCo's implicit integrators take it: with the
+// voltage's slope dV = K - kd R/K of a controller (else 0), K (dV - K)/R s through the next
+// current (s = 1 - exp(-h/te)), or K dV/R - K^2/R without a current state
+static mjtNum dcmotorForceVel(const mjModel* m, int i) {
+  const mjtNum *gp = m->actuator_gainprm + 10 * i, te = m->actuator_dynprm[10 * i];
+  mjtNum R = gp[0], K = gp[1], dv = 0;
+  if (m->actuator_ctrlspec[i] & (mjINPUT_POS | mjINPUT_VEL | mjINPUT_FF)) dv = K - gp[6] * R / K;
+  if (m->actuator_actnum[i]) return K * (dv - K) * (1 - exp(-m->opt.timestep / te)) / R;
+  return K * dv / R - K * K / R;
+}
+
 // k of mj_actuatorForceVel for an unclamped force, from the muscle's slopes (forward.h)
 mjtNum mj_forceVelFrom(const mjModel* m, const mjData* d, int i, mjtNum gvel, mjtNum vlen,
                        mjtNum vvel, mjtNum dk[3]) {
@@ -314,6 +365,7 @@ mjtNum mj_forceVelFrom(const mjModel* m, const mjData* d, int i, mjtNum gvel, mj
   if (m->actuator_gaintype[i] == mjGAIN_MUSCLE) kin = gvel;
   if (kin) k += kin * input;
   if (m->actuator_biastype[i] == mjBIAS_AFFINE) k += m->actuator_biasprm[10 * i + 2];
+  if (m->actuator_gaintype[i] == mjGAIN_DCMOTOR) k += dcmotorForceVel(m, i);
   if (dk) dk[0] = kin, dk[1] = vlen * input, dk[2] = vvel * input;
   return k;
 }
@@ -368,8 +420,14 @@ void mj_fwdActuation(const mjModel* m, mjData* d) {
     if (!mj_actuatorDisabled(m, i)) d->actuator_force[i] = actuatorForce(m, d, i);
   }
 
-  // tendon actuator force ranges, then qfrc_actuator = moment' force
+  // tendon actuator force ranges, a DC motor's cogging torque A sin(Np length + phase) past
+  // them, then qfrc_actuator = moment' force
   clampTendonForce(m, d);
+  for (int i = 0; i < nu; i++) {
+    const mjtNum* bp = m->actuator_biasprm + 10 * i;
+    if (m->actuator_biastype[i] == mjBIAS_DCMOTOR && bp[0] && !mj_actuatorDisabled(m, i))
+      d->actuator_force[i] += bp[0] * sin(bp[1] * d->actuator_length[i] + bp[2]);
+  }
   for (int i = 0; i < nu; i++) {
     mjtNum f = d->actuator_force[i];
     const mjtNum* moment = d->actuator_moment + d->moment_rowadr[i];

@@ -32,6 +32,11 @@ mjtNum mj_nextActivation(const mjModel* m, const mjData* d, int i, int adr, mjtN
 // (NULL: not wanted) 0 where the clamp holds it, else 1
 mjtNum mj_actuatorCtrl(const mjModel* m, const mjData* d, int i, mjtNum* slope);
 
+// DC motor i's terminal voltage for its one control u (clamped ctrl): u, or its controller's
+// R/K tau + K velocity clamped to +-Vmax; dv (NULL: not wanted) its slopes by u, the length
+// and the velocity
+mjtNum mj_dcmotorVoltage(const mjModel* m, const mjData* d, int i, mjtNum u, mjtNum dv[3]);
+
 // the input multiplying actuator i's gain: clamped ctrl, or the activation (see actearly)
 mjtNum mj_actuatorInput(const mjModel* m, const mjData* d, int i);
 

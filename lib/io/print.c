@@ -155,10 +155,10 @@ static const char* const trnNames[] = {
   "joint", "jointinparent", "slidercrank", "tendon", "site", "body"
 };
 static const char* const dynNames[] = {
-  "none", "integrator", "filter", "filterexact", "muscle", "user"
+  "none", "integrator", "filter", "filterexact", "muscle", "dcmotor", "user"
 };
-static const char* const gainNames[] = {"fixed", "affine", "muscle", "user"};
-static const char* const biasNames[] = {"none", "affine", "muscle", "user"};
+static const char* const gainNames[] = {"fixed", "affine", "muscle", "dcmotor", "user"};
+static const char* const biasNames[] = {"none", "affine", "muscle", "dcmotor", "user"};
 static const char* const sensorNames[] = {
   "touch", "accelerometer", "velocimeter", "gyro", "force", "torque", "magnetometer",
   "rangefinder", "camprojection", "jointpos", "jointvel", "tendonpos", "tendonvel",

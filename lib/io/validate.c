@@ -142,6 +142,7 @@ static int checkRanges(const mjModel* m, Msg* g) {
     ROW(actuator_dyntype, m->nu, mjDYN_NONE, mjDYN_USER + 1),
     ROW(actuator_gaintype, m->nu, mjGAIN_FIXED, mjGAIN_USER + 1),
     ROW(actuator_biastype, m->nu, mjBIAS_NONE, mjBIAS_USER + 1),
+    ROW(actuator_ctrlspec, m->nu, 0, mjINPUT_NONE + 1),
     ROW(actuator_actnum, m->nu, 0, m->na + 1),
     ROW(sensor_type, m->nsensor, mjSENS_TOUCH, mjSENS_USER + 1),
     ROW(sensor_datatype, m->nsensor, mjDATATYPE_REAL, mjDATATYPE_QUATERNION + 1),
@@ -589,6 +590,28 @@ static int checkTendons(const mjModel* m, Msg* g) {
 
 // transmission targets by type (first id: the object; second: the slider site of a
 // slider-crank, the optional reference site of a site transmission, else -1); activation
+
+// a DC motor as the compiler lays it out, or 1 with the message: its three types together,
+// R and K positive, one control (voltage, or one controller input; no other actuator has an
+// input signature), its current its only state (te > 0), none of the states and parameters
+// not done yet (thermal, LuGre, controller integral and slew)
+static int badDCMotor(Msg* g, const mjModel* m, int i) {
+  int dyn = m->actuator_dyntype[i] == mjDYN_DCMOTOR, spec = m->actuator_ctrlspec[i];
+  int n = dyn + (m->actuator_gaintype[i] == mjGAIN_DCMOTOR) +
+          (m->actuator_biastype[i] == mjBIAS_DCMOTOR);
+  const mjtNum *gp = m->actuator_gainprm + 10 * i, *dp = m->actuator_dynprm + 10 * i;
+  if (n != 0 && n != 3) return say(g, "actuator %d: DC motor types go together", i);
+  if (!dyn) return spec ? say(g, "actuator %d: an input signature without a DC motor", i) : 0;
+  if (!(gp[0] > 0) || !(gp[1] > 0))
+    return say(g, "actuator %d: DC motor resistance and motor constant must be positive", i);
+  if (!spec || spec & (spec - 1) || spec == mjINPUT_NONE)
+    return say(g, "actuator %d: DC motor needs exactly one control", i);
+  if (gp[5] != 0 || dp[7] != 0 || dp[2] != 0 || dp[5] != 0)
+    return say(g, "actuator %d: DC motor thermal, LuGre, integral and slew states are not "
+                  "supported yet", i);
+  return differs(g, "actuator_actnum", i, m->actuator_actnum[i], dp[0] > 0,
+                 "a DC motor's current state when te > 0");
+}
 // states in actuator order, one or more for stateful dynamics; room for the moment rows
 static int checkActuators(const mjModel* m, Msg* g) {
   static const int target[mjTRN_BODY + 1] = {
@@ -611,7 +634,8 @@ static int checkActuators(const mjModel* m, Msg* g) {
          !mju_isZero(m->actuator_dampingpoly + mjNPOLY * i, mjNPOLY)) &&
         t != mjTRN_JOINT && t != mjTRN_JOINTINPARENT && t != mjTRN_TENDON)
       return say(g, "actuator %d: damping and armature require joint or tendon transmission", i);
-    if (m->actuator_dyntype[i] != mjDYN_NONE && !num)
+    if (badDCMotor(g, m, i)) return 1;
+    if (m->actuator_dyntype[i] != mjDYN_NONE && m->actuator_dyntype[i] != mjDYN_DCMOTOR && !num)
       return outside(g, "actuator_actnum", i, num, 1, m->na + 1);
     if (differs(g, "actuator_actadr", i, m->actuator_actadr[i], num ? adr : -1,
                 "activations in actuator order, -1 for none"))

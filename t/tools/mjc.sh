@@ -310,6 +310,45 @@ malformed poly_too_long 4 <<'EOF'
 EOF
 check poly_too_long-message has "$T/err" "attribute 'stiffness'"
 
+malformed dcmotor_inputs 4 <<'EOF'
+<mujoco>
+  <worldbody><body><joint name="j" type="slide"/><geom size="1" mass="1"/></body></worldbody>
+  <actuator>
+    <dcmotor joint="j" motorconst="1" resistance="1" input="pos vel" controller="1 0 1"/>
+  </actuator>
+</mujoco>
+EOF
+check dcmotor_inputs-message has "$T/err" "several or no controls per actuator not supported yet"
+
+malformed dcmotor_lugre 6 <<'EOF'
+<mujoco>
+  <default><default class="f"><dcmotor motorconst="1" resistance="1"/></default></default>
+  <worldbody><body><joint name="j" type="slide"/><geom size="1" mass="1"/></body></worldbody>
+  <actuator>
+    <dcmotor joint="j" motorconst="1" resistance="1"/>
+    <dcmotor joint="j" class="f" lugre="1e4 100 0.005 0.008 0.1"/>
+  </actuator>
+</mujoco>
+EOF
+check dcmotor_lugre-message has "$T/err" "dcmotor: LuGre friction not supported yet"
+
+# a DC motor on a slide with attributes $2 is refused (line 4) with message $3
+dcmotorBad() {
+  malformed "$1" 4 <<EOF
+<mujoco>
+  <worldbody><body><joint name="j" type="slide"/><geom size="1" mass="1"/></body></worldbody>
+  <actuator>
+    <dcmotor joint="j" motorconst="1" $2/>
+  </actuator>
+</mujoco>
+EOF
+  check "$1-message" has "$T/err" "$3"
+}
+dcmotorBad dcmotor_resistance '' "dcmotor: resistance must be positive"
+dcmotorBad dcmotor_forcerange 'resistance="1" forcerange="-1 1"' "unknown attribute 'forcerange'"
+dcmotorBad dcmotor_gains 'resistance="1" controller="5"' \
+  "controller gains require a controller input"
+
 malformed actuator_armature 5 <<'EOF'
 <mujoco>
   <worldbody>

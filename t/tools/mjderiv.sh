@@ -192,6 +192,20 @@ run 2 '"$BIN/mjderiv" ellipsoid.xml --method analytic --blocks A,B -o bad.jac'
 has err 'frame 0: the analytic method cannot differentiate it: .*MPR.*not differentiated'
 holds ! -e bad.jac
 
+# a DC motor's current state is not differentiated yet: refused naming the actuator, nothing
+# written
+cat >dcmotor.xml <<'XML'
+<mujoco>
+  <worldbody><body><joint name="j"/><geom size="0.1" mass="1"/></body></worldbody>
+  <actuator>
+    <dcmotor name="dc" joint="j" motorconst="1" resistance="2" inductance="0 0.01"/>
+  </actuator>
+</mujoco>
+XML
+run 2 '"$BIN/mjderiv" dcmotor.xml --method analytic --blocks A -o bad.jac'
+has err "actuator 'dc': DC motor with a current state or cogging: not differentiated yet"
+holds ! -e bad.jac
+
 # --check: both methods on the pendulum's stream (all four blocks) agree within 1e-6 with
 # centered differences, exit 0 and a line per block; a zero tolerance finds their error
 run 0 '"$BIN/mjderiv" pend.xml pend.mjt --check --centered --rtol 1e-6'

@@ -9,7 +9,9 @@
 # t/oracle/models/fluid_ellipsoid.xml), the polynomial springs and dampers at rest and at
 # their keyframe (t/oracle/models/poly.xml, implicit), actuator damping and armature on joints
 # and a fixed tendon at rest and at its keyframe (t/oracle/models/actdamp_fixed.xml, implicit;
-# actdamp.xml's armature on a spatial tendon is not differentiated), dm_control's pendulum, cartpole,
+# actdamp.xml's armature on a spatial tendon is not differentiated), DC motors without a
+# current state at rest and at their keyframe (t/oracle/models/dcmotor_volt.xml, implicit),
+# dm_control's pendulum, cartpole,
 # humanoid (contacts), fish (fluid forces), ball_in_cup (a spatial tendon) and manipulator
 # (capsules on boxes), Menagerie's Skydio X2 (site thrusters, fluid), Unitree A1 at keyframe
 # home and TALOS at its keyframe, from ../shared/corpus when present.
@@ -26,7 +28,8 @@ deriv=$(helper deriv/deriv.c)
 if [ $# -eq 0 ]; then
   set -- models/pendulum.xml models/cartpole.xml t/oracle/models/fluid_ellipsoid.xml:0 \
          t/oracle/models/poly.xml t/oracle/models/poly.xml:0 \
-         t/oracle/models/actdamp_fixed.xml t/oracle/models/actdamp_fixed.xml:0
+         t/oracle/models/actdamp_fixed.xml t/oracle/models/actdamp_fixed.xml:0 \
+         t/oracle/models/dcmotor_volt.xml t/oracle/models/dcmotor_volt.xml:0
   c=../shared/corpus
   for f in dm_control/pendulum.xml dm_control/cartpole.xml dm_control/humanoid.xml \
            dm_control/fish.xml dm_control/ball_in_cup.xml dm_control/manipulator.xml \

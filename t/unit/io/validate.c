@@ -363,7 +363,11 @@ Test(validate, refuses_bad_actuators_and_sensors) {
   expectInt(m, "actuator_trnid", 0, -5, "actuator_trnid[0] = -5 out of range [0, 4)");
   expectInt(m, "actuator_trnid", 1, 0, "actuator_trnid[1] = 0 out of range [-1, 0)");
   expectInt(m, "actuator_trnid", 2 * 5 + 1, -1, "actuator_trnid[11] = -1 out of range [0, 4)");
-  expectInt(m, "actuator_dyntype", 0, mjDYN_USER + 1, "actuator_dyntype[0] = 6 out of range");
+  expectInt(m, "actuator_dyntype", 0, mjDYN_USER + 1, "actuator_dyntype[0] = 7 out of range");
+  // a DC motor's three types go together; an input signature is a DC motor's only
+  expectInt(m, "actuator_dyntype", 0, mjDYN_DCMOTOR, "actuator 0: DC motor types go together");
+  expectInt(m, "actuator_ctrlspec", 0, mjINPUT_VOLTAGE,
+            "actuator 0: an input signature without a DC motor");
   expectInt(m, "actuator_dyntype", 0, mjDYN_FILTER, "actuator_actnum[0] = 0 out of range [1, 2)");
   expectInt(m, "actuator_actadr", 3, 1, "actuator_actadr[3] = 1, expected 0");
   // m_elbow moved from the hinge to the ball: its moment row needs 3 entries, not 1 (41: each
@@ -532,5 +536,32 @@ Test(validate, random_mutations_of_the_sink_fail_cleanly_or_simulate) {
   int refused;
   fuzz(m, 777, 400, &refused);
   cr_assert(refused > 200 && refused < 400, "%d of 400 refused", refused);
+  mj_deleteModel(m);
+}
+
+// a DC motor round-trips; one with a state or parameter the engine does not step (integral
+// gain, LuGre), more than one control, or a current state without te is refused
+Test(validate, dcmotor) {
+  char err[512] = "";
+  mjModel* m = mj_parseXMLString(
+    "<mujoco><worldbody><body><joint name='j'/><geom size='1' mass='1'/></body></worldbody>"
+    "<actuator><dcmotor joint='j' motorconst='1' resistance='2' inductance='0 0.1'/>"
+    "</actuator></mujoco>", "dc.xml", "", err, sizeof(err));
+  cr_assert_not_null(m, "%s", err);
+  mjModel* r = roundTrip(m, err, sizeof(err));
+  cr_assert_not_null(r, "%s", err);
+  mj_deleteModel(r);
+  mjModel* c = mj_copyModel(m);
+  c->actuator_gainprm[5] = 1;
+  expectRefused(c, "actuator 0: DC motor thermal, LuGre, integral and slew states are not");
+  c->actuator_gainprm[5] = 0;
+  c->actuator_dynprm[5] = 1e4;
+  expectRefused(c, "actuator 0: DC motor thermal, LuGre, integral and slew states are not");
+  c->actuator_dynprm[5] = 0;
+  c->actuator_dynprm[0] = 0;
+  expectRefused(c, "actuator_actnum[0] = 1, expected 0");
+  mj_deleteModel(c);
+  expectInt(m, "actuator_ctrlspec", 0, mjINPUT_POS | mjINPUT_VEL,
+            "actuator 0: DC motor needs exactly one control");
   mj_deleteModel(m);
 }
