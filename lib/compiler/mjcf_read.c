@@ -364,6 +364,35 @@ int mjcf_wordIndex(const char* const* words, const char* name) {
   return -1;
 }
 
+// the keywords of attribute attr (a sensor's data fields, a DC motor's inputs) in the order of
+// fields (NULL-ended), each at most once, as bits (0: none given); *size (when not NULL) gets
+// the sum of their fieldSize
+static int keywordBits(Ctx* c, const mjXNode* e, const char* attr, const char* const* fields,
+                       const int* fieldSize, int* size) {
+  static const char* const space = " \t\n\r";
+  const char* s = mjcf_getAttr(e, attr);
+  int bits = 0, last = -1;
+  if (size) *size = 0;
+  for (s = s ? s + strspn(s, space) : NULL; s && *s; s += strspn(s, space)) {
+    size_t n = strcspn(s, space);
+    char word[16] = "", order[128] = "";
+    if (n < sizeof(word)) memcpy(word, s, n);
+    int f = mjcf_wordIndex(fields, word);
+    if (f < 0) mjcf_fail(c, e, "attribute '%s': invalid keyword '%.*s'", attr, (int)n, s);
+    if (f <= last) {
+      for (int k = 0; fields[k]; k++)
+        snprintf(order + strlen(order), sizeof(order) - strlen(order), "%s%s", k ? ", " : "",
+                 fields[k]);
+      mjcf_fail(c, e, "%s fields must be in the order %s, each once", attr, order);
+    }
+    bits |= 1 << f;
+    if (size) *size += fieldSize[f];
+    last = f;
+    s += n;
+  }
+  return bits;
+}
+
 // position-like gains: gain kp, bias (., -kp, -kv or +dampratio); kp defaults to gainprm[0]
 static void readPositionGains(Ctx* c, const mjXNode* e, ActSpec* s) {
   mjcf_readVec(c, e, "kp", &s->gainprm[0], 1);
@@ -382,29 +411,15 @@ static void readPositionGains(Ctx* c, const mjXNode* e, ActSpec* s) {
   mjcf_readVec(c, e, "inheritrange", &s->inheritrange, 1);
 }
 
-// <dcmotor input>: "none", or some of pos, vel, ff, voltage in this order, as mjtCtrlInput
-// bits; 0 when absent
+// <dcmotor input>: "none" alone, or some of pos, vel, ff, voltage in this order, as
+// mjtCtrlInput bits (keywordBits); 0 when absent
 static int readInputSpec(Ctx* c, const mjXNode* e) {
-  static const char* const words[] = {"pos", "vel", "ff", "voltage", "none", NULL};
+  static const char* const words[] = {"pos", "vel", "ff", "voltage", NULL};
   const char* p = mjcf_getAttr(e, "input");
   if (!p) return 0;
-  int spec = 0, last = -1;
-  while (*p) {
-    // one word: its bit after the previous word's (canonical order), "none" alone
-    char w[16];
-    int n = 0;
-    while (*p == ' ') p++;
-    while (*p && *p != ' ' && n < 15) w[n++] = *p++;
-    w[n] = 0;
-    if (!n) break;
-    int k = mjcf_wordIndex(words, w);
-    if (k < 0) mjcf_fail(c, e, "input: unknown input '%s'", w);
-    if (k <= last || (k == 4 && last >= 0) || last == 4)
-      mjcf_fail(c, e, "input: 'none', or inputs in the order pos, vel, ff, voltage");
-    spec |= 1 << k;
-    last = k;
-  }
-  return spec;
+  p += strspn(p, " \t\n\r");
+  if (!strncmp(p, "none", 4) && !p[4 + strspn(p + 4, " \t\n\r")]) return mjINPUT_NONE;
+  return keywordBits(c, e, "input", words, NULL, NULL);
 }
 
 // <dcmotor>: a DC motor of resistance R and motor constant K = sqrt(Kt Ke) (or the one given;
@@ -2027,35 +2042,6 @@ static void contactSide(Ctx* c, const mjXNode* e, int n, const char* const* attr
   }
 }
 
-// a sensor's data fields (contact, rangefinder): the keywords of attribute 'data' in the order
-// of fields (NULL-ended), each at most once, as bits (0: none given); *size (when not NULL)
-// gets the sum of their fieldSize
-static int dataFields(Ctx* c, const mjXNode* e, const char* const* fields,
-                      const int* fieldSize, int* size) {
-  static const char* const space = " \t\n\r";
-  const char* s = mjcf_getAttr(e, "data");
-  int bits = 0, last = -1;
-  if (size) *size = 0;
-  for (s = s ? s + strspn(s, space) : NULL; s && *s; s += strspn(s, space)) {
-    size_t n = strcspn(s, space);
-    char word[16] = "", order[128] = "";
-    if (n < sizeof(word)) memcpy(word, s, n);
-    int f = mjcf_wordIndex(fields, word);
-    if (f < 0) mjcf_fail(c, e, "attribute 'data': invalid keyword '%.*s'", (int)n, s);
-    if (f <= last) {
-      for (int k = 0; fields[k]; k++)
-        snprintf(order + strlen(order), sizeof(order) - strlen(order), "%s%s", k ? ", " : "",
-                 fields[k]);
-      mjcf_fail(c, e, "data fields must be in the order %s, each once", order);
-    }
-    bits |= 1 << f;
-    if (size) *size += fieldSize[f];
-    last = f;
-    s += n;
-  }
-  return bits;
-}
-
 // contact sensor: the matching criteria (side 1 geom1, body1, subtree1 or site; side 2 geom2,
 // body2 or subtree2; subtrees as mjOBJ_XBODY), intprm = {data fields as bits in their fixed
 // order (none: found), reduce, num} and dim = num x the size of the data fields
@@ -2072,7 +2058,7 @@ static void contactSensor(Ctx* c, const mjXNode* e, Obj* o) {
   contactSide(c, e, 3, attrs2, kinds, objs, &o->reftype, &o->id[1]);
 
   // data: keywords in the order of fields, each at most once (none: found)
-  int size, bits = dataFields(c, e, fields, fieldSize, &size);
+  int size, bits = keywordBits(c, e, "data", fields, fieldSize, &size);
   if (!bits) bits = 1, size = 1;
 
   // reduce and num
@@ -2144,7 +2130,7 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
       static const char* const fields[mjNRAY + 1] = {"dist", "dir", "origin", "point",
                                                      "normal", "depth", NULL};
       if (mjcf_getAttr(ch, "camera")) mjcf_fail(c, ch, "camera rangefinders are not supported yet");
-      int bits = dataFields(c, ch, fields, NULL, NULL);
+      int bits = keywordBits(c, ch, "data", fields, NULL, NULL);
       o->intprm[0] = bits ? bits : 1 << mjRAY_DIST;
       o->dim = mj_rangefinderDim(o->intprm[0]);
     }
