@@ -80,9 +80,7 @@ static int rowTrees(const mjModel* m, const mjData* d, int i, int* parent) {
 
 // the islands of d's constraint rows (island.h)
 int mj_islandFind(const mjModel* m, mjData* d, mjIslands* isl) {
-  int nv = m->nv, nefc = d->nefc, ntree = 0;
-  for (int b = 0; b < m->nbody; b++)
-    if (m->body_treeid[b] >= ntree) ntree = m->body_treeid[b] + 1;
+  int nv = m->nv, nefc = d->nefc, ntree = m->ntree;
   int *parent = mj_stackInt(d, ntree), *island = mj_stackInt(d, ntree);
   int* efctree = mj_stackInt(d, nefc);
   isl->dofadr = mj_stackInt(d, ntree + 1);
