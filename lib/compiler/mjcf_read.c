@@ -1920,7 +1920,8 @@ void mjcf_readActuators(Ctx* c, const mjXNode* e) {
     o->act = mjcf_elemClass(c, ch, c->classes.p[0])->act;
     readActuator(c, ch, &o->act, kind);
     countUser(c, ch, U_ACT, &o->act.user);
-    // the transmission: exactly one target kind
+    // the transmission: exactly one target kind; a body only on <general> and <adhesion>, the
+    // adhesion's only target (MuJoCo's schema: elsewhere the attribute is unknown)
     static const char* const targets[] = {"joint", "jointinparent", "tendon", "site", "body",
                                           "cranksite"};
     static const int trn[] = {mjTRN_JOINT, mjTRN_JOINTINPARENT, mjTRN_TENDON, mjTRN_SITE,
@@ -1929,23 +1930,24 @@ void mjcf_readActuators(Ctx* c, const mjXNode* e) {
     int n = 0;
     o->id[1] = -1;
     for (int t = 0; t < 6; t++) {
+      int isBody = trn[t] == mjTRN_BODY;
+      if (kind == A_ADHESION ? !isBody : isBody && kind != A_GENERAL) continue;
       int id = refId(c, ch, kinds[t], targets[t], 0);
       if (id < 0) continue;
       n++;
       o->type = trn[t];
       o->id[0] = id;
     }
+    // second ids: the reference site, or the slider site of a slider-crank; an attribute the
+    // element does not have (a body on a <motor>) named before the count of targets
+    int ref = refId(c, ch, K_SITE, "refsite", 0), slider = refId(c, ch, K_SITE, "slidersite", 0);
+    mjcf_checkAttrs(c, ch);
     if (n != 1) mjcf_fail(c, ch, "actuator needs exactly one transmission target");
-    if (kind == A_ADHESION && o->type != mjTRN_BODY) mjcf_fail(c, ch, "adhesion needs a body");
-    // second ids: the reference site, or the slider site of a slider-crank
-    int ref = refId(c, ch, K_SITE, "refsite", 0);
     if (ref >= 0 && o->type != mjTRN_SITE) mjcf_fail(c, ch, "refsite requires a site transmission");
-    int slider = refId(c, ch, K_SITE, "slidersite", 0);
     if ((slider >= 0) != (o->type == mjTRN_SLIDERCRANK))
       mjcf_fail(c, ch, "cranksite and slidersite go together");
     if (ref >= 0) o->id[1] = ref;
     if (slider >= 0) o->id[1] = slider;
-    mjcf_checkAttrs(c, ch);
   }
 }
 

@@ -349,6 +349,26 @@ dcmotorBad dcmotor_forcerange 'resistance="1" forcerange="-1 1"' "unknown attrib
 dcmotorBad dcmotor_gains 'resistance="1" controller="5"' \
   "controller gains require a controller input"
 
+# a body transmission only on <general> and <adhesion> (MuJoCo's schema): on a <motor> the
+# attribute is unknown, named before the count of targets; on <general> it compiles
+malformed motor_body 4 <<EOF
+<mujoco>
+  <worldbody><body name="b"><freejoint/><geom size="1" mass="1"/></body></worldbody>
+  <actuator>
+    <motor body="b"/>
+  </actuator>
+</mujoco>
+EOF
+check motor_body-message has "$T/err" "motor: unknown attribute 'body'"
+cat >"$T/general_body.xml" <<EOF
+<mujoco>
+  <worldbody><body name="b"><freejoint/><geom size="1" mass="1"/></body></worldbody>
+  <actuator><general body="b"/></actuator>
+</mujoco>
+EOF
+run compile "$T/general_body.xml" -o "$T/general_body.mjb"
+check general_body-status status_is 0
+
 malformed actuator_armature 5 <<'EOF'
 <mujoco>
   <worldbody>
@@ -370,7 +390,7 @@ malformed actuator_dampingpoly 11 <<'EOF'
     <body name="b"><joint name="j"/><geom size="1" mass="1"/></body>
   </worldbody>
   <actuator>
-    <motor class="d" body="b"/>
+    <general class="d" body="b"/>
   </actuator>
 </mujoco>
 EOF
