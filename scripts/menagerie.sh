@@ -61,12 +61,19 @@ while read -r scene; do
 done <"$work/scenes"
 echo "menagerie: $(wc -l <"$work/scenes") scenes, $nstand missing mesh files replaced by stand-ins"
 
-# the compiled models field by field, then the trajectories
-# shellcheck disable=SC2046
-node t/oracle/compare.mjs --mjc "$BIN/mjc" $(cat "$work/scenes") >"$work/compile.log" 2>&1 || :
+# the compiled models field by field, each scene in a node process of its own (MuJoCo's
+# WebAssembly memory holds every scene's directory tree once read: all 85 in one process run
+# out of it, and the last ones read fail to allocate), then the trajectories
+: >"$work/compile.log"
+while read -r scene; do
+  node t/oracle/compare.mjs --mjc "$BIN/mjc" "$scene" >>"$work/compile.log" 2>&1 || :
+done <"$work/scenes"
 grep -E '^(OK|MISMATCH|UNSUPPORTED|FAIL|REFUSED|ERROR)' "$work/compile.log" |
   sed "s|$work/tree/||" | cut -c1-160
-echo "compile: $(grep "models match" "$work/compile.log" | tail -n 1)"
+# the per-scene summaries ("N models match, K unsupported (...), J known, F mismatch") summed
+echo "compile: $(grep "models match" "$work/compile.log" | awk '{ m += $1; u += $4
+  for (i = 1; i < NF; i++) { if ($(i + 1) ~ /^known/) k += $i; if ($(i + 1) ~ /^mismatch/) f += $i }
+} END { printf "%d models match, %d unsupported, %d known, %d mismatch", m, u, k, f }')"
 # shellcheck disable=SC2046
 node t/oracle/traj.mjs --bin "$BIN" --contacts --seconds 0 $(cat "$work/scenes") \
   >"$work/traj.log" 2>&1 || :
