@@ -2126,17 +2126,28 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
     readUser(c, ch, &o->user);
     countUser(c, ch, U_SENSOR, &o->user);
     if (o->cutoff < 0) mjcf_fail(c, ch, "cutoff cannot be negative");
-    // rangefinders on a site: intprm[0] the data fields as bits in their fixed order (none:
-    // dist), dim their size (MuJoCo's camera rangefinders are not supported)
+    // rangefinders: intprm[0] the data fields as bits in their fixed order (none: dist), dim
+    // their size per ray; on a site one ray, on a camera one per pixel of its resolution
+    // (the camera its object, read here instead of a site)
+    int camRay = 0;
     if (t == mjSENS_RANGEFINDER) {
       static const char* const fields[mjNRAY + 1] = {"dist", "dir", "origin", "point",
                                                      "normal", "depth", NULL};
-      if (mjcf_getAttr(ch, "camera")) mjcf_fail(c, ch, "camera rangefinders are not supported yet");
       int bits = keywordBits(c, ch, "data", fields, NULL, NULL);
       o->intprm[0] = bits ? bits : 1 << mjRAY_DIST;
       o->dim = mj_rangefinderDim(o->intprm[0]);
+      int site = mjcf_getAttr(ch, "site") != NULL;
+      camRay = mjcf_getAttr(ch, "camera") != NULL;
+      if (site && camRay) mjcf_fail(c, ch, "at most one of 'site', 'camera' can be specified");
+      if (!site && !camRay) mjcf_fail(c, ch, "one of 'site', 'camera' must be specified");
+      if (camRay) {
+        o->objtype = mjOBJ_CAMERA;
+        o->id[0] = refId(c, ch, K_CAM, "camera", 1);
+        const int* res = ((Item*)c->obj[K_CAM].p[o->id[0]])->s.cam.resolution;
+        o->dim *= res[0] * res[1];
+      }
     }
-    if (st->attr) {
+    if (st->attr && !camRay) {
       // a single object named by its attribute
       static const int objOf[NKIND] = {
           [K_BODY] = mjOBJ_BODY, [K_JOINT] = mjOBJ_JOINT, [K_GEOM] = mjOBJ_GEOM,

@@ -108,8 +108,9 @@ static int sensorDifferentiated(const mjModel* m, int s) {
     case mjSENS_USER:
       return 1;
     case mjSENS_RANGEFINDER:
-      // every data field but the surface normal (which turns with the surface's curvature)
-      return !(m->sensor_intprm[3 * s] & 1 << mjRAY_NORMAL);
+      // on a site, every data field but the surface normal (which turns with the surface's
+      // curvature); a camera's rays not yet
+      return m->sensor_objtype[s] == mjOBJ_SITE && !(m->sensor_intprm[3 * s] & 1 << mjRAY_NORMAL);
     default:
       return 0;
   }

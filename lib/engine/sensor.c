@@ -182,16 +182,18 @@ int mj_rangefinderDim(int bits) {
   return dim;
 }
 
-// rangefinder sensor s on its site: its data fields in order (MuJoCo 3.10 on): dist (-1 on a
-// miss), the ray's direction (the site's z axis), its origin (the site), the point hit
-// (origin + dist dir), the surface normal there and the depth (a site's: dist); on a miss
+// one ray's data fields in order (MuJoCo 3.10 on) at out, returning the end: dist (-1 on a
+// miss), the ray's direction dir, its origin, the point hit (origin + dist dir), the surface
+// normal there and the depth: a site's dist, a camera's the hit's distance along its view
+// axis -z, (origin - point)'z with z the camera's z axis (cz; NULL for a site); on a miss
 // direction, point and normal are 0 and depth -1
-static void rangefinder(const mjModel* m, const mjData* d, int s, mjtNum* out) {
-  int site = m->sensor_objid[s], bits = m->sensor_intprm[3 * s];
-  const mjtNum *mat = d->site_xmat + 9 * site, *origin = d->site_xpos + 3 * site;
-  mjtNum dir[3] = {mat[2], mat[5], mat[8]}, normal[3];
-  mjtNum dist = mj_rangefinder(m, d, site, NULL, bits & 1 << mjRAY_NORMAL ? normal : NULL);
+static mjtNum* rayData(mjtNum* out, int bits, mjtNum dist, const mjtNum origin[3],
+                       const mjtNum dir[3], const mjtNum normal[3], const mjtNum* cz) {
   int hit = dist >= 0;
+  mjtNum point[3];
+  mju_copy3(point, origin);
+  mju_addToScl3(point, dir, dist);
+  mju_scl3(point, point, hit);
   if (bits & 1 << mjRAY_DIST) *out++ = dist;
   if (bits & 1 << mjRAY_DIR) {
     mju_scl3(out, dir, hit);
@@ -202,26 +204,79 @@ static void rangefinder(const mjModel* m, const mjData* d, int s, mjtNum* out) {
     out += 3;
   }
   if (bits & 1 << mjRAY_POINT) {
-    mju_copy3(out, origin);
-    mju_addToScl3(out, dir, dist);
-    mju_scl3(out, out, hit);
+    mju_copy3(out, point);
     out += 3;
   }
   if (bits & 1 << mjRAY_NORMAL) {
     mju_scl3(out, normal, hit);
     out += 3;
   }
-  if (bits & 1 << mjRAY_DEPTH) *out = dist;
+  if (bits & 1 << mjRAY_DEPTH) {
+    mjtNum rel[3];
+    mju_sub3(rel, origin, point);
+    *out++ = !hit ? -1 : cz ? mju_dot3(rel, cz) : dist;
+  }
+  return out;
+}
+
+// the principal point (cx, cy) in pixels of perspective camera cam: from its intrinsics with a
+// sensor size (in float, as mj_camFocal), else the image center
+static void camCenter(const mjModel* m, int cam, mjtNum* cx, mjtNum* cy) {
+  const int* res = m->cam_resolution + 2 * cam;
+  const float *sensor = m->cam_sensorsize + 2 * cam, *focal = m->cam_intrinsic + 4 * cam;
+  int intr = sensor[0] != 0 && sensor[1] != 0;
+  *cx = intr ? focal[2] / sensor[0] * res[0] : 0.5 * res[0];
+  *cy = intr ? focal[3] / sensor[1] * res[1] : 0.5 * res[1];
+}
+
+// rangefinder sensor s: on a site one ray along its z axis from it; on a camera one ray per
+// pixel (row by row from the top left, through the pixel's center (c + 1/2, r + 1/2)), its
+// body's geoms excluded: perspective from the camera along R (x, y, -1) normalized with
+// x = (c + 1/2 - cx) / fx, y = -(r + 1/2 - cy) / fy (mj_camFocal, camCenter); orthographic
+// along -z from p + R (x e/2, y e/2, 0) with x = (c + 1/2)/(W/2) - 1, y = 1 - (r + 1/2)/(H/2)
+// and e the camera's extent (its fovy)
+static void rangefinder(const mjModel* m, const mjData* d, int s, mjtNum* out) {
+  int id = m->sensor_objid[s], bits = m->sensor_intprm[3 * s];
+  mjtNum normal[3], *pn = bits & 1 << mjRAY_NORMAL ? normal : NULL;
+  if (m->sensor_objtype[s] != mjOBJ_CAMERA) {
+    const mjtNum *mat = d->site_xmat + 9 * id, *origin = d->site_xpos + 3 * id;
+    mjtNum dir[3] = {mat[2], mat[5], mat[8]};
+    rayData(out, bits, mj_rangefinder(m, d, id, NULL, pn), origin, dir, normal, NULL);
+    return;
+  }
+  const int *res = m->cam_resolution + 2 * id, ortho = m->cam_projection[id] != 0;
+  const mjtNum *R = d->cam_xmat + 9 * id, *p = d->cam_xpos + 3 * id;
+  mjtNum cz[3] = {R[2], R[5], R[8]}, fx, fy, cx, cy, half = 0.5 * m->cam_fovy[id];
+  if (ortho) fx = cx = 0.5 * res[0], fy = cy = 0.5 * res[1];
+  else mj_camFocal(m, id, &fx, &fy), camCenter(m, id, &cx, &cy);
+  for (int r = 0; r < res[1]; r++)
+    for (int c = 0; c < res[0]; c++) {
+      mjtNum x = (c + 0.5 - cx) / fx, y = -(r + 0.5 - cy) / fy, origin[3], dir[3];
+      if (ortho) {
+        mjtNum off[3] = {x * half, y * half, 0};
+        mju_mulMatVec3(origin, R, off);
+        mju_addTo3(origin, p);
+        mju_scl3(dir, cz, -1);
+      } else {
+        mjtNum v[3] = {x, y, -1};
+        mju_copy3(origin, p);
+        mju_mulMatVec3(dir, R, v);
+        mju_normalize3(dir);
+      }
+      mjtNum dist = mj_ray(m, d, origin, dir, NULL, 1, m->cam_bodyid[id], NULL, pn);
+      out = rayData(out, bits, dist, origin, dir, normal, cz);
+    }
 }
 
 // the focal lengths in pixels of camera cam (forward.h): fx = focal_x / sensor_x W,
-// fy = focal_y / sensor_y H when the camera has a sensor size, else fx = fy = H/2 / tan(fovy/2)
+// fy = focal_y / sensor_y H in float (the model's floats, as MuJoCo) when the camera has a
+// sensor size, else fx = fy = H/2 / tan(fovy/2)
 void mj_camFocal(const mjModel* m, int cam, mjtNum* fx, mjtNum* fy) {
   const int* res = m->cam_resolution + 2 * cam;
   const float *sensor = m->cam_sensorsize + 2 * cam, *focal = m->cam_intrinsic + 4 * cam;
   if (sensor[0] != 0 && sensor[1] != 0) {
-    *fx = (mjtNum)focal[0] / sensor[0] * res[0];
-    *fy = (mjtNum)focal[1] / sensor[1] * res[1];
+    *fx = focal[0] / sensor[0] * res[0];
+    *fy = focal[1] / sensor[1] * res[1];
   } else {
     *fx = *fy = 0.5 * res[1] / tan(m->cam_fovy[cam] * mjPI / 360);
   }

@@ -671,7 +671,7 @@ static const SensorRule sensorRules[mjSENS_USER + 1] = {
   [mjSENS_TOUCH] = {1, O(SITE), 0, 0, 0},          [mjSENS_ACCELEROMETER] = {3, O(SITE), 0, 0, 0},
   [mjSENS_VELOCIMETER] = {3, O(SITE), 0, 0, 0},    [mjSENS_GYRO] = {3, O(SITE), 0, 0, 0},
   [mjSENS_FORCE] = {3, O(SITE), 0, 0, 0},          [mjSENS_TORQUE] = {3, O(SITE), 0, 0, 0},
-  [mjSENS_MAGNETOMETER] = {3, O(SITE), 0, 0, 0},   [mjSENS_RANGEFINDER] = {1, O(SITE), 0, 0, 0},
+  [mjSENS_MAGNETOMETER] = {3, O(SITE), 0, 0, 0},   [mjSENS_RANGEFINDER] = {1, O(SITE) | O(CAMERA), 0, 0, 0},
   [mjSENS_CAMPROJECTION] = {2, O(SITE), O(CAMERA), 0, 0},
   [mjSENS_JOINTPOS] = {1, O(JOINT), 0, 0, 1},      [mjSENS_JOINTVEL] = {1, O(JOINT), 0, 0, 1},
   [mjSENS_TENDONPOS] = {1, O(TENDON), 0, 0, 0},    [mjSENS_TENDONVEL] = {1, O(TENDON), 0, 0, 0},
@@ -757,12 +757,18 @@ static int checkSensors(const mjModel* m, Msg* g) {
       return differs(g, "jnt_type", id, jt, mjJNT_HINGE, "a hinge or slide for this sensor");
     if (r->joint == 2 && differs(g, "jnt_type", id, jt, mjJNT_BALL, "a ball for this sensor"))
       return 1;
-    // a rangefinder's outputs are its data fields' (sensor_intprm[0]'s bits)
-    int want = r->dim;
+    // a rangefinder's outputs are its data fields' (sensor_intprm[0]'s bits), on a camera
+    // those of each pixel's ray
+    long want = r->dim;
     if (m->sensor_type[s] == mjSENS_RANGEFINDER) {
       int bits = m->sensor_intprm[3 * s];
       if (outside(g, "sensor_intprm", s, bits, 1, 1 << mjNRAY)) return 1;
       want = mj_rangefinderDim(bits);
+      const int* res = m->cam_resolution + 2 * id;
+      if (ot == mjOBJ_CAMERA && (outside(g, "cam_resolution", 2 * id, res[0], 1, 1L << 24) ||
+                                 outside(g, "cam_resolution", 2 * id + 1, res[1], 1, 1L << 24)))
+        return 1;
+      if (ot == mjOBJ_CAMERA) want *= (long)res[0] * res[1];
     }
     if (differs(g, "sensor_dim", s, dim, want, "outputs of this sensor type") ||
         outside(g, "sensor_adr", s, m->sensor_adr[s], 0, m->nsensordata - dim + 1L))

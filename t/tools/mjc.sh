@@ -369,6 +369,23 @@ EOF
 run compile "$T/general_body.xml" -o "$T/general_body.mjb"
 check general_body-status status_is 0
 
+# a rangefinder on exactly one of a site and a camera (MuJoCo's schema messages)
+rangefinderBad() {
+  malformed "$1" 6 <<EOF
+<mujoco>
+  <worldbody>
+    <body><joint/><geom size="1" mass="1"/><site name="s"/><camera name="c"/></body>
+  </worldbody>
+  <sensor>
+    <rangefinder $2/>
+  </sensor>
+</mujoco>
+EOF
+  check "$1-message" has "$T/err" "$3"
+}
+rangefinderBad rangefinder_both 'site="s" camera="c"' "at most one of 'site', 'camera' can be specified"
+rangefinderBad rangefinder_none 'data="dist"' "one of 'site', 'camera' must be specified"
+
 malformed actuator_armature 5 <<'EOF'
 <mujoco>
   <worldbody>
