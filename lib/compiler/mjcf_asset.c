@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/util.h"
+#include "util/util_file.h"
 
 // ---- assets -----------------------------------------------------------------------------------
 
@@ -261,7 +262,15 @@ static void addTexture(Ctx* c, const mjXNode* e) {
   if (mjcf_readStr(e, "file", &file)) o->file = s->file = assetPath(c, c->texturedir, file);
   for (int k = 0; k < 6; k++)
     if (mjcf_readStr(e, sides[k], &file)) s->cubefiles[k] = assetPath(c, c->texturedir, file);
-  mjcf_ignoreAttrs(e, "name content_type");
+  // KTX files (by content_type, else by name), which MuJoCo keeps as their raw bytes for the
+  // GPU, are refused: the decoders read PNG only
+  const char* ctype = mjcf_getAttr(e, "content_type");
+  for (int k = -1; k < 6; k++) {
+    const char* f = k < 0 ? s->file : s->cubefiles[k];
+    if (f && (ctype ? !strcmp(ctype, "image/ktx") : mj_hasExt(f, ".ktx")))
+      mjcf_fail(c, e, "KTX textures are not supported yet");
+  }
+  mjcf_ignoreAttrs(e, "name");
   mjcf_checkAttrs(c, e);
   if (e->nchild) mjcf_fail(c, e->child[0], "unknown element in texture");
   if (!o->h.name && s->type != mjTEXTURE_SKYBOX)
