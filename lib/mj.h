@@ -122,6 +122,14 @@ typedef enum mjtDataType_ {
 
 typedef enum mjtTexture_ { mjTEXTURE_2D = 0, mjTEXTURE_CUBE, mjTEXTURE_SKYBOX } mjtTexture;
 
+// the role a material gives a texture: the columns of mat_texid (MJCF <layer role=...>; the
+// material's texture= attribute fills the rgb role; user is not reachable from MJCF)
+typedef enum mjtTextureRole_ {
+  mjTEXROLE_USER = 0, mjTEXROLE_RGB, mjTEXROLE_OCCLUSION, mjTEXROLE_ROUGHNESS, mjTEXROLE_METALLIC,
+  mjTEXROLE_NORMAL, mjTEXROLE_OPACITY, mjTEXROLE_EMISSIVE, mjTEXROLE_RGBA, mjTEXROLE_ORM,
+  mjNTEXROLE
+} mjtTextureRole;
+
 typedef enum mjtCamLight_ {
   mjCAMLIGHT_FIXED = 0, mjCAMLIGHT_TRACK, mjCAMLIGHT_TRACKCOM, mjCAMLIGHT_TARGETBODY,
   mjCAMLIGHT_TARGETBODYCOM

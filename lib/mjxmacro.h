@@ -319,7 +319,7 @@
   X(int,    tex_adr,            ntex,     1) /* start address in tex_data */                    \
   X(unsigned char, tex_data,    ntexdata, 1) /* pixels, row-major, nchannel bytes each */      \
   /* materials */                                                                               \
-  X(int,    mat_texid,          nmat,     1) /* texture id (rgb role); -1: none */              \
+  X(int,    mat_texid,          nmat,    10) /* texture id per role (mjNTEXROLE); -1: none */   \
   X(unsigned char, mat_texuniform, nmat,  1) /* make texture cube uniform */                    \
   X(float,  mat_texrepeat,      nmat,     2) /* texture repetition for 2d mapping */            \
   X(float,  mat_emission,       nmat,     1) /* emission (x rgb) */                             \

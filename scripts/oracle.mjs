@@ -99,15 +99,6 @@ function chars(v) {
 
 // ---- the model dump ---------------------------------------------------------------------------
 
-// MuJoCo arrays whose layout differs from our table's, mapped to the table's declared shape
-const ADAPT = {
-  // MuJoCo keeps one texture per role (nmat x mjNTEXROLE); the table holds the rgb role (1)
-  mat_texid: (v, m) => {
-    const roles = m.nmat ? v.length / m.nmat : 0;
-    return Array.from({ length: m.nmat }, (_, i) => v[i * roles + 1]);
-  },
-};
-
 // byte arrays longer than this are dumped as "crc32 XXXXXXXX, N bytes", as lib/io/print.c does
 const JSON_MAXBYTES = 65536;
 
@@ -168,8 +159,7 @@ export function modelJSON(m, tables, mujoco) {
       continue;
     }
     if (v === undefined) continue;
-    if (ADAPT[name]) out.arrays[name] = ADAPT[name](v, m);
-    else if (type === 'unsigned char' && v.length > JSON_MAXBYTES) out.arrays[name] = digest(v);
+    if (type === 'unsigned char' && v.length > JSON_MAXBYTES) out.arrays[name] = digest(v);
     else out.arrays[name] = type === 'char' ? chars(v) : Array.from(v, num);
   }
   if (unreadable.length) Object.assign(out.arrays, printedArrays(mujoco, m, unreadable));

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "compiler/image.h"
 #include "util/util_file.h"
@@ -102,8 +101,7 @@ static int readFile(const char* file, int png, mjHField* hf, char* err, int errs
 // 1 when the file is a PNG: by content type, else by the name's extension
 static int isPNG(const char* file, const char* contenttype) {
   if (contenttype) return !strcmp(contenttype, "image/png");
-  size_t n = strlen(file);
-  return n >= 4 && !strcasecmp(file + n - 4, ".png");
+  return mj_hasExt(file, ".png");
 }
 
 // ---- compiling -------------------------------------------------------------------------------

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "util/util_file.h"
 #include "compiler/mesh.h"
@@ -398,12 +397,6 @@ int mj_meshReadMSH(const char* name, const unsigned char* buf, long len, mjMeshD
 
 // ---- files -------------------------------------------------------------------------------------
 
-// 1 when path ends with ext (case-insensitive)
-static int hasExt(const char* path, const char* ext) {
-  size_t n = strlen(path), m = strlen(ext);
-  return n >= m && !strcasecmp(path + n - m, ext);
-}
-
 int mj_meshReadFile(const char* path, const char* contenttype, mjMeshData* d, char* err,
                     int errsz) {
   memset(d, 0, sizeof *d);
@@ -415,7 +408,8 @@ int mj_meshReadFile(const char* path, const char* contenttype, mjMeshData* d, ch
     if (!fmt)
       return mj_ioError(err, errsz, "unsupported mesh type: '%s' for '%s'", contenttype, path);
   } else {
-    fmt = hasExt(path, ".stl") ? 1 : hasExt(path, ".obj") ? 2 : hasExt(path, ".msh") ? 3 : 0;
+    fmt = mj_hasExt(path, ".stl") ? 1 : mj_hasExt(path, ".obj") ? 2
+          : mj_hasExt(path, ".msh") ? 3 : 0;
     if (!fmt)
       return mj_ioError(err, errsz, "unsupported mesh type: '%s' (expected .stl, .obj or .msh)",
                         path);

@@ -122,7 +122,7 @@ typedef struct {
 typedef struct {
   int texuniform;
   float texrepeat[2], emission, specular, shininess, reflectance, metallic, roughness, rgba[4];
-  const char* texture;
+  const char* textures[mjNTEXROLE];  // texture name per role (mjtTextureRole); NULL: none
 } MatSpec;
 
 typedef struct {
@@ -232,6 +232,7 @@ typedef struct {
   mjSkin skin;               // a skin's mesh and bones
   float rgba[4], inflate;    // a skin's color and inflation
   int group;                 // a skin's group
+  const char* material;      // a skin's material name, resolved when filling
   mjHField hfield;           // a compiled height field
   mjTextureSpec texspec;     // a texture's attributes
   mjTexture tex;             // its pixels (data in the arena)
@@ -429,7 +430,8 @@ void mjcf_builtinDefaults(Default* d);
 
 extern const char* const mjcf_camModes[];
 
-// material attributes over s
+// material attributes and <layer> children over s (texture= fills the rgb role; the two are
+// exclusive on one element)
 void mjcf_readMaterial(Ctx* c, const mjXNode* e, MatSpec* s);
 
 // mesh attributes that classes may set, over s

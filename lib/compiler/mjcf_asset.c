@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/util.h"
+#include "util/util_file.h"
 
 // ---- assets -----------------------------------------------------------------------------------
 
@@ -159,8 +160,8 @@ static void addSkin(Ctx* c, const mjXNode* e) {
   mjcf_readFloats(c, e, "rgba", o->rgba, 4);
   mjcf_readFloats(c, e, "inflate", &o->inflate, 1);
   mjcf_readInt(c, e, "group", &o->group);
-  mjcf_readStr(e, "material", &o->mat.texture);  // the material's name, resolved when filling
-  o->mat.texture = mjcf_prefixed(c, o->mat.texture);
+  mjcf_readStr(e, "material", &o->material);
+  o->material = mjcf_prefixed(c, o->material);
   const char* file = NULL;
   char msg[512];
   if (mjcf_readStr(e, "file", &file)) {
@@ -261,7 +262,15 @@ static void addTexture(Ctx* c, const mjXNode* e) {
   if (mjcf_readStr(e, "file", &file)) o->file = s->file = assetPath(c, c->texturedir, file);
   for (int k = 0; k < 6; k++)
     if (mjcf_readStr(e, sides[k], &file)) s->cubefiles[k] = assetPath(c, c->texturedir, file);
-  mjcf_ignoreAttrs(e, "name content_type");
+  // KTX files (by content_type, else by name), which MuJoCo keeps as their raw bytes for the
+  // GPU, are refused: the decoders read PNG only
+  const char* ctype = mjcf_getAttr(e, "content_type");
+  for (int k = -1; k < 6; k++) {
+    const char* f = k < 0 ? s->file : s->cubefiles[k];
+    if (f && (ctype ? !strcmp(ctype, "image/ktx") : mj_hasExt(f, ".ktx")))
+      mjcf_fail(c, e, "KTX textures are not supported yet");
+  }
+  mjcf_ignoreAttrs(e, "name");
   mjcf_checkAttrs(c, e);
   if (e->nchild) mjcf_fail(c, e->child[0], "unknown element in texture");
   if (!o->h.name && s->type != mjTEXTURE_SKYBOX)
@@ -321,9 +330,10 @@ void mjcf_readAssets(Ctx* c, const mjXNode* e) {
       o->h.name = mjcf_prefixed(c, mjcf_getAttr(a, "name"));
       o->mat = mjcf_elemClass(c, a, c->classes.p[0])->mat;
       mjcf_readMaterial(c, a, &o->mat);
-      o->mat.texture = mjcf_prefixed(c, o->mat.texture);
+      for (int r = 0; r < mjNTEXROLE; r++) {
+        o->mat.textures[r] = mjcf_prefixed(c, o->mat.textures[r]);
+      }
       mjcf_checkAttrs(c, a);
-      if (a->nchild) mjcf_fail(c, a->child[0], "material layers are not supported yet");
       mjcf_push(c, &c->obj[K_MAT], o);
     } else if (!strcmp(a->name, "model")) {
       // a model file to attach: its path under the model's directory and its name (or the
@@ -402,12 +412,15 @@ void mjcf_fillTextures(Ctx* c, mjModel* m) {
   }
 }
 
-// the material arrays
+// the material arrays; a texture per role, named by texture= or a <layer> (here or in a class)
 void mjcf_fillMaterials(Ctx* c, mjModel* m) {
   for (int i = 0; i < m->nmat; i++) {
     const Obj* o = c->obj[K_MAT].p[i];
     const MatSpec* s = &o->mat;
-    m->mat_texid[i] = s->texture ? mjcf_findId(c, o->h.e, K_TEX, s->texture, "texture") : -1;
+    for (int r = 0; r < mjNTEXROLE; r++) {
+      const char* t = s->textures[r];
+      m->mat_texid[mjNTEXROLE * i + r] = t ? mjcf_findId(c, o->h.e, K_TEX, t, "texture") : -1;
+    }
     m->mat_texuniform[i] = (unsigned char)s->texuniform;
     memcpy(m->mat_texrepeat + 2 * i, s->texrepeat, sizeof(s->texrepeat));
     m->mat_emission[i] = s->emission;
@@ -519,7 +532,7 @@ void mjcf_fillSkins(Ctx* c, mjModel* m) {
   for (int i = 0; i < m->nskin; i++) {
     const Obj* o = c->obj[K_SKIN].p[i];
     const mjSkin* s = &o->skin;
-    m->skin_matid[i] = mjcf_matId(c, o->h.e, o->mat.texture);
+    m->skin_matid[i] = mjcf_matId(c, o->h.e, o->material);
     m->skin_group[i] = o->group;
     memcpy(m->skin_rgba + 4 * i, o->rgba, sizeof(o->rgba));
     m->skin_inflate[i] = o->inflate;

@@ -277,9 +277,32 @@ static void readLight(Ctx* c, const mjXNode* e, LightSpec* s) {
   mjcf_readStr(e, "texture", &s->texture);
 }
 
-// material attributes over s
+// the <layer> roles, in mjtTextureRole order from mjTEXROLE_RGB (user has no MJCF keyword)
+static const char* const texRoles[] = {
+  "rgb", "occlusion", "roughness", "metallic", "normal", "opacity", "emissive", "rgba", "orm", NULL
+};
+
+// material attributes and <layer> children over s (texture= fills the rgb role; the two are
+// exclusive on one element); an empty texture name leaves its role as the class had it, as in
+// MuJoCo, and a repeated role takes the last layer's texture
 void mjcf_readMaterial(Ctx* c, const mjXNode* e, MatSpec* s) {
-  mjcf_readStr(e, "texture", &s->texture);
+  const char* texture = NULL;
+  int hastexture = mjcf_readStr(e, "texture", &texture);
+  if (hastexture && texture[0]) s->textures[mjTEXROLE_RGB] = texture;
+  for (int i = 0; i < e->nchild; i++) {
+    const mjXNode* l = e->child[i];
+    if (strcmp(l->name, "layer")) mjcf_fail(c, l, "unknown element in material");
+    if (hastexture) mjcf_fail(c, l, "a material with a texture attribute cannot have layers");
+    int role;
+    if (!mjcf_readKey(c, l, "role", texRoles, &role)) {
+      mjcf_fail(c, l, "attribute 'role' is required");
+    }
+    if (!mjcf_readStr(l, "texture", &texture)) {
+      mjcf_fail(c, l, "attribute 'texture' is required");
+    }
+    if (texture[0]) s->textures[mjTEXROLE_RGB + role] = texture;
+    mjcf_checkAttrs(c, l);
+  }
   mjcf_readFloats(c, e, "texrepeat", s->texrepeat, 2);
   mjcf_readBool(c, e, "texuniform", &s->texuniform);
   mjcf_readFloats(c, e, "emission", &s->emission, 1);

@@ -285,6 +285,31 @@ static void summaryGeoms(const mjModel* m, FILE* f) {
   }
 }
 
+// the texture roles of a material, in mjtTextureRole order
+static const char* const texRoleNames[] = {
+  "user", "rgb", "occlusion", "roughness", "metallic", "normal", "opacity", "emissive", "rgba",
+  "orm"
+};
+
+// materials: name, then each role that has a texture as "role texture" ("-": none)
+static void summaryMaterials(const mjModel* m, FILE* f) {
+  char a[32], b[32];
+  if (!m->nmat) return;
+  fprintf(f, "materials (%d)\n  %4s %-20s %s\n", m->nmat, "id", "name", "textures");
+  for (int i = 0; i < m->nmat; i++) {
+    fprintf(f, "  %4d %-20s", i, label(m, mjOBJ_MATERIAL, i, a, sizeof(a)));
+    int any = 0;
+    for (int r = 0; r < mjNTEXROLE; r++) {
+      int t = m->mat_texid[mjNTEXROLE * i + r];
+      if (t < 0) continue;
+      fprintf(f, "%s%s %s", any ? ", " : " ", texRoleNames[r],
+              label(m, mjOBJ_TEXTURE, t, b, sizeof(b)));
+      any = 1;
+    }
+    fputs(any ? "\n" : " -\n", f);
+  }
+}
+
 // actuators: name, transmission and target, dynamics/gain/bias types, control range, gear
 static void summaryActuators(const mjModel* m, FILE* f) {
   char a[32], b[32];
@@ -371,6 +396,7 @@ void mj_printModelSummary(const mjModel* m, FILE* f) {
   summaryBodies(m, f);
   summaryJoints(m, f);
   summaryGeoms(m, f);
+  summaryMaterials(m, f);
   summaryActuators(m, f);
   summarySensors(m, f);
   summaryCustom(m, f);

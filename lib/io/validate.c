@@ -129,7 +129,7 @@ static int checkRanges(const mjModel* m, Msg* g) {
     ROW(hfield_pathadr, m->nhfield, -1, m->npaths),
     ROW(tex_type, m->ntex, mjTEXTURE_2D, mjTEXTURE_SKYBOX + 1),
     ROW(tex_pathadr, m->ntex, -1, m->npaths),
-    ROW(mat_texid, m->nmat, -1, m->ntex),
+    ROW(mat_texid, m->nmat * mjNTEXROLE, -1, m->ntex),
     // pairs, equalities, tendons
     ROW(pair_geom1, m->npair, 0, m->ngeom),
     ROW(pair_geom2, m->npair, 0, m->ngeom),

@@ -254,7 +254,7 @@ static void setItem(const mjrContext* c, mjrItem* it, const mjModel* m, int type
     it->specular = m->mat_specular[matid];
     it->shininess = 128 * m->mat_shininess[matid];
     it->reflectance = m->mat_reflectance[matid];
-    it->texid = m->mat_texid[matid];
+    it->texid = m->mat_texid[mjNTEXROLE * matid + mjTEXROLE_RGB];  // the base color's texture
     if (it->texid >= 0 && (!c->tex || !c->tex[it->texid].nlevel)) it->texid = -1;
     it->texrepeat[0] = m->mat_texrepeat[2 * matid];
     it->texrepeat[1] = m->mat_texrepeat[2 * matid + 1];

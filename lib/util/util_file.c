@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <zlib.h>
 
 // 1 on a little-endian host
@@ -185,6 +186,12 @@ int mj_ioError(char* err, int errsz, const char* fmt, ...) {
   vsnprintf(err, (size_t)errsz, fmt, ap);
   va_end(ap);
   return 1;
+}
+
+// 1 when path ends with ext, letter case ignored
+int mj_hasExt(const char* path, const char* ext) {
+  size_t n = strlen(path), m = strlen(ext);
+  return n >= m && !strcasecmp(path + n - m, ext);
 }
 
 // "<stdin>" for "-" (and a missing name)

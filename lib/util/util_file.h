@@ -38,6 +38,9 @@ int mj_ioError(char* err, int errsz, const char* fmt, ...) __attribute__((format
 unsigned char* mj_readFile(const char* path, const char* kind, long max, long* len, char* err,
                            int errsz);
 
+// 1 when path ends with ext (".png"), letter case ignored: an asset's format by its name
+int mj_hasExt(const char* path, const char* ext);
+
 // the name of a file in messages: "<stdin>" for "-" and NULL, else the name itself
 const char* mj_ioName(const char* filename);
 

@@ -622,6 +622,72 @@ malformed undefined_material 3 <<'EOF'
 </mujoco>
 EOF
 
+# material layers (<layer texture= role=>, one texture per role): MuJoCo's refusals, each
+# naming the line of the layer (a texture not found: the material's)
+layered() {
+  malformed "$1" "$2" <<EOF
+<mujoco>
+  <asset>
+    <texture name="t" type="2d" builtin="flat" width="2" height="2"/>
+    $3
+  </asset>
+</mujoco>
+EOF
+  check "$1-says" has "$T/err" "$4"
+}
+layered layer_and_texture 4 \
+  '<material name="m" texture="t"><layer texture="t" role="orm"/></material>' \
+  "layer: a material with a texture attribute cannot have layers"
+layered layer_and_empty_texture 4 \
+  '<material name="m" texture=""><layer texture="t" role="orm"/></material>' \
+  "layer: a material with a texture attribute cannot have layers"
+layered layer_role_unknown 4 '<material name="m"><layer texture="t" role="bump"/></material>' \
+  "layer: attribute 'role': invalid keyword 'bump'"
+layered layer_role_user 4 '<material name="m"><layer texture="t" role="user"/></material>' \
+  "layer: attribute 'role': invalid keyword 'user'"
+layered layer_role_missing 4 '<material name="m"><layer texture="t"/></material>' \
+  "layer: attribute 'role' is required"
+layered layer_texture_missing 4 '<material name="m"><layer role="normal"/></material>' \
+  "layer: attribute 'texture' is required"
+layered layer_texture_undefined 4 \
+  '<material name="m"><layer texture="zz" role="normal"/></material>' \
+  "material 'm': texture 'zz' in attribute 'texture' not found"
+layered layer_attribute_unknown 4 \
+  '<material name="m"><layer texture="t" role="rgb" scale="2"/></material>' \
+  "layer: unknown attribute 'scale'"
+layered material_child_unknown 4 '<material name="m"><texture name="u"/></material>' \
+  "texture 'u': unknown element in material"
+
+# a class's material is held to the same rules as an asset's
+malformed default_layer_and_texture 3 <<'EOF'
+<mujoco>
+  <default>
+    <material texture="t"><layer texture="t" role="normal"/></material>
+  </default>
+</mujoco>
+EOF
+check default_layer_and_texture-says has "$T/err" \
+  "layer: a material with a texture attribute cannot have layers"
+
+# a KTX texture (MuJoCo keeps its raw bytes for the GPU) is refused by name, by its extension
+# or its content type, before any file is read
+malformed texture_ktx 3 <<'EOF'
+<mujoco>
+  <asset>
+    <texture name="ibl" type="2d" file="ibl.KTX"/>
+  </asset>
+</mujoco>
+EOF
+check texture_ktx-says has "$T/err" "texture 'ibl': KTX textures are not supported yet"
+malformed texture_ktx_type 3 <<'EOF'
+<mujoco>
+  <asset>
+    <texture name="ibl" type="2d" file="ibl.bin" content_type="image/ktx"/>
+  </asset>
+</mujoco>
+EOF
+check texture_ktx_type-says has "$T/err" "texture 'ibl': KTX textures are not supported yet"
+
 malformed negative_mass 4 <<'EOF'
 <mujoco>
   <worldbody>

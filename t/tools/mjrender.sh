@@ -57,6 +57,28 @@ run 0 'head -c 128 d.npy | grep -q "'"'"'shape'"'"': (6, 8)"'
 run 0 '"$BIN/mjrender" scene.mjb --depth-png -o d.png --width 8 --height 6'
 holds "$(od -A n -t u1 -j 24 -N 2 d.png | tr -s ' ')" = " 16 0"
 
+# ---- material texture roles --------------------------------------------------------------------
+# the renderer draws a material's rgb role whether texture= or a <layer> names it, and no other
+# role: the same pixels with layers around the rgb one, and a normal map alone is no texture
+cat >roles.xml <<'XML'
+<mujoco><asset>
+<texture name="c" type="2d" builtin="checker" width="16" height="16" rgb1="1 0 0" rgb2="0 0 1"/>
+<texture name="n" type="2d" builtin="gradient" width="8" height="8" rgb1="0 1 0"/>
+<material name="m" texture="c"/>
+</asset><worldbody><light pos="0 0 3"/><geom type="box" size=".5 .5 .5" material="m"/>
+</worldbody></mujoco>
+XML
+sed 's|texture="c"/>|><layer texture="n" role="normal"/><layer texture="c" role="rgb"/>\
+<layer texture="n" role="orm"/></material>|' roles.xml >roles_layers.xml
+sed 's|texture="c"/>|><layer texture="n" role="normal"/></material>|' roles.xml >roles_normal.xml
+sed 's|texture="c"/>|/>|' roles.xml >roles_none.xml
+for v in roles roles_layers roles_normal roles_none; do
+  run 0 '"$BIN/mjrender" '$v'.xml -o '$v'.png --width 48 --height 36 --distance 3'
+done
+run 0 'cmp roles.png roles_layers.png'
+run 0 'cmp roles_normal.png roles_none.png'
+run 1 'cmp -s roles.png roles_none.png'
+
 # ---- errors: exit 2, one line, no file -------------------------------------------------------
 fails() {
   run 2 "$1"

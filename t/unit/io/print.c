@@ -164,3 +164,30 @@ Test(print, custom_fields) {
   free(s);
   mj_deleteModel(m);
 }
+
+// materials list their textures by role; in the JSON mat_texid is nmat x mjNTEXROLE, -1 where
+// a role has none
+Test(print, material_roles) {
+  char err[512] = "";
+  mjModel* m = mj_parseXMLString(
+    "<mujoco><asset><texture name='c' type='2d' builtin='checker' width='4' height='4'/>"
+    "<texture name='n' type='2d' builtin='flat' width='2' height='2'/>"
+    "<material name='plain'/><material name='one' texture='c'/>"
+    "<material name='pbr'><layer texture='n' role='normal'/><layer texture='c' role='rgb'/>"
+    "<layer texture='n' role='orm'/></material></asset>"
+    "<worldbody><geom size='.1' material='pbr'/></worldbody></mujoco>",
+    "t.xml", "", err, sizeof(err));
+  cr_assert_not_null(m, "%s", err);
+  char* s = printed(mj_printModelSummary, m);
+  cr_expect_not_null(strstr(s, "materials (3)\n"));
+  cr_expect_not_null(strstr(s, " plain                -\n"));
+  cr_expect_not_null(strstr(s, " one                  rgb c\n"));
+  cr_expect_not_null(strstr(s, " pbr                  rgb c, normal n, orm n\n"));
+  free(s);
+  s = printed(mj_printModelJSON, m);
+  cr_expect_not_null(strstr(s, "\"mat_texid\": [-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, "
+                               "-1, 0, -1, -1, -1, -1, -1, -1, -1, -1, "
+                               "-1, 0, -1, -1, -1, 1, -1, -1, -1, 1]"));
+  free(s);
+  mj_deleteModel(m);
+}

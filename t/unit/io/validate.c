@@ -291,7 +291,9 @@ Test(validate, refuses_bad_geoms_and_contacts) {
   expectInt(m, "pair_dim", 0, 5, "pair_dim[0] = 5 is not 1, 3, 4 or 6");
   expectInt(m, "exclude_signature", 0, 7 << 16,
             "exclude_signature[0] = 458752 names bodies 7 and 0, out of range [0, 5)");
-  expectInt(m, "mat_texid", 0, m->ntex, "mat_texid[0] = 1 out of range [-1, 1)");
+  // every role of mat_texid (nmat x mjNTEXROLE) is checked, the last (orm) too
+  expectInt(m, "mat_texid", mjTEXROLE_RGB, m->ntex, "mat_texid[1] = 1 out of range [-1, 1)");
+  expectInt(m, "mat_texid", mjTEXROLE_ORM, -2, "mat_texid[9] = -2 out of range [-1, 1)");
   mj_deleteModel(m);
 }
 
