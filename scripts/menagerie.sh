@@ -74,8 +74,12 @@ grep -E '^(OK|MISMATCH|UNSUPPORTED|FAIL|REFUSED|ERROR)' "$work/compile.log" |
 echo "compile: $(grep "models match" "$work/compile.log" | awk '{ m += $1; u += $4
   for (i = 1; i < NF; i++) { if ($(i + 1) ~ /^known/) k += $i; if ($(i + 1) ~ /^mismatch/) f += $i }
 } END { printf "%d models match, %d unsupported, %d known, %d mismatch", m, u, k, f }')"
-# shellcheck disable=SC2046
-node t/oracle/traj.mjs --bin "$BIN" --contacts --seconds 0 $(cat "$work/scenes") \
-  >"$work/traj.log" 2>&1 || :
+# the trajectories, also a node process per scene; the per-scene summaries ("traj.mjs
+# --contacts: N rows, K known, F failed (T s)") summed
+: >"$work/traj.log"
+while read -r scene; do
+  node t/oracle/traj.mjs --bin "$BIN" --contacts --seconds 0 "$scene" >>"$work/traj.log" 2>&1 || :
+done <"$work/scenes"
 sed "s|$work/tree/||" "$work/traj.log" | grep -E ' (ok|FAIL|known|unsupported)' | cut -c1-160
-echo "trajectories: $(grep -E '^traj.mjs' "$work/traj.log" | tail -n 1)"
+echo "trajectories: $(grep -E '^traj.mjs' "$work/traj.log" | awk '{ n += $3; k += $5; f += $7 }
+  END { printf "%d rows, %d known, %d failed", n, k, f }')"
