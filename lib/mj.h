@@ -754,7 +754,8 @@ void mj_forward(const mjModel* m, mjData* d);
 void mj_step(const mjModel* m, mjData* d);
 
 // mj_step without the sensors (d->sensordata keeps its values; the state that follows is the
-// same, since nothing in a step reads a sensor): for loops that read no sensor of a step
+// same, since nothing in a step reads a sensor): for loops that read no sensor of a step.  A
+// model whose sensors keep history buffers (nsample) computes them: they are its samples
 void mj_stepNoSensor(const mjModel* m, mjData* d);
 
 // a pass over d (mj_step, mj_forward, mj_inverse, ...) that drops no contact and no
