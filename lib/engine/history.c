@@ -183,12 +183,14 @@ void mj_historyAdvance(const mjModel* m, mjData* d) {
   }
 
   // MuJoCo runs mj_rnePostConstraint lazily: when the step's sensor pass computed none of the
-  // sensors reading it (all delayed), the first delayed one runs it again on what d holds
-  // (RK4: its last stage's kinematics and accelerations)
+  // acceleration sensors reading it (all delayed, or sensors disabled), the first delayed one
+  // runs it again on what d holds (RK4: its last stage's kinematics and accelerations)
   int post = 0;
-  for (int i = 0; i < m->nsensor; i++)
-    if (mj_sensorPostConstraint(m, i) && !(m->sensor_history[2 * i] > 0 && m->sensor_delay[i] > 0))
-      post = 1;
+  for (int i = 0; i < m->nsensor; i++) {
+    int delayed = m->sensor_history[2 * i] > 0 && m->sensor_delay[i] > 0;
+    if (mj_sensorPostConstraint(m, i) && m->sensor_needstage[i] == mjSTAGE_ACC && !delayed)
+      post = !(m->opt.disableflags & mjDSBL_SENSOR);
+  }
 
   // sensors: a delayed one computed again (its sensordata holds the delayed reading), another
   // copied from sensordata; a periodic one at its ticks only, its tick moved on by the period

@@ -180,8 +180,8 @@ same err "mjstep: nap.xml: option flag 'sleep': not supported by this simulator"
 
 # ---- history buffers (delays): a run from the model's reset; a stream does not carry them yet,
 # so continuing from one is refused by name
-printf '%s\n' '<mujoco><worldbody><body><joint name="j" type="slide" axis="1 0 0"/><geom size=".1"/></body>' \
-  '</worldbody><actuator><motor joint="j" nsample="2" delay="0.004"/></actuator></mujoco>' >late.xml
+printf '%s\n' '<mujoco><worldbody><body><joint name="j" type="slide" axis="1 0 0"/>' \
+  '<geom size=".1"/></body></worldbody><actuator><motor joint="j" nsample="2" delay="0.004"/></actuator></mujoco>' >late.xml
 printf '1\n' >one.csv
 run 0 '"$BIN/mjstep" late.xml -n 4 --ctrl one.csv --fields time,qvel -o late.mjt'
 # qvel: 0 while the ctrl read is the buffer's initial 0 (steps 0, 1), then h u / m each step

@@ -71,7 +71,8 @@ for (const file of models) {
     const csv = execFileSync(path.join(bin, 'mjstep'),
       [file, '-n', String(steps), '--ctrl', ctrlFile, '--set', set[0],
        '--fields', 'time,qpos,qvel,act,sensordata'], { maxBuffer: 1 << 28 });
-    const out = execFileSync(path.join(bin, 'mjdump'), ['--csv'], { input: csv, maxBuffer: 1 << 28 })
+    const out = execFileSync(path.join(bin, 'mjdump'), ['--csv'],
+                             { input: csv, maxBuffer: 1 << 28 })
       .toString().trim().split('\n').slice(1).map((l) => l.split(',').map(Number));
     const want = ref.time.map((t, k) => [t, ...ref.qpos[k], ...ref.qvel[k], ...ref.act[k],
                                          ...ref.sensordata[k]]);
@@ -80,8 +81,8 @@ for (const file of models) {
   }
   const bad = errs.some((e) => !(e <= BOUND));
   failed += bad;
-  console.log(path.relative('t/oracle', file).padEnd(36) +
-              errs.map((e) => e.toExponential(1).padStart(13)).join('') + (bad ? '  FAIL' : '  ok'));
+  const cols = errs.map((e) => e.toExponential(1).padStart(13)).join('');
+  console.log(path.relative('t/oracle', file).padEnd(36) + cols + (bad ? '  FAIL' : '  ok'));
 }
 fs.rmSync(tmp, { recursive: true });
 console.log(`history: ${models.length} models, ${failed} failed`);
