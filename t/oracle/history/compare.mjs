@@ -2,9 +2,8 @@
 // compare.mjs: history buffers (delayed actuators and sensors, periodic sensors) against
 // MuJoCo 3.14.0 (the oracle): for every model and integrator, STEPS steps (default 400) from
 // the default state and from keyframe 0 when there is one, with the same controls, a sine per
-// actuator varying within a few steps
-// (so that a delay of one or more steps changes what the actuators read); time, qpos, qvel,
-// act and sensordata of every frame (mjstep's fields, the oracle's mj_forward at each frame)
+// actuator varying within a few steps (so that a delay of one or more steps changes what the
+// actuators read); time, qpos, qvel, act and sensordata of every frame (mjstep's fields, the oracle's mj_forward at each frame)
 // compared with the largest relative error |a-b| / max(1, |a|, |b|); bound 1e-10.
 //
 //   node t/oracle/history/compare.mjs --bin BIN [--steps N] MODEL.xml...
