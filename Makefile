@@ -112,7 +112,7 @@ check: all $(UNITBIN) $(FUZZBIN)
 	  sh t/oracle/inverse/run.sh
 	@BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(TLDFLAGS)" LDLIBS="$(LDLIBS)" \
 	  sh t/oracle/solver/run.sh
-	@for t in mesh texture ray sensor deriv render; do \
+	@for t in mesh texture ray sensor deriv render history; do \
 	  BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(TLDFLAGS)" LDLIBS="$(LDLIBS)" \
 	    sh t/oracle/$$t/run.sh || exit 1; done
 

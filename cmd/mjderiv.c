@@ -535,6 +535,9 @@ int main(int argc, char** argv) {
   char err[512];
   mjModel* m = run.m = eloadmodel(model);
   if (mj_checkSupported(m, err, sizeof(err))) eprintf("%s: %s", model, err);
+  // history buffers (delayed actuators and sensors): their derivatives are not implemented
+  if (m->nhistory)
+    eprintf("%s: history buffers (nsample, delay): not supported by mjderiv yet", model);
   if (m->opt.integrator == mjINT_RK4 && (!run.analytic || run.check))
     eprintf("%s: the RK4 integrator has no finite-difference transition (as in MuJoCo): "
             "use Euler, implicit or implicitfast", model);

@@ -192,6 +192,9 @@ int main(int argc, char** argv) {
   // a step that froze some is not implemented
   if (m->opt.enableflags & mjENBL_SLEEP)
     eprintf("%s: option flag 'sleep': not supported by this simulator", model);
+  // history buffers: delayed controls and readings are state the streams do not carry
+  if (m->nhistory)
+    eprintf("%s: history buffers (nsample, delay): not supported by mjinverse yet", model);
 
   // a trajectory's accelerations are discrete; Euler without dampers has no implicit damping
   if (fromTraj) {

@@ -451,6 +451,9 @@ int main(int argc, char** argv) {
   run.mp = withSensors(model, sensors);
   free(sensors);
   if (mj_checkSupported(run.mp, err, sizeof(err))) eprintf("%s: %s", model, err);
+  // history buffers (delayed actuators and sensors): their derivatives are not implemented
+  if (run.mp->nhistory)
+    eprintf("%s: history buffers (nsample, delay): not supported by mjplan yet", model);
   if (!(run.d = mj_makeData(run.mp))) eprintf("out of memory");
   initialState(key, init);
 

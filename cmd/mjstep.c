@@ -823,6 +823,11 @@ int main(int argc, char** argv) {
   }
   // refuse what the simulation does not implement (with the options in effect)
   if (mj_checkSupported(run.m, err, sizeof(err))) eprintf("%s: %s", model, err);
+  // history buffers (nsample, delay) are state a stream does not carry yet: a run starts from
+  // the model's reset (or keyframe) only
+  if (init && run.m->nhistory)
+    eprintf("%s: continuing from a stream with history buffers (nsample, delay): not supported "
+            "yet", init);
 
   // the number of steps: the first n with n * timestep >= duration (to 1e-9 steps)
   if (duration >= 0) {

@@ -762,7 +762,8 @@ void mj_forward(const mjModel* m, mjData* d);
 void mj_step(const mjModel* m, mjData* d);
 
 // mj_step without the sensors (d->sensordata keeps its values; the state that follows is the
-// same, since nothing in a step reads a sensor): for loops that read no sensor of a step
+// same, since nothing in a step reads a sensor): for loops that read no sensor of a step.  A
+// model whose sensors keep history buffers (nsample) computes them: they are its samples
 void mj_stepNoSensor(const mjModel* m, mjData* d);
 
 // a pass over d (mj_step, mj_forward, mj_inverse, ...) that drops no contact and no
@@ -1015,8 +1016,9 @@ void mj_differentiatePos(const mjModel* m, mjtNum* qvel, mjtNum dt, const mjtNum
 // the Jacobians of one mj_step, row-major, any of them NULL: A = dx'/dx (ndx x ndx),
 // B = dx'/du (ndx x nu), C = ds/dx (nsensordata x ndx), D = ds/du (nsensordata x nu).  A
 // control of a ctrllimited actuator moves only inside ctrlrange: one-sided at a bound, a zero
-// column outside the range.  0, or -1 with nothing written for the RK4 integrator (MuJoCo
-// refuses it too) or when d's stack cannot hold the temporaries
+// column outside the range.  0, or -1 with nothing written for the RK4 integrator or a model
+// with history buffers (delays; MuJoCo refuses both too) or when d's stack cannot hold the
+// temporaries
 int mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, int flg_centered, mjtNum* A,
                      mjtNum* B, mjtNum* C, mjtNum* D);
 
@@ -1024,7 +1026,8 @@ int mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, int flg_centered, 
 // tangent space, of qvel or of qacc): f = qfrc_inverse, less qfrc_actuator with flg_actuation
 // (the force left for qfrc_applied and xfrc_applied); DfDq, DfDv, DfDa (nv x nv), DsDq, DsDv,
 // DsDa (nv x nsensordata), DmDq (nv x nM: the sparse inertia qM); any may be NULL.  0, or -1
-// when d's stack cannot hold the temporaries
+// for a model with history buffers (delays, as MuJoCo) or when d's stack cannot hold the
+// temporaries
 int mjd_inverseFD(const mjModel* m, mjData* d, mjtNum eps, int flg_actuation, mjtNum* DfDq,
                   mjtNum* DfDv, mjtNum* DfDa, mjtNum* DsDq, mjtNum* DsDv, mjtNum* DsDa,
                   mjtNum* DmDq);

@@ -63,6 +63,7 @@
   X(nwrap)       /* number of wrap objects in all tendon paths */                               \
   X(nsensor)     /* number of sensors */                                                        \
   X(nsensordata) /* number of numbers in sensor data */                                         \
+  X(nhistory)    /* number of mjtNums in all history buffers (delays) */                        \
   X(nnumeric)    /* number of numeric custom fields */                                          \
   X(nnumericdata) /* number of mjtNums in all numeric fields */                                 \
   X(ntext)       /* number of text custom fields */                                             \
@@ -412,6 +413,9 @@
   X(mjtNum, actuator_dampingpoly, nu,     2) /* damping |v|, v^2 terms (mjNPOLY) */             \
   X(mjtNum, actuator_armature,  nu,       1) /* armature added to the joint or tendon */        \
   X(mjtNum, actuator_user,      nu,       nuser_actuator) /* user numbers, zero-padded */       \
+  X(int,    actuator_history,   nu,       2) /* nsample, interp (0 zoh, 1 linear, 2 cubic) */   \
+  X(int,    actuator_historyadr, nu,      1) /* address in the history buffer; -1: none */      \
+  X(mjtNum, actuator_delay,     nu,       1) /* delay of the control read; 0: none */           \
   /* sensors */                                                                                 \
   X(int,    sensor_type,        nsensor,  1) /* sensor type (mjtSensor) */                      \
   X(int,    sensor_datatype,    nsensor,  1) /* numeric data type (mjtDataType) */              \
@@ -426,6 +430,10 @@
   X(mjtNum, sensor_noise,       nsensor,  1) /* noise standard deviation */                     \
   X(int,    sensor_intprm,      nsensor,  3) /* parameters (contact: data, reduce, num) */       \
   X(mjtNum, sensor_user,        nsensor,  nuser_sensor) /* user numbers, zero-padded */         \
+  X(int,    sensor_history,     nsensor,  2) /* nsample, interp (as actuator_history) */    \
+  X(int,    sensor_historyadr,  nsensor,  1) /* address in the history buffer; -1: none */      \
+  X(mjtNum, sensor_delay,       nsensor,  1) /* delay of the reading; 0: none */                \
+  X(mjtNum, sensor_interval,    nsensor,  2) /* period, phase of computation; 0: each step */ \
   /* keyframes */                                                                               \
   X(mjtNum, key_time,           nkey,     1) /* key time */                                     \
   X(mjtNum, key_qpos,           nkey,    nq) /* key position */                                 \
@@ -480,6 +488,7 @@
   X(mjtNum, qvel,               nv,       1) /* velocity */                                     \
   X(mjtNum, act,                na,       1) /* actuator activation */                          \
   X(mjtNum, qacc_warmstart,     nv,       1) /* acceleration used for warmstart */              \
+  X(mjtNum, history,            nhistory, 1) /* history buffers: per actuator, then sensor */  \
   /* controls and applied forces */                                                             \
   X(mjtNum, ctrl,               nu,       1) /* control */                                      \
   X(mjtNum, qfrc_applied,       nv,       1) /* applied generalized force */                    \

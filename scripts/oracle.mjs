@@ -11,8 +11,8 @@
 //                                              one frame per step; nefc is the most constraint
 //                                              rows seen, warnStep the first step that raised a
 //                                              warning (a bad number reset the state), or -1;
-//                                              with --derived-from, frames K on also give ncon
-//                                              and energy (lists from frame K), computed by
+//                                              with --derived-from, frames K on also give ncon,
+//                                              energy and sensordata (lists from frame K), by
 //                                              mj_forward at the frame (as mjstep's fields)
 //   node scripts/oracle.mjs forward MODEL.xml --states FILE.json [--set ...] [--disable ...]
 //                                              one-step quantities (qfrc_bias, qM, qLD, qacc,
@@ -244,7 +244,7 @@ export async function openOracle({ quiet = false } = {}) {
       }
       const out = { time: [], qpos: [], qvel: [], act: [], nefc: 0, warnStep: -1 };
       const derived = opts.derivedFrom !== undefined;
-      if (derived) Object.assign(out, { ncon: [], energy: [] });
+      if (derived) Object.assign(out, { ncon: [], energy: [], sensordata: [] });
       const ctrl = opts.ctrl || [];
       for (let k = 0; ; k++) {
         if (ctrl.length) d.ctrl.set(ctrl[Math.min(k, ctrl.length - 1)]);
@@ -256,6 +256,7 @@ export async function openOracle({ quiet = false } = {}) {
           mujoco.mj_forward(m, d);
           out.ncon.push(d.ncon);
           out.energy.push(Array.from(d.energy));
+          out.sensordata.push(Array.from(d.sensordata));
         }
         if (k === opts.steps) break;
         mujoco.mj_step(m, d);

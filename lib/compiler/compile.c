@@ -512,8 +512,23 @@ static int wrapsGeom(const mjModel* m, int t) {
 
 // actuators: types, parameters, limits, transmission, activation addresses; the joints' and
 // tendons' actuator ids
+// mjtNums of a history buffer of nsample samples of dim values: the user slot (a sensor's
+// last computation time), the cursor, the timestamps and the values; 0 without samples
+static int historySize(int nsample, int dim) { return nsample > 0 ? 2 + nsample * (1 + dim) : 0; }
+
+// a history buffer's fields (nsample, interp, delay) and its address, at *adr, which it
+// advances; -1 without samples
+static void fillHistory(const HistSpec* h, int dim, int* history, int* historyadr,
+                        mjtNum* delay, int* adr) {
+  history[0] = h->nsample;
+  history[1] = h->interp;
+  *delay = h->delay;
+  *historyadr = h->nsample > 0 ? *adr : -1;
+  *adr += historySize(h->nsample, dim);
+}
+
 static void fillActuators(Ctx* c, mjModel* m) {
-  int adr = 0;
+  int adr = 0, hadr = 0;
   for (int i = 0; i < m->nu; i++) {
     const Obj* o = c->obj[K_ACT].p[i];
     ActSpec s = o->act;
@@ -539,6 +554,8 @@ static void fillActuators(Ctx* c, mjModel* m) {
     m->actuator_actadr[i] = actnum ? adr : -1;
     adr += actnum;
     m->actuator_group[i] = s.group;
+    fillHistory(&s.hist, 1, m->actuator_history + 2 * i, m->actuator_historyadr + i,
+                m->actuator_delay + i, &hadr);
     // inheritrange: a position-like range from the joint's limits
     if (s.inheritrange > 0) {
       if (o->type != mjTRN_JOINT || !m->jnt_limited[o->id[0]])
@@ -668,7 +685,9 @@ static void fillSleep(Ctx* c, mjModel* m) {
 
 // sensors, with the joint and tendon limit checks that need resolved limits
 static void fillSensors(Ctx* c, mjModel* m) {
-  int adr = 0;
+  // the sensors' history buffers follow the actuators'
+  int adr = 0, hadr = 0;
+  for (int i = 0; i < m->nu; i++) hadr += historySize(m->actuator_history[2 * i], 1);
   for (int i = 0; i < m->nsensor; i++) {
     const Obj* o = c->obj[K_SENSOR].p[i];
     int t = o->type;
@@ -688,6 +707,10 @@ static void fillSensors(Ctx* c, mjModel* m) {
     m->sensor_adr[i] = adr;
     m->sensor_cutoff[i] = o->cutoff;
     m->sensor_noise[i] = o->noise;
+    fillHistory(&o->hist, o->dim, m->sensor_history + 2 * i, m->sensor_historyadr + i,
+                m->sensor_delay + i, &hadr);
+    m->sensor_interval[2 * i] = o->interval[0];
+    m->sensor_interval[2 * i + 1] = o->interval[1];
     memcpy(m->sensor_intprm + 3 * i, o->intprm, sizeof(o->intprm));
     putUser(m->sensor_user, i, m->nuser_sensor, &o->user);
     adr += o->dim;
@@ -1014,9 +1037,14 @@ static void modelSizes(Ctx* c, const mjXNode* root, mjModel* sz) {
   for (int i = 0; i < sz->nu; i++) {
     const Obj* o = c->obj[K_ACT].p[i];
     sz->na += o->act.actdim >= 0 ? o->act.actdim : o->act.dyntype != mjDYN_NONE;
+    sz->nhistory += historySize(o->act.hist.nsample, 1);
   }
   sz->nsensor = c->obj[K_SENSOR].n;
-  for (int i = 0; i < sz->nsensor; i++) sz->nsensordata += ((Obj*)c->obj[K_SENSOR].p[i])->dim;
+  for (int i = 0; i < sz->nsensor; i++) {
+    const Obj* o = c->obj[K_SENSOR].p[i];
+    sz->nsensordata += o->dim;
+    sz->nhistory += historySize(o->hist.nsample, o->dim);
+  }
   // custom fields: each kind's data, one block per field
   sz->nnumeric = c->obj[K_NUMERIC].n;
   sz->ntext = c->obj[K_TEXT].n;
@@ -1302,6 +1330,8 @@ static void compile(Ctx* c, const mjXNode* root, mjModel** out) {
   if (!m) mjcf_fail(c, root, "model too large or out of memory");
   m->opt = c->opt;
   m->vis = c->vis;
+  if (m->nhistory && m->opt.timestep <= 0)
+    mjcf_fail(c, root, "history buffers require positive timestep, got %g", m->opt.timestep);
   fillRanges(c, m);
   mjcf_bodyInertia(c);
   mjcf_alignFree(c);

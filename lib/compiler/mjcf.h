@@ -145,12 +145,19 @@ typedef struct {
   double friction[5], solref[2], solreffriction[2], solimp[5], margin, gap, adhesion;
 } PairSpec;
 
+// a history buffer of an actuator's control or a sensor's values (nsample, interp, delay)
+typedef struct {
+  int nsample, interp;  // samples kept (<= 0: no buffer), interpolation (0 zoh, 1 linear, 2 cubic)
+  double delay;         // the read's delay in seconds (0: none)
+} HistSpec;
+
 typedef struct {
   int ctrllimited, forcelimited, actlimited, dyntype, gaintype, biastype, actdim, actearly;
   int group, ctrlspec;  // ctrlspec: the input signature (mjtCtrlInput bits; 0: one plain ctrl)
   double ctrlrange[2], forcerange[2], actrange[2], lengthrange[2], gear[6], cranklength;
   double dynprm[10], gainprm[10], biasprm[10], inheritrange;
   double damping[1 + mjNPOLY], armature;  // added to the joint's or tendon's (linear, then higher)
+  HistSpec hist;
   User user;
 } ActSpec;
 
@@ -246,6 +253,8 @@ typedef struct {
   int objtype, reftype, dim, datatype, stage, wrapadr, nwrap;
   int intprm[3];             // a sensor's integer parameters
   double data[11], cutoff, noise;
+  HistSpec hist;             // a sensor's history buffer
+  double interval[2];        // a sensor's period and phase
   int size;                  // a custom field's size: numbers, chars and terminator, elements
   double* values;            // a numeric's numbers, zero-padded to size
   const char* text;          // a text's string

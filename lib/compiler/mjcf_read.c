@@ -538,6 +538,24 @@ static void readDCMotor(Ctx* c, const mjXNode* e, ActSpec* s) {
   s->actearly = 1;
 }
 
+// the history buffer attributes of an actuator (or its class) or a sensor: nsample, interp,
+// delay
+static void readHistory(Ctx* c, const mjXNode* e, HistSpec* h) {
+  static const char* const interp[] = {"zoh", "linear", "cubic", NULL};
+  mjcf_readInt(c, e, "nsample", &h->nsample);
+  mjcf_readKey(c, e, "interp", interp, &h->interp);
+  mjcf_readVec(c, e, "delay", &h->delay, 1);
+}
+
+// MuJoCo's checks of an element's history buffer: a delay needs samples, at most 2^24 of them
+// (the buffer's cursor is an mjtNum, exact in single precision to 2^24)
+static void checkHistory(Ctx* c, const mjXNode* e, const HistSpec* h) {
+  if (h->delay > 0 && h->nsample <= 0)
+    mjcf_fail(c, e, "setting delay > 0 without a history buffer");
+  if (h->nsample > 1 << 24)
+    mjcf_fail(c, e, "at most 2^24 samples in history buffer, got %d", h->nsample);
+}
+
 // actuator attributes over s for shortcut `kind`: common ones, then the shortcut's own,
 // expanded into dyn/gain/bias types and parameters as MuJoCo does
 static void readActuator(Ctx* c, const mjXNode* e, ActSpec* s, int kind) {
@@ -559,6 +577,7 @@ static void readActuator(Ctx* c, const mjXNode* e, ActSpec* s, int kind) {
   mjcf_readVec(c, e, "armature", &s->armature, 1);
   mjcf_readInt(c, e, "actdim", &s->actdim);
   mjcf_readBool(c, e, "actearly", &s->actearly);
+  readHistory(c, e, &s->hist);
   readUser(c, e, &s->user);
   double x, v[2];
   switch (kind) {
@@ -1942,6 +1961,7 @@ void mjcf_readActuators(Ctx* c, const mjXNode* e) {
     Obj* o = mjcf_newObj(c, K_ACT, ch);
     o->act = mjcf_elemClass(c, ch, c->classes.p[0])->act;
     readActuator(c, ch, &o->act, kind);
+    checkHistory(c, ch, &o->act.hist);
     countUser(c, ch, U_ACT, &o->act.user);
     // the transmission: exactly one target kind; a body only on <general> and <adhesion>, the
     // adhesion's only target (MuJoCo's schema: elsewhere the attribute is unknown)
@@ -2125,7 +2145,16 @@ static void userSensor(Ctx* c, const mjXNode* e, Obj* o) {
   if (o->objtype != mjOBJ_UNKNOWN) o->objname = mjcf_scoped(c, objKind(o->objtype), name);
 }
 
-// <sensor>: type, object, reference, dim, datatype, stage, cutoff, noise
+// a sensor's interval: period [phase], period >= 0 and -period < phase <= 0 when periodic
+static void readInterval(Ctx* c, const mjXNode* e, double interval[2]) {
+  mjcf_readNums(c, e, "interval", interval, 1, 2);
+  if (interval[0] < 0) mjcf_fail(c, e, "negative interval in sensor");
+  if (interval[1] > 0) mjcf_fail(c, e, "positive phase in sensor");
+  if (interval[0] > 0 && interval[1] <= -interval[0])
+    mjcf_fail(c, e, "phase must be greater than -period in sensor");
+}
+
+// <sensor>: type, object, reference, dim, datatype, stage, cutoff, noise, history
 void mjcf_readSensors(Ctx* c, const mjXNode* e) {
   static const SensorType user = {"user", NULL, 0, 0, mjDATATYPE_REAL, mjSTAGE_ACC};
   mjcf_checkAttrs(c, e);
@@ -2146,6 +2175,9 @@ void mjcf_readSensors(Ctx* c, const mjXNode* e) {
     o->id[0] = o->id[1] = -1;
     mjcf_readVec(c, ch, "cutoff", &o->cutoff, 1);
     mjcf_readVec(c, ch, "noise", &o->noise, 1);
+    readHistory(c, ch, &o->hist);
+    readInterval(c, ch, o->interval);
+    checkHistory(c, ch, &o->hist);
     readUser(c, ch, &o->user);
     countUser(c, ch, U_SENSOR, &o->user);
     if (o->cutoff < 0) mjcf_fail(c, ch, "cutoff cannot be negative");

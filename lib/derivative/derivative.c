@@ -70,6 +70,10 @@ static int checkModel(const mjModel* m, char* err, int errsz) {
     snprintf(err, errsz, "fluid forces under the implicit integrators: not differentiated yet");
     return -1;
   }
+  if (m->nhistory) {
+    snprintf(err, errsz, "history buffers (nsample, delay): not differentiated yet");
+    return -1;
+  }
   for (int t = 0; t < m->ntendon; t++) {
     mjtNum poly[mjNPOLY], b = mj_damping(m, mjOBJ_TENDON, t, poly);
     int used = m->tendon_stiffness[t] || b || !mju_isZero(poly, mjNPOLY) ||

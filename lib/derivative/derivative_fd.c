@@ -154,7 +154,7 @@ static int inRange(mjtNum x1, mjtNum x2, const mjtNum range[2]) {
 int mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, int flg_centered, mjtNum* A,
                      mjtNum* B, mjtNum* C, mjtNum* D) {
   int nv = m->nv, na = m->na, nu = m->nu, ns = m->nsensordata, ndx = 2 * nv + na;
-  if (m->opt.integrator == mjINT_RK4) return -1;
+  if (m->opt.integrator == mjINT_RK4 || m->nhistory) return -1;
   size_t mark = mj_markStack(d);
   Saved s;
   Outcome nominal, plus, minus;
@@ -260,6 +260,7 @@ int mjd_inverseFD(const mjModel* m, mjData* d, mjtNum eps, int flg_actuation, mj
                   mjtNum* DmDq) {
   int nv = m->nv, ns = m->nsensordata;
   int skipsensor = !DsDq && !DsDv && !DsDa;
+  if (m->nhistory) return -1;
   size_t mark = mj_markStack(d);
   Saved s;
   Inverse nominal, plus;

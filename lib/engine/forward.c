@@ -2,6 +2,7 @@
 // in mj.h): position, velocity, actuation, acceleration, the constraint slot, the checks for
 // bad numbers, and the actuator model (dynamics, gain, bias, muscles).
 #include "engine/forward.h"
+#include "engine/history.h"
 
 #include <math.h>
 #include <string.h>
@@ -399,14 +400,20 @@ void mj_fwdActuation(const mjModel* m, mjData* d) {
   // nothing at all (not even gravity compensation) without enabled actuators, as in MuJoCo
   if (!nu || m->opt.disableflags & mjDSBL_ACTUATION) return;
 
-  // a bad control: warn, and compute with all controls zero (d->ctrl itself is kept, as in
-  // MuJoCo): d->ctrl points to zeros on the stack until the end of this function
+  // the controls read: a delayed actuator's from its history buffer at time - delay, d->ctrl
+  // pointing to that copy on the stack until the end of this function; a bad one (after the
+  // delay, as in MuJoCo): warn, and compute with all controls zero (d->ctrl itself is kept)
   size_t mark = mj_markStack(d);
   mjtNum* ctrl = d->ctrl;
-  for (int i = 0; i < nu; i++) {
-    if (!mj_isBad(ctrl[i])) continue;
-    mj_warning(d, mjWARN_BADCTRL, i);
+  if (m->nhistory) {
     d->ctrl = mj_stackAlloc(d, (size_t)nu);
+    for (int i = 0; i < nu; i++)
+      d->ctrl[i] = mj_ctrlDelayed(m, i) ? mj_delayedCtrl(m, d, i) : ctrl[i];
+  }
+  for (int i = 0; i < nu; i++) {
+    if (!mj_isBad(d->ctrl[i])) continue;
+    mj_warning(d, mjWARN_BADCTRL, i);
+    if (d->ctrl == ctrl) d->ctrl = mj_stackAlloc(d, (size_t)nu);
     mju_zero(d->ctrl, nu);
     break;
   }
@@ -617,10 +624,11 @@ static void stepIntegrate(const mjModel* m, mjData* d, int allow_rk4) {
   integrate(m, d, allow_rk4);
 }
 
-// checks, forward dynamics from skipstage on (the sensors unless skipped), integration
+// checks, forward dynamics from skipstage on (the sensors unless skipped, or kept in history
+// buffers: the step's samples are their readings), integration
 void mj_stepSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) {
   double t = tmStart();
-  stepForward(m, d, skipstage, skipsensor);
+  stepForward(m, d, skipstage, skipsensor && !mj_sensorHistory(m));
   stepIntegrate(m, d, 1);
   tmEnd(d, mjTIMER_STEP, t);
 }
@@ -650,15 +658,16 @@ void mj_step2(const mjModel* m, mjData* d) {
 
 // ---- passes that grow the data ----------------------------------------------------------------
 
-// d's state to d->undo (restore 0) or back (restore 1): time, qpos, qvel, act, qacc_warmstart
+// d's state to d->undo (restore 0) or back (restore 1): time, qpos, qvel, act, qacc_warmstart,
+// history
 static void undoState(const mjModel* m, mjData* d, int restore) {
   struct {
     mjtNum* x;
     int n;
   } part[] = {{&d->time, 1}, {d->qpos, m->nq}, {d->qvel, m->nv}, {d->act, m->na},
-              {d->qacc_warmstart, m->nv}};
+              {d->qacc_warmstart, m->nv}, {d->history, m->nhistory}};
   mjtNum* u = d->undo;
-  for (int i = 0; i < 5; i++, u += part[i - 1].n)
+  for (int i = 0; i < 6; i++, u += part[i - 1].n)
     memcpy(restore ? part[i].x : u, restore ? u : part[i].x, sizeof(mjtNum) * part[i].n);
 }
 

@@ -20,6 +20,13 @@ void mj_forwardSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor);
 // of the velocities, activations or controls leaves as they are
 void mj_stepSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor);
 
+// sensor i computed into out (its dim numbers, zeroed first, cut off), whatever its stage:
+// the sensor stages' computation, which the history buffers take their samples with
+void mj_computeSensor(const mjModel* m, mjData* d, int i, mjtNum* out);
+
+// 1 when sensor s reads mj_rnePostConstraint's outputs (cacc, cfrc_int, cfrc_ext)
+int mj_sensorPostConstraint(const mjModel* m, int s);
+
 // warmstart and the main solver of m->opt.solver (mj_fwdConstraint without noslip; d has
 // constraint rows): the analytic derivative reruns it for the solution noslip starts from
 void mj_solMain(const mjModel* m, mjData* d);

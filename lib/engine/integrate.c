@@ -17,6 +17,7 @@
 #include <math.h>
 
 #include "engine/forward.h"
+#include "engine/history.h"
 #include "engine/model.h"
 #include "engine/smooth.h"
 #include "util/util.h"
@@ -39,10 +40,13 @@ void mj_integratePos(const mjModel* m, mjtNum* qpos, const mjtNum* qvel, mjtNum 
   }
 }
 
-// act, qvel, qpos (with qvel_pos, or the new qvel when NULL) and time after one step
+// history, act, qvel, qpos (with qvel_pos, or the new qvel when NULL) and time after one step
 static void advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNum* qacc,
                     const mjtNum* qvel_pos) {
   mjtNum h = m->opt.timestep;
+
+  // the history buffers' samples at the step's start time
+  mj_historyAdvance(m, d);
 
   // activations, each actuator's states in turn
   if (!(m->opt.disableflags & mjDSBL_ACTUATION)) {

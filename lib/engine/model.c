@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/constraint.h"
+#include "engine/history.h"
 #include "util/util.h"
 
 // bytes of every array of the model, each rounded up to 8 for alignment
@@ -279,8 +280,10 @@ static size_t stackBytes(const mjData* d) {
   return d->nbuffer - (size_t)((char*)d->stack - (char*)d->buffer);
 }
 
-// mjtNums of d->undo: time, qpos, qvel, act, qacc_warmstart (mj_passGrow)
-static size_t undoSize(const mjModel* m) { return 1 + (size_t)m->nq + 2 * (size_t)m->nv + m->na; }
+// mjtNums of d->undo: time, qpos, qvel, act, qacc_warmstart, history (mj_passGrow)
+static size_t undoSize(const mjModel* m) {
+  return 1 + (size_t)m->nq + 2 * (size_t)m->nv + m->na + m->nhistory;
+}
 
 // bytes of data for m with room for `room` contacts and `stack` mjtNums of stack: every
 // array rounded up to 8 bytes, the undo state, then the stack
@@ -422,6 +425,7 @@ void mj_resetData(const mjModel* m, mjData* d) {
     memcpy(d->mocap_pos + 3 * id, m->body_pos + 3 * b, 3 * sizeof(mjtNum));
     memcpy(d->mocap_quat + 4 * id, m->body_quat + 4 * b, 4 * sizeof(mjtNum));
   }
+  mj_historyReset(m, d);
 }
 
 // reset, then copy the state of keyframe `key` (ignored when out of range)

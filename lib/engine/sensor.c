@@ -5,11 +5,13 @@
 // tendon limit sensors read the contacts, constraint rows and forces, the rangefinder casts a
 // ray (ray.c); tactile, plugin and user sensors output zeros (a user sensor is MuJoCo's
 // mjcb_sensor's to fill, which leaves it at zero without a callback; its stage still triggers
-// the subtree velocities or mj_rnePostConstraint, as MuJoCo's does).
+// the subtree velocities or mj_rnePostConstraint, as MuJoCo's does).  A sensor with a history
+// buffer and a delay, or a period between its ticks, reads its buffer instead (history.c).
 #include <math.h>
 
 #include "engine/constraint.h"
 #include "engine/forward.h"
+#include "engine/history.h"
 #include "engine/smooth.h"
 #include "util/util.h"
 
@@ -480,13 +482,13 @@ static void contactSensor(const mjModel* m, mjData* d, int s, mjtNum* out) {
 
 // ---- the stages -------------------------------------------------------------------------------
 
-// clamp sensor s to its cutoff (real: both signs, positive: above; contact sensors ignore it)
-static void cutoff(const mjModel* m, mjData* d, int s) {
+// clamp sensor s's values out to its cutoff (real: both signs, positive: above; contact
+// sensors ignore it)
+static void cutoff(const mjModel* m, int s, mjtNum* out) {
   mjtNum c = m->sensor_cutoff[s];
   int type = m->sensor_datatype[s];
   if (c <= 0 || (type != mjDATATYPE_REAL && type != mjDATATYPE_POSITIVE)) return;
   if (m->sensor_type[s] == mjSENS_CONTACT) return;
-  mjtNum* out = d->sensordata + m->sensor_adr[s];
   for (int k = 0; k < m->sensor_dim[s]; k++) {
     out[k] = fmin(c, out[k]);
     if (type == mjDATATYPE_REAL) out[k] = fmax(-c, out[k]);
@@ -659,21 +661,37 @@ static void sensorAcc(const mjModel* m, mjData* d, int s, mjtNum* out) {
   }
 }
 
-// run `fn` on every sensor of `stage` (zeroing its output first), then apply the cutoffs
-static void sensorStage(const mjModel* m, mjData* d, int stage,
-                        void (*fn)(const mjModel*, mjData*, int, mjtNum*)) {
+// sensor s computed by its stage's function (forward.h)
+void mj_computeSensor(const mjModel* m, mjData* d, int s, mjtNum* out) {
+  mju_zero(out, m->sensor_dim[s]);
+  switch (m->sensor_needstage[s]) {
+    case mjSTAGE_POS: sensorPos(m, d, s, out); break;
+    case mjSTAGE_VEL: sensorVel(m, d, s, out); break;
+    default: sensorAcc(m, d, s, out); break;
+  }
+  cutoff(m, s, out);
+}
+
+// every sensor of `stage` into sensordata: computed, or read from its history buffer when
+// delayed (at time - delay) or periodic between its ticks (its last tick in buf[0])
+static void sensorStage(const mjModel* m, mjData* d, int stage) {
   if (m->opt.disableflags & mjDSBL_SENSOR) return;
   for (int s = 0; s < m->nsensor; s++) {
     if (m->sensor_needstage[s] != stage) continue;
     mjtNum* out = d->sensordata + m->sensor_adr[s];
-    mju_zero(out, m->sensor_dim[s]);
-    fn(m, d, s, out);
-    cutoff(m, d, s);
+    int n = m->sensor_history[2 * s];
+    mjtNum period = m->sensor_interval[2 * s];
+    int user = m->sensor_type[s] == mjSENS_USER;  // zeros, as MuJoCo's without its callback
+    const mjtNum* buf = n > 0 && !user ? d->history + m->sensor_historyadr[s] : NULL;
+    if (buf && (m->sensor_delay[s] > 0 || (period > 0 && buf[0] + period > d->time)))
+      mj_delayedSensor(m, d, s, out);
+    else
+      mj_computeSensor(m, d, s, out);
   }
 }
 
 // position-stage sensors
-void mj_sensorPos(const mjModel* m, mjData* d) { sensorStage(m, d, mjSTAGE_POS, sensorPos); }
+void mj_sensorPos(const mjModel* m, mjData* d) { sensorStage(m, d, mjSTAGE_POS); }
 
 // velocity-stage sensors (subtree velocities first when a sensor reads them, or may: a user
 // sensor)
@@ -681,17 +699,26 @@ void mj_sensorVel(const mjModel* m, mjData* d) {
   static const int sub[3] = {mjSENS_SUBTREELINVEL, mjSENS_SUBTREEANGMOM, mjSENS_USER};
   if (m->opt.disableflags & mjDSBL_SENSOR) return;
   if (anySensor(m, mjSTAGE_VEL, sub, 3)) mj_subtreeVel(m, d);
-  sensorStage(m, d, mjSTAGE_VEL, sensorVel);
+  sensorStage(m, d, mjSTAGE_VEL);
+}
+
+// the sensor types that read cacc, cfrc_int, cfrc_ext (a user sensor may)
+static const int postTypes[6] = {mjSENS_ACCELEROMETER, mjSENS_FORCE, mjSENS_TORQUE,
+                                 mjSENS_FRAMELINACC, mjSENS_FRAMEANGACC, mjSENS_USER};
+
+// 1 when sensor s reads mj_rnePostConstraint's outputs (forward.h)
+int mj_sensorPostConstraint(const mjModel* m, int s) {
+  for (int k = 0; k < 6; k++)
+    if (m->sensor_type[s] == postTypes[k]) return 1;
+  return 0;
 }
 
 // acceleration-stage sensors (cacc, cfrc_int, cfrc_ext first when a sensor reads them, or
 // may: a user sensor)
 void mj_sensorAcc(const mjModel* m, mjData* d) {
-  static const int post[6] = {mjSENS_ACCELEROMETER, mjSENS_FORCE, mjSENS_TORQUE,
-                              mjSENS_FRAMELINACC, mjSENS_FRAMEANGACC, mjSENS_USER};
   if (m->opt.disableflags & mjDSBL_SENSOR) return;
-  if (anySensor(m, mjSTAGE_ACC, post, 6)) mj_rnePostConstraint(m, d);
-  sensorStage(m, d, mjSTAGE_ACC, sensorAcc);
+  if (anySensor(m, mjSTAGE_ACC, postTypes, 6)) mj_rnePostConstraint(m, d);
+  sensorStage(m, d, mjSTAGE_ACC);
 }
 
 // ---- energy ----------------------------------------------------------------------------------

@@ -777,6 +777,51 @@ static int checkSensors(const mjModel* m, Msg* g) {
   return 0;
 }
 
+// ---- history buffers -------------------------------------------------------------------------
+
+// one history buffer (actuator or sensor i, values of dim): interp a keyword, the address -1
+// without samples and else the running address *adr (advanced past the buffer), a delay only
+// with samples (MuJoCo compiles a negative one without)
+static int badHistory(Msg* g, int sensor, int i, const int* hist, int histadr, mjtNum delay,
+                      int dim, long* adr) {
+  static const char* const kind[2] = {"actuator", "sensor"};
+  static const char* const fhist[2] = {"actuator_history", "sensor_history"};
+  static const char* const fadr[2] = {"actuator_historyadr", "sensor_historyadr"};
+  int n = hist[0];
+  if (outside(g, fhist[sensor], 2 * i + 1, hist[1], 0, 3)) return 1;
+  if (n > 1 << 24) return say(g, "%s %d: %d samples exceed 2^24", kind[sensor], i, n);
+  if (differs(g, fadr[sensor], i, histadr, n > 0 ? *adr : -1,
+              "buffers in actuator, then sensor order, -1 for none"))
+    return 1;
+  if (delay > 0 && n <= 0)
+    return say(g, "%s %d: a delay without a history buffer", kind[sensor], i);
+  if (n > 0) *adr += 2 + (long)n * (1 + dim);
+  return 0;
+}
+
+// the history buffers: each actuator's, then each sensor's, filling nhistory, a positive
+// timestep when there are any, each sensor's period >= 0 with -period < phase <= 0
+static int checkHistory(const mjModel* m, Msg* g) {
+  long adr = 0;
+  for (int i = 0; i < m->nu; i++)
+    if (badHistory(g, 0, i, m->actuator_history + 2 * i, m->actuator_historyadr[i],
+                   m->actuator_delay[i], 1, &adr))
+      return 1;
+  for (int i = 0; i < m->nsensor; i++) {
+    const mjtNum* iv = m->sensor_interval + 2 * i;
+    if (badHistory(g, 1, i, m->sensor_history + 2 * i, m->sensor_historyadr[i],
+                   m->sensor_delay[i], m->sensor_dim[i], &adr))
+      return 1;
+    if (iv[0] < 0 || iv[1] > 0 || (iv[0] > 0 && iv[1] <= -iv[0]))
+      return say(g, "sensor_interval of sensor %d: period %g, phase %g out of range", i, iv[0],
+                 iv[1]);
+  }
+  if (differs(g, "nhistory", -1, m->nhistory, adr, "the sum of the history buffers")) return 1;
+  if (m->nhistory && !(m->opt.timestep > 0))
+    return say(g, "history buffers require positive timestep, got %g", m->opt.timestep);
+  return 0;
+}
+
 // ---- custom fields ------------------------------------------------------------------------------
 
 // each custom field a block inside its data array, each text ending in its terminator (so it
@@ -905,6 +950,7 @@ int mj_validateModel(const mjModel* m, char* err, int errsz) {
             checkInertia(m, &g) || checkGeoms(m, &g) || checkBvh(m, &g) ||
             checkAssets(m, &g) || checkEqualities(m, &g) ||
             checkTendons(m, &g) || checkActuators(m, &g) || checkSensors(m, &g) ||
+            checkHistory(m, &g) ||
             checkCustom(m, &g) || checkText(m, &g) || checkNumbers(m, &g) || checkStack(m, &g) ||
             mj_checkOption(&m->opt, err, errsz);
   return bad ? -1 : 0;

@@ -213,6 +213,13 @@ holds ! -e x.mjt
 run 2 '"$BIN/mjinverse" push.mjb --enable sleep s.mjt -o x.mjt'
 same err 'mjinverse: push.mjb: option flag '"'sleep'"': not supported by this simulator'
 holds ! -e x.mjt
+# history buffers (delays): refused by name
+printf '%s\n' '<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>' \
+  '<actuator><motor joint="j" nsample="2" delay="0.004"/></actuator></mujoco>' >late.xml
+run 0 '"$BIN/mjstep" late.xml -n 2 --fields time,qpos,qvel,qacc -o late.mjt'
+run 2 '"$BIN/mjinverse" late.xml late.mjt -o x.mjt'
+same err 'mjinverse: late.xml: history buffers (nsample, delay): not supported by mjinverse yet'
+holds ! -e x.mjt
 # a stream of another model
 run 2 '"$BIN/mjinverse" biped.mjb s.mjt -o x.mjt'
 has err 'mjinverse: s.mjt: '

@@ -28,6 +28,12 @@ run 2 '"$BIN/mjplan" "$mpc/particle/task.xml" "$costs/particle.cost" --centered'
 has err 'are for --deriv fd'
 run 2 '"$BIN/mjplan" "$mpc/particle/task.xml" "$costs/particle.cost" --threads 0'
 run 2 '"$BIN/mjplan" "$mpc/particle/task.xml" "$costs/particle.cost" --bogus'
+# history buffers (delayed actuators and sensors): not differentiated, refused by name
+printf '%s\n' '<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body></worldbody>' \
+  '<actuator><motor joint="j" nsample="2" delay="0.004"/></actuator></mujoco>' >late.xml
+printf 'term Q\n  r qpos[0]\n' >late.cost
+run 2 '"$BIN/mjplan" late.xml late.cost'
+same err 'mjplan: late.xml: history buffers (nsample, delay): not supported by mjplan yet'
 
 # ---- MuJoCo MPC's iLQG test: the particle to the goal (horizon 2.5 s at 0.1 s, 25 iterations) --
 cat >ilqg.cost <<'EOF'

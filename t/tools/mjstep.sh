@@ -178,6 +178,21 @@ holds ! -e no.mjt
 run 2 '"$BIN/mjstep" nap.xml --enable sleep -n 3 -o no.mjt'
 same err "mjstep: nap.xml: option flag 'sleep': not supported by this simulator"
 
+# ---- history buffers (delays): a run from the model's reset; a stream does not carry them yet,
+# so continuing from one is refused by name
+printf '%s\n' '<mujoco><worldbody><body><joint name="j" type="slide" axis="1 0 0"/>' \
+  '<geom size=".1"/></body></worldbody><actuator><motor joint="j" nsample="2" delay="0.004"/></actuator></mujoco>' >late.xml
+printf '1\n' >one.csv
+run 0 '"$BIN/mjstep" late.xml -n 4 --ctrl one.csv --fields time,qvel -o late.mjt'
+# qvel: 0 while the ctrl read is the buffer's initial 0 (steps 0, 1), then h u / m each step
+# (h 0.002, u 1, m 4.18879: 4.7746e-4)
+run 0 '"$BIN/mjdump" --csv late.mjt | cut -d, -f2'
+same out "$(printf 'qvel[0]\n0\n0\n0\n0.00047746482927568597\n0.00095492965855137194')"
+run 2 '"$BIN/mjstep" late.xml -n 1 late.mjt -o no.mjt'
+same err 'mjstep: late.mjt: continuing from a stream with history buffers (nsample, delay): '\
+'not supported yet'
+holds ! -e no.mjt
+
 # ---- --batch: one trajectory per initial state, as if run one at a time -------------------------
 printf 'time,qpos[0],qvel[0],ctrl[0]\n0,0,0,0\n0,1,2,3\n0.5,-1,0.5,20\n2,0,-3,1\n0,4,4,-4\n' |
   "$BIN/mjdump" --from-csv fall.mjb -o many.mjt

@@ -229,3 +229,24 @@ Test(derivative_fd, skipped_stages_are_full_steps) {
   mj_deleteData(d0);
   mj_deleteModel(m);
 }
+
+// a model with history buffers (a delayed motor): the finite differences and the analytic
+// path refuse it (MuJoCo's mjd_transitionFD refuses delays too), leaving A untouched
+Test(derivative_fd, delays_refused) {
+  char err[256];
+  mjModel* m = mj_parseXMLString(
+      "<mujoco><worldbody><body><joint name='j'/><geom size='.1'/></body></worldbody>"
+      "<actuator><motor joint='j' nsample='2' delay='0.004'/></actuator></mujoco>",
+      "late.xml", "", err, sizeof(err));
+  cr_assert(m, "%s", err);
+  mjData* d = mj_makeData(m);
+  mj_forward(m, d);
+  mjtNum A[4] = {7, 7, 7, 7}, f[1];
+  cr_assert_eq(mjd_transitionFD(m, d, 1e-6, 0, A, NULL, NULL, NULL), -1);
+  cr_assert(A[0] == 7 && A[3] == 7);
+  cr_assert_eq(mjd_inverseFD(m, d, 1e-6, 0, f, NULL, NULL, NULL, NULL, NULL, NULL), -1);
+  cr_assert_eq(mjd_checkAnalytic(m, d, err, sizeof(err)), -1);
+  cr_assert_str_eq(err, "history buffers (nsample, delay): not differentiated yet");
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}

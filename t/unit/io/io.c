@@ -48,7 +48,8 @@ static mjModel* testModel(int seed) {
 // a model that passes mj_validateModel (the loader refuses ids out of range): the compiled
 // arm, every real of its arrays replaced by a distinct, awkward, positive value (wrap_prm holds
 // side-site ids and stays; so do the actuators' damping and armature, which jnt_actuatorid and
-// tendon_actuatorid would have to follow, and which site transmissions refuse)
+// tendon_actuatorid would have to follow, and which site transmissions refuse; and the delays
+// and sensor intervals, which need history buffers and phases within their periods)
 static mjModel* validModel(int seed) {
   char err[512] = "";
   mjModel* m = mj_loadXML("models/arm.xml", err, sizeof(err));
@@ -58,7 +59,8 @@ static mjModel* validModel(int seed) {
   unsigned v = 7654321u * (unsigned)seed + 1;
 #define X(type, name, rows, cols)                                                                \
   if (_Generic(m->name, mjtNum*: 1, float*: 1, default: 0) && strcmp(#name, "wrap_prm") &&       \
-      strncmp(#name, "actuator_damping", 16) && strcmp(#name, "actuator_armature"))             \
+      strncmp(#name, "actuator_damping", 16) && strcmp(#name, "actuator_armature") &&           \
+      !strstr(#name, "_delay") && strcmp(#name, "sensor_interval"))                            \
     for (size_t i = 0; i < (size_t)(rows) * (cols); i++) {                                      \
       v = v * 1103515245u + 12345u;                                                             \
       m->name[i] = (type)((double)(v >> 8) / 7.0);                                              \
