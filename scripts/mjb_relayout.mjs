@@ -3,7 +3,7 @@
 // when the new tables only add sizes, options and model arrays: the file's sizes get the new
 // ones in table order (0, or derived from the old arrays: DERIVED), a new option or array is
 // written as zeros where the new table places it (an int array of FILL its value: -1 for the
-// actuator ids, none), the size count and schema hash are replaced, the CRC of the file's
+// actuator ids and the history buffers' addresses, none), the size count and schema hash are replaced, the CRC of the file's
 // version recomputed (1: zlib's CRC-32, 2: CRC-32C).  It refuses anything else (a size
 // or an array gone, another sizeof(mjtNum)).  For inputs that cannot be recompiled from MJCF,
 // such as the fuzz regressions t/fuzz/regress/mjb/, which must keep reaching the code they
@@ -52,9 +52,11 @@ function optionList(text) {
 
 // new sizes that follow from the old arrays (else 0), and the value a new int array is filled
 // with (else zeros): the kinematic trees (one more than the largest body_treeid), each tree's
-// sleep policy AUTO_ALLOWED (what the compiler makes of a tree without actuators or tendons)
+// sleep policy AUTO_ALLOWED (what the compiler makes of a tree without actuators or tendons),
+// no history buffers
 const DERIVED = { ntree: (arr) => Math.max(-1, ...arr('body_treeid')) + 1 };
-const FILL = { tree_sleep_policy: 2, jnt_actuatorid: -1, tendon_actuatorid: -1 };
+const FILL = { tree_sleep_policy: 2, jnt_actuatorid: -1, tendon_actuatorid: -1,
+               actuator_historyadr: -1, sensor_historyadr: -1 };
 
 // bytes of one element of a table type
 const TYPE_BYTES = { mjtNum: 8, float: 4, int: 4, 'unsigned char': 1, char: 1 };
