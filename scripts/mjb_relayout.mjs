@@ -4,8 +4,8 @@
 // ones in table order (0, or derived from the old arrays: DERIVED), a new option or array is
 // written as zeros where the new table places it (an int array of FILL its value: -1 for the
 // actuator ids and the history buffers' addresses, none), the size count and schema hash are
-// replaced, the CRC of the file's version recomputed (1: zlib's CRC-32, 2: CRC-32C).  It refuses anything else (a size
-// or an array gone, another sizeof(mjtNum)).  For inputs that cannot be recompiled from MJCF,
+// replaced, the CRC of the file's version recomputed (1: zlib's CRC-32, 2: CRC-32C).  It
+// refuses anything else (a size or an array gone, another sizeof(mjtNum)).  For inputs that cannot be recompiled from MJCF,
 // such as the fuzz regressions t/fuzz/regress/mjb/, which must keep reaching the code they
 // once broke.
 //

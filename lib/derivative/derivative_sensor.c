@@ -110,7 +110,8 @@ static int sensorDifferentiated(const mjModel* m, int s) {
     case mjSENS_RANGEFINDER:
       // on a site, every data field but the surface normal (which turns with the surface's
       // curvature); a camera's rays not yet
-      return m->sensor_objtype[s] == mjOBJ_SITE && !(m->sensor_intprm[3 * s] & 1 << mjRAY_NORMAL);
+      return m->sensor_objtype[s] == mjOBJ_SITE &&
+             !(m->sensor_intprm[3 * s] & 1 << mjRAY_NORMAL);
     default:
       return 0;
   }
