@@ -765,11 +765,13 @@ static int checkSensors(const mjModel* m, Msg* g) {
       int bits = m->sensor_intprm[3 * s];
       if (outside(g, "sensor_intprm", s, bits, 1, 1 << mjNRAY)) return 1;
       want = mj_rangefinderDim(bits);
-      const int* res = m->cam_resolution + 2 * id;
-      if (ot == mjOBJ_CAMERA && (outside(g, "cam_resolution", 2 * id, res[0], 1, 1L << 24) ||
-                                 outside(g, "cam_resolution", 2 * id + 1, res[1], 1, 1L << 24)))
-        return 1;
-      if (ot == mjOBJ_CAMERA) want *= (long)res[0] * res[1];
+      if (ot == mjOBJ_CAMERA) {
+        const int* res = m->cam_resolution + 2 * id;
+        if (outside(g, "cam_resolution", 2 * id, res[0], 1, 1L << 24) ||
+            outside(g, "cam_resolution", 2 * id + 1, res[1], 1, 1L << 24))
+          return 1;
+        want *= (long)res[0] * res[1];
+      }
     }
     if (differs(g, "sensor_dim", s, dim, want, "outputs of this sensor type") ||
         outside(g, "sensor_adr", s, m->sensor_adr[s], 0, m->nsensordata - dim + 1L))
