@@ -5,7 +5,10 @@
 // cylinder's support points are told apart by their cap only, and its feature is always its
 // side line through the first one, measured on the oracle).  The candidate faces of each
 // feature (a box's by its corner bits, a mesh's by its hull polygons, mesh_polymap; a cylinder
-// has none here: MuJoCo's clipping against its caps is not known) are compared:
+// has none here: MuJoCo's clipping against its caps is not known), of which only those turned
+// toward the other geom count (outward normal n with n'(x1 - x2) >= 0 on g1, n'(x2 - x1) >= 0
+// on g2, x1 and x2 EPA's witness points; measured on the oracle: where a thin part lets EPA end
+// on an edge of g2 whose faces both look away from g1, MuJoCo keeps EPA's contact), are compared:
 //   - a face of g1 and a face of g2 facing each other (normals' dot < -0.996): face on face;
 //   - else, when one feature is an edge or a vertex (g1's when its dimension is below 3 and
 //     not above g2's, else g2's when below 3), an edge of it (a vertex's edges: to the previous
@@ -17,11 +20,9 @@
 // above -mjMINVAL); clipped points above the clipping face's plane are dropped.  Each point v
 // left gives the witness pair (v - |d| dir, v) with depth d = (v - f0)'n along the clipping
 // face's normal (f0 its first corner) and dir the other geom's face normal (face on face) or
-// -n (edge on face); an edge clipped down to copies of one point gives none (EPA's contact
-// stands, as MuJoCo's does for pal_talos' legs).  A polygon of more than four points is cut
-// to four by MuJoCo's search for a large quadrilateral through its first point
-// (mjc_polygonQuad), when the pair allows fewer than five contacts; an edge clipped to more
-// than two points keeps its two farthest apart.
+// -n (edge on face).  A polygon of more than four points is cut to four by MuJoCo's search for
+// a large quadrilateral through its first point (mjc_polygonQuad), when the pair allows fewer
+// than five contacts; an edge clipped to more than two points keeps its two farthest apart.
 #include <math.h>
 
 #include "engine/collision.h"
@@ -360,9 +361,6 @@ static int clipFace(const mjtNum* f, int nf, const mjtNum* g, int ng, const mjtN
   }
   if (nin < 1) return 0;
 
-  // an edge clipped down to one point (its copies): no contacts, the query's one stands
-  if (ng == 2 && nin == 2 && mju_dist3(poly, poly + 3) < mjMINVAL) return 0;
-
   // which of them: a quadrilateral, an edge's two ends, or all (at most mjMAXCONPAIR)
   int pick[mjMAXCONPAIR], npick = 0;
   if (maxcon < 5 && nin > 4) {
@@ -410,12 +408,22 @@ static int edgeAlongFace(const mjtNum* e, int ke, const mjtNum* n, int kn, int r
   return 0;
 }
 
-// the faces of a feature: a box's or a mesh's (a cylinder's: none)
+// the faces of a feature turned toward the other geom (n'dir >= 0, dir the geom's outward
+// direction at the touch), in their order: a box's or a mesh's (a cylinder's: none)
 static int featureFaces(const Shape* s, int dim, const int id[3], const mjtNum dir[3],
                         mjtNum* n, int* face) {
   if (s->type == mjGEOM_CYLINDER) return 0;
-  if (s->type == mjGEOM_BOX) return boxFaces(s, dim, id, dir, n, face);
-  return meshFaces(s, dim, id, n, face);
+  int all = s->type == mjGEOM_BOX ? boxFaces(s, dim, id, dir, n, face)
+                                  : meshFaces(s, dim, id, n, face);
+
+  // keep the faces whose normal does not look away from dir
+  int count = 0;
+  for (int i = 0; i < all; i++) {
+    if (mju_dot3(n + 3 * i, dir) < 0) continue;
+    mju_copy3(n + 3 * count, n + 3 * i);
+    face[count++] = face[i];
+  }
+  return count;
 }
 
 int mjc_clipContacts(const mjModel* m, const mjGeomPair* gp, const int id[2][3],
