@@ -23,6 +23,9 @@
 // -n (edge on face).  A polygon of more than four points is cut to four by MuJoCo's search for
 // a large quadrilateral through its first point (mjc_polygonQuad), when the pair allows fewer
 // than five contacts; an edge clipped to more than two points keeps its two farthest apart.
+// An edge of g1 clipped to nothing leaves EPA's contact turned around (its witness points
+// swapped, as MuJoCo swaps g1's clipped witness pairs back whether or not clipping gave any:
+// same dist and pos, the opposite normal; measured on the oracle for cylinder-box pairs).
 #include <math.h>
 
 #include "engine/collision.h"
@@ -465,14 +468,15 @@ int mjc_clipContacts(const mjModel* m, const mjGeomPair* gp, const int id[2][3],
   }
 
   // edge on face: the edge (its start, the chosen end) clipped by the other's face, witnesses
-  // moved against that face's normal; g1's edge swaps the witness pairs back
+  // moved against that face's normal; g1's edge swaps the witness pairs back, and clipped to
+  // nothing swaps EPA's (-1)
   int other = 1 - edge, k = faceCorners(s + other, face[other][j], f1);
   if (!k) return 0;
   mju_copy3(f2, v[edge]);
   mju_copy3(f2 + 3, end + 3 * i);
   mjtNum back[3];
   mju_scl3(back, n[other] + 3 * j, -1);
-  int nx = edge ? clipFace(f1, k, f2, 2, n[other] + 3 * j, back, maxcon, w1, w2, depth)
-                : clipFace(f1, k, f2, 2, n[other] + 3 * j, back, maxcon, w2, w1, depth);
-  return nx;
+  if (edge) return clipFace(f1, k, f2, 2, n[other] + 3 * j, back, maxcon, w1, w2, depth);
+  int nx = clipFace(f1, k, f2, 2, n[other] + 3 * j, back, maxcon, w2, w1, depth);
+  return nx ? nx : -1;
 }

@@ -863,7 +863,7 @@ static void witnessContact(mjContact* con, mjtNum margin, mjtNum dist, const mjt
 // the contacts of the geoms inflated by half the margin when they overlap (see the top): one
 // from EPA's witness points, or, for boxes, meshes and cylinders touching face on face or edge
 // on face (mjc_queryContacts > 1), those of the clipped faces (collision_clip.c) when the
-// deepest of them penetrates
+// deepest of them penetrates (EPA's turned around when g1's edge is clipped to nothing)
 int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNum margin,
                      int warm[2]) {
   Pair p = {m, gp, 0.5 * margin, warm, {0, 0}};
@@ -883,11 +883,18 @@ int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjt
       mju_copy3(pts[1] + 3 * k, v->b);
     }
     int n = mjc_clipContacts(m, gp, id, pts, a, b, maxcon, w1, w2, depth);
-    if (n) {
+    if (n < 0) {
+      // g1's edge clipped to nothing: EPA's witness points swapped
+      mjtNum t[3];
+      mju_copy3(t, a);
+      mju_copy3(a, b);
+      mju_copy3(b, t);
+    } else if (n) {
       mjtNum deepest = depth[0];
       for (int i = 1; i < n; i++) deepest = fmin(deepest, depth[i]);
       if (!(deepest < 0)) return 0;
-      for (int i = 0; i < n; i++) witnessContact(con + i, margin, depth[i], w1 + 3 * i, w2 + 3 * i);
+      for (int i = 0; i < n; i++)
+        witnessContact(con + i, margin, depth[i], w1 + 3 * i, w2 + 3 * i);
       return n;
     }
   }
