@@ -378,11 +378,28 @@ static int parseTable(mjCost* c, Scan* s, char* err, int errsz) {
   return 0;
 }
 
+// the index of the gait named name, -1 when none
+static int findGait(const mjCost* c, const char* name) {
+  for (int g = 0; g < c->ngait; g++)
+    if (!strcmp(c->gait[g].name, name)) return g;
+  return -1;
+}
+
+// the index of the schedule named name, -1 when none
+static int findSchedule(const mjCost* c, const char* name) {
+  for (int k = 0; k < c->nsched; k++)
+    if (!strcmp(c->sched[k].name, name)) return k;
+  return -1;
+}
+
 // "gait NAME phase a,b,.. duty D cadence C amplitude A"
 static int parseGait(mjCost* c, Scan* s, char* err, int errsz) {
   Gait* g = growOne((void**)&c->gait, &c->ngait, sizeof(Gait));
   if (!g) return costError(c, s->line, err, errsz, "out of memory");
   if (!scanIdent(s, g->name)) return costError(c, s->line, err, errsz, "gait: expected a name");
+  if (findGait(c, g->name) < c->ngait - 1 || findSchedule(c, g->name) >= 0)
+    return costError(c, s->line, err, errsz, "gait '%s': the name is taken by a gait or schedule",
+                     g->name);
   char key[NAMELEN];
   int have = 0;
   while (scanIdent(s, key)) {
@@ -402,20 +419,6 @@ static int parseGait(mjCost* c, Scan* s, char* err, int errsz) {
   if (*s->s) return costError(c, s->line, err, errsz, "gait '%s': unexpected '%s'", g->name, s->s);
   if (have != 15) return costError(c, s->line, err, errsz, "gait '%s': needs phase, duty, cadence and amplitude", g->name);
   return 0;
-}
-
-// the index of the gait named name, -1 when none
-static int findGait(const mjCost* c, const char* name) {
-  for (int g = 0; g < c->ngait; g++)
-    if (!strcmp(c->gait[g].name, name)) return g;
-  return -1;
-}
-
-// the index of the schedule named name, -1 when none
-static int findSchedule(const mjCost* c, const char* name) {
-  for (int k = 0; k < c->nsched; k++)
-    if (!strcmp(c->sched[k].name, name)) return k;
-  return -1;
 }
 
 // a number >= 0 after setting `key` of what (for the message) into *v
