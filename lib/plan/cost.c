@@ -502,9 +502,9 @@ static int parseSwitch(mjCost* c, Scan* s, char* err, int errsz) {
         return costError(c, s->line, err, errsz,
             "%s: gait: no gait named '%s' before it", what, name);
       if (c->gait[w->gait].nfoot != c->gait[c->sched[w->sched].gait].nfoot)
-        return costError(c, s->line, err, errsz,
-            "%s: gait: '%s' has %d feet, the schedule's %d", what,
-                         name, c->gait[w->gait].nfoot, c->gait[c->sched[w->sched].gait].nfoot);
+        return costError(c, s->line, err, errsz, "%s: gait: '%s' has %d feet, the schedule's %d",
+                         what, name, c->gait[w->gait].nfoot,
+                         c->gait[c->sched[w->sched].gait].nfoot);
       have |= 1;
     } else if (!strcmp(key, "above") || !strcmp(key, "upto")) {
       mjtNum* v = key[0] == 'a' ? &w->above : &w->upto;
@@ -532,9 +532,8 @@ static int parseSwitch(mjCost* c, Scan* s, char* err, int errsz) {
       "%s: upto: expected more than above %g", what, w->above);
   for (const Switch* o = c->sw; o < w; o++)
     if (o->sched == w->sched && o->above < w->upto && w->above < o->upto)
-      return costError(c, s->line, err, errsz,
-          "%s: above: the band (%g, %g] overlaps line %d's", what,
-                       w->above, w->upto, o->line);
+      return costError(c, s->line, err, errsz, "%s: above: the band (%g, %g] overlaps line %d's",
+                       what, w->above, w->upto, o->line);
   return 0;
 }
 
@@ -778,7 +777,7 @@ int mjp_bindCost(mjCost* c, const mjModel* m, char* err, int errsz) {
         "schedule '%s': speed: no sensor named '%s'", sc->name, sc->sensor);
     if (m->sensor_dim[s] < 2)
       return costError(c, sc->line, err, errsz,
-          "schedule '%s': speed: sensor '%s' has %d component, not 2 or more",
+                       "schedule '%s': speed: sensor '%s' has %d component, not 2 or more",
                        sc->name, sc->sensor, m->sensor_dim[s]);
     sc->adr = m->sensor_adr[s];
   }
