@@ -18,7 +18,9 @@
 // from the state at that step on a planning copy (timestep --timestep, by default the task's
 // agent_timestep; for iLQG contacts made differentiable as MuJoCo MPC does: solimp dmin 0),
 // warm-started by the previous policy shifted in time; the action of each step is the
-// policy's at the step's state (feedback included).  The iterations run after the step, so
+// policy's at the step's state (feedback included).  The cost's gait schedules (man 5 mjcost)
+// make one transition at each physics step, before its plans (MuJoCo MPC's Transition); offline
+// they stay at their start.  The iterations run after the step, so
 // the step's action comes from the previous plan (MuJoCo MPC's testspeed), or with
 // --plan-first before its action is taken (MuJoCo MPC's app, whose planner runs beside
 // real-time physics, when it iterates faster than the physics).  The output is the executed
@@ -324,6 +326,15 @@ static void plan(long i, mjtNum tm, int iters, mjtNum avg, long n, int quiet, in
   }
 }
 
+// the gait schedules after a change at physics step i (time tm), on standard error
+static void reportGaits(long i, mjtNum tm) {
+  const char* name, *gait;
+  mjtNum speed;
+  for (int k = 0; (name = mjp_costSchedule(run.cost, k, tm, &gait, NULL, &speed)); k++)
+    fprintf(stderr, "%smjplan: step %ld, time %.4f: schedule %s: gait %s (speed %.4g)\n",
+            isatty(2) ? "\r" : "", i, tm, name, gait, speed);
+}
+
 // --mpc: n physics steps, re-planning every P steps from the state at that step by `iters`
 // planning iterations: after the step (first 0: MuJoCo MPC's testspeed, the step's action from
 // the previous plan) or before its action is taken (first 1: MuJoCo MPC's app when planning
@@ -345,6 +356,9 @@ static void mpc(long n, int P, int iters, int first, int quiet, FILE* out, FILE*
   for (long i = 0; i <= n; i++) {
     // plan first: this step's action comes from plans started at its own state
     mjtNum tm = d->time;
+    mjpPoint pt;
+    mjp_pointData(&pt, d);
+    if (i < n && mjp_costTransition(run.cost, &pt) && !quiet) reportGaits(i, tm);
     if (first && i < n && i % P == 0) {
       mjp_setState(run.p, d);
       plan(i, tm, iters, i ? total / i : 0, n, quiet, &it, log, attr);
@@ -362,7 +376,7 @@ static void mpc(long n, int P, int iters, int first, int quiet, FILE* out, FILE*
     // step, and its cost from the sensors of its forward pass at this state
     if (!first && i % P == 0) mjp_setState(run.p, d);
     mj_step(m, d);
-    mjpPoint pt = {tm, x, x + m->nq, x + m->nq + m->nv, d->ctrl, d->sensordata, d->mocap_pos};
+    pt = (mjpPoint){tm, x, x + m->nq, x + m->nq + m->nv, d->ctrl, d->sensordata, d->mocap_pos};
     mjp_residual(run.cost, m, &pt, r);
     total += mjp_costValue(run.cost, r);
     if (costs) costsRow(costs, i, tm, r, r + nr);

@@ -1200,6 +1200,16 @@ mjtNum mjp_costRisk(const mjCost* c);
 // the point of d (its time, state, controls, sensors and mocap)
 void mjp_pointData(mjpPoint* pt, const mjData* d);
 
+// one physics step's transition of the cost's gait schedules (man 5 mjcost: schedule, switch;
+// MuJoCo MPC's automatic gait switching) at pt: its time and the sensors of its forward pass.
+// Called between plans, never inside rollouts.  The number of gait changes
+int mjp_costTransition(mjCost* c, const mjpPoint* pt);
+
+// schedule s's name, and its gait's name, its phase (radians) at time t and its filtered
+// speed, each when not NULL; NULL when the cost has no schedule s
+const char* mjp_costSchedule(const mjCost* c, int s, mjtNum t, const char** gait, mjtNum* phase,
+                             mjtNum* speed);
+
 // the residual r (mjp_costResiduals) at pt
 void mjp_residual(const mjCost* c, const mjModel* m, const mjpPoint* pt, mjtNum* r);
 

@@ -1,8 +1,9 @@
 // cost.c: the planner's cost (man 5 mjcost): residual terms, each a weighted norm of a
 // vector of rows, each row an affine combination of engine quantities (sensors, qpos, qvel,
 // act, ctrl, actuator forces) and of values of time (constants, keyframe entries, mocap
-// positions, tables, gaits), optionally masked by a value of time.  Parsing, binding to a
-// model (names to addresses, the task's user sensors to norms and weights), the residual,
+// positions, tables, gaits, gait schedules), optionally masked by a value of time.  Parsing,
+// binding to a model (names to addresses, the task's user sensors to norms and weights), the
+// schedules' transitions between plans (MuJoCo MPC's automatic gait switching), the residual,
 // its Jacobians from the sensors' C and D, and the cost's value and derivatives (MuJoCo MPC's
 // conventions: stage cost sum_k w_k norm_k(r_k), the risk transform, Gauss-Newton Hessians).
 #include "plan/plan.h"
@@ -20,11 +21,12 @@
 #define NAMELEN 64
 #define MAXPARAM 8
 #define MAXFOOT 8
+#define MAXSET 8
 
 // what an atom reads: state-dependent quantities, then values of time only
 enum {
   Q_SENSOR, Q_QPOS, Q_QVEL, Q_ACT, Q_CTRL, Q_FORCE,   // of the state and the controls
-  T_CONST, T_KEY, T_MOCAP, T_TABLE, T_GAIT, T_TIME    // of time (and the model) only
+  T_CONST, T_KEY, T_MOCAP, T_TABLE, T_GAIT, T_SCHED, T_TIME  // of time (and the model) only
 };
 
 // coef * quantity
@@ -36,7 +38,7 @@ typedef struct {
   char iname[NAMELEN];      // [NAME]: a joint or an actuator
   int id;                   // bound: sensordata address, qpos address, dof, act, actuator,
                             // key qpos value index, mocap component, table, gait foot
-  int aux;                  // bound: the gait, the qpos's joint
+  int aux;                  // bound: the gait or schedule, the qpos's joint
 } Atom;
 
 // one residual row: the sum of its atoms, zero where its mask (a value of time) is zero
@@ -72,6 +74,36 @@ typedef struct {
   mjtNum duty, cadence, amplitude;
 } Gait;
 
+// a gait schedule (MuJoCo MPC's automatic gait switching): one gait at a time, its feet at a
+// phase continuous in time, switched between plans by the filtered horizontal speed of a sensor
+typedef struct {
+  char name[NAMELEN];
+  char sensor[NAMELEN];     // the speed's sensor: its components 0 and 1
+  int adr;                  // bound: its sensordata address
+  mjtNum tau, hold;         // the filter's time constant; seconds between choices
+  int line;
+  // the values in force: the gait (its feet's offsets), duty, cadence, amplitude
+  int gait;
+  mjtNum duty, cadence, amplitude;
+  // the state: phase = phase0 + omega (t - time0); the filtered velocity, the last
+  // transition's time, the last choice's time
+  mjtNum phase0, time0, omega;
+  mjtNum vel[2], last, chosen;
+  int started;
+} Schedule;
+
+// a band (above, upto] of a schedule's filtered speed choosing a gait, and the term weights
+// set when the choice changes the gait
+typedef struct {
+  int sched, gait;
+  mjtNum above, upto;
+  int nset;
+  char tname[MAXSET][NAMELEN];
+  int term[MAXSET];         // resolved at the end of the parse
+  mjtNum weight[MAXSET];
+  int line;
+} Switch;
+
 struct mjCost_ {
   char file[256];           // for messages
   Atom* atom; int natom;
@@ -79,6 +111,8 @@ struct mjCost_ {
   Term* term; int nterm;
   Table* table; int ntable;
   Gait* gait; int ngait;
+  Schedule* sched; int nsched;
+  Switch* sw; int nsw;
   char* sensors;            // the added sensors' MJCF elements, one a line
   int risk_given;
   mjtNum risk;
@@ -344,11 +378,28 @@ static int parseTable(mjCost* c, Scan* s, char* err, int errsz) {
   return 0;
 }
 
+// the index of the gait named name, -1 when none
+static int findGait(const mjCost* c, const char* name) {
+  for (int g = 0; g < c->ngait; g++)
+    if (!strcmp(c->gait[g].name, name)) return g;
+  return -1;
+}
+
+// the index of the schedule named name, -1 when none
+static int findSchedule(const mjCost* c, const char* name) {
+  for (int k = 0; k < c->nsched; k++)
+    if (!strcmp(c->sched[k].name, name)) return k;
+  return -1;
+}
+
 // "gait NAME phase a,b,.. duty D cadence C amplitude A"
 static int parseGait(mjCost* c, Scan* s, char* err, int errsz) {
   Gait* g = growOne((void**)&c->gait, &c->ngait, sizeof(Gait));
   if (!g) return costError(c, s->line, err, errsz, "out of memory");
   if (!scanIdent(s, g->name)) return costError(c, s->line, err, errsz, "gait: expected a name");
+  if (findGait(c, g->name) < c->ngait - 1 || findSchedule(c, g->name) >= 0)
+    return costError(c, s->line, err, errsz, "gait '%s': the name is taken by a gait or schedule",
+                     g->name);
   char key[NAMELEN];
   int have = 0;
   while (scanIdent(s, key)) {
@@ -367,6 +418,122 @@ static int parseGait(mjCost* c, Scan* s, char* err, int errsz) {
   skipSpace(s);
   if (*s->s) return costError(c, s->line, err, errsz, "gait '%s': unexpected '%s'", g->name, s->s);
   if (have != 15) return costError(c, s->line, err, errsz, "gait '%s': needs phase, duty, cadence and amplitude", g->name);
+  return 0;
+}
+
+// a number >= 0 after setting `key` of what (for the message) into *v
+static int scanSetting(mjCost* c, Scan* s, const char* what, const char* key, mjtNum* v,
+                       char* err, int errsz) {
+  if (!scanNumber(s, v)) return costError(c, s->line, err, errsz,
+      "%s: %s: expected a number >= 0", what, key);
+  return 0;
+}
+
+// "schedule NAME gait G speed SENSOR filter TAU hold H [duty D] [cadence C] [amplitude A]":
+// gait G's feet at first, with G's duty, cadence and amplitude unless given
+static int parseSchedule(mjCost* c, Scan* s, char* err, int errsz) {
+  Schedule* k = growOne((void**)&c->sched, &c->nsched, sizeof(Schedule));
+  if (!k) return costError(c, s->line, err, errsz, "out of memory");
+  k->line = s->line;
+  if (!scanIdent(s, k->name)) return costError(c, s->line, err, errsz,
+      "schedule: expected a name");
+  char what[NAMELEN + 16], key[NAMELEN], name[NAMELEN];
+  snprintf(what, sizeof(what), "schedule '%s'", k->name);
+  if (findGait(c, k->name) >= 0 || findSchedule(c, k->name) < c->nsched - 1)
+    return costError(c, s->line, err, errsz, "%s: the name is taken by a gait or schedule", what);
+  int have = 0;
+  mjtNum given[3] = {0, 0, 0};
+  while (scanIdent(s, key)) {
+    if (!strcmp(key, "gait") || !strcmp(key, "speed")) {
+      if (!scanIdent(s, name)) return costError(c, s->line, err, errsz,
+          "%s: %s: expected a name", what, key);
+      if (key[0] == 'g' && (k->gait = findGait(c, name)) < 0)
+        return costError(c, s->line, err, errsz,
+            "%s: gait: no gait named '%s' before it", what, name);
+      if (key[0] == 's') memcpy(k->sensor, name, sizeof(name));
+      have |= key[0] == 'g' ? 1 : 2;
+      continue;
+    }
+    static const char* keys[] = {"filter", "hold", "duty", "cadence", "amplitude"};
+    int i = 0;
+    while (i < 5 && strcmp(key, keys[i])) i++;
+    if (i == 5) return costError(c, s->line, err, errsz, "%s: unknown setting '%s'", what, key);
+    mjtNum v = 0;
+    if (scanSetting(c, s, what, key, &v, err, errsz)) return -1;
+    if (i == 0 && !(v > 0)) return costError(c, s->line, err, errsz,
+        "%s: filter: expected a time > 0", what);
+    if (i == 0) k->tau = v;
+    else if (i == 1) k->hold = v;
+    else given[i - 2] = v;
+    have |= 4 << i;
+  }
+  skipSpace(s);
+  if (*s->s) return costError(c, s->line, err, errsz, "%s: unexpected '%s'", what, s->s);
+  if ((have & 15) != 15) return costError(c, s->line, err, errsz,
+      "%s: needs gait, speed, filter and hold", what);
+  const Gait* g = c->gait + k->gait;
+  k->duty = have & 16 ? given[0] : g->duty;
+  k->cadence = have & 32 ? given[1] : g->cadence;
+  k->amplitude = have & 64 ? given[2] : g->amplitude;
+  k->omega = 2 * mjPI * k->cadence;   // the phase 2 pi cadence t, a fixed gait's, until a change
+  return 0;
+}
+
+// "switch NAME gait G above LO [upto HI] [weight TERM W ...]": schedule NAME chooses gait G
+// when its filtered speed is in (LO, HI] (HI infinite when absent); the bands of a schedule
+// are disjoint; the terms are resolved at the end of the file
+static int parseSwitch(mjCost* c, Scan* s, char* err, int errsz) {
+  Switch* w = growOne((void**)&c->sw, &c->nsw, sizeof(Switch));
+  if (!w) return costError(c, s->line, err, errsz, "out of memory");
+  w->line = s->line;
+  w->upto = INFINITY;
+  char name[NAMELEN], key[NAMELEN], what[NAMELEN + 16];
+  if (!scanIdent(s, name)) return costError(c, s->line, err, errsz,
+      "switch: expected a schedule's name");
+  if ((w->sched = findSchedule(c, name)) < 0)
+    return costError(c, s->line, err, errsz, "switch: no schedule named '%s' before it", name);
+  snprintf(what, sizeof(what), "switch %s", name);
+  int have = 0;
+  while (!(have & 8) && scanIdent(s, key)) {
+    if (!strcmp(key, "gait")) {
+      if (!scanIdent(s, name)) return costError(c, s->line, err, errsz,
+          "%s: gait: expected a name", what);
+      if ((w->gait = findGait(c, name)) < 0)
+        return costError(c, s->line, err, errsz,
+            "%s: gait: no gait named '%s' before it", what, name);
+      if (c->gait[w->gait].nfoot != c->gait[c->sched[w->sched].gait].nfoot)
+        return costError(c, s->line, err, errsz, "%s: gait: '%s' has %d feet, the schedule's %d",
+                         what, name, c->gait[w->gait].nfoot,
+                         c->gait[c->sched[w->sched].gait].nfoot);
+      have |= 1;
+    } else if (!strcmp(key, "above") || !strcmp(key, "upto")) {
+      mjtNum* v = key[0] == 'a' ? &w->above : &w->upto;
+      if (scanSetting(c, s, what, key, v, err, errsz)) return -1;
+      have |= key[0] == 'a' ? 2 : 4;
+    } else if (!strcmp(key, "weight")) {
+      // TERM W pairs to the end of the line
+      do {
+        if (w->nset == MAXSET) return costError(c, s->line, err, errsz,
+            "%s: weight: at most %d terms", what, MAXSET);
+        if (!scanIdent(s, w->tname[w->nset]))
+          return costError(c, s->line, err, errsz, "%s: weight: expected pairs 'TERM W'", what);
+        if (scanSetting(c, s, what, "weight", w->weight + w->nset, err, errsz)) return -1;
+        w->nset++;
+      } while ((skipSpace(s), *s->s));
+      have |= 8;
+    } else {
+      return costError(c, s->line, err, errsz, "%s: unknown setting '%s'", what, key);
+    }
+  }
+  skipSpace(s);
+  if (*s->s) return costError(c, s->line, err, errsz, "%s: unexpected '%s'", what, s->s);
+  if ((have & 3) != 3) return costError(c, s->line, err, errsz, "%s: needs gait and above", what);
+  if (!(w->upto > w->above)) return costError(c, s->line, err, errsz,
+      "%s: upto: expected more than above %g", what, w->above);
+  for (const Switch* o = c->sw; o < w; o++)
+    if (o->sched == w->sched && o->above < w->upto && w->above < o->upto)
+      return costError(c, s->line, err, errsz, "%s: above: the band (%g, %g] overlaps line %d's",
+                       what, w->above, w->upto, o->line);
   return 0;
 }
 
@@ -391,6 +558,7 @@ void mjp_deleteCost(mjCost* c) {
   if (!c) return;
   for (int i = 0; i < c->ntable; i++) free(c->table[i].t), free(c->table[i].v);
   free(c->atom), free(c->row), free(c->term), free(c->table), free(c->gait), free(c->sensors);
+  free(c->sched), free(c->sw);
   free(c);
 }
 
@@ -419,6 +587,8 @@ mjCost* mjp_parseCost(const char* path, char* err, int errsz) {
       else if (!strcmp(word, "r")) bad = parseRow(c, &s, err, errsz);
       else if (!strcmp(word, "table")) bad = parseTable(c, &s, err, errsz);
       else if (!strcmp(word, "gait")) bad = parseGait(c, &s, err, errsz);
+      else if (!strcmp(word, "schedule")) bad = parseSchedule(c, &s, err, errsz);
+      else if (!strcmp(word, "switch")) bad = parseSwitch(c, &s, err, errsz);
       else if (!strcmp(word, "sensor")) bad = parseSensor(c, &s, err, errsz);
       else if (!strcmp(word, "risk")) {
         int neg = scanChar(&s, '-');
@@ -438,6 +608,17 @@ mjCost* mjp_parseCost(const char* path, char* err, int errsz) {
   if (!bad && !c->nterm) bad = costError(c, 0, err, errsz, "no term");
   for (int i = 0; i < c->nterm && !bad; i++)
     if (!c->term[i].nrow) bad = costError(c, c->term[i].line, err, errsz, "term '%s' has no row", c->term[i].name);
+  // the switches' terms
+  for (int i = 0; i < c->nsw && !bad; i++) {
+    Switch* w = c->sw + i;
+    for (int k = 0; k < w->nset && !bad; k++) {
+      w->term[k] = 0;
+      while (w->term[k] < c->nterm && strcmp(c->term[w->term[k]].name, w->tname[k])) w->term[k]++;
+      if (w->term[k] == c->nterm)
+        bad = costError(c, w->line, err, errsz, "switch %s: weight: no term named '%s'",
+                        c->sched[w->sched].name, w->tname[k]);
+    }
+  }
   if (bad) {
     mjp_deleteCost(c);
     return NULL;
@@ -560,12 +741,18 @@ static int bindAtom(mjCost* c, const mjModel* m, Atom* a, int line, char* err, i
       for (a->id = 0; a->id < c->ntable; a->id++)
         if (!strcmp(c->table[a->id].name, a->name)) return 0;
       return costError(c, line, err, errsz, "no table named '%s'", a->name);
-    case T_GAIT:
-      for (a->aux = 0; a->aux < c->ngait; a->aux++)
-        if (!strcmp(c->gait[a->aux].name, a->name)) break;
-      if (a->aux == c->ngait) return costError(c, line, err, errsz, "no gait named '%s'", a->name);
-      if ((a->id = a->index) >= c->gait[a->aux].nfoot)
-        return costError(c, line, err, errsz, "gait(%s)[%d]: it has %d feet", a->name, a->index, c->gait[a->aux].nfoot);
+    case T_GAIT: case T_SCHED:
+      // a gait, or a schedule (the feet of its gaits)
+      a->kind = T_GAIT;
+      if ((a->aux = findGait(c, a->name)) < 0) {
+        if ((a->aux = findSchedule(c, a->name)) < 0)
+          return costError(c, line, err, errsz, "no gait or schedule named '%s'", a->name);
+        a->kind = T_SCHED;
+      }
+      j = c->gait[a->kind == T_GAIT ? a->aux : c->sched[a->aux].gait].nfoot;
+      if ((a->id = a->index) >= j)
+        return costError(c, line, err, errsz,
+            "gait(%s)[%d]: it has %d feet", a->name, a->index, j);
       return 0;
     default: return 0;
   }
@@ -580,6 +767,19 @@ int mjp_bindCost(mjCost* c, const mjModel* m, char* err, int errsz) {
     for (int k = 0; k < r->natom; k++)
       if (bindAtom(c, m, c->atom + r->atom0 + k, r->line, err, errsz)) return -1;
     if (r->mask >= 0 && bindAtom(c, m, c->atom + r->mask, r->line, err, errsz)) return -1;
+  }
+
+  // the schedules' speed sensors: components 0 and 1
+  for (int k = 0; k < c->nsched; k++) {
+    Schedule* sc = c->sched + k;
+    int s = mj_name2id(m, mjOBJ_SENSOR, sc->sensor);
+    if (s < 0) return costError(c, sc->line, err, errsz,
+        "schedule '%s': speed: no sensor named '%s'", sc->name, sc->sensor);
+    if (m->sensor_dim[s] < 2)
+      return costError(c, sc->line, err, errsz,
+                       "schedule '%s': speed: sensor '%s' has %d component, not 2 or more",
+                       sc->name, sc->sensor, m->sensor_dim[s]);
+    sc->adr = m->sensor_adr[s];
   }
 
   // the task's terms: its leading user sensors
@@ -648,16 +848,71 @@ int mjp_costTermRows(const mjCost* c, int t, int* row0) {
 }
 mjtNum mjp_costRisk(const mjCost* c) { return c->risk; }
 
-// the step height of foot f of gait g at time t (MuJoCo MPC's schedule): phase 2 pi cadence t,
-// a = fmod(phase + pi - 2 pi offset_f, 2 pi) - pi, stretched by 0.5/(1 - duty) and clipped to
-// [-pi/2, pi/2]: amplitude cos(a); zero when duty >= 1 or |cos| < 1e-6
-static mjtNum gaitHeight(const Gait* g, int f, mjtNum t) {
-  if (g->duty >= 1) return 0;
-  mjtNum a = fmod(2 * mjPI * g->cadence * t + mjPI - 2 * mjPI * g->phase[f], 2 * mjPI) - mjPI;
-  a *= 0.5 / (1 - g->duty);
+// the step height of a foot of offset off (a fraction of a cycle) at phase phi (MuJoCo MPC's
+// schedule): a = fmod(phi + pi - 2 pi off, 2 pi) - pi, stretched by 0.5/(1 - duty) and clipped
+// to [-pi/2, pi/2]: amplitude cos(a); zero when duty >= 1 or |cos| < 1e-6
+static mjtNum stepHeight(mjtNum phi, mjtNum off, mjtNum duty, mjtNum amplitude) {
+  if (duty >= 1) return 0;
+  mjtNum a = fmod(phi + mjPI - 2 * mjPI * off, 2 * mjPI) - mjPI;
+  a *= 0.5 / (1 - duty);
   a = a < -mjPI / 2 ? -mjPI / 2 : a > mjPI / 2 ? mjPI / 2 : a;
   mjtNum h = cos(a);
-  return fabs(h) < 1e-6 ? 0 : g->amplitude * h;
+  return fabs(h) < 1e-6 ? 0 : amplitude * h;
+}
+
+// a schedule's phase at time t: phase0 + omega (t - time0)
+static mjtNum schedulePhase(const Schedule* k, mjtNum t) {
+  return k->phase0 + k->omega * (t - k->time0);
+}
+
+// one physics step's transition of the schedules at the point (its time, and the sensors of
+// its forward pass), MuJoCo MPC's Transition in its order: the phase rebased when the cadence
+// differs from its rate (continuous); the velocity filtered, v = beta v + (1 - beta) s with
+// beta = exp(-(t - t_last)/tau); when more than `hold` has passed since the last choice (the
+// first transition counts as one), the band holding |v| > 0 chooses its gait (the choice's
+// time kept even when the gait is the same), and a new gait sets its feet, duty, cadence,
+// amplitude and its switch's weights.  The number of gait changes
+int mjp_costTransition(mjCost* c, const mjpPoint* pt) {
+  int changes = 0;
+  mjtNum t = pt->time;
+  for (int i = 0; i < c->nsched; i++) {
+    Schedule* k = c->sched + i;
+    if (!k->started) k->started = 1, k->last = k->chosen = t;
+    if (2 * mjPI * k->cadence != k->omega) {
+      k->phase0 = schedulePhase(k, t);
+      k->time0 = t;
+      k->omega = 2 * mjPI * k->cadence;
+    }
+    mjtNum beta = exp(-(t - k->last) / k->tau);
+    for (int j = 0; j < 2; j++)
+      k->vel[j] = beta * k->vel[j] + (1 - beta) * pt->sensordata[k->adr + j];
+    k->last = t;
+    if (!(fabs(t - k->chosen) > k->hold)) continue;
+    mjtNum v = sqrt(k->vel[0] * k->vel[0] + k->vel[1] * k->vel[1]);
+    const Switch* w = c->sw;
+    while (w < c->sw + c->nsw && !(w->sched == i && v > w->above && v <= w->upto)) w++;
+    if (w == c->sw + c->nsw) continue;
+    k->chosen = t;
+    if (w->gait == k->gait) continue;
+    const Gait* g = c->gait + w->gait;
+    k->gait = w->gait;
+    k->duty = g->duty, k->cadence = g->cadence, k->amplitude = g->amplitude;
+    for (int j = 0; j < w->nset; j++) c->term[w->term[j]].weight = w->weight[j];
+    changes++;
+  }
+  return changes;
+}
+
+// schedule s's name, its gait's, its phase at time t and its filtered speed (either may be
+// NULL); NULL when there is no schedule s
+const char* mjp_costSchedule(const mjCost* c, int s, mjtNum t, const char** gait, mjtNum* phase,
+                             mjtNum* speed) {
+  if (s < 0 || s >= c->nsched) return NULL;
+  const Schedule* k = c->sched + s;
+  if (gait) *gait = c->gait[k->gait].name;
+  if (phase) *phase = schedulePhase(k, t);
+  if (speed) *speed = sqrt(k->vel[0] * k->vel[0] + k->vel[1] * k->vel[1]);
+  return k->name;
 }
 
 // the value of a table at time t: linear between its points, constant beyond them
@@ -687,7 +942,15 @@ static mjtNum atomValue(const mjCost* c, const mjModel* m, const mjpPoint* pt, c
     case T_KEY: return m->key_qpos[a->id];
     case T_MOCAP: return pt->mocap_pos[a->id];
     case T_TABLE: return tableValue(c->table + a->id, pt->time);
-    case T_GAIT: return gaitHeight(c->gait + a->aux, a->id, pt->time);
+    case T_GAIT: {
+      const Gait* g = c->gait + a->aux;
+      return stepHeight(2 * mjPI * g->cadence * pt->time, g->phase[a->id], g->duty, g->amplitude);
+    }
+    case T_SCHED: {
+      const Schedule* k = c->sched + a->aux;
+      return stepHeight(schedulePhase(k, pt->time), c->gait[k->gait].phase[a->id], k->duty,
+                        k->amplitude);
+    }
     case T_TIME: return pt->time;
     default: return 0;
   }

@@ -5,7 +5,8 @@
 # controls by mjstep (an independent evaluation); the exact and the finite-difference
 # Jacobians converging to the same cost; threads giving the same bytes; the cartpole brought
 # to its goal and held under MPC, whose output mjstep replays byte for byte; the acrobot swung
-# up from hanging down and held, its stage cost recomputed by hand; usage and errors.
+# up from hanging down and held, its stage cost recomputed by hand; the A1 kept up under MuJoCo
+# MPC's default gait schedule; usage and errors.
 #   BIN=/path/to/bin sh t/tools/mjplan.sh
 root=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/lib.sh"
@@ -113,6 +114,17 @@ holds "$(awk -F, "$tip"' NR > 2002 && d($2, $3) > 0.1 { bad++ } END { print bad 
 # (hanging: 400), within 1e-9 of mjplan's
 holds "$(paste -d, out acro.csv | awk -F, "$tip"' NR > 1 && $7 != "" { c = 25 * d($2, $3)^2 + 0.5 * ($4^2 + $5^2) + 0.025 * $6^2; e = c - $9; if (e * e > 1e-18 * (1 + c * c)) bad++; n++ } END { print n, bad + 0 }')" = "2400 0"
 
+# ---- MPC: the A1 under MuJoCo MPC's default schedule (quadruped_flat_default.cost) ---------------
+# the hop for the first second, then the filtered speed (about 0.2 m/s) picks trot at the first
+# step past t = 1 s (step 500: 500 x 0.002 in floating point is just above 1), and no other
+# change within 2 s; the trunk still up at the end (above 0.15 m)
+run 0 '"$BIN/mjplan" "$mpc/quadruped_flat/task.xml" "$costs/quadruped_flat_default.cost" --key home --mpc -n 1000 -o a1.mjt'
+has err '^mjplan: step 500, time 1.0000: schedule auto: gait trot (speed 0\.[12]'
+holds "$(grep -c 'schedule auto' err)" -eq 1
+run 0 '"$BIN/mjdump" a1.mjt'
+holds "$(wc -l <out)" -eq 1002
+holds "$(awk -F, 'END { print ($4 > 0.15) }' out)" = 1
+
 # ---- predictive sampling: the cartpole held near the center, upright; threads and seeds ---------
 run 0 '"$BIN/mjplan" "$mpc/cartpole/task.xml" "$costs/cartpole.cost" --key home --mpc -n 3000 --planner sampling --quiet -o samp.mjt'
 run 0 '"$BIN/mjdump" samp.mjt'
@@ -162,6 +174,10 @@ holds ! -e none.mjt
 run 0 '"$BIN/mjc" compile "$mpc/cartpole/task.xml" -o cart.mjb'
 run 2 '"$BIN/mjplan" cart.mjb "$costs/cartpole.cost" -o none.mjt'
 has err 'the cost file adds sensors: MODEL must be an MJCF file'
+holds ! -e none.mjt
+printf 'gait g phase 0 duty 0 cadence 1 amplitude 1\nschedule s gait g speed v filter 0 hold 1\n' >sched.cost
+run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" sched.cost -o none.mjt'
+same err "mjplan: sched.cost:2: schedule 's': filter: expected a time > 0"
 holds ! -e none.mjt
 run 2 '"$BIN/mjplan" "$mpc/cartpole/task.xml" nosuch.cost -o none.mjt'
 has err "could not open cost file 'nosuch.cost'"

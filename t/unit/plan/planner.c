@@ -5,8 +5,10 @@
 // open-loop rollouts; iLQG's iterations never raising the return and reaching the goal; the
 // same plan on one thread and on two; predictive sampling's splines reproducing straight
 // lines, its iterations at a fixed start never raising the return (the shift is exact there),
-// the same plan on one thread and two, the noise a function of the seed; bad cost files
-// refused with their line.
+// the same plan on one thread and two, the noise a function of the seed; a gait schedule's
+// switching on a scripted speed against the filter's closed form and hand-derived choice
+// steps, its phase continuous against a piecewise formula; bad cost files refused with their
+// line.
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +17,8 @@
 #include <unistd.h>
 
 #include "mj.h"
+
+#define PI 3.14159265358979323846
 
 // a cart on a rail with a pole on a hinge, both actuated within [-1, 1]
 static const char cartXML[] =
@@ -297,6 +301,11 @@ static void expectError(const char* path, const char* text, const char* msg, con
   remove(path);
 }
 
+// a gait of one foot and a schedule of it, for the error cases
+#define G1 "gait g phase 0 duty 0 cadence 1 amplitude 1\n"
+#define S1 "schedule s gait g speed v filter 1 hold 1\n"
+#define A1 "term A norm quadratic weight 1\n"
+
 // malformed cost files: a one-line message naming the line
 Test(cost, errors) {
   static const struct { const char* text; const char* msg; } cases[] = {
@@ -310,6 +319,36 @@ Test(cost, errors) {
     {"gait g phase 0,0.5 duty 0.5\n", "bad.cost:1: gait 'g': needs phase, duty, cadence and amplitude"},
     {"term A norm quadratic weight 1\n  r key(home)[0]\n", "bad.cost:2: key(home): expected key(home).qpos[k]"},
     {"term A norm quadratic weight 1\n  r qpos[0] if qvel[0]\n", "bad.cost:2: if: a mask is a value of time"},
+    {"schedule s gait g speed v filter 0.2 hold 1\n",
+     "bad.cost:1: schedule 's': gait: no gait named 'g' before it"},
+    {G1 "schedule s gait g speed v hold 1\n",
+     "bad.cost:2: schedule 's': needs gait, speed, filter and hold"},
+    {G1 "schedule s gait g speed v filter 0 hold 1\n",
+     "bad.cost:2: schedule 's': filter: expected a time > 0"},
+    {G1 "schedule s gait g speed v filter 1 hold -1\n",
+     "bad.cost:2: schedule 's': hold: expected a number >= 0"},
+    {G1 "schedule s gait g speed v filter 1 hold 1 pace 2\n",
+     "bad.cost:2: schedule 's': unknown setting 'pace'"},
+    {G1 "schedule g gait g speed v filter 1 hold 1\n",
+     "bad.cost:2: schedule 'g': the name is taken"},
+    {G1 S1 "gait s phase 0 duty 0 cadence 1 amplitude 1\n",
+     "bad.cost:3: gait 's': the name is taken"},
+    {G1 G1, "bad.cost:2: gait 'g': the name is taken"},
+    {G1 "switch s gait g above 0\n", "bad.cost:2: switch: no schedule named 's' before it"},
+    {G1 S1 "switch s gait h above 0\n", "bad.cost:3: switch s: gait: no gait named 'h' before it"},
+    {G1 S1 "gait h phase 0,0 duty 0 cadence 1 amplitude 1\nswitch s gait h above 0\n",
+     "bad.cost:4: switch s: gait: 'h' has 2 feet, the schedule's 1"},
+    {G1 S1 "switch s gait g upto 1\n", "bad.cost:3: switch s: needs gait and above"},
+    {G1 S1 "switch s gait g above 1 upto 0.5\n",
+     "bad.cost:3: switch s: upto: expected more than above 1"},
+    {G1 S1 "switch s gait g above 0 upto 1\nswitch s gait g above 0.5\n",
+     "bad.cost:4: switch s: above: the band (0.5, inf] overlaps line 3's"},
+    {G1 S1 "switch s gait g above 0 weight A\n",
+     "bad.cost:3: switch s: weight: expected a number >= 0"},
+    {G1 S1 "switch s gait g above 0 weight 2\n",
+     "bad.cost:3: switch s: weight: expected pairs 'TERM W'"},
+    {G1 S1 "switch s gait g above 0 weight B 1\nterm A norm quadratic weight 1\n  r 1\n",
+     "bad.cost:3: switch s: weight: no term named 'B'"},
   };
   for (int i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++)
     expectError("bad.cost", cases[i].text, cases[i].msg, NULL);
@@ -326,7 +365,125 @@ Test(cost, bindErrors, .init = setup, .fini = teardown) {
     {"term A norm quadratic weight 1\n  r mocap(cart)[0]\n", "bind.cost:2: no mocap body named 'cart'"},
     {"term A norm quadratic\n  r qpos[0]\n", "bind.cost:1: term 'A': not a term of the task"},
     {"term A norm l2 weight 1\n  r qpos[0]\n", "bind.cost:1: term 'A': norm l2 needs 1 positive parameters"},
+    {"term A norm quadratic weight 1\n  r gait(s)[0]\n",
+     "bind.cost:2: no gait or schedule named 's'"},
+    {G1 "schedule s gait g speed nosuch filter 1 hold 1\n" A1 "  r gait(s)[0]\n",
+     "bind.cost:2: schedule 's': speed: no sensor named 'nosuch'"},
+    {G1 "schedule s gait g speed mjplan_force_push filter 1 hold 1\n" A1 "  r 1\n",
+     "bind.cost:2: schedule 's': speed: sensor 'mjplan_force_push' has 1 component, not 2 or "
+     "more"},
+    {G1 "schedule s gait g speed tip_vel filter 1 hold 1\n" A1 "  r gait(s)[1]\n",
+     "bind.cost:4: gait(s)[1]: it has 1 feet"},
   };
   for (int i = 0; i < (int)(sizeof(cases) / sizeof(cases[0])); i++)
     expectError("bind.cost", cases[i].text, cases[i].msg, model);
+}
+
+// a schedule of three gaits of two feet over the cart's tip velocity (x, y), the weights of
+// terms Lift (the step heights) and Spare (one constant row) set by the switches
+static const char schedCost[] =
+  "gait still phase 0,0.25 duty 1 cadence 1 amplitude 0\n"
+  "gait trot phase 0,0.5 duty 0.45 cadence 2 amplitude 0.03\n"
+  "gait canter phase 0,0.33 duty 0.4 cadence 4 amplitude 0.05\n"
+  "schedule auto gait still speed tip_vel filter 0.2 hold 1 duty 0 cadence 2 amplitude 0.06\n"
+  "switch auto gait still above 0 upto 0.02 weight Spare 0\n"
+  "switch auto gait trot above 0.02 upto 0.6 weight Spare 0.2\n"
+  "switch auto gait canter above 0.6 upto 2 weight Spare 0.03 Lift 0.5\n"
+  "term Lift norm quadratic weight 1\n"
+  "  r gait(auto)[0]\n"
+  "  r gait(auto)[1]\n"
+  "term Spare norm quadratic weight 0.7\n"
+  "  r 1\n";
+
+// the step height of a foot of offset off at phase phi (MuJoCo MPC's StepHeight, from its
+// description in TASKS.md)
+static mjtNum expectHeight(mjtNum phi, mjtNum off, mjtNum duty, mjtNum amp) {
+  if (duty >= 1) return 0;
+  mjtNum a = (fmod(phi + PI - 2 * PI * off, 2 * PI) - PI) * 0.5 / (1 - duty);
+  mjtNum h = cos(fmax(-PI / 2, fmin(PI / 2, a)));
+  return fabs(h) < 1e-6 ? 0 : amp * h;
+}
+
+// transitions at steps n of 1/512 s (times exact in binary) with the tip's speed s (in the
+// direction (0.6, 0.8)): 0.5 until step 1050, 1.5 until 1700, then 0.01.  By hand, with the
+// filter's time constant 0.2 s (102.4 steps) and a choice at most once a second (512 steps,
+// strictly more): trot at 513 (v = 0.4966); trot again at 1026, no change but the choice's
+// time (so the canter band, reached near step 1061, waits); canter at 1539 (v = 1.498); trot
+// at 2052 (v = 0.01 + 1.488 exp(-352/102.4) = 0.058); still at 2565 (v = 0.0103).  The
+// phase 4 pi t until the step after the change to canter (MuJoCo MPC rebases at the next
+// transition), then 8 pi per second from there, 4 pi after the step after 2052, 2 pi after
+// the step after 2565; the step heights, at the steps and between them (inside a rollout),
+// from the gait in force
+Test(cost, scheduleSwitches, .init = setup, .fini = teardown) {
+  char err[512] = "", path[64];
+  snprintf(path, sizeof(path), "sched-%ld.cost", (long)getpid());
+  FILE* f = fopen(path, "w");
+  fputs(schedCost, f);
+  fclose(f);
+  mjCost* c = mjp_parseCost(path, err, sizeof(err));
+  remove(path);
+  cr_assert(c, "%s", err);
+  cr_assert(!mjp_bindCost(c, model, err, sizeof(err)), "%s", err);
+  mjtNum* sd = calloc((size_t)model->nsensordata, sizeof(mjtNum));
+  int adr = model->sensor_adr[mj_name2id(model, mjOBJ_SENSOR, "tip_vel")];
+  const mjtNum dt = 1.0 / 512, beta = exp(-dt / 0.2);
+  static const struct { int step; const char* gait; mjtNum spare; } expect[] = {
+    {513, "trot", 0.2}, {1539, "canter", 0.03}, {2052, "trot", 0.2}, {2565, "still", 0}};
+  // the rebase steps and the cadences from them
+  static const int rebase[] = {0, 1540, 2053, 2566};
+  static const mjtNum cadence[] = {2, 4, 2, 1};
+  int k = 0;
+  mjtNum phi0 = 0, t0 = 0, r[3], terms[2];
+  const char* gait, *name;
+  for (int n = 0; n <= 2800; n++) {
+    mjtNum t = n * dt, sp = n < 1050 ? 0.5 : n < 1700 ? 1.5 : 0.01, phase, speed;
+    sd[adr] = 0.6 * sp, sd[adr + 1] = 0.8 * sp, sd[adr + 2] = 7;   // z is not read
+    mjpPoint pt = {.time = t, .sensordata = sd};
+    int changed = mjp_costTransition(c, &pt);
+    int at = k < 4 && n == expect[k].step;
+    cr_assert_eq(changed, at, "step %d: %d changes", n, changed);
+    if (at) {
+      name = mjp_costSchedule(c, 0, t, &gait, NULL, NULL);
+      cr_assert_str_eq(name, "auto");
+      cr_assert_str_eq(gait, expect[k].gait, "step %d", n);
+      k++;
+    }
+    // the filter's closed form while the speed is constant from the start: 0.5 (1 - beta^n)
+    mjp_costSchedule(c, 0, t, NULL, &phase, &speed);
+    if (n == 513 || n == 1026)
+      cr_assert_float_eq(speed, 0.5 * (1 - pow(beta, n)), 1e-12, "step %d", n);
+
+    // the phase: continuous at the rebases, the piecewise line
+    int j = 0;
+    while (j < 3 && n >= rebase[j + 1]) j++;
+    if (n == rebase[j] && j) phi0 += 2 * PI * cadence[j - 1] * (t - t0), t0 = t;
+    cr_assert_float_eq(phase, phi0 + 2 * PI * cadence[j] * (t - t0), 1e-9, "step %d", n);
+
+    // the step heights at the step and a third of a step later, of the gait in force
+    mjp_costSchedule(c, 0, t, &gait, NULL, NULL);
+    int g = !strcmp(gait, "still") ? 0 : !strcmp(gait, "trot") ? 1 : 2;
+    static const mjtNum off[3][2] = {{0, 0.25}, {0, 0.5}, {0, 0.33}};
+    mjtNum duty = n < 513 ? 0 : g == 0 ? 1 : g == 1 ? 0.45 : 0.4;
+    mjtNum amp = n < 513 ? 0.06 : g == 0 ? 0 : g == 1 ? 0.03 : 0.05;
+    for (int w = 0; w < 2; w++) {
+      pt.time = t + w * dt / 3;
+      mjp_residual(c, model, &pt, r);
+      mjtNum ph = phi0 + 2 * PI * cadence[j] * (pt.time - t0);
+      for (int foot = 0; foot < 2; foot++)
+        cr_assert_float_eq(r[foot], expectHeight(ph, off[g][foot], duty, amp), 1e-9,
+                           "step %d foot %d", n, foot);
+    }
+
+    // the weights: Spare 0.7 (the cost file's) until the first change, then its switch's;
+    // Lift 1 until canter sets 0.5
+    mjp_costTermValues(c, r, terms);
+    mjtNum spare = k ? expect[k - 1].spare : 0.7, lift = n < 1539 ? 1 : 0.5;
+    cr_assert_float_eq(terms[1], 0.5 * spare, 1e-15, "step %d", n);
+    cr_assert_float_eq(terms[0], 0.5 * lift * (r[0] * r[0] + r[1] * r[1]), 1e-15, "step %d", n);
+  }
+  cr_assert_eq(k, 4);
+  // no second schedule
+  cr_assert_null(mjp_costSchedule(c, 1, 0, NULL, NULL, NULL));
+  free(sd);
+  mjp_deleteCost(c);
 }
