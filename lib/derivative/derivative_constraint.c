@@ -78,6 +78,7 @@ static int mayHaveMargin(const mjModel* m, int g1, int g2) {
 
 static int featureDetermined(const mjModel* m, const mjData* d, const mjContact* con);
 static int witnessesOnHulls(const mjModel* m, const mjData* d, const mjContact* con);
+static int normalReversed(const mjModel* m, const mjData* d, const mjContact* con);
 
 // the number of contacts of d between the geoms of contact con
 static int pairCount(const mjData* d, const mjContact* con) {
@@ -101,6 +102,8 @@ static const char* contactRefusal(const mjModel* m, const mjData* d, const mjCon
   if (convex && !hfield && mjc_multiCCD(m, con->geom1, con->geom2, mayHaveMargin(m, con->geom1, con->geom2)))
     return " (multiccd's contacts)";
   if (convex && !hfield && pairCount(d, con) > 1) return " (multiccd's clipped faces)";
+  if (convex && !hfield && normalReversed(m, d, con))
+    return " (its normal reversed: multiccd exchanged the witness points, as MuJoCo's does)";
   if (hfield && mayHaveMargin(m, con->geom1, con->geom2)) return " with a margin";
   if (kind == PAIR_FEATURE && !witnessesOnHulls(m, d, con)) return ", a witness off its mesh";
   return kind == PAIR_FEATURE && !featureDetermined(m, d, con) ? ", face or edge on face" : NULL;
@@ -586,6 +589,26 @@ static int witnessesOnHulls(const mjModel* m, const mjData* d, const mjContact* 
     if (mju_dot3(top, nu) > m->opt.ccd_tolerance + 1e-6 * m->geom_rbound[g]) return 0;
   }
   return 1;
+}
+
+// 1 when contact con of two faceted geoms (clipped by multiccd: mjc_queryContacts > 1) has its
+// normal n pointing from g2 into g1, as when MuJoCo's multiccd exchanges EPA's witness pair (g1's
+// edge along g2's face clipped to no point): their overlap along n, h1(n) + h2(-n), exceeds
+// their span against it, h1(-n) + h2(n) (h_i the support function of geom i)
+static int normalReversed(const mjModel* m, const mjData* d, const mjContact* con) {
+  int g[2] = {con->geom1, con->geom2};
+  if (mjc_queryContacts(m, g[0], g[1], mayHaveMargin(m, g[0], g[1])) < 2) return 0;
+  mjtNum along = 0, against = 0;
+  for (int i = 0; i < 2; i++)
+    for (int s = -1; s <= 1; s += 2) {
+      mjtNum dir[3], p[3];
+      mju_scl3(dir, con->frame, s);
+      mjc_geomSupport(m, g[i], d->geom_xpos + 3 * g[i], d->geom_xmat + 9 * g[i], dir, NULL, p);
+      mjtNum h = mju_dot3(p, dir);
+      if ((s > 0) == (i == 0)) along += h;
+      else against += h;
+    }
+  return along > against;
 }
 
 // 1 when the motion of contact con's features is determined (not face on face)

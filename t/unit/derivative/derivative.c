@@ -466,6 +466,16 @@ Test(derivative, refusals) {
     snprintf(want, sizeof(want), "contact 0, %s against mesh%s", base[i], why[i]);
     cr_expect(strstr(err, want) != NULL, "%s", err);
   }
+  // a box's edge along a cylinder's side, clipped to no point: multiccd turns EPA's contact
+  // around as MuJoCo's does (the same normal in MuJoCo 3.14.0: convex_native.xml's state 26)
+  refused("<mujoco><option gravity='0 0 0'/><worldbody><geom type='cylinder' size='0.1 0.15'"
+          " pos='0.035556679943370022 0.25111980821989466 -0.059383248230155207'"
+          " quat='0.21437997995476632 -0.58486269865600127 -0.62979671041635377"
+          " -0.46403981667972527'/><body pos='-0.20436732668632984 0.15834038285461272"
+          " 0.066814637476026381' quat='0.51186140948540959 0.54157526227753083"
+          " 0.40290478514076949 -0.53137733003893184'><freejoint/>"
+          "<geom type='box' size='0.08 0.1 0.12'/></body></worldbody></mujoco>", err, sizeof(err));
+  cr_expect(strstr(err, "contact 0, cylinder against box (its normal reversed") != NULL, "%s", err);
   refused("<mujoco><worldbody><site name='s'/><geom name='w' size='0.05' pos='0.1 0 0.5'/>"
           "<body pos='0 0 1'><joint axis='0 1 0'/>"
           "<geom size='0.1' pos='0 0 -0.3'/><site name='t' pos='0.3 0 0'/></body></worldbody>"
