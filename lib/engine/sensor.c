@@ -695,8 +695,9 @@ void mj_computeSensor(const mjModel* m, mjData* d, int s, mjtNum* out) {
 // delayed (at time - delay), or periodic between its ticks (its last tick in buf[0]); a user
 // sensor never (zeros, as MuJoCo's without its callback)
 static int fromHistory(const mjModel* m, const mjData* d, int s) {
+  if (!m->nhistory || m->sensor_history[2 * s] <= 0 || m->sensor_type[s] == mjSENS_USER)
+    return 0;
   mjtNum period = m->sensor_interval[2 * s];
-  if (m->sensor_history[2 * s] <= 0 || m->sensor_type[s] == mjSENS_USER) return 0;
   const mjtNum* buf = d->history + m->sensor_historyadr[s];
   return m->sensor_delay[s] > 0 || (period > 0 && buf[0] + period > d->time);
 }
