@@ -838,10 +838,13 @@ void mj_comVel(const mjModel* m, mjData* d);
 // result(nv) = RNE inverse dynamics with qacc (flg_acc) or zero acceleration (the bias force)
 void mj_rne(const mjModel* m, mjData* d, int flg_acc, mjtNum* result);
 
-// cacc, cfrc_int, cfrc_ext after the constraint stage (for acceleration and force sensors)
+// cacc, cfrc_int, cfrc_ext of every body after the constraint stage (mj_forward's sensors
+// compute them only for the bodies acceleration, force and torque sensors read, zeros
+// elsewhere; run this for all)
 void mj_rnePostConstraint(const mjModel* m, mjData* d);
 
-// subtree_linvel and subtree_angmom
+// subtree_linvel and subtree_angmom (mj_forward's sensors compute subtree_angmom only for a
+// subtreeangmom or user sensor, zeros otherwise)
 void mj_subtreeVel(const mjModel* m, mjData* d);
 
 // 6D velocity / acceleration (rot:lin) of an object (mjOBJ_BODY: com frame, XBODY, GEOM, SITE,

@@ -1097,11 +1097,14 @@ static void tendonRowWrench(const mjModel* m, const mjData* d, mjtNum* cfrc, int
 // (frame' times mj_contactForce on body 2 at the contact point, its opposite on body 1),
 // connect and weld (efc_force on body 1 at its anchor, the opposite on body 2 at its anchor;
 // a weld's torque from its rotational rows by mj_weldTorque), and since MuJoCo 3.13 the tension
-// of tendon limits, friction and couplings on the bodies along spatial tendons
-void mj_addConstraintWrench(const mjModel* m, const mjData* d, mjtNum* cfrc_ext) {
+// of tendon limits, friction and couplings on the bodies along spatial tendons; a contact on
+// none of the bodies of `frc` skipped (constraint.h)
+void mj_addConstraintWrench(const mjModel* m, const mjData* d, mjtNum* cfrc_ext,
+                            const unsigned char* frc) {
   for (int i = 0; i < d->ncon; i++) {
     const mjContact* con = d->contact + i;
     if (con->efc_address < 0) continue;
+    if (frc && !frc[m->geom_bodyid[con->geom1]] && !frc[m->geom_bodyid[con->geom2]]) continue;
     mjtNum local[6], force[3], torque[3];
     mj_contactForce(m, d, i, local);
     mju_mulMatTVec3(force, con->frame, local);
@@ -1122,5 +1125,5 @@ void mj_addConstraintWrench(const mjModel* m, const mjData* d, mjtNum* cfrc_ext)
     addWrench(m, d, cfrc_ext, b[1], f, torque, p2, -1);
     i += type == mjEQ_WELD ? 5 : 2;
   }
-  for (int i = 0; i < d->nefc; i++) tendonRowWrench(m, d, cfrc_ext, i);
+  for (int i = 0; i < d->nefc && m->ntendon; i++) tendonRowWrench(m, d, cfrc_ext, i);
 }

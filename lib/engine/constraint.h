@@ -68,8 +68,11 @@ void mj_weldBiasRot(const mjtNum q1[4], const mjtNum q2[4], mjtNum scl, const mj
                     mjtNum res[3]);
 
 // cfrc_ext (nbody x 6) += the constraint forces efc_force as wrenches about each body's root
-// subtree com: contacts (on body 2, the opposite on body 1, at the contact point) and connect
-// and weld constraints (on body 1 at its anchor, the opposite on body 2 at its anchor)
-void mj_addConstraintWrench(const mjModel* m, const mjData* d, mjtNum* cfrc_ext);
+// subtree com: contacts (on body 2, the opposite on body 1, at the contact point), connect
+// and weld constraints (on body 1 at its anchor, the opposite on body 2 at its anchor) and
+// tendon rows (on the bodies along spatial tendons); with frc (nbody flags, NULL: every body)
+// the contacts on no flagged body are skipped, so only the flagged bodies' entries are whole
+void mj_addConstraintWrench(const mjModel* m, const mjData* d, mjtNum* cfrc_ext,
+                            const unsigned char* frc);
 
 #endif

@@ -7,7 +7,13 @@
 // mjcb_sensor's to fill, which leaves it at zero without a callback; its stage still triggers
 // the subtree velocities or mj_rnePostConstraint, as MuJoCo's does).  A sensor with a history
 // buffer and a delay, or a period between its ticks, reads its buffer instead (history.c).
+// The stages compute what their sensors read and no more, with the same bits as the whole
+// passes: subtree_angmom only for a subtreeangmom sensor, cacc, cfrc_int and cfrc_ext only for
+// the bodies acceleration, force and torque sensors read (mj_rnePostPart: the whole
+// mj_rnePostConstraint is the caller's to run for other bodies), the touch sensors in one pass
+// over the contacts.
 #include <math.h>
+#include <string.h>
 
 #include "engine/constraint.h"
 #include "engine/forward.h"
@@ -142,22 +148,29 @@ int mj_sensorLimitRow(const mjModel* m, const mjData* d, int s) {
   return limitRow(d, joint ? mjCNSTR_LIMIT_JOINT : mjCNSTR_LIMIT_TENDON, id);
 }
 
+// 1 when the normal ray of contact con from its point, pointing away from the site's body
+// (against the normal when that body is the contact's second), meets the site's volume
+// (starting inside counts)
+static int touchRay(const mjModel* m, const mjData* d, int site, const mjContact* con,
+                    int second) {
+  mjtNum ray[3];
+  mju_scl3(ray, con->frame, second ? -1 : 1);
+  return mju_rayGeom(d->site_xpos + 3 * site, d->site_xmat + 9 * site, m->site_size + 3 * site,
+                     con->pos, ray, m->site_type[site], NULL) >= 0;
+}
+
 // contact i's normal force when it counts for a touch sensor at the site, else 0: a contact
-// of the site's body with rows and a positive normal force whose normal ray (pointing away
-// from the body) from the contact point meets the site's volume (starting inside counts)
-// (forward.h)
+// of the site's body with rows and a positive normal force whose ray (touchRay) meets the
+// site (forward.h)
 mjtNum mj_touchContact(const mjModel* m, const mjData* d, int site, int i) {
   const mjContact* con = d->contact + i;
   int body = m->site_bodyid[site];
   int b1 = m->geom_bodyid[con->geom1], b2 = m->geom_bodyid[con->geom2];
   if (con->efc_address < 0 || (b1 != body && b2 != body)) return 0;
-  mjtNum f[6], ray[3];
+  mjtNum f[6];
   mj_contactForce(m, d, i, f);
   if (f[0] <= 0) return 0;
-  mju_scl3(ray, con->frame, b2 == body ? -1 : 1);
-  int hit = mju_rayGeom(d->site_xpos + 3 * site, d->site_xmat + 9 * site,
-                        m->site_size + 3 * site, con->pos, ray, m->site_type[site], NULL) >= 0;
-  return hit ? f[0] : 0;
+  return touchRay(m, d, site, con, b2 == body) ? f[0] : 0;
 }
 
 // touch: the normal forces of the contacts that count
@@ -621,8 +634,9 @@ static void sensorVel(const mjModel* m, mjData* d, int s, mjtNum* out) {
   }
 }
 
-// one sensor of the acceleration stage
-static void sensorAcc(const mjModel* m, mjData* d, int s, mjtNum* out) {
+// one sensor of the acceleration stage; a touch sensor's sum read from touch[s] when given
+// (touchPass)
+static void sensorAcc(const mjModel* m, mjData* d, int s, mjtNum* out, const mjtNum* touch) {
   int id = m->sensor_objid[s];
   mjtNum v6[6];
   switch (m->sensor_type[s]) {
@@ -635,7 +649,7 @@ static void sensorAcc(const mjModel* m, mjData* d, int s, mjtNum* out) {
       siteForce(m, d, id, v6);
       mju_copy3(out, m->sensor_type[s] == mjSENS_FORCE ? v6 + 3 : v6);
       break;
-    case mjSENS_TOUCH: out[0] = touchSensor(m, d, id); break;
+    case mjSENS_TOUCH: out[0] = touch ? touch[s] : touchSensor(m, d, id); break;
     case mjSENS_CONTACT: contactSensor(m, d, s, out); break;
     case mjSENS_JOINTLIMITFRC:
     case mjSENS_TENDONLIMITFRC: {
@@ -661,64 +675,145 @@ static void sensorAcc(const mjModel* m, mjData* d, int s, mjtNum* out) {
   }
 }
 
-// sensor s computed by its stage's function (forward.h)
-void mj_computeSensor(const mjModel* m, mjData* d, int s, mjtNum* out) {
+// sensor s computed by its stage's function, touch sums from touch[s] when given
+static void computeSensor(const mjModel* m, mjData* d, int s, mjtNum* out, const mjtNum* touch) {
   mju_zero(out, m->sensor_dim[s]);
   switch (m->sensor_needstage[s]) {
     case mjSTAGE_POS: sensorPos(m, d, s, out); break;
     case mjSTAGE_VEL: sensorVel(m, d, s, out); break;
-    default: sensorAcc(m, d, s, out); break;
+    default: sensorAcc(m, d, s, out, touch); break;
   }
   cutoff(m, s, out);
 }
 
-// every sensor of `stage` into sensordata: computed, or read from its history buffer when
-// delayed (at time - delay) or periodic between its ticks (its last tick in buf[0])
-static void sensorStage(const mjModel* m, mjData* d, int stage) {
+// sensor s computed by its stage's function (forward.h)
+void mj_computeSensor(const mjModel* m, mjData* d, int s, mjtNum* out) {
+  computeSensor(m, d, s, out, NULL);
+}
+
+// 1 when the sensor stage reads sensor s from its history buffer instead of computing it:
+// delayed (at time - delay), or periodic between its ticks (its last tick in buf[0]); a user
+// sensor never (zeros, as MuJoCo's without its callback)
+static int fromHistory(const mjModel* m, const mjData* d, int s) {
+  if (!m->nhistory || m->sensor_history[2 * s] <= 0 || m->sensor_type[s] == mjSENS_USER)
+    return 0;
+  mjtNum period = m->sensor_interval[2 * s];
+  const mjtNum* buf = d->history + m->sensor_historyadr[s];
+  return m->sensor_delay[s] > 0 || (period > 0 && buf[0] + period > d->time);
+}
+
+// every sensor of `stage` into sensordata: computed (touch sums from touch[s] when given), or
+// read from its history buffer
+static void sensorStage(const mjModel* m, mjData* d, int stage, const mjtNum* touch) {
   if (m->opt.disableflags & mjDSBL_SENSOR) return;
   for (int s = 0; s < m->nsensor; s++) {
     if (m->sensor_needstage[s] != stage) continue;
     mjtNum* out = d->sensordata + m->sensor_adr[s];
-    int n = m->sensor_history[2 * s];
-    mjtNum period = m->sensor_interval[2 * s];
-    int user = m->sensor_type[s] == mjSENS_USER;  // zeros, as MuJoCo's without its callback
-    const mjtNum* buf = n > 0 && !user ? d->history + m->sensor_historyadr[s] : NULL;
-    if (buf && (m->sensor_delay[s] > 0 || (period > 0 && buf[0] + period > d->time)))
-      mj_delayedSensor(m, d, s, out);
-    else
-      mj_computeSensor(m, d, s, out);
+    if (fromHistory(m, d, s)) mj_delayedSensor(m, d, s, out);
+    else computeSensor(m, d, s, out, touch);
   }
 }
 
 // position-stage sensors
-void mj_sensorPos(const mjModel* m, mjData* d) { sensorStage(m, d, mjSTAGE_POS); }
+void mj_sensorPos(const mjModel* m, mjData* d) { sensorStage(m, d, mjSTAGE_POS, NULL); }
 
 // velocity-stage sensors (subtree velocities first when a sensor reads them, or may: a user
-// sensor)
+// sensor; the angular momenta only then)
 void mj_sensorVel(const mjModel* m, mjData* d) {
-  static const int sub[3] = {mjSENS_SUBTREELINVEL, mjSENS_SUBTREEANGMOM, mjSENS_USER};
+  static const int sub[3] = {mjSENS_SUBTREEANGMOM, mjSENS_USER, mjSENS_SUBTREELINVEL};
   if (m->opt.disableflags & mjDSBL_SENSOR) return;
-  if (anySensor(m, mjSTAGE_VEL, sub, 3)) mj_subtreeVel(m, d);
-  sensorStage(m, d, mjSTAGE_VEL);
+  if (anySensor(m, mjSTAGE_VEL, sub, 2)) mj_subtreeVel(m, d);
+  else if (anySensor(m, mjSTAGE_VEL, sub + 2, 1)) mj_subtreeVelPart(m, d, 0);
+  sensorStage(m, d, mjSTAGE_VEL, NULL);
 }
 
-// the sensor types that read cacc, cfrc_int, cfrc_ext (a user sensor may)
-static const int postTypes[6] = {mjSENS_ACCELEROMETER, mjSENS_FORCE, mjSENS_TORQUE,
-                                 mjSENS_FRAMELINACC, mjSENS_FRAMEANGACC, mjSENS_USER};
-
-// 1 when sensor s reads mj_rnePostConstraint's outputs (forward.h)
+// 1 when sensor s reads mj_rnePostConstraint's outputs, or may: a user sensor (forward.h)
 int mj_sensorPostConstraint(const mjModel* m, int s) {
-  for (int k = 0; k < 6; k++)
-    if (m->sensor_type[s] == postTypes[k]) return 1;
-  return 0;
+  switch (m->sensor_type[s]) {
+    case mjSENS_ACCELEROMETER: case mjSENS_FORCE: case mjSENS_TORQUE:
+    case mjSENS_FRAMELINACC: case mjSENS_FRAMEANGACC: case mjSENS_USER:
+      return 1;
+    default: return 0;
+  }
 }
 
-// acceleration-stage sensors (cacc, cfrc_int, cfrc_ext first when a sensor reads them, or
-// may: a user sensor)
+// cacc, cfrc_int and cfrc_ext for the acceleration-stage sensors reading them, delayed ones
+// included (history.c computes those from them): cacc of the bodies of accelerometers and
+// frame accelerations, cfrc_int of force and torque sensors' (mj_rnePostPart); of every body
+// when a user sensor may read any, or the stack has no room for the marks
+static void postSensors(const mjModel* m, mjData* d) {
+  size_t mark = mj_markStack(d), nbody = (size_t)m->nbody;
+  unsigned char* acc = (unsigned char*)mj_stackAlloc(d, (2 * nbody + 7) / 8);
+  unsigned char* frc = acc ? acc + nbody : NULL;
+  int any = 0, all = !acc;
+  if (acc) memset(acc, 0, 2 * nbody);
+  for (int s = 0; s < m->nsensor; s++) {
+    if (m->sensor_needstage[s] != mjSTAGE_ACC || !mj_sensorPostConstraint(m, s)) continue;
+    int type = m->sensor_type[s], id = m->sensor_objid[s];
+    any = 1;
+    if (type == mjSENS_USER) all = 1;
+    if (all) break;
+    if (type == mjSENS_FORCE || type == mjSENS_TORQUE) {
+      frc[m->site_bodyid[id]] = 1;
+    } else {
+      // accelerometer (a site), frame accelerations (any object): mj_objectAcceleration
+      const mjtNum *pos, *mat;
+      int b = mj_objectFrame(m, d, m->sensor_objtype[s], id, &pos, &mat) - 1;
+      if (b >= 0) acc[b] = 1;
+    }
+  }
+  if (any) mj_rnePostPart(m, d, all ? NULL : acc, all ? NULL : frc);
+  mj_freeStack(d, mark);
+}
+
+// the touch sensors the stage computes (not from history) in one pass over the contacts, into
+// touch[s]: the sensors listed by their site's body (first[b], next[s]), each contact's force
+// computed once for the sensors on its bodies and counted where mj_touchContact counts it, in
+// contact order (touchSensor's sums bit for bit); 0 when the stack has no room for the lists
+static int touchPass(const mjModel* m, mjData* d, mjtNum* touch) {
+  int nbody = m->nbody, any = 0;
+  size_t mark = mj_markStack(d);
+  int* first = (int*)mj_stackAlloc(d, ((size_t)nbody + m->nsensor + 1) / 2);
+  if (!first) return 0;
+  int* next = first + nbody;
+  for (int b = 0; b < nbody; b++) first[b] = -1;
+  for (int s = 0; s < m->nsensor; s++) {
+    if (m->sensor_type[s] != mjSENS_TOUCH || m->sensor_needstage[s] != mjSTAGE_ACC ||
+        fromHistory(m, d, s))
+      continue;
+    int b = m->site_bodyid[m->sensor_objid[s]];
+    next[s] = first[b], first[b] = s, touch[s] = 0, any = 1;
+  }
+
+  // each contact with rows, a touch sensor on one of its bodies and a positive normal force:
+  // the sensors on body 1, then those on body 2 (when another body), whose site its ray meets
+  for (int i = 0; i < d->ncon && any; i++) {
+    const mjContact* con = d->contact + i;
+    int b1 = m->geom_bodyid[con->geom1], b2 = m->geom_bodyid[con->geom2];
+    if (con->efc_address < 0 || (first[b1] < 0 && first[b2] < 0)) continue;
+    mjtNum f[6];
+    mj_contactForce(m, d, i, f);
+    if (f[0] <= 0) continue;
+    for (int s = first[b1]; s >= 0; s = next[s])
+      if (touchRay(m, d, m->sensor_objid[s], con, b1 == b2)) touch[s] += f[0];
+    for (int s = b2 != b1 ? first[b2] : -1; s >= 0; s = next[s])
+      if (touchRay(m, d, m->sensor_objid[s], con, 1)) touch[s] += f[0];
+  }
+  mj_freeStack(d, mark);
+  return 1;
+}
+
+// acceleration-stage sensors: cacc, cfrc_int, cfrc_ext first for those reading them (or which
+// may: a user sensor), the touch sensors' sums in one pass over the contacts (or each
+// sensor's own when the stack has no room)
 void mj_sensorAcc(const mjModel* m, mjData* d) {
   if (m->opt.disableflags & mjDSBL_SENSOR) return;
-  if (anySensor(m, mjSTAGE_ACC, postTypes, 6)) mj_rnePostConstraint(m, d);
-  sensorStage(m, d, mjSTAGE_ACC);
+  postSensors(m, d);
+  size_t mark = mj_markStack(d);
+  mjtNum* touch = mj_stackAlloc(d, (size_t)m->nsensor);
+  if (touch && !touchPass(m, d, touch)) touch = NULL;
+  sensorStage(m, d, mjSTAGE_ACC, touch);
+  mj_freeStack(d, mark);
 }
 
 // ---- energy ----------------------------------------------------------------------------------

@@ -649,15 +649,20 @@ void mj_comVel(const mjModel* m, mjData* d) {
   }
 }
 
-// acceleration and net force of body b: a = cacc_parent + sum_j (cdof_dot_j qvel_j
-// + flg_acc cdof_j qacc_j), frc = cinert a + cvel x* (cinert cvel)
-static void rneBody(const mjModel* m, const mjData* d, int b, const mjtNum cacc_parent[6],
-                    int flg_acc, mjtNum a[6], mjtNum frc[6]) {
+// acceleration of body b: a = cacc_parent + sum_j (cdof_dot_j qvel_j + flg_acc cdof_j qacc_j)
+static void bodyAcc(const mjModel* m, const mjData* d, int b, const mjtNum cacc_parent[6],
+                    int flg_acc, mjtNum a[6]) {
   mju_copy6(a, cacc_parent);
   for (int j = m->body_dofadr[b]; j < m->body_dofadr[b] + m->body_dofnum[b]; j++) {
     mju_addToScl6(a, d->cdof_dot + 6 * j, d->qvel[j]);
     if (flg_acc) mju_addToScl6(a, d->cdof + 6 * j, d->qacc[j]);
   }
+}
+
+// acceleration and net force of body b: a as bodyAcc, frc = cinert a + cvel x* (cinert cvel)
+static void rneBody(const mjModel* m, const mjData* d, int b, const mjtNum cacc_parent[6],
+                    int flg_acc, mjtNum a[6], mjtNum frc[6]) {
+  bodyAcc(m, d, b, cacc_parent, flg_acc, a);
   mjtNum ia[6], iv[6], vxiv[6];
   const mjtNum* inert = d->cinert + 10 * b;
   const mjtNum* v = d->cvel + 6 * b;
@@ -776,11 +781,40 @@ void mj_objectAcceleration(const mjModel* m, const mjData* d, int objtype, int i
   mju_addTo3(res + 3, wv);
 }
 
-// subtree_linvel (velocity of each subtree's com) and subtree_angmom (angular momentum of each
-// subtree about its com):
+// subtree_angmom (angular momentum of each subtree about its com) from the body com
+// velocities bvel (nbody x 6) and subtree_linvel:
 //   L_b = I_b w_b + m_b (x_b - c_b) x (v_b - vc_b)
 //         + sum_children [L_c + M_c (c_c - c_b) x (vc_c - vc_b)]
-void mj_subtreeVel(const mjModel* m, mjData* d) {
+static void subtreeAngMom(const mjModel* m, mjData* d, const mjtNum* bvel) {
+  // own spin and offset momentum of each body, about its subtree com
+  for (int b = 0; b < m->nbody; b++) {
+    mjtNum* L = d->subtree_angmom + 3 * b;
+    const mjtNum* ximat = d->ximat + 9 * b;
+    mjtNum wl[3], dx[3], dv[3], t[3];
+    mju_mulMatTVec3(wl, ximat, bvel + 6 * b);
+    for (int k = 0; k < 3; k++) wl[k] *= m->body_inertia[3 * b + k];
+    mju_mulMatVec3(L, ximat, wl);
+    mju_sub3(dx, d->xipos + 3 * b, d->subtree_com + 3 * b);
+    mju_sub3(dv, bvel + 6 * b + 3, d->subtree_linvel + 3 * b);
+    mju_cross(t, dx, dv);
+    mju_addToScl3(L, t, m->body_mass[b]);
+  }
+
+  // children's momenta moved to the parent's subtree com
+  for (int b = m->nbody - 1; b > 0; b--) {
+    int p = m->body_parentid[b];
+    mjtNum dx[3], dv[3], t[3];
+    mju_sub3(dx, d->subtree_com + 3 * b, d->subtree_com + 3 * p);
+    mju_sub3(dv, d->subtree_linvel + 3 * b, d->subtree_linvel + 3 * p);
+    mju_cross(t, dx, dv);
+    mju_addTo3(d->subtree_angmom + 3 * p, d->subtree_angmom + 3 * b);
+    mju_addToScl3(d->subtree_angmom + 3 * p, t, m->body_subtreemass[b]);
+  }
+}
+
+// subtree_linvel (velocity of each subtree's com) and, with angmom, subtree_angmom (else
+// zero: the velocity sensors need the momenta only for a subtreeangmom or user sensor)
+void mj_subtreeVelPart(const mjModel* m, mjData* d, int angmom) {
   int nbody = m->nbody;
   size_t mark = mj_markStack(d);
   mjtNum* bvel = mj_stackAlloc(d, 6 * (size_t)nbody);
@@ -805,68 +839,79 @@ void mj_subtreeVel(const mjModel* m, mjData* d) {
              1 / (mass > mjMINVAL ? mass : mjMINVAL));
   }
 
-  // own spin and offset momentum of each body, about its subtree com
-  for (int b = 0; b < nbody; b++) {
-    mjtNum* L = d->subtree_angmom + 3 * b;
-    const mjtNum* ximat = d->ximat + 9 * b;
-    mjtNum wl[3], dx[3], dv[3], t[3];
-    mju_mulMatTVec3(wl, ximat, bvel + 6 * b);
-    for (int k = 0; k < 3; k++) wl[k] *= m->body_inertia[3 * b + k];
-    mju_mulMatVec3(L, ximat, wl);
-    mju_sub3(dx, d->xipos + 3 * b, d->subtree_com + 3 * b);
-    mju_sub3(dv, bvel + 6 * b + 3, d->subtree_linvel + 3 * b);
-    mju_cross(t, dx, dv);
-    mju_addToScl3(L, t, m->body_mass[b]);
-  }
-
-  // children's momenta moved to the parent's subtree com
-  for (int b = nbody - 1; b > 0; b--) {
-    int p = m->body_parentid[b];
-    mjtNum dx[3], dv[3], t[3];
-    mju_sub3(dx, d->subtree_com + 3 * b, d->subtree_com + 3 * p);
-    mju_sub3(dv, d->subtree_linvel + 3 * b, d->subtree_linvel + 3 * p);
-    mju_cross(t, dx, dv);
-    mju_addTo3(d->subtree_angmom + 3 * p, d->subtree_angmom + 3 * b);
-    mju_addToScl3(d->subtree_angmom + 3 * p, t, m->body_subtreemass[b]);
-  }
+  if (angmom) subtreeAngMom(m, d, bvel);
+  else mju_zero(d->subtree_angmom, 3 * nbody);
   mj_freeStack(d, mark);
 }
 
+// subtree_linvel and subtree_angmom
+void mj_subtreeVel(const mjModel* m, mjData* d) { mj_subtreeVelPart(m, d, 1); }
+
 // ---- accelerations and interaction forces after the constraint solve --------------------------
 
-// cacc (with qacc), cfrc_ext (xfrc_applied and the constraint forces about the root com)
-// and cfrc_int = cinert cacc + cvel x* (cinert cvel) - cfrc_ext, summed from the leaves
-void mj_rnePostConstraint(const mjModel* m, mjData* d) {
+// the bodies mj_rnePostPart computes, from those whose values are read: a body whose cfrc_int
+// is read needs its whole subtree's cfrc_ext and net forces (its cfrc_int sums them), a body
+// with a net force its cacc, and a body's cacc its parent's (cacc is summed from the world)
+static void postBodies(const mjModel* m, unsigned char* acc, unsigned char* frc) {
+  for (int b = 1; b < m->nbody; b++) frc[b] |= frc[m->body_parentid[b]];
+  for (int b = m->nbody - 1; b > 0; b--) {
+    acc[b] |= frc[b];
+    acc[m->body_parentid[b]] |= acc[b];
+  }
+}
+
+// cacc (with qacc), cfrc_ext (xfrc_applied and the constraint forces about the root com) and
+// cfrc_int = cinert cacc + cvel x* (cinert cvel) - cfrc_ext, summed from the leaves, of every
+// body or of those postBodies marks: per body the same operations in the same order (smooth.h)
+void mj_rnePostPart(const mjModel* m, mjData* d, unsigned char* acc, unsigned char* frc) {
   int nbody = m->nbody;
+  if (acc) postBodies(m, acc, frc);
 
   // external forces: applied wrenches moved from the body com to the root com
   mju_zero(d->cfrc_ext, 6 * nbody);
   for (int b = 1; b < nbody; b++) {
     const mjtNum* xfrc = d->xfrc_applied + 6 * b;
+    if (frc && !frc[b]) continue;
     if (!xfrc[0] && !xfrc[1] && !xfrc[2] && !xfrc[3] && !xfrc[4] && !xfrc[5]) continue;
-    mjtNum frc[6] = {xfrc[3], xfrc[4], xfrc[5], xfrc[0], xfrc[1], xfrc[2]};
-    mju_transformSpatial(d->cfrc_ext + 6 * b, frc, 1,
+    mjtNum f6[6] = {xfrc[3], xfrc[4], xfrc[5], xfrc[0], xfrc[1], xfrc[2]};
+    mju_transformSpatial(d->cfrc_ext + 6 * b, f6, 1,
                          d->subtree_com + 3 * m->body_rootid[b], d->xipos + 3 * b, NULL);
   }
 
   // constraint forces: contacts, connect and weld (lib/engine/constraint.c)
-  mj_addConstraintWrench(m, d, d->cfrc_ext);
+  mj_addConstraintWrench(m, d, d->cfrc_ext, frc);
 
-  // accelerations and net body forces from the root
+  // accelerations and net body forces from the root (a body whose cfrc_int no one reads
+  // needs its cacc alone)
   if (nbody > 0) {
     worldAcc(m, d->cacc);
     mju_zero(d->cfrc_int, 6);
   }
   for (int b = 1; b < nbody; b++) {
-    rneBody(m, d, b, d->cacc + 6 * m->body_parentid[b], 1, d->cacc + 6 * b,
-            d->cfrc_int + 6 * b);
-    mju_subFrom(d->cfrc_int + 6 * b, d->cfrc_ext + 6 * b, 6);
+    const mjtNum* pacc = d->cacc + 6 * m->body_parentid[b];
+    mjtNum *cacc = d->cacc + 6 * b, *cfrc = d->cfrc_int + 6 * b;
+    if (frc && !frc[b]) {
+      // cfrc_ext of such a body may hold a part of its constraint wrenches: zero too
+      if (acc[b]) bodyAcc(m, d, b, pacc, 1, cacc);
+      else mju_zero(cacc, 6);
+      mju_zero(cfrc, 6);
+      mju_zero(d->cfrc_ext + 6 * b, 6);
+    } else {
+      rneBody(m, d, b, pacc, 1, cacc, cfrc);
+      mju_subFrom(cfrc, d->cfrc_ext + 6 * b, 6);
+    }
   }
 
-  // interaction forces from the leaves (the world's is the total)
-  for (int b = nbody - 1; b > 0; b--)
-    mju_addTo6(d->cfrc_int + 6 * m->body_parentid[b], d->cfrc_int + 6 * b);
+  // interaction forces from the leaves (the world's is the total); a marked body's children
+  // are all marked
+  for (int b = nbody - 1; b > 0; b--) {
+    int p = m->body_parentid[b];
+    if (!frc || frc[p]) mju_addTo6(d->cfrc_int + 6 * p, d->cfrc_int + 6 * b);
+  }
 }
+
+// cacc, cfrc_ext and cfrc_int of every body
+void mj_rnePostConstraint(const mjModel* m, mjData* d) { mj_rnePostPart(m, d, NULL, NULL); }
 
 // velocity v and bias acceleration a = Jdot qvel of the world point p moving with body b:
 // with r = p - subtree com, the columns of J are cdof_lin + cdof_rot x r, whose derivatives

@@ -110,6 +110,15 @@ void mj_addJacPointDot(const mjModel* m, const mjData* d, mjtNum* res, const mjt
 void mj_pointBiasAcc(const mjModel* m, const mjData* d, const mjtNum p[3], int body,
                      mjtNum v[3], mjtNum a[3], mjtNum w[3], mjtNum alpha[3]);
 
+// mj_subtreeVel, subtree_angmom only when angmom (else zero)
+void mj_subtreeVelPart(const mjModel* m, mjData* d, int angmom);
+
+// mj_rnePostConstraint (cacc, cfrc_ext, cfrc_int) for the bodies whose cacc (acc[b]) or
+// cfrc_int (frc[b]) is read (nbody flags each, both NULL: every body) and those their values
+// depend on (marked into acc and frc: cacc on the path from the world, the net forces over the
+// subtree of a read cfrc_int), bit for bit the whole pass's values; other bodies' entries zero
+void mj_rnePostPart(const mjModel* m, mjData* d, unsigned char* acc, unsigned char* frc);
+
 // world position, orientation and body + 1 of an object (body com frame, body, geom, site,
 // camera); 0 when the type is not one of these
 int mj_objectFrame(const mjModel* m, const mjData* d, int objtype, int id, const mjtNum** pos,

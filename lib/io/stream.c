@@ -563,6 +563,14 @@ typedef struct {
   unsigned char buf[4096];
 } Emitter;
 
+// an emitter writing to f, nothing gathered (its buffer left as it is: filled before read)
+static void emitStart(Emitter* e, FILE* f) {
+  e->f = f;
+  e->crc = 0;
+  e->n = 0;
+  e->failed = 0;
+}
+
 // checksum and write out the gathered bytes
 static void emitFlush(Emitter* e) {
   e->crc = mj_crc32c(e->crc, e->buf, e->n);
@@ -608,7 +616,8 @@ static int emitEnd(Emitter* e) {
 }
 
 int mj_streamWriteFrame(FILE* f, const mjStreamHeader* h, const mjData* d) {
-  Emitter e = {f, 0, 0, 0, {0}};
+  Emitter e;
+  emitStart(&e, f);
   emitBytes(&e, MJT_MARKER, 4);
   // arrays of numbers whole, flags and counts one by one
   for (int g = 0; g < mjNSTREAMFIELD; g++) {
@@ -623,7 +632,8 @@ int mj_streamWriteFrame(FILE* f, const mjStreamHeader* h, const mjData* d) {
 }
 
 int mj_streamWriteValues(FILE* f, const mjStreamHeader* h, const mjtNum* values) {
-  Emitter e = {f, 0, 0, 0, {0}};
+  Emitter e;
+  emitStart(&e, f);
   emitBytes(&e, MJT_MARKER, 4);
   emitNums(&e, values, h->nvalue);
   return emitEnd(&e);

@@ -9,9 +9,11 @@
 // gyroscopic derivative (3.11); the others are the same in both.
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mj.h"
+#include "engine/forward.h"
 #include "engine/smooth.h"
 
 static const char* MODEL =
@@ -237,6 +239,79 @@ Test(forward, user_sensors) {
   static const mjtNum linvel[3] = {0, 0, 0.2};
   near("cacc", d->cacc + 6, cacc, 6, 1e-12);
   near("subtree_linvel", d->subtree_linvel + 3, linvel, 3, 1e-12);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+// a torso on two legs falling onto a plane, with an applied force on a leg and on the arm:
+// sensors at the torso, on one leg (force, torque, overlapping touch sites) and on the arm
+static const char* LEGGED =
+  "<mujoco><option timestep='0.005'/><worldbody><geom type='plane' size='5 5 0.1'/>"
+  "<body name='torso' pos='0 0 0.7' euler='0 20 10'><freejoint/>"
+  "<geom type='box' size='0.15 0.1 0.1'/><site name='root' size='0.01'/>"
+  "<site name='back' type='box' size='0.16 0.11 0.11'/>"
+  "<body name='arm' pos='0.2 0 0.05'><joint axis='0 1 0' range='-1 1'/>"
+  "<geom name='hand' type='capsule' fromto='0 0 0 0.2 0 -0.2' size='0.04'/>"
+  "<site name='fist' type='ellipsoid' pos='0.2 0 -0.2' size='0.08 0.06 0.07'/></body>"
+  "<body name='thigh' pos='0 0.06 -0.1'><joint axis='0 1 0' range='-1 1'/>"
+  "<geom type='capsule' fromto='0 0 0 0 0 -0.25' size='0.04'/><site name='hip' size='0.01'/>"
+  "<body name='shin' pos='0 0 -0.25'><joint axis='0 1 0' range='-2 0'/>"
+  "<geom type='capsule' fromto='0 0 0 0 0 -0.25' size='0.035'/><site name='knee' size='0.01'/>"
+  "<site name='calf' type='capsule' fromto='0 0 0 0 0 -0.25' size='0.05'/>"
+  "<body name='foot' pos='0 0 -0.28'><joint axis='1 0 0' range='-0.5 0.5'/>"
+  "<geom type='box' size='0.08 0.05 0.02'/>"
+  "<site name='heel' type='box' pos='-0.04 0 0' size='0.045 0.06 0.03'/>"
+  "<site name='toe' type='cylinder' pos='0.04 0 0' size='0.06 0.03'/>"
+  "<site name='sole' type='sphere' size='0.1'/></body></body></body>"
+  "<body name='thigh2' pos='0 -0.06 -0.1'><joint axis='0 1 0' range='-1 1'/>"
+  "<geom type='capsule' fromto='0 0 0 0 0 -0.5' size='0.04'/></body></body></worldbody>"
+  "<sensor><accelerometer site='root'/><force site='hip'/><torque site='knee'/>"
+  "<touch site='heel'/><touch site='toe'/><touch site='sole'/><touch site='calf'/>"
+  "<touch site='back'/><touch site='fist'/><subtreelinvel body='torso'/><velocimeter site='root'/>"
+  "<framelinacc objtype='geom' objname='hand'/><frameangacc objtype='body' objname='foot'/>"
+  "<force site='knee' cutoff='20'/></sensor></mujoco>";
+
+// the sensor passes (mj_rnePostPart over the bodies the sensors read, the touch sensors in one
+// pass over the contacts, subtree_linvel alone) give, bit for bit, what each sensor computes
+// after the whole mj_rnePostConstraint (mj_computeSensor: each touch sensor scanning the
+// contacts), along a fall with contacts on the legs, the torso and the arm; the bodies read have
+// the whole pass's cacc and cfrc_int bits, the others (thigh2) zeros
+Test(forward, sensor_passes_bitwise) {
+  mjModel* m = load(LEGGED);
+  mjData* d = mj_makeData(m);
+  int thigh = mj_name2id(m, mjOBJ_BODY, "thigh");
+  int shin = mj_name2id(m, mjOBJ_BODY, "shin"), foot = mj_name2id(m, mjOBJ_BODY, "foot");
+  int thigh2 = mj_name2id(m, mjOBJ_BODY, "thigh2"), nb = m->nbody;
+  d->xfrc_applied[6 * thigh + 0] = 3, d->xfrc_applied[6 * thigh + 4] = 0.5;
+  d->xfrc_applied[6 * mj_name2id(m, mjOBJ_BODY, "arm") + 2] = 2;
+  mjtNum* ref = malloc(sizeof(mjtNum) * m->nsensordata);
+  mjtNum *cacc = malloc(sizeof(mjtNum) * 12 * nb), *cfrc = cacc + 6 * nb;
+  int touched = 0, ncontact = 0;
+  for (int k = 0; k < 400; k++) {
+    mj_forward(m, d);
+    memcpy(cacc, d->cacc, sizeof(mjtNum) * 6 * nb);
+    memcpy(cfrc, d->cfrc_int, sizeof(mjtNum) * 6 * nb);
+    mj_rnePostConstraint(m, d);
+    for (int s = 0; s < m->nsensor; s++) mj_computeSensor(m, d, s, ref + m->sensor_adr[s]);
+    cr_assert(!memcmp(ref, d->sensordata, sizeof(mjtNum) * m->nsensordata), "step %d", k);
+    // cacc on the paths to the torso, the foot and the arm, cfrc_int over the thigh's subtree
+    for (int b = 0; b < nb; b++) {
+      int acc = b != thigh2, frc = b == thigh || b == shin || b == foot;
+      for (int i = 0; i < 6; i++) {
+        cr_assert_eq(cacc[6 * b + i], acc ? d->cacc[6 * b + i] : 0, "step %d cacc[%d]", k, b);
+        cr_assert_eq(cfrc[6 * b + i], frc ? d->cfrc_int[6 * b + i] : 0, "step %d cfrc[%d]", k, b);
+      }
+    }
+    for (int s = 0; s < m->nsensor; s++)
+      touched += m->sensor_type[s] == mjSENS_TOUCH && d->sensordata[m->sensor_adr[s]] > 0;
+    ncontact += d->ncon;
+    mj_step(m, d);
+  }
+  // the fall has contacts and touches (the comparisons above are not of zeros alone)
+  cr_assert_gt(ncontact, 400);
+  cr_assert_gt(touched, 100);
+  free(ref);
+  free(cacc);
   mj_deleteData(d);
   mj_deleteModel(m);
 }
