@@ -640,16 +640,16 @@ static void camColumn(const mjModel* m, const mjData* d, const Work* w, int s, c
   int cam = m->sensor_refid[s];
   const int* res = m->cam_resolution + 2 * cam;
   Frame f, c;
-  mjtNum X[3], Y[3], p[3], dp[3], fx, fy;
+  mjtNum X[3], Y[3], p[3], dp[3], foc[2];
   frameMotion(m, d, w, mjOBJ_SITE, m->sensor_objid[s], VEL_NONE, &f);
   frameMotion(m, d, w, mjOBJ_CAMERA, cam, VEL_NONE, &c);
   mju_sub3(Y, f.p, c.p);
   mju_sub3(X, f.dp, c.dp);
   rotated(c.R, c.dw, X, Y, dp);
   mju_mulMatTVec3(p, c.R, Y);
-  mj_camFocal(m, cam, &fx, &fy);
-  g[0] = (fx * dp[0] + (out[0] - 0.5 * res[0]) * dp[2]) / -p[2];
-  g[1] = (-fy * dp[1] + (out[1] - 0.5 * res[1]) * dp[2]) / -p[2];
+  mj_camIntrinsics(m, cam, foc, NULL);
+  g[0] = (foc[0] * dp[0] + (out[0] - 0.5 * res[0]) * dp[2]) / -p[2];
+  g[1] = (-foc[1] * dp[1] + (out[1] - 0.5 * res[1]) * dp[2]) / -p[2];
 }
 
 // the actuator-force sensors: an actuator's force, a joint's sum of moment times force, a

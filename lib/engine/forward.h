@@ -140,7 +140,8 @@ int mj_rangefinderDim(int bits);
 mjtNum mj_sensorGeomPair(const mjModel* m, const mjData* d, int s, int pair[2],
                          mjtNum fromto[6]);
 
-// the focal lengths fx, fy in pixels of camera cam (sensor.c, as camprojection uses them)
-void mj_camFocal(const mjModel* m, int cam, mjtNum* fx, mjtNum* fy);
+// the focal lengths f and principal point c (NULL: not wanted) in pixels of perspective camera
+// cam, as the camera sensors use them (sensor.c)
+void mj_camIntrinsics(const mjModel* m, int cam, mjtNum f[2], mjtNum c[2]);
 
 #endif

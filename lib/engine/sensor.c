@@ -234,20 +234,10 @@ static mjtNum* rayData(mjtNum* out, int bits, mjtNum dist, const mjtNum origin[3
   return out;
 }
 
-// the principal point (cx, cy) in pixels of perspective camera cam: from its intrinsics with a
-// sensor size (in float, as mj_camFocal), else the image center
-static void camCenter(const mjModel* m, int cam, mjtNum* cx, mjtNum* cy) {
-  const int* res = m->cam_resolution + 2 * cam;
-  const float *sensor = m->cam_sensorsize + 2 * cam, *focal = m->cam_intrinsic + 4 * cam;
-  int intr = sensor[0] != 0 && sensor[1] != 0;
-  *cx = intr ? focal[2] / sensor[0] * res[0] : 0.5 * res[0];
-  *cy = intr ? focal[3] / sensor[1] * res[1] : 0.5 * res[1];
-}
-
 // rangefinder sensor s: on a site one ray along its z axis from it; on a camera one ray per
 // pixel (row by row from the top left, through the pixel's center (c + 1/2, r + 1/2)), its
 // body's geoms excluded: perspective from the camera along R (x, y, -1) normalized with
-// x = (c + 1/2 - cx) / fx, y = -(r + 1/2 - cy) / fy (mj_camFocal, camCenter); orthographic
+// x = (c + 1/2 - cx) / fx, y = -(r + 1/2 - cy) / fy (mj_camIntrinsics); orthographic
 // along -z from p + R (x e/2, y e/2, 0) with x = (c + 1/2)/(W/2) - 1, y = 1 - (r + 1/2)/(H/2)
 // and e the camera's extent (its fovy)
 static void rangefinder(const mjModel* m, const mjData* d, int s, mjtNum* out) {
@@ -261,12 +251,12 @@ static void rangefinder(const mjModel* m, const mjData* d, int s, mjtNum* out) {
   }
   const int *res = m->cam_resolution + 2 * id, ortho = m->cam_projection[id] != 0;
   const mjtNum *R = d->cam_xmat + 9 * id, *p = d->cam_xpos + 3 * id;
-  mjtNum cz[3] = {R[2], R[5], R[8]}, fx, fy, cx, cy, half = 0.5 * m->cam_fovy[id];
-  if (ortho) fx = cx = 0.5 * res[0], fy = cy = 0.5 * res[1];
-  else mj_camFocal(m, id, &fx, &fy), camCenter(m, id, &cx, &cy);
+  mjtNum cz[3] = {R[2], R[5], R[8]}, f[2], ctr[2], half = 0.5 * m->cam_fovy[id];
+  if (ortho) f[0] = ctr[0] = 0.5 * res[0], f[1] = ctr[1] = 0.5 * res[1];
+  else mj_camIntrinsics(m, id, f, ctr);
   for (int r = 0; r < res[1]; r++)
     for (int c = 0; c < res[0]; c++) {
-      mjtNum x = (c + 0.5 - cx) / fx, y = -(r + 0.5 - cy) / fy, origin[3], dir[3];
+      mjtNum x = (c + 0.5 - ctr[0]) / f[0], y = -(r + 0.5 - ctr[1]) / f[1], origin[3], dir[3];
       if (ortho) {
         mjtNum off[3] = {x * half, y * half, 0};
         mju_mulMatVec3(origin, R, off);
@@ -283,33 +273,33 @@ static void rangefinder(const mjModel* m, const mjData* d, int s, mjtNum* out) {
     }
 }
 
-// the focal lengths in pixels of camera cam (forward.h): fx = focal_x / sensor_x W,
-// fy = focal_y / sensor_y H in float (the model's floats, as MuJoCo) when the camera has a
-// sensor size, else fx = fy = H/2 / tan(fovy/2)
-void mj_camFocal(const mjModel* m, int cam, mjtNum* fx, mjtNum* fy) {
+// the focal lengths f and principal point c in pixels of perspective camera cam (forward.h):
+// with a sensor size, from the intrinsics (f_x, f_y, p_x, p_y) in float (the model's floats, as
+// MuJoCo): f = (f_x / sensor_x W, f_y / sensor_y H), c = (p_x / sensor_x W, p_y / sensor_y H);
+// else f = (H/2 / tan(fovy/2)) (1, 1) and c the image center (W/2, H/2); c may be NULL
+void mj_camIntrinsics(const mjModel* m, int cam, mjtNum f[2], mjtNum c[2]) {
   const int* res = m->cam_resolution + 2 * cam;
-  const float *sensor = m->cam_sensorsize + 2 * cam, *focal = m->cam_intrinsic + 4 * cam;
-  if (sensor[0] != 0 && sensor[1] != 0) {
-    *fx = focal[0] / sensor[0] * res[0];
-    *fy = focal[1] / sensor[1] * res[1];
-  } else {
-    *fx = *fy = 0.5 * res[1] / tan(m->cam_fovy[cam] * mjPI / 360);
+  const float *sensor = m->cam_sensorsize + 2 * cam, *in = m->cam_intrinsic + 4 * cam;
+  int intr = sensor[0] != 0 && sensor[1] != 0;
+  for (int k = 0; k < 2; k++) {
+    f[k] = intr ? in[k] / sensor[k] * res[k] : 0.5 * res[1] / tan(m->cam_fovy[cam] * mjPI / 360);
+    if (c) c[k] = intr ? in[2 + k] / sensor[k] * res[k] : 0.5 * res[k];
   }
 }
 
 // camprojection: the site's position in the pixel coordinates of the camera (origin at the top
 // left, not clipped; points behind the camera projected the same way).  With p the site in the
 // camera frame (looking along -z, y up), W x H the resolution and fx, fy the focal lengths
-// (mj_camFocal):  u = W/2 + fx p_x / (-p_z),  v = H/2 - fy p_y / (-p_z);  the principal point
-// and an orthographic projection are ignored (as MuJoCo 3.5.1 does)
+// (mj_camIntrinsics):  u = W/2 + fx p_x / (-p_z),  v = H/2 - fy p_y / (-p_z);  the principal
+// point and an orthographic projection are ignored (as MuJoCo 3.5.1 does)
 static void camProjection(const mjModel* m, const mjData* d, int site, int cam, mjtNum out[2]) {
   const int* res = m->cam_resolution + 2 * cam;
-  mjtNum dif[3], p[3], fx, fy;
-  mj_camFocal(m, cam, &fx, &fy);
+  mjtNum dif[3], p[3], f[2];
+  mj_camIntrinsics(m, cam, f, NULL);
   mju_sub3(dif, d->site_xpos + 3 * site, d->cam_xpos + 3 * cam);
   mju_mulMatTVec3(p, d->cam_xmat + 9 * cam, dif);
-  out[0] = 0.5 * res[0] + fx * p[0] / -p[2];
-  out[1] = 0.5 * res[1] - fy * p[1] / -p[2];
+  out[0] = 0.5 * res[0] + f[0] * p[0] / -p[2];
+  out[1] = 0.5 * res[1] - f[1] * p[1] / -p[2];
 }
 
 // 1 when point pos lies in the site's solid, else 0; with p the point in the site frame:
