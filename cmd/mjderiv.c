@@ -163,6 +163,37 @@ static void applyFrame(mjData* d, const mjtNum* v) {
 #undef MJ_X_APPLY
 }
 
+// the initial state into d, in place of a whole mj_resetData: the state and input fields the
+// frames do not carry copied from run.init (the default or keyframe state, as a reset gives
+// it: the warm start zero), the counters and statistics cleared; every other array of d is
+// written by the step before it is read, so a frame's results do not depend on the frame d
+// held before
+static void setInitial(mjData* d) {
+  const mjModel* m_ = run.m;
+  MJ_SIZES(MJ_X_SIZE_LOCAL)
+  uint32_t reset = (mjSTREAM_STATE | mjSTREAM_INPUT) & ~run.mask;
+#define MJ_X_RESET(fld, count, src, kind)                                                         \
+  if (reset >> mjSTREAM_##fld & 1) {                                                              \
+    const void* from;                                                                             \
+    {                                                                                             \
+      const mjData* d = run.init;                                                                 \
+      from = (src);                                                                               \
+    }                                                                                             \
+    memcpy((void*)(src), from, sizeof(*(src)) * (size_t)(count));                                 \
+  }
+  MJ_STREAM_FIELDS(MJ_X_RESET)
+#undef MJ_X_RESET
+  d->pstack = d->maxstack = 0;
+  d->parena = d->maxarena = 0;
+  d->energy[0] = d->energy[1] = 0;
+  d->ncon = d->nefc = d->nJ = 0;
+  d->solver_niter = 0;
+  memset(d->solver, 0, sizeof(d->solver));
+  d->solver_fwdinv[0] = d->solver_fwdinv[1] = 0;
+  memset(d->warning, 0, sizeof(d->warning));
+  memset(d->timer, 0, sizeof(d->timer));
+}
+
 // every real state and input value of frame k is finite, else an error naming it
 static void checkFinite(const mjtNum* v, long k) {
   uint32_t use = run.mask & (mjSTREAM_STATE | mjSTREAM_INPUT);
@@ -246,8 +277,7 @@ static void* worker(void* arg) {
     blocksAt(run.fd ? run.fd + slot : NULL, fblk);
     do {
       // the initial state, then the frame's fields over it
-      mj_resetData(run.m, d);
-      if (run.key >= 0) mj_resetDataKeyframe(run.m, d, run.key);
+      setInitial(d);
       if (run.nvalue) applyFrame(d, run.in + k * run.nvalue);
       if (run.analytic) {
         // a refused state: the first one's message is kept (frames run in any order)
@@ -542,6 +572,8 @@ int main(int argc, char** argv) {
     eprintf("%s: the RK4 integrator has no finite-difference transition (as in MuJoCo): "
             "use Euler, implicit or implicitfast", model);
   run.key = key ? efindkey(run.m, key) : -1;
+  if (!(run.init = mj_makeData(m))) eprintf("%s: out of memory for the data", model);
+  if (run.key >= 0) mj_resetDataKeyframe(m, run.init, run.key);
   int ndx = 2 * m->nv + m->na;
   int rows[NBLOCK] = {ndx, ndx, m->nsensordata, m->nsensordata};
   int cols[NBLOCK] = {ndx, m->nu, ndx, m->nu};
