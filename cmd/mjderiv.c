@@ -167,7 +167,7 @@ static void applyFrame(mjData* d, const mjtNum* v) {
 // frames do not carry copied from run.init (the default or keyframe state, as a reset gives
 // it: the warm start zero), the counters and statistics cleared; every other array of d is
 // written by the step before it is read, so a frame's results do not depend on the frame d
-// held before
+// held before (history buffers, which a reset also fills, are refused at the start)
 static void setInitial(mjData* d) {
   const mjModel* m_ = run.m;
   MJ_SIZES(MJ_X_SIZE_LOCAL)
