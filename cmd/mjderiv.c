@@ -163,6 +163,37 @@ static void applyFrame(mjData* d, const mjtNum* v) {
 #undef MJ_X_APPLY
 }
 
+// the initial state into d, in place of a whole mj_resetData: the state and input fields the
+// frames do not carry copied from run.init (the default or keyframe state, as a reset gives
+// it: the warm start zero), the counters and statistics cleared; every other array of d is
+// written by the step before it is read, so a frame's results do not depend on the frame d
+// held before (history buffers, which a reset also fills, are refused at the start)
+static void setInitial(mjData* d) {
+  const mjModel* m_ = run.m;
+  MJ_SIZES(MJ_X_SIZE_LOCAL)
+  uint32_t reset = (mjSTREAM_STATE | mjSTREAM_INPUT) & ~run.mask;
+#define MJ_X_RESET(fld, count, src, kind)                                                         \
+  if (reset >> mjSTREAM_##fld & 1) {                                                              \
+    const void* from;                                                                             \
+    {                                                                                             \
+      const mjData* d = run.init;                                                                 \
+      from = (src);                                                                               \
+    }                                                                                             \
+    memcpy((void*)(src), from, sizeof(*(src)) * (size_t)(count));                                 \
+  }
+  MJ_STREAM_FIELDS(MJ_X_RESET)
+#undef MJ_X_RESET
+  d->pstack = d->maxstack = 0;
+  d->parena = d->maxarena = 0;
+  d->energy[0] = d->energy[1] = 0;
+  d->ncon = d->nefc = d->nJ = 0;
+  d->solver_niter = 0;
+  memset(d->solver, 0, sizeof(d->solver));
+  d->solver_fwdinv[0] = d->solver_fwdinv[1] = 0;
+  memset(d->warning, 0, sizeof(d->warning));
+  memset(d->timer, 0, sizeof(d->timer));
+}
+
 // every real state and input value of frame k is finite, else an error naming it
 static void checkFinite(const mjtNum* v, long k) {
   uint32_t use = run.mask & (mjSTREAM_STATE | mjSTREAM_INPUT);
@@ -231,6 +262,13 @@ static int grew(mjData* d) {
   return mj_growFull(run.m, d, none) > 0;
 }
 
+// the place of frame k's Jacobians in run.out and run.fd: frames per + 1 numbers apart, the
+// number before each the room for the stream record's marker (its last 4 bytes) and the
+// previous record's CRC (its first 4), so that the chunk's records are one contiguous write
+static size_t slotOf(long k) {
+  return (size_t)(k - run.from) * (run.per + 1) + 1;
+}
+
 // a worker: the chunk's frames taken in turn from the shared counter, each into its own slot
 // of run.out
 static void* worker(void* arg) {
@@ -241,13 +279,12 @@ static void* worker(void* arg) {
   }
   for (long k; (k = atomic_fetch_add(&run.next, 1)) < run.to;) {
     mjtNum *blk[NBLOCK], *fblk[NBLOCK];
-    size_t slot = (size_t)(k - run.from) * run.per;
+    size_t slot = slotOf(k);
     blocksAt(run.out + slot, blk);
     blocksAt(run.fd ? run.fd + slot : NULL, fblk);
     do {
       // the initial state, then the frame's fields over it
-      mj_resetData(run.m, d);
-      if (run.key >= 0) mj_resetDataKeyframe(run.m, d, run.key);
+      setInitial(d);
       if (run.nvalue) applyFrame(d, run.in + k * run.nvalue);
       if (run.analytic) {
         // a refused state: the first one's message is kept (frames run in any order)
@@ -335,26 +372,25 @@ static void writeStreamHeader(void) {
 }
 
 // the chunk's frames of the Jacobian stream (already little-endian): per frame the marker MJFR,
-// the requested blocks row-major as float64, and the CRC-32C of marker and values
+// the requested blocks row-major as float64, and the CRC-32C of marker and values; the
+// markers and CRCs go into the room around each frame's values, and the chunk is one write
 static void writeStreamChunk(void) {
-  FILE* f = run.file[0]->f;
   uint32_t marker = mj_crc32c(0, "MJFR", 4);
   for (long k = run.from; k < run.to; k++) {
-    const mjtNum* v = run.out + (size_t)(k - run.from) * run.per;
+    unsigned char* v = (unsigned char*)(run.out + slotOf(k));
     uint32_t crc = mj_crc32c(marker, v, 8 * run.per);
-    unsigned char tail[4];
-    mj_copyLE(tail, &crc, 4, 1);
-    fwrite("MJFR", 1, 4, f);
-    fwrite(v, 8, run.per, f);
-    fwrite(tail, 1, 4, f);
+    memcpy(v - 4, "MJFR", 4);
+    mj_copyLE(v + 8 * run.per, &crc, 4, 1);
   }
+  fwrite((unsigned char*)run.out + 4, 8 * (run.per + 1), (size_t)(run.to - run.from),
+         run.file[0]->f);
 }
 
 // the chunk's frame,block,row,col,value lines
 static void writeCsvChunk(void) {
   FILE* f = run.file[0]->f;
   for (long k = run.from; k < run.to; k++) {
-    const mjtNum* v = run.out + (size_t)(k - run.from) * run.per;
+    const mjtNum* v = run.out + slotOf(k);
     for (int b = 0; b < NBLOCK; b++) {
       for (int r = 0; run.want[b] && r < run.rows[b]; r++)
         for (int c = 0; c < run.cols[b]; c++)
@@ -401,7 +437,7 @@ static void writeNpyChunk(void) {
     if (!run.want[b]) continue;
     size_t size = (size_t)run.rows[b] * run.cols[b];
     for (long k = run.from; k < run.to; k++)
-      fwrite(run.out + (size_t)(k - run.from) * run.per + off, 8, size, run.file[b]->f);
+      fwrite(run.out + slotOf(k) + off, 8, size, run.file[b]->f);
     off += size;
   }
 }
@@ -414,7 +450,7 @@ static void checkChunk(void) {
     if (!run.want[b]) continue;
     size_t size = (size_t)run.rows[b] * run.cols[b];
     for (long k = run.from; k < run.to; k++) {
-      size_t at0 = (size_t)(k - run.from) * run.per + off;
+      size_t at0 = slotOf(k) + off;
       const mjtNum *a = run.out + at0, *e = run.fd + at0;
       mjtNum diff = 0, scale = 1;
       for (size_t i = 0; i < size; i++) {
@@ -454,8 +490,9 @@ static void runChunks(int n, int npy, int csv) {
   long chunk = (long)(CHUNK_BYTES / frame);
   if (chunk < 16L * n) chunk = 16L * n;
   if (chunk > run.end - run.first) chunk = run.end - run.first;
-  run.out = emalloc(sizeof(mjtNum) * (run.per * (size_t)chunk + 1));
-  if (run.check) run.fd = emalloc(sizeof(mjtNum) * (run.per * (size_t)chunk + 1));
+  size_t room = sizeof(mjtNum) * ((run.per + 1) * (size_t)chunk + 1);
+  run.out = emalloc(room);
+  if (run.check) run.fd = emalloc(room);
   if (npy) writeNpyHeaders();
   else if (csv) fputs("frame,block,row,col,value\n", run.file[0]->f);
   else if (!run.check) writeStreamHeader();
@@ -463,7 +500,8 @@ static void runChunks(int n, int npy, int csv) {
   for (run.from = run.first; run.from < run.end; run.from = run.to) {
     run.to = run.from + chunk < run.end ? run.from + chunk : run.end;
     compute(n);
-    if (!run.check && !csv) mj_copyLE(run.out, run.out, 8, run.per * (size_t)(run.to - run.from));
+    if (!run.check && !csv)
+      mj_copyLE(run.out, run.out, 8, (run.per + 1) * (size_t)(run.to - run.from) + 1);
     if (run.check) checkChunk();
     else if (npy) writeNpyChunk();
     else if (csv) writeCsvChunk();
@@ -542,6 +580,8 @@ int main(int argc, char** argv) {
     eprintf("%s: the RK4 integrator has no finite-difference transition (as in MuJoCo): "
             "use Euler, implicit or implicitfast", model);
   run.key = key ? efindkey(run.m, key) : -1;
+  if (!(run.init = mj_makeData(m))) eprintf("%s: out of memory for the data", model);
+  if (run.key >= 0) mj_resetDataKeyframe(m, run.init, run.key);
   int ndx = 2 * m->nv + m->na;
   int rows[NBLOCK] = {ndx, ndx, m->nsensordata, m->nsensordata};
   int cols[NBLOCK] = {ndx, m->nu, ndx, m->nu};
