@@ -2,13 +2,19 @@
 // MuJoCo 3.14's multiccd finds them under nativeccd (its default).  EPA ends on a triangle of the
 // Minkowski difference whose three vertices are pairs of support points; the distinct support
 // points of each geom there are its feature (one: a vertex, two: an edge, three: a face; a
-// cylinder's support points are told apart by their cap only, and its feature is always its
+// cylinder's support points are told apart by their cap only, and its edge is always its
 // side line through the first one, measured on the oracle).  The candidate faces of each
-// feature (a box's by its corner bits, a mesh's by its hull polygons, mesh_polymap; a cylinder
-// has none here: MuJoCo's clipping against its caps is not known), of which only those turned
-// toward the other geom count (outward normal n with n'(x1 - x2) >= 0 on g1, n'(x2 - x1) >= 0
-// on g2, x1 and x2 EPA's witness points; measured on the oracle: where a thin part lets EPA end
-// on an edge of g2 whose faces both look away from g1, MuJoCo keeps EPA's contact), are compared:
+// feature (a box's by its corner bits, a mesh's by its hull polygons, mesh_polymap; a
+// cylinder's: the cap holding all its support points, none when they are on both caps; the
+// cap clips and is clipped as a regular 16-gon with corners at angles 2 pi i / 16 of its
+// frame, measured on the oracle: cylinders lying on box faces give those corners, and with
+// this cap the random poses of convex_native.xml and mesh_pairs.xml agree; a whole cap on a
+// face leaves a regular polygon whose quadrilateral (below) MuJoCo picks among near-equal
+// areas by rounding we do not reproduce: about half such poses pick other corners), of
+// which only those turned toward the other geom count (outward normal n with n'(x1 - x2) >= 0
+// on g1, n'(x2 - x1) >= 0 on g2, x1 and x2 EPA's witness points; measured on the oracle: where
+// a thin part lets EPA end on an edge of g2 whose faces both look away from g1, MuJoCo keeps
+// EPA's contact), are compared:
 //   - a face of g1 and a face of g2 facing each other (normals' dot < -0.996): face on face;
 //   - else, when one feature is an edge or a vertex (g1's when its dimension is below 3 and
 //     not above g2's, else g2's when below 3), an edge of it (a vertex's edges: to the previous
@@ -33,6 +39,7 @@
 
 #define FACE_TOL 0.996   // faces facing each other: normals' dot below -FACE_TOL
 #define EDGE_TOL 0.0888  // an edge along a face: |dot| of its direction and the normal below
+#define CAPN 16          // corners of the polygon standing for a cylinder's cap
 #define CLIPMAX 256      // most vertices of a face or faces at a vertex handled (else one contact)
 
 // one geom of the pair: a box or a cylinder (size) or a mesh (vertices and hull polygons), at
@@ -234,7 +241,8 @@ static int featureEdges(const Shape* s, int dim, const mjtNum v[9], int id0, mjt
 }
 
 // the corners of face f of s in world coordinates (a box's four in MuJoCo's order, a mesh
-// polygon's vertices in reverse order); their count, 0 when more than CLIPMAX
+// polygon's vertices in reverse order, a cylinder cap's CAPN: f 1 the top one; all clockwise
+// seen from outside); their count, 0 when more than CLIPMAX
 static int faceCorners(const Shape* s, int f, mjtNum* out) {
   if (s->type == mjGEOM_BOX) {
     // signs of the corners of each face, face by face
@@ -250,6 +258,15 @@ static int faceCorners(const Shape* s, int f, mjtNum* out) {
       worldPoint(s, c[0] * s->size[0], c[1] * s->size[1], c[2] * s->size[2], out + 3 * i);
     }
     return 4;
+  }
+  if (s->type == mjGEOM_CYLINDER) {
+    // corner i at angle a = +-2 pi i / CAPN on cap z = +-h (minus on the top cap)
+    for (int i = 0; i < CAPN; i++) {
+      mjtNum a = (f ? -2 : 2) * mjPI * i / CAPN;
+      worldPoint(s, s->size[0] * cos(a), s->size[0] * sin(a), f ? s->size[1] : -s->size[1],
+                 out + 3 * i);
+    }
+    return CAPN;
   }
   int adr = s->polyvertadr[f], nv = s->polyvertnum[f];
   if (nv > CLIPMAX) return 0;
@@ -412,12 +429,20 @@ static int edgeAlongFace(const mjtNum* e, int ke, const mjtNum* n, int kn, int r
 }
 
 // the faces of a feature turned toward the other geom (n'dir >= 0, dir the geom's outward
-// direction at the touch), in their order: a box's or a mesh's (a cylinder's: none)
+// direction at the touch), in their order: a box's, a mesh's, or a cylinder's cap (its normal
+// +-z, face 1 the top one) when all its support points are on it
 static int featureFaces(const Shape* s, int dim, const int id[3], const mjtNum dir[3],
                         mjtNum* n, int* face) {
-  if (s->type == mjGEOM_CYLINDER) return 0;
-  int all = s->type == mjGEOM_BOX ? boxFaces(s, dim, id, dir, n, face)
-                                  : meshFaces(s, dim, id, n, face);
+  int all;
+  if (s->type == mjGEOM_CYLINDER) {
+    if (dim != 1) return 0;
+    worldDir(s, 0, 0, id[0] ? 1 : -1, n);
+    face[0] = id[0];
+    all = 1;
+  } else {
+    all = s->type == mjGEOM_BOX ? boxFaces(s, dim, id, dir, n, face)
+                                : meshFaces(s, dim, id, n, face);
+  }
 
   // keep the faces whose normal does not look away from dir
   int count = 0;

@@ -8,6 +8,7 @@
 #include "engine/collision.h"
 #include "mj.h"
 #include "engine/smooth.h"
+#include "util/util.h"
 
 // compile xml, set qpos (NULL: qpos0), run kinematics and collision; *d gets the data
 static mjModel* load(const char* xml, const mjtNum* qpos, mjData** d) {
@@ -192,6 +193,42 @@ Test(collision, sphereCylinder) {
     mj_deleteData(d);
     mj_deleteModel(m);
   }
+}
+
+Test(collision, cylinderCapOnBox) {
+  // a cylinder (r 0.07, h 0.06) turned 20 degrees about z, then tilted 0.02 rad about x, its
+  // bottom cap 3 mm into a box's top face z = 0.1: MuJoCo 3.14 gives 4 contacts at corners of
+  // the cap as a 16-gon, at angles 157.5, 67.5, -22.5 and -112.5 degrees of the cylinder's
+  // frame (dist -0.002928, -0.001590, -0.003050, -0.004387); each corner c is at depth
+  // dist = (c_z - 0.1) / cos(0.02) along the cap's normal, normal -z
+  const mjtNum pi = 3.14159265358979323846, th = 20 * pi / 180, tilt = 0.02;
+  mjtNum qz[4] = {cos(th / 2), 0, 0, sin(th / 2)}, qx[4] = {cos(tilt / 2), sin(tilt / 2), 0, 0};
+  mjtNum q[7] = {0.01, 0.02, 0.157}, mat[9];
+  mju_mulQuat(q + 3, qx, qz);
+  mju_quat2Mat(mat, q + 3);
+  mjData* d;
+  mjModel* m = load("<mujoco><worldbody><geom type='box' size='0.5 0.5 0.1'/><body><freejoint/>"
+                    "<geom type='cylinder' size='0.07 0.06'/></body></worldbody></mujoco>",
+                    q, &d);
+  const mjtNum deg[4] = {157.5, 67.5, -22.5, -112.5};
+  const mjtNum oracle[4] = {-0.002928, -0.001590, -0.003050, -0.004387};
+  const mjtNum down[3] = {0, 0, -1};
+  cr_assert_eq(d->ncon, 4);
+  for (int i = 0; i < 4; i++) {
+    mjtNum a = deg[i] * pi / 180, l[3] = {0.07 * cos(a), 0.07 * sin(a), -0.06}, c[3];
+    mju_mulMatVec3(c, mat, l);
+    mjtNum dist = (c[2] + q[2] - 0.1) / cos(tilt);
+    int found = 0;
+    for (int k = 0; k < 4; k++)
+      if (fabs(d->contact[k].dist - dist) < 1e-12) {
+        found++;
+        cr_assert(fabs(d->contact[k].dist - oracle[i]) < 1e-6, "corner %d", i);
+        near(d->contact[k].frame, down, 3, 1e-15, "normal");
+      }
+    cr_assert_eq(found, 1, "corner %d", i);
+  }
+  mj_deleteData(d);
+  mj_deleteModel(m);
 }
 
 Test(collision, parallelCapsules) {
