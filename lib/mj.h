@@ -214,12 +214,23 @@ typedef struct mjContact_ {
   mjtNum adhesion;           // adhesive force along the normal: the pull before breaking
   mjtNum mu;                 // friction of the regularized cone, set by the constraint stage
   mjtNum H[36];              // cone Hessian, set by the solver (elliptic cones)
+  mjtNum clipvec[9];         // clipped (clip[0] > 0), in world: the clipping face's normal, the
+                             // direction of the line the point is on and the normal of the
+                             // plane cutting that line (clip[1] 1, 2; else zeros)
   int dim;                   // contact space dimensionality: 1, 3, 4 or 6
   int geom1, geom2;          // geom ids (-1 for flex); geom1 < geom2 unless a pair says so
   int geom[2];               // geom ids, as geom1 and geom2
   int flex[2], elem[2], vert[2];  // flex ids, elements and vertices (-1: none)
   int exclude;               // 0: include, 1: in the gap, 2: fused, 3: no dofs
   int efc_address;           // address of the first constraint row; -1: not in the solver
+  int clip[2];               // a contact of clipped faces (collision_clip.c), else clip[0] = 0:
+                             // [0] 1 geom2's face clipped by geom1's, 2 geom2's edge by geom1's
+                             // face, 3 geom1's edge by geom2's face; [1] the point (the witness
+                             // on the clipped geom): 0 a corner of the clipped face or edge, 1
+                             // on an edge of it where a side plane of the clipping face cuts
+                             // it, 2 on a corner line of the clipping face (along its normal)
+                             // where the clipped face's plane cuts it; -1 on a cylinder's side
+                             // line (EPA's rim point), -2 on an edge through a corner line
 } mjContact;
 
 // constraint row types, in the order the rows are made

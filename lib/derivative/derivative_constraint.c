@@ -80,18 +80,26 @@ static int featureDetermined(const mjModel* m, const mjData* d, const mjContact*
 static int witnessesOnHulls(const mjModel* m, const mjData* d, const mjContact* con);
 static int normalReversed(const mjModel* m, const mjData* d, const mjContact* con);
 
-// the number of contacts of d between the geoms of contact con
-static int pairCount(const mjData* d, const mjContact* con) {
-  int n = 0;
-  for (int i = 0; i < d->ncon; i++)
-    n += d->contact[i].geom1 == con->geom1 && d->contact[i].geom2 == con->geom2;
-  return n;
+// why clipped contact con (mjContact's clip) is not differentiated, NULL when it is: a point
+// on a cylinder's side line (its rim point is EPA's, not the geom's), on two side planes of
+// the clipping face (an edge through a corner line), on a line parallel to the plane that
+// cuts it (|u'e| < 1e-9: the crossing is undetermined), on the clipping face's plane (depth
+// 0: no normal)
+static const char* clipRefusal(const mjContact* con) {
+  const mjtNum *e = con->clipvec + 3, *u = con->clipvec + 6;
+  if (con->clip[1] == -1) return " (multiccd's clipped faces: a cylinder's side line)";
+  if (con->clip[1] < 0) return " (multiccd's clipped faces: an edge through a face's corner)";
+  if (con->clip[1] && fabs(mju_dot3(u, e)) < 1e-9)
+    return " (multiccd's clipped faces: an edge parallel to the plane clipping it)";
+  if (fabs(con->dist) < mjMINVAL) return " (multiccd's clipped faces: a point at depth 0)";
+  return NULL;
 }
 
 // why contact con is not differentiated, NULL when it is: a pair of no kind (SDFs), a convex
 // solver's contact from libccd's MPR (nativeccd off: its point is no witness) or from
-// multiccd's turned copies (pairs with no sphere or ellipsoid), a height field's contact
-// with a margin (raised prisms, inflated geoms), features leaving the motion undetermined
+// multiccd's turned copies (pairs with no sphere or ellipsoid), a clipped faces' contact
+// clipRefusal refuses, a height field's contact with a margin (raised prisms, inflated
+// geoms), features leaving the motion undetermined
 static const char* contactRefusal(const mjModel* m, const mjData* d, const mjContact* con) {
   int t1 = m->geom_type[con->geom1], t2 = m->geom_type[con->geom2];
   int hfield = mj_collisionFunc[t1][t2] == mjc_ConvexHField;
@@ -101,7 +109,7 @@ static const char* contactRefusal(const mjModel* m, const mjData* d, const mjCon
     return " (libccd's MPR contact: nativeccd disabled)";
   if (convex && !hfield && mjc_multiCCD(m, con->geom1, con->geom2, mayHaveMargin(m, con->geom1, con->geom2)))
     return " (multiccd's contacts)";
-  if (convex && !hfield && pairCount(d, con) > 1) return " (multiccd's clipped faces)";
+  if (convex && con->clip[0]) return clipRefusal(con);
   if (convex && !hfield && normalReversed(m, d, con))
     return " (its normal reversed: multiccd exchanged the witness points, as MuJoCo's does)";
   if (hfield && mayHaveMargin(m, con->geom1, con->geom2)) return " with a margin";
@@ -652,6 +660,41 @@ static void featureMotion(const mjModel* m, const mjData* d, const mjContact* co
   mju_addToScl3(dn, t[1], z[5]);
 }
 
+// dp, dn, ddist of a clipped faces' contact (mjContact's clip and clipvec; clipped without a
+// margin, so that dist is the depth) as geom i moves by the twist S = (w, v) about o (mv[i]):
+// c the clipped geom (geom 2, geom 1 for its edge: clip 3), f the clipping one, u_i the
+// motion of the point v = w_c = p -+ n dist/2 held fixed to geom i.  v moves with c (a
+// corner), or along a line e fixed to geom a (clip[1] 1: c's edge, 2: f's corner line) as the
+// plane of normal u fixed to the other geom b cuts it:  u'(dv - u_b) = 0, so
+//   dv = u_a + e u'(u_b - u_a) / u'e;
+// the depth, dist = nf'(v - f0) from the clipping face's plane (nf, f0 fixed to f), moves by
+// ddist = nf'(dv - u_f); the normal, a face normal of geom 2 (face on face) or of f (edge on
+// face), turns with it: dn = w x n;  p = v -+ n dist/2:  dp = dv -+ (dn dist + n ddist)/2
+static void clipMotion(const mjContact* con, const mjtNum S[6], const mjtNum o[3],
+                       const int mv[2], mjtNum dp[3], mjtNum dn[3], mjtNum* ddist) {
+  const mjtNum *n = con->frame, *nf = con->clipvec, *e = con->clipvec + 3;
+  const mjtNum* u = con->clipvec + 6;
+  int c = con->clip[0] == 3 ? 0 : 1, f = 1 - c, turn = con->clip[0] == 1 ? c : f;
+  mjtNum sg = c ? 1 : -1, v[3], uv[2][3], dv[3], rel[3];
+  mju_copy3(v, con->pos);
+  mju_addToScl3(v, n, sg * con->dist / 2);
+  for (int i = 0; i < 2; i++) fixedMotion(S, o, mv[i], v, uv[i]);
+  mju_copy3(dv, uv[c]);
+  if (con->clip[1] > 0) {
+    int a = con->clip[1] == 1 ? c : f;
+    mju_sub3(rel, uv[1 - a], uv[a]);
+    mju_copy3(dv, uv[a]);
+    mju_addToScl3(dv, e, mju_dot3(u, rel) / mju_dot3(u, e));
+  }
+  mju_sub3(rel, dv, uv[f]);
+  *ddist = mju_dot3(nf, rel);
+  if (mv[turn]) mju_cross(dn, S, n);
+  else mju_zero3(dn);
+  mju_copy3(dp, dv);
+  mju_addToScl3(dp, dn, -sg * con->dist / 2);
+  mju_addToScl3(dp, n, -sg * *ddist / 2);
+}
+
 // dp, dframe (the frame's three rows) and ddist of contact con when geom 1 (mv1) and geom 2
 // (mv2) move by the twist S = (w, v) about o (axes turning by da = w x a) (derivative.h).
 //   plane (point c, normal n turning with it) and geom 2's deepest point x (a sphere's
@@ -704,6 +747,11 @@ void mjd_contactMotion(const mjModel* m, const mjData* d, const mjContact* con,
     mju_copy3(dp, dx[1]);
     mju_addToScl3(dp, dn, -(r2 + dist / 2));
     mju_addToScl3(dp, n, -*ddist / 2);
+  }
+
+  // clipped faces: by their records
+  else if (con->clip[0]) {
+    clipMotion(con, S, o, mv, dp, dn, ddist);
   }
 
   // other convex pairs: by their features

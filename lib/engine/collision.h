@@ -114,12 +114,13 @@ void mjc_geomSupport(const mjModel* m, int g, const mjtNum pos[3], const mjtNum 
 // the contacts of geoms gp (boxes or meshes) touching face on face or edge on face, from the
 // support ids (id) and points (pts, 3 x 3 per geom) of EPA's final face and its witness points
 // x1, x2: witness pairs w1 (on g1), w2 (on g2) and depths (<= 0) of up to mjMAXCONPAIR
-// points, at most four unless maxcon > 4; their count, 0 when the touch is no such pair of
-// features (EPA's one contact stands), -1 when an edge of g1 was clipped to nothing (EPA's
-// contact stands turned around: x1 and x2 swapped, as MuJoCo leaves it)
+// points, at most four unless maxcon > 4, and their records of how they move (clip: 2 per
+// point, clipvec: 9, mjContact's clip and clipvec); their count, 0 when the touch is no such
+// pair of features (EPA's one contact stands), -1 when an edge of g1 was clipped to nothing
+// (EPA's contact stands turned around: x1 and x2 swapped, as MuJoCo leaves it)
 int mjc_clipContacts(const mjModel* m, const mjGeomPair* gp, const int id[2][3],
                      const mjtNum pts[2][9], const mjtNum x1[3], const mjtNum x2[3], int maxcon,
-                     mjtNum* w1, mjtNum* w2, mjtNum* depth);
+                     mjtNum* w1, mjtNum* w2, mjtNum* depth, int* clip, mjtNum* clipvec);
 
 // four of the n > 4 points p (a convex polygon's vertices in order) spanning a large
 // quadrilateral through p[0], as MuJoCo 3.14 cuts polygons to four (measured on the oracle),

@@ -32,6 +32,11 @@
 // An edge of g1 clipped to nothing leaves EPA's contact turned around (its witness points
 // swapped, as MuJoCo swaps g1's clipped witness pairs back whether or not clipping gave any:
 // same dist and pos, the opposite normal; measured on the oracle for cylinder-box pairs).
+// Each contact records how it moves with the geoms (mjContact's clip and clipvec, for the
+// derivatives): Sutherland-Hodgman tells every point the two lines it lies on (the polygon's
+// edges in and out of it, each an edge of the clipped polygon or a side plane of the clipping
+// face), so that it is a corner of the clipped face or edge, that edge cut by a side plane, or
+// a corner line of the clipping face (along its normal) cut by the clipped face's plane.
 #include <math.h>
 
 #include "engine/collision.h"
@@ -317,12 +322,39 @@ static mjtNum witness(const mjtNum v[3], const mjtNum f0[3], const mjtNum n[3],
   return d;
 }
 
-// clip polygon (or edge) g (ng points) by face f (nf >= 3 corners, unit normal n), witness
-// pairs (w1, w2) and depths of the points left below f's plane (see the top); their count
-static int clipFace(const mjtNum* f, int nf, const mjtNum* g, int ng, const mjtNum n[3],
-                    const mjtNum dir[3], int maxcon, mjtNum* w1, mjtNum* w2, mjtNum* depth) {
+// the record of how clipped point v moves (mjContact's clip[1] and clipvec) from the lines of
+// the clipped polygon's edges in and out of it (lab: edge i of g >= 0, side plane e of the
+// clipping face -1 - e): two of g's edges, a corner of g; one, that edge (g[i] to g[i + 1])
+// cut by the plane (normal pn_e); two planes, the corner line along n cut by g's plane (normal
+// gn; an edge has none: -2)
+static int pointMotion(const int lab[2], const mjtNum* g, int ng, const mjtNum* pn,
+                       const mjtNum n[3], const mjtNum* gn, mjtNum vec[9]) {
+  mju_zero(vec, 9);
+  mju_copy3(vec, n);
+  if (lab[0] >= 0 && lab[1] >= 0) return 0;
+  if (lab[0] < 0 && lab[1] < 0) {
+    if (!gn) return -2;
+    mju_copy3(vec + 3, n);
+    mju_copy3(vec + 6, gn);
+    return 2;
+  }
+  int i = lab[0] >= 0 ? lab[0] : lab[1], e = -1 - (lab[0] < 0 ? lab[0] : lab[1]);
+  mju_sub3(vec + 3, g + 3 * (i + 1 < ng ? i + 1 : 0), g + 3 * i);
+  mju_normalize3(vec + 3);
+  mju_copy3(vec + 6, pn + 3 * e);
+  return 1;
+}
+
+// clip polygon (or edge) g (ng points, plane normal gn; NULL for an edge) by face f (nf >= 3
+// corners, unit normal n), witness pairs (w1, w2), depths and motion records (clip: 2 per
+// point, the second set to pointMotion's line; vec: 9 per point) of the points left below
+// f's plane (see the top); their count
+static int clipFace(const mjtNum* f, int nf, const mjtNum* g, int ng, const mjtNum* gn,
+                    const mjtNum n[3], const mjtNum dir[3], int maxcon, mjtNum* w1, mjtNum* w2,
+                    mjtNum* depth, int* clip, mjtNum* vec) {
   if (nf < 3) return 0;
   mjtNum buf[2][3 * 2 * CLIPMAX], pn[3 * CLIPMAX], pd[CLIPMAX];
+  int labbuf[2][2 * 2 * CLIPMAX];
 
   // the planes through f's edges along n: unit normal pn = e x ((f_i + n) - f_i), offset pd
   for (int i = 0; i < nf; i++) {
@@ -336,16 +368,21 @@ static int clipFace(const mjtNum* f, int nf, const mjtNum* g, int ng, const mjtN
     pd[i] = mju_dot3(pn + 3 * i, a);
   }
 
-  // Sutherland-Hodgman, one edge plane at a time
+  // Sutherland-Hodgman, one edge plane at a time; each point carries the lines of its edges
+  // in and out (lab: g's edge i >= 0, f's plane e -1 - e), a crossing those of the edge it
+  // cuts and of the plane
   mjtNum *poly = buf[0], *out = buf[1];
+  int *lab = labbuf[0], *olab = labbuf[1];
   int np = ng;
   mju_copy(poly, g, 3 * ng);
+  for (int i = 0; i < ng; i++) lab[2 * i] = i ? i - 1 : ng - 1, lab[2 * i + 1] = i;
   for (int e = 0; e < nf; e++) {
     int nout = 0;
     const mjtNum *a = f + 3 * e, *u = pn + 3 * e;
     for (int i = 0; i < np; i++) {
       if (nout + 2 > 2 * CLIPMAX) return 0;  // (rounding made the polygon grow past room)
-      const mjtNum *p = poly + 3 * i, *q = poly + 3 * (i + 1 < np ? i + 1 : 0);
+      int j = i + 1 < np ? i + 1 : 0, edge = lab[2 * i + 1];
+      const mjtNum *p = poly + 3 * i, *q = poly + 3 * j;
       mjtNum pq[3], rp[3], rq[3];
       mju_sub3(pq, q, p);
       mju_sub3(rp, p, a);
@@ -353,6 +390,7 @@ static int clipFace(const mjtNum* f, int nf, const mjtNum* g, int ng, const mjtN
       int in1 = mju_dot3(rp, u) > -mjMINVAL, in2 = mju_dot3(rq, u) > -mjMINVAL;
       if (!in1 && !in2) continue;
       if (in1 && in2) {
+        olab[2 * nout] = lab[2 * j], olab[2 * nout + 1] = lab[2 * j + 1];
         mju_copy3(out + 3 * nout++, q);
         continue;
       }
@@ -361,14 +399,20 @@ static int clipFace(const mjtNum* f, int nf, const mjtNum* g, int ng, const mjtN
       if (den != 0) {
         mjtNum t = (pd[e] - mju_dot3(u, p)) / den;
         if (t >= 0 && t <= 1) {
+          olab[2 * nout] = in1 ? edge : -1 - e, olab[2 * nout + 1] = in1 ? -1 - e : edge;
           mju_copy3(out + 3 * nout, p);
           mju_addToScl3(out + 3 * nout++, pq, t);
         }
       }
-      if (in2) mju_copy3(out + 3 * nout++, q);
+      if (in2) {
+        olab[2 * nout] = lab[2 * j], olab[2 * nout + 1] = lab[2 * j + 1];
+        mju_copy3(out + 3 * nout++, q);
+      }
     }
     mjtNum* swap = poly;
     poly = out, out = swap;
+    int* lswap = lab;
+    lab = olab, olab = lswap;
     np = nout;
   }
 
@@ -377,7 +421,9 @@ static int clipFace(const mjtNum* f, int nf, const mjtNum* g, int ng, const mjtN
   for (int i = 0; i < np; i++) {
     mjtNum r[3];
     mju_sub3(r, poly + 3 * i, f);
-    if (mju_dot3(r, n) <= 0) mju_copy3(poly + 3 * nin++, poly + 3 * i);
+    if (mju_dot3(r, n) > 0) continue;
+    lab[2 * nin] = lab[2 * i], lab[2 * nin + 1] = lab[2 * i + 1];
+    mju_copy3(poly + 3 * nin++, poly + 3 * i);
   }
   if (nin < 1) return 0;
 
@@ -399,8 +445,10 @@ static int clipFace(const mjtNum* f, int nf, const mjtNum* g, int ng, const mjtN
     npick = nin < mjMAXCONPAIR ? nin : mjMAXCONPAIR;
     for (int i = 0; i < npick; i++) pick[i] = i;
   }
-  for (int i = 0; i < npick; i++)
+  for (int i = 0; i < npick; i++) {
     depth[i] = witness(poly + 3 * pick[i], f, n, dir, w1 + 3 * i, w2 + 3 * i);
+    clip[2 * i + 1] = pointMotion(lab + 2 * pick[i], g, ng, pn, n, gn, vec + 9 * i);
+  }
   return npick;
 }
 
@@ -456,7 +504,7 @@ static int featureFaces(const Shape* s, int dim, const int id[3], const mjtNum d
 
 int mjc_clipContacts(const mjModel* m, const mjGeomPair* gp, const int id[2][3],
                      const mjtNum pts[2][9], const mjtNum x1[3], const mjtNum x2[3], int maxcon,
-                     mjtNum* w1, mjtNum* w2, mjtNum* depth) {
+                     mjtNum* w1, mjtNum* w2, mjtNum* depth, int* clip, mjtNum* clipvec) {
   Shape s[2];
   int ids[2][3], dim[2], nn[2], face[2][CLIPMAX], pair[2];
   mjtNum v[2][9], dir[2][3];
@@ -483,25 +531,35 @@ int mjc_clipContacts(const mjModel* m, const mjGeomPair* gp, const int id[2][3],
     int ne = featureEdges(s + edge, dim[edge], v[edge], ids[edge][0], n[edge], end);
     if (!edgeAlongFace(n[edge], ne, n[1 - edge], nn[1 - edge], pair)) return 0;
   }
-  int i = pair[0], j = pair[1];
+  int i = pair[0], j = pair[1], count;
 
   // face on face: g2's face clipped by g1's, witnesses moved along g2's normal
   if (edge < 0) {
     int k1 = faceCorners(s, face[0][i], f1), k2 = faceCorners(s + 1, face[1][j], f2);
     if (!k1 || !k2) return 0;
-    return clipFace(f1, k1, f2, k2, n[0] + 3 * i, n[1] + 3 * j, maxcon, w1, w2, depth);
+    count = clipFace(f1, k1, f2, k2, n[1] + 3 * j, n[0] + 3 * i, n[1] + 3 * j, maxcon, w1, w2,
+                     depth, clip, clipvec);
   }
 
   // edge on face: the edge (its start, the chosen end) clipped by the other's face, witnesses
   // moved against that face's normal; g1's edge swaps the witness pairs back, and clipped to
   // nothing swaps EPA's (-1)
-  int other = 1 - edge, k = faceCorners(s + other, face[other][j], f1);
-  if (!k) return 0;
-  mju_copy3(f2, v[edge]);
-  mju_copy3(f2 + 3, end + 3 * i);
-  mjtNum back[3];
-  mju_scl3(back, n[other] + 3 * j, -1);
-  if (edge) return clipFace(f1, k, f2, 2, n[other] + 3 * j, back, maxcon, w1, w2, depth);
-  int nx = clipFace(f1, k, f2, 2, n[other] + 3 * j, back, maxcon, w2, w1, depth);
-  return nx ? nx : -1;
+  else {
+    int other = 1 - edge, k = faceCorners(s + other, face[other][j], f1);
+    if (!k) return 0;
+    mju_copy3(f2, v[edge]);
+    mju_copy3(f2 + 3, end + 3 * i);
+    mjtNum back[3];
+    mju_scl3(back, n[other] + 3 * j, -1);
+    count = clipFace(f1, k, f2, 2, NULL, n[other] + 3 * j, back, maxcon, edge ? w1 : w2,
+                     edge ? w2 : w1, depth, clip, clipvec);
+    if (!edge && !count) return -1;
+  }
+
+  // the records' faces; a cylinder's side line moves with EPA's rim point, not with the geom
+  for (int k = 0; k < count; k++) {
+    clip[2 * k] = edge < 0 ? 1 : edge ? 2 : 3;
+    if (edge >= 0 && s[edge].type == mjGEOM_CYLINDER) clip[2 * k + 1] = -1;
+  }
+  return count;
 }

@@ -240,6 +240,8 @@ int mjc_ConvexPair(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjtNu
   }
   mjc_refineNormal(m, gp, con->pos, con->frame);
   mju_zero3(con->frame + 3);
+  con->clip[0] = con->clip[1] = 0;
+  mju_zero(con->clipvec, 9);
   return 1;
 }
 

@@ -607,6 +607,11 @@ static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Candid
     c->flex[0] = c->flex[1] = c->elem[0] = c->elem[1] = c->vert[0] = c->vert[1] = -1;
     c->exclude = 0;
     c->efc_address = -1;
+    // the clipping record: the convex colliders write their own (mjc_ConvexPair), none else
+    if (fn != mjc_Convex && fn != mjc_ConvexHField) {
+      c->clip[0] = c->clip[1] = 0;
+      mju_zero(c->clipvec, 9);
+    }
   }
   d->ncon += n;
   return full;

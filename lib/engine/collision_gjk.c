@@ -850,14 +850,19 @@ static mjtNum query(Pair* p, mjtNum cutoff, int maxiter, mjtNum tol, mjtNum a[3]
 // ---- the contact -------------------------------------------------------------------------------
 
 // contact i of the pair from witness points a (on g1), b (on g2) and signed distance dist: pos
-// their midpoint, the normal (a - b) / |a - b|
+// their midpoint, the normal (a - b) / |a - b|; the clipping record clip (2) and clipvec (9)
+// of mjc_clipContacts (NULL: EPA's contact, clip[0] = 0)
 static void witnessContact(mjContact* con, mjtNum margin, mjtNum dist, const mjtNum a[3],
-                           const mjtNum b[3]) {
+                           const mjtNum b[3], const int* clip, const mjtNum* clipvec) {
   con->dist = margin + dist;
   for (int k = 0; k < 3; k++) con->pos[k] = 0.5 * (a[k] + b[k]);
   mju_sub3(con->frame, a, b);
   mju_normalize3(con->frame);
   mju_zero3(con->frame + 3);
+  con->clip[0] = clip ? clip[0] : 0;
+  con->clip[1] = clip ? clip[1] : 0;
+  if (clip) mju_copy(con->clipvec, clipvec, 9);
+  else mju_zero(con->clipvec, 9);
 }
 
 // the contacts of the geoms inflated by half the margin when they overlap (see the top): one
@@ -874,15 +879,16 @@ int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjt
   if (!(dist < 0)) return 0;
   int maxcon = gp->prism[0] || gp->prism[1] ? 1 : mjc_queryContacts(m, gp->g[0], gp->g[1], margin);
   if (maxcon > 1 && f >= 0) {
-    int id[2][3];
+    int id[2][3], clip[2 * mjMAXCONPAIR];
     mjtNum pts[2][9], w1[3 * mjMAXCONPAIR], w2[3 * mjMAXCONPAIR], depth[mjMAXCONPAIR];
+    mjtNum clipvec[9 * mjMAXCONPAIR];
     for (int k = 0; k < 3; k++) {
       const Vertex* v = P.v + P.f[f].v[k];
       id[0][k] = v->id[0], id[1][k] = v->id[1];
       mju_copy3(pts[0] + 3 * k, v->a);
       mju_copy3(pts[1] + 3 * k, v->b);
     }
-    int n = mjc_clipContacts(m, gp, id, pts, a, b, maxcon, w1, w2, depth);
+    int n = mjc_clipContacts(m, gp, id, pts, a, b, maxcon, w1, w2, depth, clip, clipvec);
     if (n < 0) {
       // g1's edge clipped to nothing: EPA's witness points swapped
       mjtNum t[3];
@@ -894,11 +900,12 @@ int mjc_ConvexNative(const mjModel* m, const mjGeomPair* gp, mjContact* con, mjt
       for (int i = 1; i < n; i++) deepest = fmin(deepest, depth[i]);
       if (!(deepest < 0)) return 0;
       for (int i = 0; i < n; i++)
-        witnessContact(con + i, margin, depth[i], w1 + 3 * i, w2 + 3 * i);
+        witnessContact(con + i, margin, depth[i], w1 + 3 * i, w2 + 3 * i, clip + 2 * i,
+                       clipvec + 9 * i);
       return n;
     }
   }
-  witnessContact(con, margin, dist, a, b);
+  witnessContact(con, margin, dist, a, b, NULL, NULL);
   return 1;
 }
 

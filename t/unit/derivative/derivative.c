@@ -446,22 +446,22 @@ Test(derivative, refusals) {
   cr_expect(A[0] == 7 && A[3] == 7);
   mj_deleteData(d);
   mj_deleteModel(m);
-  // a mesh cube on a box (face on face: the clipped faces' four contacts; with nativeccd
-  // disabled, MPR's contact) or on a capsule (multiccd's turned tries, on by default since
-  // MuJoCo 3.8, skip box and mesh pairs)
+  // a mesh cube on a box with nativeccd disabled (MPR's contact) or on a capsule (multiccd's
+  // turned tries, on by default since MuJoCo 3.8, skip box and mesh pairs); a cylinder lying
+  // on a box (its side line clipped by the box's face: EPA's rim point places it)
   for (int i = 0; i < 3; i++) {
-    static const char* const flag[] = {"", "<flag nativeccd='disable'/>", ""};
-    static const char* const base[] = {"box", "box", "capsule"};
-    static const char* const size[] = {"1 1 0.1", "1 1 0.1", "0.1 1"};
-    static const char* const why[] = {" (multiccd's clipped faces)", " (libccd's MPR contact",
-                                      " (multiccd's contacts)"};
+    static const char* const flag[] = {"<flag nativeccd='disable'/>", "", ""};
+    static const char* const base[] = {"box", "capsule", "cylinder"};
+    static const char* const size[] = {"1 1 0.1", "0.1 1", "0.1 0.3"};
+    static const char* const why[] = {" (libccd's MPR contact", " (multiccd's contacts)",
+                                      " (multiccd's clipped faces: a cylinder's side line)"};
     char xml[512], want[100];
     snprintf(xml, sizeof(xml), "<mujoco><option>%s</option><asset><mesh name='c'"
              " scale='.1 .1 .1' vertex='-1 -1 -1 1 -1 -1 -1 1 -1 1 1 -1 -1 -1 1 1 -1 1 -1 1 1"
              " 1 1 1'/></asset><worldbody>"
              "<geom type='%s' size='%s' euler='0 %d 0'/><body pos='0 0 0.199'><freejoint/>"
              "<geom type='mesh' mesh='c' euler='0 0 %d'/></body></worldbody></mujoco>",
-             flag[i], base[i], size[i], i == 2 ? 90 : 0, i ? 45 : 20);
+             flag[i], base[i], size[i], i ? 90 : 0, 45);
     refused(xml, err, sizeof(err));
     snprintf(want, sizeof(want), "contact 0, %s against mesh%s", base[i], why[i]);
     cr_expect(strstr(err, want) != NULL, "%s", err);
@@ -994,6 +994,117 @@ Test(derivative, contact_curved_ideal) {
 Test(derivative, contact_polytopes) {
   checkAt("polytopes", POLYTOPES, mjINT_EULER, placed);
   checkAt("polytopes", POLYTOPES, mjINT_IMPLICITFAST, placed);
+}
+
+// multiccd's clipped faces (collision_clip.c) of boxes, mesh cubes and slabs and a cylinder's
+// cap (its 16-gon), 0.2-11 mm into one another: a mesh cube turned and tilted on a box's face
+// (the cube face's corners inside the box's), a box turned under a mesh slab (the box face's
+// corner lines cut by the slab's face), a mesh cube over a box's edge (edges cut by side
+// planes), a cylinder's cap under a mesh cube (the cube face's corners and edges) and a
+// narrower one under the cube's edge (the cap's corner lines; a whole cap leaves a regular
+// polygon whose quadrilateral turns with the least motion), a mesh cube's edge on a box's face, over its side,
+// and a box's edge on a slab's face; each one pair, the upper geom free
+static const char* const CLIPPED[] = {
+    "<geom type='box' size='.1 .1 .05' euler='2 3 0'/><body pos='.01 .02 .096' euler='1 -2 30'>",
+    "<geom type='box' size='.05 .05 .05' euler='1 2 20'/>"
+    "<body pos='.02 .01 .097' euler='-1 1 0'><freejoint/><geom type='mesh' mesh='s'/></body>",
+    "<geom type='box' size='.1 .1 .05' euler='2 3 0'/><body pos='.1 .03 .096' euler='1 -2 30'>",
+    "<geom type='cylinder' size='.08 .05' euler='1 2 0'/><body pos='.03 .01 .096' euler='2 1 20'>",
+    "<geom type='cylinder' size='.03 .05' euler='1 2 0'/><body pos='-.035 .01 .096' euler='2 1 10'>",
+    "<geom type='box' size='.1 .1 .05' euler='0 0 3'/><body pos='.09 .02 .114' euler='45 3 10'>",
+    "<geom type='box' size='.05 .06 .04' euler='44 1 5'/>"
+    "<body pos='.01 0 .1121' euler='1 -1 0'><freejoint/><geom type='mesh' mesh='s'/></body>"};
+
+// the XML of CLIPPED[i] into xml (n bytes): a free mesh cube (half size 0.05) in the body it
+// opens, or its own free body
+static const char* clippedXML(int i, char* xml, int n) {
+  const char* tail = strstr(CLIPPED[i], "</body>") ? ""
+                     : "<freejoint/><geom type='mesh' mesh='c'/></body>";
+  snprintf(xml, n, "<mujoco><option timestep='0.002' tolerance='0' iterations='100'/>"
+           "<asset><mesh name='c' scale='.05 .05 .05' vertex='-1 -1 -1 1 -1 -1 -1 1 -1 1 1 -1 "
+           "-1 -1 1 1 -1 1 -1 1 1 1 1 1'/><mesh name='s' scale='.3 .3 .05' vertex='-1 -1 -1 1 "
+           "-1 -1 -1 1 -1 1 1 -1 -1 -1 1 1 -1 1 -1 1 1 1 1 1'/></asset><worldbody>%s%s"
+           "</worldbody></mujoco>", CLIPPED[i], tail);
+  return xml;
+}
+
+// the contact of d between con's geoms nearest con's point (clipped contacts may come in
+// another order when the geoms move)
+static const mjContact* nearestContact(const mjData* d, const mjContact* con) {
+  const mjContact* best = NULL;
+  for (int i = 0; i < d->ncon; i++) {
+    const mjContact* c = d->contact + i;
+    if (c->geom1 != con->geom1 || c->geom2 != con->geom2) continue;
+    if (!best || mju_dist3(c->pos, con->pos) < mju_dist3(best->pos, con->pos)) best = c;
+  }
+  return best;
+}
+
+// the analytic motion of every clipped contact of model i (mjd_contactMotion) against central
+// differences (1e-6) of the contacts under each dof's motion: pos and dist within 1e-8, the
+// normal within 1e-9 over the depth (the normal is the witnesses' difference over the depth,
+// rounded to about 1e-16 / depth: its differences' noise); *lines counts the kinds of points
+// (bit 0 a corner, 1 an edge cut by a side plane, 2 a corner line cut by a face)
+static void checkClipMotion(int i, int* lines) {
+  char xml[2048];
+  mjModel* m = load(clippedXML(i, xml, sizeof(xml)), mjINT_EULER);
+  mjData* d = mj_makeData(m);
+  mj_forward(m, d);
+  int ncon = d->ncon;
+  cr_assert_geq(ncon, 2, "clipped %d: %d contacts", i, ncon);
+  mjContact con[ncon], cp, cm;
+  memcpy(con, d->contact, sizeof(con));
+  mjtNum q0[m->nq], e[m->nv], err = 0, errn = 0, h = 1e-6;
+  mju_copy(q0, d->qpos, m->nq);
+  for (int c = 0; c < ncon; c++) {
+    cr_assert(con[c].clip[0] > 0 && con[c].clip[1] >= 0, "clipped %d: contact %d: %d %d", i,
+              c, con[c].clip[0], con[c].clip[1]);
+    *lines |= 1 << con[c].clip[1];
+    for (int k = 0; k < m->nv; k++) {
+      int b = m->dof_bodyid[k], mv[2] = {m->geom_bodyid[con[c].geom1] == b,
+                                         m->geom_bodyid[con[c].geom2] == b};
+      mjtNum dp[3], dfr[9], ddist;
+      mj_forward(m, d);
+      mjd_contactMotion(m, d, con + c, d->cdof + 6 * k, d->subtree_com + 3 * m->body_rootid[b],
+                        mv[0], mv[1], dp, dfr, &ddist);
+      for (int sg = -1; sg <= 1; sg += 2) {
+        mju_zero(e, m->nv);
+        e[k] = 1;
+        mju_copy(d->qpos, q0, m->nq);
+        mj_integratePos(m, d->qpos, e, sg * h);
+        mj_fwdPosition(m, d);
+        cr_assert_eq(d->ncon, ncon, "clipped %d: the contacts change within %g", i, h);
+        *(sg < 0 ? &cm : &cp) = *nearestContact(d, con + c);
+      }
+      mju_copy(d->qpos, q0, m->nq);
+      for (int j = 0; j < 3; j++) err = fmax(err, fabs(dp[j] - (cp.pos[j] - cm.pos[j]) / (2 * h)));
+      for (int j = 0; j < 3; j++)
+        errn = fmax(errn, fabs(dfr[j] - (cp.frame[j] - cm.frame[j]) / (2 * h)) * -con[c].dist);
+      err = fmax(err, fabs(ddist - (cp.dist - cm.dist) / (2 * h)));
+    }
+  }
+  fprintf(stderr, "derivative: clipped %d: %d contacts, motion off the differences by %.1e "
+          "(pos, dist) %.1e (normal x depth)\n", i, ncon, err, errn);
+  cr_expect_leq(err, 1e-8, "clipped %d: %g", i, err);
+  cr_expect_leq(errn, 1e-9, "clipped %d: %g", i, errn);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+Test(derivative, contact_clipped_motion) {
+  int lines = 0;
+  for (int i = 0; i < (int)(sizeof(CLIPPED) / sizeof(*CLIPPED)); i++) checkClipMotion(i, &lines);
+  cr_expect_eq(lines, 7, "kinds of clipped points met: %d", lines);
+}
+
+// the models' A, B against central differences, each with velocities 0.2 sin(1.3 i + 0.7)
+Test(derivative, contact_clipped) {
+  for (int i = 0; i < (int)(sizeof(CLIPPED) / sizeof(*CLIPPED)); i++) {
+    char name[16], xml[2048];
+    snprintf(name, sizeof(name), "clipped%d", i);
+    checkAt(name, clippedXML(i, xml, sizeof(xml)), mjINT_EULER, placed);
+    checkAt(name, xml, mjINT_IMPLICITFAST, placed);
+  }
 }
 
 // a height field's prisms (GJK/EPA per prism): a sphere, a tilted capsule, a box and an
