@@ -28,8 +28,9 @@ int mjd_tendonSitesOnly(const mjModel* m, int t);
 // 0 when every constraint row of d (after mj_forward) is differentiated: friction loss, joint
 // (hinge, slide) and fixed-tendon limits, joint, fixed-tendon, connect and weld equalities,
 // contacts of a sphere, capsule, cylinder, box or mesh with a plane and between spheres and
-// capsules (frictionless, pyramidal or elliptic), noslip included; else -1 and a message
-// naming the first row that is not
+// capsules, the other convex pairs' by their features or, multiccd's clipped faces, by their
+// clipping records (frictionless, pyramidal or elliptic), noslip included; else -1 and a
+// message naming the first row that is not
 int mjd_checkConstraint(const mjModel* m, const mjData* d, char* err, int errsz);
 
 // Y (column-major nv x ncol: the q columns, the v columns, then the rest) holds on entry G0 =

@@ -24,7 +24,8 @@
 // geoms in closed form; for the other pairs, collided in closed form or by GJK/EPA, by the
 // witness points' features (featureSystem: each side's vertex, edge, face, tube or curved
 // surface, a mesh's by its hull's support set, the points sliding over them and the normal
-// turning to keep them apart along it).
+// turning to keep them apart along it); multiccd's clipped faces by the lines each point lies
+// on, as the clipper recorded them (clipMotion).
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -669,7 +670,12 @@ static void featureMotion(const mjModel* m, const mjData* d, const mjContact* co
 //   dv = u_a + e u'(u_b - u_a) / u'e;
 // the depth, dist = nf'(v - f0) from the clipping face's plane (nf, f0 fixed to f), moves by
 // ddist = nf'(dv - u_f); the normal, a face normal of geom 2 (face on face) or of f (edge on
-// face), turns with it: dn = w x n;  p = v -+ n dist/2:  dp = dv -+ (dn dist + n ddist)/2
+// face), turns with it: dn = w x n;  p = v -+ n dist/2:  dp = dv -+ (dn dist + n ddist)/2.
+// Exact on flat faces (boxes', cylinder caps', flat mesh polygons); a mesh polygon merged from
+// hull triangles whose normals share a 0.01 rad bin (mesh_polygon.c) is flat only to that, and
+// a point on a corner line (clip[1] 2: cut by the chord between two clipped points, not by a
+// plane) moves here as if cut by the plane of the polygon's normal (TALOS: within 3e-8 of the
+// differences where the entries are 0.1 to 1)
 static void clipMotion(const mjContact* con, const mjtNum S[6], const mjtNum o[3],
                        const int mv[2], mjtNum dp[3], mjtNum dn[3], mjtNum* ddist) {
   const mjtNum *n = con->frame, *nf = con->clipvec, *e = con->clipvec + 3;

@@ -1000,15 +1000,17 @@ Test(derivative, contact_polytopes) {
 // cap (its 16-gon), 0.2-11 mm into one another: a mesh cube turned and tilted on a box's face
 // (the cube face's corners inside the box's), a box turned under a mesh slab (the box face's
 // corner lines cut by the slab's face), a mesh cube over a box's edge (edges cut by side
-// planes), a cylinder's cap under a mesh cube (the cube face's corners and edges) and a
+// planes), a mesh cube on a mesh cube turned 15 degrees against it (all three kinds of
+// points), a cylinder's cap under a mesh cube (the cube face's corners and edges) and a
 // narrower one under the cube's edge (the cap's corner lines; a whole cap leaves a regular
-// polygon whose quadrilateral turns with the least motion), a mesh cube's edge on a box's face, over its side,
-// and a box's edge on a slab's face; each one pair, the upper geom free
+// polygon whose quadrilateral turns with the least motion), a mesh cube's edge on a box's
+// face, over its side, and a box's edge on a slab's face; each one pair, the upper geom free
 static const char* const CLIPPED[] = {
     "<geom type='box' size='.1 .1 .05' euler='2 3 0'/><body pos='.01 .02 .096' euler='1 -2 30'>",
     "<geom type='box' size='.05 .05 .05' euler='1 2 20'/>"
     "<body pos='.02 .01 .097' euler='-1 1 0'><freejoint/><geom type='mesh' mesh='s'/></body>",
     "<geom type='box' size='.1 .1 .05' euler='2 3 0'/><body pos='.1 .03 .096' euler='1 -2 30'>",
+    "<geom type='mesh' mesh='c' euler='2 1 40'/><body pos='.03 .01 .096' euler='1 -2 25'>",
     "<geom type='cylinder' size='.08 .05' euler='1 2 0'/><body pos='.03 .01 .096' euler='2 1 20'>",
     "<geom type='cylinder' size='.03 .05' euler='1 2 0'/><body pos='-.035 .01 .096' euler='2 1 10'>",
     "<geom type='box' size='.1 .1 .05' euler='0 0 3'/><body pos='.09 .02 .114' euler='45 3 10'>",
