@@ -1012,7 +1012,8 @@ static const char* const CLIPPED[] = {
     "<geom type='box' size='.1 .1 .05' euler='2 3 0'/><body pos='.1 .03 .096' euler='1 -2 30'>",
     "<geom type='mesh' mesh='c' euler='2 1 40'/><body pos='.03 .01 .096' euler='1 -2 25'>",
     "<geom type='cylinder' size='.08 .05' euler='1 2 0'/><body pos='.03 .01 .096' euler='2 1 20'>",
-    "<geom type='cylinder' size='.03 .05' euler='1 2 0'/><body pos='-.035 .01 .096' euler='2 1 10'>",
+    "<geom type='cylinder' size='.03 .05' euler='1 2 0'/>"
+    "<body pos='-.035 .01 .096' euler='2 1 10'>",
     "<geom type='box' size='.1 .1 .05' euler='0 0 3'/><body pos='.09 .02 .114' euler='45 3 10'>",
     "<geom type='box' size='.05 .06 .04' euler='44 1 5'/>"
     "<body pos='.01 0 .1121' euler='1 -1 0'><freejoint/><geom type='mesh' mesh='s'/></body>"};
