@@ -10,16 +10,18 @@
 // frame, measured on the oracle: cylinders lying on box faces give those corners, and with
 // this cap the random poses of convex_native.xml and mesh_pairs.xml agree; a whole cap on a
 // face leaves a regular polygon whose quadrilateral (below) MuJoCo picks among near-equal
-// areas by rounding we do not reproduce: about half such poses pick other corners), of
-// which only those turned toward the other geom count (outward normal n with n'(x1 - x2) >= 0
-// on g1, n'(x2 - x1) >= 0 on g2, x1 and x2 EPA's witness points; measured on the oracle: where
-// a thin part lets EPA end on an edge of g2 whose faces both look away from g1, MuJoCo keeps
-// EPA's contact), are compared:
-//   - a face of g1 and a face of g2 facing each other (normals' dot < -0.996): face on face;
+// areas by rounding we do not reproduce: about half such poses pick other corners), are
+// compared:
+//   - a face of g1 and a face of g2 facing each other (normals' dot < -0.996): face on face,
+//     whichever way the faces turn (measured on the oracle: TALOS's thin leg meshes, EPA on
+//     two edges whose four faces all look away from the other mesh, MuJoCo clips two of them);
 //   - else, when one feature is an edge or a vertex (g1's when its dimension is below 3 and
 //     not above g2's, else g2's when below 3), an edge of it (a vertex's edges: to the previous
 //     vertex of each polygon through it, or a box corner's three; a cylinder's side line) nearly
-//     parallel to a face of the other (|dot| < 0.0888): edge on face;
+//     parallel to a face of the other (|dot| < 0.0888) turned toward it (outward normal n with
+//     n'(x1 - x2) >= 0 on g1, n'(x2 - x1) >= 0 on g2, x1 and x2 EPA's witness points; measured
+//     on the oracle: where a thin part lets EPA end on an edge or a vertex of one mesh against
+//     faces of the other that look away from it, MuJoCo keeps EPA's contact): edge on face;
 //   - else the single EPA contact stands.
 // The edge or face of one geom is then clipped by the face of the other (Sutherland-Hodgman
 // against the planes through its edges along its normal n, a point inside when its offset is
@@ -476,25 +478,24 @@ static int edgeAlongFace(const mjtNum* e, int ke, const mjtNum* n, int kn, int r
   return 0;
 }
 
-// the faces of a feature turned toward the other geom (n'dir >= 0, dir the geom's outward
-// direction at the touch), in their order: a box's, a mesh's, or a cylinder's cap (its normal
+// the faces of a feature in their order: a box's, a mesh's, or a cylinder's cap (its normal
 // +-z, face 1 the top one) when all its support points are on it
 static int featureFaces(const Shape* s, int dim, const int id[3], const mjtNum dir[3],
                         mjtNum* n, int* face) {
-  int all;
-  if (s->type == mjGEOM_CYLINDER) {
-    if (dim != 1) return 0;
-    worldDir(s, 0, 0, id[0] ? 1 : -1, n);
-    face[0] = id[0];
-    all = 1;
-  } else {
-    all = s->type == mjGEOM_BOX ? boxFaces(s, dim, id, dir, n, face)
-                                : meshFaces(s, dim, id, n, face);
-  }
+  if (s->type != mjGEOM_CYLINDER)
+    return s->type == mjGEOM_BOX ? boxFaces(s, dim, id, dir, n, face)
+                                 : meshFaces(s, dim, id, n, face);
+  if (dim != 1) return 0;
+  worldDir(s, 0, 0, id[0] ? 1 : -1, n);
+  face[0] = id[0];
+  return 1;
+}
 
-  // keep the faces whose normal does not look away from dir
+// the faces (normals n, indices face, count k) kept in their order when turned toward the
+// other geom (n'dir >= 0, dir the geom's outward direction at the touch); their count
+static int towardFaces(mjtNum* n, int* face, int k, const mjtNum dir[3]) {
   int count = 0;
-  for (int i = 0; i < all; i++) {
+  for (int i = 0; i < k; i++) {
     if (mju_dot3(n + 3 * i, dir) < 0) continue;
     mju_copy3(n + 3 * count, n + 3 * i);
     face[count++] = face[i];
@@ -522,13 +523,15 @@ int mjc_clipContacts(const mjModel* m, const mjGeomPair* gp, const int id[2][3],
   mju_sub3(dir[1], x2, x1);
   for (int i = 0; i < 2; i++) nn[i] = featureFaces(s + i, dim[i], ids[i], dir[i], n[i], face[i]);
 
-  // face on face, else an edge of the lower feature along a face of the other
+  // face on face (any two facing each other), else an edge of the lower feature along a face
+  // of the other turned toward it
   int edge = -1;
   if (!facingFaces(n[0], nn[0], n[1], nn[1], pair)) {
     if (dim[0] < 3 && dim[0] <= dim[1]) edge = 0;
     else if (dim[1] < 3) edge = 1;
     else return 0;
     int ne = featureEdges(s + edge, dim[edge], v[edge], ids[edge][0], n[edge], end);
+    nn[1 - edge] = towardFaces(n[1 - edge], face[1 - edge], nn[1 - edge], dir[1 - edge]);
     if (!edgeAlongFace(n[edge], ne, n[1 - edge], nn[1 - edge], pair)) return 0;
   }
   int i = pair[0], j = pair[1], count;

@@ -8,8 +8,9 @@
 #
 # Models: the arguments (both runs), or t/oracle/models/*.xml (without contacts only),
 # models/*.xml but crowd100, and the corpus models named below (beside the repository; the
-# contact run adds the contact-rich ones of `extra` and a box stack; the A1 runs once more
-# under MuJoCo's default collision, nativeccd on).  Builds the helper t/oracle/fwd.c against
+# contact run adds the contact-rich ones of `extra` and a box stack; both engines run with
+# MuJoCo's default options, nativeccd on; the A1 runs once more with nativeccd off, libccd's
+# MPR).  Builds the helper t/oracle/fwd.c against
 # BIN/../libmj.a with CC, CFLAGS and LDLIBS (make check passes its own) into a temporary
 # directory.  Rows listed in t/oracle/known.txt (suite traj) are judged against their entries.
 # Exit status: nonzero when any row of either run is beyond its bound and its entry's.
@@ -83,11 +84,11 @@ if [ -n "$smooth" ]; then
   node t/oracle/traj.mjs --bin "$tmp" --contacts --steps 1000 --seconds "${TRAJ_SECONDS:-10}" \
     t/oracle/traj/geomadh_*.xml || status=1
 fi
-# the A1 under MuJoCo's defaults, nativeccd on: its legs touch each other, capsule and sphere
-# contacts computed by their cores
+# the A1 with nativeccd off: its legs touch each other, capsule-cylinder contacts by libccd's
+# MPR
 a1=../shared/corpus/menagerie/unitree_a1/scene.xml
 if [ -n "$smooth" ] && [ -f "$a1" ]; then
-  FLAGS= node t/oracle/traj.mjs --bin "$tmp" --contacts --seconds "${TRAJ_SECONDS:-10}" \
+  FLAGS=nativeccd node t/oracle/traj.mjs --bin "$tmp" --contacts --seconds "${TRAJ_SECONDS:-10}" \
     "$a1" || status=1
 fi
 known_total traj

@@ -1,11 +1,11 @@
 // along.mjs: libmj's contacts along MuJoCo's own trajectory, to find the first step where a
 // trajectory run (t/oracle/traj.mjs --contacts) parts because of the contacts.
 //
-//   node t/oracle/collision/along.mjs --bin CONTACTS [--steps N] [--key K] [--show S]
+//   node t/oracle/collision/along.mjs --bin CONTACTS [--steps N] [--key K] [--show S] [--zero]
 //        [--set NAME=VALUE | --disable FLAG]... MODEL.xml
 //
 // MuJoCo (the oracle) runs N steps (default 200) from the default state or keyframe K with
-// traj.mjs's controls and the options given, in both engines applied to MuJoCo's defaults
+// traj.mjs's controls (--zero: zero controls, as its long runs) and the options given, in both engines applied to MuJoCo's defaults
 // (nativeccd and multiccd on: unlike compare.mjs, nothing is disabled unless asked).  At each
 // frame both engines' contacts at MuJoCo's qpos are compared (poses.mjs): MuJoCo's after
 // mj_forward and the helper's (CONTACTS, t/oracle/collision/contacts.c) must agree in number
@@ -21,19 +21,20 @@ const BOUND = 1e-10;
 
 // ---- arguments ---------------------------------------------------------------------------------
 const argv = process.argv.slice(2);
-let bin = null, file = null, steps = 200, key = -1, show = 1;
+let bin = null, file = null, steps = 200, key = -1, show = 1, zero = false;
 const opts = { set: [], disable: [] };
 for (let i = 0; i < argv.length; i++) {
   if (argv[i] === '--bin') bin = argv[++i];
   else if (argv[i] === '--steps') steps = +argv[++i];
   else if (argv[i] === '--key') key = +argv[++i];
   else if (argv[i] === '--show') show = +argv[++i];
+  else if (argv[i] === '--zero') zero = true;
   else if (['--set', '--disable'].includes(argv[i])) {
     opts[argv[i].slice(2)].push(argv[++i]);
   } else file = argv[i];
 }
 if (!bin || !file) {
-  process.stderr.write('usage: along.mjs --bin CONTACTS [--steps N] [--key K] MODEL.xml\n');
+  process.stderr.write('usage: along.mjs --bin CONTACTS [--steps N] [--key K] [--zero] MODEL.xml\n');
   process.exit(2);
 }
 const optArgs = Object.entries(opts).flatMap(([k, l]) => l.flatMap((v) => [`--${k}`, v]));
@@ -50,7 +51,7 @@ try {
   states = [];
   for (let k = 0; k <= steps; k++) {
     states.push(Array.from(d.qpos));
-    d.ctrl.set(ctrl[k]);
+    if (!zero) d.ctrl.set(ctrl[k]);
     if (k < steps) mujoco.mj_step(m, d);
   }
 } finally {

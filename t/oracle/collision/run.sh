@@ -72,11 +72,16 @@ if [ -n "$override" ]; then
   # keyframe 0: pal_talos' thin leg meshes let EPA end on an edge whose faces both look away
   # from the other geom (frames 3 and 112-114, geoms 78 and 86 against 98), where MuJoCo clips
   # by no face and keeps EPA's single contact; an edge clipped down to two copies of one point
-  # gives two equal contacts (frames 141 and 156 from keyframe 0)
+  # gives two equal contacts (frames 141 and 156 from keyframe 0); and 1100 steps from keyframe
+  # 0 with zero controls, as traj.mjs's long run: at frame 1039 EPA ends on two edges (geoms 52
+  # and 100) whose four faces all look away from the other mesh, and MuJoCo clips two facing
+  # ones
   talos=$corpus/menagerie/pal_talos/scene_motor.xml
   if [ -f "$talos" ]; then
     node t/oracle/collision/along.mjs --bin "$helper" --show 0 "$talos" || status=1
     node t/oracle/collision/along.mjs --bin "$helper" --key 0 --show 0 "$talos" || status=1
+    node t/oracle/collision/along.mjs --bin "$helper" --key 0 --zero --steps 1100 --show 0 \
+      "$talos" || status=1
   fi
 fi
 known_total collision
