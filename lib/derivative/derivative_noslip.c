@@ -146,7 +146,8 @@ static void ellipticUpdate(const mjModel* m, mjData* d, Sweep* s, int i) {
   static const mjtNum one = 1;
   const mjContact* con = d->contact + d->efc_id[i];
   int nt = con->dim - 1, nefc = s->nefc, nv = s->nv;
-  mjtNum A[25], K[25], b[5], y[5], delta[5], Wy[5], t[5], z[5], dy[5], lambda = 0;
+  // (A and b zeroed: the compiler cannot see that nt >= 1 fills what mju_QCQP reads)
+  mjtNum A[25] = {0}, K[25], b[5] = {0}, y[5], delta[5], Wy[5], t[5], z[5], dy[5], lambda = 0;
 
   // A, b and the engine's minimizer; the slopes unless nothing moves
   for (int j = 0; j < nt; j++) b[j] = direction(m, d, s, j, i + 1 + j, 1, &one);

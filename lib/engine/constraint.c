@@ -565,8 +565,16 @@ static void makeRows(Rows* r) {
 // the efc_* arrays for nefc rows and nJ Jacobian entries (compressed when sparse, with row
 // lengths when rowlen) from the arena; 0 when it is full
 static int allocEfc(mjData* d, size_t nefc, size_t nJ, int sparse, int rowlen) {
-#define X(type, name, count) \
-  if (!(d->name = mj_arenaAlloc(d, sizeof(type) * (count)))) return 0;
+  // one allocation of their total, each array where an allocation of its own would put it:
+  // the arena grows down, so each one ends where the one before it begins
+  size_t total = 0;
+#define X(type, name, count) total += mj_align8(sizeof(type) * (count));
+  EFC_ARRAYS(X)
+#undef X
+  char* top = mj_arenaAlloc(d, total);
+  if (!top) return 0;
+  top += total;
+#define X(type, name, count) d->name = (type*)(top -= mj_align8(sizeof(type) * (count)));
   EFC_ARRAYS(X)
 #undef X
   return 1;
@@ -721,10 +729,22 @@ static int rowParams(const mjModel* m, const mjData* d, int i, const mjtNum** re
 // K = 0 on friction rows; KBIP = (K, B, d, d')
 void mj_makeImpedance(const mjModel* m, mjData* d) {
   int refsafe = !(m->opt.disableflags & mjDSBL_REFSAFE);
+  // the previous row's parameters and results: a row with the same ones (the rows of one
+  // contact) takes its d, d', K and B as they are, the same numbers computed once
+  const mjtNum *lastRef = NULL, *lastImp = NULL;
+  mjtNum lastViol = 0;
+  int lastFriction = -1;
   for (int i = 0; i < d->nefc; i++) {
     const mjtNum *ref, *solimp0;
-    mjtNum viol, solimp[5], imp, impP;
+    mjtNum viol, solimp[5], imp, impP, *kbip = d->efc_KBIP + 4 * i;
     int friction = rowParams(m, d, i, &ref, &solimp0, &viol);
+    if (ref == lastRef && solimp0 == lastImp && viol == lastViol && friction == lastFriction) {
+      mju_copy4(kbip, kbip - 4);
+      d->efc_R[i] = mju_maxc((1 - kbip[2]) * d->efc_diagApprox[i] / kbip[2], mjMINVAL);
+      d->efc_D[i] = 1 / d->efc_R[i];
+      continue;
+    }
+    lastRef = ref, lastImp = solimp0, lastViol = viol, lastFriction = friction;
 
     // solimp clamped: d0, dwidth, midpoint within [mjMINIMP, mjMAXIMP], width >= 0, power >= 1
     mju_copy(solimp, solimp0, 5);
@@ -740,7 +760,7 @@ void mj_makeImpedance(const mjModel* m, mjData* d) {
     d->efc_D[i] = 1 / d->efc_R[i];
 
     // stiffness and damping
-    mjtNum *kbip = d->efc_KBIP + 4 * i, dmax = solimp[1];
+    mjtNum dmax = solimp[1];
     if (ref[0] > 0) {
       mjtNum tc = refsafe ? mju_maxc(ref[0], 2 * m->opt.timestep) : ref[0], dr = ref[1];
       kbip[0] = 1 / mju_maxc(dmax * dmax * tc * tc * dr * dr, mjMINVAL);

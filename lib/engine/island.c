@@ -78,6 +78,18 @@ static int rowTrees(const mjModel* m, const mjData* d, int i, int* parent) {
   return t1 >= 0 ? t1 : t2;
 }
 
+// whether the rows make one island of every dof, as mj_islandFind would find it (island.h)
+int mj_islandWhole(const mjModel* m, const mjData* d) {
+  if (m->ntree != 1) return 0;
+  // one tree: every row joins it unless it touches no tree that moves
+  int parent[1] = {-1};
+  for (int i = 0; i < d->nefc; i++) {
+    if (i && d->efc_type[i] == d->efc_type[i - 1] && d->efc_id[i] == d->efc_id[i - 1]) continue;
+    if (rowTrees(m, d, i, parent) < 0) return 0;
+  }
+  return 1;
+}
+
 // the islands of d's constraint rows (island.h)
 int mj_islandFind(const mjModel* m, mjData* d, mjIslands* isl) {
   int nv = m->nv, nefc = d->nefc, ntree = m->ntree;

@@ -22,6 +22,10 @@ typedef struct {
 // at once)
 int mj_islandFind(const mjModel* m, mjData* d, mjIslands* isl);
 
+// 1 when d's rows make one island of every dof (one kinematic tree, every row touching it):
+// what mj_islandFind would find, without its arrays; else 0 (then mj_islandFind tells)
+int mj_islandWhole(const mjModel* m, const mjData* d);
+
 // island k as a model and data of their own, for the solvers: shallow copies of m and d whose
 // dof and row arrays are the island's, gathered onto d's stack (dofs and rows ascending, so that
 // every product and solve sums as over the whole; the contacts and the rest are d's); di's stack

@@ -334,13 +334,6 @@ static inline int ldLen(const mjModel* m, int i, int simple) {
   return simple && m->dof_simplenum[i] ? 1 : rowLen(m, i);
 }
 
-// packed start of each row of a factor's layout (ldLen entries per row, in dof order);
-// start[nv] is the total
-static void ldStarts(const mjModel* m, int simple, int* start) {
-  start[0] = 0;
-  for (int i = 0; i < m->nv; i++) start[i + 1] = start[i] + ldLen(m, i, simple);
-}
-
 // res += scl * vec over n entries of two different rows (in fours, then pairs)
 static inline void rowUpdate(mjtNum* restrict res, const mjtNum* restrict vec, mjtNum scl,
                              int n) {
@@ -380,13 +373,16 @@ void mj_factorI(const mjModel* m, mjData* d, const mjtNum* mat, mjtNum* ld, mjtN
   const int* parent = m->dof_parentid;
   size_t mark = mj_markStack(d);
   int* start = (int*)mj_stackAlloc(d, (size_t)nv / 2 + 1);
-  ldStarts(m, simple, start);
 
-  // copy mat, each row reversed into ascending column order, rows packed
+  // each row's packed start (ldLen entries per row, in dof order; start[nv] the total), and
+  // mat copied, each row reversed into ascending column order (read from its end down)
+  start[0] = 0;
   for (int i = 0; i < nv; i++) {
-    const mjtNum* src = mat + m->dof_Madr[i];
+    int n = ldLen(m, i, simple);
+    const mjtNum* src = mat + m->dof_Madr[i] + n;
     mjtNum* dst = ld + start[i];
-    for (int k = 0, n = start[i + 1] - start[i]; k < n; k++) dst[k] = src[n - 1 - k];
+    start[i + 1] = start[i] + n;
+    for (int k = 0; k < n; k++) dst[k] = *--src;
   }
   mju_zero(ld + start[nv], m->nM - start[nv]);
 

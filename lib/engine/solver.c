@@ -2090,7 +2090,20 @@ static void solveIsland(const mjModel* m, const mjModel* mi, mjData* di, int nos
 static int solveIslands(const mjModel* m, mjData* d, int noslip) {
   size_t mark = mj_markStack(d);
   mjIslands isl;
-  int* niter = NULL, found = mj_islandFind(m, d, &isl);
+  int* niter = NULL;
+  // one island of every dof (a robot's usual case) is the whole problem: solved in place
+  if (mj_islandWhole(m, d)) {
+    if (!(niter = mj_arenaAlloc(d, sizeof(int)))) {
+      mj_warning(d, mjWARN_CNSTRFULL, d->nefc);
+      return 0;
+    }
+    solveIsland(m, m, d, noslip);
+    niter[0] = d->solver_niter;
+    d->nisland = 1;
+    d->island_niter = niter;
+    return 1;
+  }
+  int found = mj_islandFind(m, d, &isl);
   if (found > 0 && isl.nisland && !(niter = mj_arenaAlloc(d, sizeof(int) * isl.nisland)))
     found = -1;
   if (found <= 0 || !isl.nisland) {

@@ -213,7 +213,10 @@ static inline mjtNum mju_dot(const mjtNum* a, const mjtNum* b, int n) {
     s3 += a[i + 3] * b[i + 3];
   }
   mjtNum s = (s0 + s2) + (s1 + s3);
-  for (; i < n; i++) s += a[i] * b[i];
+  // the 0 to 3 left, in order, unrolled (a loop's overhead would cost as much as the terms)
+  if (i < n) s += a[i] * b[i];
+  if (i + 1 < n) s += a[i + 1] * b[i + 1];
+  if (i + 2 < n) s += a[i + 2] * b[i + 2];
   return s;
 }
 
