@@ -1006,11 +1006,14 @@ static void pointColumn(const mjModel* m, const mjData* d, const Column* c, cons
     mju_addTo3(dW, dtau);
     mju_copy3(dW + 3, dF);
     mju_scl(dW, dW, sgn, 6);
-    mju_crossForce(SW, c->S, W);
-    for (int j = chainDof(m, body[s]); j >= 0; j = m->dof_parentid[j]) {
+    // up the chain: the dofs k moves are a run from the body (none when it stays)
+    int j = chainDof(m, body[s]);
+    if (mv[s]) mju_crossForce(SW, c->S, W);
+    for (; j >= 0 && mv[s] && dofMoved(m, c, j); j = m->dof_parentid[j]) {
       const mjtNum* cdof = d->cdof + 6 * j;
-      Gk[j] += mju_dot6(cdof, dW) - (dofMoved(m, c, j) ? mju_dot6(cdof, SW) : 0);
+      Gk[j] += mju_dot6(cdof, dW) - mju_dot6(cdof, SW);
     }
+    for (; j >= 0; j = m->dof_parentid[j]) Gk[j] += mju_dot6(d->cdof + 6 * j, dW);
   }
 }
 
@@ -1416,6 +1419,8 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   mjtNum* fb = mj_stackAlloc(d, (size_t)nefc);
   mjtNum* gf = mj_stackAlloc(d, (size_t)nefc);
   mjtNum* side = mj_stackAlloc(d, (size_t)nefc);
+  mjtNum* kviol = mj_stackAlloc(d, (size_t)nefc);
+  mjtNum* adh = mj_stackAlloc(d, (size_t)nefc);
   mjtNum* acc = mj_stackAlloc(d, 6 * (size_t)nbody);
   mjtNum* bias = mj_stackAlloc(d, 6 * (size_t)nbody);
   mjtNum* eqJ2 = mj_stackAlloc(d, (size_t)nv * m->neq);
@@ -1458,14 +1463,17 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   }
   addJtHJ(Jt, HJ, nv, nefc, A);
 
-  // the basis forces of contacts (at their first rows) and f . g for the impedance term; an
-  // adhesive contact's normal force less its passive pull (qfrc_adhesion = J_n' (-delta) turns
-  // with the rows as a force held)
+  // the basis forces of contacts (at their first rows), f . g for the impedance term and the
+  // columns' common coefficients of E (kviol = imp'(pos - margin), adh the adhesion's slope);
+  // an adhesive contact's normal force less its passive pull (qfrc_adhesion = J_n' (-delta)
+  // turns with the rows as a force held)
   int adhesion = mj_passiveOn(m);
   for (int r = 0; r < nefc; r++) {
     const mjtNum* kbip = d->efc_KBIP + 4 * r;
     mjtNum imp = kbip[2];
     gf[r] = force[r] * kbip[3] / fmax(mjMINVAL, imp * (1 - imp));
+    kviol[r] = kbip[3] * (d->efc_pos[r] - d->efc_margin[r]);
+    adh[r] = adhesionSlope(d, r);
     int type = d->efc_type[r];
     const mjContact* con = d->contact + d->efc_id[r];
     if (type < mjCNSTR_CONTACT_FRICTIONLESS || con->efc_address != r) continue;
@@ -1531,8 +1539,8 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     }
     for (int r = 0; r < nefc; r++) {
       const mjtNum* kbip = d->efc_KBIP + 4 * r;
-      E[r] += kbip[0] * (kbip[2] * P[r] + kbip[3] * (d->efc_pos[r] - d->efc_margin[r]) * V[r]);
-      E[r] -= adhesionSlope(d, r) * V[r];
+      E[r] += kbip[0] * (kbip[2] * P[r] + kviol[r] * V[r]);
+      E[r] -= adh[r] * V[r];
     }
     if (djar) mju_copy(djar + (size_t)k * nefc, E, nefc);
     mulH(d, state, E, Z);
