@@ -825,17 +825,32 @@ static mjuVECTOR void addJtHJ(const mjtNum* Jt, const mjtNum* HJ, int nv, int ne
       A[i * nv + j] += mju_dot(Jt + (size_t)i * nefc, HJ + (size_t)j * nefc, nefc);
 }
 
-// y = H x for the rows' cost Hessian: D on quadratic rows, an elliptic contact's cone block
-// (contact.H) in the cone state, 0 on the others
-static void mulH(const mjData* d, const int* state, const mjtNum* x, mjtNum* y) {
+// the rows' cost Hessian H by its rows: D on the quadratic rows quad, an elliptic contact's
+// cone block (contact.H) from each first row in cone, 0 on the others
+typedef struct {
+  int nquad, ncone;
+  int *quad, *cone;
+} Hess;
+
+// H (its rows filled) from the rows' states
+static void hessRows(const mjData* d, const int* state, Hess* H) {
+  H->nquad = H->ncone = 0;
   for (int i = 0; i < d->nefc; i++) {
-    if (state[i] != mjCNSTRSTATE_CONE) {
-      y[i] = state[i] == mjCNSTRSTATE_QUADRATIC ? d->efc_D[i] * x[i] : 0;
-      continue;
-    }
+    if (state[i] == mjCNSTRSTATE_QUADRATIC) H->quad[H->nquad++] = i;
+    if (state[i] != mjCNSTRSTATE_CONE) continue;
+    H->cone[H->ncone++] = i;
+    i += d->contact[d->efc_id[i]].dim - 1;
+  }
+}
+
+// y = H x
+static void mulH(const mjData* d, const Hess* H, const mjtNum* x, mjtNum* y) {
+  mju_zero(y, d->nefc);
+  for (int p = 0; p < H->nquad; p++) y[H->quad[p]] = d->efc_D[H->quad[p]] * x[H->quad[p]];
+  for (int p = 0; p < H->ncone; p++) {
+    int i = H->cone[p];
     const mjContact* con = d->contact + d->efc_id[i];
     for (int r = 0; r < con->dim; r++) y[i + r] = mju_dot(con->H + r * con->dim, x + i, con->dim);
-    i += con->dim - 1;
   }
 }
 
@@ -1426,6 +1441,8 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   mjtNum* eqJ2 = mj_stackAlloc(d, (size_t)nv * m->neq);
   mjtNum* eqc = mj_stackAlloc(d, 3 * (size_t)m->neq);
   int* state = (int*)mj_stackAlloc(d, (size_t)nefc / 2 + 1);
+  Hess H = {0, 0, (int*)mj_stackAlloc(d, (size_t)nefc / 2 + 1),
+            (int*)mj_stackAlloc(d, (size_t)nefc / 2 + 1)};
   int* moved = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
   RowsJ J = {(int*)mj_stackAlloc(d, (size_t)nefc / 2 + 1),
              (int*)mj_stackAlloc(d, (size_t)nv * nefc / 2 + 1),
@@ -1439,6 +1456,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   d->efc_force = force, d->efc_state = state, d->qfrc_constraint = qfrc;
   mj_constraintUpdate(m, d, jar, NULL, 1);
   d->efc_force = force0, d->efc_state = state0, d->qfrc_constraint = qfrc0;
+  hessRows(d, state, &H);
 
   // J by columns and its nonzeros by rows (side: a tendon row's sign against the tendon's
   // J), H J, and A = M + J'HJ (M dense from qM's ancestor rows)
@@ -1455,7 +1473,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     int ten = d->efc_type[r] == mjCNSTR_LIMIT_TENDON || d->efc_type[r] == mjCNSTR_FRICTION_TENDON;
     side[r] = ten && mju_dot(d->ten_J + (size_t)d->efc_id[r] * nv, qfrc, nv) < 0 ? -1 : 1;
   }
-  for (int c = 0; c < nv; c++) mulH(d, state, Jt + (size_t)c * nefc, HJ + (size_t)c * nefc);
+  for (int c = 0; c < nv; c++) mulH(d, &H, Jt + (size_t)c * nefc, HJ + (size_t)c * nefc);
   mju_zero(A, nv * nv);
   for (int i = 0; i < nv; i++) {
     const mjtNum* row = d->qM + m->dof_Madr[i];
@@ -1543,7 +1561,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
       E[r] -= adh[r] * V[r];
     }
     if (djar) mju_copy(djar + (size_t)k * nefc, E, nefc);
-    mulH(d, state, E, Z);
+    mulH(d, &H, E, Z);
     for (int r = 0; r < nefc; r++) Z[r] = gf[r] * V[r] - Z[r];
     addJtz(&J, nefc, Z, 1, Gk);
     if (dforce) mju_copy(dforce + (size_t)k * nefc, Z, nefc);
@@ -1554,7 +1572,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     for (int r = 0; r < nefc; r++) E[r] = d->efc_KBIP[4 * r + 1] * Jt[(size_t)c * nefc + r];
     if (nbias) biasVelSlope(m, d, c, E);
     if (djar) mju_copy(djar + (size_t)(nv + c) * nefc, E, nefc);
-    mulH(d, state, E, Z);
+    mulH(d, &H, E, Z);
     mjtNum* Gc = Y + (size_t)(nv + c) * nv;
     addJtz(&J, nefc, Z, -1, Gc);
     if (dforce) mju_scl(dforce + (size_t)(nv + c) * nefc, Z, -1, nefc);
@@ -1582,7 +1600,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     }
     if (df) {
       if (c >= 2 * nv) mju_zero(df, nefc);
-      mulH(d, state, E, Z);
+      mulH(d, &H, E, Z);
       mju_subFrom(df, Z, nefc);
     }
   }
