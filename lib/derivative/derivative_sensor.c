@@ -267,18 +267,18 @@ static void constraintWrenchDeriv(const mjModel* m, const mjData* d, const Work*
     int mv2 = bodyMotion(w, b2) != NULL;
     if (adr < 0 || (!(b1 > 0 && w->need[b1]) && !(b2 > 0 && w->need[b2]))) continue;
     const mjtNum *f = w->cf + 9 * i, *F = f + 6;
-    mjtNum df[6] = {0}, dp[3] = {0, 0, 0}, dfr[9] = {0}, ddist, dF[3], dT[3], t[3];
+    mjtNum df[6] = {0}, dp[3] = {0, 0, 0}, dfr[9], ddist, dF[3], dT[3], t[3];
     mjd_rowsToBasis(con, d->efc_type[adr], w->df + adr, df);
+    mju_mulMatTVec3(dF, con->frame, df);
+    mju_mulMatTVec3(dT, con->frame, df + 3);
     if (mv1 || mv2) {
       const mjtNum* o = bodyOrigin(m, d, mv1 ? b1 : b2);
       mjd_contactMotion(m, d, con, w->S, o, mv1, mv2, dp, dfr, &ddist);
+      mju_mulMatTVec3(t, dfr, f);
+      mju_addTo3(dF, t);
+      mju_mulMatTVec3(t, dfr, f + 3);
+      mju_addTo3(dT, t);
     }
-    mju_mulMatTVec3(dF, con->frame, df);
-    mju_mulMatTVec3(t, dfr, f);
-    mju_addTo3(dF, t);
-    mju_mulMatTVec3(dT, con->frame, df + 3);
-    mju_mulMatTVec3(t, dfr, f + 3);
-    mju_addTo3(dT, t);
     wrenchDeriv(m, d, w, b2, F, dF, dT, con->pos, dp, 1);
     wrenchDeriv(m, d, w, b1, F, dF, dT, con->pos, dp, -1);
   }
