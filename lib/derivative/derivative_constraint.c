@@ -1021,13 +1021,15 @@ static void pointColumn(const mjModel* m, const mjData* d, const Column* c, cons
     mju_addTo3(dW, dtau);
     mju_copy3(dW + 3, dF);
     mju_scl(dW, dW, sgn, 6);
-    // up the chain: the dofs k moves are a run from the body (none when it stays)
+    // up the chain: the dofs k moves (a run from the body, none when it stays) see
+    // dW - S x* W, the rest dW
     int j = chainDof(m, body[s]);
-    if (mv[s]) mju_crossForce(SW, c->S, W);
-    for (; j >= 0 && mv[s] && dofMoved(m, c, j); j = m->dof_parentid[j]) {
-      const mjtNum* cdof = d->cdof + 6 * j;
-      Gk[j] += mju_dot6(cdof, dW) - mju_dot6(cdof, SW);
+    if (mv[s]) {
+      mju_crossForce(SW, c->S, W);
+      mju_sub(SW, dW, SW, 6);
     }
+    for (; j >= 0 && mv[s] && dofMoved(m, c, j); j = m->dof_parentid[j])
+      Gk[j] += mju_dot6(d->cdof + 6 * j, SW);
     for (; j >= 0; j = m->dof_parentid[j]) Gk[j] += mju_dot6(d->cdof + 6 * j, dW);
   }
 }
