@@ -1008,6 +1008,8 @@ static void pointColumn(const mjModel* m, const mjData* d, const Column* c, cons
     mju_addToScl3(i < 3 ? dF : dtau, (i < 3 ? dfr : dfrr) + 3 * (i % 3), fb[i]);
   }
   for (int s = 0; s < 2; s++) {
+    int j = chainDof(m, body[s]);
+    if (j < 0) continue;  // no dofs below the body (the world): nothing to turn
     mjtNum sgn = s ? 1 : -1, W[6], dW[6], SW[6], rel[3], t[3];
     const mjtNum* o = d->subtree_com + 3 * m->body_rootid[body[s]];
     mju_sub3(rel, p[s], o);
@@ -1023,7 +1025,6 @@ static void pointColumn(const mjModel* m, const mjData* d, const Column* c, cons
     mju_scl(dW, dW, sgn, 6);
     // up the chain: the dofs k moves (a run from the body, none when it stays) see
     // dW - S x* W, the rest dW
-    int j = chainDof(m, body[s]);
     if (mv[s]) {
       mju_crossForce(SW, c->S, W);
       mju_sub(SW, dW, SW, 6);
