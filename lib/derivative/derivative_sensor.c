@@ -767,7 +767,8 @@ static void sensorColumn(const mjModel* m, const mjData* d, const Work* w, int s
 
 // the column-independent parts: linear sensors' rows (joint unit rows, tendon Jacobians,
 // actuator moments, limit rows: on q for position sensors, on v for velocity sensors), the
-// actuators' moments and slopes, the touch sensors' rows, which sums the sensors need
+// actuators' moments and slopes, the touch sensors' rows, which sums the sensors need, the
+// contacts' forces
 static void setup(const mjModel* m, mjData* d, Work* w) {
   int nv = m->nv, n = 0;
   mju_zero(w->rows, m->nsensor * nv);
@@ -826,6 +827,7 @@ static void setup(const mjModel* m, mjData* d, Work* w) {
     }
   }
   w->tadr[m->nsensor] = n;
+  // the forces of the contacts with rows, in their frames and the world's (force sensors)
   for (int i = 0; i < d->ncon && w->frc; i++) {
     if (d->contact[i].efc_address < 0) continue;
     mj_contactForce(m, d, i, w->cf + 9 * i);
