@@ -1160,7 +1160,7 @@ static int checkStack(const mjModel* m, mjData* d, int sensors, char* err, int e
   size_t nv = m->nv, ndx = 2 * nv + m->na, ncol = ndx + m->nu;
   size_t nefc = d->nefc, nstate = m->opt.integrator == mjINT_RK4 ? 4 : 1;
   size_t need = (nstate * ndx + 4 * nv) * ncol + 4 * nv * nv + 16 * (size_t)m->nM +
-                80 * (size_t)m->nbody + 43 * nv + 4 * nv * nefc + 12 * nefc + nefc * ncol +
+                80 * (size_t)m->nbody + 43 * nv + 4 * nv * nefc + 15 * nefc + nefc * ncol +
                 (nv + 3) * (size_t)m->neq + 64 +
                 (sensors ? nefc * ncol + 64 * (size_t)m->nbody + mjd_sensorStack(m, d) : 0) +
                 (m->opt.noslip_iterations > 0 ? mjd_noslipStack(m, d) : 0);

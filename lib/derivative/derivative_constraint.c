@@ -879,17 +879,32 @@ static mjuVECTOR void addJtHJ(const mjtNum* Jt, const mjtNum* HJ, int nv, int ne
       A[i * nv + j] += mju_dot(Jt + (size_t)i * nefc, HJ + (size_t)j * nefc, nefc);
 }
 
-// y = H x for the rows' cost Hessian: D on quadratic rows, an elliptic contact's cone block
-// (contact.H) in the cone state, 0 on the others
-static void mulH(const mjData* d, const int* state, const mjtNum* x, mjtNum* y) {
+// the rows' cost Hessian H by its rows: D on the quadratic rows quad, an elliptic contact's
+// cone block (contact.H) from each first row in cone, 0 on the others
+typedef struct {
+  int nquad, ncone;
+  int *quad, *cone;
+} Hess;
+
+// H (its rows filled) from the rows' states
+static void hessRows(const mjData* d, const int* state, Hess* H) {
+  H->nquad = H->ncone = 0;
   for (int i = 0; i < d->nefc; i++) {
-    if (state[i] != mjCNSTRSTATE_CONE) {
-      y[i] = state[i] == mjCNSTRSTATE_QUADRATIC ? d->efc_D[i] * x[i] : 0;
-      continue;
-    }
+    if (state[i] == mjCNSTRSTATE_QUADRATIC) H->quad[H->nquad++] = i;
+    if (state[i] != mjCNSTRSTATE_CONE) continue;
+    H->cone[H->ncone++] = i;
+    i += d->contact[d->efc_id[i]].dim - 1;
+  }
+}
+
+// y = H x
+static void mulH(const mjData* d, const Hess* H, const mjtNum* x, mjtNum* y) {
+  mju_zero(y, d->nefc);
+  for (int p = 0; p < H->nquad; p++) y[H->quad[p]] = d->efc_D[H->quad[p]] * x[H->quad[p]];
+  for (int p = 0; p < H->ncone; p++) {
+    int i = H->cone[p];
     const mjContact* con = d->contact + d->efc_id[i];
     for (int r = 0; r < con->dim; r++) y[i + r] = mju_dot(con->H + r * con->dim, x + i, con->dim);
-    i += con->dim - 1;
   }
 }
 
@@ -1047,6 +1062,8 @@ static void pointColumn(const mjModel* m, const mjData* d, const Column* c, cons
     mju_addToScl3(i < 3 ? dF : dtau, (i < 3 ? dfr : dfrr) + 3 * (i % 3), fb[i]);
   }
   for (int s = 0; s < 2; s++) {
+    int j = chainDof(m, body[s]);
+    if (j < 0) continue;  // no dofs below the body (the world): nothing to turn
     mjtNum sgn = s ? 1 : -1, W[6], dW[6], SW[6], rel[3], t[3];
     const mjtNum* o = d->subtree_com + 3 * m->body_rootid[body[s]];
     mju_sub3(rel, p[s], o);
@@ -1060,11 +1077,15 @@ static void pointColumn(const mjModel* m, const mjData* d, const Column* c, cons
     mju_addTo3(dW, dtau);
     mju_copy3(dW + 3, dF);
     mju_scl(dW, dW, sgn, 6);
-    mju_crossForce(SW, c->S, W);
-    for (int j = chainDof(m, body[s]); j >= 0; j = m->dof_parentid[j]) {
-      const mjtNum* cdof = d->cdof + 6 * j;
-      Gk[j] += mju_dot6(cdof, dW) - (dofMoved(m, c, j) ? mju_dot6(cdof, SW) : 0);
+    // up the chain: the dofs k moves (a run from the body, none when it stays) see
+    // dW - S x* W, the rest dW
+    if (mv[s]) {
+      mju_crossForce(SW, c->S, W);
+      mju_sub(SW, dW, SW, 6);
     }
+    for (; j >= 0 && mv[s] && dofMoved(m, c, j); j = m->dof_parentid[j])
+      Gk[j] += mju_dot6(d->cdof + 6 * j, SW);
+    for (; j >= 0; j = m->dof_parentid[j]) Gk[j] += mju_dot6(d->cdof + 6 * j, dW);
   }
 }
 
@@ -1470,11 +1491,15 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   mjtNum* fb = mj_stackAlloc(d, (size_t)nefc);
   mjtNum* gf = mj_stackAlloc(d, (size_t)nefc);
   mjtNum* side = mj_stackAlloc(d, (size_t)nefc);
+  mjtNum* kviol = mj_stackAlloc(d, (size_t)nefc);
+  mjtNum* adh = mj_stackAlloc(d, (size_t)nefc);
   mjtNum* acc = mj_stackAlloc(d, 6 * (size_t)nbody);
   mjtNum* bias = mj_stackAlloc(d, 6 * (size_t)nbody);
   mjtNum* eqJ2 = mj_stackAlloc(d, (size_t)nv * m->neq);
   mjtNum* eqc = mj_stackAlloc(d, 3 * (size_t)m->neq);
   int* state = (int*)mj_stackAlloc(d, (size_t)nefc / 2 + 1);
+  Hess H = {0, 0, (int*)mj_stackAlloc(d, (size_t)nefc / 2 + 1),
+            (int*)mj_stackAlloc(d, (size_t)nefc / 2 + 1)};
   int* moved = (int*)mj_stackAlloc(d, (size_t)nbody / 2 + 1);
   RowsJ J = {(int*)mj_stackAlloc(d, (size_t)nefc / 2 + 1),
              (int*)mj_stackAlloc(d, (size_t)nv * nefc / 2 + 1),
@@ -1488,6 +1513,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   d->efc_force = force, d->efc_state = state, d->qfrc_constraint = qfrc;
   mj_constraintUpdate(m, d, jar, NULL, 1);
   d->efc_force = force0, d->efc_state = state0, d->qfrc_constraint = qfrc0;
+  hessRows(d, state, &H);
 
   // J by columns and its nonzeros by rows (side: a tendon row's sign against the tendon's
   // J), H J, and A = M + J'HJ (M dense from qM's ancestor rows)
@@ -1504,7 +1530,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     int ten = d->efc_type[r] == mjCNSTR_LIMIT_TENDON || d->efc_type[r] == mjCNSTR_FRICTION_TENDON;
     side[r] = ten && mju_dot(d->ten_J + (size_t)d->efc_id[r] * nv, qfrc, nv) < 0 ? -1 : 1;
   }
-  for (int c = 0; c < nv; c++) mulH(d, state, Jt + (size_t)c * nefc, HJ + (size_t)c * nefc);
+  for (int c = 0; c < nv; c++) mulH(d, &H, Jt + (size_t)c * nefc, HJ + (size_t)c * nefc);
   mju_zero(A, nv * nv);
   for (int i = 0; i < nv; i++) {
     const mjtNum* row = d->qM + m->dof_Madr[i];
@@ -1512,14 +1538,17 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
   }
   addJtHJ(Jt, HJ, nv, nefc, A);
 
-  // the basis forces of contacts (at their first rows) and f . g for the impedance term; an
-  // adhesive contact's normal force less its passive pull (qfrc_adhesion = J_n' (-delta) turns
-  // with the rows as a force held)
+  // the basis forces of contacts (at their first rows), f . g for the impedance term and the
+  // columns' common coefficients of E (kviol = imp'(pos - margin), adh the adhesion's slope);
+  // an adhesive contact's normal force less its passive pull (qfrc_adhesion = J_n' (-delta)
+  // turns with the rows as a force held)
   int adhesion = mj_passiveOn(m);
   for (int r = 0; r < nefc; r++) {
     const mjtNum* kbip = d->efc_KBIP + 4 * r;
     mjtNum imp = kbip[2];
     gf[r] = force[r] * kbip[3] / fmax(mjMINVAL, imp * (1 - imp));
+    kviol[r] = kbip[3] * (d->efc_pos[r] - d->efc_margin[r]);
+    adh[r] = adhesionSlope(d, r);
     int type = d->efc_type[r];
     const mjContact* con = d->contact + d->efc_id[r];
     if (type < mjCNSTR_CONTACT_FRICTIONLESS || con->efc_address != r) continue;
@@ -1585,11 +1614,11 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     }
     for (int r = 0; r < nefc; r++) {
       const mjtNum* kbip = d->efc_KBIP + 4 * r;
-      E[r] += kbip[0] * (kbip[2] * P[r] + kbip[3] * (d->efc_pos[r] - d->efc_margin[r]) * V[r]);
-      E[r] -= adhesionSlope(d, r) * V[r];
+      E[r] += kbip[0] * (kbip[2] * P[r] + kviol[r] * V[r]);
+      E[r] -= adh[r] * V[r];
     }
     if (djar) mju_copy(djar + (size_t)k * nefc, E, nefc);
-    mulH(d, state, E, Z);
+    mulH(d, &H, E, Z);
     for (int r = 0; r < nefc; r++) Z[r] = gf[r] * V[r] - Z[r];
     addJtz(&J, nefc, Z, 1, Gk);
     if (dforce) mju_copy(dforce + (size_t)k * nefc, Z, nefc);
@@ -1600,7 +1629,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     for (int r = 0; r < nefc; r++) E[r] = d->efc_KBIP[4 * r + 1] * Jt[(size_t)c * nefc + r];
     if (nbias) biasVelSlope(m, d, c, E);
     if (djar) mju_copy(djar + (size_t)(nv + c) * nefc, E, nefc);
-    mulH(d, state, E, Z);
+    mulH(d, &H, E, Z);
     mjtNum* Gc = Y + (size_t)(nv + c) * nv;
     addJtz(&J, nefc, Z, -1, Gc);
     if (dforce) mju_scl(dforce + (size_t)(nv + c) * nefc, Z, -1, nefc);
@@ -1628,7 +1657,7 @@ void mjd_constraintAcc(const mjModel* m, mjData* d, mjtNum* Y, int ncol, mjtNum*
     }
     if (df) {
       if (c >= 2 * nv) mju_zero(df, nefc);
-      mulH(d, state, E, Z);
+      mulH(d, &H, E, Z);
       mju_subFrom(df, Z, nefc);
     }
   }

@@ -141,7 +141,7 @@ size_t mjd_sensorStack(const mjModel* m, const mjData* d) {
   size_t nv = m->nv, nu = m->nu, ns = m->nsensor, nbody = m->nbody;
   size_t ntouch = countSensors(m, mjSENS_TOUCH);
   return ns * (nv + 6) + nu * (nv + 6) + 16 * nbody + ntouch * d->nefc / 2 +
-         m->nsensordata + 16;
+         m->nsensordata + 9 * (size_t)d->ncon + 16;
 }
 
 // ---- the work of a column ----------------------------------------------------------------------
@@ -169,6 +169,8 @@ typedef struct {
   mjtNum* gdist;            // per sensor: a distance's u = (to - from)/dist, from, to (9)
   int* gbody;               // per sensor: the bodies of from and to (2), -1: beyond cutoff
   int *tadr, *trow;         // touch sensor s's rows trow[tadr[s] .. tadr[s + 1]]
+  mjtNum* cf;               // per contact with rows: its force f in its frame (6) and the
+                            //   world force F = frame' f[0:3] (3), the column's constants
   int* live;                // per sensor: 0 when it has no slope (a touch sensor without rows)
   int frc, act;             // which sums the sensors need: cfrc_int, actuator forces
 } Work;
@@ -264,20 +266,19 @@ static void constraintWrenchDeriv(const mjModel* m, const mjData* d, const Work*
     int b2 = m->geom_bodyid[con->geom2], mv1 = bodyMotion(w, b1) != NULL;
     int mv2 = bodyMotion(w, b2) != NULL;
     if (adr < 0 || (!(b1 > 0 && w->need[b1]) && !(b2 > 0 && w->need[b2]))) continue;
-    mjtNum f[6], df[6] = {0}, dp[3] = {0, 0, 0}, dfr[9] = {0}, ddist, F[3], dF[3], dT[3], t[3];
-    mj_contactForce(m, d, i, f);
+    const mjtNum *f = w->cf + 9 * i, *F = f + 6;
+    mjtNum df[6] = {0}, dp[3] = {0, 0, 0}, dfr[9], ddist, dF[3], dT[3], t[3];
     mjd_rowsToBasis(con, d->efc_type[adr], w->df + adr, df);
+    mju_mulMatTVec3(dF, con->frame, df);
+    mju_mulMatTVec3(dT, con->frame, df + 3);
     if (mv1 || mv2) {
       const mjtNum* o = bodyOrigin(m, d, mv1 ? b1 : b2);
       mjd_contactMotion(m, d, con, w->S, o, mv1, mv2, dp, dfr, &ddist);
+      mju_mulMatTVec3(t, dfr, f);
+      mju_addTo3(dF, t);
+      mju_mulMatTVec3(t, dfr, f + 3);
+      mju_addTo3(dT, t);
     }
-    mju_mulMatTVec3(F, con->frame, f);
-    mju_mulMatTVec3(dF, con->frame, df);
-    mju_mulMatTVec3(t, dfr, f);
-    mju_addTo3(dF, t);
-    mju_mulMatTVec3(dT, con->frame, df + 3);
-    mju_mulMatTVec3(t, dfr, f + 3);
-    mju_addTo3(dT, t);
     wrenchDeriv(m, d, w, b2, F, dF, dT, con->pos, dp, 1);
     wrenchDeriv(m, d, w, b1, F, dF, dT, con->pos, dp, -1);
   }
@@ -766,7 +767,8 @@ static void sensorColumn(const mjModel* m, const mjData* d, const Work* w, int s
 
 // the column-independent parts: linear sensors' rows (joint unit rows, tendon Jacobians,
 // actuator moments, limit rows: on q for position sensors, on v for velocity sensors), the
-// actuators' moments and slopes, the touch sensors' rows, which sums the sensors need
+// actuators' moments and slopes, the touch sensors' rows, which sums the sensors need, the
+// contacts' forces
 static void setup(const mjModel* m, mjData* d, Work* w) {
   int nv = m->nv, n = 0;
   mju_zero(w->rows, m->nsensor * nv);
@@ -825,6 +827,12 @@ static void setup(const mjModel* m, mjData* d, Work* w) {
     }
   }
   w->tadr[m->nsensor] = n;
+  // the forces of the contacts with rows, in their frames and the world's (force sensors)
+  for (int i = 0; i < d->ncon && w->frc; i++) {
+    if (d->contact[i].efc_address < 0) continue;
+    mj_contactForce(m, d, i, w->cf + 9 * i);
+    mju_mulMatTVec3(w->cf + 9 * i + 6, d->contact[i].frame, w->cf + 9 * i);
+  }
   for (int s = 0; s < m->nsensor; s++)
     w->live[s] = m->sensor_type[s] != mjSENS_TOUCH || w->tadr[s + 1] > w->tadr[s];
   for (int b = 0; b < m->nbody; b++) w->need[b] = 0;
@@ -897,6 +905,7 @@ void mjd_sensorDeriv(const mjModel* m, mjData* d, const mjdComposite* c, const m
   w.tadr = (int*)mj_stackAlloc(d, (size_t)m->nsensor / 2 + 1);
   w.live = (int*)mj_stackAlloc(d, (size_t)m->nsensor / 2 + 1);
   w.trow = (int*)mj_stackAlloc(d, (size_t)ntouch * d->nefc / 2 + 1);
+  w.cf = mj_stackAlloc(d, 9 * (size_t)d->ncon);
   mjtNum* g = mj_stackAlloc(d, (size_t)ns);
   setup(m, d, &w);
   for (int s = 0; s < m->nsensor; s++)
