@@ -9,8 +9,11 @@
 // prism whose three top corners are all below the geom's lowest point is skipped; the others
 // go through the convex collider (mjc_ConvexPair: MPR, or GJK/EPA with nativeccd on) with the
 // geom inflated by half the margin, so a geom within the margin penetrates.  Each contact
-// keeps dist = -depth (not margin - depth: the raised top already holds the margin), its
-// normal refined from the geom's surface; at most mjMAXCONPAIR, in row then column order.
+// keeps dist = -depth (not margin - depth: the raised top already holds the margin) and the
+// collider's normal (MPR's refined from the geom's surface; with nativeccd, MuJoCo 3.14's
+// default, GJK/EPA's witness normal unrefined, as 3.14 leaves it: refining it there put the
+// barkour vb's sphere feet 1e-3 off MuJoCo's normals on its height field at every frame); at
+// most mjMAXCONPAIR, in row then column order.
 //
 // The geom enters only through its support function (mjc_geomSupport) and the collider, so
 // every convex geom the collider knows, meshes (their hulls) included, works here.
@@ -117,8 +120,7 @@ int mjc_ConvexHField(const mjModel* m, const mjData* d, mjContact* con, int g1, 
   // each cell's two prisms
   mjtNum prism[6][3], origin[3] = {0, 0, 0}, eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
   mjGeomPair local = {{g1, g2}, {origin, pos}, {eye, mat}, {(const mjtNum(*)[3])prism, NULL}};
-  mjGeomPair world = {{g1, g2}, {pos1, pos2}, {mat1, mat2}, {NULL, NULL}};
-  int native = !(m->opt.disableflags & mjDSBL_NATIVECCD), n = 0;
+  int n = 0;
   for (int row = rmin; row < rmax; row++) {
     for (int col = cmin; col < cmax; col++) {
       for (int t = 0; t < 2; t++) {
@@ -126,8 +128,9 @@ int mjc_ConvexHField(const mjModel* m, const mjData* d, mjContact* con, int g1, 
         mjc_hfieldPrism(m, hid, row, col, t, margin, prism);
         if (!(prism[3][2] >= lo[2] || prism[4][2] >= lo[2] || prism[5][2] >= lo[2])) continue;
 
-        // a contact, back to the world frame: dist = -depth, normal refined (MPR refines its
-        // own, in the field frame)
+        // a contact, back to the world frame: dist = -depth; the normal as the collider gives
+        // it (MPR refines its own in the field frame; GJK/EPA's witness normal is kept, as
+        // MuJoCo 3.14 keeps it)
         mjContact* c = con + n;
         if (!mjc_ConvexPair(m, &local, c, margin, warm)) continue;
         mjtNum p[3], nrm[3];
@@ -136,7 +139,6 @@ int mjc_ConvexHField(const mjModel* m, const mjData* d, mjContact* con, int g1, 
         mju_add3(c->pos, p, pos1);
         mju_mulMatVec3(nrm, mat1, c->frame);
         mju_copy3(c->frame, nrm);
-        if (native) mjc_refineNormal(m, &world, c->pos, c->frame);
         mju_zero3(c->frame + 3);
         if (++n == mjMAXCONPAIR) return n;
       }

@@ -22,7 +22,8 @@
 # apart).  Our GJK/EPA and multiccd (nativeccd on, MuJoCo's default) are compared with
 # MuJoCo's per pair type by convex_native.mjs at 1000 random poses of convex_native.xml (the
 # curved primitives, cylinders and boxes), mesh_pairs.xml (every pair with a mesh) and
-# hfield.xml (a bumpy height field under the convex primitives), converged and at MuJoCo's
+# hfield.xml (a bumpy height field under the convex primitives) and hfield_deep.xml (the same
+# sunk into the field: EPA's normals, unrefined), converged and at MuJoCo's
 # default iterations and tolerance: the same contact sets, every contact within 1e-10.  distance.mjs compares mj_geomDistance through GJK of a mesh against a
 # capsule, a mesh, a box and a sphere (distance.xml, ccd_tolerance 1e-13) at 3000 random poses
 # within 1e-12.  Cases listed in t/oracle/known.txt (suite collision) are judged against their
@@ -63,7 +64,7 @@ if [ -n "$override" ]; then
   node t/oracle/collision/compare.mjs --bin "$helper" --enable override --set o_margin=0.02 \
     --set o_solref=0.05,0.7 --set o_solimp=0.8,0.9,0.01,0.4,3 \
     --set o_friction=0.3,0.3,0.01,0.001,0.002 $m/params.xml $m/filters.xml $m/round.xml || status=1
-  for f in convex_native mesh_pairs hfield; do
+  for f in convex_native mesh_pairs hfield hfield_deep; do
     node t/oracle/collision/convex_native.mjs --bin "$helper" --states 1000 $m/$f.xml || status=1
   done
   node t/oracle/collision/distance.mjs --bin "$(helper collision/distances.c)" --states 3000 \
