@@ -1064,7 +1064,7 @@ static int lineMove(LinePoint* e, const LinePoint c[3]) {
 // improves on alpha = 0 (MuJoCo 3.11 on); first one-sided from 0 while the derivative stays
 // below -gtol (in the search's sense), then inside the bracket from the Newton steps of both
 // ends and the midpoint (the midpoint itself when the bracket no longer shrinks, the better
-// end when the evaluations run out); returns the step, with *improve = cost(0) - cost
+// end when the evaluations run out and it improves, else 0); returns the step, with *improve = cost(0) - cost
 static mjtNum lineSearch(Primal* p, mjtNum* slope, mjtNum* improve) {
   const mjModel* m = p->m;
   mjData* d = p->d;
@@ -1141,9 +1141,12 @@ static mjtNum lineSearch(Primal* p, mjtNum* slope, mjtNum* improve) {
     }
   }
 
-  // out of evaluations: the better end (at tolerance 0, MuJoCo's request for an exact solve,
-  // every search ends here; refusing a step that does not improve would stop the solve short)
+  // out of evaluations: the better end when it improves on alpha = 0 (at tolerance 0, MuJoCo's
+  // request for an exact solve, every search ends here), else no step, as MuJoCo: a bracket
+  // whose ends both cost more than the start (ls_iterations too few to shrink it) gives
+  // alpha = 0 and stops the solve, where taking the better end would move uphill
   best = far.cost <= near.cost ? far : near;
+  if (!(best.cost < p0.cost)) return 0;
 
 done:
   *slope = p->scale * fabs(best.d1) / snorm;
