@@ -123,14 +123,18 @@ int mjc_clipContacts(const mjModel* m, const mjGeomPair* gp, const int id[2][3],
                      mjtNum* w1, mjtNum* w2, mjtNum* depth, int* clip, mjtNum* clipvec);
 
 // four of the n > 4 points p (a convex polygon's vertices in order) spanning a large
-// quadrilateral through p[0], as MuJoCo 3.14 cuts polygons to four (measured on the oracle),
-// with the quadrilateral's true area |(c - a) x (d - b)| / 2: from corners (0, 1, 2, 3), the
-// first corner kept at 0, advance the last corner d (cyclically) while that grows the best
-// area found so far, after each advance advancing c and then b while they grow it; q: the
-// corners found, in the order 0, b, c, d.  (The old MuJoCo source then rotates the first
-// corner through every point; 3.14 does not: with that rotation, triangles with a doubled
-// corner and quadrilaterals without point 0 win where MuJoCo keeps the first ones)
-void mjc_polygonQuad(const mjtNum* p, int n, int q[4]);
+// quadrilateral, as MuJoCo 3.14 cuts polygons to four (measured on the oracle), with the
+// quadrilateral's true area |(c - a) x (d - b)| / 2: from corners (0, 1, 2, 3), with the first
+// corner a at 0, advance the last corner d (cyclically) while that grows the best area found
+// so far, after each advance advancing c and then b while they grow it; with every, then the
+// same again with a at each later point in turn (b, c, d carried on, b moved one on first
+// when it came round to a, then c off b and d off c likewise), so that a quadrilateral
+// without point 0 or a triangle with a doubled corner may win; q: the corners of the best, in
+// the order a, b, c, d.  MuJoCo's clipped polygons (mjc_clipContacts) take every first
+// corner (the Unitree G1 hand's 7-point polygon: 2, 2, 3, 5); the plane polygons of
+// collision_mesh.c only point 0 (there rotating picks a doubled corner where MuJoCo keeps
+// the first four)
+void mjc_polygonQuad(const mjtNum* p, int n, int every, int q[4]);
 
 // the contacts one GJK/EPA query of geoms g1, g2 may give, as MuJoCo 3.14 decides it: 1 with
 // a margin; 8 for two boxes; 4 for boxes, meshes and cylinders (1 with multiccd disabled);

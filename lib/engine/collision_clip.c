@@ -29,7 +29,7 @@
 // left gives the witness pair (v - |d| dir, v) with depth d = (v - f0)'n along the clipping
 // face's normal (f0 its first corner) and dir the other geom's face normal (face on face) or
 // -n (edge on face).  A polygon of more than four points is cut to four by MuJoCo's search for
-// a large quadrilateral through its first point (mjc_polygonQuad), when the pair allows fewer
+// a large quadrilateral from every first corner (mjc_polygonQuad), when the pair allows fewer
 // than five contacts; an edge clipped to more than two points keeps its two farthest apart.
 // An edge of g1 clipped to nothing leaves EPA's contact turned around (its witness points
 // swapped, as MuJoCo swaps g1's clipped witness pairs back whether or not clipping gave any:
@@ -295,19 +295,30 @@ static mjtNum quadArea(const mjtNum* a, const mjtNum* b, const mjtNum* c, const 
   return 0.5 * mju_norm3(x);
 }
 
-void mjc_polygonQuad(const mjtNum* p, int n, int q[4]) {
+void mjc_polygonQuad(const mjtNum* p, int n, int every, int q[4]) {
 #define P(i) (p + 3 * (i))
 #define NEXT(i) ((i) + 1 == n ? 0 : (i) + 1)
   int b = 1, c = 2, d = 3;
   mjtNum best = quadArea(P(0), P(1), P(2), P(3)), t;
+  q[0] = 0, q[1] = 1, q[2] = 2, q[3] = 3;
+  for (int a = 0; a < (every ? n : 1); a++) {
+    // advance d while the area grows, after each advance c and then b as far as they grow it
+    while ((t = quadArea(P(a), P(b), P(c), P(NEXT(d)))) > best) {
+      best = t, d = NEXT(d);
+      while ((t = quadArea(P(a), P(b), P(NEXT(c)), P(d))) > best) best = t, c = NEXT(c);
+      while ((t = quadArea(P(a), P(NEXT(b)), P(c), P(d))) > best) best = t, b = NEXT(b);
+      q[0] = a, q[1] = b, q[2] = c, q[3] = d;
+    }
 
-  // advance d while the area grows, after each advance c and then b as far as they grow it
-  while ((t = quadArea(P(0), P(b), P(c), P(NEXT(d)))) > best) {
-    best = t, d = NEXT(d);
-    while ((t = quadArea(P(0), P(b), P(NEXT(c)), P(d))) > best) best = t, c = NEXT(c);
-    while ((t = quadArea(P(0), P(NEXT(b)), P(c), P(d))) > best) best = t, b = NEXT(b);
+    // b come round to a moves one on, pushing c and then d off it
+    if (b == a) {
+      b = NEXT(b);
+      if (c == b) {
+        c = NEXT(c);
+        if (d == c) d = NEXT(d);
+      }
+    }
   }
-  q[0] = 0, q[1] = b, q[2] = c, q[3] = d;
 #undef P
 #undef NEXT
 }
@@ -432,7 +443,7 @@ static int clipFace(const mjtNum* f, int nf, const mjtNum* g, int ng, const mjtN
   // which of them: a quadrilateral, an edge's two ends, or all (at most mjMAXCONPAIR)
   int pick[mjMAXCONPAIR], npick = 0;
   if (maxcon < 5 && nin > 4) {
-    mjc_polygonQuad(poly, nin, pick);
+    mjc_polygonQuad(poly, nin, 1, pick);
     npick = 4;
   } else if (ng == 2 && nin > 2) {
     mjtNum far = 0;

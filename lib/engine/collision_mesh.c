@@ -146,9 +146,9 @@ static int vertexPlane(mjContact* con, mjtNum margin, const mjtNum o[3], const m
 // the contacts of the hull polygon of mesh geom g through its vertex top (the deepest) whose
 // outward normal is nearest the direction dir into the plane (its frame; the first of ties),
 // as MuJoCo 3.14 gives them (measured on the oracle): the polygon's vertices from top on, cut
-// to the four mjc_polygonQuad picks (in the mesh frame, where a regular polygon's ties resolve
-// as MuJoCo's) when more than four, in that order, keeping top and the others within the
-// margin and below the geom's center; 0 when top is on no polygon
+// to the four mjc_polygonQuad picks from point 0 (in the mesh frame, where a regular
+// polygon's ties resolve as MuJoCo's) when more than four, in that order, keeping top and the
+// others within the margin and below the geom's center; 0 when top is on no polygon
 static int planePolygon(const mjModel* m, const mjData* d, mjContact* con, int g, int top,
                         const mjtNum dir[3], const mjtNum o[3], const mjtNum n[3],
                         mjtNum margin) {
@@ -176,7 +176,7 @@ static int planePolygon(const mjModel* m, const mjData* d, mjContact* con, int g
   // all, or four of them
   int pick[CLIPMAXPOLY], npick = nv > 4 ? 4 : nv;
   for (int i = 0; i < nv; i++) pick[i] = i;
-  if (nv > 4) mjc_polygonQuad(loc, nv, pick);
+  if (nv > 4) mjc_polygonQuad(loc, nv, 0, pick);
 
   // those kept, p = pos + R l: top, and the others below the center (l'dir > 0) that are
   // within the margin (vertexPlane)

@@ -487,7 +487,7 @@ Test(collision, polygonQuadFromFirst) {
                         0.033999973, 0.032855447, -0.00037438722,
                         0.030772490, 0.036084154, -0.00044673061};
   int q[4];
-  mjc_polygonQuad(p, 6, q);
+  mjc_polygonQuad(p, 6, 0, q);
   cr_assert(q[0] == 0 && q[1] == 1 && q[2] == 2 && q[3] == 4, "%d %d %d %d", q[0], q[1], q[2],
             q[3]);
 }
@@ -502,7 +502,28 @@ Test(collision, polygonQuadDoubledCorner) {
                         0.013000329956412315,  0.011949090287089348, -0.050002533942461014,
                         0.0057168565690517426, 0.018801186233758926, -0.05000273883342743};
   int q[4];
-  mjc_polygonQuad(p, 5, q);
+  mjc_polygonQuad(p, 5, 0, q);
+  cr_assert(q[0] == 0 && q[1] == 1 && q[2] == 2 && q[3] == 3, "%d %d %d %d", q[0], q[1], q[2],
+            q[3]);
+}
+
+Test(collision, polygonQuadEveryCorner) {
+  // the Unitree G1 hand's clipped 7-point polygon (geoms 11 and 50 of the Menagerie's
+  // scene_with_hands.xml at frame 134 from the default state): MuJoCo 3.14.0 keeps points
+  // 2, 2, 3, 5 (one twice), which the search from every first corner finds; from point 0
+  // alone it stops at 0, 1, 2, 3
+  const mjtNum p[21] = {0.077738331006251438, 0.4585585060518651, 0.4700452638588497,
+                        0.077349169918936644, 0.45877495910660704, 0.47026814207878165,
+                        0.076338420846451746, 0.45929082590212655, 0.47089218561707902,
+                        0.088599265846162845, 0.4461583326346843, 0.47002827438675054,
+                        0.089561846645674487, 0.44685850113045245, 0.46827176543878546,
+                        0.079473184099192115, 0.45751513432376045, 0.46912821073976524,
+                        0.078513855156948087, 0.45810889570795255, 0.4696189271595726};
+  int q[4];
+  mjc_polygonQuad(p, 7, 1, q);
+  cr_assert(q[0] == 2 && q[1] == 2 && q[2] == 3 && q[3] == 5, "%d %d %d %d", q[0], q[1], q[2],
+            q[3]);
+  mjc_polygonQuad(p, 7, 0, q);
   cr_assert(q[0] == 0 && q[1] == 1 && q[2] == 2 && q[3] == 3, "%d %d %d %d", q[0], q[1], q[2],
             q[3]);
 }
