@@ -115,11 +115,15 @@ holds "$(awk -F, "$tip"' NR > 2002 && d($2, $3) > 0.1 { bad++ } END { print bad 
 holds "$(paste -d, out acro.csv | awk -F, "$tip"' NR > 1 && $7 != "" { c = 25 * d($2, $3)^2 + 0.5 * ($4^2 + $5^2) + 0.025 * $6^2; e = c - $9; if (e * e > 1e-18 * (1 + c * c)) bad++; n++ } END { print n, bad + 0 }')" = "2400 0"
 
 # ---- MPC: the A1 under MuJoCo MPC's default schedule (quadruped_flat_default.cost) ---------------
-# the hop for the first second, then the filtered speed (about 0.2 m/s) picks trot at the first
-# step past t = 1 s (step 500: 500 x 0.002 in floating point is just above 1), and no other
-# change within 2 s; the trunk still up at the end (above 0.15 m)
+# the hop for the first second, then the filtered speed, within trot's band (0.02, 0.6] m/s,
+# picks trot at the first step past t = 1 s (step 500: 500 x 0.002 in floating point is just
+# above 1), and no other change within 2 s; the trunk still up at the end (above 0.15 m).  The
+# hop's closed loop is chaotic: the speed at step 500 moves with the plans' round-off (0.20
+# before the exact Jacobians' summation order changed in the last bits, 0.06 after)
 run 0 '"$BIN/mjplan" "$mpc/quadruped_flat/task.xml" "$costs/quadruped_flat_default.cost" --key home --mpc -n 1000 -o a1.mjt'
-has err '^mjplan: step 500, time 1.0000: schedule auto: gait trot (speed 0\.[12]'
+has err '^mjplan: step 500, time 1.0000: schedule auto: gait trot (speed 0\.[0-9]*)$'
+holds "$(sed -n 's/^mjplan: step 500, .*gait trot (speed \([0-9.]*\))$/\1/p' err |
+  awk '{ print ($1 > 0.02 && $1 <= 0.6) }')" = 1
 holds "$(grep -c 'schedule auto' err)" -eq 1
 run 0 '"$BIN/mjdump" a1.mjt'
 holds "$(wc -l <out)" -eq 1002
