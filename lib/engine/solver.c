@@ -2093,58 +2093,46 @@ static void solveIsland(const mjModel* m, const mjModel* mi, mjData* di, int nos
 static int solveIslands(const mjModel* m, mjData* d, int noslip) {
   size_t mark = mj_markStack(d);
   mjIslands isl;
-  int* niter = NULL;
-  // one island of every dof (a robot's usual case) is the whole problem: solved in place
-  if (mj_islandWhole(m, d)) {
-    if (!(niter = mj_arenaAlloc(d, sizeof(int)))) {
-      mj_warning(d, mjWARN_CNSTRFULL, d->nefc);
-      return 0;
-    }
-    solveIsland(m, m, d, noslip);
-    niter[0] = d->solver_niter;
-    d->nisland = 1;
-    d->island_niter = niter;
-    return 1;
-  }
-  int found = mj_islandFind(m, d, &isl);
-  if (found > 0 && isl.nisland && !(niter = mj_arenaAlloc(d, sizeof(int) * isl.nisland)))
-    found = -1;
-  if (found <= 0 || !isl.nisland) {
+  // one island of every dof (a robot's usual case) is the whole problem, solved in place;
+  // known without the search when the model is one tree that every row touches
+  int whole = mj_islandWhole(m, d), found = whole ? 1 : mj_islandFind(m, d, &isl);
+  int nisland = whole ? 1 : isl.nisland, *niter = NULL;
+  if (found > 0 && nisland && !(niter = mj_arenaAlloc(d, sizeof(int) * nisland))) found = -1;
+  if (found <= 0 || !nisland) {
     if (found < 0) mj_warning(d, mjWARN_CNSTRFULL, d->nefc);
     mj_freeStack(d, mark);
     return 0;
   }
-  for (int j = isl.nidof; j < m->nv; j++) {
-    d->qacc[isl.dof[j]] = d->qacc_smooth[isl.dof[j]];
-    d->qfrc_constraint[isl.dof[j]] = 0;
+  if (whole || (isl.nidof == m->nv && nisland == 1)) {
+    solveIsland(m, m, d, noslip);
+    niter[0] = d->solver_niter;
+  } else {
+    for (int j = isl.nidof; j < m->nv; j++) {
+      d->qacc[isl.dof[j]] = d->qacc_smooth[isl.dof[j]];
+      d->qfrc_constraint[isl.dof[j]] = 0;
+    }
+    for (int k = 0; k < nisland; k++) {
+      size_t markIsland = mj_markStack(d);
+      mjModel mi;
+      mjData di;
+      if (!mj_islandView(m, d, &isl, k, &mi, &di)) {
+        mj_warning(d, mjWARN_CNSTRFULL, d->nefc);
+        mj_freeStack(d, mark);
+        return 0;
+      }
+      di.solver_niter = 0;
+      solveIsland(m, &mi, &di, noslip);
+      mj_islandScatter(d, &di, &isl, k);
+      niter[k] = di.solver_niter;
+      if (k == 0) {
+        d->solver_niter = di.solver_niter;
+        int n = di.solver_niter < mjNSOLVER ? di.solver_niter : mjNSOLVER;
+        memcpy(d->solver, di.solver, sizeof(mjSolverStat) * n);
+      }
+      mj_freeStack(d, markIsland);
+    }
   }
-  for (int k = 0; k < isl.nisland; k++) {
-    // one island of every dof (a robot's usual case) is the whole problem: solved in place
-    if (isl.nisland == 1 && isl.nidof == m->nv) {
-      solveIsland(m, m, d, noslip);
-      niter[0] = d->solver_niter;
-      break;
-    }
-    size_t markIsland = mj_markStack(d);
-    mjModel mi;
-    mjData di;
-    if (!mj_islandView(m, d, &isl, k, &mi, &di)) {
-      mj_warning(d, mjWARN_CNSTRFULL, d->nefc);
-      mj_freeStack(d, mark);
-      return 0;
-    }
-    di.solver_niter = 0;
-    solveIsland(m, &mi, &di, noslip);
-    mj_islandScatter(d, &di, &isl, k);
-    niter[k] = di.solver_niter;
-    if (k == 0) {
-      d->solver_niter = di.solver_niter;
-      int n = di.solver_niter < mjNSOLVER ? di.solver_niter : mjNSOLVER;
-      memcpy(d->solver, di.solver, sizeof(mjSolverStat) * n);
-    }
-    mj_freeStack(d, markIsland);
-  }
-  d->nisland = isl.nisland;
+  d->nisland = nisland;
   d->island_niter = niter;
   mj_freeStack(d, mark);
   return 1;
