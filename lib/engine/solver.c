@@ -1064,7 +1064,8 @@ static int lineMove(LinePoint* e, const LinePoint c[3]) {
 // improves on alpha = 0 (MuJoCo 3.11 on); first one-sided from 0 while the derivative stays
 // below -gtol (in the search's sense), then inside the bracket from the Newton steps of both
 // ends and the midpoint (the midpoint itself when the bracket no longer shrinks, the better
-// end when the evaluations run out and it improves, else 0); returns the step, with *improve = cost(0) - cost
+// end when the evaluations run out and it improves, else 0); returns the step, with
+// *improve = cost(0) - cost
 static mjtNum lineSearch(Primal* p, mjtNum* slope, mjtNum* improve) {
   const mjModel* m = p->m;
   mjData* d = p->d;
