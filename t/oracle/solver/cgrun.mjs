@@ -1,12 +1,13 @@
 #!/usr/bin/env node
 // cgrun.mjs: mjstep's CG runs along MuJoCo's (issue 12's landing box scene, cg_box.xml).
 //
-//   node t/oracle/solver/cgrun.mjs --bin BIN MODEL.xml [START:STEPS]...
+//   node t/oracle/solver/cgrun.mjs --bin BIN [--defaults] [--bound B] MODEL.xml [START:STEPS]...
 //
 // For each START:STEPS (default 80:120 and 100:100): MuJoCo 3.14.0 runs MODEL from its default
-// state (nativeccd and island disabled, in mjstep too) and its whole state at step START, qpos, qvel
-// and qacc_warmstart, starts mjstep (--init) for STEPS steps; every frame of mjstep's run is
-// within BOUND = 1e-9 of MuJoCo's (max |a-b| / max(1, |a|, |b|) over qpos and qvel).
+// state (nativeccd and island disabled, in mjstep too; with --defaults, MuJoCo's options as the
+// model gives them in both) and its whole state at step START, qpos, qvel and qacc_warmstart,
+// starts mjstep (--init) for STEPS steps; every frame of mjstep's run is within B (default 1e-9)
+// of MuJoCo's (max |a-b| / max(1, |a|, |b|) over qpos and qvel).
 //
 // Why from MuJoCo's state and not from the default one: on this scene CG's answer has an
 // unstable mode, the horizontal capsule's spin and yaw (MuJoCo moves by 1e-4 over 200 steps when
@@ -24,9 +25,11 @@ import path from 'node:path';
 import { openOracle } from '../../../scripts/oracle.mjs';
 import { verdict } from '../known.mjs';
 
-const BOUND = 1e-9;
 const args = process.argv.slice(2);
 const bin = args[args.indexOf('--bin') + 1];
+const BOUND = args.includes('--bound') ? Number(args[args.indexOf('--bound') + 1]) : 1e-9;
+// the options switched off in both engines
+const off = args.includes('--defaults') ? [] : ['nativeccd', 'island'];
 const file = args.find((a) => a.endsWith('.xml'));
 const runs = args.filter((a) => /^\d+:\d+$/.test(a));
 if (!runs.length) runs.push('80:120', '100:100');
@@ -43,7 +46,7 @@ function exec(cmd, argv) {
 const oracle = await openOracle({ quiet: true });
 const { mujoco } = oracle;
 function mujocoRun(n) {
-  const m = oracle.loadModel(file, { set: [], disable: ['nativeccd', 'island'], enable: [] });
+  const m = oracle.loadModel(file, { set: [], disable: off, enable: [] });
   const d = new mujoco.MjData(m);
   const frames = [];
   for (let k = 0; k <= n; k++) {
@@ -66,8 +69,9 @@ function mjstepRun(frame, n) {
                         [frame.time, ...frame.qpos, ...frame.qvel, ...frame.warm]
                           .map((x) => x.toPrecision(17)).join(',') + '\n');
   exec(path.join(bin, 'mjdump'), ['--from-csv', file, '-o', init, csv]);
-  exec(path.join(bin, 'mjstep'), [file, '-n', String(n), '--init', init, '--disable', 'nativeccd',
-                                  '--disable', 'island', '--fields', 'qpos,qvel', '-o', out]);
+  exec(path.join(bin, 'mjstep'), [file, '-n', String(n), '--init', init,
+                                  ...off.flatMap((o) => ['--disable', o]),
+                                  '--fields', 'qpos,qvel', '-o', out]);
   return exec(path.join(bin, 'mjdump'), ['--csv', out]).trim().split('\n').slice(1)
     .map((line) => line.split(',').map(Number));
 }

@@ -13,7 +13,8 @@
 # MuJoCo counts them).  Islands are disabled in MuJoCo (it then solves the whole problem at
 # once, as libmj does, and reports the final constraint states; with islands its efc_state is
 # that of qacc_smooth).  Then cgrun.mjs: CG's runs along MuJoCo's own on cg_box.xml, from its
-# states at steps 80 and 100, within 1e-9.  Each efc run (a model, solver, cone and impratio, on
+# states at steps 80 and 100, within 1e-9, and the corpus's CG scene's 200 steps under MuJoCo's
+# defaults within 1e-6.  Each efc run (a model, solver, cone and impratio, on
 # dense or sparse rows: MODEL:SOLVER:CONE:IMPRATIO:dense) and each cgrun run is one case for
 # t/oracle/known.txt (suite solver), judged by t/oracle/known.mjs.
 #
@@ -83,6 +84,13 @@ node t/oracle/known.mjs judge solver "$results" || fail=1
 # CG along MuJoCo's run of the landing box scene (cgrun.mjs: its unstable mode, seeded by
 # MuJoCo's round-off, carried the same way by both engines once in the state)
 node t/oracle/solver/cgrun.mjs --bin "$BIN" t/oracle/solver/cg_box.xml || fail=1
+# the corpus's CG scene (elliptic cones: a sphere, capsule, box, cylinder and ellipsoid dropped
+# on a floor) under MuJoCo's defaults, islands and nativeccd on: its 200 steps from the default
+# state within 1e-6
+cg=../shared/corpus/solver/cg_elliptic_drops.xml
+if [ -f $cg ]; then
+  node t/oracle/solver/cgrun.mjs --bin "$BIN" --defaults --bound 1e-6 $cg 0:200 || fail=1
+fi
 known_total solver
 [ $fail = 0 ] && echo "solver: all cases within bounds" || echo "solver: FAILED" >&2
 exit $fail
