@@ -228,7 +228,8 @@ export async function openOracle({ quiet = false } = {}) {
 
   // a trajectory of opts.steps steps from the default state or keyframe opts.key, with the
   // control rows opts.ctrl (arrays of nu numbers; none: zero): frame 0 is the initial state;
-  // opts.perturb (a small number) perturbs the initial qvel by that much relative; from frame
+  // opts.perturb perturbs the initial qvel relative, by that much (a small number) or by
+  // perturb(i) for dof i (a function); from frame
   // opts.derivedFrom on, ncon and energy after mj_forward at the frame (which leaves the
   // trajectory as it is: mj_step runs it again)
   function trajectory(file, opts) {
@@ -238,9 +239,8 @@ export async function openOracle({ quiet = false } = {}) {
       if (opts.key !== undefined) mujoco.mj_resetDataKeyframe(m, d, findKey(mujoco, m, opts.key));
       // a relative perturbation of the initial velocities: how the motion amplifies round-off
       if (opts.perturb) {
-        for (let i = 0; i < m.nv; i++) {
-          d.qvel[i] += opts.perturb * Math.max(1, Math.abs(d.qvel[i]));
-        }
+        const p = typeof opts.perturb === 'function' ? opts.perturb : () => opts.perturb;
+        for (let i = 0; i < m.nv; i++) d.qvel[i] += p(i) * Math.max(1, Math.abs(d.qvel[i]));
       }
       const out = { time: [], qpos: [], qvel: [], act: [], nefc: 0, warnStep: -1 };
       const derived = opts.derivedFrom !== undefined;
