@@ -1342,6 +1342,34 @@ static void dualMove(Dual* q, int i, mjtNum delta) {
   if (t < n) q->z[ind[t]] += val[t] * delta;
 }
 
+// the forces of all rows have changed from old to f (old NULL: from zero): z += W (f - old)
+// as dualMove row by row, but a condim-3 pyramid whose four forces all moved in one pass over
+// its interleaved values (wquad), each dof's z loaded and stored once and its four additions
+// in the rows' order, so z is the same to the bit
+static void dualMoveAll(Dual* q, int nefc, const mjtNum* f, const mjtNum* old) {
+  for (int i = 0, nb; i < nefc; i += nb) {
+    nb = q->bsize[i];
+    mjtNum dl[4];
+    int four = nb == 4 && q->bshared[i];
+    for (int r = 0; four && r < 4; r++) {
+      dl[r] = old ? f[i + r] - old[i + r] : f[i + r];
+      four = dl[r] != 0;
+    }
+    if (!four) {
+      for (int r = 0; r < nb; r++) dualMove(q, i + r, old ? f[i + r] - old[i + r] : f[i + r]);
+      continue;
+    }
+    const int* ind = q->wind[i];
+    const mjtNum* v = q->wquad + q->qadr[i];
+    for (int t = 0, n = q->wnnz[i]; t < n; t++, v += 4) {
+      mjtNum zt = q->z[ind[t]] + v[0] * dl[0];
+      zt += v[1] * dl[1];
+      zt += v[2] * dl[2];
+      q->z[ind[t]] = zt + v[3] * dl[3];
+    }
+  }
+}
+
 // the dofs ind (n, descending) are one chain from a leaf to a root with full rows of qLD (row
 // starts in start): each dof's parent is the next, and row ind[t] holds its n - 1 - t
 // ancestors and the diagonal, so that ind[t]'s entry in the row of a descendant is at n - 1 - t
@@ -1552,7 +1580,7 @@ static int dualInit(const mjModel* m, mjData* d, Dual* q, int flg_R) {
 
   // z = W f, row by row
   mju_zero(q->z, nv);
-  for (int i = 0; i < nefc; i++) dualMove(q, i, d->efc_force[i]);
+  dualMoveAll(q, nefc, d->efc_force, NULL);
   return 1;
 }
 
@@ -1836,7 +1864,7 @@ static void pgsMomentum(Dual* q, mjData* d, mjtNum* prev, mjtNum beta) {
       f[i] = rowBound(d, i, f[i]);
     }
   }
-  for (int i = 0; i < d->nefc; i++) dualMove(q, i, f[i] - prev[i]);
+  dualMoveAll(q, d->nefc, f, prev);
 }
 
 // PGS on the dual problem from efc_force, improvement scaled by scale, as MuJoCo 3.14 iterates:
