@@ -217,6 +217,8 @@ typedef struct mjContact_ {
   mjtNum clipvec[9];         // clipped (clip[0] > 0), in world: the clipping face's normal, the
                              // direction of the line the point is on and the normal of the
                              // plane cutting that line (clip[1] 1, 2; else zeros)
+  mjtNum turndist;           // a multiccd turned copy's (turn != 0) distance at its turned
+                             // poses, where its point and normal are (its dist: the first's)
   int dim;                   // contact space dimensionality: 1, 3, 4 or 6
   int geom1, geom2;          // geom ids (-1 for flex); geom1 < geom2 unless a pair says so
   int geom[2];               // geom ids, as geom1 and geom2
@@ -231,6 +233,9 @@ typedef struct mjContact_ {
                              // it, 2 on a corner line of the clipping face (along its normal)
                              // where the clipped face's plane cuts it; -1 on a cylinder's side
                              // line (EPA's rim point), -2 on an edge through a corner line
+  int turn;                  // multiccd's turned copy (mjc_Convex): 0 none, else +-1, +-2 the
+                             // tangent row of the pair's first contact's frame that geom1 was
+                             // turned about (geom2 back) times the sign of the turn
 } mjContact;
 
 // constraint row types, in the order the rows are made
