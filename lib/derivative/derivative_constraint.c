@@ -422,13 +422,14 @@ static void hfieldFeature(const mjModel* m, int g, const mjtNum pos[3], const mj
 // their shape operator P Q P / |Q y| (y'Qy = 1 the surface about the center), cylinder caps
 // and planes are flat, cylinder rims edges along a x rho curving by nu'rho / r (a witness
 // within 10 ccd_tolerance of the rim: EPA's witnesses on a cylinder are chords of its rims,
-// inside by up to its tolerance), boxes by boxFeature, meshes by meshFeature (their support
-// sets within mtol), height fields (nu known to the angle ang) by hfieldFeature; every field
-// of f is set (no clip, no edge: a = 0 and tilt = 0, so that its lift is an exact 0); g is
-// side i of the pair gp, at its pose there
+// inside by up to its tolerance; with a margin, whose half rounds the rim to a torus, EPA's
+// normal off by sqrt(2 tol / (margin/2)) puts the witness up to sqrt(tol margin) in), boxes
+// by boxFeature, meshes by meshFeature (their support sets within mtol), height fields (nu
+// known to the angle ang) by hfieldFeature; every field of f is set (no clip, no edge: a = 0
+// and tilt = 0, so that its lift is an exact 0); g is side i of the pair gp, at its pose there
 static void geomFeature(const mjModel* m, const mjGeomPair* gp, int i, const mjtNum w[3],
-                        const mjtNum nu[3], mjtNum ang, mjtNum mtol, const mjtNum t[2][3],
-                        Feature* f) {
+                        const mjtNum nu[3], mjtNum ang, mjtNum mtol, mjtNum margin,
+                        const mjtNum t[2][3], Feature* f) {
   int g = gp->g[i], type = m->geom_type[g];
   const mjtNum *mat = gp->mat[i], *size = m->geom_size + 3 * g;
   mjtNum y[3], x[3], a[3] = {mat[2], mat[5], mat[8]}, K[4] = {0, 0, 0, 0};
@@ -454,8 +455,8 @@ static void geomFeature(const mjModel* m, const mjGeomPair* gp, int i, const mjt
       for (int j = 0; j < 2; j++) K[2 * i + j] = mju_dot3(t[i], Qt[j]) / mju_norm3(Qy);
     surfaceRows(f, K);
   } else if (type == mjGEOM_CYLINDER) {
-    mjtNum rho = hypot(x[0], x[1]), r = size[0];
-    mjtNum tol = 1e-9 * (r + size[1]) + 10 * m->opt.ccd_tolerance;
+    mjtNum rho = hypot(x[0], x[1]), r = size[0], ccd = m->opt.ccd_tolerance;
+    mjtNum tol = 1e-9 * (r + size[1]) + 10 * ccd + sqrt(ccd * margin);
     int side = rho > r - tol, cap = fabs(x[2]) > size[1] - tol;
     if (side && cap) {
       mjtNum radial[3] = {x[0] / rho, x[1] / rho, 0}, rw[3], e[3];
@@ -592,7 +593,8 @@ static void contactFeatures(const mjModel* m, const mjGeomPair* gp, const mjCont
     mju_scl3(nu, con->frame, i ? -1 : 1);
     mju_copy3(w[i], con->pos);
     mju_addToScl3(w[i], con->frame, (i ? 0.5 : -0.5) * con->dist);
-    geomFeature(m, gp, i, w[i], nu, normalAngle(m, gp->g[1 - i]), tol[i], t, f + i);
+    geomFeature(m, gp, i, w[i], nu, normalAngle(m, gp->g[1 - i]), tol[i],
+                fmax(0, con->includemargin), t, f + i);
   }
 }
 
