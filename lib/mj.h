@@ -1115,14 +1115,15 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz);
 // mesh or ellipsoid on a plane, between spheres and capsules, of spheres, capsules and boxes
 // on boxes, of spheres on cylinders and of the general convex solver's GJK/EPA (by the
 // witness points' features: exact between polytopes, the ideal contact's on curved geoms;
-// multiccd's clipped faces of boxes, meshes and cylinder caps by the lines their points lie on),
+// multiccd's clipped faces of boxes, meshes and cylinder caps by the lines their points lie on,
+// its turned copies as contacts of the turned poses),
 // whatever solver found the solution; the Euler (implicit damping), implicit and
 // implicitfast integrators, RK4 by the chain rule through its stages; the inertia-box fluid
 // forces (Euler, RK4), site transmissions, joint actfrcrange, rows of site-to-site spatial
 // tendons, gravity compensation (passive or through actuators), xfrc_applied and noslip
 // (through the sweeps it took).  Refused with a message: rows of spatial tendons wrapping
-// geoms or over pulleys, libccd's MPR contacts, multiccd's turned tries and clipped cylinder
-// side lines, a face or an edge on a face (EPA's single contact),
+// geoms or over pulleys, libccd's MPR contacts, multiccd's clipped cylinder side lines, a
+// face or an edge on a face (EPA's single contact),
 // height fields, fluid forces under the implicit integrators, armature on spatial tendons
 // (their own or their actuators'), spatial tendons with forces, slider-crank, body and
 // reference-site transmissions, site transmissions with length or velocity terms, muscle and

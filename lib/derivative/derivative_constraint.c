@@ -25,7 +25,8 @@
 // witness points' features (featureSystem: each side's vertex, edge, face, tube or curved
 // surface, a mesh's by its hull's support set, the points sliding over them and the normal
 // turning to keep them apart along it); multiccd's clipped faces by the lines each point lies
-// on, as the clipper recorded them (clipMotion).
+// on, as the clipper recorded them (clipMotion); multiccd's turned copies as contacts of the
+// turned poses, which turn about the first contact's moving point and tangent (turnedTwists).
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

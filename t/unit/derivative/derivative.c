@@ -1044,6 +1044,16 @@ static const mjContact* nearestContact(const mjData* d, const mjContact* con) {
   return best;
 }
 
+// d's positions (mj_fwdPosition) at q0 moved by step along dof k
+static void movedAlong(const mjModel* m, mjData* d, const mjtNum* q0, int k, mjtNum step) {
+  mjtNum e[m->nv];
+  mju_zero(e, m->nv);
+  e[k] = 1;
+  mju_copy(d->qpos, q0, m->nq);
+  mj_integratePos(m, d->qpos, e, step);
+  mj_fwdPosition(m, d);
+}
+
 // the analytic motion of every clipped contact of model i (mjd_contactMotion) against central
 // differences (1e-6) of the contacts under each dof's motion: pos and dist within 1e-8, the
 // normal within 1e-9 over the depth (the normal is the witnesses' difference over the depth,
@@ -1058,7 +1068,7 @@ static void checkClipMotion(int i, int* lines) {
   cr_assert_geq(ncon, 2, "clipped %d: %d contacts", i, ncon);
   mjContact con[ncon], cp, cm;
   memcpy(con, d->contact, sizeof(con));
-  mjtNum q0[m->nq], e[m->nv], err = 0, errn = 0, h = 1e-6;
+  mjtNum q0[m->nq], err = 0, errn = 0, h = 1e-6;
   mju_copy(q0, d->qpos, m->nq);
   for (int c = 0; c < ncon; c++) {
     cr_assert(con[c].clip[0] > 0 && con[c].clip[1] >= 0, "clipped %d: contact %d: %d %d", i,
@@ -1072,11 +1082,7 @@ static void checkClipMotion(int i, int* lines) {
       mjd_contactMotion(m, d, con + c, d->cdof + 6 * k, d->subtree_com + 3 * m->body_rootid[b],
                         mv[0], mv[1], dp, dfr, &ddist);
       for (int sg = -1; sg <= 1; sg += 2) {
-        mju_zero(e, m->nv);
-        e[k] = 1;
-        mju_copy(d->qpos, q0, m->nq);
-        mj_integratePos(m, d->qpos, e, sg * h);
-        mj_fwdPosition(m, d);
+        movedAlong(m, d, q0, k, sg * h);
         cr_assert_eq(d->ncon, ncon, "clipped %d: the contacts change within %g", i, h);
         *(sg < 0 ? &cm : &cp) = *nearestContact(d, con + c);
       }
@@ -1111,7 +1117,7 @@ Test(derivative, contact_clipped) {
   }
 }
 
-// ---- multiccd's turned copies -------------------------------------------------------------------
+// ---- multiccd's turned copies ------------------------------------------------------------------
 
 // a fixed geom (geom 0, at the origin) and a free one, each pair one multiccd turns (mjc_Convex:
 // no sphere or ellipsoid, a query of one contact); the convex solver tightened (its contacts on
@@ -1214,7 +1220,7 @@ static void checkTurnedMotion(int i) {
     poses++, copies += nturn;
     mjContact con[ncon], cp, cm;
     memcpy(con, d->contact, sizeof(con));
-    mjtNum q0[m->nq], e[m->nv];
+    mjtNum q0[m->nq];
     mju_copy(q0, d->qpos, m->nq);
     for (int k = 0; k < m->nv; k++) {
       int b = m->dof_bodyid[k];
@@ -1227,11 +1233,7 @@ static void checkTurnedMotion(int i) {
                           dp, dfr, &ddist);
         int found = 1;
         for (int sg = -1; sg <= 1; sg += 2) {
-          mju_zero(e, m->nv);
-          e[k] = 1;
-          mju_copy(d->qpos, q0, m->nq);
-          mj_integratePos(m, d->qpos, e, sg * h);
-          mj_fwdPosition(m, d);
+          movedAlong(m, d, q0, k, sg * h);
           const mjContact* x = turnedContact(d, con[c].turn);
           if (!x) found = 0;
           else *(sg < 0 ? &cm : &cp) = *x;
