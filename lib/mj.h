@@ -217,6 +217,8 @@ typedef struct mjContact_ {
   mjtNum clipvec[9];         // clipped (clip[0] > 0), in world: the clipping face's normal, the
                              // direction of the line the point is on and the normal of the
                              // plane cutting that line (clip[1] 1, 2; else zeros)
+  mjtNum turndist;           // a multiccd turned copy's (turn != 0) distance at its turned
+                             // poses, where its point and normal are (its dist: the first's)
   int dim;                   // contact space dimensionality: 1, 3, 4 or 6
   int geom1, geom2;          // geom ids (-1 for flex); geom1 < geom2 unless a pair says so
   int geom[2];               // geom ids, as geom1 and geom2
@@ -231,6 +233,9 @@ typedef struct mjContact_ {
                              // it, 2 on a corner line of the clipping face (along its normal)
                              // where the clipped face's plane cuts it; -1 on a cylinder's side
                              // line (EPA's rim point), -2 on an edge through a corner line
+  int turn;                  // multiccd's turned copy (mjc_Convex): 0 none, else +-1, +-2 the
+                             // tangent row of the pair's first contact's frame that geom1 was
+                             // turned about (geom2 back) times the sign of the turn
 } mjContact;
 
 // constraint row types, in the order the rows are made
@@ -1110,14 +1115,15 @@ int mj_checkSupported(const mjModel* m, char* err, int errsz);
 // mesh or ellipsoid on a plane, between spheres and capsules, of spheres, capsules and boxes
 // on boxes, of spheres on cylinders and of the general convex solver's GJK/EPA (by the
 // witness points' features: exact between polytopes, the ideal contact's on curved geoms;
-// multiccd's clipped faces of boxes, meshes and cylinder caps by the lines their points lie on),
+// multiccd's clipped faces of boxes, meshes and cylinder caps by the lines their points lie on,
+// its turned copies as contacts of the turned poses),
 // whatever solver found the solution; the Euler (implicit damping), implicit and
 // implicitfast integrators, RK4 by the chain rule through its stages; the inertia-box fluid
 // forces (Euler, RK4), site transmissions, joint actfrcrange, rows of site-to-site spatial
 // tendons, gravity compensation (passive or through actuators), xfrc_applied and noslip
 // (through the sweeps it took).  Refused with a message: rows of spatial tendons wrapping
-// geoms or over pulleys, libccd's MPR contacts, multiccd's turned tries and clipped cylinder
-// side lines, a face or an edge on a face (EPA's single contact),
+// geoms or over pulleys, libccd's MPR contacts, multiccd's clipped cylinder side lines, a
+// face or an edge on a face (EPA's single contact),
 // height fields, fluid forces under the implicit integrators, armature on spatial tendons
 // (their own or their actuators'), spatial tendons with forces, slider-crank, body and
 // reference-site transmissions, site transmissions with length or velocity terms, muscle and

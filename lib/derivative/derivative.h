@@ -71,7 +71,8 @@ size_t mjd_noslipStack(const mjModel* m, const mjData* d);
 void mjd_pointVel(mjtNum vel[3], const mjtNum T[6], const mjtNum x[3], const mjtNum o[3]);
 
 // dp, dframe (the frame's three rows, d con->frame) and ddist of contact con (a pair
-// mjd_checkConstraint accepts) when geom 1 (mv1) and geom 2 (mv2) move by the twist S about o
+// mjd_checkConstraint accepts) when geom 1 (mv1) and geom 2 (mv2) move by the twist S about o;
+// a multiccd turned copy (con->turn) in d->contact after its pair's first contact
 void mjd_contactMotion(const mjModel* m, const mjData* d, const mjContact* con,
                        const mjtNum S[6], const mjtNum o[3], int mv1, int mv2, mjtNum dp[3],
                        mjtNum dframe[9], mjtNum* ddist);

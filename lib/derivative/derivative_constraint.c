@@ -25,7 +25,8 @@
 // witness points' features (featureSystem: each side's vertex, edge, face, tube or curved
 // surface, a mesh's by its hull's support set, the points sliding over them and the normal
 // turning to keep them apart along it); multiccd's clipped faces by the lines each point lies
-// on, as the clipper recorded them (clipMotion).
+// on, as the clipper recorded them (clipMotion); multiccd's turned copies as contacts of the
+// turned poses, which turn about the first contact's moving point and tangent (turnedTwists).
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -77,9 +78,13 @@ static int mayHaveMargin(const mjModel* m, int g1, int g2) {
   return m->geom_margin[g1] + m->geom_margin[g2] != 0;
 }
 
-static int featureDetermined(const mjModel* m, const mjData* d, const mjContact* con);
-static int witnessesOnHulls(const mjModel* m, const mjData* d, const mjContact* con);
-static int normalReversed(const mjModel* m, const mjData* d, const mjContact* con);
+static int featureDetermined(const mjModel* m, const mjGeomPair* gp, const mjContact* con);
+static int witnessesOnHulls(const mjModel* m, const mjGeomPair* gp, const mjContact* con);
+static int normalReversed(const mjModel* m, const mjGeomPair* gp, const mjContact* con);
+static mjGeomPair dataPair(const mjData* d, const mjContact* con);
+static const mjContact* firstContact(const mjContact* con);
+static void turnedCopy(const mjGeomPair* gp, const mjContact* con, mjtNum rot[9],
+                       mjtNum pos[2][3], mjtNum mat[2][9], mjGeomPair* turned, mjContact* tc);
 
 // why clipped contact con (mjContact's clip) is not differentiated, NULL when it is: a point
 // on a cylinder's side line (its rim point is EPA's, not the geom's), on two side planes of
@@ -97,25 +102,35 @@ static const char* clipRefusal(const mjContact* con) {
 }
 
 // why contact con is not differentiated, NULL when it is: a pair of no kind (SDFs), a convex
-// solver's contact from libccd's MPR (nativeccd off: its point is no witness) or from
-// multiccd's turned copies (pairs with no sphere or ellipsoid), a clipped faces' contact
-// clipRefusal refuses, a height field's contact with a margin (raised prisms, inflated
-// geoms), features leaving the motion undetermined
+// solver's contact from libccd's MPR (nativeccd off: its point is no witness), a clipped
+// faces' contact clipRefusal refuses, a height field's contact with a margin (raised prisms,
+// inflated geoms), features leaving the motion undetermined; multiccd's turned copies
+// (mjContact's turn) by their features at the turned poses, and their first contact's
 static const char* contactRefusal(const mjModel* m, const mjData* d, const mjContact* con) {
   int t1 = m->geom_type[con->geom1], t2 = m->geom_type[con->geom2];
   int hfield = mj_collisionFunc[t1][t2] == mjc_ConvexHField;
   int kind = pairKind(t1, t2), convex = hfield || mj_collisionFunc[t1][t2] == mjc_Convex;
+  mjGeomPair gp = dataPair(d, con);
   if (!kind) return "";
   if (convex && (m->opt.disableflags & mjDSBL_NATIVECCD))
     return " (libccd's MPR contact: nativeccd disabled)";
-  if (convex && !hfield && mjc_multiCCD(m, con->geom1, con->geom2, mayHaveMargin(m, con->geom1, con->geom2)))
-    return " (multiccd's contacts)";
+  if (con->turn) {
+    const char* why = contactRefusal(m, d, firstContact(con));
+    if (why) return why;
+    mjtNum rot[9], pos[2][3], mat[2][9];
+    mjGeomPair turned;
+    mjContact tc;
+    turnedCopy(&gp, con, rot, pos, mat, &turned, &tc);
+    if (!witnessesOnHulls(m, &turned, &tc)) return ", a witness off its mesh (a turned copy)";
+    return featureDetermined(m, &turned, &tc) ? NULL : ", face or edge on face (a turned copy)";
+  }
   if (convex && con->clip[0]) return clipRefusal(con);
-  if (convex && !hfield && normalReversed(m, d, con))
+  if (convex && !hfield && normalReversed(m, &gp, con))
     return " (its normal reversed: multiccd exchanged the witness points, as MuJoCo's does)";
   if (hfield && mayHaveMargin(m, con->geom1, con->geom2)) return " with a margin";
-  if (kind == PAIR_FEATURE && !witnessesOnHulls(m, d, con)) return ", a witness off its mesh";
-  return kind == PAIR_FEATURE && !featureDetermined(m, d, con) ? ", face or edge on face" : NULL;
+  if (kind == PAIR_FEATURE && !witnessesOnHulls(m, &gp, con)) return ", a witness off its mesh";
+  return kind == PAIR_FEATURE && !featureDetermined(m, &gp, con) ? ", face or edge on face"
+                                                                   : NULL;
 }
 
 // 1 when tendon t is spatial and runs straight from site to site (no wrapped geom, no pulley)
@@ -170,6 +185,7 @@ void mjd_pointVel(mjtNum vel[3], const mjtNum T[6], const mjtNum x[3], const mjt
   mju_addTo3(vel, T + 3);
 }
 
+
 // the motion dx of a point x fixed to a geom that moves by the twist S about o (mv) or not
 static void fixedMotion(const mjtNum S[6], const mjtNum o[3], int mv, const mjtNum x[3],
                         mjtNum dx[3]) {
@@ -181,24 +197,22 @@ static void fixedMotion(const mjtNum S[6], const mjtNum o[3], int mv, const mjtN
 // plane of normal n (moving by dn), as mjc_PlaneCylinder places it: a' = sign(a'n) a,
 // v = u/|u|, u = -n + (n'a') a', w = a' x v (v the cylinder's x axis when u vanishes: then
 // fixed to it), k from x - c;  dx = dc + k0 da' + k1 dv + k2 dw,  dv = (I - v v') du / |u|,
-// du = -dn + (dn'a' + n'da') a' + (n'a') da',  dw = da' x v + a' x dv,  da' = w_S x a' (mv)
-static void rimMotion(const mjData* d, int g, const mjtNum n[3], const mjtNum dn[3],
-                      const mjtNum S[6], int mv, const mjtNum x[3], const mjtNum dc[3],
-                      mjtNum dx[3]) {
-  const mjtNum *mat = d->geom_xmat + 9 * g, *c = d->geom_xpos + 3 * g;
+// du = -dn + (dn'a' + n'da') a' + (n'a') da',  dw = da' x v + a' x dv,  da' = w_S x a' (S the
+// cylinder's twist; c, mat its pose)
+static void rimMotion(const mjtNum c[3], const mjtNum mat[9], const mjtNum n[3],
+                      const mjtNum dn[3], const mjtNum S[6], const mjtNum x[3],
+                      const mjtNum dc[3], mjtNum dx[3]) {
   mjtNum a[3] = {mat[2], mat[5], mat[8]}, da[3], u[3], du[3], v[3];
   mjtNum dv[3], w[3], dw[3], t[3], rel[3];
   if (mju_dot3(n, a) < 0) mju_scl3(a, a, -1);
   mjtNum proj = mju_dot3(n, a);
-  if (mv) mju_cross(da, S, a);
-  else mju_zero3(da);
+  mju_cross(da, S, a);
   mju_scl3(u, n, -1);
   mju_addToScl3(u, a, proj);
   mjtNum unorm = mju_norm3(u);
   if (unorm < mjMINVAL) {
     v[0] = mat[0], v[1] = mat[3], v[2] = mat[6];
-    if (mv) mju_cross(dv, S, v);
-    else mju_zero3(dv);
+    mju_cross(dv, S, v);
   } else {
     mju_scl3(v, u, 1 / unorm);
     mju_scl3(du, dn, -1);
@@ -281,10 +295,11 @@ static void tubeRows(Feature* f, mjtNum r, const mjtNum e[3], const mjtNum t[2][
 
 // the feature of box g at witness w (local x) with outward normal nu: the face whose normal
 // nu is (the reference face of a face contact; clipped when w is on one of its edges), else
-// by the coordinates at the box's bounds: three a vertex, two an edge, one a face
-static void boxFeature(const mjModel* m, const mjData* d, int g, const mjtNum x[3],
+// by the coordinates at the box's bounds: three a vertex, two an edge, one a face (mat: its
+// rotation)
+static void boxFeature(const mjModel* m, int g, const mjtNum mat[9], const mjtNum x[3],
                        const mjtNum nu[3], const mjtNum t[2][3], Feature* f) {
-  const mjtNum *mat = d->geom_xmat + 9 * g, *h = m->geom_size + 3 * g;
+  const mjtNum* h = m->geom_size + 3 * g;
   mjtNum tol = 1e-6 * m->geom_rbound[g], axis[3];
   int at[3], nat = 0, face = -1;
   for (int k = 0; k < 3; k++) {
@@ -315,22 +330,22 @@ static void boxFeature(const mjModel* m, const mjData* d, int g, const mjtNum x[
   }
 }
 
-// the size of mesh g's support set along world direction nu within tol: 1 a vertex, 2 an
-// edge, more a face (v: the first two, in its frame)
-static int meshSupport(const mjModel* m, const mjData* d, int g, const mjtNum nu[3],
+// the size of mesh g's (rotation mat) support set along world direction nu within tol: 1 a
+// vertex, 2 an edge, more a face (v: the first two, in its frame)
+static int meshSupport(const mjModel* m, int g, const mjtNum mat[9], const mjtNum nu[3],
                        mjtNum tol, mjtNum v[6]) {
   mjtNum l[3];
-  mju_mulMatTVec3(l, d->geom_xmat + 9 * g, nu);
+  mju_mulMatTVec3(l, mat, nu);
   return mjc_meshSupportSet(m, g, l, tol, v);
 }
 
 // the feature of mesh g (its convex hull) with outward normal nu: the hull's support set
-// along nu within tol, one vertex, an edge along the difference of two, or a face
-static void meshFeature(const mjModel* m, const mjData* d, int g, const mjtNum nu[3],
+// along nu within tol, one vertex, an edge along the difference of two, or a face (mat: its
+// rotation)
+static void meshFeature(const mjModel* m, int g, const mjtNum mat[9], const mjtNum nu[3],
                         mjtNum tol, const mjtNum t[2][3], Feature* f) {
-  const mjtNum* mat = d->geom_xmat + 9 * g;
   mjtNum l[3], v[6], e[3], zero[4] = {0};
-  int count = meshSupport(m, d, g, nu, tol, v);
+  int count = meshSupport(m, g, mat, nu, tol, v);
   if (count == 1) {
     vertexRows(f);
   } else if (count == 2) {
@@ -346,13 +361,15 @@ static void meshFeature(const mjModel* m, const mjData* d, int g, const mjtNum n
 // among the prisms of the cells around w (collision_hfield.c), the first holding w on its
 // side along nu (w inside it and on its support plane, within ang times the field's size),
 // by its corners' support set along nu: one a vertex, two an edge, more a face (top, bottom
-// or wall); none found: no rows (the motion is then undetermined and the contact refused)
-static void hfieldFeature(const mjModel* m, const mjData* d, int g, const mjtNum w[3],
-                          const mjtNum nu[3], mjtNum ang, const mjtNum t[2][3], Feature* f) {
+// or wall); none found: no rows (the motion is then undetermined and the contact refused);
+// the field at (pos, mat)
+static void hfieldFeature(const mjModel* m, int g, const mjtNum pos[3], const mjtNum mat[9],
+                          const mjtNum w[3], const mjtNum nu[3], mjtNum ang,
+                          const mjtNum t[2][3], Feature* f) {
   int hid = m->geom_dataid[g], nrow = m->hfield_nrow[hid], ncol = m->hfield_ncol[hid];
-  const mjtNum *mat = d->geom_xmat + 9 * g, *size = m->hfield_size + 4 * hid;
+  const mjtNum* size = m->hfield_size + 4 * hid;
   mjtNum tol = ang * (size[0] + size[1] + size[2] + size[3]), x[3], l[3], p[6][3];
-  mju_sub3(l, w, d->geom_xpos + 3 * g);
+  mju_sub3(l, w, pos);
   mju_mulMatTVec3(x, mat, l);
   mju_mulMatTVec3(l, mat, nu);
   memset(f, 0, sizeof(*f));
@@ -406,24 +423,26 @@ static void hfieldFeature(const mjModel* m, const mjData* d, int g, const mjtNum
 // their shape operator P Q P / |Q y| (y'Qy = 1 the surface about the center), cylinder caps
 // and planes are flat, cylinder rims edges along a x rho curving by nu'rho / r (a witness
 // within 10 ccd_tolerance of the rim: EPA's witnesses on a cylinder are chords of its rims,
-// inside by up to its tolerance), boxes by boxFeature, meshes by meshFeature (their support
-// sets within mtol), height fields (nu known to the angle ang) by hfieldFeature; every field
-// of f is set (no clip, no edge: a = 0 and tilt = 0, so that its lift is an exact 0)
-static void geomFeature(const mjModel* m, const mjData* d, int g, const mjtNum w[3],
-                        const mjtNum nu[3], mjtNum ang, mjtNum mtol, const mjtNum t[2][3],
-                        Feature* f) {
-  const mjtNum *mat = d->geom_xmat + 9 * g, *size = m->geom_size + 3 * g;
+// inside by up to its tolerance; with a margin, whose half rounds the rim to a torus, EPA's
+// normal off by sqrt(2 tol / (margin/2)) puts the witness up to sqrt(tol margin) in), boxes
+// by boxFeature, meshes by meshFeature (their support sets within mtol), height fields (nu
+// known to the angle ang) by hfieldFeature; every field of f is set (no clip, no edge: a = 0
+// and tilt = 0, so that its lift is an exact 0); g is side i of the pair gp, at its pose there
+static void geomFeature(const mjModel* m, const mjGeomPair* gp, int i, const mjtNum w[3],
+                        const mjtNum nu[3], mjtNum ang, mjtNum mtol, mjtNum margin,
+                        const mjtNum t[2][3], Feature* f) {
+  int g = gp->g[i], type = m->geom_type[g];
+  const mjtNum *mat = gp->mat[i], *size = m->geom_size + 3 * g;
   mjtNum y[3], x[3], a[3] = {mat[2], mat[5], mat[8]}, K[4] = {0, 0, 0, 0};
-  int type = m->geom_type[g];
-  mju_sub3(y, w, d->geom_xpos + 3 * g);
+  mju_sub3(y, w, gp->pos[i]);
   mju_mulMatTVec3(x, mat, y);
   *f = (Feature){0};
   if (type == mjGEOM_BOX) {
-    boxFeature(m, d, g, x, nu, t, f);
+    boxFeature(m, g, mat, x, nu, t, f);
   } else if (type == mjGEOM_MESH) {
-    meshFeature(m, d, g, nu, mtol, t, f);
+    meshFeature(m, g, mat, nu, mtol, t, f);
   } else if (type == mjGEOM_HFIELD) {
-    hfieldFeature(m, d, g, w, nu, ang, t, f);
+    hfieldFeature(m, g, gp->pos[i], mat, w, nu, ang, t, f);
   } else if (type == mjGEOM_ELLIPSOID) {
     mjtNum Qy[3], Qt[2][3];
     for (int i = 0; i < 3; i++) x[i] /= size[i] * size[i];
@@ -437,8 +456,8 @@ static void geomFeature(const mjModel* m, const mjData* d, int g, const mjtNum w
       for (int j = 0; j < 2; j++) K[2 * i + j] = mju_dot3(t[i], Qt[j]) / mju_norm3(Qy);
     surfaceRows(f, K);
   } else if (type == mjGEOM_CYLINDER) {
-    mjtNum rho = hypot(x[0], x[1]), r = size[0];
-    mjtNum tol = 1e-9 * (r + size[1]) + 10 * m->opt.ccd_tolerance;
+    mjtNum rho = hypot(x[0], x[1]), r = size[0], ccd = m->opt.ccd_tolerance;
+    mjtNum tol = 1e-9 * (r + size[1]) + 10 * ccd + sqrt(ccd * margin);
     int side = rho > r - tol, cap = fabs(x[2]) > size[1] - tol;
     if (side && cap) {
       mjtNum radial[3] = {x[0] / rho, x[1] / rho, 0}, rw[3], e[3];
@@ -542,17 +561,18 @@ static mjtNum normalAngle(const mjModel* m, int g) {
 // their Minkowski difference: EPA's normal is a facet's only to the precision of its
 // witnesses' difference over the depth, and both grow tenfold until the sets make a facet, up
 // to 1e-6 rbound, boxFeature's (the Panda's fingertip vertex on a face seen as two vertices
-// in a contact 1.6e-5 deep: a facet at 1e-7)
-static void meshTolerance(const mjModel* m, const mjData* d, const mjContact* con,
+// in a contact 1.6e-5 deep: a facet at 1e-7); the geoms at gp's poses
+static void meshTolerance(const mjModel* m, const mjGeomPair* gp, const mjContact* con,
                           mjtNum tol[2]) {
-  int g[2] = {con->geom1, con->geom2};
+  const int* g = gp->g;
   mjtNum nu[2][3], v[6], scale = 1;
   for (int i = 0; i < 2; i++) mju_scl3(nu[i], con->frame, i ? -1 : 1);
   if (m->geom_type[g[0]] == mjGEOM_MESH && m->geom_type[g[1]] == mjGEOM_MESH) {
     for (mjtNum s = 1;; s *= 10) {
       int dim = 0;
       for (int i = 0; i < 2; i++)
-        dim += (int)fmin(2, meshSupport(m, d, g[i], nu[i], 1e-9 * s * m->geom_rbound[g[i]], v) - 1);
+        dim += (int)fmin(2, meshSupport(m, g[i], gp->mat[i], nu[i],
+                                        1e-9 * s * m->geom_rbound[g[i]], v) - 1);
       if (dim >= 2) scale = s;
       if (dim >= 2 || s >= 1e3) break;  // none within 1e-6 rbound: the exact sets
     }
@@ -562,11 +582,11 @@ static void meshTolerance(const mjModel* m, const mjData* d, const mjContact* co
 
 // the witness points w1 = p - n dist/2, w2 = p + n dist/2 of contact con, its tangent
 // basis t and its geoms' features at them (each with the normal's angle against the other,
-// meshes' support sets within meshTolerance)
-static void contactFeatures(const mjModel* m, const mjData* d, const mjContact* con,
+// meshes' support sets within meshTolerance), the geoms at gp's poses
+static void contactFeatures(const mjModel* m, const mjGeomPair* gp, const mjContact* con,
                             mjtNum w[2][3], mjtNum t[2][3], Feature f[2]) {
   mjtNum tol[2];
-  meshTolerance(m, d, con, tol);
+  meshTolerance(m, gp, con, tol);
   mju_copy3(t[0], con->frame + 3);
   mju_copy3(t[1], con->frame + 6);
   for (int i = 0; i < 2; i++) {
@@ -574,24 +594,24 @@ static void contactFeatures(const mjModel* m, const mjData* d, const mjContact* 
     mju_scl3(nu, con->frame, i ? -1 : 1);
     mju_copy3(w[i], con->pos);
     mju_addToScl3(w[i], con->frame, (i ? 0.5 : -0.5) * con->dist);
-    geomFeature(m, d, i ? con->geom2 : con->geom1, w[i], nu,
-                normalAngle(m, i ? con->geom1 : con->geom2), tol[i], t, f + i);
+    geomFeature(m, gp, i, w[i], nu, normalAngle(m, gp->g[1 - i]), tol[i],
+                fmax(0, con->includemargin), t, f + i);
   }
 }
 
 // 1 when each mesh of contact con holds its witness point w_i = p -+ n dist/2 on its hull's
 // support plane along its outward normal (within ccd_tolerance and 1e-6 rbound), where its
 // features are: a contact EPA ended elsewhere (the Panda's fingertip, a witness 5.9e-4
-// inside the finger's hull) moves otherwise
-static int witnessesOnHulls(const mjModel* m, const mjData* d, const mjContact* con) {
+// inside the finger's hull) moves otherwise; the geoms at gp's poses
+static int witnessesOnHulls(const mjModel* m, const mjGeomPair* gp, const mjContact* con) {
   for (int i = 0; i < 2; i++) {
-    int g = i ? con->geom2 : con->geom1;
+    int g = gp->g[i];
     if (m->geom_type[g] != mjGEOM_MESH) continue;
     mjtNum nu[3], v[6], top[3], w[3];
     mju_scl3(nu, con->frame, i ? -1 : 1);
-    meshSupport(m, d, g, nu, 0, v);
-    mju_mulMatVec3(top, d->geom_xmat + 9 * g, v);
-    mju_addTo3(top, d->geom_xpos + 3 * g);
+    meshSupport(m, g, gp->mat[i], nu, 0, v);
+    mju_mulMatVec3(top, gp->mat[i], v);
+    mju_addTo3(top, gp->pos[i]);
     mju_copy3(w, con->pos);
     mju_addToScl3(w, con->frame, (i ? 0.5 : -0.5) * con->dist);
     mju_sub3(top, top, w);
@@ -603,16 +623,16 @@ static int witnessesOnHulls(const mjModel* m, const mjData* d, const mjContact* 
 // 1 when contact con of two faceted geoms (clipped by multiccd: mjc_queryContacts > 1) has its
 // normal n pointing from g2 into g1, as when MuJoCo's multiccd exchanges EPA's witness pair (g1's
 // edge along g2's face clipped to no point): their overlap along n, h1(n) + h2(-n), exceeds
-// their span against it, h1(-n) + h2(n) (h_i the support function of geom i)
-static int normalReversed(const mjModel* m, const mjData* d, const mjContact* con) {
-  int g[2] = {con->geom1, con->geom2};
+// their span against it, h1(-n) + h2(n) (h_i the support function of geom i at gp's pose)
+static int normalReversed(const mjModel* m, const mjGeomPair* gp, const mjContact* con) {
+  const int* g = gp->g;
   if (mjc_queryContacts(m, g[0], g[1], mayHaveMargin(m, g[0], g[1])) < 2) return 0;
   mjtNum along = 0, against = 0;
   for (int i = 0; i < 2; i++)
     for (int s = -1; s <= 1; s += 2) {
       mjtNum dir[3], p[3];
       mju_scl3(dir, con->frame, s);
-      mjc_geomSupport(m, g[i], d->geom_xpos + 3 * g[i], d->geom_xmat + 9 * g[i], dir, NULL, p);
+      mjc_geomSupport(m, g[i], gp->pos[i], gp->mat[i], dir, NULL, p);
       mjtNum h = mju_dot3(p, dir);
       if ((s > 0) == (i == 0)) along += h;
       else against += h;
@@ -620,29 +640,29 @@ static int normalReversed(const mjModel* m, const mjData* d, const mjContact* co
   return along > against;
 }
 
-// 1 when the motion of contact con's features is determined (not face on face)
-static int featureDetermined(const mjModel* m, const mjData* d, const mjContact* con) {
+// 1 when the motion of contact con's features (its geoms at gp's poses) is determined (not
+// face on face)
+static int featureDetermined(const mjModel* m, const mjGeomPair* gp, const mjContact* con) {
   mjtNum w[2][3], t[2][3], A[36], b[6] = {0};
   Feature f[2];
-  contactFeatures(m, d, con, w, t, f);
+  contactFeatures(m, gp, con, w, t, f);
   featureSystem(f, con->dist, NULL, NULL, A, NULL);
   return !solve6(A, b);
 }
 
-// dp, dn, ddist of a contact between features (featureSystem) as geom i moves by the twist S
-// about o (mv[i]):  the witnesses move by dw_i = u_i + s_i + n tilt_i a_i's_i,
+// dp, dn, ddist of a contact between features (featureSystem) as geom i (at gp's pose) moves
+// by the twist S_i about o:  the witnesses move by dw_i = u_i + s_i + n tilt_i a_i's_i,
 // ddist = n'(dw2 - dw1),  dp = (dw1 + dw2)/2
-static void featureMotion(const mjModel* m, const mjData* d, const mjContact* con,
-                          const mjtNum S[6], const mjtNum o[3], const int mv[2], mjtNum dp[3],
-                          mjtNum dn[3], mjtNum* ddist) {
+static void featureMotion(const mjModel* m, const mjGeomPair* gp, const mjContact* con,
+                          const mjtNum S[2][6], const mjtNum o[3], mjtNum dp[3], mjtNum dn[3],
+                          mjtNum* ddist) {
   mjtNum w[2][3], t[2][3], u[2][3], r[2][2], du[2], A[36], z[6], rel[3], wn[3];
   const mjtNum* n = con->frame;
   Feature f[2];
-  contactFeatures(m, d, con, w, t, f);
+  contactFeatures(m, gp, con, w, t, f);
   for (int i = 0; i < 2; i++) {
-    fixedMotion(S, o, mv[i], w[i], u[i]);
-    if (mv[i]) mju_cross(wn, S, n);
-    else mju_zero3(wn);
+    mjd_pointVel(u[i], S[i], w[i], o);
+    mju_cross(wn, S[i], n);
     r[i][0] = mju_dot3(wn, t[0]), r[i][1] = mju_dot3(wn, t[1]);
   }
   mju_sub3(rel, u[1], u[0]);
@@ -662,7 +682,7 @@ static void featureMotion(const mjModel* m, const mjData* d, const mjContact* co
 }
 
 // dp, dn, ddist of a clipped faces' contact (mjContact's clip and clipvec; clipped without a
-// margin, so that dist is the depth) as geom i moves by the twist S = (w, v) about o (mv[i]):
+// margin, so that dist is the depth) as geom i moves by the twist S_i = (w, v) about o:
 // c the clipped geom (geom 2, geom 1 for its edge: clip 3), f the clipping one, u_i the
 // motion of the point v = w_c = p -+ n dist/2 held fixed to geom i.  v moves with c (a
 // corner), or along a line e fixed to geom a (clip[1] 1: c's edge, 2: f's corner line) as the
@@ -676,15 +696,15 @@ static void featureMotion(const mjModel* m, const mjData* d, const mjContact* co
 // a point on a corner line (clip[1] 2: cut by the chord between two clipped points, not by a
 // plane) moves here as if cut by the plane of the polygon's normal (TALOS: within 3e-8 of the
 // differences where the entries are 0.1 to 1)
-static void clipMotion(const mjContact* con, const mjtNum S[6], const mjtNum o[3],
-                       const int mv[2], mjtNum dp[3], mjtNum dn[3], mjtNum* ddist) {
+static void clipMotion(const mjContact* con, const mjtNum S[2][6], const mjtNum o[3],
+                       mjtNum dp[3], mjtNum dn[3], mjtNum* ddist) {
   const mjtNum *n = con->frame, *nf = con->clipvec, *e = con->clipvec + 3;
   const mjtNum* u = con->clipvec + 6;
   int c = con->clip[0] == 3 ? 0 : 1, f = 1 - c, turn = con->clip[0] == 1 ? c : f;
   mjtNum sg = c ? 1 : -1, v[3], uv[2][3], dv[3], rel[3];
   mju_copy3(v, con->pos);
   mju_addToScl3(v, n, sg * con->dist / 2);
-  for (int i = 0; i < 2; i++) fixedMotion(S, o, mv[i], v, uv[i]);
+  for (int i = 0; i < 2; i++) mjd_pointVel(uv[i], S[i], v, o);
   mju_copy3(dv, uv[c]);
   if (con->clip[1] > 0) {
     int a = con->clip[1] == 1 ? c : f;
@@ -694,15 +714,14 @@ static void clipMotion(const mjContact* con, const mjtNum S[6], const mjtNum o[3
   }
   mju_sub3(rel, dv, uv[f]);
   *ddist = mju_dot3(nf, rel);
-  if (mv[turn]) mju_cross(dn, S, n);
-  else mju_zero3(dn);
+  mju_cross(dn, S[turn], n);
   mju_copy3(dp, dv);
   mju_addToScl3(dp, dn, -sg * con->dist / 2);
   mju_addToScl3(dp, n, -sg * *ddist / 2);
 }
 
-// dp, dframe (the frame's three rows) and ddist of contact con when geom 1 (mv1) and geom 2
-// (mv2) move by the twist S = (w, v) about o (axes turning by da = w x a) (derivative.h).
+// dp, dframe (the frame's three rows) and ddist of contact con of the pair gp (at its poses)
+// when geom i moves by the twist S_i = (w, v) about o (axes turning by da = w x a).
 //   plane (point c, normal n turning with it) and geom 2's deepest point x (a sphere's
 //   center, a capsule end's, a box or mesh vertex: fixed to it, radius r2 or 0; a cylinder's
 //   rim point: rimMotion):  dist = n'(x - c) - r2,
@@ -717,36 +736,35 @@ static void clipMotion(const mjContact* con, const mjtNum S[6], const mjtNum o[3
 // The tangent t1 = u/|u| is mju_makeFrame's u = e - (e'n) n or, for a capsule on a plane,
 // u = a - (a'n) n, so  dt1 = (I - t1 t1') du / |u|,  dt2 = dn x t1 + n x dt1  (a capsule
 // along the plane's normal has no tangent to follow: dt1 = 0)
-void mjd_contactMotion(const mjModel* m, const mjData* d, const mjContact* con,
-                       const mjtNum S[6], const mjtNum o[3], int mv1, int mv2, mjtNum dp[3],
-                       mjtNum dframe[9], mjtNum* ddist) {
+static void contactMotion(const mjModel* m, const mjGeomPair* gp, const mjContact* con,
+                          const mjtNum S[2][6], const mjtNum o[3], mjtNum dp[3],
+                          mjtNum dframe[9], mjtNum* ddist) {
   const mjtNum *n = con->frame, *t1 = con->frame + 3, *p = con->pos;
-  int g[2] = {con->geom1, con->geom2}, mv[2] = {mv1, mv2};
+  const int* g = gp->g;
   int kind = pairKind(m->geom_type[g[0]], m->geom_type[g[1]]), plane = kind == PAIR_PLANE;
   mjtNum dist = con->dist, rad[2], a[2][3], da[2][3], c[2][3], dc[2][3], x[2][3], dx[2][3];
   mjtNum dn[3] = {0, 0, 0}, du[3], unorm;
   int capsule[2];
   for (int i = 0; i < 2; i++) {
-    const mjtNum* xmat = d->geom_xmat + 9 * g[i];
+    const mjtNum* xmat = gp->mat[i];
     capsule[i] = m->geom_type[g[i]] == mjGEOM_CAPSULE;
     rad[i] = m->geom_size[3 * g[i]];
     a[i][0] = xmat[2], a[i][1] = xmat[5], a[i][2] = xmat[8];
-    if (mv[i]) mju_cross(da[i], S, a[i]);
-    else mju_zero3(da[i]);
-    mju_copy3(c[i], d->geom_xpos + 3 * g[i]);
-    fixedMotion(S, o, mv[i], c[i], dc[i]);
+    mju_cross(da[i], S[i], a[i]);
+    mju_copy3(c[i], gp->pos[i]);
+    mjd_pointVel(dc[i], S[i], c[i], o);
   }
 
   // geom 2's deepest point on a plane: fixed to it, or sliding on a cylinder's rim
   if (plane) {
     mjtNum rel[3], r2 = capsule[1] || m->geom_type[g[1]] == mjGEOM_SPHERE ? rad[1] : 0;
-    if (mv1) mju_cross(dn, S, n);
+    mju_cross(dn, S[0], n);
     mju_copy3(x[1], p);
     mju_addToScl3(x[1], n, r2 + dist / 2);
     if (m->geom_type[g[1]] == mjGEOM_CYLINDER) {
-      rimMotion(d, g[1], n, dn, S, mv2, x[1], dc[1], dx[1]);
+      rimMotion(c[1], gp->mat[1], n, dn, S[1], x[1], dc[1], dx[1]);
     } else {
-      fixedMotion(S, o, mv2, x[1], dx[1]);
+      mjd_pointVel(dx[1], S[1], x[1], o);
     }
     mju_sub3(rel, x[1], c[0]);
     *ddist = mju_dot3(dn, rel) + mju_dot3(n, dx[1]) - mju_dot3(n, dc[0]);
@@ -757,12 +775,12 @@ void mjd_contactMotion(const mjModel* m, const mjData* d, const mjContact* con,
 
   // clipped faces: by their records
   else if (con->clip[0]) {
-    clipMotion(con, S, o, mv, dp, dn, ddist);
+    clipMotion(con, S, o, dp, dn, ddist);
   }
 
   // other convex pairs: by their features
   else if (kind == PAIR_FEATURE) {
-    featureMotion(m, d, con, S, o, mv, dp, dn, ddist);
+    featureMotion(m, gp, con, S, o, dp, dn, ddist);
   }
 
   // two round geoms: the nearest spheres' centers, sliding along capsule segments
@@ -772,7 +790,7 @@ void mjd_contactMotion(const mjModel* m, const mjData* d, const mjContact* con,
     for (int i = 0; i < 2; i++) {
       mju_copy3(x[i], p);
       mju_addToScl3(x[i], n, i ? rad[1] + dist / 2 : -(rad[0] + dist / 2));
-      fixedMotion(S, o, mv[i], x[i], dx[i]);
+      mjd_pointVel(dx[i], S[i], x[i], o);
       mju_sub3(t, x[i], c[i]);
       mjtNum h = m->geom_size[3 * g[i] + 1];
       slide[i] = capsule[i] && fabs(mju_dot3(t, a[i])) < h * (1 - 1e-10);
@@ -828,6 +846,95 @@ void mjd_contactMotion(const mjModel* m, const mjData* d, const mjContact* con,
   mju_cross(dframe + 6, dn, t1);
   mju_cross(v, n, dt1);
   mju_addTo3(dframe + 6, v);
+}
+
+// the turned twists T (about o) of geoms of gp moving by S (about o) in multiccd's copy
+// `turn` of the pair's first contact (point c, moving by dc; frame fr, its rows moving by
+// dfr): geom i's pose turned about c by R_i (rot, rot' for geom 2), by the angle
+// phi_i = -+sign(turn) mjTURNANGLE about the tangent row e = fr_|turn| (moving by de).  With
+// dR_i = [w_R] R_i,  w_R = sin(phi) de + (1 - cos(phi)) e x de  (a fixed angle about a moving
+// unit axis), a point x' = c + R_i (x - c) fixed to the turned geom moves by
+//   dx' = dc + R_i (u_i(c) - dc) + (w_R + R_i w_i) x (x' - c)
+// (u_i(c) = v_i + w_i x (c - o) geom i's own motion at c): the turned twist's rotation
+// w_R + R_i w_i and its velocity at o, dx'(c) + (w_R + R_i w_i) x (o - c)
+static void turnedTwists(const mjtNum S[2][6], const mjtNum o[3], const mjtNum c[3],
+                         const mjtNum dc[3], const mjtNum fr[9], const mjtNum dfr[9], int turn,
+                         const mjtNum rot[9], mjtNum T[2][6]) {
+  int axis = turn < 0 ? -turn : turn;
+  const mjtNum *e = fr + 3 * axis, *de = dfr + 3 * axis;
+  mjtNum exde[3], rott[9];
+  mju_cross(exde, e, de);
+  mju_transpose(rott, rot, 3, 3);
+  for (int i = 0; i < 2; i++) {
+    const mjtNum* R = i ? rott : rot;
+    mjtNum phi = (i ? -1 : 1) * (turn < 0 ? -1 : 1) * mjTURNANGLE, uc[3], rel[3], vc[3], t[3];
+
+    // the rotation: w_R + R w_i
+    mju_scl3(T[i], de, sin(phi));
+    mju_addToScl3(T[i], exde, 1 - cos(phi));
+    mju_mulMatVec3(t, R, S[i]);
+    mju_addTo3(T[i], t);
+
+    // the velocity at c, dc + R (u_i(c) - dc), moved to o
+    mjd_pointVel(uc, S[i], c, o);
+    mju_sub3(rel, uc, dc);
+    mju_mulMatVec3(vc, R, rel);
+    mju_addTo3(vc, dc);
+    mju_sub3(rel, o, c);
+    mju_cross(t, T[i], rel);
+    mju_add3(T[i] + 3, vc, t);
+  }
+}
+
+// the first contact of the pair of multiccd's turned copy con (mjContact's turn): the
+// nearest contact before it that is no turned copy (mjc_Convex writes it first)
+static const mjContact* firstContact(const mjContact* con) {
+  while (con->turn) con--;
+  return con;
+}
+
+// the turned poses of multiccd's copy con of the pair at gp (mjc_turnPair about its first
+// contact); tc: con with its own distance there (turndist) as dist; rot g1's turn
+static void turnedCopy(const mjGeomPair* gp, const mjContact* con, mjtNum rot[9],
+                       mjtNum pos[2][3], mjtNum mat[2][9], mjGeomPair* turned,
+                       mjContact* tc) {
+  const mjContact* first = firstContact(con);
+  mjc_turnPair(gp, first->pos, first->frame, con->turn, rot, pos, mat, turned);
+  *tc = *con;
+  tc->dist = con->turndist;
+}
+
+// the pair of contact con at the data's poses
+static mjGeomPair dataPair(const mjData* d, const mjContact* con) {
+  int g1 = con->geom1, g2 = con->geom2;
+  return (mjGeomPair){{g1, g2}, {d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2},
+                      {d->geom_xmat + 9 * g1, d->geom_xmat + 9 * g2}, {NULL, NULL}};
+}
+
+// the public form: geom i moving by S (mv_i) or not.  A multiccd turned copy (mjContact's
+// turn) is a contact of the turned poses, so its point and normal move as contactMotion's at
+// those poses with the turned twists (turnedTwists, from the first contact's motion); its
+// dist is the first contact's, and so is ddist
+void mjd_contactMotion(const mjModel* m, const mjData* d, const mjContact* con,
+                       const mjtNum S[6], const mjtNum o[3], int mv1, int mv2, mjtNum dp[3],
+                       mjtNum dframe[9], mjtNum* ddist) {
+  mjGeomPair gp = dataPair(d, con);
+  mjtNum tw[2][6] = {{0}};
+  if (mv1) mju_copy6(tw[0], S);
+  if (mv2) mju_copy6(tw[1], S);
+  if (!con->turn) {
+    contactMotion(m, &gp, con, tw, o, dp, dframe, ddist);
+    return;
+  }
+  const mjContact* first = firstContact(con);
+  mjtNum dp0[3], dfr0[9], ddist0, rot[9], pos[2][3], mat[2][9], T[2][6];
+  mjGeomPair turned;
+  mjContact tc;
+  contactMotion(m, &gp, first, tw, o, dp0, dfr0, &ddist0);
+  turnedCopy(&gp, con, rot, pos, mat, &turned, &tc);
+  turnedTwists(tw, o, first->pos, dp0, first->frame, dfr0, con->turn, rot, T);
+  contactMotion(m, &turned, &tc, T, o, dp, dframe, ddist);
+  *ddist = ddist0;
 }
 
 // ---- rows and the contact basis ----------------------------------------------------------------

@@ -75,6 +75,15 @@ typedef struct {
 // query giving one contact (mjc_queryContacts)
 int mjc_multiCCD(const mjModel* m, int g1, int g2, mjtNum margin);
 
+#define mjTURNANGLE 1e-3  // the angle of multiccd's turned tries (mjc_Convex), radians
+
+// the poses of multiccd's turned copy `turn` (mjContact's turn: +-1, +-2) of the pair gp about
+// its first contact's point c and unit normal n: g1 turned by rot, the turn by sign(turn)
+// mjTURNANGLE about row |turn| of mju_makeFrame(n) (a tangent), about c; g2 by rot' (back);
+// pos and mat the storage of the turned poses that turned points into
+void mjc_turnPair(const mjGeomPair* gp, const mjtNum c[3], const mjtNum n[3], int turn,
+                  mjtNum rot[9], mjtNum pos[2][3], mjtNum mat[2][9], mjGeomPair* turned);
+
 // the pair's contacts: under nativeccd, GJK/EPA's (several for boxes, meshes and cylinders
 // touching face or edge on face, mjc_clipContacts); else, or when the query gives one, one
 // contact (MPR or GJK/EPA) and, with mjc_multiCCD, up to four more found by turning the geoms

@@ -257,6 +257,28 @@ static void turnAbout(const mjtNum o[3], const mjtNum rot[9], mjtNum pos[3], mjt
   mju_sub3(pos, pos, move);
 }
 
+// the poses of multiccd's turned copy `turn` (mjContact's turn) of gp about the first
+// contact's point c and unit normal n: rot the turn by sign(turn) mjTURNANGLE about row
+// |turn| of mju_makeFrame(n), from its quaternion; g1 turned by rot about c, g2 by rot'
+// (pos, mat: their storage, turned: the pair)
+void mjc_turnPair(const mjGeomPair* gp, const mjtNum c[3], const mjtNum n[3], int turn,
+                  mjtNum rot[9], mjtNum pos[2][3], mjtNum mat[2][9], mjGeomPair* turned) {
+  mjtNum frame[9], rott[9];
+  int axis = turn < 0 ? -turn : turn;
+  mju_copy3(frame, n);
+  mju_makeFrame(frame);
+  mjtNum half = 0.5 * (turn < 0 ? -1 : 1) * mjTURNANGLE, quat[4] = {cos(half), 0, 0, 0};
+  for (int k = 0; k < 3; k++) quat[1 + k] = frame[3 * axis + k] * sin(half);
+  mju_quat2Mat(rot, quat);
+  mju_transpose(rott, rot, 3, 3);
+  for (int i = 0; i < 2; i++) {
+    mju_copy3(pos[i], gp->pos[i]);
+    mju_copy9(mat[i], gp->mat[i]);
+    turnAbout(c, i ? rott : rot, pos[i], mat[i]);
+  }
+  *turned = (mjGeomPair){{gp->g[0], gp->g[1]}, {pos[0], pos[1]}, {mat[0], mat[1]}, {NULL, NULL}};
+}
+
 int mjc_queryContacts(const mjModel* m, int g1, int g2, mjtNum margin) {
   int t1 = m->geom_type[g1], t2 = m->geom_type[g2];
   if (margin > 0) return 1;
@@ -281,41 +303,32 @@ int mjc_multiCCD(const mjModel* m, int g1, int g2, mjtNum margin) {
 
 // the pair's contacts: those of mjc_ConvexPair; when it gives one and mjc_multiCCD holds, four
 // more tries with g1 turned by +-1e-3 rad about each tangent axis of the first contact's frame
-// through its point, and g2 turned back, each new contact kept (with the first one's dist)
-// when farther than 1e-3 min(rbound) from all before
+// through its point, and g2 turned back (mjc_turnPair), each new contact kept (with the first
+// one's dist, its own in turndist, the turn in turn) when farther than 1e-3 min(rbound) from
+// all before
 int mjc_Convex(const mjModel* m, const mjData* d, mjContact* con, int g1, int g2,
                mjtNum margin) {
   mjGeomPair gp = {{g1, g2}, {d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2},
                    {d->geom_xmat + 9 * g1, d->geom_xmat + 9 * g2}, {NULL, NULL}};
   int warm[2] = {-1, -1};
   int ncon = mjc_ConvexPair(m, &gp, con, margin, warm);
+  for (int i = 0; i < ncon; i++) con[i].turn = 0, con[i].turndist = 0;
   if (ncon != 1 || !mjc_multiCCD(m, g1, g2, margin)) return ncon;
 
-  mjtNum frame[9], tol = 1e-3 * fmin(m->geom_rbound[g1], m->geom_rbound[g2]);
-  mju_copy9(frame, con[0].frame);
-  mju_makeFrame(frame);
-  for (int axis = 0; axis < 2; axis++) {
+  mjtNum tol = 1e-3 * fmin(m->geom_rbound[g1], m->geom_rbound[g2]);
+  for (int axis = 1; axis <= 2; axis++) {
     for (int sg = -1; sg <= 1; sg += 2) {
-      // rot: the turn by sg 1e-3 about the tangent axis, from its quaternion
-      mjtNum half = 0.5 * sg * 1e-3, quat[4] = {cos(half), 0, 0, 0}, rot[9], rott[9];
-      for (int k = 0; k < 3; k++) quat[1 + k] = frame[3 + 3 * axis + k] * sin(half);
-      mju_quat2Mat(rot, quat);
-      mju_transpose(rott, rot, 3, 3);
-
       // the turned copies, and a contact there
-      mjtNum pos1[3], mat1[9], pos2[3], mat2[9];
-      mju_copy3(pos1, gp.pos[0]);
-      mju_copy9(mat1, gp.mat[0]);
-      mju_copy3(pos2, gp.pos[1]);
-      mju_copy9(mat2, gp.mat[1]);
-      turnAbout(con[0].pos, rot, pos1, mat1);
-      turnAbout(con[0].pos, rott, pos2, mat2);
-      mjGeomPair turned = {{g1, g2}, {pos1, pos2}, {mat1, mat2}, {NULL, NULL}};
+      mjtNum rot[9], pos[2][3], mat[2][9];
+      mjGeomPair turned;
+      mjc_turnPair(&gp, con[0].pos, con[0].frame, sg * axis, rot, pos, mat, &turned);
       if (!mjc_ConvexPair(m, &turned, con + ncon, margin, warm)) continue;
       int distinct = 1;
       for (int i = 0; i < ncon; i++)
         if (mju_dist3(con[i].pos, con[ncon].pos) <= tol) distinct = 0;
       if (!distinct) continue;
+      con[ncon].turn = sg * axis;
+      con[ncon].turndist = con[ncon].dist;
       con[ncon++].dist = con[0].dist;
     }
   }

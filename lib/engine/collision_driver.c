@@ -612,6 +612,8 @@ static int collidePair(const mjModel* m, mjData* d, int g1, int g2, const Candid
       c->clip[0] = c->clip[1] = 0;
       mju_zero(c->clipvec, 9);
     }
+    // multiccd's turned copies: mjc_Convex marks its own, none else
+    if (fn != mjc_Convex) c->turn = 0, c->turndist = 0;
   }
   d->ncon += n;
   return full;

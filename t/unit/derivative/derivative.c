@@ -446,14 +446,15 @@ Test(derivative, refusals) {
   cr_expect(A[0] == 7 && A[3] == 7);
   mj_deleteData(d);
   mj_deleteModel(m);
-  // a mesh cube on a box with nativeccd disabled (MPR's contact) or on a capsule (multiccd's
-  // turned tries, on by default since MuJoCo 3.8, skip box and mesh pairs); a cylinder lying
-  // on a box (its side line clipped by the box's face: EPA's rim point places it)
+  // a mesh cube on a box with nativeccd disabled (MPR's contact) or its face on a capsule's
+  // side (a line of contact: multiccd's turned tries, on by default since MuJoCo 3.8, do not
+  // change that); a cylinder lying on a box (its side line clipped by the box's face: EPA's
+  // rim point places it)
   for (int i = 0; i < 3; i++) {
     static const char* const flag[] = {"<flag nativeccd='disable'/>", "", ""};
     static const char* const base[] = {"box", "capsule", "cylinder"};
     static const char* const size[] = {"1 1 0.1", "0.1 1", "0.1 0.3"};
-    static const char* const why[] = {" (libccd's MPR contact", " (multiccd's contacts)",
+    static const char* const why[] = {" (libccd's MPR contact", ", face or edge on face",
                                       " (multiccd's clipped faces: a cylinder's side line)"};
     char xml[512], want[100];
     snprintf(xml, sizeof(xml), "<mujoco><option>%s</option><asset><mesh name='c'"
@@ -1043,6 +1044,16 @@ static const mjContact* nearestContact(const mjData* d, const mjContact* con) {
   return best;
 }
 
+// d's positions (mj_fwdPosition) at q0 moved by step along dof k
+static void movedAlong(const mjModel* m, mjData* d, const mjtNum* q0, int k, mjtNum step) {
+  mjtNum e[m->nv];
+  mju_zero(e, m->nv);
+  e[k] = 1;
+  mju_copy(d->qpos, q0, m->nq);
+  mj_integratePos(m, d->qpos, e, step);
+  mj_fwdPosition(m, d);
+}
+
 // the analytic motion of every clipped contact of model i (mjd_contactMotion) against central
 // differences (1e-6) of the contacts under each dof's motion: pos and dist within 1e-8, the
 // normal within 1e-9 over the depth (the normal is the witnesses' difference over the depth,
@@ -1057,7 +1068,7 @@ static void checkClipMotion(int i, int* lines) {
   cr_assert_geq(ncon, 2, "clipped %d: %d contacts", i, ncon);
   mjContact con[ncon], cp, cm;
   memcpy(con, d->contact, sizeof(con));
-  mjtNum q0[m->nq], e[m->nv], err = 0, errn = 0, h = 1e-6;
+  mjtNum q0[m->nq], err = 0, errn = 0, h = 1e-6;
   mju_copy(q0, d->qpos, m->nq);
   for (int c = 0; c < ncon; c++) {
     cr_assert(con[c].clip[0] > 0 && con[c].clip[1] >= 0, "clipped %d: contact %d: %d %d", i,
@@ -1071,11 +1082,7 @@ static void checkClipMotion(int i, int* lines) {
       mjd_contactMotion(m, d, con + c, d->cdof + 6 * k, d->subtree_com + 3 * m->body_rootid[b],
                         mv[0], mv[1], dp, dfr, &ddist);
       for (int sg = -1; sg <= 1; sg += 2) {
-        mju_zero(e, m->nv);
-        e[k] = 1;
-        mju_copy(d->qpos, q0, m->nq);
-        mj_integratePos(m, d->qpos, e, sg * h);
-        mj_fwdPosition(m, d);
+        movedAlong(m, d, q0, k, sg * h);
         cr_assert_eq(d->ncon, ncon, "clipped %d: the contacts change within %g", i, h);
         *(sg < 0 ? &cm : &cp) = *nearestContact(d, con + c);
       }
@@ -1107,6 +1114,181 @@ Test(derivative, contact_clipped) {
     snprintf(name, sizeof(name), "clipped%d", i);
     checkAt(name, clippedXML(i, xml, sizeof(xml)), mjINT_EULER, placed);
     checkAt(name, xml, mjINT_IMPLICITFAST, placed);
+  }
+}
+
+// ---- multiccd's turned copies ------------------------------------------------------------------
+
+// a fixed geom (geom 0, at the origin) and a free one, each pair one multiccd turns (mjc_Convex:
+// no sphere or ellipsoid, a query of one contact); the convex solver tightened (its contacts on
+// curved geoms within 1e-13 of the ideal ones); %s: the fixed geom, the free one
+static const char* TURNED_FMT =
+    "<mujoco><option timestep='0.002' tolerance='0' iterations='100' ccd_tolerance='1e-13'"
+    " ccd_iterations='500'/><default><geom solimp='0.8 0.95 0.01 0.5 2'/></default>"
+    "<asset><mesh name='c' scale='.1 .1 .05' vertex='-1 -1 -1 1 -1 -1 -1 1 -1 1 1 -1 -1 -1 1 "
+    "1 -1 1 -1 1 1 1 1 1'/></asset><worldbody><geom %s/><body><freejoint/><geom %s/></body>"
+    "</worldbody></mujoco>";
+
+// the pairs: the fixed geom, the free one, its local orientation before the tilt (a quaternion),
+// the local normal n from the fixed geom to it and the tolerance of the points' motion: a
+// capsule lying on a mesh box's face and on a cylinder's cap, a cylinder lying on a mesh box's
+// face with a margin (its rim's lowest point, which EPA finds on the rim rounded by the
+// margin, a torus, to its tolerance only: there the differences of the point are noise of
+// about sqrt(2 tol R) / h, up to 1e-2 measured, and of the normal up to 7e-7); each tilted by
+// 2e-4 to 8e-4 rad, under multiccd's turn (1e-3): the turned copies touch at the other end
+static const struct {
+  const char *fixed, *free;
+  mjtNum quat[4], n[3], ptol, ftol;
+} TURNED[] = {
+    {"type='mesh' mesh='c'", "type='capsule' size='.02 .06'", {0.7071067811865476, 0,
+     0.7071067811865476, 0}, {0, 0, 1}, 1e-7, 1e-7},
+    {"type='cylinder' size='.08 .05'", "type='capsule' size='.02 .05'", {0.7071067811865476,
+     0, 0.7071067811865476, 0}, {0, 0, 1}, 1e-7, 1e-7},
+    {"type='mesh' mesh='c' margin='.004'", "type='cylinder' size='.03 .04' margin='.004'",
+     {0.7071067811865476, 0, 0.7071067811865476, 0}, {0, 0, 1}, 2e-2, 2e-6}};
+
+// a number in [0, 1) from the state s (xorshift64)
+static mjtNum uniform(unsigned long long* s) {
+  *s ^= *s << 13, *s ^= *s >> 7, *s ^= *s << 17;
+  return (mjtNum)(*s >> 11) / 9007199254740992.0;
+}
+
+// a random pose of pair i's free geom on the fixed one (depth 1 to 3 mm in along n), all of it
+// turned by Q (the caller turns the fixed geom's geom_quat by as much): its orientation
+// TURNED[i].quat turned about n by any angle, tilted by 2e-4 to 8e-4 rad about a random axis
+// across n, the touching point off the fixed geom's center by up to 1 cm across n
+static void placeOn(const mjModel* m, mjData* d, int i, const mjtNum Q[4],
+                    unsigned long long* s) {
+  const mjtNum* n = TURNED[i].n;
+  mjtNum yaw[4], tilt[4], q[4], axis[3], across[3], pos[3], nw[3], t[4];
+  mju_axisAngle2Quat(yaw, n, 2 * mjPI * uniform(s));
+  mju_mulQuat(q, yaw, TURNED[i].quat);
+  mjtNum r[3] = {uniform(s) - 0.5, uniform(s) - 0.5, uniform(s) - 0.5};
+  mju_cross(axis, n, r);
+  mju_normalize3(axis);
+  mjtNum angle = (2e-4 + 6e-4 * uniform(s)) * (uniform(s) < 0.5 ? -1 : 1);
+  mju_axisAngle2Quat(tilt, axis, angle);
+  mju_mulQuat(t, tilt, q);
+  mju_cross(across, n, axis);
+  mju_scl3(pos, n, 0.3);
+  mju_addToScl3(pos, across, 0.02 * (uniform(s) - 0.5));
+  mju_rotVecQuat(d->qpos, pos, Q);
+  mju_mulQuat(d->qpos + 3, Q, t);
+  mju_rotVecQuat(nw, n, Q);
+  mjtNum depth = 1e-3 + 2e-3 * uniform(s);
+  for (int it = 0; it < 4; it++) {
+    mj_fwdPosition(m, d);
+    mju_addToScl3(d->qpos, nw, -(mj_geomDistance(m, d, 0, 1, 1, NULL) + depth));
+  }
+  mj_fwdPosition(m, d);
+}
+
+// placeOn with a random rotation of the whole pair (the fixed geom's own, no longer its body's)
+static void turnedPose(mjModel* m, mjData* d, int i, unsigned long long* s) {
+  m->geom_sameframe[0] = 0;
+  for (int k = 0; k < 4; k++) m->geom_quat[k] = uniform(s) - 0.5;
+  mju_normalize4(m->geom_quat);
+  placeOn(m, d, i, m->geom_quat, s);
+}
+
+// the contact of d with turn value `turn` (mjContact's turn), NULL when none
+static const mjContact* turnedContact(const mjData* d, int turn) {
+  for (int i = 0; i < d->ncon; i++)
+    if (d->contact[i].turn == turn) return d->contact + i;
+  return NULL;
+}
+
+// the analytic motion (mjd_contactMotion) of every contact of pair i at random poses
+// (turnedPose) against central differences (1e-6) of the engine's contacts (matched by their
+// turn) under each dof's motion: dist within 1e-7, pos and the frame's rows within the pair's
+// tolerances (measured on the flat faces: 2e-11 and 5e-9); at least four poses with turned
+// copies, each differentiated (mjd_checkConstraint)
+static void checkTurnedMotion(int i) {
+  char xml[2048], err[300];
+  snprintf(xml, sizeof(xml), TURNED_FMT, TURNED[i].fixed, TURNED[i].free);
+  mjModel* m = load(xml, mjINT_EULER);
+  mjData* d = mj_makeData(m);
+  unsigned long long seed = 0x9E3779B97F4A7C15ull + (unsigned long long)i;
+  int poses = 0, copies = 0;
+  mjtNum h = 1e-6, errp = 0, errf = 0, errd = 0;
+  for (int trial = 0; trial < 40 && poses < 6; trial++) {
+    turnedPose(m, d, i, &seed);
+    int ncon = d->ncon, nturn = 0;
+    for (int c = 0; c < ncon; c++) nturn += d->contact[c].turn != 0;
+    if (!nturn) continue;
+    cr_assert_eq(mjd_checkConstraint(m, d, err, sizeof(err)), 0, "turned %d: %s", i, err);
+    poses++, copies += nturn;
+    mjContact con[ncon], cp, cm;
+    memcpy(con, d->contact, sizeof(con));
+    mjtNum q0[m->nq];
+    mju_copy(q0, d->qpos, m->nq);
+    for (int k = 0; k < m->nv; k++) {
+      int b = m->dof_bodyid[k];
+      for (int c = 0; c < ncon; c++) {
+        mjtNum dp[3], dfr[9], ddist;
+        mj_fwdPosition(m, d);
+        mjd_contactMotion(m, d, d->contact + c, d->cdof + 6 * k,
+                          d->subtree_com + 3 * m->body_rootid[b],
+                          m->geom_bodyid[con[c].geom1] == b, m->geom_bodyid[con[c].geom2] == b,
+                          dp, dfr, &ddist);
+        int found = 1;
+        for (int sg = -1; sg <= 1; sg += 2) {
+          movedAlong(m, d, q0, k, sg * h);
+          const mjContact* x = turnedContact(d, con[c].turn);
+          if (!x) found = 0;
+          else *(sg < 0 ? &cm : &cp) = *x;
+        }
+        mju_copy(d->qpos, q0, m->nq);
+        cr_assert(found, "turned %d: copy %d gone within %g", i, con[c].turn, h);
+        for (int j = 0; j < 3; j++)
+          errp = fmax(errp, fabs(dp[j] - (cp.pos[j] - cm.pos[j]) / (2 * h)));
+        for (int j = 0; j < 9; j++)
+          errf = fmax(errf, fabs(dfr[j] - (cp.frame[j] - cm.frame[j]) / (2 * h)));
+        errd = fmax(errd, fabs(ddist - (cp.dist - cm.dist) / (2 * h)));
+      }
+    }
+    mj_fwdPosition(m, d);
+  }
+  fprintf(stderr, "derivative: turned %d: %d poses, %d copies, motion off the differences by "
+          "%.1e (pos) %.1e (frame) %.1e (dist)\n", i, poses, copies, errp, errf, errd);
+  cr_expect_geq(poses, 4, "turned %d: %d poses with turned copies", i, poses);
+  cr_expect_leq(errp, TURNED[i].ptol, "turned %d: pos %g", i, errp);
+  cr_expect_leq(errf, TURNED[i].ftol, "turned %d: frame %g", i, errf);
+  cr_expect_leq(errd, 1e-7, "turned %d: dist %g", i, errd);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+Test(derivative, contact_turned_motion) {
+  for (int i = 0; i < (int)(sizeof(TURNED) / sizeof(*TURNED)); i++) checkTurnedMotion(i);
+}
+
+// the pair of TURNED the A, B test below places (turnedState)
+static int turnedCase;
+
+// pair turnedCase at the first placeOn pose (from seed 1) that has turned copies, velocities
+// of every dof 0.2 sin(1.3 i + 0.7)
+static void turnedState(const mjModel* m, mjData* d) {
+  static const mjtNum eye[4] = {1, 0, 0, 0};
+  unsigned long long seed = 1;
+  int copies = 0;
+  for (int trial = 0; trial < 40 && !copies; trial++) {
+    placeOn(m, d, turnedCase, eye, &seed);
+    for (int c = 0; c < d->ncon; c++) copies += d->contact[c].turn != 0;
+  }
+  cr_assert_gt(copies, 0, "turned %d: no pose with turned copies", turnedCase);
+  for (int i = 0; i < m->nv; i++) d->qvel[i] = 0.2 * sin(1.3 * i + 0.7);
+}
+
+// the A, B of a capsule resting on a mesh box and on a cylinder's cap with multiccd's turned
+// copies against central differences (the margin's pair: its differences' noise, 1.9e-6)
+Test(derivative, contact_turned) {
+  for (turnedCase = 0; turnedCase < 2; turnedCase++) {
+    char name[16], xml[2048];
+    snprintf(name, sizeof(name), "turned%d", turnedCase);
+    snprintf(xml, sizeof(xml), TURNED_FMT, TURNED[turnedCase].fixed, TURNED[turnedCase].free);
+    checkAt(name, xml, mjINT_EULER, turnedState);
+    checkAt(name, xml, mjINT_IMPLICITFAST, turnedState);
   }
 }
 
