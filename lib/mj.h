@@ -1162,6 +1162,13 @@ int mjd_smoothAcc(const mjModel* m, mjData* d, mjtNum* DaDq, mjtNum* DaDv, mjtNu
 int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, mjtNum* C,
                          mjtNum* D, char* err, int errsz);
 
+// as mjd_transitionSmooth, without its mj_forward when skip is 1: d already holds the outputs
+// of mj_forward at its state (time, qpos, qvel, act, qacc_warmstart, history, ctrl, mocap, applied
+// forces as they were then), as mj_step leaves them under Euler and the implicit integrators
+// once the state it advanced is set back (a planner's rollout reused); RK4 runs it anyway
+int mjd_transitionSmoothSkip(const mjModel* m, mjData* d, int skip, mjtNum* A, mjtNum* B,
+                             mjtNum* C, mjtNum* D, char* err, int errsz);
+
 // ---- planning (lib/plan) -----------------------------------------------------------------------
 // (section owned by the planning work)
 // A cost (man 5 mjcost) is a list of terms, each a weight times a norm (MuJoCo MPC's) of a

@@ -1362,16 +1362,17 @@ static int rk4Jac(const mjModel* m, mjData* d, mjtNum* X, mjtNum* C, mjtNum* D, 
   return rc;
 }
 
-// A = dx'/dx, B = dx'/du of one step from the state of d (mj_forward run here), transposed
-// from the column-major X; C = ds/dx, D = ds/du of the sensors at the state (computed by the
-// forward pass the step starts with) from the forward acceleration's derivative and its
-// constraint forces' (derivative_sensor.c)
-int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, mjtNum* C,
-                         mjtNum* D, char* err, int errsz) {
+// A = dx'/dx, B = dx'/du of one step from the state of d (mj_forward run here unless skip
+// says d holds its outputs, never skipped under RK4), transposed from the column-major X;
+// C = ds/dx, D = ds/du of the sensors at the state (computed by the forward pass the step
+// starts with) from the forward acceleration's derivative and its constraint forces'
+// (derivative_sensor.c)
+int mjd_transitionSmoothSkip(const mjModel* m, mjData* d, int skip, mjtNum* A, mjtNum* B,
+                             mjtNum* C, mjtNum* D, char* err, int errsz) {
   int nv = m->nv, nu = m->nu, ndx = 2 * nv + m->na, ncol = ndx + nu, rc = 0;
   int sensors = (C || D) && m->nsensordata;
   if (checkModel(m, err, errsz) || (sensors && mjd_checkSensor(m, err, errsz))) return -1;
-  mj_forward(m, d);
+  if (!skip || m->opt.integrator == mjINT_RK4) mj_forward(m, d);
   if (mjd_checkAnalytic(m, d, err, errsz) || checkStack(m, d, sensors, err, errsz)) return -1;
   size_t mark = mj_markStack(d);
   mjtNum *Cs = sensors ? C : NULL, *Ds = sensors ? D : NULL;
@@ -1391,4 +1392,10 @@ int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, mjtN
   }
   mj_freeStack(d, mark);
   return rc;
+}
+
+// the Jacobians of one step from the state of d, its forward pass run here
+int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, mjtNum* C,
+                         mjtNum* D, char* err, int errsz) {
+  return mjd_transitionSmoothSkip(m, d, 0, A, B, C, D, err, errsz);
 }

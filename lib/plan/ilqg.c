@@ -16,7 +16,9 @@
 // A rollout's return is the mean stage cost over its T knots: r_t at (x_t, u_t) from the
 // forward pass of step t, the last at x_{T-1} with u_{T-2}; a simulation warning makes it 1e6.
 // Rollouts and knots run on the planner's threads, each item on its own data, so results do
-// not depend on the number of threads.
+// not depend on the number of threads.  The policy's rollouts step each knot on its own data
+// (Euler and implicit integrators), and the winner's are kept: the exact Jacobians at a knot
+// then start from the forward pass already made there instead of running it again.
 #include "plan/plan.h"
 
 #include <math.h>
@@ -67,6 +69,9 @@ void mjp_deletePlanner(mjPlanner* p) {
   trajFree(&p->plan), trajFree(&p->nom);
   for (int i = 0; i < p->N; i++) trajFree(p->cand + i);
   for (int i = 0; i < p->nthread; i++) {
+    for (int t = 0; t < p->T && p->kwork[i]; t++) mj_deleteData(p->kwork[i][t]);
+    for (int t = 0; t < p->T && p->kbest[i]; t++) mj_deleteData(p->kbest[i][t]);
+    free(p->kwork[i]), free(p->kbest[i]);
     mj_deleteData(p->d[i]);
     free(p->C[i]), free(p->D[i]), free(p->scratch[i]);
   }
@@ -103,8 +108,15 @@ mjPlanner* mjp_makePlanner(const mjModel* m, const mjCost* c, int T, int nrollou
   ALLOC(p->Rx, T * nr * nx); ALLOC(p->Ru, T * nr * nu);
   ALLOC(p->cx, T * nx); ALLOC(p->cu, T * nu); ALLOC(p->cxx, T * nx * nx);
   ALLOC(p->cxu, T * nx * nu); ALLOC(p->cuu, T * nu * nu);
+  p->keep = m->opt.integrator != mjINT_RK4 && !m->nhistory;
   for (int i = 0; i < nthread; i++) {
     ok &= !!(p->d[i] = mj_makeData(m));
+    if (p->keep) {
+      ok &= !!(p->kwork[i] = calloc((size_t)T, sizeof(mjData*)));
+      ok &= !!(p->kbest[i] = calloc((size_t)T, sizeof(mjData*)));
+      for (int t = 0; t < T && p->kwork[i] && p->kbest[i]; t++)
+        ok &= !!(p->kwork[i][t] = mj_makeData(m)) & !!(p->kbest[i][t] = mj_makeData(m));
+    }
     ALLOC(p->C[i], p->nsd * nx); ALLOC(p->D[i], p->nsd * nu);
     // the cost derivatives', the backward pass's or the rollouts' scratch
     int back = 5 * nx * nx + 3 * nx * nu + 3 * nu * nu + 2 * nx + 4 * nu;
@@ -281,27 +293,64 @@ static void setKnot(const mjPlanner* p, mjData* d, int t) {
   mju_copy(d->ctrl, p->nom.u + t * p->nu, p->nu);
 }
 
+// d at time tm, state x and warm start warm, no applied forces, no warnings
+static void cleanState(const mjPlanner* p, mjData* d, mjtNum tm, const mjtNum* x,
+                       const mjtNum* warm) {
+  setState(p, d, tm, x, warm);
+  mju_zero(d->qfrc_applied, p->nv), mju_zero(d->xfrc_applied, 6 * p->m->nbody);
+  for (int w = 0; w < mjNWARNING; w++) d->warning[w].number = 0;
+}
+
+// candidate i's knots' data (valid: how many hold their forward pass) become thread th's best
+// when its return beats the best's so far in mjp_bestRollout's order (lower and finite; of
+// equal ones the higher index), so that the winner's are kept whatever the threads
+static void keepKnots(mjPlanner* p, int th, int i, int valid) {
+  int b = p->kbestid[th];
+  mjtNum J = p->cand[i].J;
+  if (!isfinite(J) || (b >= 0 && !(J < p->cand[b].J || (J == p->cand[b].J && i > b)))) return;
+  mjData** swap = p->kbest[th];
+  p->kbest[th] = p->kwork[th], p->kwork[th] = swap;
+  p->kbestid[th] = i, p->kvalid[th] = valid;
+}
+
+// no candidate's knots kept yet
+static void clearKnots(mjPlanner* p) {
+  for (int th = 0; th < p->nthread; th++) p->kbestid[th] = -1;
+}
+
+// candidate best is the nominal trajectory, with its knots' data when a thread kept them
+static void setNominal(mjPlanner* p, int best) {
+  mjp_trajCopy(&p->nom, p->cand + best, p);
+  p->knot = NULL, p->nknot = 0;
+  for (int th = 0; th < p->nthread && p->keep; th++)
+    if (p->kbestid[th] == best) p->knot = p->kbest[th], p->nknot = p->kvalid[th];
+}
+
 // roll out candidate i from the start state: mjROLL_POLICY the policy (continuous time,
 // feedback scaled by alpha_i), mjROLL_LINE the line search's u_t = nominal + alpha_i du_t +
 // K_t (x - xnom), mjROLL_OPEN the actions p->open (open loop), mjROLL_SAMPLE candidate i's
-// actions p->sact, clamped to ctrlrange
+// actions p->sact, clamped to ctrlrange.  The policy's and open-loop rollouts step each knot
+// on its own data when the planner keeps them (the same values: the state carried over)
 static void rollout(mjPlanner* p, int th, int i, int mode) {
   const mjModel* m = p->m;
-  mjData* d = p->d[th];
+  int keep = p->keep && (mode == mjROLL_POLICY || mode == mjROLL_OPEN);
+  mjData* d = keep ? p->kwork[th][0] : p->d[th];
   Traj* tr = p->cand + i;
   int T = p->T, nu = p->nu, ns = p->ns, nq = p->nq, nv = p->nv, na = p->na, nr = p->nr;
   mjtNum* scratch = p->scratch[th], *dx = scratch + POLICYSCRATCH(p);
 
   // the start state on a clean data
-  setState(p, d, p->time0, p->x0, p->warm0);
-  mju_zero(d->qfrc_applied, nv), mju_zero(d->xfrc_applied, 6 * m->nbody);
-  for (int w = 0; w < mjNWARNING; w++) d->warning[w].number = 0;
-  int fail = 0;
-  for (int t = 0; t < T; t++) {
+  cleanState(p, d, p->time0, p->x0, p->warm0);
+  int fail = 0, t;
+  for (t = 0; t < T; t++) {
     mjtNum* x = tr->x + t * ns, *u = tr->u + t * nu;
     tr->times[t] = d->time;
     mju_copy(x, d->qpos, nq), mju_copy(x + nq, d->qvel, nv), mju_copy(x + nq + nv, d->act, na);
     mju_copy(tr->warm + t * nv, d->qacc_warmstart, nv);
+    if (keep && t > 0) {
+      d = p->kwork[th][t];
+      cleanState(p, d, tr->times[t], x, tr->warm + t * nv);
+    }
     if (t == T - 1) {
       // the last knot: the previous action, a forward pass for its sensors
       mju_copy(u, u - nu, nu);
@@ -331,8 +380,9 @@ static void rollout(mjPlanner* p, int th, int i, int mode) {
 
   // the return: the mean stage cost
   mjtNum J = 0;
-  for (int t = 0; t < T && !fail; t++) J += mjp_costValue(p->c, tr->r + t * nr);
+  for (int k = 0; k < T && !fail; k++) J += mjp_costValue(p->c, tr->r + k * nr);
   tr->J = fail || !isfinite(J) ? FAILCOST : J / T;
+  if (keep) keepKnots(p, th, i, fail ? t : T);
 }
 
 // the rollouts of each mode, as parallel loop bodies
@@ -343,6 +393,7 @@ static void sampleRollout(mjPlanner* p, int th, int i) { rollout(p, th, i, mjROL
 void mjp_rollouts(mjPlanner* p, int mode) {
   static void (*const body[4])(mjPlanner*, int, int) = {nominalRollout, lineRollout, NULL,
                                                         sampleRollout};
+  clearKnots(p);
   parallel(p, p->N, body[mode]);
 }
 
@@ -360,16 +411,20 @@ int mjp_bestRollout(const mjPlanner* p) {
 
 // ---- derivatives ---------------------------------------------------------------------------------
 
-// knot t of the nominal trajectory: A_t, B_t (not at the last knot), the residual's Rx_t, Ru_t
+// knot t of the nominal trajectory: A_t, B_t (not at the last knot), the residual's Rx_t, Ru_t;
+// on the knot's data from the rollout when kept (the exact Jacobians then reuse its forward
+// pass; finite differences run theirs, as MuJoCo's do)
 static void knotDerivatives(mjPlanner* p, int th, int t) {
   const mjModel* m = p->m;
-  mjData* d = p->d[th];
+  int kept = t < p->nknot;
+  mjData* d = kept ? p->knot[t] : p->d[th];
   int T = p->T, nx = p->nx, nu = p->nu, nr = p->nr;
   setKnot(p, d, t);
   mjtNum* A = t < T - 1 ? p->A + t * nx * nx : NULL, *B = t < T - 1 ? p->B + t * nx * nu : NULL;
   int rc;
   if (p->fd) rc = mjd_transitionFD(m, d, p->eps, p->centered, A, B, p->C[th], p->D[th]);
-  else rc = mjd_transitionSmooth(m, d, A, B, p->C[th], p->D[th], p->err[th], sizeof(p->err[th]));
+  else rc = mjd_transitionSmoothSkip(m, d, kept, A, B, p->C[th], p->D[th], p->err[th],
+                                     sizeof(p->err[th]));
   if (rc) {
     if (p->fd) mj_ioError(p->err[th], sizeof(p->err[th]), "finite differences failed (stack too small)");
     p->stats.failed = 1;
@@ -503,7 +558,7 @@ int mjp_optimize(mjPlanner* p, char* err, int errsz) {
   // 1. nominal rollouts of the policy
   mjp_rollouts(p, mjROLL_POLICY);
   int best = mjp_bestRollout(p);
-  mjp_trajCopy(&p->nom, p->cand + best, p);
+  setNominal(p, best);
   double t1 = mjp_now();
   st->t_nominal = t1 - t0;
 
@@ -577,12 +632,13 @@ int mjp_evaluate(mjPlanner* p, const mjtNum* u, mjtNum* J, mjtNum* grad, char* e
   mju_copy(uT, u, (T - 1) * nu);
   mju_copy(uT + (T - 1) * nu, u + (T - 2) * nu, nu);
   p->open = uT;
+  clearKnots(p);
   rollout(p, 0, 0, mjROLL_OPEN);
   p->open = NULL;
   free(uT);
   *J = p->cand[0].J;
   if (!grad) return 0;
-  mjp_trajCopy(&p->nom, p->cand, p);
+  setNominal(p, 0);
   if (allKnotDerivatives(p, err, errsz)) return -1;
   parallel(p, T, knotCost);
   mjtNum* lam = p->scratch[0], *tmp = lam + nx;

@@ -92,6 +92,16 @@ struct mjPlanner_ {
   mjtNum* sparam;           // N x npoint x nu: the candidates' values
   mjtNum* sact;             // N x T x nu: the candidates' actions at the knots
 
+  // the knots' data of the policy's and open-loop rollouts when kept (Euler and implicit
+  // integrators, no history buffers: each step's forward pass stays valid for the knot's
+  // derivatives): per thread the running candidate's (T) and the best one's so far
+  int keep;
+  mjData** kwork[MAXTHREAD], **kbest[MAXTHREAD];
+  int kbestid[MAXTHREAD];   // the candidate in kbest, -1 none
+  int kvalid[MAXTHREAD];    // how many of its first knots hold their forward pass
+  mjData** knot;            // the nominal's (of nknot valid knots), NULL none
+  int nknot;
+
   // per thread: data, sensor Jacobians, scratch
   mjData* d[MAXTHREAD];
   mjtNum* C[MAXTHREAD], *D[MAXTHREAD], *scratch[MAXTHREAD];

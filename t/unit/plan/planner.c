@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "mj.h"
+#include "plan/plan.h"
 
 #define PI 3.14159265358979323846
 
@@ -182,6 +183,37 @@ Test(planner, convergesAndThreadsAgree, .init = setup, .fini = teardown) {
   cr_assert(fabs(x[0] + 0.6 * sin(x[1]) - 0.5) < 0.05, "tip x %g", x[0] + 0.6 * sin(x[1]));
   mjp_deletePlanner(p[0]);
   mjp_deletePlanner(p[1]);
+}
+
+// the exact Jacobians on the knots' data the policy's rollouts left (their forward passes
+// reused) against the same planner rerunning each knot's forward pass: the same Jacobians,
+// plans and returns bit for bit, under Euler (the cart's damping implicit) and implicitfast
+Test(planner, keptKnotsAgree, .init = setup, .fini = teardown) {
+  char err[512];
+  for (int integ = 0; integ < 2; integ++) {
+    model->opt.integrator = integ ? mjINT_IMPLICITFAST : mjINT_EULER;
+    mjPlanner* p[2];
+    for (int k = 0; k < 2; k++) {
+      p[k] = mjp_makePlanner(model, cost, 51, 10, 1, 0, 0, 1e-6, err, sizeof(err));
+      cr_assert(p[k], "%s", err);
+      cr_assert(p[k]->keep);
+      p[k]->keep = k;
+      mjData* d = mj_makeData(model);
+      mj_resetDataKeyframe(model, d, 0);
+      mjp_setState(p[k], d);
+      mj_deleteData(d);
+    }
+    for (int it = 0; it < 8; it++) {
+      for (int k = 0; k < 2; k++) cr_assert(!mjp_optimize(p[k], err, sizeof(err)), "%s", err);
+      cr_assert_eq(p[1]->nknot, 51, "iteration %d: %d knots kept", it, p[1]->nknot);
+      cr_assert(!memcmp(p[0]->A, p[1]->A, sizeof(mjtNum) * 51 * 16), "iteration %d: A", it);
+      cr_assert(!memcmp(p[0]->B, p[1]->B, sizeof(mjtNum) * 51 * 8), "iteration %d: B", it);
+      cr_assert(!memcmp(p[0]->Rx, p[1]->Rx, sizeof(mjtNum) * 51 * p[0]->nr * 4), "iteration %d", it);
+      cr_assert_eq(mjp_stats(p[0])->cost, mjp_stats(p[1])->cost, "iteration %d", it);
+    }
+    mjp_deletePlanner(p[0]);
+    mjp_deletePlanner(p[1]);
+  }
 }
 
 // a sampling planner of 101 knots and 8 rollouts on nthread threads at the keyframe, with
