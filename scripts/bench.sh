@@ -55,10 +55,11 @@
 #    home keyframe, its 12 joint angles plus Gaussian noise of 0.01 rad seeded by the start's
 #    number (made by mjstep, mjdump and awk).  A short run (at most 1000 steps) goes from
 #    PLANSEEDS starts (default 10) on one planning thread and on two; a long one (5000) from
-#    PLANLONGSEEDS starts (default 3) on two threads only, the setting (real-time
-#    factor >= 1 on two threads): a 5000-step run is 20 short ones (on a quiet machine about
-#    40 s analytic, 100 s fd), so 10 starts on both thread counts would take over two hours,
-#    these rows about 15 minutes (the whole part about 20).  The hop held
+#    PLANLONGSEEDS starts (default 3) on PLANLONGTHREADS threads (default 2), the issue's
+#    setting (real-time factor >= 1 on two threads): a 5000-step run is 20 short ones (on a
+#    quiet machine about 30 s analytic, 80 s fd on two threads, 45 s and 115 s on one), so
+#    these rows take about 10 minutes, and PLANLONGSEEDS=10 PLANLONGTHREADS="1 2" (the issue's
+#    whole table) about 80.  The hop held
 #    (quadruped_flat_hop.cost) has no rows: over 250 steps (0.5 s) the default schedule is
 #    that hop, and over 5000 it is what MuJoCo MPC runs.  Per row: the derivative phase's time
 #    per knot and in total (the medians over the starts), its ratio fd / analytic (target >=
@@ -514,9 +515,9 @@ if want plan; then
   echo
   mpc=$corpus/mpc/quadruped_flat
   seeds=${PLANSEEDS:-10}
-  longseeds=${PLANLONGSEEDS:-3}
+  longseeds=${PLANLONGSEEDS:-3} longthreads=${PLANLONGTHREADS:-2}
   echo "planning: mjplan --mpc on MuJoCo MPC's A1 task, from home + 0.01 rad joint noise:" \
-    "$seeds starts (over 1000 steps: $longseeds, two threads)"
+    "$seeds starts (over 1000 steps: $longseeds, threads: $longthreads)"
   printf '%-7s %6s %-9s %3s %11s %9s %6s %28s %6s %6s\n' gait steps method thr "deriv/knot" \
     "deriv" "fd/an" "cost per step: median [range]" falls rtf
   "$BIN/mjstep" "$mpc/task.xml" --key home -n 0 --fields state | "$BIN/mjdump" - >"$T/home.csv"
@@ -530,9 +531,9 @@ if want plan; then
     cost=models/mpc/quadruped_flat.cost
     [ $gait = default ] && cost=models/mpc/quadruped_flat_default.cost
     for steps in ${PLANSTEPS:-250 5000}; do
-      # a long run: fewer starts, two threads only
+      # a long run: its own starts and threads
       nseed=$seeds threads="1 2"
-      [ "$steps" -gt 1000 ] && nseed=$longseeds threads=2
+      [ "$steps" -gt 1000 ] && nseed=$longseeds threads=$longthreads
       for th in $threads; do
         an=-
         for method in analytic fd; do

@@ -114,8 +114,10 @@ mjPlanner* mjp_makePlanner(const mjModel* m, const mjCost* c, int T, int nrollou
     if (p->keep) {
       ok &= !!(p->kwork[i] = calloc((size_t)T, sizeof(mjData*)));
       ok &= !!(p->kbest[i] = calloc((size_t)T, sizeof(mjData*)));
-      for (int t = 0; t < T && p->kwork[i] && p->kbest[i]; t++)
-        ok &= !!(p->kwork[i][t] = mj_makeData(m)) & !!(p->kbest[i][t] = mj_makeData(m));
+      for (int t = 0; t < T && p->kwork[i] && p->kbest[i]; t++) {
+        ok &= !!(p->kwork[i][t] = mj_makeData(m));
+        ok &= !!(p->kbest[i][t] = mj_makeData(m));
+      }
     }
     ALLOC(p->C[i], p->nsd * nx); ALLOC(p->D[i], p->nsd * nu);
     // the cost derivatives', the backward pass's or the rollouts' scratch
