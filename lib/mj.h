@@ -1163,9 +1163,11 @@ int mjd_transitionSmooth(const mjModel* m, mjData* d, mjtNum* A, mjtNum* B, mjtN
                          mjtNum* D, char* err, int errsz);
 
 // as mjd_transitionSmooth, without its mj_forward when skip is 1: d already holds the outputs
-// of mj_forward at its state (time, qpos, qvel, act, qacc_warmstart, history, ctrl, mocap, applied
+// of mj_forward at its state (time, qpos, qvel, act, qacc_warmstart, ctrl, mocap, applied
 // forces as they were then), as mj_step leaves them under Euler and the implicit integrators
-// once the state it advanced is set back (a planner's rollout reused); RK4 runs it anyway
+// once the state it advanced is set back (a planner's rollout reused), in a model without
+// history buffers (mj_step advances them).  RK4 runs the forward pass anyway.  (With fwdinv
+// enabled, mj_step leaves efc_state and qfrc_inverse as the inverse's: not read here)
 int mjd_transitionSmoothSkip(const mjModel* m, mjData* d, int skip, mjtNum* A, mjtNum* B,
                              mjtNum* C, mjtNum* D, char* err, int errsz);
 

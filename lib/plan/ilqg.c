@@ -3,7 +3,7 @@
 //   1. nominal rollouts of the current policy (continuous time: actions and feedback gains
 //      interpolated in time) with feedback scalings alpha_i; the best is the nominal x_t, u_t
 //   2. the step's Jacobians A_t, B_t and the sensors' C_t, D_t at every knot, exact
-//      (mjd_transitionSmooth) or by MuJoCo's finite differences (mjd_transitionFD), and the
+//      (mjd_transitionSmoothSkip) or by MuJoCo's finite differences (mjd_transitionFD), and the
 //      residual's Jacobians from them
 //   3. Gauss-Newton cost derivatives, weights divided by the horizon T
 //   4. the backward pass: Q = c + A'V' ..., the control step of the box QP
@@ -16,9 +16,10 @@
 // A rollout's return is the mean stage cost over its T knots: r_t at (x_t, u_t) from the
 // forward pass of step t, the last at x_{T-1} with u_{T-2}; a simulation warning makes it 1e6.
 // Rollouts and knots run on the planner's threads, each item on its own data, so results do
-// not depend on the number of threads.  The policy's rollouts step each knot on its own data
-// (Euler and implicit integrators), and the winner's are kept: the exact Jacobians at a knot
-// then start from the forward pass already made there instead of running it again.
+// not depend on the number of threads.  The policy's and open-loop rollouts step each knot on
+// its own data (exact Jacobians, Euler and implicit integrators, no history buffers:
+// allocKnots), and the winner's are kept: the exact Jacobians at a knot then start from the
+// forward pass already made there instead of running it again.
 #include "plan/plan.h"
 
 #include <math.h>
@@ -63,15 +64,44 @@ void mjp_trajCopy(Traj* dst, const Traj* src, const mjPlanner* p) {
   dst->J = src->J;
 }
 
+void mjp_freeKnots(mjPlanner* p) {
+  for (int i = 0; i < p->nthread; i++) {
+    for (int t = 0; t < p->T && p->kwork[i]; t++) mj_deleteData(p->kwork[i][t]);
+    for (int t = 0; t < p->T && p->kbest[i]; t++) mj_deleteData(p->kbest[i][t]);
+    free(p->kwork[i]), free(p->kbest[i]);
+    p->kwork[i] = p->kbest[i] = NULL;
+  }
+  p->keep = 0, p->knot = NULL, p->nknot = 0;
+}
+
+// the knots' data kept (two per knot and thread: see plan.h) when it helps and fits: the
+// exact Jacobians (differences run their own forward pass), Euler or implicit (RK4's
+// Jacobians need their own stages), no history buffers (mj_step advances them), and the
+// arrays of all of them within KEEPBYTES (the stacks only as far as a step touches them);
+// else, or when out of memory, none kept, the same plans
+#define KEEPBYTES ((size_t)512 << 20)
+static void allocKnots(mjPlanner* p) {
+  const mjModel* m = p->m;
+  size_t arrays = (size_t)((char*)p->d[0]->stack - (char*)p->d[0]->buffer);
+  p->keep = !p->fd && m->opt.integrator != mjINT_RK4 && !m->nhistory &&
+            arrays * 2 * p->T * p->nthread <= KEEPBYTES;
+  int ok = 1;
+  for (int i = 0; i < p->nthread && p->keep && ok; i++) {
+    ok = (p->kwork[i] = calloc((size_t)p->T, sizeof(mjData*))) &&
+         (p->kbest[i] = calloc((size_t)p->T, sizeof(mjData*)));
+    for (int t = 0; t < p->T && ok; t++)
+      ok = (p->kwork[i][t] = mj_makeData(m)) && (p->kbest[i][t] = mj_makeData(m));
+  }
+  if (!ok) mjp_freeKnots(p);
+}
+
 // release a planner
 void mjp_deletePlanner(mjPlanner* p) {
   if (!p) return;
   trajFree(&p->plan), trajFree(&p->nom);
   for (int i = 0; i < p->N; i++) trajFree(p->cand + i);
+  mjp_freeKnots(p);
   for (int i = 0; i < p->nthread; i++) {
-    for (int t = 0; t < p->T && p->kwork[i]; t++) mj_deleteData(p->kwork[i][t]);
-    for (int t = 0; t < p->T && p->kbest[i]; t++) mj_deleteData(p->kbest[i][t]);
-    free(p->kwork[i]), free(p->kbest[i]);
     mj_deleteData(p->d[i]);
     free(p->C[i]), free(p->D[i]), free(p->scratch[i]);
   }
@@ -108,17 +138,8 @@ mjPlanner* mjp_makePlanner(const mjModel* m, const mjCost* c, int T, int nrollou
   ALLOC(p->Rx, T * nr * nx); ALLOC(p->Ru, T * nr * nu);
   ALLOC(p->cx, T * nx); ALLOC(p->cu, T * nu); ALLOC(p->cxx, T * nx * nx);
   ALLOC(p->cxu, T * nx * nu); ALLOC(p->cuu, T * nu * nu);
-  p->keep = m->opt.integrator != mjINT_RK4 && !m->nhistory;
   for (int i = 0; i < nthread; i++) {
     ok &= !!(p->d[i] = mj_makeData(m));
-    if (p->keep) {
-      ok &= !!(p->kwork[i] = calloc((size_t)T, sizeof(mjData*)));
-      ok &= !!(p->kbest[i] = calloc((size_t)T, sizeof(mjData*)));
-      for (int t = 0; t < T && p->kwork[i] && p->kbest[i]; t++) {
-        ok &= !!(p->kwork[i][t] = mj_makeData(m));
-        ok &= !!(p->kbest[i][t] = mj_makeData(m));
-      }
-    }
     ALLOC(p->C[i], p->nsd * nx); ALLOC(p->D[i], p->nsd * nu);
     // the cost derivatives', the backward pass's or the rollouts' scratch
     int back = 5 * nx * nx + 3 * nx * nu + 3 * nu * nu + 2 * nx + 4 * nu;
@@ -131,6 +152,7 @@ mjPlanner* mjp_makePlanner(const mjModel* m, const mjCost* c, int T, int nrollou
     mj_ioError(err, errsz, "out of memory");
     return NULL;
   }
+  allocKnots(p);
   // log-spaced step sizes from 1e-3 to 1, then 0
   for (int i = 0; i < p->N - 1; i++) p->alpha[i] = pow(10, -3 + 3.0 * i / (p->N - 2));
   p->alpha[p->N - 1] = 0;
@@ -303,21 +325,26 @@ static void cleanState(const mjPlanner* p, mjData* d, mjtNum tm, const mjtNum* x
   for (int w = 0; w < mjNWARNING; w++) d->warning[w].number = 0;
 }
 
-// candidate i's knots' data (valid: how many hold their forward pass) become thread th's best
-// when its return beats the best's so far in mjp_bestRollout's order (lower and finite; of
-// equal ones the higher index), so that the winner's are kept whatever the threads
-static void keepKnots(mjPlanner* p, int th, int i, int valid) {
-  int b = p->kbestid[th];
+// candidate i ranks above candidate b (-1: none): a finite return, lower than b's, or equal
+// and i the higher index (mjp_bestRollout's order, so a thread's best is the winner's rank)
+static int ranksAbove(const mjPlanner* p, int i, int b) {
   mjtNum J = p->cand[i].J;
-  if (!isfinite(J) || (b >= 0 && !(J < p->cand[b].J || (J == p->cand[b].J && i > b)))) return;
+  return isfinite(J) && (b < 0 || J < p->cand[b].J || (J == p->cand[b].J && i > b));
+}
+
+// candidate i's knots' data (valid: how many hold their forward pass) become thread th's best
+// when it ranks above the best so far, so that the winner's are kept whatever the threads
+static void keepKnots(mjPlanner* p, int th, int i, int valid) {
+  if (!ranksAbove(p, i, p->kbestid[th])) return;
   mjData** swap = p->kbest[th];
   p->kbest[th] = p->kwork[th], p->kwork[th] = swap;
   p->kbestid[th] = i, p->kvalid[th] = valid;
 }
 
-// no candidate's knots kept yet
+// no candidate's knots kept yet, none the nominal's
 static void clearKnots(mjPlanner* p) {
   for (int th = 0; th < p->nthread; th++) p->kbestid[th] = -1;
+  p->knot = NULL, p->nknot = 0;
 }
 
 // candidate best is the nominal trajectory, with its knots' data when a thread kept them
@@ -407,7 +434,7 @@ void mjp_policyOpen(const mjPlanner* p, mjtNum* u, mjtNum tm, mjtNum* scratch) {
 int mjp_bestRollout(const mjPlanner* p) {
   int best = -1;
   for (int i = p->N - 1; i >= 0; i--)
-    if (isfinite(p->cand[i].J) && (best < 0 || p->cand[i].J < p->cand[best].J)) best = i;
+    if (ranksAbove(p, i, best)) best = i;
   return best;
 }
 

@@ -92,9 +92,10 @@ struct mjPlanner_ {
   mjtNum* sparam;           // N x npoint x nu: the candidates' values
   mjtNum* sact;             // N x T x nu: the candidates' actions at the knots
 
-  // the knots' data of the policy's and open-loop rollouts when kept (Euler and implicit
-  // integrators, no history buffers: each step's forward pass stays valid for the knot's
-  // derivatives): per thread the running candidate's (T) and the best one's so far
+  // the knots' data of the policy's and open-loop rollouts when kept (the exact Jacobians,
+  // Euler and implicit integrators, no history buffers, within a memory bound: allocKnots;
+  // each step's forward pass stays valid for the knot's derivatives): per thread the running
+  // candidate's (T) and the best one's so far
   int keep;
   mjData** kwork[MAXTHREAD], **kbest[MAXTHREAD];
   int kbestid[MAXTHREAD];   // the candidate in kbest, -1 none
@@ -123,6 +124,9 @@ enum { mjROLL_POLICY, mjROLL_LINE, mjROLL_OPEN, mjROLL_SAMPLE };
 // the N rollouts of mode mjROLL_POLICY, _LINE or _SAMPLE from the start state, on the
 // planner's threads: cand[i]
 void mjp_rollouts(mjPlanner* p, int mode);
+
+// release the knots' data (any allocated) and keep none: the plans stay the same
+void mjp_freeKnots(mjPlanner* p);
 
 // the candidate of the lowest finite return
 int mjp_bestRollout(const mjPlanner* p);

@@ -37,6 +37,7 @@ int mjp_setSampling(mjPlanner* p, int points, int interp, mjtNum exploration, ui
     return -1;
   }
   p->npoint = points, p->interp = interp, p->explore = exploration, p->seed = seed;
+  mjp_freeKnots(p); // sampling rolls out candidates and never differentiates
   p->iter = 0, p->spline = 0;
   // the policy has no feedback
   mju_zero(p->K, p->T * nu * p->nx);

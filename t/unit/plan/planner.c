@@ -3,9 +3,11 @@
 // Jacobians against central differences of the residual along the state and controls; the
 // return's exact gradient along the actions (mjp_evaluate) against central differences of
 // open-loop rollouts; iLQG's iterations never raising the return and reaching the goal; the
-// same plan on one thread and on two; predictive sampling's splines reproducing straight
-// lines, its iterations at a fixed start never raising the return (the shift is exact there),
-// the same plan on one thread and two, the noise a function of the seed; a gait schedule's
+// same plan on one thread and on two; the exact Jacobians on the rollouts' kept knot data the
+// same to the bit as with each knot's forward pass rerun; predictive sampling's splines
+// reproducing straight lines, its iterations at a fixed start never raising the return (the
+// shift is exact there), the same plan on one thread and two, the noise a function of the
+// seed; a gait schedule's
 // switching on a scripted speed against the filter's closed form and hand-derived choice
 // steps, its phase continuous against a piecewise formula; bad cost files refused with their
 // line.
@@ -186,34 +188,59 @@ Test(planner, convergesAndThreadsAgree, .init = setup, .fini = teardown) {
 }
 
 // the exact Jacobians on the knots' data the policy's rollouts left (their forward passes
-// reused) against the same planner rerunning each knot's forward pass: the same Jacobians,
-// plans and returns bit for bit, under Euler (the cart's damping implicit) and implicitfast
+// reused) against the same planner rerunning each knot's forward pass (its knots freed): the
+// same Jacobians, plans and returns bit for bit, under Euler (the cart's damping implicit)
+// and implicitfast, on one thread and on two, and with the slide limited to +-0.2 (the goal
+// at 0.5 presses it against the limit: constraint rows, the solver's warm start); finite
+// differences and the sampling planner keep none
 Test(planner, keptKnotsAgree, .init = setup, .fini = teardown) {
   char err[512];
-  for (int integ = 0; integ < 2; integ++) {
-    model->opt.integrator = integ ? mjINT_IMPLICITFAST : mjINT_EULER;
+  static const struct { int integ, nthread, limited; } cases[] = {
+    {mjINT_EULER, 1, 0}, {mjINT_IMPLICITFAST, 1, 0}, {mjINT_EULER, 2, 1},
+    {mjINT_IMPLICITFAST, 2, 1}};
+  for (int c = 0; c < 4; c++) {
+    model->opt.integrator = cases[c].integ;
+    model->jnt_limited[0] = cases[c].limited;
+    model->jnt_range[0] = -0.01, model->jnt_range[1] = 0.01;
     mjPlanner* p[2];
     for (int k = 0; k < 2; k++) {
-      p[k] = mjp_makePlanner(model, cost, 51, 10, 1, 0, 0, 1e-6, err, sizeof(err));
+      p[k] = mjp_makePlanner(model, cost, 51, 10, cases[c].nthread, 0, 0, 1e-6, err, sizeof(err));
       cr_assert(p[k], "%s", err);
       cr_assert(p[k]->keep);
-      p[k]->keep = k;
+      if (!k) mjp_freeKnots(p[k]);
       mjData* d = mj_makeData(model);
       mj_resetDataKeyframe(model, d, 0);
       mjp_setState(p[k], d);
       mj_deleteData(d);
     }
+    int limited = 0;
     for (int it = 0; it < 8; it++) {
       for (int k = 0; k < 2; k++) cr_assert(!mjp_optimize(p[k], err, sizeof(err)), "%s", err);
-      cr_assert_eq(p[1]->nknot, 51, "iteration %d: %d knots kept", it, p[1]->nknot);
-      cr_assert(!memcmp(p[0]->A, p[1]->A, sizeof(mjtNum) * 51 * 16), "iteration %d: A", it);
-      cr_assert(!memcmp(p[0]->B, p[1]->B, sizeof(mjtNum) * 51 * 8), "iteration %d: B", it);
-      cr_assert(!memcmp(p[0]->Rx, p[1]->Rx, sizeof(mjtNum) * 51 * p[0]->nr * 4), "iteration %d", it);
-      cr_assert_eq(mjp_stats(p[0])->cost, mjp_stats(p[1])->cost, "iteration %d", it);
+      // thread 0's best policy rollout kept all its knots (the line search cleared the
+      // nominal's alias to them)
+      cr_assert_eq(p[1]->kvalid[0], 51, "case %d, iteration %d: %d knots kept", c, it,
+                   p[1]->kvalid[0]);
+      for (int t = 0; t < 51; t++) limited |= p[1]->kbest[0][t]->nefc > 0;
+      cr_assert(!memcmp(p[0]->A, p[1]->A, sizeof(mjtNum) * 51 * 16), "case %d, %d: A", c, it);
+      cr_assert(!memcmp(p[0]->B, p[1]->B, sizeof(mjtNum) * 51 * 8), "case %d, %d: B", c, it);
+      cr_assert(!memcmp(p[0]->Rx, p[1]->Rx, sizeof(mjtNum) * 51 * p[0]->nr * 4), "case %d, %d", c, it);
+      cr_assert_eq(mjp_stats(p[0])->cost, mjp_stats(p[1])->cost, "case %d, iteration %d", c, it);
     }
+    cr_assert_eq(limited, cases[c].limited, "case %d: the limit's rows at some knot", c);
     mjp_deletePlanner(p[0]);
     mjp_deletePlanner(p[1]);
   }
+  model->jnt_limited[0] = 0;
+
+  // none kept with finite differences or for sampling
+  mjPlanner* q = mjp_makePlanner(model, cost, 51, 10, 1, 1, 0, 1e-6, err, sizeof(err));
+  cr_assert(q && !q->keep && !q->kwork[0], "%s", err);
+  mjp_deletePlanner(q);
+  q = mjp_makePlanner(model, cost, 51, 10, 1, 0, 0, 1e-6, err, sizeof(err));
+  cr_assert(q && q->keep, "%s", err);
+  cr_assert(!mjp_setSampling(q, 6, 1, 0.1, 0, err, sizeof(err)), "%s", err);
+  cr_assert(!q->keep && !q->kwork[0]);
+  mjp_deletePlanner(q);
 }
 
 // a sampling planner of 101 knots and 8 rollouts on nthread threads at the keyframe, with
