@@ -23,7 +23,7 @@
 #    (default 50000), in the same run, alternating, ROUNDS times (environment, default 5): the
 #    best rate of each counts (the machine's other load only ever slows a run down).  A third
 #    rate, "frames", is mjstep as a user records a run: every step's frame written to a file
-#    with time,qpos,qvel,sensordata (the sensors computed in the steps, as testspeed computes
+#    (on tmpfs where there is one: the tool's writing, not the disk's) with time,qpos,qvel,sensordata (the sensors computed in the steps, as testspeed computes
 #    them), the rate of its simulation loop with the writes (--profile's rate line, its clock
 #    readings around each stage included); its ratio to MuJoCo is the last column.  Both
 #    read the same copy of each model with <option><flag contact="disable"/></option> added;
@@ -75,7 +75,11 @@ ROUNDS=${ROUNDS:-5}
 ONLY=${ONLY:-compile deriv render nocontact smooth batch shard record plan contact}
 MODELS=${MODELS:-}
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+# the recordings' folder: memory (tmpfs) where there is one, so that a recording's rate is the
+# tool's writing, not the disk's (on this host a 25 MB stream's page-cache writeback to disk
+# swung the Shadow hand's rate from 36k to 25k steps/s between identical runs)
+R=$(mktemp -d -p /dev/shm 2>/dev/null) || R=$T
+trap 'rm -rf "$T" "$R"' EXIT
 corpus=../shared/corpus
 
 # milliseconds since the epoch, with microseconds
@@ -322,11 +326,11 @@ wholeRate() {
 }
 
 # the output of a recording of model $1 for $2 steps as a user makes one: every frame with the
-# sensors, to a file; more arguments are mjstep's
+# sensors, to a file (in $R); more arguments are mjstep's
 record() {
   m=$1 n=$2
   shift 2
-  "$BIN/mjstep" "$m" -n "$n" --fields time,qpos,qvel,sensordata -o "$T/rec.mjt" "$@"
+  "$BIN/mjstep" "$m" -n "$n" --fields time,qpos,qvel,sensordata -o "$R/rec.mjt" "$@"
 }
 
 # the rate of that recording's simulation loop, frames written (--profile's rate line)
