@@ -23,7 +23,8 @@
 #    (default 50000), in the same run, alternating, ROUNDS times (environment, default 5): the
 #    best rate of each counts (the machine's other load only ever slows a run down).  A third
 #    rate, "frames", is mjstep as a user records a run: every step's frame written to a file
-#    (on tmpfs where there is one: the tool's writing, not the disk's) with time,qpos,qvel,sensordata (the sensors computed in the steps, as testspeed computes
+#    (on tmpfs where there is one: the tool's writing, not the disk's) with
+#    time,qpos,qvel,sensordata (the sensors computed in the steps, as testspeed computes
 #    them), the rate of its simulation loop with the writes (--profile's rate line, its clock
 #    readings around each stage included); its ratio to MuJoCo is the last column.  Both
 #    read the same copy of each model with <option><flag contact="disable"/></option> added;
