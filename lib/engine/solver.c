@@ -1342,6 +1342,11 @@ static void dualMove(Dual* q, int i, mjtNum delta) {
   if (t < n) q->z[ind[t]] += val[t] * delta;
 }
 
+// the forces of the nb rows from row i have changed by delta: dualMove row by row
+static void rowsMove(Dual* q, int i, int nb, const mjtNum* delta) {
+  for (int r = 0; r < nb; r++) dualMove(q, i + r, delta[r]);
+}
+
 // the forces of all rows have changed from old to f (old NULL: from zero): z += W (f - old)
 // as dualMove row by row, but a condim-3 pyramid whose four forces all moved in one pass over
 // its interleaved values (wquad), each dof's z loaded and stored once and its four additions
@@ -1349,14 +1354,14 @@ static void dualMove(Dual* q, int i, mjtNum delta) {
 static void dualMoveAll(Dual* q, int nefc, const mjtNum* f, const mjtNum* old) {
   for (int i = 0, nb; i < nefc; i += nb) {
     nb = q->bsize[i];
-    mjtNum dl[4];
+    mjtNum dl[GROUP];
     int four = nb == 4 && q->bshared[i];
-    for (int r = 0; four && r < 4; r++) {
+    for (int r = 0; r < nb; r++) {
       dl[r] = old ? f[i + r] - old[i + r] : f[i + r];
-      four = dl[r] != 0;
+      four &= dl[r] != 0;
     }
     if (!four) {
-      for (int r = 0; r < nb; r++) dualMove(q, i + r, old ? f[i + r] - old[i + r] : f[i + r]);
+      rowsMove(q, i, nb, dl);
       continue;
     }
     const int* ind = q->wind[i];
@@ -1659,7 +1664,7 @@ static inline void moveShared(Dual* q, const int* ind, const mjtNum* val, int n,
 // the forces of the nb rows from row i have changed by delta: z += sum_r w_{i+r} delta_r
 static void blockMove(Dual* q, int i, int nb, const mjtNum* delta) {
   if (!q->bshared[i]) {
-    for (int r = 0; r < nb; r++) dualMove(q, i + r, delta[r]);
+    rowsMove(q, i, nb, delta);
     return;
   }
   int n = q->wnnz[i];
