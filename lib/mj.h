@@ -1319,7 +1319,6 @@ int mjp_setSampling(mjPlanner* p, int points, int interp, mjtNum exploration, ui
 // cost_nominal the nominal's return, cost the winner's, improvement their difference)
 void mjp_sample(mjPlanner* p);
 
-
 // the policy's action at d's state and time: actions, reference states and feedback gains
 // linear in time between the knots, clamped to ctrlrange
 void mjp_action(const mjPlanner* p, const mjData* d, mjtNum* u);

@@ -185,7 +185,6 @@ void mjd_pointVel(mjtNum vel[3], const mjtNum T[6], const mjtNum x[3], const mjt
   mju_addTo3(vel, T + 3);
 }
 
-
 // the motion dx of a point x fixed to a geom that moves by the twist S about o (mv) or not
 static void fixedMotion(const mjtNum S[6], const mjtNum o[3], int mv, const mjtNum x[3],
                         mjtNum dx[3]) {

@@ -36,7 +36,6 @@ typedef struct {
   int id[2];
 } Vertex;
 
-
 // the support point of a primitive of type `type` and size s in its own frame in the unit
 // direction dir: the farthest point along dir, in MuJoCo's arithmetic (its native support
 // functions: GJK near convergence turns last bits into visible differences)
