@@ -58,9 +58,10 @@
 #    PLANSEEDS starts (default 10) on one planning thread and on two; a long one (5000) from
 #    PLANLONGSEEDS starts (default 3) on PLANLONGTHREADS threads (default 2), the issue's
 #    setting (real-time factor >= 1 on two threads): a 5000-step run is 20 short ones (on a
-#    quiet machine about 30 s analytic, 80 s fd on two threads, 45 s and 115 s on one), so
-#    these rows take about 10 minutes, and PLANLONGSEEDS=10 PLANLONGTHREADS="1 2" (the issue's
-#    whole table) about 80.  The hop held
+#    quiet machine 25-50 s analytic, 60-125 s fd on two threads, 40-80 s and 115-170 s on
+#    one: hosts differ twofold), so these rows take 10-20 minutes, and PLANLONGSEEDS=10
+#    PLANLONGTHREADS="1 2" (the issue's whole table) 80-150.  PLANGAITS (default "trot
+#    default") picks the gaits.  The hop held
 #    (quadruped_flat_hop.cost) has no rows: over 250 steps (0.5 s) the default schedule is
 #    that hop, and over 5000 it is what MuJoCo MPC runs.  Per row: the derivative phase's time
 #    per knot and in total (the medians over the starts), its ratio fd / analytic (target >=
@@ -532,7 +533,7 @@ if want plan; then
                   $i += 0.01 * sqrt(-2 * log(1 - rand())) * cos(6.283185307179586 * rand()) }
       { print }' "$T/home.csv" | "$BIN/mjdump" --from-csv "$mpc/task.xml" -o "$T/init$seed.mjt"
   done
-  for gait in trot default; do
+  for gait in ${PLANGAITS:-trot default}; do
     cost=models/mpc/quadruped_flat.cost
     [ $gait = default ] && cost=models/mpc/quadruped_flat_default.cost
     for steps in ${PLANSTEPS:-250 5000}; do
