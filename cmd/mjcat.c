@@ -256,7 +256,7 @@ static void mergeInput(const char* path) {
   Input in = {strcmp(path, "-") ? fopen(path, "rb") : stdin, {0}, 0};
   if (!in.f) eprintf("%s:", path);
   const char* name = strcmp(path, "-") ? path : "<stdin>";
-  Part p;
+  Part p = {0};  // zeroed: a whole run's part leaves its range unset
   for (int j = 0;; j++) {
     if (j) snprintf(p.name, sizeof(p.name), "%s (part %d of the input)", name, j + 1);
     else snprintf(p.name, sizeof(p.name), "%s", name);
@@ -274,7 +274,7 @@ static void mergeInput(const char* path) {
     checkPart(&p);
     run.nparts++;
     snprintf(run.last, sizeof(run.last), "%s", p.name);
-    copyFrames(&in, &p, (p.range.end - p.range.first) * p.range.frames);
+    copyFrames(&in, &p, p.ranged ? (p.range.end - p.range.first) * p.range.frames : 0);
     if (p.ranged) run.next = p.range.end;
   }
   if (in.f != stdin) fclose(in.f);
