@@ -25,8 +25,11 @@
 #    rate, "frames", is mjstep as a user records a run: every step's frame written to a file
 #    (on tmpfs where there is one: the tool's writing, not the disk's) with
 #    time,qpos,qvel,sensordata (the sensors computed in the steps, as testspeed computes
-#    them), the rate of its simulation loop with the writes (--profile's rate line, its clock
-#    readings around each stage included); its ratio to MuJoCo is the last column.  Both
+#    them), the rate of its simulation loop with the writes: STEPS over the whole command's
+#    time less the same command's with no steps (loading the model, writing the first
+#    frame), the shortest time of the rounds of each (--profile's rate line would include its
+#    clock readings around each stage: 7% of a cheetah's step); its ratio to MuJoCo is the
+#    last column.  Both
 #    read the same copy of each model with <option><flag contact="disable"/></option> added;
 #    MuJoCo's count of constraint rows per step is shown (joint limits and equality
 #    constraints remain).  The ratio is mjstep / MuJoCo (> 1: mjstep faster).  A second table
@@ -335,8 +338,18 @@ record() {
   "$BIN/mjstep" "$m" -n "$n" --fields time,qpos,qvel,sensordata -o "$R/rec.mjt" "$@"
 }
 
-# the rate of that recording's simulation loop, frames written (--profile's rate line)
-recordLoop() { record "$1" "$2" --profile 2>&1 | awk '/steps\/s$/ { print $(NF - 1) }'; }
+# the milliseconds of that recording, start to exit
+recordTime() {
+  t0=$(now)
+  record "$1" "$2" >/dev/null 2>&1 || { echo -; return; }
+  t1=$(now)
+  echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }'
+}
+
+# the shorter of two times ("-": none yet)
+shortest() {
+  echo "$1 $2" | awk '{ print $2 == "-" ? $1 : ($1 == "-" || $2 + 0 < $1 + 0) ? $2 : $1 }'
+}
 
 simTable() {
   flags=$1
@@ -354,7 +367,7 @@ simTable() {
     copy=$(withFlags "$xml" "$name" "$flags")
     n=$((STEPS / div))
 
-    ref=- cons=- ours=- rec=-
+    ref=- cons=- ours=- whole=- load=-
     round=0
     while [ "$round" -lt "$ROUNDS" ]; do
       round=$((round + 1))
@@ -376,9 +389,12 @@ simTable() {
       # mjstep: "N steps in T s: R steps/s"
       r=$("$BIN/mjstep" "$copy" -n "$n" --bench 2>&1 | awk '/steps\/s$/ { print $(NF - 1) }')
       [ -n "$r" ] && ours=$(best "$ours" "$r")
-      r=$(recordLoop "$copy" "$n")
-      [ -n "$r" ] && rec=$(best "$rec" "$r")
+      whole=$(shortest "$whole" "$(recordTime "$copy" "$n")")
+      load=$(shortest "$load" "$(recordTime "$copy" 0)")
     done
+    rec=$(echo "$n $whole $load" | awk '$2 != "-" && $3 != "-" && $2 > $3 {
+                                          printf "%.0f", $1 / (($2 - $3) / 1000) }')
+    rec=${rec:--}
     rat=$(ratio "$ours" "$ref")
     rrat=$(ratio "$rec" "$ref")
     printf '%-16s %12s %12s %8s %12s %8s  %s\n' "$name" "$ref" "$ours" "${rat:--}" "$rec" \
