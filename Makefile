@@ -93,28 +93,27 @@ $(BUILD)/t/fuzz-%: t/fuzz/replay.c t/fuzz/*.c t/fuzz/fuzz.h $(BUILD)/libmj.a
 	$(CC) $(CFLAGS) $(call fuzzdef,$*) $(TLDFLAGS) -o $@ t/fuzz/replay.c $(call fuzzsrc,$*) \
 	  $(BUILD)/libmj.a $(LDLIBS)
 
+# every step announced with the time it starts (== HH:MM:SS step), so that a log shows
+# where a run's time went
 check: all $(UNITBIN) $(FUZZBIN)
 	@sh scripts/layers.sh lib $(BUILD)/lib
-	@for u in $(UNITBIN); do echo "== $$u"; $$u --jobs 1 || exit 1; done
-	@for h in $(FUZZ); do echo "== fuzz regressions: $$h"; \
+	@for u in $(UNITBIN); do echo "== $$(date +%T) $$u"; $$u --jobs 1 || exit 1; done
+	@for h in $(FUZZ); do echo "== $$(date +%T) fuzz regressions: $$h"; \
 	  $(BUILD)/t/fuzz-$$h $$(ls -d t/fuzz/regress/$$h/* 2>/dev/null) >/dev/null || exit 1; done
-	@for s in $(filter-out t/tools/lib.sh,$(wildcard t/tools/*.sh)); do echo "== $$s"; BIN=$(CURDIR)/$(BUILD)/bin sh $$s || exit 1; done
-	@for s in $(filter-out t/cluster/ssh.sh,$(wildcard t/cluster/*.sh)); do echo "== $$s"; \
+	@for s in $(filter-out t/tools/lib.sh,$(wildcard t/tools/*.sh)); do echo "== $$(date +%T) $$s"; \
 	  BIN=$(CURDIR)/$(BUILD)/bin sh $$s || exit 1; done
+	@for s in $(filter-out t/cluster/ssh.sh,$(wildcard t/cluster/*.sh)); do echo "== $$(date +%T) $$s"; \
+	  BIN=$(CURDIR)/$(BUILD)/bin sh $$s || exit 1; done
+	@echo "== $$(date +%T) t/oracle/run.sh"
 	@BIN=$(CURDIR)/$(BUILD)/bin sh t/oracle/run.sh
+	@echo "== $$(date +%T) t/oracle/traj.sh"
 	@BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(TLDFLAGS)" LDLIBS="$(LDLIBS)" \
 	  TRAJ_SECONDS=$(TRAJ_SECONDS) sh t/oracle/traj.sh
-	@BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(TLDFLAGS)" LDLIBS="$(LDLIBS)" \
-	  sh t/oracle/constraint/run.sh
-	@BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(TLDFLAGS)" LDLIBS="$(LDLIBS)" \
-	  sh t/oracle/collision/run.sh
-	@BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(TLDFLAGS)" LDLIBS="$(LDLIBS)" \
-	  sh t/oracle/inverse/run.sh
-	@BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(TLDFLAGS)" LDLIBS="$(LDLIBS)" \
-	  sh t/oracle/solver/run.sh
-	@for t in mesh texture ray sensor deriv render history; do \
+	@for t in constraint collision inverse solver mesh texture ray sensor deriv render history; do \
+	  echo "== $$(date +%T) t/oracle/$$t/run.sh"; \
 	  BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(TLDFLAGS)" LDLIBS="$(LDLIBS)" \
 	    sh t/oracle/$$t/run.sh || exit 1; done
+	@echo "== $$(date +%T) check passed"
 
 # lib/'s folders call one way (scripts/layers.sh: includes and the objects' symbols)
 layers: $(BUILD)/libmj.a
