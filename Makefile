@@ -5,6 +5,8 @@
 #   make layers          lib/'s folders call one way: util < engine < compiler, derivative,
 #                        render < plan, io (scripts/layers.sh)
 #   make check SAN=1     the same under AddressSanitizer and UndefinedBehaviorSanitizer
+#   make check-units, check-oracle-a, check-oracle-b
+#                        the three parts of make check, each alone
 #   make bench           compile-time benchmark
 #   make soak            10^6 humanoid and 10^4 crowd100 steps: clean and reproducible
 #   make memcheck        the tool tests with every tool under valgrind's memcheck
@@ -93,9 +95,20 @@ $(BUILD)/t/fuzz-%: t/fuzz/replay.c t/fuzz/*.c t/fuzz/fuzz.h $(BUILD)/libmj.a
 	$(CC) $(CFLAGS) $(call fuzzdef,$*) $(TLDFLAGS) -o $@ t/fuzz/replay.c $(call fuzzsrc,$*) \
 	  $(BUILD)/libmj.a $(LDLIBS)
 
-# every step announced with the time it starts (== HH:MM:SS step), so that a log shows
-# where a run's time went
-check: all $(UNITBIN) $(FUZZBIN)
+# make check runs three parts, each of which can run alone (and .ci/run runs them side by
+# side): check-units (layers, unit tests, fuzz regressions, tool and cluster tests),
+# check-oracle-a (compilation and trajectories against MuJoCo) and check-oracle-b (the other
+# oracle suites); testbins builds what they run.  Every step is announced with the time it
+# starts (== HH:MM:SS step), so that a log shows where a run's time went
+ORACLEENV = BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(TLDFLAGS)" LDLIBS="$(LDLIBS)"
+ORACLE_B  = constraint collision inverse solver mesh texture ray sensor deriv render history
+
+check: check-units check-oracle-a check-oracle-b
+	@echo "== $$(date +%T) check passed"
+
+testbins: all $(UNITBIN) $(FUZZBIN)
+
+check-units: testbins
 	@sh scripts/layers.sh lib $(BUILD)/lib
 	@for u in $(UNITBIN); do echo "== $$(date +%T) $$u"; $$u --jobs 1 || exit 1; done
 	@for h in $(FUZZ); do echo "== $$(date +%T) fuzz regressions: $$h"; \
@@ -104,16 +117,16 @@ check: all $(UNITBIN) $(FUZZBIN)
 	  BIN=$(CURDIR)/$(BUILD)/bin sh $$s || exit 1; done
 	@for s in $(filter-out t/cluster/ssh.sh,$(wildcard t/cluster/*.sh)); do echo "== $$(date +%T) $$s"; \
 	  BIN=$(CURDIR)/$(BUILD)/bin sh $$s || exit 1; done
+
+check-oracle-a: all
 	@echo "== $$(date +%T) t/oracle/run.sh"
 	@BIN=$(CURDIR)/$(BUILD)/bin sh t/oracle/run.sh
 	@echo "== $$(date +%T) t/oracle/traj.sh"
-	@BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(TLDFLAGS)" LDLIBS="$(LDLIBS)" \
-	  TRAJ_SECONDS=$(TRAJ_SECONDS) sh t/oracle/traj.sh
-	@for t in constraint collision inverse solver mesh texture ray sensor deriv render history; do \
-	  echo "== $$(date +%T) t/oracle/$$t/run.sh"; \
-	  BIN=$(CURDIR)/$(BUILD)/bin CC="$(CC)" CFLAGS="$(CFLAGS) $(TLDFLAGS)" LDLIBS="$(LDLIBS)" \
-	    sh t/oracle/$$t/run.sh || exit 1; done
-	@echo "== $$(date +%T) check passed"
+	@$(ORACLEENV) TRAJ_SECONDS=$(TRAJ_SECONDS) sh t/oracle/traj.sh
+
+check-oracle-b: all
+	@for t in $(ORACLE_B); do echo "== $$(date +%T) t/oracle/$$t/run.sh"; \
+	  $(ORACLEENV) sh t/oracle/$$t/run.sh || exit 1; done
 
 # lib/'s folders call one way (scripts/layers.sh: includes and the objects' symbols)
 layers: $(BUILD)/libmj.a
@@ -167,4 +180,4 @@ install: all
 clean:
 	rm -rf build build-san build-fuzz
 
-.PHONY: all check layers bench soak memcheck fuzz install clean
+.PHONY: all check testbins check-units check-oracle-a check-oracle-b layers bench soak memcheck fuzz install clean
