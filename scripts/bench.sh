@@ -318,16 +318,20 @@ withFlags() {
   echo "$out"
 }
 
-# one table of the race: the <flag> attributes $1, then the models as NAME:XML[:DIVISOR] (a
-# model runs STEPS / DIVISOR steps); MuJoCo's contacts and constraint rows per step are shown
+# the milliseconds of a whole command (start to exit), its output dropped; "-" when it fails
+wallTime() {
+  t0=$(now)
+  "$@" >/dev/null 2>&1 || { echo -; return; }
+  t1=$(now)
+  echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }'
+}
+
 # the steps per second of a whole command (start to exit): $1 steps, the command after it
 wholeRate() {
   n=$1
   shift
-  t0=$(now)
-  "$@" >/dev/null 2>&1 || { echo -; return; }
-  t1=$(now)
-  echo "$n $t0 $t1" | awk '{ printf "%.0f\n", $1 / (($3 - $2) / 1000) }'
+  echo "$n $(wallTime "$@")" | awk '$2 != "-" { printf "%.0f\n", $1 / ($2 / 1000); next }
+                                     { print "-" }'
 }
 
 # the output of a recording of model $1 for $2 steps as a user makes one: every frame with the
@@ -338,19 +342,13 @@ record() {
   "$BIN/mjstep" "$m" -n "$n" --fields time,qpos,qvel,sensordata -o "$R/rec.mjt" "$@"
 }
 
-# the milliseconds of that recording, start to exit
-recordTime() {
-  t0=$(now)
-  record "$1" "$2" >/dev/null 2>&1 || { echo -; return; }
-  t1=$(now)
-  echo "$t0 $t1" | awk '{ printf "%.3f\n", $2 - $1 }'
-}
-
 # the shorter of two times ("-": none yet)
 shortest() {
   echo "$1 $2" | awk '{ print $2 == "-" ? $1 : ($1 == "-" || $2 + 0 < $1 + 0) ? $2 : $1 }'
 }
 
+# one table of the race: the <flag> attributes $1, then the models as NAME:XML[:DIVISOR] (a
+# model runs STEPS / DIVISOR steps); MuJoCo's contacts and constraint rows per step are shown
 simTable() {
   flags=$1
   shift
@@ -389,8 +387,8 @@ simTable() {
       # mjstep: "N steps in T s: R steps/s"
       r=$("$BIN/mjstep" "$copy" -n "$n" --bench 2>&1 | awk '/steps\/s$/ { print $(NF - 1) }')
       [ -n "$r" ] && ours=$(best "$ours" "$r")
-      whole=$(shortest "$whole" "$(recordTime "$copy" "$n")")
-      load=$(shortest "$load" "$(recordTime "$copy" 0)")
+      whole=$(shortest "$whole" "$(wallTime record "$copy" "$n")")
+      load=$(shortest "$load" "$(wallTime record "$copy" 0)")
     done
     rec=$(echo "$n $whole $load" | awk '$2 != "-" && $3 != "-" && $2 > $3 {
                                           printf "%.0f", $1 / (($2 - $3) / 1000) }')
