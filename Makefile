@@ -108,8 +108,7 @@ check: check-units check-oracle-a check-oracle-b
 
 testbins: all $(UNITBIN) $(FUZZBIN)
 
-check-units: testbins
-	@sh scripts/layers.sh lib $(BUILD)/lib
+check-units: testbins layers
 	@for u in $(UNITBIN); do echo "== $$(date +%T) $$u"; $$u --jobs 1 || exit 1; done
 	@for h in $(FUZZ); do echo "== $$(date +%T) fuzz regressions: $$h"; \
 	  $(BUILD)/t/fuzz-$$h $$(ls -d t/fuzz/regress/$$h/* 2>/dev/null) >/dev/null || exit 1; done
